@@ -1,0 +1,108 @@
+/**
+ * Configuration: read once from the environment, validated with valibot, frozen.
+ * Server code never reads process.env directly; it asks for `config()` (or receives a Config in tests).
+ */
+import * as v from 'valibot';
+import path from 'node:path';
+
+const PositiveInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be greater than 0'));
+const Bool = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'), v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s)));
+const Url = v.pipe(v.string(), v.trim(), v.url('must be a URL'));
+
+const EnvSchema = v.object({
+	KANTERA_DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), './data'),
+	/** Control database (users, auth sessions, tokens, the index of play sessions). */
+	KANTERA_CONTROL_DB_URL: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
+	KANTERA_CONTROL_DB_AUTH_TOKEN: v.optional(v.string()),
+	/** URL template for per-session databases; `{id}` is replaced by the validated session id. */
+	KANTERA_SESSION_DB_URL: v.optional(v.pipe(v.string(), v.trim(), v.includes('{id}', 'must contain {id}'))),
+	KANTERA_SESSION_DB_AUTH_TOKEN: v.optional(v.string()),
+	/** How many session databases stay open at once (LRU). */
+	KANTERA_SESSION_DB_CACHE: v.optional(PositiveInt, '64'),
+	KANTERA_ALLOW_SIGNUP: v.optional(Bool, 'true'),
+	/** Cookie sessions live this many days, sliding. */
+	KANTERA_AUTH_SESSION_DAYS: v.optional(PositiveInt, '30'),
+	/** Embeddings: `offline` (built in, no network) or `openai` (any OpenAI-compatible /v1/embeddings). */
+	KANTERA_EMBEDDINGS: v.optional(v.picklist(['offline', 'openai'], 'must be offline or openai'), 'offline'),
+	KANTERA_EMBEDDINGS_BASE_URL: v.optional(Url),
+	KANTERA_EMBEDDINGS_API_KEY: v.optional(v.string()),
+	KANTERA_EMBEDDINGS_MODEL: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
+	KANTERA_EMBEDDINGS_DIMENSIONS: v.optional(PositiveInt),
+	/** Sections embedded per provider call. */
+	KANTERA_EMBEDDINGS_BATCH: v.optional(PositiveInt, '32'),
+	/** Largest request body accepted by the JSON API, in bytes. */
+	KANTERA_MAX_BODY_BYTES: v.optional(PositiveInt, '1048576')
+});
+
+export type EmbeddingsConfig =
+	| { provider: 'offline'; dimensions: number; batch: number }
+	| { provider: 'openai'; baseUrl: string; apiKey: string | undefined; model: string; dimensions: number | undefined; batch: number };
+
+export interface Config {
+	dataDir: string;
+	controlDb: { url: string; authToken: string | undefined };
+	sessionDb: { urlTemplate: string; authToken: string | undefined; cacheSize: number };
+	auth: { allowSignup: boolean; sessionDays: number };
+	embeddings: EmbeddingsConfig;
+	maxBodyBytes: number;
+}
+
+export class ConfigError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'ConfigError';
+	}
+}
+
+/** Offline embedder dimension: small enough to be cheap, large enough that hashed features rarely collide. */
+export const OFFLINE_EMBEDDING_DIMENSIONS = 384;
+
+/** Parses an environment record. Throws ConfigError naming every bad variable. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+	// Empty strings mean "unset": that is what `FOO= cmd` and most .env loaders produce.
+	const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+	const result = v.safeParse(EnvSchema, cleaned);
+	if (!result.success) {
+		const lines = result.issues.map((issue) => {
+			const key = issue.path?.map((p) => String(p.key)).join('.') ?? '(environment)';
+			return `${key}: ${issue.message}`;
+		});
+		throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+	}
+	const e = result.output;
+	const dataDir = path.resolve(e.KANTERA_DATA_DIR);
+	let embeddings: EmbeddingsConfig;
+	if (e.KANTERA_EMBEDDINGS === 'openai') {
+		if (!e.KANTERA_EMBEDDINGS_MODEL) throw new ConfigError('Invalid configuration:\n  KANTERA_EMBEDDINGS_MODEL: required when KANTERA_EMBEDDINGS=openai');
+		embeddings = {
+			provider: 'openai',
+			baseUrl: e.KANTERA_EMBEDDINGS_BASE_URL ?? 'https://api.openai.com/v1',
+			apiKey: e.KANTERA_EMBEDDINGS_API_KEY,
+			model: e.KANTERA_EMBEDDINGS_MODEL,
+			dimensions: e.KANTERA_EMBEDDINGS_DIMENSIONS,
+			batch: e.KANTERA_EMBEDDINGS_BATCH
+		};
+	} else {
+		embeddings = { provider: 'offline', dimensions: e.KANTERA_EMBEDDINGS_DIMENSIONS ?? OFFLINE_EMBEDDING_DIMENSIONS, batch: e.KANTERA_EMBEDDINGS_BATCH };
+	}
+	return Object.freeze({
+		dataDir,
+		controlDb: { url: e.KANTERA_CONTROL_DB_URL ?? `file:${path.join(dataDir, 'control.db')}`, authToken: e.KANTERA_CONTROL_DB_AUTH_TOKEN },
+		sessionDb: {
+			urlTemplate: e.KANTERA_SESSION_DB_URL ?? `file:${path.join(dataDir, 'sessions', '{id}.db')}`,
+			authToken: e.KANTERA_SESSION_DB_AUTH_TOKEN,
+			cacheSize: e.KANTERA_SESSION_DB_CACHE
+		},
+		auth: { allowSignup: e.KANTERA_ALLOW_SIGNUP, sessionDays: e.KANTERA_AUTH_SESSION_DAYS },
+		embeddings,
+		maxBodyBytes: e.KANTERA_MAX_BODY_BYTES
+	});
+}
+
+let cached: Config | undefined;
+
+/** The process-wide configuration, parsed from process.env on first use. */
+export function config(): Config {
+	cached ??= parseConfig(process.env);
+	return cached;
+}

@@ -1,0 +1,59 @@
+/** Control database: everything that spans play sessions. One per deployment. */
+import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core';
+
+export const users = sqliteTable('users', {
+	id: text('id').primaryKey(),
+	name: text('name').notNull().unique(),
+	passwordHash: text('password_hash').notNull(),
+	isAdmin: integer('is_admin', { mode: 'boolean' }).notNull().default(false),
+	createdAt: integer('created_at').notNull()
+});
+
+/** Cookie sessions. The id is the SHA-256 of the cookie token: a leaked table grants nothing. */
+export const authSessions = sqliteTable(
+	'auth_sessions',
+	{
+		id: text('id').primaryKey(),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		createdAt: integer('created_at').notNull(),
+		expiresAt: integer('expires_at').notNull()
+	},
+	(t) => [index('auth_sessions_user').on(t.userId)]
+);
+
+/** Personal API tokens for `Authorization: Bearer`. Only the SHA-256 of the token is stored. */
+export const apiTokens = sqliteTable(
+	'api_tokens',
+	{
+		id: text('id').primaryKey(),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		name: text('name').notNull(),
+		tokenHash: text('token_hash').notNull().unique(),
+		createdAt: integer('created_at').notNull(),
+		expiresAt: integer('expires_at'),
+		lastUsedAt: integer('last_used_at')
+	},
+	(t) => [index('api_tokens_user').on(t.userId)]
+);
+
+/** The index of play sessions; each one's records live in its own database. */
+export const playSessions = sqliteTable(
+	'play_sessions',
+	{
+		id: text('id').primaryKey(),
+		ownerId: text('owner_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		title: text('title').notNull(),
+		language: text('language', { enum: ['ja', 'en'] })
+			.notNull()
+			.default('en'),
+		createdAt: integer('created_at').notNull(),
+		updatedAt: integer('updated_at').notNull()
+	},
+	(t) => [index('play_sessions_owner').on(t.ownerId, t.updatedAt)]
+);

@@ -1,0 +1,6 @@
+export { openControlDb, type ControlDb, type ControlDrizzle } from './control';
+export { SessionDbPool, sessionDbUrl, InvalidSessionIdError, type SessionDb, type SessionDrizzle, type SessionTx, type SessionExec } from './session';
+export { newId, isSessionId, SESSION_ID_PATTERN } from './ids';
+export { migrate, MigrationError, type Migration } from './migrate';
+export * as controlSchema from './control-schema';
+export * as sessionSchema from './session-schema';

@@ -1,0 +1,167 @@
+/**
+ * Per-session databases: one libSQL database per play session, located by a URL template, migrated
+ * on open and kept in a bounded LRU cache so thousands of sessions don't exhaust file handles.
+ */
+import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
+import type { Client } from '@libsql/client';
+import { rmSync } from 'node:fs';
+import * as sessionSchema from './session-schema';
+import { sessionMigrations } from './migrations.generated';
+import { migrate } from './migrate';
+import { openClient } from './client';
+import { isSessionId } from './ids';
+import type { Config } from '../config';
+
+export type SessionDrizzle = LibSQLDatabase<typeof sessionSchema>;
+export type SessionTx = Parameters<Parameters<SessionDrizzle['transaction']>[0]>[0];
+/** Anything queries can run on: the database itself or an open transaction. */
+export type SessionExec = SessionDrizzle | SessionTx;
+
+/** Connections per session database: one writer plus a few readers is all a session needs. */
+const SESSION_DB_CONCURRENCY = 3;
+
+export class InvalidSessionIdError extends Error {
+	constructor() {
+		super('invalid session id');
+		this.name = 'InvalidSessionIdError';
+	}
+}
+
+export interface SessionDb {
+	readonly id: string;
+	readonly client: Client;
+	readonly db: SessionDrizzle;
+	/**
+	 * Runs `fn` in one write transaction. Writes to the same session are serialised in this process,
+	 * so concurrent callers queue instead of failing on SQLITE_BUSY.
+	 */
+	write<T>(fn: (tx: SessionTx) => Promise<T>): Promise<T>;
+}
+
+export function sessionDbUrl(template: string, id: string): string {
+	if (!isSessionId(id)) throw new InvalidSessionIdError();
+	return template.replaceAll('{id}', id);
+}
+
+class Handle implements SessionDb {
+	readonly db: SessionDrizzle;
+	private queue: Promise<unknown> = Promise.resolve();
+	users = 0;
+	evicted = false;
+
+	constructor(
+		readonly id: string,
+		readonly client: Client
+	) {
+		this.db = drizzle(client, { schema: sessionSchema });
+	}
+
+	write<T>(fn: (tx: SessionTx) => Promise<T>): Promise<T> {
+		const run = this.queue.then(() => this.db.transaction(fn, { behavior: 'immediate' }));
+		// The chain must survive a failed transaction; callers still see the failure through `run`.
+		this.queue = run.catch(() => undefined);
+		return run;
+	}
+}
+
+/** LRU cache of open session databases with reference counts: an evicted handle closes when its last user leaves. */
+export class SessionDbPool {
+	private readonly open = new Map<string, Promise<Handle>>();
+
+	constructor(private readonly cfg: Pick<Config, 'sessionDb'>) {}
+
+	/** Opens (creating and migrating if needed) the database of session `id` for the duration of `fn`. */
+	async use<T>(id: string, fn: (s: SessionDb) => Promise<T>): Promise<T> {
+		const handle = await this.acquire(id);
+		try {
+			return await fn(handle);
+		} finally {
+			this.release(handle);
+		}
+	}
+
+	private async acquire(id: string): Promise<Handle> {
+		const url = sessionDbUrl(this.cfg.sessionDb.urlTemplate, id);
+		let pending = this.open.get(id);
+		if (pending) {
+			// Refresh LRU position.
+			this.open.delete(id);
+			this.open.set(id, pending);
+		} else {
+			pending = (async () => {
+				const client = await openClient(url, this.cfg.sessionDb.authToken, SESSION_DB_CONCURRENCY);
+				try {
+					await migrate(client, sessionMigrations);
+				} catch (err) {
+					client.close();
+					throw err;
+				}
+				return new Handle(id, client);
+			})();
+			this.open.set(id, pending);
+			pending.catch(() => this.open.delete(id));
+			this.evictOverflow();
+		}
+		const handle = await pending;
+		handle.users++;
+		return handle;
+	}
+
+	private release(handle: Handle) {
+		handle.users--;
+		if (handle.evicted && handle.users === 0) handle.client.close();
+	}
+
+	private evictOverflow() {
+		while (this.open.size > this.cfg.sessionDb.cacheSize) {
+			const oldest = this.open.keys().next();
+			if (oldest.done) return;
+			const pending = this.open.get(oldest.value);
+			this.open.delete(oldest.value);
+			void pending?.then(
+				(h) => {
+					h.evicted = true;
+					if (h.users === 0) h.client.close();
+				},
+				() => undefined
+			);
+		}
+	}
+
+	/** How many databases are currently cached (for tests and diagnostics). */
+	get size(): number {
+		return this.open.size;
+	}
+
+	/** Closes the session's database and deletes its files when they are local. */
+	async destroy(id: string): Promise<void> {
+		const url = sessionDbUrl(this.cfg.sessionDb.urlTemplate, id);
+		const pending = this.open.get(id);
+		this.open.delete(id);
+		if (pending) {
+			const h = await pending.catch(() => undefined);
+			if (h) {
+				h.evicted = true;
+				await h.write(async () => undefined).catch(() => undefined);
+				h.client.close();
+			}
+		}
+		if (url.startsWith('file:')) {
+			const file = url.slice('file:'.length).replace(/^\/\/(localhost)?/, '');
+			for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+		}
+		// Remote databases (Turso, libSQL server) are left to the operator: deleting them needs a platform API.
+	}
+
+	async closeAll(): Promise<void> {
+		const all = [...this.open.values()];
+		this.open.clear();
+		for (const p of all) {
+			const h = await p.catch(() => undefined);
+			if (h) {
+				h.evicted = true;
+				if (h.users === 0) h.client.close();
+			}
+		}
+	}
+}
