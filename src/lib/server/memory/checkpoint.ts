@@ -1,0 +1,35 @@
+/**
+ * The checkpoint turn: an operator message (not a player line) asking the GM to record what is not
+ * yet recorded and then write a hand-off summary for its reset self, under fixed headings.
+ */
+import type { Exchange } from './exchanges';
+import type { ContextMessage } from './context';
+
+export const SUMMARY_HEADINGS = {
+	en: ['Current scene', 'PC and companions', 'Open quests and foreshadowing', 'Key NPCs', 'Player preferences'],
+	ja: ['現在のシーン', 'PC と同行者', '進行中のクエストと伏線', '主要 NPC', 'プレイヤーの好み']
+} as const;
+
+export type Language = keyof typeof SUMMARY_HEADINGS;
+
+export function checkpointInstruction(language: Language, previousSummary: string | undefined): string {
+	const headings = SUMMARY_HEADINGS[language].map((h) => `## ${h}`).join('\n');
+	const previous = previousSummary?.trim()
+		? `\n\nThe previous hand-off summary follows. Carry forward everything in it that is still true; it will not be shown to you again:\n<previous-summary>\n${previousSummary.trim()}\n</previous-summary>`
+		: '';
+	const replyLanguage = language === 'ja' ? 'Write the summary in Japanese.' : 'Write the summary in English.';
+	return `[OPERATOR — CHECKPOINT. This is not the player speaking. Do not advance the story.]
+The conversation history is about to be cleared. Do these two things in order:
+1. Record with tools every fact not yet recorded: location, in-game time, state changes, NPCs met, foreshadowing, promises made to the player.
+2. Then reply with a hand-off summary for yourself after the reset, using exactly these headings:
+${headings}
+Rules: keep confirmed events, rumours, guesses and unexecuted plans apart and label them; write contradictions as they are and never invent facts to reconcile them; never copy story-DB truths or spoilers into the summary. ${replyLanguage}${previous}`;
+}
+
+/** Messages of a checkpoint request: the whole history since the last checkpoint, then the instruction. */
+export function checkpointMessages(history: readonly Exchange[], instruction: string): ContextMessage[] {
+	const messages: ContextMessage[] = [];
+	for (const ex of history) messages.push({ role: 'user', content: ex.player }, { role: 'assistant', content: ex.gm });
+	messages.push({ role: 'user', content: instruction });
+	return messages;
+}

@@ -1,0 +1,58 @@
+/**
+ * Builds what the GM sees, in a fixed order: pinned mission → latest hand-off summary → documents'
+ * table of contents + state + recent journal → the last N exchanges → the player's input.
+ *
+ * The mission is its own field and goes first, verbatim, in every request: nothing here truncates,
+ * compacts or summarises it. Everything after it is rebuilt from records on every turn, which is
+ * what lets a campaign outlive any context window.
+ */
+import type { Exchange } from './exchanges';
+
+export interface RecordsHead {
+	/** The latest checkpoint hand-off summary, if any. */
+	summary?: string | undefined;
+	/** Documents' table of contents: one heading path per line. */
+	toc: readonly string[];
+	state: unknown;
+	/** Recent journal entries, oldest first. */
+	journal: readonly string[];
+}
+
+export interface ContextMessage {
+	role: 'user' | 'assistant';
+	content: string;
+}
+
+export interface BuiltContext {
+	/** The pinned mission, byte for byte. */
+	mission: string;
+	/** Records head rendered as text; sent right after the mission. */
+	head: string;
+	messages: ContextMessage[];
+}
+
+/** Separates the mission from the records head inside the system field. */
+export const MISSION_SEPARATOR = '\n\n=== RECORDS (rebuilt every turn; the records are the truth) ===\n';
+
+export function renderHead(h: RecordsHead): string {
+	const parts: string[] = [];
+	parts.push('## Latest hand-off summary', h.summary?.trim() ? h.summary.trim() : '(none yet: this is the start of the campaign)');
+	parts.push('## Documents (table of contents; read sections with read_document or recall)', h.toc.length ? h.toc.map((line) => `- ${line}`).join('\n') : '(no documents)');
+	parts.push('## State', '```json\n' + JSON.stringify(h.state ?? {}, null, 2) + '\n```');
+	parts.push('## Recent journal', h.journal.length ? h.journal.map((j) => `- ${j}`).join('\n') : '(empty)');
+	return parts.join('\n\n');
+}
+
+/** The system text: the mission verbatim, then the records head. */
+export function systemText(ctx: Pick<BuiltContext, 'mission' | 'head'>): string {
+	return ctx.mission + MISSION_SEPARATOR + ctx.head;
+}
+
+export function buildContext(mission: string, head: RecordsHead, window: readonly Exchange[], input: string): BuiltContext {
+	const messages: ContextMessage[] = [];
+	for (const ex of window) {
+		messages.push({ role: 'user', content: ex.player }, { role: 'assistant', content: ex.gm });
+	}
+	messages.push({ role: 'user', content: input });
+	return { mission, head: renderHead(head), messages };
+}

@@ -1,0 +1,93 @@
+import { describe, it, expect } from 'vitest';
+import * as v from 'valibot';
+import {
+	MemoryPolicySchema,
+	checkpointDue,
+	historyTokens,
+	windowOf,
+	buildContext,
+	systemText,
+	checkpointInstruction,
+	checkpointMessages,
+	estimateTokens,
+	type Exchange,
+	type TokenCounter
+} from '../../../src/lib/server/memory';
+
+/** Deterministic counter: one token per character. */
+const chars: TokenCounter = (t) => t.length;
+
+const ex = (player: string, gm: string): Exchange => ({ player, gm });
+
+describe('memory policy', () => {
+	it('rejects a zero window or a zero threshold', () => {
+		expect(v.safeParse(MemoryPolicySchema, { windowExchanges: 0, checkpointTokens: 100 }).success).toBe(false);
+		expect(v.safeParse(MemoryPolicySchema, { windowExchanges: 4, checkpointTokens: 0 }).success).toBe(false);
+		expect(v.safeParse(MemoryPolicySchema, { windowExchanges: 1.5, checkpointTokens: 10 }).success).toBe(false);
+		expect(v.safeParse(MemoryPolicySchema, { windowExchanges: 4, checkpointTokens: 100 }).success).toBe(true);
+	});
+});
+
+describe('checkpoint threshold', () => {
+	const policy = { windowExchanges: 4, checkpointTokens: 10 };
+	it('exactly at the threshold does not fire; one token over does', () => {
+		expect(checkpointDue([ex('abcde', 'fghij')], policy, chars)).toBe(false);
+		expect(historyTokens([ex('abcde', 'fghij')], chars)).toBe(10);
+		expect(checkpointDue([ex('abcde', 'fghijk')], policy, chars)).toBe(true);
+	});
+	it('an empty history never fires', () => {
+		expect(checkpointDue([], { windowExchanges: 1, checkpointTokens: 1 }, chars)).toBe(false);
+	});
+});
+
+describe('window and context', () => {
+	const history = Array.from({ length: 7 }, (_, i) => ex(`player ${i}`, `gm ${i}`));
+
+	it('keeps the last N whole exchanges', () => {
+		const w = windowOf(history, { windowExchanges: 3, checkpointTokens: 1000 });
+		expect(w).toEqual(history.slice(4));
+	});
+
+	it('orders mission → summary → toc/state/journal → window → input, mission verbatim first', () => {
+		const mission = '  You are the GM.\nNever break these rules.  ';
+		const ctx = buildContext(
+			mission,
+			{ summary: 'Bram guards the North Gate.', toc: ['World › Geography › North Gate'], state: { hp: 7 }, journal: ['Found a brass key'] },
+			history.slice(-2),
+			'I open the door'
+		);
+		const sys = systemText(ctx);
+		expect(sys.startsWith(mission)).toBe(true);
+		const order = ['Bram guards the North Gate.', 'World › Geography › North Gate', '"hp": 7', 'Found a brass key'].map((s) => sys.indexOf(s));
+		expect(order.every((pos) => pos > mission.length)).toBe(true);
+		expect([...order].sort((a, b) => a - b)).toEqual(order);
+		expect(ctx.messages.map((m) => m.content)).toEqual(['player 5', 'gm 5', 'player 6', 'gm 6', 'I open the door']);
+		expect(ctx.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+	});
+});
+
+describe('checkpoint request', () => {
+	it('is an operator message with the fixed headings and the previous summary to carry forward', () => {
+		const text = checkpointInstruction('en', 'The brass key opens the bell tower.');
+		expect(text).toMatch(/^\[OPERATOR/);
+		for (const h of ['## Current scene', '## PC and companions', '## Open quests and foreshadowing', '## Key NPCs', '## Player preferences']) expect(text).toContain(h);
+		expect(text).toContain('The brass key opens the bell tower.');
+		expect(checkpointInstruction('ja', undefined)).toContain('## 主要 NPC');
+	});
+
+	it('carries the whole history since the last checkpoint, not just the window', () => {
+		const history = Array.from({ length: 6 }, (_, i) => ex(`p${i}`, `g${i}`));
+		const msgs = checkpointMessages(history, 'CHECKPOINT');
+		expect(msgs).toHaveLength(13);
+		expect(msgs[0]?.content).toBe('p0');
+		expect(msgs.at(-1)).toEqual({ role: 'user', content: 'CHECKPOINT' });
+	});
+});
+
+describe('token estimate', () => {
+	it('counts CJK characters one each and Latin text by about four characters', () => {
+		expect(estimateTokens('北門の衛兵')).toBe(5);
+		expect(estimateTokens('abcdefgh')).toBe(2);
+		expect(estimateTokens('')).toBe(0);
+	});
+});
