@@ -1,0 +1,41 @@
+/**
+ * Accounts: local users with scrypt passwords, cookie sessions and personal API tokens.
+ * Every function takes the app's control database and config (`AuthDeps`; an `App` fits).
+ */
+export {
+	createUser,
+	verifyCredentials,
+	signupOpen,
+	countUsers,
+	findUserByName,
+	getUserByName,
+	getUserById,
+	firstAdmin,
+	listUsers,
+	type AuthUser,
+	type AuthDeps,
+	type CreateUserInput
+} from './users';
+export {
+	SESSION_COOKIE,
+	createCookieSession,
+	validateCookieSession,
+	deleteCookieSession,
+	purgeExpiredCookieSessions,
+	sessionCookieOptions,
+	type CookieSession,
+	type ValidatedSession
+} from './cookie-sessions';
+export { TOKEN_PREFIX, createToken, authenticateToken, listTokens, revokeToken, type ApiTokenInfo, type CreatedToken } from './tokens';
+export { hashPassword, verifyPassword } from './password';
+export {
+	AuthError,
+	InvalidCredentialsError,
+	SignupDisabledError,
+	UsernameTakenError,
+	UnknownUserError,
+	AuthValidationError,
+	InvalidTokenError,
+	TokenNotFoundError
+} from './errors';
+export { USERNAME_MIN, USERNAME_MAX, PASSWORD_MIN, PASSWORD_MAX, TOKEN_NAME_MAX, TOKEN_MAX_DAYS, TokenDaysSchema } from './validation';

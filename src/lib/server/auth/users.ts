@@ -1,0 +1,136 @@
+/** Local accounts: sign-up (first account is admin), sign-in and look-ups. */
+import { eq, sql } from 'drizzle-orm';
+import { controlSchema, newId } from '../db';
+import type { App } from '../app';
+import { hashPassword, verifyPassword, dummyPasswordHash } from './password';
+import { InvalidCredentialsError, SignupDisabledError, UsernameTakenError, UnknownUserError, AuthValidationError } from './errors';
+import { UsernameSchema, PasswordSchema, parseField } from './validation';
+import * as v from 'valibot';
+
+const { users } = controlSchema;
+
+/** The signed-in person as the rest of the app sees them. */
+export interface AuthUser {
+	id: string;
+	name: string;
+	isAdmin: boolean;
+}
+
+export type AuthDeps = Pick<App, 'control' | 'config'>;
+
+interface UserRow {
+	id: string;
+	name: string;
+	isAdmin: boolean;
+}
+const toAuthUser = (row: UserRow): AuthUser => ({ id: row.id, name: row.name, isAdmin: row.isAdmin });
+
+/** Names are unique without regard to case: "Alice" and "alice" would be the same person to a reader. */
+const sameName = (name: string) => sql`lower(${users.name}) = lower(${name})`;
+
+export interface CreateUserInput {
+	name: unknown;
+	password: unknown;
+}
+
+/** Validates both fields together so a form can show every message at once. */
+function validateAccount(input: CreateUserInput): { name: string; password: string } {
+	const fields: Record<string, string> = {};
+	const name = v.safeParse(UsernameSchema, input.name);
+	const password = v.safeParse(PasswordSchema, input.password);
+	if (!name.success) fields.name = name.issues[0].message;
+	if (!password.success) fields.password = password.issues[0].message;
+	if (!name.success || !password.success) throw new AuthValidationError(fields);
+	return { name: name.output, password: password.output };
+}
+
+/** drizzle wraps driver errors; the SQLite message may sit on the error or its cause. */
+function isUniqueViolation(err: unknown): boolean {
+	for (let e: unknown = err; e instanceof Error; e = e.cause) {
+		if (/UNIQUE constraint failed/i.test(e.message)) return true;
+	}
+	return false;
+}
+
+export async function countUsers(deps: AuthDeps): Promise<number> {
+	const [row] = await deps.control.db.select({ n: sql<number>`count(*)` }).from(users);
+	return Number(row?.n ?? 0);
+}
+
+/** Whether the sign-up page is open: always for the very first account, then as configured. */
+export async function signupOpen(deps: AuthDeps): Promise<boolean> {
+	return deps.config.auth.allowSignup || (await countUsers(deps)) === 0;
+}
+
+/**
+ * Creates an account. The first account ever becomes admin; the check and the insert are one SQL
+ * statement, so two simultaneous first sign-ups cannot both become admin.
+ * `viaOperator` (the CLI) bypasses KANTERA_ALLOW_SIGNUP; `admin` forces the admin flag.
+ */
+export async function createUser(deps: AuthDeps, input: CreateUserInput, opts: { viaOperator?: boolean; admin?: boolean } = {}): Promise<AuthUser> {
+	const { name, password } = validateAccount(input);
+	if (!opts.viaOperator && !(await signupOpen(deps))) throw new SignupDisabledError();
+	if (await findUserByName(deps, name)) throw new UsernameTakenError(name);
+	const passwordHash = await hashPassword(password);
+	const id = newId();
+	try {
+		const [row] = await deps.control.db
+			.insert(users)
+			.values({
+				id,
+				name,
+				passwordHash,
+				isAdmin: opts.admin ? true : sql`(SELECT count(*) = 0 FROM users)`,
+				createdAt: Date.now()
+			})
+			.returning({ id: users.id, name: users.name, isAdmin: users.isAdmin });
+		if (!row) throw new Error('insert returned no row');
+		return toAuthUser(row);
+	} catch (err) {
+		// Lost a race with another sign-up of the same name (unique index).
+		if (isUniqueViolation(err)) throw new UsernameTakenError(name);
+		throw err;
+	}
+}
+
+/** Checks a name and password. Unknown name and wrong password fail the same way, in about the same time. */
+export async function verifyCredentials(deps: AuthDeps, input: { name: unknown; password: unknown }): Promise<AuthUser> {
+	const name = v.safeParse(UsernameSchema, input.name);
+	const password = v.safeParse(v.pipe(v.string(), v.maxLength(1024)), input.password);
+	if (!name.success || !password.success) throw new InvalidCredentialsError();
+	const [row] = await deps.control.db.select().from(users).where(sameName(name.output)).limit(1);
+	if (!row) {
+		await verifyPassword(password.output, await dummyPasswordHash());
+		throw new InvalidCredentialsError();
+	}
+	if (!(await verifyPassword(password.output, row.passwordHash))) throw new InvalidCredentialsError();
+	return toAuthUser(row);
+}
+
+export async function findUserByName(deps: AuthDeps, name: string): Promise<AuthUser | null> {
+	const [row] = await deps.control.db.select().from(users).where(sameName(name)).limit(1);
+	return row ? toAuthUser(row) : null;
+}
+
+export async function getUserByName(deps: AuthDeps, name: unknown): Promise<AuthUser> {
+	const valid = parseField(UsernameSchema, 'name', name);
+	const user = await findUserByName(deps, valid);
+	if (!user) throw new UnknownUserError(valid);
+	return user;
+}
+
+export async function getUserById(deps: AuthDeps, id: string): Promise<AuthUser | null> {
+	const [row] = await deps.control.db.select().from(users).where(eq(users.id, id)).limit(1);
+	return row ? toAuthUser(row) : null;
+}
+
+/** The oldest admin: the default owner for operator commands. */
+export async function firstAdmin(deps: AuthDeps): Promise<AuthUser | null> {
+	const [row] = await deps.control.db.select().from(users).where(eq(users.isAdmin, true)).orderBy(users.createdAt, users.id).limit(1);
+	return row ? toAuthUser(row) : null;
+}
+
+export async function listUsers(deps: AuthDeps): Promise<AuthUser[]> {
+	const rows = await deps.control.db.select().from(users).orderBy(users.createdAt, users.id);
+	return rows.map(toAuthUser);
+}

@@ -1,0 +1,133 @@
+/**
+ * The index of play sessions in the control database. Each session's records live in its own
+ * database; this module creates (and migrates) it on create and destroys it on delete.
+ */
+import { and, desc, eq } from 'drizzle-orm';
+import * as v from 'valibot';
+import { controlSchema, newId, isSessionId } from '../db';
+import type { App } from '../app';
+import { PlaySessionNotFoundError, PlaySessionValidationError } from './errors';
+
+const { playSessions, users } = controlSchema;
+
+export const TITLE_MAX = 100;
+export const LANGUAGES = ['ja', 'en'] as const;
+export type SessionLanguage = (typeof LANGUAGES)[number];
+
+export const TitleSchema = v.pipe(
+	v.string('Enter a title.'),
+	v.trim(),
+	v.minLength(1, 'Enter a title.'),
+	v.maxLength(TITLE_MAX, `A title has at most ${TITLE_MAX} characters.`)
+);
+export const LanguageSchema = v.picklist(LANGUAGES, 'Language must be ja or en.');
+
+export interface PlaySession {
+	id: string;
+	ownerId: string;
+	title: string;
+	language: SessionLanguage;
+	createdAt: Date;
+	updatedAt: Date;
+}
+
+export interface PlaySessionWithOwner extends PlaySession {
+	ownerName: string;
+}
+
+export type SessionsDeps = Pick<App, 'control' | 'sessions'>;
+
+type Row = typeof playSessions.$inferSelect;
+const toPlaySession = (r: Row): PlaySession => ({
+	id: r.id,
+	ownerId: r.ownerId,
+	title: r.title,
+	language: r.language,
+	createdAt: new Date(r.createdAt),
+	updatedAt: new Date(r.updatedAt)
+});
+
+function parse<S extends v.GenericSchema>(schema: S, field: string, value: unknown): v.InferOutput<S> {
+	const result = v.safeParse(schema, value);
+	if (result.success) return result.output;
+	throw new PlaySessionValidationError({ [field]: result.issues[0].message });
+}
+
+export interface CreatePlaySessionInput {
+	ownerId: string;
+	title: unknown;
+	language?: unknown;
+}
+
+export async function createPlaySession(deps: SessionsDeps, input: CreatePlaySessionInput, now = Date.now()): Promise<PlaySession> {
+	const title = parse(TitleSchema, 'title', input.title);
+	const language = parse(LanguageSchema, 'language', input.language ?? 'en');
+	const id = newId();
+	// Open the session database first: it is created and migrated now, so a listed session always has one.
+	await deps.sessions.use(id, async () => undefined);
+	try {
+		const [row] = await deps.control.db
+			.insert(playSessions)
+			.values({ id, ownerId: input.ownerId, title, language, createdAt: now, updatedAt: now })
+			.returning();
+		if (!row) throw new Error('insert returned no row');
+		return toPlaySession(row);
+	} catch (err) {
+		await deps.sessions.destroy(id);
+		throw err;
+	}
+}
+
+export async function listPlaySessions(deps: SessionsDeps, ownerId: string): Promise<PlaySession[]> {
+	const rows = await deps.control.db
+		.select()
+		.from(playSessions)
+		.where(eq(playSessions.ownerId, ownerId))
+		.orderBy(desc(playSessions.updatedAt), playSessions.id);
+	return rows.map(toPlaySession);
+}
+
+/** Every session with its owner's name, for operators (CLI). */
+export async function listAllPlaySessions(deps: SessionsDeps): Promise<PlaySessionWithOwner[]> {
+	const rows = await deps.control.db
+		.select({ session: playSessions, ownerName: users.name })
+		.from(playSessions)
+		.innerJoin(users, eq(users.id, playSessions.ownerId))
+		.orderBy(desc(playSessions.updatedAt), playSessions.id);
+	return rows.map((r) => ({ ...toPlaySession(r.session), ownerName: r.ownerName }));
+}
+
+/** The owner's session, or PlaySessionNotFoundError (also for a malformed id or another owner's session). */
+export async function getPlaySession(deps: SessionsDeps, ownerId: string, id: unknown): Promise<PlaySession> {
+	if (!isSessionId(id)) throw new PlaySessionNotFoundError();
+	const [row] = await deps.control.db
+		.select()
+		.from(playSessions)
+		.where(and(eq(playSessions.id, id), eq(playSessions.ownerId, ownerId)))
+		.limit(1);
+	if (!row) throw new PlaySessionNotFoundError();
+	return toPlaySession(row);
+}
+
+export async function renamePlaySession(deps: SessionsDeps, ownerId: string, id: unknown, title: unknown, now = Date.now()): Promise<PlaySession> {
+	const session = await getPlaySession(deps, ownerId, id);
+	const valid = parse(TitleSchema, 'title', title);
+	const [row] = await deps.control.db
+		.update(playSessions)
+		.set({ title: valid, updatedAt: now })
+		.where(and(eq(playSessions.id, session.id), eq(playSessions.ownerId, ownerId)))
+		.returning();
+	if (!row) throw new PlaySessionNotFoundError();
+	return toPlaySession(row);
+}
+
+/** Removes the index row first (the session disappears for the player at once), then its database. */
+export async function deletePlaySession(deps: SessionsDeps, ownerId: string, id: unknown): Promise<void> {
+	const session = await getPlaySession(deps, ownerId, id);
+	const deleted = await deps.control.db
+		.delete(playSessions)
+		.where(and(eq(playSessions.id, session.id), eq(playSessions.ownerId, ownerId)))
+		.returning({ id: playSessions.id });
+	if (deleted.length === 0) throw new PlaySessionNotFoundError();
+	await deps.sessions.destroy(session.id);
+}

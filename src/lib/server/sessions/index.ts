@@ -1,0 +1,19 @@
+/** The index of play sessions (control DB), each tied to an owner and to its own session database. */
+export {
+	createPlaySession,
+	listPlaySessions,
+	listAllPlaySessions,
+	getPlaySession,
+	renamePlaySession,
+	deletePlaySession,
+	TitleSchema,
+	LanguageSchema,
+	LANGUAGES,
+	TITLE_MAX,
+	type PlaySession,
+	type PlaySessionWithOwner,
+	type SessionLanguage,
+	type SessionsDeps,
+	type CreatePlaySessionInput
+} from './index-store';
+export { PlaySessionError, PlaySessionNotFoundError, PlaySessionValidationError } from './errors';

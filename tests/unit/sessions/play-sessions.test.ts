@@ -1,0 +1,85 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { testEnv, type TestEnv } from '../../helpers/env';
+import { createUser } from '../../../src/lib/server/auth';
+import {
+	createPlaySession,
+	listPlaySessions,
+	listAllPlaySessions,
+	getPlaySession,
+	renamePlaySession,
+	deletePlaySession,
+	PlaySessionNotFoundError,
+	PlaySessionValidationError
+} from '../../../src/lib/server/sessions';
+import { sessionSchema } from '../../../src/lib/server/db';
+
+let env: TestEnv | undefined;
+afterEach(async () => {
+	await env?.cleanup();
+	env = undefined;
+});
+
+async function twoUsers(e: TestEnv) {
+	const alice = await createUser(e.app, { name: 'alice', password: 'wonderland' });
+	const bob = await createUser(e.app, { name: 'bob', password: 'builder-bob' });
+	return { alice, bob };
+}
+
+describe('play sessions index', () => {
+	it('creates a session with a migrated database of its own', async () => {
+		env = await testEnv();
+		const { alice } = await twoUsers(env);
+		const s = await createPlaySession(env.app, { ownerId: alice.id, title: '  北門の夜警  ', language: 'ja' });
+		expect(s.title).toBe('北門の夜警');
+		expect(s.language).toBe('ja');
+		expect(existsSync(path.join(env.dir, 'sessions', `${s.id}.db`))).toBe(true);
+		const meta = await env.app.sessions.use(s.id, (db) => db.db.select().from(sessionSchema.journal));
+		expect(meta).toEqual([]);
+		expect((await listPlaySessions(env.app, alice.id)).map((x) => x.id)).toEqual([s.id]);
+	});
+
+	it('validates title and language', async () => {
+		env = await testEnv();
+		const { alice } = await twoUsers(env);
+		await expect(createPlaySession(env.app, { ownerId: alice.id, title: '   ' })).rejects.toBeInstanceOf(PlaySessionValidationError);
+		await expect(createPlaySession(env.app, { ownerId: alice.id, title: 'x'.repeat(101) })).rejects.toBeInstanceOf(PlaySessionValidationError);
+		await expect(createPlaySession(env.app, { ownerId: alice.id, title: 'ok', language: 'fr' })).rejects.toThrow(/ja or en/);
+		expect(await listPlaySessions(env.app, alice.id)).toEqual([]);
+	});
+
+	it("hides another user's session: get, rename and delete are all 'not found'", async () => {
+		env = await testEnv();
+		const { alice, bob } = await twoUsers(env);
+		const s = await createPlaySession(env.app, { ownerId: alice.id, title: 'Alice only' });
+		await expect(getPlaySession(env.app, bob.id, s.id)).rejects.toBeInstanceOf(PlaySessionNotFoundError);
+		await expect(renamePlaySession(env.app, bob.id, s.id, 'mine now')).rejects.toBeInstanceOf(PlaySessionNotFoundError);
+		await expect(deletePlaySession(env.app, bob.id, s.id)).rejects.toBeInstanceOf(PlaySessionNotFoundError);
+		await expect(getPlaySession(env.app, alice.id, '../../etc/passwd')).rejects.toBeInstanceOf(PlaySessionNotFoundError);
+		expect(await listPlaySessions(env.app, bob.id)).toEqual([]);
+		expect((await getPlaySession(env.app, alice.id, s.id)).title).toBe('Alice only');
+		expect(existsSync(path.join(env.dir, 'sessions', `${s.id}.db`))).toBe(true);
+	});
+
+	it('renames and deletes (row and database file)', async () => {
+		env = await testEnv();
+		const { alice, bob } = await twoUsers(env);
+		const s = await createPlaySession(env.app, { ownerId: alice.id, title: 'Old' });
+		const other = await createPlaySession(env.app, { ownerId: bob.id, title: 'Bob game' });
+		const renamed = await renamePlaySession(env.app, alice.id, s.id, 'New', s.updatedAt.getTime() + 1);
+		expect(renamed.title).toBe('New');
+		expect(renamed.updatedAt.getTime()).toBeGreaterThan(s.updatedAt.getTime());
+		await expect(renamePlaySession(env.app, alice.id, s.id, '')).rejects.toBeInstanceOf(PlaySessionValidationError);
+		expect((await getPlaySession(env.app, alice.id, s.id)).title).toBe('New');
+
+		const all = await listAllPlaySessions(env.app);
+		expect(all.map((x) => x.ownerName).sort()).toEqual(['alice', 'bob']);
+
+		await deletePlaySession(env.app, alice.id, s.id);
+		expect(await listPlaySessions(env.app, alice.id)).toEqual([]);
+		expect(existsSync(path.join(env.dir, 'sessions', `${s.id}.db`))).toBe(false);
+		await expect(getPlaySession(env.app, alice.id, s.id)).rejects.toBeInstanceOf(PlaySessionNotFoundError);
+		expect((await listPlaySessions(env.app, bob.id)).map((x) => x.id)).toEqual([other.id]);
+	});
+});
