@@ -1,0 +1,132 @@
+/**
+ * Documents: markdown the player and GM share (world setting, premise, PC sheet), or GM-only ones
+ * (secrets of a preset). Indexed by heading (`Geography › North › North Gate`); a GM-only document's
+ * sections are flagged so player-side reads and searches never see them.
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import { documents, sections } from '../db/session-schema';
+import type { SessionExec, SessionTx } from '../db';
+import { RecordError } from './errors';
+import { chunkMarkdown, PATH_SEPARATOR } from './chunk';
+import { deleteSections, replaceSections } from './sections';
+import { checkBody, checkName, checkRef } from './limits';
+
+export type Document = typeof documents.$inferSelect;
+export type DocumentInfo = Omit<Document, 'body'>;
+
+export interface DocumentInput {
+	readonly title: string;
+	/** May be empty: a document can be created first and written later. */
+	readonly body: string;
+	readonly gmOnly?: boolean;
+	readonly ref?: string | null;
+}
+
+export type DocumentChange = Partial<DocumentInput>;
+
+export interface VisibilityOptions {
+	/** GM context: true. Anything shown to the player: false. */
+	readonly includeGmOnly: boolean;
+}
+
+export async function create(tx: SessionTx, input: DocumentInput): Promise<Document> {
+	const title = checkName(input.title, 'The document title');
+	const body = checkBody(input.body, `The document "${title}"`, true);
+	const ref = checkRef(input.ref);
+	const now = Date.now();
+	const [row] = await tx
+		.insert(documents)
+		.values({ title, body, gmOnly: input.gmOnly ?? false, ref, createdAt: now, updatedAt: now })
+		.returning();
+	if (!row) throw new Error('document insert returned no row');
+	await index(tx, row);
+	return row;
+}
+
+export async function update(tx: SessionTx, id: number, change: DocumentChange): Promise<Document> {
+	const current = await get(tx, id);
+	const title = change.title === undefined ? current.title : checkName(change.title, 'The document title');
+	const body = change.body === undefined ? current.body : checkBody(change.body, `The document "${title}"`, true);
+	const ref = change.ref === undefined ? current.ref : checkRef(change.ref);
+	const gmOnly = change.gmOnly ?? current.gmOnly;
+	const [row] = await tx.update(documents).set({ title, body, gmOnly, ref, updatedAt: Date.now() }).where(eq(documents.id, id)).returning();
+	if (!row) throw new Error('document update returned no row');
+	await index(tx, row);
+	return row;
+}
+
+export async function get(exec: SessionExec, id: number): Promise<Document> {
+	const [row] = await exec.select().from(documents).where(eq(documents.id, id));
+	if (!row) throw new RecordError('not_found', `There is no document #${id}; list the documents to see their ids.`);
+	return row;
+}
+
+/** Documents by id, without bodies. */
+export async function list(exec: SessionExec, options: VisibilityOptions): Promise<DocumentInfo[]> {
+	return exec
+		.select({ id: documents.id, title: documents.title, gmOnly: documents.gmOnly, ref: documents.ref, createdAt: documents.createdAt, updatedAt: documents.updatedAt })
+		.from(documents)
+		.where(options.includeGmOnly ? undefined : eq(documents.gmOnly, false))
+		.orderBy(asc(documents.id));
+}
+
+async function remove(tx: SessionTx, id: number): Promise<void> {
+	await get(tx, id);
+	await tx.delete(documents).where(eq(documents.id, id));
+	await deleteSections(tx, 'document', id);
+}
+export { remove as delete };
+
+export interface TocEntry {
+	readonly id: number;
+	readonly title: string;
+	readonly gmOnly: boolean;
+	/** Full heading paths below the title, in document order (`Geography › North › North Gate`). */
+	readonly headings: string[];
+}
+
+/** The table of contents the GM's context opens with: every document's title and heading paths. */
+export async function toc(exec: SessionExec, options: VisibilityOptions): Promise<TocEntry[]> {
+	const docs = await list(exec, options);
+	const rows = await exec
+		.select({ recordId: sections.recordId, path: sections.path })
+		.from(sections)
+		.where(and(eq(sections.kind, 'document'), options.includeGmOnly ? undefined : eq(sections.gmOnly, false)))
+		.orderBy(asc(sections.recordId), asc(sections.ord));
+	const titles = new Map(docs.map((d) => [d.id, d.title]));
+	const headingsById = new Map<number, string[]>();
+	for (const row of rows) {
+		const list = headingsById.get(row.recordId) ?? [];
+		// The title-only section is the title itself; windows repeat their section's path.
+		if (row.path !== titles.get(row.recordId) && list[list.length - 1] !== row.path) list.push(row.path);
+		headingsById.set(row.recordId, list);
+	}
+	return docs.map((d) => ({ id: d.id, title: d.title, gmOnly: d.gmOnly, headings: headingsById.get(d.id) ?? [] }));
+}
+
+export interface DocumentSection {
+	readonly path: string;
+	readonly body: string;
+}
+
+/**
+ * A document's sections in order, optionally only those at or under `path` (what `read_document`
+ * returns when asked for one heading). Windows of one section come back as separate entries.
+ */
+export async function sectionsOf(exec: SessionExec, id: number, options: { path?: string } = {}): Promise<DocumentSection[]> {
+	await get(exec, id);
+	const rows = await exec
+		.select({ path: sections.path, body: sections.body })
+		.from(sections)
+		.where(and(eq(sections.kind, 'document'), eq(sections.recordId, id)))
+		.orderBy(asc(sections.ord));
+	const wanted = options.path;
+	if (wanted === undefined) return rows;
+	const found = rows.filter((r) => r.path === wanted || r.path.startsWith(wanted + PATH_SEPARATOR));
+	if (found.length === 0) throw new RecordError('not_found', `Document #${id} has no heading "${wanted}"; read its table of contents for the exact paths.`);
+	return found;
+}
+
+async function index(tx: SessionTx, doc: Document): Promise<void> {
+	await replaceSections(tx, { kind: 'document', recordId: doc.id, gmOnly: doc.gmOnly, ref: doc.ref }, chunkMarkdown(doc.title, doc.body));
+}

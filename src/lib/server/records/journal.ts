@@ -1,0 +1,50 @@
+/**
+ * The journal: chronological events, append-only. There is deliberately no update or delete here —
+ * a wrong entry is corrected by appending a correction.
+ */
+import { asc, desc, eq, gt } from 'drizzle-orm';
+import { journal } from '../db/session-schema';
+import type { SessionExec, SessionTx } from '../db';
+import { RecordError } from './errors';
+import { chunkPlain } from './chunk';
+import { replaceSections } from './sections';
+import { checkBody, checkLimit, checkRef } from './limits';
+import { PATH_ROOT } from './paths';
+
+export type JournalEntry = typeof journal.$inferSelect;
+
+export interface JournalInput {
+	readonly body: string;
+	readonly ref?: string | null;
+}
+
+export async function append(tx: SessionTx, input: JournalInput): Promise<JournalEntry> {
+	const body = checkBody(input.body, 'The journal entry');
+	const ref = checkRef(input.ref);
+	const [row] = await tx.insert(journal).values({ body, ref, createdAt: Date.now() }).returning();
+	if (!row) throw new Error('journal insert returned no row');
+	await replaceSections(tx, { kind: 'journal', recordId: row.id, gmOnly: false, ref }, chunkPlain([PATH_ROOT.journal, `#${row.id}`], body));
+	return row;
+}
+
+export async function get(exec: SessionExec, id: number): Promise<JournalEntry> {
+	const [row] = await exec.select().from(journal).where(eq(journal.id, id));
+	if (!row) throw new RecordError('not_found', `There is no journal entry #${id}.`);
+	return row;
+}
+
+/** The latest `n` entries, oldest first (the order they are read in). */
+export async function recent(exec: SessionExec, n: number): Promise<JournalEntry[]> {
+	const rows = await exec.select().from(journal).orderBy(desc(journal.id)).limit(checkLimit(n));
+	return rows.reverse();
+}
+
+/** Entries after `afterId` (all when absent), oldest first, at most `limit`. */
+export async function list(exec: SessionExec, options: { afterId?: number; limit: number }): Promise<JournalEntry[]> {
+	return exec
+		.select()
+		.from(journal)
+		.where(options.afterId === undefined ? undefined : gt(journal.id, options.afterId))
+		.orderBy(asc(journal.id))
+		.limit(checkLimit(options.limit));
+}

@@ -1,0 +1,86 @@
+/**
+ * The state record: one JSON document (location, in-game time, HP, inventory, flags), changed only
+ * by RFC 7396 merge patches. Indexed as one section per top-level key (`State › inventory`), so
+ * recall can point at the part that matters and unchanged keys keep their vectors.
+ */
+import { eq } from 'drizzle-orm';
+import { state as stateTable } from '../db/session-schema';
+import type { SessionExec, SessionTx } from '../db';
+import { RecordError } from './errors';
+import { isJsonObject, isJsonValue, mergePatch, type JsonObject, type JsonValue } from './merge-patch';
+import { chunkPlain, type Chunk } from './chunk';
+import { replaceSections } from './sections';
+import { MAX_BODY_CHARS } from './limits';
+import { PATH_ROOT } from './paths';
+
+/** The state lives in a single row. */
+const STATE_ROW_ID = 1;
+
+export interface StateSnapshot {
+	readonly doc: JsonObject;
+	/** 0 before the first patch; +1 on every patch. */
+	readonly version: number;
+}
+
+export async function get(exec: SessionExec): Promise<StateSnapshot> {
+	const [row] = await exec.select().from(stateTable).where(eq(stateTable.id, STATE_ROW_ID));
+	if (!row) return { doc: {}, version: 0 };
+	const doc: unknown = row.doc;
+	if (!isJsonValue(doc) || !isJsonObject(doc)) throw new Error('the stored state document is not a JSON object');
+	return { doc, version: row.version };
+}
+
+export interface PatchOptions {
+	/** Refuse the patch (code `conflict`) unless the state is still at this version. */
+	readonly expectedVersion?: number;
+}
+
+/**
+ * Applies a merge patch: keys in the patch replace or merge into the state, `null` deletes a key.
+ * Only a JSON object is accepted: an array or plain value would, by RFC 7396, replace the whole
+ * state, which is never what a game master means.
+ */
+export async function patch(tx: SessionTx, patchDoc: unknown, options: PatchOptions = {}): Promise<StateSnapshot> {
+	if (!isJsonValue(patchDoc)) {
+		throw new RecordError('invalid_patch', 'The state update is not plain JSON (it holds undefined, a function or a non-finite number).');
+	}
+	if (!isJsonObject(patchDoc)) {
+		throw new RecordError(
+			'invalid_patch',
+			`The state update must be a JSON object of the keys to change, e.g. {"hp": 7, "inventory": ["rope"]}; set a key to null to delete it. Got ${describe(patchDoc)}, which would replace the whole state.`
+		);
+	}
+	const current = await get(tx);
+	if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) {
+		throw new RecordError('conflict', `The state changed since version ${options.expectedVersion} (it is now at ${current.version}); read it again and reapply the change.`);
+	}
+	const next = mergePatch(current.doc, patchDoc);
+	// A patch that is an object always yields an object; the check keeps the type honest.
+	if (!isJsonObject(next)) throw new RecordError('invalid_patch', 'The state update did not produce a JSON object.');
+	const size = JSON.stringify(next).length;
+	if (size > MAX_BODY_CHARS) {
+		throw new RecordError('invalid_input', `The state would grow to ${size} characters (limit ${MAX_BODY_CHARS}); move long text into memory notes or documents.`);
+	}
+	const version = current.version + 1;
+	const now = Date.now();
+	await tx
+		.insert(stateTable)
+		.values({ id: STATE_ROW_ID, doc: next, version, updatedAt: now })
+		.onConflictDoUpdate({ target: stateTable.id, set: { doc: next, version, updatedAt: now } });
+	await replaceSections(tx, { kind: 'state', recordId: STATE_ROW_ID, gmOnly: false, ref: null }, stateSections(next));
+	return { doc: next, version };
+}
+
+/** One section per top-level key; strings are indexed as they are, other values as JSON. */
+function stateSections(doc: JsonObject): Chunk[] {
+	return Object.entries(doc).flatMap(([key, value]) => chunkPlain([PATH_ROOT.state, key], valueText(value)));
+}
+
+function valueText(value: JsonValue): string {
+	return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function describe(value: JsonValue): string {
+	if (Array.isArray(value)) return 'an array';
+	return value === null ? 'null' : `a ${typeof value}`;
+}

@@ -1,0 +1,182 @@
+/**
+ * The story DB, GM-only: the plot skeleton, confirmed truths, quests and clues. Every section it
+ * writes is flagged GM-only, whatever the caller asks.
+ * - plot: set and revised by key.
+ * - truth: append-only; a key, once written, can never be written again.
+ * - quest: begun open, then resolved/failed/abandoned once, saving its result and the next plan together.
+ * - clue: added hidden, later revealed.
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import { storyEntries } from '../db/session-schema';
+import type { SessionExec, SessionTx } from '../db';
+import { RecordError } from './errors';
+import { chunkPlain } from './chunk';
+import { replaceSections } from './sections';
+import { checkBody, checkName, checkRef } from './limits';
+import { PATH_ROOT } from './paths';
+
+export const STORY_TYPES = ['plot', 'truth', 'quest', 'clue'] as const;
+export type StoryType = (typeof STORY_TYPES)[number];
+export const QUEST_ENDINGS = ['resolved', 'failed', 'abandoned'] as const;
+export type QuestEnding = (typeof QUEST_ENDINGS)[number];
+export type QuestStatus = 'open' | QuestEnding;
+export type StoryEntry = typeof storyEntries.$inferSelect;
+
+export interface StoryInput {
+	/** Stable handle the GM refers to the entry by. */
+	readonly key: string;
+	/** Display title; the key when absent. */
+	readonly title?: string;
+	readonly body: string;
+	readonly ref?: string | null;
+}
+
+export function isStoryType(value: string): value is StoryType {
+	return STORY_TYPES.some((t) => t === value);
+}
+
+/** Creates the plot entry `key`, or revises it when it exists. */
+export async function setPlot(tx: SessionTx, input: StoryInput): Promise<StoryEntry> {
+	const fields = checkInput(input);
+	const existing = await find(tx, 'plot', fields.key);
+	if (!existing) return insert(tx, 'plot', fields, {});
+	const [row] = await tx
+		.update(storyEntries)
+		.set({ title: fields.title, body: fields.body, ref: fields.ref ?? existing.ref, updatedAt: Date.now() })
+		.where(eq(storyEntries.id, existing.id))
+		.returning();
+	if (!row) throw new Error('story update returned no row');
+	await index(tx, row);
+	return row;
+}
+
+/** Records a confirmed truth. Truths are never overwritten: an existing key is refused. */
+export async function addTruth(tx: SessionTx, input: StoryInput): Promise<StoryEntry> {
+	const fields = checkInput(input);
+	if (await find(tx, 'truth', fields.key)) {
+		throw new RecordError(
+			'truth_exists',
+			`The truth "${fields.key}" is already confirmed and truths can't be overwritten. If the story has moved on, add a new truth under a new key that states what is true now.`
+		);
+	}
+	return insert(tx, 'truth', fields, {});
+}
+
+export async function beginQuest(tx: SessionTx, input: StoryInput): Promise<StoryEntry> {
+	const fields = checkInput(input);
+	const existing = await find(tx, 'quest', fields.key);
+	if (existing) {
+		throw new RecordError('duplicate', `A quest "${fields.key}" already exists (status ${existing.status ?? 'open'}); use another key for a new quest.`);
+	}
+	return insert(tx, 'quest', fields, { status: 'open' });
+}
+
+export interface QuestResolution {
+	readonly key: string;
+	readonly status: QuestEnding;
+	/** What happened. */
+	readonly result: string;
+	/** What the GM plans next because of it. */
+	readonly nextPlan: string;
+}
+
+/** Closes an open quest, saving its result and the next plan in the same write. */
+export async function resolveQuest(tx: SessionTx, input: QuestResolution): Promise<StoryEntry> {
+	const key = checkName(input.key, 'The quest key');
+	if (!QUEST_ENDINGS.some((s) => s === input.status)) {
+		throw new RecordError('invalid_input', `A quest ends as ${QUEST_ENDINGS.join(', ')}; got "${String(input.status)}".`);
+	}
+	const result = checkBody(input.result, 'The quest result');
+	const nextPlan = checkBody(input.nextPlan, 'The next plan');
+	const quest = await find(tx, 'quest', key);
+	if (!quest) throw new RecordError('not_found', `There is no quest "${key}"; read the story DB for the open quests.`);
+	if (quest.status !== 'open') {
+		throw new RecordError('conflict', `The quest "${key}" is already ${quest.status ?? 'closed'}; begin a new quest to continue the thread.`);
+	}
+	const [row] = await tx
+		.update(storyEntries)
+		.set({ status: input.status, result, nextPlan, updatedAt: Date.now() })
+		.where(eq(storyEntries.id, quest.id))
+		.returning();
+	if (!row) throw new Error('story update returned no row');
+	await index(tx, row);
+	return row;
+}
+
+/** Adds a clue, hidden from the player's view of the story until revealed. */
+export async function addClue(tx: SessionTx, input: StoryInput): Promise<StoryEntry> {
+	const fields = checkInput(input);
+	if (await find(tx, 'clue', fields.key)) throw new RecordError('duplicate', `A clue "${fields.key}" already exists; use another key.`);
+	return insert(tx, 'clue', fields, { revealed: false });
+}
+
+/** Marks a clue as revealed. Revealing it again changes nothing. */
+export async function revealClue(tx: SessionTx, key: string): Promise<StoryEntry> {
+	const clue = await find(tx, 'clue', checkName(key, 'The clue key'));
+	if (!clue) throw new RecordError('not_found', `There is no clue "${key}"; read the story DB for the clue keys.`);
+	if (clue.revealed) return clue;
+	const [row] = await tx.update(storyEntries).set({ revealed: true, updatedAt: Date.now() }).where(eq(storyEntries.id, clue.id)).returning();
+	if (!row) throw new Error('story update returned no row');
+	await index(tx, row);
+	return row;
+}
+
+export async function get(exec: SessionExec, type: StoryType, key: string): Promise<StoryEntry> {
+	const entry = await find(exec, type, key.trim());
+	if (!entry) throw new RecordError('not_found', `There is no ${type} "${key.trim()}" in the story DB.`);
+	return entry;
+}
+
+/** Entries in the order they were written, optionally of one type. */
+export async function read(exec: SessionExec, options: { type?: StoryType } = {}): Promise<StoryEntry[]> {
+	return exec
+		.select()
+		.from(storyEntries)
+		.where(options.type === undefined ? undefined : eq(storyEntries.type, options.type))
+		.orderBy(asc(storyEntries.id));
+}
+
+interface CheckedInput {
+	key: string;
+	title: string;
+	body: string;
+	ref: string | null;
+}
+
+function checkInput(input: StoryInput): CheckedInput {
+	const key = checkName(input.key, 'The story key');
+	const title = input.title === undefined ? key : checkName(input.title, 'The story title');
+	return { key, title, body: checkBody(input.body, `The story entry "${key}"`), ref: checkRef(input.ref) };
+}
+
+async function find(exec: SessionExec, type: StoryType, key: string): Promise<StoryEntry | undefined> {
+	const [row] = await exec.select().from(storyEntries).where(and(eq(storyEntries.type, type), eq(storyEntries.key, key)));
+	return row;
+}
+
+async function insert(tx: SessionTx, type: StoryType, fields: CheckedInput, extra: { status?: QuestStatus; revealed?: boolean }): Promise<StoryEntry> {
+	const now = Date.now();
+	const [row] = await tx
+		.insert(storyEntries)
+		.values({ type, ...fields, status: extra.status ?? null, revealed: extra.revealed ?? null, createdAt: now, updatedAt: now })
+		.returning();
+	if (!row) throw new Error('story insert returned no row');
+	await index(tx, row);
+	return row;
+}
+
+/** The indexed text: the body plus the quest outcome or clue state, so recall shows where things stand. */
+function sectionText(entry: StoryEntry): string {
+	const lines = [entry.body];
+	if (entry.type === 'quest') {
+		lines.push('', `Status: ${entry.status ?? 'open'}`);
+		if (entry.result) lines.push(`Result: ${entry.result}`);
+		if (entry.nextPlan) lines.push(`Next plan: ${entry.nextPlan}`);
+	}
+	if (entry.type === 'clue') lines.push('', entry.revealed ? 'Revealed: yes' : 'Revealed: no');
+	return lines.join('\n');
+}
+
+async function index(tx: SessionTx, entry: StoryEntry): Promise<void> {
+	await replaceSections(tx, { kind: 'story', recordId: entry.id, gmOnly: true, ref: entry.ref }, chunkPlain([PATH_ROOT.story, entry.type, entry.title], sectionText(entry)));
+}

@@ -1,0 +1,43 @@
+/**
+ * Checkpoint hand-off summaries, append-only. A summary is written under fixed headings, so it is
+ * indexed by heading (`Summary › #3 › 現在のシーン`).
+ */
+import { asc, desc, gt } from 'drizzle-orm';
+import { summaries } from '../db/session-schema';
+import type { SessionExec, SessionTx } from '../db';
+import { chunkMarkdown } from './chunk';
+import { replaceSections } from './sections';
+import { checkBody, checkLimit, checkRef, MAX_LIST_LIMIT } from './limits';
+import { PATH_ROOT } from './paths';
+
+export type Summary = typeof summaries.$inferSelect;
+
+export interface SummaryInput {
+	readonly body: string;
+	readonly ref?: string | null;
+}
+
+export async function append(tx: SessionTx, input: SummaryInput): Promise<Summary> {
+	const body = checkBody(input.body, 'The summary');
+	const ref = checkRef(input.ref);
+	const [row] = await tx.insert(summaries).values({ body, ref, createdAt: Date.now() }).returning();
+	if (!row) throw new Error('summary insert returned no row');
+	await replaceSections(tx, { kind: 'summary', recordId: row.id, gmOnly: false, ref }, chunkMarkdown([PATH_ROOT.summary, `#${row.id}`], body));
+	return row;
+}
+
+/** The newest summary, or null before the first checkpoint. */
+export async function latest(exec: SessionExec): Promise<Summary | null> {
+	const [row] = await exec.select().from(summaries).orderBy(desc(summaries.id)).limit(1);
+	return row ?? null;
+}
+
+/** Summaries after `afterId` (all when absent), oldest first. */
+export async function list(exec: SessionExec, options: { afterId?: number; limit?: number } = {}): Promise<Summary[]> {
+	return exec
+		.select()
+		.from(summaries)
+		.where(options.afterId === undefined ? undefined : gt(summaries.id, options.afterId))
+		.orderBy(asc(summaries.id))
+		.limit(checkLimit(options.limit ?? MAX_LIST_LIMIT));
+}
