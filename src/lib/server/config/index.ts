@@ -4,6 +4,9 @@
  */
 import * as v from 'valibot';
 import path from 'node:path';
+import { LLM_ENV_ENTRIES, llmConfig, type LlmConfig } from './llm';
+
+export { LLM_SETUP_HINT, DEFAULT_LLM_MODELS, type LlmConfig, type ProviderEndpoint } from './llm';
 
 const PositiveInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be greater than 0'));
 const Bool = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'), v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s)));
@@ -31,7 +34,8 @@ const EnvSchema = v.object({
 	/** Sections embedded per provider call. */
 	KANTERA_EMBEDDINGS_BATCH: v.optional(PositiveInt, '32'),
 	/** Largest request body accepted by the JSON API, in bytes. */
-	KANTERA_MAX_BODY_BYTES: v.optional(PositiveInt, '1048576')
+	KANTERA_MAX_BODY_BYTES: v.optional(PositiveInt, '1048576'),
+	...LLM_ENV_ENTRIES
 });
 
 export type EmbeddingsConfig =
@@ -45,6 +49,7 @@ export interface Config {
 	auth: { allowSignup: boolean; sessionDays: number };
 	embeddings: EmbeddingsConfig;
 	maxBodyBytes: number;
+	llm: LlmConfig;
 }
 
 export class ConfigError extends Error {
@@ -85,6 +90,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 	} else {
 		embeddings = { provider: 'offline', dimensions: e.KANTERA_EMBEDDINGS_DIMENSIONS ?? OFFLINE_EMBEDDING_DIMENSIONS, batch: e.KANTERA_EMBEDDINGS_BATCH };
 	}
+	const llm = llmConfig(e);
+	if ('error' in llm) throw new ConfigError(`Invalid configuration:\n  ${llm.error}`);
 	return Object.freeze({
 		dataDir,
 		controlDb: { url: e.KANTERA_CONTROL_DB_URL ?? `file:${path.join(dataDir, 'control.db')}`, authToken: e.KANTERA_CONTROL_DB_AUTH_TOKEN },
@@ -95,7 +102,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		},
 		auth: { allowSignup: e.KANTERA_ALLOW_SIGNUP, sessionDays: e.KANTERA_AUTH_SESSION_DAYS },
 		embeddings,
-		maxBodyBytes: e.KANTERA_MAX_BODY_BYTES
+		maxBodyBytes: e.KANTERA_MAX_BODY_BYTES,
+		llm
 	});
 }
 

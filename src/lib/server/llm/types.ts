@@ -1,0 +1,68 @@
+/**
+ * Provider-neutral LLM types. Everything outside `llm/` speaks only these; the adapters translate them to and
+ * from each vendor's wire format.
+ */
+
+export type ProviderName = 'openai' | 'anthropic';
+
+/** A tool the model may call. `parameters` is a JSON Schema object (produced from the tool's valibot schema). */
+export interface LlmToolSpec {
+	name: string;
+	description: string;
+	parameters: Record<string, unknown>;
+}
+
+/** A tool call as the model made it. `arguments` is the model's raw JSON text, unparsed and unvalidated. */
+export interface LlmToolCall {
+	id: string;
+	name: string;
+	arguments: string;
+}
+
+export type LlmMessage =
+	| { role: 'user'; content: string }
+	| { role: 'assistant'; content: string; toolCalls?: LlmToolCall[] }
+	/** The result of one tool call. `isError` is sent as Anthropic's `is_error`; OpenAI has no such flag, so the content itself must say so. */
+	| { role: 'tool'; toolCallId: string; name: string; content: string; isError?: boolean };
+
+export interface LlmRequest {
+	model: string;
+	/** The pinned mission + context head; sent as the system field verbatim, never altered by the adapter. */
+	system: string;
+	messages: LlmMessage[];
+	tools: LlmToolSpec[];
+	maxOutputTokens?: number;
+	/** OpenAI-compatible servers only: Anthropic's current Messages API takes none, so it is not sent there. */
+	temperature?: number;
+	signal?: AbortSignal;
+}
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
+
+/**
+ * Token counts of one call. `inputTokens` is ALL input tokens, including those read from or written to a prompt
+ * cache (Anthropic reports these apart; the adapter adds them up), so a price table can charge
+ * `inputTokens - cachedInputTokens - (cacheWriteTokens ?? 0)` at the normal rate and the rest at the cache rates.
+ */
+export interface LlmUsage {
+	inputTokens: number;
+	outputTokens: number;
+	cachedInputTokens: number;
+	cacheWriteTokens?: number;
+}
+
+/**
+ * What a stream yields, in this order: `text` deltas as they arrive, each `tool_call` once its arguments are
+ * complete, then `usage` (at most once; absent only when the server reported none), then exactly one `finish`.
+ * A stream that cannot finish throws an LlmError instead of yielding `finish`.
+ */
+export type LlmEvent =
+	| { type: 'text'; delta: string }
+	| ({ type: 'tool_call' } & LlmToolCall)
+	| ({ type: 'usage' } & LlmUsage)
+	| { type: 'finish'; reason: FinishReason };
+
+export interface LlmProvider {
+	readonly name: ProviderName;
+	stream(req: LlmRequest): AsyncGenerator<LlmEvent, void, undefined>;
+}
