@@ -26,7 +26,7 @@ export {
 	type CookieSession,
 	type ValidatedSession
 } from './cookie-sessions';
-export { TOKEN_PREFIX, createToken, authenticateToken, listTokens, revokeToken, type ApiTokenInfo, type CreatedToken } from './tokens';
+export { TOKEN_PREFIX, createToken, expiryFromDays, authenticateToken, listTokens, revokeToken, type ApiTokenInfo, type CreatedToken } from './tokens';
 export { hashPassword, verifyPassword } from './password';
 export {
 	AuthError,

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { controlSchema, newId } from '../db';
 import { randomSecret, sha256Hex } from './secrets';
 import { AuthValidationError, InvalidTokenError, TokenNotFoundError } from './errors';
-import { TokenNameSchema, parseField } from './validation';
+import { TokenNameSchema, TokenDaysSchema, parseField } from './validation';
 import { getUserById, type AuthDeps, type AuthUser } from './users';
 
 const { apiTokens } = controlSchema;
@@ -48,6 +48,15 @@ export async function createToken(deps: AuthDeps, userId: string, name: unknown,
 		expiresAt: expiry ? expiry.getTime() : null
 	});
 	return { id, name: validName, token, createdAt: new Date(now), expiresAt: expiry ?? null, lastUsedAt: null };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** "Expires in D days" from a form field or CLI flag; empty means never. Throws AuthValidationError (field expiresDays). */
+export function expiryFromDays(days: unknown, now = Date.now()): Date | undefined {
+	if (days === undefined || days === null || (typeof days === 'string' && days.trim() === '')) return undefined;
+	const n = parseField(TokenDaysSchema, 'expiresDays', typeof days === 'string' ? Number(days.trim()) : days);
+	return new Date(now + n * DAY_MS);
 }
 
 /** Resolves a Bearer token to its user, or throws InvalidTokenError saying why not. */

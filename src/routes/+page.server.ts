@@ -1,0 +1,43 @@
+import { fail, redirect } from '@sveltejs/kit';
+import { getApp } from '$lib/server/app';
+import { formText } from '$lib/server/hooks';
+import { createPlaySession, listPlaySessions, renamePlaySession, PlaySessionValidationError, PlaySessionNotFoundError } from '$lib/server/sessions';
+import type { Actions, PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async ({ locals }) => {
+	if (!locals.user) return { sessions: null };
+	const sessions = await listPlaySessions(await getApp(), locals.user.id);
+	return {
+		sessions: sessions.map((s) => ({ id: s.id, title: s.title, language: s.language, updatedAt: s.updatedAt.toISOString() }))
+	};
+};
+
+export const actions = {
+	create: async ({ request, locals }) => {
+		if (!locals.user) redirect(303, '/signin');
+		const data = await request.formData();
+		const title = formText(data, 'title');
+		const language = formText(data, 'language') || 'en';
+		try {
+			await createPlaySession(await getApp(), { ownerId: locals.user.id, title, language });
+		} catch (err) {
+			if (err instanceof PlaySessionValidationError) return fail(400, { create: { title, language, errors: err.fields } });
+			throw err;
+		}
+		return { created: true };
+	},
+	rename: async ({ request, locals }) => {
+		if (!locals.user) redirect(303, '/signin');
+		const data = await request.formData();
+		const id = formText(data, 'id');
+		const title = formText(data, 'title');
+		try {
+			await renamePlaySession(await getApp(), locals.user.id, id, title);
+		} catch (err) {
+			if (err instanceof PlaySessionValidationError) return fail(400, { rename: { id, title, error: err.fields.title ?? err.message } });
+			if (err instanceof PlaySessionNotFoundError) return fail(404, { rename: { id, title, error: err.message } });
+			throw err;
+		}
+		return { renamed: id };
+	}
+} satisfies Actions;

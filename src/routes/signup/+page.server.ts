@@ -1,0 +1,33 @@
+import { fail, redirect } from '@sveltejs/kit';
+import { getApp } from '$lib/server/app';
+import { createUser, createCookieSession, signupOpen, AuthValidationError, SignupDisabledError, UsernameTakenError } from '$lib/server/auth';
+import { formText, setSessionCookie } from '$lib/server/hooks';
+import type { Actions, PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async ({ locals }) => {
+	if (locals.user) redirect(303, '/');
+	return { open: await signupOpen(await getApp()) };
+};
+
+export const actions = {
+	default: async ({ request, cookies, url }) => {
+		const data = await request.formData();
+		const name = formText(data, 'name');
+		const password = formText(data, 'password');
+		const app = await getApp();
+		let userId: string;
+		try {
+			const user = await createUser(app, { name, password });
+			userId = user.id;
+		} catch (err) {
+			// The password is never sent back: the form comes back with the name only.
+			if (err instanceof AuthValidationError) return fail(400, { name, errors: err.fields });
+			if (err instanceof UsernameTakenError) return fail(400, { name, errors: { name: err.message } });
+			if (err instanceof SignupDisabledError) return fail(403, { name, errors: { form: err.message } });
+			throw err;
+		}
+		const session = await createCookieSession(app, userId);
+		setSessionCookie(cookies, url, session.token, session.expiresAt);
+		redirect(303, '/');
+	}
+} satisfies Actions;
