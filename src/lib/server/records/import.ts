@@ -31,6 +31,10 @@ export const ImportLineSchema = v.object({
 	gmOnly: v.optional(v.boolean()),
 	/** story only; 'truth' when absent. */
 	type: v.optional(v.picklist(STORY_TYPES, `type must be one of ${STORY_TYPES.join(', ')}`))
+}, (issue) => {
+	// valibot reports a missing required key with the object's message and the key as its path.
+	const key = v.getDotPath(issue);
+	return key ? `"${key}" is missing` : 'an import line must be a JSON object like {"kind": "journal", "body": "…"}';
 });
 export type ImportLine = v.InferOutput<typeof ImportLineSchema>;
 
@@ -42,7 +46,7 @@ export interface ImportResult {
 /** Validates one import line (any parsed JSON) and writes it. Errors are RecordErrors with readable messages. */
 export async function importRecord(tx: SessionTx, input: unknown): Promise<ImportResult> {
 	const parsed = v.safeParse(ImportLineSchema, input);
-	if (!parsed.success) throw new RecordError('invalid_input', v.summarize(parsed.issues));
+	if (!parsed.success) throw new RecordError('invalid_input', `Invalid import line: ${parsed.issues.map((i) => i.message).join('; ')}.`);
 	const line = parsed.output;
 	switch (line.kind) {
 		case 'state': {
