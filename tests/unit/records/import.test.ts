@@ -49,7 +49,7 @@ describe('importRecord', () => {
 			await s.write((tx) => importRecord(tx, { kind: 'story', title: 'culprit', body: 'the lord' }));
 			const before = await dump(s);
 			const cases: [unknown, string, RegExp][] = [
-				[{ kind: 'diary', body: 'x' }, 'invalid_input', /unknown record kind diary; use one of state, journal/],
+				[{ kind: 'diary', body: 'x' }, 'invalid_input', /unknown record kind "diary"; use one of state, journal/],
 				[{ kind: 'journal' }, 'invalid_input', /"body" is missing/],
 				[{ kind: 'journal', body: 3 }, 'invalid_input', /body must be a string/],
 				[{ body: 'x' }, 'invalid_input', /"kind" is missing/],

@@ -24,7 +24,8 @@ describe('story DB', () => {
 	it('sets and revises plot entries by key', () =>
 		session(async (s) => {
 			const first = await s.write((tx) => story.setPlot(tx, { key: 'act1', title: '第一幕', body: '北門で事件が起きる。' }));
-			const revised = await s.write((tx) => story.setPlot(tx, { key: 'act1', title: '第一幕', body: '北門で火事が起きる。' }));
+			const revised = await s.write((tx) => story.setPlot(tx, { key: 'act1', body: '北門で火事が起きる。' }));
+			expect(revised.title).toBe('第一幕');
 			expect(revised.id).toBe(first.id);
 			expect(await story.read(s.db, { type: 'plot' })).toHaveLength(1);
 			const rows = await sectionRows(s, 'story');

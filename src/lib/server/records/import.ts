@@ -16,26 +16,31 @@ import * as summaries from './summaries';
 import * as story from './story';
 import * as log from './log';
 
-export const ImportLineSchema = v.object({
-	kind: v.picklist(RECORD_KINDS, (issue) => `unknown record kind ${String(issue.input)}; use one of ${RECORD_KINDS.join(', ')}`),
-	/** memory: the note name; document: its title; story: the entry key. Required for those kinds. */
-	title: v.optional(v.string()),
-	/** state: a JSON object as text (a merge patch); story truth: the truth; otherwise the record text. */
-	body: v.string('body must be a string'),
-	ref: v.optional(v.string()),
-	/** log only; 'gm' when absent. */
-	role: v.optional(v.picklist(LOG_ROLES, `role must be one of ${LOG_ROLES.join(', ')}`)),
-	/** log only. */
-	speaker: v.optional(v.string()),
-	/** document only. */
-	gmOnly: v.optional(v.boolean()),
-	/** story only; 'truth' when absent. */
-	type: v.optional(v.picklist(STORY_TYPES, `type must be one of ${STORY_TYPES.join(', ')}`))
-}, (issue) => {
-	// valibot reports a missing required key with the object's message and the key as its path.
+// valibot reports a missing required key with the object's message and the key as its path.
+const lineMessage = (issue: v.BaseIssue<unknown>): string => {
 	const key = v.getDotPath(issue);
 	return key ? `"${key}" is missing` : 'an import line must be a JSON object like {"kind": "journal", "body": "…"}';
-});
+};
+
+export const ImportLineSchema = v.object(
+	{
+		kind: v.picklist(RECORD_KINDS, (issue) => `unknown record kind ${JSON.stringify(issue.input) ?? 'undefined'}; use one of ${RECORD_KINDS.join(', ')}`),
+		/** memory: the note name; document: its title; story: the entry key. Required for those kinds. */
+		title: v.optional(v.string()),
+		/** state: a JSON object as text (a merge patch); story truth: the truth; otherwise the record text. */
+		body: v.string('body must be a string'),
+		ref: v.optional(v.string()),
+		/** log only; 'gm' when absent. */
+		role: v.optional(v.picklist(LOG_ROLES, `role must be one of ${LOG_ROLES.join(', ')}`)),
+		/** log only. */
+		speaker: v.optional(v.string()),
+		/** document only. */
+		gmOnly: v.optional(v.boolean()),
+		/** story only; 'truth' when absent. */
+		type: v.optional(v.picklist(STORY_TYPES, `type must be one of ${STORY_TYPES.join(', ')}`))
+	},
+	lineMessage
+);
 export type ImportLine = v.InferOutput<typeof ImportLineSchema>;
 
 export interface ImportResult {

@@ -7,7 +7,7 @@ import { journal } from '../db/session-schema';
 import type { SessionExec, SessionTx } from '../db';
 import { RecordError } from './errors';
 import { chunkPlain } from './chunk';
-import { replaceSections } from './sections';
+import { addSections } from './sections';
 import { checkBody, checkLimit, checkRef } from './limits';
 import { PATH_ROOT } from './paths';
 
@@ -23,7 +23,7 @@ export async function append(tx: SessionTx, input: JournalInput): Promise<Journa
 	const ref = checkRef(input.ref);
 	const [row] = await tx.insert(journal).values({ body, ref, createdAt: Date.now() }).returning();
 	if (!row) throw new Error('journal insert returned no row');
-	await replaceSections(tx, { kind: 'journal', recordId: row.id, gmOnly: false, ref }, chunkPlain([PATH_ROOT.journal, `#${row.id}`], body));
+	await addSections(tx, { kind: 'journal', recordId: row.id, gmOnly: false, ref }, chunkPlain([PATH_ROOT.journal, `#${row.id}`], body));
 	return row;
 }
 

@@ -7,7 +7,7 @@ import { logMessages } from '../db/session-schema';
 import type { SessionExec, SessionTx } from '../db';
 import { RecordError } from './errors';
 import { chunkPlain } from './chunk';
-import { replaceSections } from './sections';
+import { addSections } from './sections';
 import { checkBody, checkLimit, checkName, checkRef, MAX_NAME_CHARS } from './limits';
 import { PATH_ROOT } from './paths';
 
@@ -38,7 +38,7 @@ export async function append(tx: SessionTx, input: LogInput): Promise<LogMessage
 	const [row] = await tx.insert(logMessages).values({ role: input.role, speaker, body, turnId, ref, createdAt: Date.now() }).returning();
 	if (!row) throw new Error('log insert returned no row');
 	const who = speaker ? `${input.role}/${speaker}` : input.role;
-	await replaceSections(tx, { kind: 'log', recordId: row.id, gmOnly: false, ref }, chunkPlain([PATH_ROOT.log, `${who} #${row.id}`], body));
+	await addSections(tx, { kind: 'log', recordId: row.id, gmOnly: false, ref }, chunkPlain([PATH_ROOT.log, `${who} #${row.id}`], body));
 	return row;
 }
 

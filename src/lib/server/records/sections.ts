@@ -71,6 +71,12 @@ export async function replaceSections(tx: SessionTx, owner: SectionOwner, texts:
 	if (spare.length > 0) await tx.delete(sections).where(inArray(sections.id, spare.map((r) => r.id)));
 }
 
+/** The sections of a record written just now, which has none yet: no lookup needed. */
+export async function addSections(tx: SessionTx, owner: SectionOwner, texts: readonly SectionText[]): Promise<void> {
+	const rows = texts.map((t, ord) => ({ ...owner, ord, path: t.path, body: t.body, contentHash: sectionHash(t.path, t.body) }));
+	for (let i = 0; i < rows.length; i += INSERT_BATCH) await tx.insert(sections).values(rows.slice(i, i + INSERT_BATCH));
+}
+
 export async function deleteSections(tx: SessionTx, kind: RecordKind, recordId: number): Promise<void> {
 	await tx.delete(sections).where(and(eq(sections.kind, kind), eq(sections.recordId, recordId)));
 }

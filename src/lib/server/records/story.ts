@@ -35,14 +35,14 @@ export function isStoryType(value: string): value is StoryType {
 	return STORY_TYPES.some((t) => t === value);
 }
 
-/** Creates the plot entry `key`, or revises it when it exists. */
+/** Creates the plot entry `key`, or revises it when it exists (keeping its title and ref unless given). */
 export async function setPlot(tx: SessionTx, input: StoryInput): Promise<StoryEntry> {
 	const fields = checkInput(input);
 	const existing = await find(tx, 'plot', fields.key);
 	if (!existing) return insert(tx, 'plot', fields, {});
 	const [row] = await tx
 		.update(storyEntries)
-		.set({ title: fields.title, body: fields.body, ref: fields.ref ?? existing.ref, updatedAt: Date.now() })
+		.set({ title: input.title === undefined ? existing.title : fields.title, body: fields.body, ref: fields.ref ?? existing.ref, updatedAt: Date.now() })
 		.where(eq(storyEntries.id, existing.id))
 		.returning();
 	if (!row) throw new Error('story update returned no row');

@@ -6,7 +6,7 @@ import { asc, desc, gt } from 'drizzle-orm';
 import { summaries } from '../db/session-schema';
 import type { SessionExec, SessionTx } from '../db';
 import { chunkMarkdown } from './chunk';
-import { replaceSections } from './sections';
+import { addSections } from './sections';
 import { checkBody, checkLimit, checkRef, MAX_LIST_LIMIT } from './limits';
 import { PATH_ROOT } from './paths';
 
@@ -22,7 +22,7 @@ export async function append(tx: SessionTx, input: SummaryInput): Promise<Summar
 	const ref = checkRef(input.ref);
 	const [row] = await tx.insert(summaries).values({ body, ref, createdAt: Date.now() }).returning();
 	if (!row) throw new Error('summary insert returned no row');
-	await replaceSections(tx, { kind: 'summary', recordId: row.id, gmOnly: false, ref }, chunkMarkdown([PATH_ROOT.summary, `#${row.id}`], body));
+	await addSections(tx, { kind: 'summary', recordId: row.id, gmOnly: false, ref }, chunkMarkdown([PATH_ROOT.summary, `#${row.id}`], body));
 	return row;
 }
 
