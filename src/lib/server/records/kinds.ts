@@ -16,7 +16,7 @@ void kindsMatchSchema;
  * - `per-record`: decided by the record's own flag (documents carry `gmOnly`).
  *
  * Memory notes and summaries are the GM's working notes, but the brief names only the story DB and
- * GM-only documents as secret, so secrets belong there; the GM is told so by its tools.
+ * GM-only documents as secret, so secrets belong there (the memory tool's description should say so).
  */
 export type Visibility = 'player' | 'gm' | 'per-record';
 
