@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import { migrate, MigrationError } from '../../../src/lib/server/db';
 import { sessionMigrations, controlMigrations } from '../../../src/lib/server/db/migrations.generated';
 import { tempDir } from '../../helpers/env';
-// @ts-expect-error plain JS build script without types
 import { renderBundle } from '../../../scripts/bundle-migrations.js';
 
 const dirs: Array<{ remove(): void }> = [];
