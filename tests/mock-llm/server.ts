@@ -1,0 +1,298 @@
+/**
+ * A scripted mock LLM server on plain node:http that speaks the real OpenAI Chat Completions and Anthropic
+ * Messages wire formats, so the real SDKs run against it. Tests script replies (or a handler), inject faults,
+ * and read back every request it received.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkAnthropicBody, checkOpenAiBody } from './request-shapes';
+import type { MockHandler, RecordedRequest, ScriptedReply, WireApi } from './types';
+import {
+	anthropicEndlessFrame,
+	anthropicEndlessOpening,
+	anthropicErrorBody,
+	anthropicJson,
+	anthropicStreamFrames,
+	openAiEndlessFrame,
+	openAiEndlessOpening,
+	openAiErrorBody,
+	openAiJson,
+	openAiStreamFrames,
+	type WireReply
+} from './wire';
+
+export interface MockLlmOptions {
+	/** Replies when the script queue is empty. Without one, an unscripted request gets a 400 that says so. */
+	handler?: MockHandler;
+	/** When set, requests must carry this key (Bearer for OpenAI, x-api-key for Anthropic) or get a 401. */
+	apiKey?: string;
+	/** Reject bodies the real APIs would reject (default true). */
+	strict?: boolean;
+	/** Characters per text delta when a reply's text is one string (default 6). */
+	textChunkChars?: number;
+	port?: number;
+	host?: string;
+}
+
+export interface MockLlm {
+	/** The server root, e.g. http://127.0.0.1:40123 */
+	url: string;
+	/** Base URL for the OpenAI SDK (`…/v1`). */
+	openaiBaseUrl: string;
+	/** Base URL for the Anthropic SDK (the SDK adds `/v1/messages`). */
+	anthropicBaseUrl: string;
+	/** Queues replies; each request takes the next one. */
+	script(replies: ScriptedReply[]): void;
+	setHandler(handler: MockHandler | undefined): void;
+	/** Every request received so far, in order. */
+	readonly requests: RecordedRequest[];
+	/** Scripted replies not yet served. */
+	pending(): number;
+	/** Responses still open (streaming, hanging or endless): 0 once every client has finished or walked away. */
+	openResponses(): number;
+	/** Forgets the script and the recorded requests. */
+	reset(): void;
+	close(): Promise<void>;
+}
+
+const DEFAULT_TEXT_CHUNK_CHARS = 6;
+const DEFAULT_ARGUMENT_FRAGMENTS = 3;
+const DEFAULT_ENDLESS_INTERVAL_MS = 20;
+const DEFAULT_FRAMES_BEFORE_FAULT = 3;
+/** Rough characters per token for the default usage numbers; only their consistency matters. */
+const CHARS_PER_TOKEN = 4;
+
+interface QueueEntry {
+	reply: ScriptedReply;
+	remaining: number;
+}
+
+export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLlm> {
+	const queue: QueueEntry[] = [];
+	const requests: RecordedRequest[] = [];
+	const timers = new Set<ReturnType<typeof setInterval>>();
+	let open = 0;
+	let handler = options.handler;
+	let seq = 0;
+	let idCounter = 0;
+	const strict = options.strict ?? true;
+	const textChunkChars = options.textChunkChars ?? DEFAULT_TEXT_CHUNK_CHARS;
+	const nextId = (prefix: string) => `${prefix}${(++idCounter).toString().padStart(4, '0')}`;
+
+	async function nextReply(request: RecordedRequest): Promise<ScriptedReply | undefined> {
+		const head = queue[0];
+		if (head) {
+			head.remaining -= 1;
+			if (head.remaining <= 0) queue.shift();
+			return head.reply;
+		}
+		return handler ? handler(request) : undefined;
+	}
+
+	const server = http.createServer((req, res) => {
+		void handle(req, res).catch((error: unknown) => {
+			if (!res.headersSent) sendJson(res, 500, { error: { message: `mock LLM crashed: ${String(error)}` } });
+			else res.destroy();
+		});
+	});
+
+	async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+		const path = (req.url ?? '/').split('?')[0] ?? '/';
+		if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { ok: true });
+		const api: WireApi | undefined = req.method === 'POST' && path === '/v1/chat/completions' ? 'openai' : req.method === 'POST' && path === '/v1/messages' ? 'anthropic' : undefined;
+		if (!api) return sendJson(res, 404, { error: { message: `mock LLM: no route for ${req.method} ${path}` } });
+		open += 1;
+		res.on('close', () => {
+			open -= 1;
+		});
+		const errorBody = api === 'openai' ? openAiErrorBody : anthropicErrorBody;
+
+		const rawBody = await readBody(req);
+		let body: unknown;
+		try {
+			body = JSON.parse(rawBody);
+		} catch {
+			return sendJson(res, 400, errorBody(400, 'mock LLM: the body is not JSON'));
+		}
+		const openai = api === 'openai' ? checkOpenAiBody(body) : undefined;
+		const anthropic = api === 'anthropic' ? checkAnthropicBody(body) : undefined;
+		const problem = openai && !openai.ok ? openai.message : anthropic && !anthropic.ok ? anthropic.message : undefined;
+		const request: RecordedRequest = {
+			seq: ++seq,
+			api,
+			method: req.method ?? 'POST',
+			path,
+			headers: flatHeaders(req.headers),
+			body,
+			openai: openai?.ok ? openai.body : undefined,
+			anthropic: anthropic?.ok ? anthropic.body : undefined,
+			stream: typeof body === 'object' && body !== null && 'stream' in body && body.stream === true
+		};
+		requests.push(request);
+
+		if (options.apiKey !== undefined) {
+			const given = api === 'openai' ? request.headers['authorization']?.replace(/^Bearer\s+/i, '') : request.headers['x-api-key'];
+			if (given !== options.apiKey) return sendJson(res, 401, errorBody(401, 'mock LLM: invalid API key'));
+		}
+		if (strict && problem !== undefined) return sendJson(res, 400, errorBody(400, `mock LLM: ${problem}`));
+
+		const scripted = await nextReply(request);
+		if (!scripted) return sendJson(res, 400, errorBody(400, `mock LLM: nothing scripted for request #${request.seq}`));
+		const fault = scripted.fault;
+		if (fault?.kind === 'status') {
+			const headers: Record<string, string> = {};
+			if (fault.retryAfterSeconds !== undefined) headers['retry-after'] = String(fault.retryAfterSeconds);
+			return sendJson(res, fault.status, errorBody(fault.status, fault.message ?? `mock LLM: scripted ${fault.status}`), headers);
+		}
+		if (fault?.kind === 'hang') return; // the socket stays open until the client gives up or close() runs
+
+		const reply = toWireReply(scripted, request, rawBody.length);
+		const messageId = nextId(api === 'openai' ? 'chatcmpl-mock' : 'msg_mock');
+		if (!request.stream) {
+			return sendJson(res, 200, api === 'openai' ? openAiJson(reply, messageId) : anthropicJson(reply, messageId));
+		}
+
+		res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+		res.flushHeaders();
+		let closed = false;
+		res.on('close', () => {
+			closed = true;
+		});
+
+		if (fault?.kind === 'endless') {
+			const send = fault.send ?? 'delta';
+			const opening = api === 'openai' ? openAiEndlessOpening(reply, messageId) : anthropicEndlessOpening(reply, messageId);
+			for (const frame of opening) res.write(frame);
+			const frame = api === 'openai' ? openAiEndlessFrame(reply, messageId, send) : anthropicEndlessFrame(send);
+			const timer = setInterval(() => {
+				if (closed) {
+					clearInterval(timer);
+					timers.delete(timer);
+					return;
+				}
+				res.write(frame);
+			}, fault.intervalMs ?? DEFAULT_ENDLESS_INTERVAL_MS);
+			timers.add(timer);
+			return;
+		}
+
+		const includeUsage = request.openai?.stream_options?.include_usage === true;
+		const frames = api === 'openai' ? openAiStreamFrames(reply, messageId, includeUsage) : anthropicStreamFrames(reply, messageId);
+		const cutAfter = fault?.kind === 'close-mid-stream' || fault?.kind === 'end-early' ? (fault.afterFrames ?? DEFAULT_FRAMES_BEFORE_FAULT) : Infinity;
+		for (const [i, frame] of frames.entries()) {
+			if (closed) return;
+			if (i >= cutAfter) {
+				if (fault?.kind === 'close-mid-stream') res.socket?.destroy();
+				else res.end();
+				return;
+			}
+			// Waiting for each write keeps a later cut from discarding frames still in the buffer.
+			await new Promise<void>((resolve) => res.write(frame, () => resolve()));
+			if (scripted.frameDelayMs) await sleep(scripted.frameDelayMs);
+		}
+		res.end();
+	}
+
+	function toWireReply(scripted: ScriptedReply, request: RecordedRequest, requestChars: number): WireReply {
+		const text = scripted.text === undefined ? [] : Array.isArray(scripted.text) ? scripted.text : chunkText(scripted.text, textChunkChars);
+		const toolCalls = (scripted.toolCalls ?? []).map((call) => {
+			const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+			return { id: call.id ?? nextId(request.api === 'openai' ? 'call_mock' : 'toolu_mock'), name: call.name, arguments: args, fragments: splitInto(args, call.fragments ?? DEFAULT_ARGUMENT_FRAGMENTS) };
+		});
+		const outputChars = text.join('').length + toolCalls.reduce((sum, call) => sum + call.name.length + call.arguments.length, 0);
+		const usage = scripted.usage;
+		return {
+			model: request.openai?.model ?? request.anthropic?.model ?? 'mock-model',
+			text,
+			toolCalls,
+			interleaveToolCalls: scripted.interleaveToolCalls ?? false,
+			usage: {
+				inputTokens: usage?.inputTokens ?? Math.ceil(requestChars / CHARS_PER_TOKEN),
+				outputTokens: usage?.outputTokens ?? Math.max(1, Math.ceil(outputChars / CHARS_PER_TOKEN)),
+				cachedInputTokens: usage?.cachedInputTokens ?? 0,
+				cacheWriteTokens: usage?.cacheWriteTokens ?? 0
+			},
+			finish: scripted.finish ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop')
+		};
+	}
+
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+	});
+	const address = server.address();
+	if (address === null || typeof address === 'string') throw new Error('mock LLM: no TCP address');
+	const { port, family, address: host } = address satisfies AddressInfo;
+	const url = `http://${family === 'IPv6' ? `[${host}]` : host}:${port}`;
+
+	return {
+		url,
+		openaiBaseUrl: `${url}/v1`,
+		anthropicBaseUrl: url,
+		requests,
+		script(replies) {
+			for (const reply of replies) queue.push({ reply, remaining: reply.times ?? 1 });
+		},
+		setHandler(next) {
+			handler = next;
+		},
+		pending: () => queue.reduce((sum, entry) => sum + entry.remaining, 0),
+		openResponses: () => open,
+		reset() {
+			queue.length = 0;
+			requests.length = 0;
+		},
+		close() {
+			for (const timer of timers) clearInterval(timer);
+			timers.clear();
+			return new Promise((resolve) => {
+				server.close(() => resolve());
+				// Hanging and endless responses would otherwise keep close() waiting forever.
+				server.closeAllConnections();
+			});
+		}
+	};
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+	const text = JSON.stringify(body);
+	res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+	res.end(text);
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		req.on('error', reject);
+	});
+}
+
+function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+	const flat: Record<string, string> = {};
+	for (const [name, value] of Object.entries(headers)) {
+		if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+	}
+	return flat;
+}
+
+/** Cuts text into pieces of `size` code points, so multi-byte characters are never split. */
+export function chunkText(text: string, size: number): string[] {
+	const points = [...text];
+	const pieces: string[] = [];
+	for (let i = 0; i < points.length; i += size) pieces.push(points.slice(i, i + size).join(''));
+	return pieces;
+}
+
+/** Splits text into `parts` pieces of nearly equal length (fewer when the text is shorter). */
+export function splitInto(text: string, parts: number): string[] {
+	const points = [...text];
+	if (points.length === 0) return [];
+	const size = Math.ceil(points.length / Math.max(1, parts));
+	return chunkText(text, size);
+}
+
+function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
