@@ -1,5 +1,5 @@
 /** Control database: everything that spans play sessions. One per deployment. */
-import { sqliteTable, text, integer, index } from 'drizzle-orm/sqlite-core';
+import { sqliteTable, text, integer, index, primaryKey } from 'drizzle-orm/sqlite-core';
 
 export const users = sqliteTable('users', {
 	id: text('id').primaryKey(),
@@ -56,4 +56,40 @@ export const playSessions = sqliteTable(
 		updatedAt: integer('updated_at').notNull()
 	},
 	(t) => [index('play_sessions_owner').on(t.ownerId, t.updatedAt)]
+);
+
+/**
+ * Spending and turn counts per user per UTC day, updated right after every LLM call (outside any
+ * turn transaction) so that even a failed turn's cost is counted. Feeds the per-user daily scope
+ * and the free-turn quota.
+ */
+export const usageDaily = sqliteTable(
+	'usage_daily',
+	{
+		userId: text('user_id').notNull(),
+		day: text('day').notNull(),
+		turns: integer('turns').notNull().default(0),
+		calls: integer('calls').notNull().default(0),
+		costMicros: integer('cost_micros').notNull().default(0)
+	},
+	(t) => [primaryKey({ columns: [t.userId, t.day] }), index('usage_daily_day').on(t.day)]
+);
+
+/** Spending per play session (all time), for the per-session scope across processes. */
+export const usageSession = sqliteTable('usage_session', {
+	sessionId: text('session_id').primaryKey(),
+	calls: integer('calls').notNull().default(0),
+	costMicros: integer('cost_micros').notNull().default(0)
+});
+
+/** A budget warning fires once per (scope, key, period); this row is the "once". */
+export const budgetWarnings = sqliteTable(
+	'budget_warnings',
+	{
+		scope: text('scope').notNull(),
+		scopeKey: text('scope_key').notNull(),
+		period: text('period').notNull(),
+		warnedAt: integer('warned_at').notNull()
+	},
+	(t) => [primaryKey({ columns: [t.scope, t.scopeKey, t.period] })]
 );

@@ -122,3 +122,119 @@ export const embedQueue = sqliteTable('embed_queue', {
 	sectionId: integer('section_id').primaryKey(),
 	enqueuedAt: integer('enqueued_at').notNull()
 });
+
+/**
+ * Turns: one row per player input (or checkpoint). The idempotency key makes a resend return the
+ * same turn; the lease (owner + expiry) lets exactly one runner in any process execute it.
+ */
+export const turns = sqliteTable(
+	'turns',
+	{
+		id: text('id').primaryKey(),
+		idempotencyKey: text('idempotency_key').notNull().unique(),
+		kind: text('kind', { enum: ['player', 'checkpoint', 'handoff'] }).notNull(),
+		userId: text('user_id').notNull(),
+		input: text('input').notNull(),
+		status: text('status', { enum: ['accepted', 'running', 'committed', 'failed', 'interrupted', 'cancelled'] }).notNull(),
+		reply: text('reply'),
+		error: text('error'),
+		/** Why a committed turn ended early (budget, round cap); null when it ended normally. */
+		stopped: text('stopped'),
+		provider: text('provider'),
+		model: text('model'),
+		cancelRequested: integer('cancel_requested', { mode: 'boolean' }).notNull().default(false),
+		leaseOwner: text('lease_owner'),
+		leaseExpiresAt: integer('lease_expires_at'),
+		createdAt: integer('created_at').notNull(),
+		startedAt: integer('started_at'),
+		finishedAt: integer('finished_at')
+	},
+	(t) => [index('turns_status').on(t.status, t.createdAt)]
+);
+
+/** The session's event log behind SSE: ids are the SSE ids, strictly increasing. */
+export const events = sqliteTable(
+	'events',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		turnId: text('turn_id'),
+		type: text('type').notNull(),
+		data: text('data').notNull(),
+		createdAt: integer('created_at').notNull()
+	},
+	(t) => [index('events_turn').on(t.turnId)]
+);
+
+/** Cost ledger: one row per LLM call, from the provider's usage numbers and the price table. */
+export const ledger = sqliteTable(
+	'ledger',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		turnId: text('turn_id').notNull(),
+		/** The turn's outcome when the row was written: committed rows come with the turn, others after it ended. */
+		outcome: text('outcome', { enum: ['committed', 'failed', 'cancelled'] }).notNull(),
+		provider: text('provider').notNull(),
+		model: text('model').notNull(),
+		inputTokens: integer('input_tokens').notNull(),
+		cachedInputTokens: integer('cached_input_tokens').notNull(),
+		cacheWriteTokens: integer('cache_write_tokens').notNull(),
+		outputTokens: integer('output_tokens').notNull(),
+		costMicros: integer('cost_micros').notNull(),
+		createdAt: integer('created_at').notNull()
+	},
+	(t) => [index('ledger_turn').on(t.turnId)]
+);
+
+/** NPCs registered by the GM (register_npc): appearance feeds the sprite prompt, nothing secret. */
+export const npcs = sqliteTable('npcs', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	name: text('name').notNull().unique(),
+	appearance: text('appearance').notNull(),
+	/** Image id of the current sprite, once generated. */
+	spriteImage: text('sprite_image'),
+	createdAt: integer('created_at').notNull(),
+	updatedAt: integer('updated_at').notNull()
+});
+
+/** Scenes (places) registered by the GM (set_scene): the description feeds the background prompt. */
+export const scenes = sqliteTable('scenes', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	name: text('name').notNull().unique(),
+	description: text('description').notNull(),
+	backgroundImage: text('background_image'),
+	createdAt: integer('created_at').notNull(),
+	updatedAt: integer('updated_at').notNull()
+});
+
+/** ADV stage cues of a committed GM message, tied to paragraphs; played after the reply completes. */
+export const stageCues = sqliteTable(
+	'stage_cues',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		turnId: text('turn_id').notNull(),
+		messageId: integer('message_id').notNull(),
+		paragraph: integer('paragraph').notNull(),
+		ord: integer('ord').notNull(),
+		cue: text('cue', { mode: 'json' }).notNull().$type<Record<string, unknown>>()
+	},
+	(t) => [index('stage_cues_message').on(t.messageId, t.paragraph, t.ord)]
+);
+
+/** Image orders: written with the turn, started only after it commits (by the image job runner). */
+export const imageOrders = sqliteTable(
+	'image_orders',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		turnId: text('turn_id'),
+		target: text('target', { enum: ['npc', 'scene'] }).notNull(),
+		targetName: text('target_name').notNull(),
+		prompt: text('prompt').notNull(),
+		status: text('status', { enum: ['pending', 'running', 'done', 'failed'] }).notNull(),
+		attempts: integer('attempts').notNull().default(0),
+		image: text('image'),
+		error: text('error'),
+		createdAt: integer('created_at').notNull(),
+		updatedAt: integer('updated_at').notNull()
+	},
+	(t) => [index('image_orders_status').on(t.status, t.createdAt)]
+);
