@@ -1,0 +1,31 @@
+/**
+ * The whole stream protocol between server and browser: one discriminated union, shared by the SSE
+ * endpoint, the event log and the client. Add a member here and both sides see it.
+ */
+
+export type TurnStatus = 'accepted' | 'running' | 'committed' | 'failed' | 'interrupted' | 'cancelled';
+
+export type BudgetScope = 'turn' | 'session' | 'user_day' | 'global_month';
+
+export type SessionEvent =
+	| { type: 'turn.accepted'; turnId: string; input: string }
+	| { type: 'turn.started'; turnId: string }
+	/** A piece of the GM's reply as it streams. Discard a turn's deltas if it ends failed or cancelled. */
+	| { type: 'text.delta'; turnId: string; text: string }
+	/** The GM used a tool. Only the name of a player-visible tool; never arguments. */
+	| { type: 'tool.activity'; turnId: string; tool: string }
+	| { type: 'checkpoint.started'; turnId: string }
+	| { type: 'checkpoint.done'; turnId: string; summaryId: number }
+	| { type: 'turn.committed'; turnId: string; reply: string; messageIds: number[]; stopped?: string }
+	| { type: 'turn.failed'; turnId: string; error: string; retryable: boolean }
+	| { type: 'turn.cancelled'; turnId: string }
+	| { type: 'turn.interrupted'; turnId: string }
+	| { type: 'budget.warning'; scope: BudgetScope; message: string };
+
+export type SessionEventType = SessionEvent['type'];
+
+/** An event as stored in the log and sent over SSE: the log id is the SSE `id:`. */
+export interface LoggedEvent {
+	id: number;
+	event: SessionEvent;
+}
