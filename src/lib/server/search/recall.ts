@@ -1,0 +1,106 @@
+/**
+ * recall: one call over every section of a session. Keyword lists (trigram substrings, column tails,
+ * English words) and the meaning list (nearest vectors, cut by a similarity floor and a gap from the
+ * top) are fused by Reciprocal Rank Fusion. Works on the database or inside an open transaction, and
+ * then sees that transaction's uncommitted sections (through the keyword side until they are embedded).
+ */
+import { sql } from 'drizzle-orm';
+import * as v from 'valibot';
+import type { SessionExec } from '../db';
+import { isZeroVector, type Embedder } from './embeddings';
+import { SECTION_KINDS, type SectionFilter, type SectionKind } from './filter';
+import { reciprocalRankFusion } from './fuse';
+import { expandShortTerm, substringSearch, tailSearch, wordSearch } from './keyword';
+import { analyseQuery } from './query';
+import { snippet } from './snippet';
+import { readVectorSpace, sameSpace } from './vector-table';
+import { cutHits, DEFAULT_SIMILARITY_FLOOR, vectorSearch } from './vector-search';
+
+export const DEFAULT_RECALL_K = 8;
+export const MAX_RECALL_K = 100;
+/** Each list contributes this many candidates per wanted result (and at least MIN_CANDIDATES). */
+const CANDIDATES_PER_RESULT = 5;
+const MIN_CANDIDATES = 40;
+
+export interface RecallOptions {
+	/** How many sections to return (default 8). */
+	k?: number;
+	/** GM-only sections (story DB, GM-only documents) are left out unless this is true. */
+	includeGmOnly?: boolean;
+	/** Only these record kinds; all when absent. */
+	kinds?: readonly SectionKind[];
+	/** Similarity floor and gap cut on the meaning side (default true); off for ranking studies. */
+	cutoff?: boolean;
+	/** Embeds the query for the meaning side; without it recall is keyword-only. */
+	embedder?: Embedder;
+	signal?: AbortSignal;
+}
+
+export interface RecallHit {
+	kind: SectionKind;
+	recordId: number;
+	sectionId: number;
+	/** The caller's own id for the record, when it gave one. */
+	ref: string | null;
+	/** Heading path, e.g. `Geography › North › North Gate`. */
+	path: string;
+	snippet: string;
+	/** Reciprocal Rank Fusion score: only comparable within one result list. */
+	score: number;
+}
+
+const SectionRow = v.object({
+	id: v.number(),
+	kind: v.picklist(SECTION_KINDS),
+	recordId: v.number(),
+	ref: v.nullable(v.string()),
+	path: v.string(),
+	body: v.string()
+});
+
+export async function recall(exec: SessionExec, query: string, options: RecallOptions = {}): Promise<RecallHit[]> {
+	const k = Math.min(Math.max(1, Math.floor(options.k ?? DEFAULT_RECALL_K)), MAX_RECALL_K);
+	if (options.kinds && options.kinds.length === 0) return [];
+	const filter: SectionFilter = { includeGmOnly: options.includeGmOnly ?? false, kinds: options.kinds };
+	const candidates = Math.max(MIN_CANDIDATES, k * CANDIDATES_PER_RESULT);
+	const terms = analyseQuery(query);
+	if (terms.text.length === 0) return [];
+
+	const expansions: string[] = [];
+	for (const term of terms.short) expansions.push(...(await expandShortTerm(exec, term)));
+	const tails = await tailSearch(exec, terms.short, filter, candidates);
+	const ranked = await substringSearch(exec, [...terms.substrings, ...expansions], filter, candidates);
+	// One substring list: sections titled by a short term lead (BM25 cannot see them: no trigram starts
+	// at the end of a heading), then BM25 order, then sections whose body merely ends in the term.
+	const substrings = [...new Set([...tails.path, ...ranked, ...tails.body])].slice(0, candidates);
+	const lists: number[][] = [substrings, await wordSearch(exec, terms.words, filter, candidates)];
+
+	const embedder = options.embedder;
+	if (embedder && sameSpace(await readVectorSpace(exec), embedder)) {
+		const [vector] = await embedder.embed([terms.text], options.signal);
+		if (vector && !isZeroVector(vector)) {
+			const hits = await vectorSearch(exec, vector, embedder.id, filter, candidates);
+			const kept = options.cutoff === false ? hits : cutHits(hits, embedder.similarityFloor ?? DEFAULT_SIMILARITY_FLOOR);
+			lists.push(kept.map((h) => h.id));
+		}
+	}
+
+	const fused = reciprocalRankFusion(lists).slice(0, k);
+	if (fused.length === 0) return [];
+	const rows = v.parse(
+		v.array(SectionRow),
+		await exec.all(
+			sql`SELECT id, kind, record_id AS recordId, ref, path, body FROM sections WHERE id IN (${sql.join(
+				fused.map((f) => f.id),
+				sql`, `
+			)})`
+		)
+	);
+	const byId = new Map(rows.map((r) => [r.id, r]));
+	const highlight = [...terms.substrings, ...terms.short, ...terms.words];
+	return fused.flatMap(({ id, score }) => {
+		const row = byId.get(id);
+		if (!row) return [];
+		return [{ kind: row.kind, recordId: row.recordId, sectionId: row.id, ref: row.ref, path: row.path, snippet: snippet(row.body, highlight), score }];
+	});
+}
