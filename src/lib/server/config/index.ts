@@ -5,7 +5,9 @@
 import * as v from 'valibot';
 import path from 'node:path';
 import { LLM_ENV_ENTRIES, llmConfig, type LlmConfig } from './llm';
+import { ENGINE_ENV_ENTRIES, engineConfig, type EngineConfig } from './engine';
 
+export type { EngineConfig, MoneyLimit } from './engine';
 export { LLM_SETUP_HINT, DEFAULT_LLM_MODELS, type LlmConfig, type ProviderEndpoint } from './llm';
 
 const PositiveInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be greater than 0'));
@@ -35,7 +37,8 @@ const EnvSchema = v.object({
 	KANTERA_EMBEDDINGS_BATCH: v.optional(PositiveInt, '32'),
 	/** Largest request body accepted by the JSON API, in bytes. */
 	KANTERA_MAX_BODY_BYTES: v.optional(PositiveInt, '1048576'),
-	...LLM_ENV_ENTRIES
+	...LLM_ENV_ENTRIES,
+	...ENGINE_ENV_ENTRIES
 });
 
 export type EmbeddingsConfig =
@@ -50,6 +53,7 @@ export interface Config {
 	embeddings: EmbeddingsConfig;
 	maxBodyBytes: number;
 	llm: LlmConfig;
+	engine: EngineConfig;
 }
 
 export class ConfigError extends Error {
@@ -92,6 +96,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 	}
 	const llm = llmConfig(e);
 	if ('error' in llm) throw new ConfigError(`Invalid configuration:\n  ${llm.error}`);
+	const engine = engineConfig(e);
+	if ('error' in engine) throw new ConfigError(`Invalid configuration:\n  ${engine.error}`);
 	return Object.freeze({
 		dataDir,
 		controlDb: { url: e.KANTERA_CONTROL_DB_URL ?? `file:${path.join(dataDir, 'control.db')}`, authToken: e.KANTERA_CONTROL_DB_AUTH_TOKEN },
@@ -103,7 +109,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		auth: { allowSignup: e.KANTERA_ALLOW_SIGNUP, sessionDays: e.KANTERA_AUTH_SESSION_DAYS },
 		embeddings,
 		maxBodyBytes: e.KANTERA_MAX_BODY_BYTES,
-		llm
+		llm,
+		engine
 	});
 }
 

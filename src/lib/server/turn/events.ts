@@ -1,0 +1,85 @@
+/**
+ * The session's event log: every event a client may need is a row with a strictly increasing id,
+ * which is the SSE id. A client that reconnects with Last-Event-ID reads the rows after it, so no
+ * event is lost or repeated. Listeners in this process are woken by the EventBus; other processes
+ * are caught by the SSE endpoint's slow poll.
+ */
+import { and, asc, gt, inArray, max } from 'drizzle-orm';
+import { sessionSchema, type SessionExec } from '../db';
+import type { LoggedEvent, SessionEvent } from '../../types/events';
+
+const { events } = sessionSchema;
+
+export async function appendEvent(exec: SessionExec, event: SessionEvent): Promise<number> {
+	const turnId = 'turnId' in event ? event.turnId : null;
+	const [row] = await exec
+		.insert(events)
+		.values({ turnId, type: event.type, data: JSON.stringify(event), createdAt: Date.now() })
+		.returning({ id: events.id });
+	if (!row) throw new Error('event insert returned no id');
+	return row.id;
+}
+
+function decode(row: { id: number; data: string }): LoggedEvent | undefined {
+	try {
+		const event: unknown = JSON.parse(row.data);
+		// Our own rows; the check guards against a hand-edited database, not against attackers.
+		if (typeof event === 'object' && event !== null && 'type' in event && typeof event.type === 'string') {
+			return { id: row.id, event: event as SessionEvent };
+		}
+	} catch {
+		// fall through
+	}
+	return undefined;
+}
+
+/** Events after `afterId`, oldest first. */
+export async function readEventsAfter(exec: SessionExec, afterId: number, limit = 500): Promise<LoggedEvent[]> {
+	const rows = await exec.select({ id: events.id, data: events.data }).from(events).where(gt(events.id, afterId)).orderBy(asc(events.id)).limit(limit);
+	return rows.map(decode).filter((e): e is LoggedEvent => e !== undefined);
+}
+
+export async function lastEventId(exec: SessionExec): Promise<number> {
+	const [row] = await exec.select({ id: max(events.id) }).from(events);
+	return row?.id ?? 0;
+}
+
+/** Finished turns keep their streaming events this long, for clients that resume late. */
+export const DELTA_RETENTION_MS = 10 * 60_000;
+
+/**
+ * A finished turn's text deltas are redundant once its final event (carrying the whole reply)
+ * exists; dropping them after a grace period keeps the log small over thousands of turns.
+ */
+export async function pruneStreamingEvents(exec: SessionExec, turnIds: string[]): Promise<void> {
+	if (turnIds.length === 0) return;
+	await exec.delete(events).where(and(inArray(events.turnId, turnIds), inArray(events.type, ['text.delta', 'tool.activity'])));
+}
+
+type Listener = () => void;
+
+/** Wakes SSE streams in this process when their session's log grows. A process resource, not request state. */
+export class EventBus {
+	private readonly listeners = new Map<string, Set<Listener>>();
+
+	subscribe(sessionId: string, listener: Listener): () => void {
+		let set = this.listeners.get(sessionId);
+		if (!set) {
+			set = new Set();
+			this.listeners.set(sessionId, set);
+		}
+		set.add(listener);
+		return () => {
+			set.delete(listener);
+			if (set.size === 0) this.listeners.delete(sessionId);
+		};
+	}
+
+	notify(sessionId: string): void {
+		for (const l of this.listeners.get(sessionId) ?? []) l();
+	}
+
+	listenerCount(sessionId: string): number {
+		return this.listeners.get(sessionId)?.size ?? 0;
+	}
+}
