@@ -130,7 +130,8 @@ export class OpenAICompatibleEmbedder implements Embedder {
 				throw new EmbeddingError(`model "${this.id}" returned ${item.embedding.length} dimensions, expected ${this.dimensions}`);
 			vectors[item.index] = Float32Array.from(item.embedding);
 		}
-		return vectors.map((vector, i) => {
+		// Array.from, not map: map skips the holes this check is looking for.
+		return Array.from(vectors, (vector, i) => {
 			if (!vector) throw new EmbeddingError(`embedding response has no vector for input ${i}`);
 			return vector;
 		});
