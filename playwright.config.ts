@@ -1,0 +1,73 @@
+/**
+ * End-to-end tests against the BUILT app (`node build`), driven by Debian's Chromium.
+ * Each run gets a fresh data directory and a free port, so runs never see each other's accounts.
+ */
+import { defineConfig, devices } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** Asks the OS for a free port in a child process, because the config must be built synchronously. */
+function freePort(): string {
+	const script = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+	return execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim();
+}
+
+// This file is loaded by the runner and again by every worker. The runner chooses the port and the
+// data dir; the workers inherit them through the environment, so all agree on one server.
+process.env.KANTERA_E2E_PORT ||= freePort();
+process.env.KANTERA_E2E_DATA_DIR ||= mkdtempSync(path.join(tmpdir(), 'kantera-e2e-'));
+const port = process.env.KANTERA_E2E_PORT;
+const dataDir = process.env.KANTERA_E2E_DATA_DIR;
+const baseURL = `http://127.0.0.1:${port}`;
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+/** Flags for a container with no GPU, no user namespaces and no outside network. */
+const CHROMIUM_ARGS = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync'
+];
+const SERVER_START_TIMEOUT_MS = 60_000;
+
+export default defineConfig({
+	testDir: 'tests/e2e',
+	outputDir: 'test-results',
+	globalTeardown: './tests/e2e/global-teardown.ts',
+	fullyParallel: false,
+	// Two cores: one for the server, one for the browser.
+	workers: 1,
+	forbidOnly: !!process.env.CI,
+	retries: 0,
+	reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+	timeout: 60_000,
+	expect: { timeout: 10_000 },
+	use: {
+		baseURL,
+		// Screenshots of every test are kept under test-results/ for a person to look at.
+		screenshot: 'on',
+		trace: 'retain-on-failure',
+		launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS }
+	},
+	projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+	webServer: {
+		command: 'node build',
+		url: `${baseURL}/healthz`,
+		reuseExistingServer: false,
+		timeout: SERVER_START_TIMEOUT_MS,
+		stdout: 'pipe',
+		stderr: 'pipe',
+		env: {
+			PORT: port,
+			HOST: '127.0.0.1',
+			ORIGIN: baseURL,
+			KANTERA_DATA_DIR: dataDir,
+			KANTERA_ALLOW_SIGNUP: 'true'
+		}
+	}
+});
