@@ -24,7 +24,7 @@ import {
 export interface MockLlmOptions {
 	/** Replies when the script queue is empty. Without one, an unscripted request gets a 400 that says so. */
 	handler?: MockHandler;
-	/** When set, requests must carry this key (Bearer for OpenAI, x-api-key for Anthropic) or get a 401. */
+	/** When set, requests must carry this key (see apiKeyOf) or get a 401. */
 	apiKey?: string;
 	/** Reject bodies the real APIs would reject (default true). */
 	strict?: boolean;
@@ -131,7 +131,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		requests.push(request);
 
 		if (options.apiKey !== undefined) {
-			const given = api === 'openai' ? request.headers['authorization']?.replace(/^Bearer\s+/i, '') : request.headers['x-api-key'];
+			const given = apiKeyOf(request);
 			if (given !== options.apiKey) return sendJson(res, 401, errorBody(401, 'mock LLM: invalid API key'));
 		}
 		if (strict && problem !== undefined) return sendJson(res, 400, errorBody(400, `mock LLM: ${problem}`));
@@ -241,6 +241,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		reset() {
 			queue.length = 0;
 			requests.length = 0;
+			seq = 0;
 		},
 		close() {
 			for (const timer of timers) clearInterval(timer);
@@ -252,6 +253,12 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 			});
 		}
 	};
+}
+
+/** The key a request carried: OpenAI SDKs send `Authorization: Bearer`; Anthropic's send `x-api-key` or, lately, Bearer too. */
+export function apiKeyOf(request: RecordedRequest): string | undefined {
+	const bearer = request.headers['authorization']?.replace(/^Bearer\s+/i, '');
+	return request.api === 'anthropic' ? (request.headers['x-api-key'] ?? bearer) : bearer;
 }
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

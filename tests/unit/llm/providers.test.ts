@@ -2,20 +2,19 @@
  * Both adapters through the real SDKs against the mock LLM server: streaming, tool calls, the wire shape of
  * tool results, usage, retries, timeouts and abort.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LlmAbortedError, LlmError, LlmTimeoutError, type LlmEvent, type LlmMessage } from '../../../src/lib/server/llm';
 import { startMockLlm, systemTextOf, type MockLlm } from '../../mock-llm';
 import { DICE_TOOL, drain, failureOf, PROVIDERS, providerFor, request, TEST_KEY } from './helpers';
 
+// A fresh server per test: a request that an earlier test timed out may still arrive late, and must not eat
+// the next test's script.
 let mock: MockLlm;
-beforeAll(async () => {
+beforeEach(async () => {
 	mock = await startMockLlm();
 });
-afterAll(async () => {
+afterEach(async () => {
 	await mock.close();
-});
-beforeEach(() => {
-	mock.reset();
 });
 
 const textDeltas = (events: LlmEvent[]) => events.flatMap((e) => (e.type === 'text' ? [e.delta] : []));
@@ -183,7 +182,7 @@ describe.each(PROVIDERS)('%s provider against the mock', (name) => {
 
 	it('ends a request the server never answers with a request timeout, after retrying it', async () => {
 		mock.script([{ fault: { kind: 'hang' }, times: 2 }]);
-		const provider = providerFor(name, mock, { timeouts: { requestMs: 150, idleMs: 5_000, deadlineMs: 20_000 }, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 } });
+		const provider = providerFor(name, mock, { timeouts: { requestMs: 1_000, idleMs: 5_000, deadlineMs: 20_000 }, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 } });
 		const error = await failureOf(provider.stream(request()));
 		expect(error).toBeInstanceOf(LlmTimeoutError);
 		expect(error instanceof LlmTimeoutError && error.phase).toBe('request');
@@ -193,7 +192,7 @@ describe.each(PROVIDERS)('%s provider against the mock', (name) => {
 	it('ends a stream that never finishes at the deadline, keeping what it had yielded', async () => {
 		mock.script([{ fault: { kind: 'endless', send: 'delta', intervalMs: 5 } }]);
 		const seen: LlmEvent[] = [];
-		const provider = providerFor(name, mock, { timeouts: { requestMs: 5_000, idleMs: 5_000, deadlineMs: 400 } });
+		const provider = providerFor(name, mock, { timeouts: { requestMs: 5_000, idleMs: 5_000, deadlineMs: 1_500 } });
 		const error = await failureOf(provider.stream(request()), seen);
 		expect(error).toBeInstanceOf(LlmTimeoutError);
 		expect(error instanceof LlmTimeoutError && error.phase).toBe('deadline');
@@ -204,7 +203,7 @@ describe.each(PROVIDERS)('%s provider against the mock', (name) => {
 
 	it('ends a stream that only sends keep-alives with an idle timeout, retried while nothing was yielded', async () => {
 		mock.script([{ fault: { kind: 'endless', send: 'keepalive', intervalMs: 5 }, times: 3 }]);
-		const provider = providerFor(name, mock, { timeouts: { requestMs: 5_000, idleMs: 150, deadlineMs: 20_000 } });
+		const provider = providerFor(name, mock, { timeouts: { requestMs: 5_000, idleMs: 500, deadlineMs: 20_000 } });
 		const error = await failureOf(provider.stream(request()));
 		// Keep-alives are not progress: OpenAI's are SSE comments, Anthropic's are ping events the SDK drops.
 		expect(error instanceof LlmTimeoutError && error.phase).toBe('idle');
