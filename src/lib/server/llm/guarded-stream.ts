@@ -74,12 +74,15 @@ export async function* guardedStream<Chunk>(spec: GuardedStreamSpec<Chunk>): Asy
 				guard.responseStarted();
 				const decoder = spec.newDecoder();
 				for await (const chunk of source) {
+					// The SDK may still hand out chunks it had buffered before an abort: nothing is yielded after one.
+					guard.throwIfStopped();
 					guard.activity();
 					for (const event of decoder.push(chunk)) {
 						// The caller's own pace must not count as the server's silence.
 						guard.pauseIdle();
 						yielded = true;
 						yield event;
+						guard.throwIfStopped();
 						guard.activity();
 					}
 				}
