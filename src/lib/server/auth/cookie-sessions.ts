@@ -20,6 +20,8 @@ export interface CookieSession {
 const lifetimeMs = (deps: AuthDeps) => deps.config.auth.sessionDays * DAY_MS;
 
 export async function createCookieSession(deps: AuthDeps, userId: string, now = Date.now()): Promise<CookieSession> {
+	// Housekeeping rides on sign-in, which is rare next to page views: expired rows never pile up.
+	await purgeExpiredCookieSessions(deps, now);
 	const token = randomSecret();
 	const expiresAt = now + lifetimeMs(deps);
 	await deps.control.db.insert(authSessions).values({ id: sha256Hex(token), userId, createdAt: now, expiresAt });

@@ -4,7 +4,7 @@ import { controlSchema, newId } from '../db';
 import type { App } from '../app';
 import { hashPassword, verifyPassword, dummyPasswordHash } from './password';
 import { InvalidCredentialsError, SignupDisabledError, UsernameTakenError, UnknownUserError, AuthValidationError } from './errors';
-import { UsernameSchema, PasswordSchema, parseField } from './validation';
+import { UsernameSchema, PasswordSchema, PASSWORD_MAX, parseField } from './validation';
 import * as v from 'valibot';
 
 const { users } = controlSchema;
@@ -96,7 +96,8 @@ export async function createUser(deps: AuthDeps, input: CreateUserInput, opts: {
 /** Checks a name and password. Unknown name and wrong password fail the same way, in about the same time. */
 export async function verifyCredentials(deps: AuthDeps, input: { name: unknown; password: unknown }): Promise<AuthUser> {
 	const name = v.safeParse(UsernameSchema, input.name);
-	const password = v.safeParse(v.pipe(v.string(), v.maxLength(1024)), input.password);
+	// No minimum here (rules may change); the maximum spares the KDF from huge inputs.
+	const password = v.safeParse(v.pipe(v.string(), v.maxLength(PASSWORD_MAX)), input.password);
 	if (!name.success || !password.success) throw new InvalidCredentialsError();
 	const [row] = await deps.control.db.select().from(users).where(sameName(name.output)).limit(1);
 	if (!row) {
