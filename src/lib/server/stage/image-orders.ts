@@ -1,0 +1,64 @@
+/**
+ * Image orders: what the image runner should generate. Tools place them inside the turn's staged
+ * writes, so an order exists only if its turn commits; generation starts only after that (seed 004:
+ * a failed turn generates nothing).
+ *
+ * Tools don't know their turn's id, so orders are placed without one and the turn's commit claims
+ * them (`claimForTurn`) in the same transaction.
+ */
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { imageOrders } from '../db/session-schema';
+import type { SessionExec, SessionTx } from '../db';
+
+export type ImageOrder = typeof imageOrders.$inferSelect;
+export type ImageTarget = ImageOrder['target'];
+
+export interface OrderInput {
+	readonly target: ImageTarget;
+	readonly targetName: string;
+	readonly prompt: string;
+}
+
+/**
+ * Places an order. A pending order for the same target is replaced rather than joined by a second
+ * one: registering a character twice (or changing a look before its image started) should generate
+ * one image, from the latest prompt.
+ */
+export async function place(tx: SessionTx, input: OrderInput): Promise<ImageOrder> {
+	const now = Date.now();
+	const [waiting] = await tx
+		.select()
+		.from(imageOrders)
+		.where(and(eq(imageOrders.target, input.target), eq(imageOrders.targetName, input.targetName), eq(imageOrders.status, 'pending')));
+	if (waiting) {
+		const [row] = await tx.update(imageOrders).set({ prompt: input.prompt, turnId: null, updatedAt: now }).where(eq(imageOrders.id, waiting.id)).returning();
+		if (!row) throw new Error('image order update returned no row');
+		return row;
+	}
+	const [row] = await tx
+		.insert(imageOrders)
+		.values({ turnId: null, target: input.target, targetName: input.targetName, prompt: input.prompt, status: 'pending', createdAt: now, updatedAt: now })
+		.returning();
+	if (!row) throw new Error('image order insert returned no row');
+	return row;
+}
+
+/** Marks the orders placed during a turn as that turn's; call in the turn's commit. Returns how many. */
+export async function claimForTurn(tx: SessionTx, turnId: string): Promise<number> {
+	const rows = await tx.update(imageOrders).set({ turnId }).where(isNull(imageOrders.turnId)).returning({ id: imageOrders.id });
+	return rows.length;
+}
+
+/** Pending orders, oldest first: what the image runner picks up after a commit. */
+export async function pending(exec: SessionExec, limit: number): Promise<ImageOrder[]> {
+	return exec.select().from(imageOrders).where(eq(imageOrders.status, 'pending')).orderBy(asc(imageOrders.createdAt), asc(imageOrders.id)).limit(limit);
+}
+
+/** Every order for one target, oldest first. */
+export async function forTarget(exec: SessionExec, target: ImageTarget, targetName: string): Promise<ImageOrder[]> {
+	return exec
+		.select()
+		.from(imageOrders)
+		.where(and(eq(imageOrders.target, target), eq(imageOrders.targetName, targetName)))
+		.orderBy(asc(imageOrders.id));
+}

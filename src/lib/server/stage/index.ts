@@ -1,0 +1,16 @@
+/**
+ * Stage: what the ADV screen shows — NPCs and scenes the GM registered, the image orders for their
+ * sprites and backgrounds, and the stage cues of each GM message. Data access only; the GM tools
+ * (register_npc, set_scene, adv_stage) and the turn commit call it. Knows nothing of LLMs.
+ */
+export * as npcs from './npcs';
+export * as scenes from './scenes';
+export * as imageOrders from './image-orders';
+export * as cues from './cues';
+export { npcSpritePrompt, sceneBackgroundPrompt, MAX_PROMPT_CHARS, type NpcLook, type SceneLook } from './prompts';
+export { StageError, type StageErrorCode } from './errors';
+export { MAX_STAGE_NAME_CHARS, MAX_LOOK_CHARS } from './limits';
+export { STAGE_ACTIONS, STAGE_SLOTS, MAX_EXPRESSION_CHARS, MAX_PARAGRAPH, StageCueSchema, type StageCue, type StageAction, type StageSlot } from './cues';
+export type { Npc, RegistrationChange } from './npcs';
+export type { Scene } from './scenes';
+export type { ImageOrder, ImageTarget } from './image-orders';

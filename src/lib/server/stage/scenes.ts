@@ -1,0 +1,46 @@
+/**
+ * Scenes (places) the GM has set (set_scene). A row holds the name and the visual description that
+ * feeds the background prompt and, once generated, the background's image id.
+ */
+import { asc, eq } from 'drizzle-orm';
+import { scenes } from '../db/session-schema';
+import type { SessionExec, SessionTx } from '../db';
+import { checkLook, checkStageName } from './limits';
+import type { RegistrationChange } from './npcs';
+
+export type Scene = typeof scenes.$inferSelect;
+
+export interface SceneInput {
+	readonly name: string;
+	readonly description: string;
+}
+
+export async function register(tx: SessionTx, input: SceneInput): Promise<{ scene: Scene; change: RegistrationChange }> {
+	const name = checkStageName(input.name, 'The scene name');
+	const description = checkLook(input.description, `The description of "${name}"`);
+	const existing = await get(tx, name);
+	const now = Date.now();
+	if (!existing) {
+		const [row] = await tx.insert(scenes).values({ name, description, createdAt: now, updatedAt: now }).returning();
+		if (!row) throw new Error('scene insert returned no row');
+		return { scene: row, change: 'created' };
+	}
+	if (existing.description === description) return { scene: existing, change: 'unchanged' };
+	const [row] = await tx.update(scenes).set({ description, updatedAt: now }).where(eq(scenes.id, existing.id)).returning();
+	if (!row) throw new Error('scene update returned no row');
+	return { scene: row, change: 'updated' };
+}
+
+export async function get(exec: SessionExec, name: string): Promise<Scene | undefined> {
+	const [row] = await exec.select().from(scenes).where(eq(scenes.name, name.trim()));
+	return row;
+}
+
+export async function list(exec: SessionExec): Promise<Scene[]> {
+	return exec.select().from(scenes).orderBy(asc(scenes.name));
+}
+
+/** Records the generated background (called by the image runner after a job finishes). */
+export async function setBackground(tx: SessionTx, name: string, image: string): Promise<void> {
+	await tx.update(scenes).set({ backgroundImage: image, updatedAt: Date.now() }).where(eq(scenes.name, name));
+}

@@ -1,0 +1,69 @@
+/**
+ * adv_stage: the GM's stage directions for this reply. Cues are checked per action here and kept in
+ * the turn's context; the turn saves them with the GM's message and the screen plays them after the
+ * reply completes (a failed turn plays nothing). How many sprites fit is the screen's business.
+ */
+import * as v from 'valibot';
+import { MAX_EXPRESSION_CHARS, MAX_PARAGRAPH, MAX_STAGE_NAME_CHARS, npcs, scenes, STAGE_ACTIONS, STAGE_SLOTS, type StageCue } from '../../stage';
+import { defineTool } from '../define';
+import type { AdvCue, ToolContext } from '../context';
+import { int, quote, text } from './shared';
+
+/** One reply rarely needs more; a runaway list is a bug in the model's output. */
+export const MAX_CUES_PER_CALL = 24;
+
+const paragraph = () => int(0, MAX_PARAGRAPH, '0-based index of the paragraph of your reply (paragraphs are separated by blank lines) before which the cue plays.');
+const character = () => text(MAX_STAGE_NAME_CHARS, 'The character\'s name as registered with register_npc. enter, exit, move, expression.');
+const slot = () => v.pipe(v.picklist(STAGE_SLOTS), v.description('Screen position: left, center or right. enter, move.'));
+const expression = () => text(MAX_EXPRESSION_CHARS, 'A short expression word, e.g. "smile", "angry", "surprised". expression (optional on enter).');
+const scene = () => text(MAX_STAGE_NAME_CHARS, 'The scene name as set with set_scene. background.');
+
+const cueFlat = v.object({
+	paragraph: paragraph(),
+	action: v.pipe(
+		v.picklist(STAGE_ACTIONS),
+		v.description('enter (character + slot), exit (character), move (character + slot), expression (character + expression), background (scene).')
+	),
+	character: v.optional(character()),
+	slot: v.optional(slot()),
+	expression: v.optional(expression()),
+	scene: v.optional(scene())
+});
+
+const cueExact = v.variant('action', [
+	v.object({ paragraph: paragraph(), action: v.literal('enter'), character: character(), slot: slot(), expression: v.optional(expression()) }, 'enter needs "character" and "slot"'),
+	v.object({ paragraph: paragraph(), action: v.literal('exit'), character: character() }, 'exit needs "character"'),
+	v.object({ paragraph: paragraph(), action: v.literal('move'), character: character(), slot: slot() }, 'move needs "character" and "slot"'),
+	v.object({ paragraph: paragraph(), action: v.literal('expression'), character: character(), expression: expression() }, 'expression needs "character" and "expression"'),
+	v.object({ paragraph: paragraph(), action: v.literal('background'), scene: scene() }, 'background needs "scene"')
+]);
+
+// The turn's cue list (tools/context) and the stored cue (stage) must be the same shape.
+const sameShape: [AdvCue] extends [StageCue] ? ([StageCue] extends [AdvCue] ? true : never) : never = true;
+void sameShape;
+
+export const advStageTool = defineTool({
+	name: 'adv_stage',
+	description:
+		'Stage directions for the reply you are writing: characters enter, exit, move or change expression, and the background changes, each before a given paragraph. They play on screen after your reply is complete. Register characters with register_npc and places with set_scene first; unregistered names still play, as silhouettes. Up to three characters fit on screen (left, center, right).',
+	schema: v.object({
+		cues: v.pipe(v.array(v.pipe(cueFlat, cueExact)), v.minLength(1, 'give at least one cue'), v.maxLength(MAX_CUES_PER_CALL), v.description('The cues, in the order they play.'))
+	}),
+	async handler(args, ctx: ToolContext) {
+		const known = await ctx.read(async (exec) => ({
+			characters: new Set((await npcs.list(exec)).map((n) => n.name.toLowerCase())),
+			scenes: new Set((await scenes.list(exec)).map((s) => s.name.toLowerCase()))
+		}));
+		const notes = new Set<string>();
+		for (const cue of args.cues) {
+			if ('character' in cue && !known.characters.has(cue.character.toLowerCase())) {
+				notes.add(`character ${quote(cue.character)} is not registered: shown as a silhouette until register_npc gives them a sprite`);
+			}
+			if (cue.action === 'background' && !known.scenes.has(cue.scene.toLowerCase())) {
+				notes.add(`scene ${quote(cue.scene)} is not set: shown as a plain backdrop until set_scene describes it`);
+			}
+		}
+		ctx.cues.push(...args.cues);
+		return { staged: args.cues.length, cues_this_turn: ctx.cues.length, ...(notes.size > 0 ? { notes: [...notes] } : {}) };
+	}
+});

@@ -1,0 +1,72 @@
+/** memory: the GM's named free-form notes, one tool with an `action`. */
+import * as v from 'valibot';
+import { MAX_NAME_CHARS, memory } from '../../records';
+import { defineTool } from '../define';
+import type { ToolContext } from '../context';
+import { quote, recorded, text } from './shared';
+
+/** A note is a page of notes, not a document; world text belongs in documents. */
+export const MAX_NOTE_CHARS = 20_000;
+
+const MEMORY_ACTIONS = ['create', 'edit', 'view', 'delete', 'list'] as const;
+
+const noteName = () => text(MAX_NAME_CHARS, 'The note name, e.g. "NPC: Bram", "Foreshadowing", "Player preferences". Required except for list.');
+const noteBody = () => text(MAX_NOTE_CHARS, 'create: the note text (markdown; # headings make it searchable by section). edit: the complete new text, replacing the old.');
+const oldText = () => text(MAX_NOTE_CHARS, 'edit: exact text of the note to replace; it must occur exactly once. Use with new_text instead of body for a small change.');
+const newText = () => v.pipe(v.string(), v.maxLength(MAX_NOTE_CHARS), v.description('edit: the text that replaces old_text (may be empty to delete it).'));
+
+/** What the provider sees: one flat object. */
+const flat = v.object({
+	action: v.pipe(v.picklist(MEMORY_ACTIONS), v.description('create a note, edit it (whole body, or old_text → new_text), view it, delete it, or list all note names.')),
+	name: v.optional(noteName()),
+	body: v.optional(noteBody()),
+	old_text: v.optional(oldText()),
+	new_text: v.optional(newText())
+});
+
+/** What each action needs. */
+const exact = v.variant('action', [
+	v.object({ action: v.literal('create'), name: noteName(), body: noteBody() }, 'create needs "name" and "body"'),
+	v.pipe(
+		v.object({ action: v.literal('edit'), name: noteName(), body: v.optional(noteBody()), old_text: v.optional(oldText()), new_text: v.optional(newText()) }, 'edit needs "name"'),
+		v.check(
+			(a) => (a.body !== undefined) !== (a.old_text !== undefined && a.new_text !== undefined),
+			'edit needs either "body" (the whole new text) or both "old_text" and "new_text", not both'
+		)
+	),
+	v.object({ action: v.literal('view'), name: noteName() }, 'view needs "name"'),
+	v.object({ action: v.literal('delete'), name: noteName() }, 'delete needs "name"'),
+	v.object({ action: v.literal('list') })
+]);
+
+export const memoryTool = defineTool({
+	name: 'memory',
+	description:
+		'Your free-form notes, by name: NPC details, foreshadowing, promises, player preferences, anything to remember that is not a state value or a journal event. Actions: create, edit (whole body, or an exact old_text → new_text replacement), view, delete, list. Notes are searchable by recall. Secrets and spoilers do NOT belong here: keep them in the story DB (story_begin / story_advance).',
+	schema: v.pipe(flat, exact),
+	async handler(args, ctx: ToolContext) {
+		switch (args.action) {
+			case 'create': {
+				const note = await recorded(() => ctx.write((tx) => memory.create(tx, { name: args.name, body: args.body })));
+				return `Note ${quote(note.name)} created.`;
+			}
+			case 'edit': {
+				const change = args.body ?? { old: args.old_text ?? '', new: args.new_text ?? '' };
+				const note = await recorded(() => ctx.write((tx) => memory.edit(tx, args.name, change)));
+				return `Note ${quote(note.name)} updated.`;
+			}
+			case 'view': {
+				const note = await recorded(() => ctx.read((exec) => memory.view(exec, args.name)));
+				return `# ${note.name}\n\n${note.body}`;
+			}
+			case 'delete': {
+				await recorded(() => ctx.write((tx) => memory.delete(tx, args.name)));
+				return `Note ${quote(args.name)} deleted.`;
+			}
+			case 'list': {
+				const notes = await ctx.read((exec) => memory.list(exec));
+				return notes.length === 0 ? 'There are no notes yet.' : { notes: notes.map((n) => n.name) };
+			}
+		}
+	}
+});

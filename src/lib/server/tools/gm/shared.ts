@@ -1,0 +1,45 @@
+/**
+ * What the GM tools share: field builders that always carry a description (the model reads the JSON
+ * Schema, so every field says what it is for), and the mapping of the records' and stage's own errors
+ * to tool errors the model can read and act on.
+ *
+ * Schemas stay plain: no transforms or checks in what the JSON Schema is rendered from (the converter
+ * throws on them). Where a tool's arguments depend on an `action`, the schema is `v.pipe(flat, exact)`:
+ * in `input` mode the converter stops at the second schema of a pipe, so the provider sees one flat
+ * object (every vendor accepts it; Anthropic refuses a top-level oneOf), while validation runs the
+ * exact per-action `v.variant` after it and the handler gets the variant's type.
+ */
+import * as v from 'valibot';
+import { RecordError } from '../../records';
+import { StageError } from '../../stage';
+import { ToolError } from '../run';
+
+/** A string of 1..max characters, described. */
+export function text(max: number, description: string) {
+	return v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(max), v.description(description));
+}
+
+/** An integer in [min, max], described. */
+export function int(min: number, max: number, description: string) {
+	return v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max), v.description(description));
+}
+
+/** A record id: a positive integer, described. */
+export function recordId(description: string) {
+	return v.pipe(v.number(), v.integer(), v.minValue(1), v.description(description));
+}
+
+/** Runs a records or stage call, turning their errors (written for the model) into tool errors. */
+export async function recorded<T>(work: () => Promise<T>): Promise<T> {
+	try {
+		return await work();
+	} catch (err) {
+		if (err instanceof RecordError || err instanceof StageError) throw new ToolError(err.message);
+		throw err;
+	}
+}
+
+/** Quotes a name for a message the model reads. */
+export function quote(name: string): string {
+	return JSON.stringify(name);
+}

@@ -1,0 +1,63 @@
+/** get_state / update_state: the one structured state document, changed only by merge patches. */
+import * as v from 'valibot';
+import { MAX_NAME_CHARS, state, type JsonObject } from '../../records';
+import { defineTool } from '../define';
+import type { ToolContext } from '../context';
+import { recorded, text } from './shared';
+
+/** A patch touching more keys than this is a rewrite, not an update. */
+export const MAX_PATCH_KEYS = 50;
+export const MAX_STATE_KEYS_READ = 50;
+
+export const getStateTool = defineTool({
+	name: 'get_state',
+	description:
+		'Read the structured game state: location, in-game time, HP, inventory, flags and whatever else has been recorded there. Give "keys" to read only some top-level keys.',
+	schema: v.object({
+		keys: v.optional(
+			v.pipe(
+				v.array(text(MAX_NAME_CHARS, 'A top-level key.')),
+				v.minLength(1),
+				v.maxLength(MAX_STATE_KEYS_READ),
+				v.description('Only these top-level keys, e.g. ["hp", "inventory"]. Omit to read the whole state.')
+			)
+		)
+	}),
+	async handler(args, ctx: ToolContext) {
+		const snapshot = await ctx.read((exec) => state.get(exec));
+		if (args.keys === undefined) return { version: snapshot.version, state: snapshot.doc };
+		const picked: JsonObject = {};
+		const missing: string[] = [];
+		for (const key of args.keys) {
+			const value = snapshot.doc[key];
+			if (value === undefined) missing.push(key);
+			else picked[key] = value;
+		}
+		return missing.length > 0 ? { version: snapshot.version, state: picked, missing } : { version: snapshot.version, state: picked };
+	}
+});
+
+export const updateStateTool = defineTool({
+	name: 'update_state',
+	description:
+		'Change the game state with a JSON Merge Patch (RFC 7396): keys you give replace the current values, nested objects merge key by key, null deletes a key, keys you leave out stay as they are. Arrays are replaced whole, so send the full new inventory list. Record every change of location, time, HP, items and flags as it happens.',
+	schema: v.object({
+		patch: v.pipe(
+			v.record(v.string(), v.unknown()),
+			v.minEntries(1, 'the patch is empty; give the keys to change'),
+			v.maxEntries(MAX_PATCH_KEYS),
+			v.description('The keys to change, e.g. {"location": "North Gate", "hp": 7, "inventory": ["rope", "lantern"], "flags": {"gate_open": true}, "curse": null}.')
+		)
+	}),
+	async handler(args, ctx: ToolContext) {
+		const next = await recorded(() => ctx.write((tx) => state.patch(tx, args.patch)));
+		const changed: JsonObject = {};
+		const removed: string[] = [];
+		for (const key of Object.keys(args.patch)) {
+			const value = next.doc[key];
+			if (value === undefined) removed.push(key);
+			else changed[key] = value;
+		}
+		return removed.length > 0 ? { version: next.version, changed, removed } : { version: next.version, changed };
+	}
+});

@@ -1,0 +1,193 @@
+/**
+ * The story DB tools (GM-only): the plot skeleton, confirmed truths, quests and clues. The split:
+ * - story_read: read entries.
+ * - story_begin: start something new — a plot entry, a quest (open), a clue (hidden).
+ * - story_revise: rewrite a plot entry. Nothing else is revisable; truths above all.
+ * - story_advance: move the story forward, never back — confirm a truth (append-only), close a
+ *   quest with its result and the next plan in one write, reveal a clue.
+ */
+import * as v from 'valibot';
+import { isRecordError, MAX_NAME_CHARS, story } from '../../records';
+import type { SessionExec } from '../../db';
+import { defineTool } from '../define';
+import type { ToolContext } from '../context';
+import { ToolError } from '../run';
+import { quote, recorded, text } from './shared';
+
+export const MAX_STORY_BODY_CHARS = 8000;
+
+const key = () => text(MAX_NAME_CHARS, 'The entry key: a short stable handle you refer to it by, e.g. "main-arc", "bram-is-the-heir", "find-the-key".');
+const title = () => v.optional(text(MAX_NAME_CHARS, 'A display title; the key when omitted.'));
+
+type Entry = story.StoryEntry;
+
+/** Compact form for the model: only the fields that mean something for the entry's type. */
+function show(e: Entry) {
+	return {
+		type: e.type,
+		key: e.key,
+		...(e.title !== e.key ? { title: e.title } : {}),
+		body: e.body,
+		...(e.type === 'quest' ? { status: e.status ?? 'open', ...(e.result ? { result: e.result } : {}), ...(e.nextPlan ? { next_plan: e.nextPlan } : {}) } : {}),
+		...(e.type === 'clue' ? { revealed: e.revealed ?? false } : {})
+	};
+}
+
+export const storyReadTool = defineTool({
+	name: 'story_read',
+	description:
+		'Read your secret story DB: the plot skeleton (plot), confirmed truths (truth), quests with their status, result and next plan (quest), and clues with whether they are revealed (clue). GM-only: never show it to the player.',
+	schema: v.object({
+		type: v.optional(v.pipe(v.picklist(story.STORY_TYPES), v.description('Only entries of this type. Omit for all.'))),
+		key: v.optional(text(MAX_NAME_CHARS, 'Only the entry with this key.'))
+	}),
+	async handler(args, ctx: ToolContext) {
+		const entries = await ctx.read((exec) => story.read(exec, args.type === undefined ? {} : { type: args.type }));
+		const wanted = args.key === undefined ? entries : entries.filter((e) => e.key === args.key?.trim());
+		if (wanted.length === 0) {
+			if (args.key !== undefined) throw new ToolError(`there is no ${args.type ?? 'story'} entry with key ${quote(args.key)}; call story_read without "key" to list the entries.`);
+			return args.type === undefined ? 'The story DB is empty.' : `There are no ${args.type} entries yet.`;
+		}
+		return { entries: wanted.map(show) };
+	}
+});
+
+const BEGIN_TYPES = ['plot', 'quest', 'clue'] as const;
+
+export const storyBeginTool = defineTool({
+	name: 'story_begin',
+	description:
+		'Start something new in your secret story DB: a plot entry (a part of the story skeleton: arcs, villains\' plans, what happens if nobody intervenes), a quest (opens it; close it later with story_advance), or a clue (hidden until revealed with story_advance). Keys must be new. To change a plot entry use story_revise; to confirm a truth use story_advance.',
+	schema: v.object({
+		type: v.pipe(
+			v.picklist(BEGIN_TYPES, 'type must be "plot", "quest" or "clue"; a truth is confirmed with story_advance (action "confirm_truth")'),
+			v.description('What to begin: plot, quest or clue.')
+		),
+		key: key(),
+		title: title(),
+		body: text(MAX_STORY_BODY_CHARS, 'plot: the part of the skeleton. quest: the goal, who asked, the stakes. clue: the clue and what it points to.')
+	}),
+	async handler(args, ctx: ToolContext) {
+		const input = { key: args.key, body: args.body, ...(args.title === undefined ? {} : { title: args.title }) };
+		switch (args.type) {
+			case 'plot': {
+				const entry = await recorded(() =>
+					ctx.write(async (tx) => {
+						if (await exists(tx, 'plot', input.key)) throw new ToolError(`the plot entry ${quote(input.key.trim())} already exists; change it with story_revise.`);
+						return story.setPlot(tx, input);
+					})
+				);
+				return `Plot entry ${quote(entry.key)} set.`;
+			}
+			case 'quest': {
+				const entry = await recorded(() => ctx.write((tx) => story.beginQuest(tx, input)));
+				return `Quest ${quote(entry.key)} begun (open). Close it with story_advance action "resolve_quest".`;
+			}
+			case 'clue': {
+				const entry = await recorded(() => ctx.write((tx) => story.addClue(tx, input)));
+				return `Clue ${quote(entry.key)} added (hidden). Reveal it with story_advance action "reveal_clue" when the player finds it.`;
+			}
+		}
+	}
+});
+
+export const storyReviseTool = defineTool({
+	name: 'story_revise',
+	description:
+		'Rewrite a plot entry of the story skeleton when your plans change. Only plot entries can be revised: confirmed truths are append-only and can never be revised (confirm a new truth instead), quests are closed and clues revealed with story_advance.',
+	schema: v.object({
+		type: v.optional(v.pipe(v.picklist(story.STORY_TYPES), v.description('Always "plot" (the default): no other type can be revised.'))),
+		key: key(),
+		title: title(),
+		body: text(MAX_STORY_BODY_CHARS, 'The complete new text of the plot entry.')
+	}),
+	async handler(args, ctx: ToolContext) {
+		const type = args.type ?? 'plot';
+		if (type !== 'plot') throw new ToolError(notRevisable(type, args.key));
+		const entry = await recorded(() =>
+			ctx.write(async (tx) => {
+				if (!(await exists(tx, 'plot', args.key))) {
+					if (await exists(tx, 'truth', args.key)) throw new ToolError(notRevisable('truth', args.key));
+					throw new ToolError(`there is no plot entry ${quote(args.key.trim())}; begin it with story_begin (type "plot").`);
+				}
+				return story.setPlot(tx, { key: args.key, body: args.body, ...(args.title === undefined ? {} : { title: args.title }) });
+			})
+		);
+		return `Plot entry ${quote(entry.key)} revised.`;
+	}
+});
+
+function notRevisable(type: story.StoryType, key: string): string {
+	switch (type) {
+		case 'truth':
+			return `${quote(key.trim())} is a confirmed truth, and truths can never be revised or overwritten. If the story has moved on, confirm a new truth under a new key with story_advance (action "confirm_truth") that states what is true now.`;
+		case 'quest':
+			return 'quests are not revised: close one with story_advance (action "resolve_quest", with result and next plan), then begin a new quest to continue the thread.';
+		case 'clue':
+			return 'clues are not revised: reveal one with story_advance (action "reveal_clue"), or add a new clue with story_begin.';
+		case 'plot':
+			return 'plot entries are revised by key.';
+	}
+}
+
+const ADVANCE_ACTIONS = ['confirm_truth', 'resolve_quest', 'reveal_clue'] as const;
+const truthBody = () => text(MAX_STORY_BODY_CHARS, 'confirm_truth: what is now true, stated plainly; it can never be changed.');
+const outcome = () =>
+	v.optional(v.pipe(v.picklist(story.QUEST_ENDINGS), v.description('resolve_quest: how the quest ended: resolved (default), failed or abandoned.')));
+const result = () => text(MAX_STORY_BODY_CHARS, 'resolve_quest: what happened, the outcome as played.');
+const nextPlan = () => text(MAX_STORY_BODY_CHARS, 'resolve_quest: what you plan next because of it (consequences, the next hook).');
+
+const advanceFlat = v.object({
+	action: v.pipe(
+		v.picklist(ADVANCE_ACTIONS),
+		v.description('confirm_truth: record a confirmed truth (append-only). resolve_quest: close an open quest with its result and your next plan, saved together. reveal_clue: mark a clue as found by the player.')
+	),
+	key: key(),
+	title: title(),
+	body: v.optional(truthBody()),
+	outcome: outcome(),
+	result: v.optional(result()),
+	next_plan: v.optional(nextPlan())
+});
+
+const advanceExact = v.variant('action', [
+	v.object({ action: v.literal('confirm_truth'), key: key(), title: title(), body: truthBody() }, 'confirm_truth needs "key" and "body"'),
+	v.object({ action: v.literal('resolve_quest'), key: key(), outcome: outcome(), result: result(), next_plan: nextPlan() }, 'resolve_quest needs "key", "result" and "next_plan"'),
+	v.object({ action: v.literal('reveal_clue'), key: key() }, 'reveal_clue needs "key"')
+]);
+
+export const storyAdvanceTool = defineTool({
+	name: 'story_advance',
+	description:
+		'Move your secret story forward; nothing here can be undone. confirm_truth: record a truth the story has now fixed (append-only: an existing key is refused, never overwritten). resolve_quest: close an open quest, saving its result and your next plan together in one write. reveal_clue: mark a clue as found.',
+	schema: v.pipe(advanceFlat, advanceExact),
+	async handler(args, ctx: ToolContext) {
+		switch (args.action) {
+			case 'confirm_truth': {
+				const entry = await recorded(() =>
+					ctx.write((tx) => story.addTruth(tx, { key: args.key, body: args.body, ...(args.title === undefined ? {} : { title: args.title }) }))
+				);
+				return `Truth ${quote(entry.key)} confirmed. It can never be changed.`;
+			}
+			case 'resolve_quest': {
+				const status = args.outcome ?? 'resolved';
+				const entry = await recorded(() => ctx.write((tx) => story.resolveQuest(tx, { key: args.key, status, result: args.result, nextPlan: args.next_plan })));
+				return `Quest ${quote(entry.key)} ${status}; result and next plan saved.`;
+			}
+			case 'reveal_clue': {
+				const entry = await recorded(() => ctx.write((tx) => story.revealClue(tx, args.key)));
+				return `Clue ${quote(entry.key)} revealed.`;
+			}
+		}
+	}
+});
+
+async function exists(exec: SessionExec, type: story.StoryType, entryKey: string): Promise<boolean> {
+	try {
+		await story.get(exec, type, entryKey);
+		return true;
+	} catch (err) {
+		if (isRecordError(err, 'not_found')) return false;
+		throw err;
+	}
+}

@@ -1,0 +1,21 @@
+/**
+ * Tools: the fifteen GM tools as schema contracts (seed 001), and the running of one tool call from
+ * the model so that nothing it sends can crash the turn. The turn engine builds a ToolContext over
+ * its staging and calls `runToolCall(gmToolMap(), call, ctx)`; providers get each tool's
+ * `name`, `description` and `parameters` (JSON Schema).
+ */
+import type { Tool } from './define';
+import type { ToolContext } from './context';
+import { toolMap } from './run';
+import { GM_TOOLS } from './gm';
+
+export { GM_TOOLS, PLAYER_VISIBLE_TOOL_ACTIVITY, type GmToolName } from './gm';
+export type { ToolContext, AdvCue } from './context';
+export { defineTool, type Tool, type ToolDefinition, type ToolOutput, type ArgsSchema } from './define';
+export { runToolCall, toolMap, ToolError, parseArguments, MAX_TOOL_RESULT_CHARS, type ToolCall, type ToolResult } from './run';
+export { rollDice, parseDice, DiceNotationError, type Rng, type RollResult } from './dice';
+
+/** The GM tools by name, for runToolCall. A fresh map per call: nothing module-level is shared mutable. */
+export function gmToolMap(): ReadonlyMap<string, Tool<ToolContext>> {
+	return toolMap(GM_TOOLS);
+}
