@@ -27,11 +27,13 @@ const SINGLE_KANJI_WEIGHT = 0.5;
 /** Longer runs are sentences, not words: index their bigrams only. */
 const MAX_WORD_RUN = 8;
 /**
- * Hashed features collide: an English question and a Japanese section with nothing in common still
- * reach ~0.15 cosine at 384 dimensions, while a query sharing the section's subject words scores
- * 0.25 and above. Measured with `npm run eval:recall` (see docs/performance.md).
+ * Where "unrelated" begins. Hashed features collide and common English trigrams (ter, ing) are shared
+ * by unrelated words, so at 384 dimensions an unrelated question still reaches 0.12–0.33 cosine with
+ * some section, while related questions score 0.25–0.75. Chosen by sweeping 0.2–0.35 with
+ * `npm run eval:recall -- --floor X` (docs/performance.md): 0.3 keeps every related question the
+ * vectors help with; 0.35 starts to lose some.
  */
-export const OFFLINE_SIMILARITY_FLOOR = 0.2;
+export const OFFLINE_SIMILARITY_FLOOR = 0.3;
 
 /** Adds the features of one text to `bag` (feature → raw weight). */
 export function features(text: string, bag = new Map<string, number>()): Map<string, number> {
