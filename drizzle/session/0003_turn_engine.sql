@@ -80,6 +80,7 @@ CREATE TABLE `turns` (
 	`provider` text,
 	`model` text,
 	`cancel_requested` integer DEFAULT false NOT NULL,
+	`seq` integer,
 	`lease_owner` text,
 	`lease_expires_at` integer,
 	`created_at` integer NOT NULL,

@@ -1,26 +1,69 @@
 /**
- * Process-wide resources: configuration, the control database and the session database pool.
- * Created once on first use and shared by the app, the CLI and tests (which build their own with
- * `createApp`). These are resources, not request state.
+ * Process-wide resources: configuration, the control database, the session database pool, the
+ * event bus, the embedder and the turn runner. Created once on first use and shared by the app,
+ * the CLI and tests (which build their own with `createApp`). These are resources, not request state.
  */
 import { config as readConfig, type Config } from './config';
 import { openControlDb, SessionDbPool, type ControlDb } from './db';
+import { createEmbedder, type Embedder } from './search';
+import { createProvider, providerSettingsFromConfig, type LlmProvider, type ProviderName } from './llm';
+import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
+import { estimateTokens, type TokenCounter } from './memory';
+import { EventBus, TurnRunner } from './turn';
 
 export interface App {
 	config: Config;
 	control: ControlDb;
 	sessions: SessionDbPool;
+	bus: EventBus;
+	embedder: Embedder;
+	runner: TurnRunner;
 	close(): Promise<void>;
 }
 
-export async function createApp(cfg: Config): Promise<App> {
+export interface AppOverrides {
+	/** Tests inject providers with fast timeouts; production builds them from config. */
+	provider?: (name: ProviderName) => LlmProvider;
+	countTokens?: TokenCounter;
+}
+
+export async function createApp(cfg: Config, overrides: AppOverrides = {}): Promise<App> {
 	const control = await openControlDb(cfg);
 	const sessions = new SessionDbPool(cfg);
+	const bus = new EventBus();
+	const embedder = createEmbedder(cfg.embeddings);
+	const providers = new Map<ProviderName, LlmProvider>();
+	const provider =
+		overrides.provider ??
+		((name: ProviderName) => {
+			let p = providers.get(name);
+			if (!p) {
+				if (!cfg.llm.configured) throw new Error(cfg.llm.reason);
+				p = createProvider(providerSettingsFromConfig(cfg.llm, name));
+				providers.set(name, p);
+			}
+			return p;
+		});
+	const runner = new TurnRunner({
+		config: cfg,
+		control,
+		sessions,
+		bus,
+		embedder,
+		provider,
+		tools: gmToolMap(),
+		visibleTools: PLAYER_VISIBLE_TOOL_ACTIVITY,
+		countTokens: overrides.countTokens ?? estimateTokens
+	});
 	return {
 		config: cfg,
 		control,
 		sessions,
+		bus,
+		embedder,
+		runner,
 		async close() {
+			await runner.stop();
 			await sessions.closeAll();
 			control.close();
 		}

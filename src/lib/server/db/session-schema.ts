@@ -143,6 +143,8 @@ export const turns = sqliteTable(
 		provider: text('provider'),
 		model: text('model'),
 		cancelRequested: integer('cancel_requested', { mode: 'boolean' }).notNull().default(false),
+		/** Commit order within the session (1, 2, 3…); history since a checkpoint is `seq >` its seq. */
+		seq: integer('seq'),
 		leaseOwner: text('lease_owner'),
 		leaseExpiresAt: integer('lease_expires_at'),
 		createdAt: integer('created_at').notNull(),

@@ -1,0 +1,79 @@
+/**
+ * Accepting a turn: validate, take the daily quota, record "turn accepted" under its idempotency key
+ * and return at once. The same key again returns the same turn and starts nothing new.
+ */
+import * as v from 'valibot';
+import { eq } from 'drizzle-orm';
+import { newId, sessionSchema, type ControlDb, type SessionDb } from '../db';
+import { takeTurnQuota, returnTurnQuota } from '../budget';
+import type { Config } from '../config';
+import { appendEvent } from './events';
+import { activeTurn, interruptExpired, type TurnRow } from './leases';
+import { QuotaExceededError, TurnError } from './errors';
+
+const { turns } = sessionSchema;
+
+export const IdempotencyKeySchema = v.pipe(
+	v.string('idempotencyKey must be a string'),
+	v.regex(/^[A-Za-z0-9_.:-]{8,128}$/, 'idempotencyKey must be 8–128 characters of letters, digits, _ . : -')
+);
+
+export interface AcceptInput {
+	userId: string;
+	text: string;
+	idempotencyKey: string;
+}
+
+export interface AcceptedTurn {
+	turnId: string;
+	status: TurnRow['status'];
+	/** False when the key was seen before and the existing turn is returned. */
+	created: boolean;
+}
+
+export interface AcceptDeps {
+	config: Pick<Config, 'engine' | 'llm'>;
+	control: ControlDb;
+}
+
+async function byKey(s: SessionDb, key: string) {
+	const [row] = await s.db.select().from(turns).where(eq(turns.idempotencyKey, key));
+	return row;
+}
+
+export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptInput, now = Date.now()): Promise<AcceptedTurn> {
+	const text = input.text.trim();
+	if (!text) throw new TurnError('invalid_input', 'Say something: the text is empty.');
+	if (text.length > deps.config.engine.maxInputChars) {
+		throw new TurnError('invalid_input', `The text is ${text.length} characters; the limit is ${deps.config.engine.maxInputChars}.`);
+	}
+	const key = v.safeParse(IdempotencyKeySchema, input.idempotencyKey);
+	if (!key.success) throw new TurnError('invalid_input', key.issues[0].message);
+
+	const seen = await byKey(s, key.output);
+	if (seen) return { turnId: seen.id, status: seen.status, created: false };
+	if (!deps.config.llm.configured) throw new TurnError('not_configured', deps.config.llm.reason);
+
+	const quota = await takeTurnQuota(deps.control.db, input.userId, deps.config.engine.freeTurnsPerDay, now);
+	if (!quota.ok) throw new QuotaExceededError(deps.config.engine.freeTurnsPerDay, quota.resetsAt);
+	let result: AcceptedTurn;
+	try {
+		result = await s.write(async (tx) => {
+			const [again] = await tx.select().from(turns).where(eq(turns.idempotencyKey, key.output));
+			if (again) return { turnId: again.id, status: again.status, created: false };
+			await interruptExpired(tx, now);
+			const active = await activeTurn(tx);
+			if (active) throw new TurnError('conflict', 'The GM is still working on the previous turn. Wait for it to finish, or cancel it.');
+			const id = newId();
+			await tx.insert(turns).values({ id, idempotencyKey: key.output, kind: 'player', userId: input.userId, input: text, status: 'accepted', createdAt: now });
+			await appendEvent(tx, { type: 'turn.accepted', turnId: id, input: text });
+			return { turnId: id, status: 'accepted' as const, created: true };
+		});
+	} catch (err) {
+		await returnTurnQuota(deps.control.db, input.userId, now);
+		throw err;
+	}
+	// A concurrent resend won the race for this key: it already took the quota.
+	if (!result.created) await returnTurnQuota(deps.control.db, input.userId, now);
+	return result;
+}

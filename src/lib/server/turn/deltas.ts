@@ -1,0 +1,55 @@
+/**
+ * Streams the GM's text into the event log without a write per token: deltas are coalesced and
+ * flushed every DELTA_FLUSH_MS (and before anything else is logged), so a reload mid-turn resumes
+ * from the log with nothing lost or repeated.
+ */
+import type { SessionDb } from '../db';
+import type { EventBus } from './events';
+import { appendEvent } from './events';
+
+/** Short enough to feel live (well under the 100 ms paint target), long enough to batch tokens. */
+export const DELTA_FLUSH_MS = 40;
+
+export class DeltaWriter {
+	private pending = '';
+	private timer: ReturnType<typeof setTimeout> | undefined;
+	private chain: Promise<void> = Promise.resolve();
+	private failure: unknown;
+
+	constructor(
+		private readonly s: SessionDb,
+		private readonly bus: EventBus,
+		private readonly turnId: string
+	) {}
+
+	push(text: string): void {
+		if (!text) return;
+		this.pending += text;
+		this.timer ??= setTimeout(() => void this.flush(), DELTA_FLUSH_MS);
+	}
+
+	/** Writes what is pending; resolves once everything pushed so far is in the log. */
+	flush(): Promise<void> {
+		if (this.timer) clearTimeout(this.timer);
+		this.timer = undefined;
+		const text = this.pending;
+		this.pending = '';
+		if (text) {
+			this.chain = this.chain.then(async () => {
+				try {
+					await this.s.write((tx) => appendEvent(tx, { type: 'text.delta', turnId: this.turnId, text }));
+					this.bus.notify(this.s.id);
+				} catch (err) {
+					// Kept and rethrown by `close`: a log we cannot write is a failed turn.
+					this.failure ??= err;
+				}
+			});
+		}
+		return this.chain;
+	}
+
+	async close(): Promise<void> {
+		await this.flush();
+		if (this.failure) throw this.failure;
+	}
+}

@@ -1,0 +1,250 @@
+/**
+ * One GM turn, start to finish: build the context from records, run the capped tool loop against the
+ * LLM while streaming text into the event log, meter every call, and commit every staged write with
+ * the play-log messages, stage cues and cost ledger in one transaction, or nothing at all.
+ */
+import { and, eq } from 'drizzle-orm';
+import { sessionSchema, type ControlDb, type SessionDb, type SessionTx } from '../db';
+import type { Config } from '../config';
+import { log, summaries } from '../records';
+import type { Embedder } from '../search';
+import { BudgetGuard, BudgetExceededError, costMicros, loadScopes, markWarned, priceFor, recordCall, type BudgetWarning } from '../budget';
+import { buildContext, checkpointInstruction, checkpointMessages, systemText, windowOf, type ContextMessage, type TokenCounter } from '../memory';
+import { LlmError, type LlmMessage, type LlmProvider, type LlmToolCall, type LlmUsage, type ProviderName } from '../llm';
+import { runToolCall } from '../tools/run';
+import type { Tool } from '../tools/define';
+import type { AdvCue, ToolContext } from '../tools/context';
+import { appendEvent, type EventBus } from './events';
+import { DeltaWriter } from './deltas';
+import { Staging } from './staging';
+import { finishUncommitted, type TurnRow } from './leases';
+import { historySinceCheckpoint, loadHead, nextSeq } from './history';
+import { readMission } from './mission';
+import { readSettings } from './settings';
+import { LeaseLostError, TurnCancelledError } from './errors';
+
+const { turns, ledger, stageCues } = sessionSchema;
+
+export interface EngineDeps {
+	config: Pick<Config, 'engine' | 'llm'>;
+	control: ControlDb;
+	bus: EventBus;
+	embedder: Embedder;
+	provider: (name: ProviderName) => LlmProvider;
+	tools: ReadonlyMap<string, Tool<ToolContext>>;
+	/** Tools whose name may be shown to the player as activity. */
+	visibleTools: ReadonlySet<string>;
+	countTokens: TokenCounter;
+	now?: () => number;
+}
+
+export interface TurnOutcome {
+	status: 'committed' | 'failed' | 'cancelled';
+	reply?: string;
+	stopped?: string;
+	error?: string;
+}
+
+interface LedgerRow {
+	provider: string;
+	model: string;
+	usage: LlmUsage;
+	costMicros: number;
+	at: number;
+}
+
+/** The model's output cap per call; generous for narration, bounded so one call can't run away. */
+export const MAX_OUTPUT_TOKENS = 4096;
+
+/** Why a committed turn ended early, in words the player reads. */
+function stopReason(err: BudgetExceededError): string {
+	if (err.scope === 'turn' && err.unit === 'calls') return 'round_cap';
+	return `budget:${err.scope}`;
+}
+
+export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow, owner: string, signal: AbortSignal): Promise<TurnOutcome> {
+	const now = deps.now ?? Date.now;
+	const staging = new Staging(s);
+	const settings = await readSettings(s.db, deps.config);
+	const ledgerRows: LedgerRow[] = [];
+	const cues: AdvCue[] = [];
+	const deltas = new DeltaWriter(s, deps.bus, turn.id);
+	const emit = async (event: Parameters<typeof appendEvent>[1]) => {
+		await deltas.flush();
+		await s.write((tx) => appendEvent(tx, event));
+		deps.bus.notify(s.id);
+	};
+
+	try {
+		if (!settings.provider || !settings.model) throw new LlmError('config', 'No LLM provider is configured for this session.', { retryable: false });
+		const provider = deps.provider(settings.provider);
+		const mission = (await readMission(s.db)) ?? '';
+		const head = await loadHead(s.db);
+		const history = await historySinceCheckpoint(s.db);
+		let messages: ContextMessage[];
+		let headText: string;
+		if (turn.kind === 'player') {
+			const ctx = buildContext(mission, head, windowOf(history, deps.config.engine.memory), turn.input);
+			messages = ctx.messages;
+			headText = ctx.head;
+		} else {
+			await emit({ type: 'checkpoint.started', turnId: turn.id });
+			const ctx = buildContext(mission, head, [], '');
+			headText = ctx.head;
+			messages = checkpointMessages(history, turn.input);
+		}
+		const system = systemText({ mission, head: headText });
+		const conversation: LlmMessage[] = messages.map((m) => ({ role: m.role, content: m.content }));
+
+		const guard = new BudgetGuard(
+			await loadScopes(deps.control.db, { userId: turn.userId, sessionId: s.id, turnId: turn.id }, { ...deps.config.engine.budget, maxToolRounds: deps.config.engine.maxToolRounds }, now())
+		);
+		const toolCtx: ToolContext = {
+			read: (fn) => staging.read(fn),
+			write: (fn) => staging.write(fn),
+			embedder: deps.embedder,
+			language: settings.language,
+			cues
+		};
+		const toolSpecs = [...deps.tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+		const replyParts: string[] = [];
+		let stopped: string | undefined;
+
+		for (;;) {
+			if (signal.aborted) throw new TurnCancelledError();
+			const exceeded = guard.exceeded();
+			if (exceeded) {
+				stopped = stopReason(exceeded);
+				break;
+			}
+			let text = '';
+			const calls: LlmToolCall[] = [];
+			let usage: LlmUsage | undefined;
+			try {
+				for await (const ev of provider.stream({ model: settings.model, system, messages: conversation, tools: toolSpecs, maxOutputTokens: MAX_OUTPUT_TOKENS, signal })) {
+					if (ev.type === 'text') {
+						text += ev.delta;
+						if (turn.kind === 'player') deltas.push(ev.delta);
+					} else if (ev.type === 'tool_call') calls.push({ id: ev.id, name: ev.name, arguments: ev.arguments });
+					else if (ev.type === 'usage') usage = ev;
+				}
+			} finally {
+				// Metered even when the stream failed part-way: whatever the vendor reported was paid for.
+				if (usage) await meter(deps, s, turn, settings.provider, settings.model, usage, guard, ledgerRows, emit, now());
+			}
+			if (!usage) await meter(deps, s, turn, settings.provider, settings.model, { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }, guard, ledgerRows, emit, now());
+			if (text.trim()) replyParts.push(text.trim());
+			if (calls.length === 0) break;
+			conversation.push({ role: 'assistant', content: text, toolCalls: calls });
+			for (const call of calls) {
+				if (signal.aborted) throw new TurnCancelledError();
+				const result = await runToolCall(deps.tools, call, toolCtx);
+				conversation.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result.content, isError: result.isError });
+				if (turn.kind === 'player' && deps.visibleTools.has(call.name)) await emit({ type: 'tool.activity', turnId: turn.id, tool: call.name });
+			}
+		}
+
+		const reply = replyParts.join('\n\n');
+		await deltas.close();
+		if (signal.aborted) throw new TurnCancelledError();
+		if (turn.kind !== 'player' && !reply) throw new LlmError('protocol', 'The GM wrote no hand-off summary.', { retryable: true });
+
+		const finishedAt = now();
+		let summaryId = 0;
+		const messageIds: number[] = [];
+		await staging.commit(async (tx) => {
+			const seq = await nextSeq(tx);
+			if (turn.kind === 'player') {
+				const player = await log.append(tx, { role: 'player', body: turn.input, turnId: turn.id });
+				messageIds.push(player.id);
+				if (reply) {
+					const gm = await log.append(tx, { role: 'gm', body: reply, turnId: turn.id });
+					messageIds.push(gm.id);
+					let ord = 0;
+					for (const cue of cues) await tx.insert(stageCues).values({ turnId: turn.id, messageId: gm.id, paragraph: cue.paragraph, ord: ord++, cue: { ...cue } });
+				}
+			} else {
+				summaryId = (await summaries.append(tx, { body: reply })).id;
+			}
+			await writeLedger(tx, turn.id, 'committed', ledgerRows);
+			const done = await tx
+				.update(turns)
+				.set({ status: 'committed', reply, stopped: stopped ?? null, seq, provider: settings.provider, model: settings.model, finishedAt, leaseOwner: null, leaseExpiresAt: null })
+				.where(and(eq(turns.id, turn.id), eq(turns.status, 'running'), eq(turns.leaseOwner, owner)))
+				.returning({ id: turns.id });
+			if (done.length === 0) throw new LeaseLostError(turn.id);
+			if (turn.kind === 'player') await appendEvent(tx, { type: 'turn.committed', turnId: turn.id, reply, messageIds, ...(stopped ? { stopped } : {}) });
+			else await appendEvent(tx, { type: 'checkpoint.done', turnId: turn.id, summaryId });
+		});
+		deps.bus.notify(s.id);
+		return { status: 'committed', reply, ...(stopped ? { stopped } : {}) };
+	} catch (err) {
+		await deltas.flush().catch(() => undefined);
+		if (err instanceof LeaseLostError) return { status: 'failed', error: err.message };
+		const cancelled = err instanceof TurnCancelledError || (signal.aborted && err instanceof LlmError && err.kind === 'aborted');
+		const status = cancelled ? 'cancelled' : 'failed';
+		const message = cancelled ? 'Cancelled.' : describeFailure(err);
+		const retryable = err instanceof LlmError ? err.retryable : false;
+		const ended = await s.write(async (tx) => {
+			const ok = await finishUncommitted(tx, turn.id, owner, { status, error: message }, now());
+			if (!ok) return false;
+			await writeLedger(tx, turn.id, status, ledgerRows);
+			await appendEvent(tx, cancelled ? { type: 'turn.cancelled', turnId: turn.id } : { type: 'turn.failed', turnId: turn.id, error: message, retryable });
+			return true;
+		});
+		if (ended) deps.bus.notify(s.id);
+		return { status, error: message };
+	}
+}
+
+function describeFailure(err: unknown): string {
+	if (err instanceof LlmError) return `The LLM call failed (${err.kind}): ${err.message}`;
+	if (err instanceof Error) return `The turn failed: ${err.message}`;
+	return 'The turn failed.';
+}
+
+async function writeLedger(tx: SessionTx, turnId: string, outcome: 'committed' | 'failed' | 'cancelled', rows: readonly LedgerRow[]): Promise<void> {
+	for (const r of rows) {
+		await tx.insert(ledger).values({
+			turnId,
+			outcome,
+			provider: r.provider,
+			model: r.model,
+			inputTokens: r.usage.inputTokens,
+			cachedInputTokens: r.usage.cachedInputTokens,
+			cacheWriteTokens: r.usage.cacheWriteTokens ?? 0,
+			outputTokens: r.usage.outputTokens,
+			costMicros: r.costMicros,
+			createdAt: r.at
+		});
+	}
+}
+
+/** Meters one finished call: price it, count it everywhere, fire each scope's warning once. */
+async function meter(
+	deps: EngineDeps,
+	s: SessionDb,
+	turn: TurnRow,
+	provider: string,
+	model: string,
+	usage: LlmUsage,
+	guard: BudgetGuard,
+	rows: LedgerRow[],
+	emit: (e: Parameters<typeof appendEvent>[1]) => Promise<void>,
+	at: number
+): Promise<void> {
+	const cost = costMicros(priceFor(deps.config.engine.prices, model), usage);
+	rows.push({ provider, model, usage, costMicros: cost, at });
+	await recordCall(deps.control.db, { userId: turn.userId, sessionId: s.id }, cost, at);
+	for (const w of guard.record(cost)) await warn(deps, s, turn, w, emit, at);
+}
+
+async function warn(deps: EngineDeps, s: SessionDb, turn: TurnRow, w: BudgetWarning, emit: (e: Parameters<typeof appendEvent>[1]) => Promise<void>, at: number): Promise<void> {
+	const key = w.scope === 'session' ? s.id : w.scope === 'user_day' ? turn.userId : w.scope === 'global_month' ? 'global' : turn.id;
+	// The turn scope lives only in this guard; the others warn once across processes.
+	if (w.scope !== 'turn' && !(await markWarned(deps.control.db, w.scope, key, w.period, at))) return;
+	const amount = (n: number) => (w.unit === 'micros' ? `$${(n / 1_000_000).toFixed(4)}` : `${n} calls`);
+	const message = `Budget warning (${w.scope}): ${amount(w.spent)} spent, warning at ${amount(w.warnAt)}${w.limit !== undefined ? `, limit ${amount(w.limit)}` : ''}.`;
+	console.warn(`[kantera] ${message} session=${s.id}`);
+	await emit({ type: 'budget.warning', scope: w.scope, message });
+}

@@ -1,0 +1,47 @@
+/** What the memory layer needs from the records: history since the last checkpoint and the head. */
+import { and, asc, desc, eq, gt, inArray, isNotNull } from 'drizzle-orm';
+import { sessionSchema, type SessionExec } from '../db';
+import { documents, journal, state, summaries } from '../records';
+import type { Exchange, RecordsHead } from '../memory';
+
+const { turns } = sessionSchema;
+
+/** Recent journal entries shown in every context. */
+export const HEAD_JOURNAL_ENTRIES = 10;
+
+/** Seq of the last committed checkpoint (0 when none). */
+export async function lastCheckpointSeq(exec: SessionExec): Promise<number> {
+	const [row] = await exec
+		.select({ seq: turns.seq })
+		.from(turns)
+		.where(and(eq(turns.status, 'committed'), inArray(turns.kind, ['checkpoint', 'handoff']), isNotNull(turns.seq)))
+		.orderBy(desc(turns.seq))
+		.limit(1);
+	return row?.seq ?? 0;
+}
+
+/** Committed player exchanges since the last checkpoint, oldest first. */
+export async function historySinceCheckpoint(exec: SessionExec): Promise<Exchange[]> {
+	const since = await lastCheckpointSeq(exec);
+	const rows = await exec
+		.select({ input: turns.input, reply: turns.reply })
+		.from(turns)
+		.where(and(eq(turns.status, 'committed'), eq(turns.kind, 'player'), gt(turns.seq, since)))
+		.orderBy(asc(turns.seq));
+	return rows.map((r) => ({ player: r.input, gm: r.reply ?? '' }));
+}
+
+export async function nextSeq(exec: SessionExec): Promise<number> {
+	const [row] = await exec.select({ seq: turns.seq }).from(turns).where(isNotNull(turns.seq)).orderBy(desc(turns.seq)).limit(1);
+	return (row?.seq ?? 0) + 1;
+}
+
+export async function loadHead(exec: SessionExec): Promise<RecordsHead> {
+	const [latest, toc, st, recent] = [await summaries.latest(exec), await documents.toc(exec, { includeGmOnly: true }), await state.get(exec), await journal.recent(exec, HEAD_JOURNAL_ENTRIES)];
+	return {
+		summary: latest?.body,
+		toc: toc.flatMap((d) => [`document #${d.id}: ${d.title}${d.gmOnly ? ' (GM-only)' : ''}`, ...d.headings.map((h) => `  ${h}`)]),
+		state: st.doc,
+		journal: recent.map((j) => j.body)
+	};
+}

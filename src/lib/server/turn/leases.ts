@@ -1,0 +1,94 @@
+/**
+ * Turn leases: the row that says which runner executes a turn and until when. A runner renews its
+ * lease while it works; a lease that expires means its process died, and the turn is marked
+ * interrupted. Nothing ever sends an interrupted turn to the LLM again by itself.
+ */
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { sessionSchema, type SessionExec, type SessionTx } from '../db';
+import { appendEvent } from './events';
+
+const { turns } = sessionSchema;
+
+/** How long a lease lasts without renewal. */
+export const LEASE_MS = 15_000;
+/** How often a runner renews its leases (well inside LEASE_MS). */
+export const LEASE_RENEW_MS = 5_000;
+
+export type TurnRow = typeof turns.$inferSelect;
+
+/** Marks turns whose lease expired as interrupted (with an event). Returns their ids. */
+export async function interruptExpired(tx: SessionTx, now: number): Promise<string[]> {
+	const expired = await tx
+		.update(turns)
+		.set({ status: 'interrupted', error: 'The server stopped while this turn was running. Nothing from it was saved; send it again if you want.', finishedAt: now, leaseOwner: null, leaseExpiresAt: null })
+		.where(and(eq(turns.status, 'running'), lt(turns.leaseExpiresAt, now)))
+		.returning({ id: turns.id });
+	for (const t of expired) await appendEvent(tx, { type: 'turn.interrupted', turnId: t.id });
+	return expired.map((t) => t.id);
+}
+
+/** The turn that is accepted or running, if any (one at a time per session). */
+export async function activeTurn(exec: SessionExec): Promise<TurnRow | undefined> {
+	const [row] = await exec.select().from(turns).where(inArray(turns.status, ['accepted', 'running'])).orderBy(asc(turns.createdAt)).limit(1);
+	return row;
+}
+
+/**
+ * Claims the oldest accepted turn for `owner`, unless another turn of the session is running under a
+ * live lease. The status change accepted → running is the single point that makes a turn run once.
+ */
+export async function claimNext(tx: SessionTx, owner: string, now: number): Promise<TurnRow | undefined> {
+	await interruptExpired(tx, now);
+	const [running] = await tx.select({ id: turns.id }).from(turns).where(eq(turns.status, 'running')).limit(1);
+	if (running) return undefined;
+	const [next] = await tx.select({ id: turns.id }).from(turns).where(eq(turns.status, 'accepted')).orderBy(asc(turns.createdAt)).limit(1);
+	if (!next) return undefined;
+	const [claimed] = await tx
+		.update(turns)
+		.set({ status: 'running', leaseOwner: owner, leaseExpiresAt: now + LEASE_MS, startedAt: now })
+		.where(and(eq(turns.id, next.id), eq(turns.status, 'accepted')))
+		.returning();
+	if (claimed) await appendEvent(tx, { type: 'turn.started', turnId: claimed.id });
+	return claimed;
+}
+
+/** Extends the lease; false when it is no longer ours (and the turn must stop). Also reports a cancel request. */
+export async function renewLease(tx: SessionTx, turnId: string, owner: string, now: number): Promise<{ held: boolean; cancelRequested: boolean }> {
+	const [row] = await tx
+		.update(turns)
+		.set({ leaseExpiresAt: now + LEASE_MS })
+		.where(and(eq(turns.id, turnId), eq(turns.status, 'running'), eq(turns.leaseOwner, owner)))
+		.returning({ cancel: turns.cancelRequested });
+	return { held: row !== undefined, cancelRequested: row?.cancel ?? false };
+}
+
+/** Ends a turn that did not commit. Only the lease holder may do so. */
+export async function finishUncommitted(
+	tx: SessionTx,
+	turnId: string,
+	owner: string,
+	outcome: { status: 'failed' | 'cancelled'; error?: string },
+	now: number
+): Promise<boolean> {
+	const rows = await tx
+		.update(turns)
+		.set({ status: outcome.status, error: outcome.error ?? null, finishedAt: now, leaseOwner: null, leaseExpiresAt: null })
+		.where(and(eq(turns.id, turnId), eq(turns.status, 'running'), eq(turns.leaseOwner, owner)))
+		.returning({ id: turns.id });
+	return rows.length > 0;
+}
+
+/** Marks a cancel request; an accepted (not yet started) turn is cancelled at once. */
+export async function requestCancel(tx: SessionTx, turnId: string, now: number): Promise<TurnRow | undefined> {
+	const [accepted] = await tx
+		.update(turns)
+		.set({ status: 'cancelled', cancelRequested: true, finishedAt: now })
+		.where(and(eq(turns.id, turnId), eq(turns.status, 'accepted')))
+		.returning();
+	if (accepted) {
+		await appendEvent(tx, { type: 'turn.cancelled', turnId });
+		return accepted;
+	}
+	const [running] = await tx.update(turns).set({ cancelRequested: sql`1` }).where(and(eq(turns.id, turnId), eq(turns.status, 'running'))).returning();
+	return running;
+}

@@ -1,0 +1,53 @@
+/**
+ * The pinned mission: the GM's rules + the world's GM behaviour + the language. Composed once when a
+ * session starts and stored in the session's meta table, so it stays byte-identical for the life of
+ * the campaign; no checkpoint, window or truncation can touch it.
+ */
+import { eq } from 'drizzle-orm';
+import { sessionSchema, type SessionExec, type SessionTx } from '../db';
+
+const { meta } = sessionSchema;
+const MISSION_KEY = 'mission';
+
+export const GM_RULES = `You are the game master (GM) of a long role-play campaign, played on a visual-novel screen.
+
+The conversation is a cache; the records are the truth. Anything you do not record with a tool will
+not have happened by the next turn. So:
+- Record every fact that matters as it happens: state changes with update_state (location, in-game
+  time, HP, inventory, flags), events with journal_append, your own notes (NPCs, foreshadowing,
+  player preferences) with memory, the plot and confirmed truths with the story_* tools.
+- Never guess what the records say. When unsure of a name, a place, an item or a promise, look it up
+  with recall (keyword + meaning search over every record) or read_document before you narrate.
+- The world documents define what exists in this world. Do not bring in things they rule out.
+- Confirmed truths are permanent: add new ones, never contradict or overwrite them.
+- Story-DB truths and secrets are for you alone: never reveal them to the player before the story
+  does, and never copy them into summaries or image descriptions.
+- Roll dice with roll_dice when chance decides; never invent a roll.
+- Register new characters with register_npc and places with set_scene (visual descriptions only);
+  direct the stage with adv_stage.
+- If a tool reports an error, read it, fix the arguments and try again.
+Then narrate the outcome of the player's action, and stop where the player must choose.`;
+
+export const LANGUAGE_RULE = {
+	ja: 'Write all narration and dialogue in Japanese.',
+	en: 'Write all narration and dialogue in English.'
+} as const;
+
+export function composeMission(language: 'ja' | 'en', worldBehaviour?: string): string {
+	const parts = [GM_RULES];
+	if (worldBehaviour?.trim()) parts.push(`## This world's GM behaviour\n${worldBehaviour.trim()}`);
+	parts.push(`## Language\n${LANGUAGE_RULE[language]}`);
+	return parts.join('\n\n');
+}
+
+export async function readMission(exec: SessionExec): Promise<string | undefined> {
+	const [row] = await exec.select({ value: meta.value }).from(meta).where(eq(meta.key, MISSION_KEY));
+	return row?.value;
+}
+
+/** Stores the mission unless one exists: a campaign's mission never changes under it. */
+export async function ensureMission(tx: SessionTx, mission: string): Promise<string> {
+	await tx.insert(meta).values({ key: MISSION_KEY, value: mission }).onConflictDoNothing();
+	const stored = await readMission(tx);
+	return stored ?? mission;
+}

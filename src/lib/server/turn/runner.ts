@@ -1,0 +1,143 @@
+/**
+ * The turn runner: executes accepted turns outside the request that accepted them, one at a time per
+ * session. Each turn runs under a lease in the session database, so two processes never run the same
+ * turn; a turn whose runner died is found with an expired lease and marked interrupted.
+ *
+ * Around each turn it embeds what changed (player edits before, the turn's records after, in bounded
+ * batches) and, when the history since the last checkpoint passes the threshold, runs a checkpoint.
+ */
+import { hostname } from 'node:os';
+import { desc, eq } from 'drizzle-orm';
+import { newId, sessionSchema, type SessionDb, type SessionDbPool } from '../db';
+import { embedPending } from '../search';
+import { checkpointDue, checkpointInstruction } from '../memory';
+import { summaries } from '../records';
+import { appendEvent } from './events';
+import { claimNext, renewLease, requestCancel, LEASE_MS, LEASE_RENEW_MS, type TurnRow } from './leases';
+import { executeTurn, type EngineDeps, type TurnOutcome } from './engine';
+import { historySinceCheckpoint } from './history';
+import { readSettings } from './settings';
+
+const { turns } = sessionSchema;
+
+/** Embedding batches before and after a turn; the rest waits for the next turn (never blocks play). */
+export const EMBED_BATCHES_PER_TURN = 4;
+
+export interface RunnerDeps extends EngineDeps {
+	sessions: SessionDbPool;
+}
+
+export class TurnRunner {
+	readonly owner = `${hostname()}:${process.pid}:${newId(8)}`;
+	private readonly loops = new Map<string, Promise<void>>();
+	private readonly again = new Set<string>();
+	private readonly controllers = new Map<string, AbortController>();
+	private stopped = false;
+
+	constructor(private readonly deps: RunnerDeps) {}
+
+	/** Makes sure the session's queue is being worked on. Safe to call any number of times. */
+	kick(sessionId: string): void {
+		if (this.stopped) return;
+		if (this.loops.has(sessionId)) {
+			this.again.add(sessionId);
+			return;
+		}
+		const loop = this.drain(sessionId)
+			.catch((err: unknown) => console.error(`[kantera] turn runner for session ${sessionId} failed:`, err instanceof Error ? err.message : err))
+			.finally(() => {
+				this.loops.delete(sessionId);
+				if (this.again.delete(sessionId)) this.kick(sessionId);
+			});
+		this.loops.set(sessionId, loop);
+	}
+
+	/** Cancels a turn: an accepted one at once, a running one as soon as its runner sees it. */
+	async cancel(s: SessionDb, turnId: string): Promise<TurnRow | undefined> {
+		const row = await s.write((tx) => requestCancel(tx, turnId, Date.now()));
+		this.controllers.get(turnId)?.abort();
+		if (row) this.deps.bus.notify(s.id);
+		return row;
+	}
+
+	/** Resolves when no session is being worked on (tests, shutdown). */
+	async idle(): Promise<void> {
+		while (this.loops.size > 0) await Promise.all([...this.loops.values()]);
+	}
+
+	async stop(): Promise<void> {
+		this.stopped = true;
+		for (const c of this.controllers.values()) c.abort();
+		await this.idle();
+	}
+
+	private async drain(sessionId: string): Promise<void> {
+		await this.deps.sessions.use(sessionId, async (s) => {
+			for (;;) {
+				if (this.stopped) return;
+				await this.embed(s);
+				await this.checkpointIfDue(s);
+				const turn = await s.write((tx) => claimNext(tx, this.owner, Date.now()));
+				if (!turn) return;
+				this.deps.bus.notify(s.id);
+				await this.runLeased(s, turn);
+			}
+		});
+	}
+
+	private async embed(s: SessionDb): Promise<void> {
+		try {
+			await embedPending(s, this.deps.embedder, { maxBatches: EMBED_BATCHES_PER_TURN });
+		} catch (err) {
+			// Embedding is best effort: recall still works through the keyword side.
+			console.warn(`[kantera] embedding for session ${s.id} failed: ${err instanceof Error ? err.message : String(err)}`);
+		}
+	}
+
+	private async checkpointIfDue(s: SessionDb): Promise<TurnOutcome | undefined> {
+		const history = await historySinceCheckpoint(s.db);
+		if (!checkpointDue(history, this.deps.config.engine.memory, this.deps.countTokens)) return undefined;
+		const [last] = await s.db.select({ userId: turns.userId }).from(turns).where(eq(turns.kind, 'player')).orderBy(desc(turns.createdAt)).limit(1);
+		if (!last) return undefined;
+		const settings = await readSettings(s.db, this.deps.config);
+		const previous = await summaries.latest(s.db);
+		const instruction = checkpointInstruction(settings.language, previous?.body);
+		const now = Date.now();
+		const turn = await s.write(async (tx) => {
+			const [running] = await tx.select({ id: turns.id }).from(turns).where(eq(turns.status, 'running')).limit(1);
+			if (running) return undefined;
+			const id = newId();
+			const [row] = await tx
+				.insert(turns)
+				.values({ id, idempotencyKey: `checkpoint:${id}`, kind: 'checkpoint', userId: last.userId, input: instruction, status: 'running', leaseOwner: this.owner, leaseExpiresAt: now + LEASE_MS, createdAt: now, startedAt: now })
+				.returning();
+			if (row) await appendEvent(tx, { type: 'turn.started', turnId: id });
+			return row;
+		});
+		if (!turn) return undefined;
+		const outcome = await this.runLeased(s, turn);
+		if (outcome.status !== 'committed') console.warn(`[kantera] checkpoint in session ${s.id} did not commit: ${outcome.error ?? outcome.status}`);
+		return outcome;
+	}
+
+	private async runLeased(s: SessionDb, turn: TurnRow): Promise<TurnOutcome> {
+		const controller = new AbortController();
+		this.controllers.set(turn.id, controller);
+		const renew = setInterval(() => {
+			void s
+				.write((tx) => renewLease(tx, turn.id, this.owner, Date.now()))
+				.then((lease) => {
+					if (!lease.held || lease.cancelRequested) controller.abort();
+				})
+				.catch(() => undefined);
+		}, LEASE_RENEW_MS);
+		try {
+			const outcome = await executeTurn(this.deps, s, turn, this.owner, controller.signal);
+			if (outcome.status === 'committed') await this.embed(s);
+			return outcome;
+		} finally {
+			clearInterval(renew);
+			this.controllers.delete(turn.id);
+		}
+	}
+}

@@ -1,0 +1,40 @@
+/** Per-session settings kept in the session's meta table: language and the LLM in use. */
+import { eq, inArray } from 'drizzle-orm';
+import { sessionSchema, type SessionExec, type SessionTx } from '../db';
+import type { Config } from '../config';
+
+const { meta } = sessionSchema;
+
+export interface SessionSettings {
+	language: 'ja' | 'en';
+	provider: 'openai' | 'anthropic' | undefined;
+	model: string | undefined;
+}
+
+const KEYS = ['language', 'llm.provider', 'llm.model'] as const;
+
+export async function readSettings(exec: SessionExec, cfg: Pick<Config, 'llm'>): Promise<SessionSettings> {
+	const rows = await exec.select().from(meta).where(inArray(meta.key, [...KEYS]));
+	const get = (k: (typeof KEYS)[number]) => rows.find((r) => r.key === k)?.value;
+	const language = get('language') === 'ja' ? 'ja' : 'en';
+	const storedProvider = get('llm.provider');
+	const provider = storedProvider === 'openai' || storedProvider === 'anthropic' ? storedProvider : cfg.llm.configured ? cfg.llm.provider : undefined;
+	const model = get('llm.model') ?? (cfg.llm.configured ? cfg.llm.model : undefined);
+	return { language, provider, model };
+}
+
+export async function writeSettings(tx: SessionTx, settings: Partial<SessionSettings>): Promise<void> {
+	const entries: [string, string | undefined][] = [
+		['language', settings.language],
+		['llm.provider', settings.provider],
+		['llm.model', settings.model]
+	];
+	for (const [key, value] of entries) {
+		if (value === undefined) continue;
+		await tx.insert(meta).values({ key, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
+	}
+}
+
+export async function deleteSetting(tx: SessionTx, key: 'llm.provider' | 'llm.model'): Promise<void> {
+	await tx.delete(meta).where(eq(meta.key, key));
+}

@@ -1,0 +1,82 @@
+/** A play session wired to the scripted mock LLM, with the real SDKs, real libSQL files and the real runner. */
+import { eq, asc } from 'drizzle-orm';
+import { startMockLlm, type MockLlm } from '../mock-llm';
+import { parseConfig } from '../../src/lib/server/config';
+import { createApp, type App } from '../../src/lib/server/app';
+import { createProvider } from '../../src/lib/server/llm';
+import { newId, sessionSchema, type SessionDb } from '../../src/lib/server/db';
+import { acceptTurn, composeMission, ensureMission, writeSettings, type TurnRow } from '../../src/lib/server/turn';
+import type { TokenCounter } from '../../src/lib/server/memory';
+import { tempDir } from './env';
+
+export type Vendor = 'openai' | 'anthropic';
+
+export interface TurnHarness {
+	app: App;
+	mock: MockLlm;
+	sessionId: string;
+	userId: string;
+	mission: string;
+	/** Accepts a turn and waits until the runner has finished everything it queued. */
+	play(text: string, key?: string): Promise<TurnRow>;
+	use<T>(fn: (s: SessionDb) => Promise<T>): Promise<T>;
+	turns(): Promise<TurnRow[]>;
+	cleanup(): Promise<void>;
+}
+
+export async function turnHarness(vendor: Vendor, env: Record<string, string> = {}, opts: { countTokens?: TokenCounter; language?: 'ja' | 'en' } = {}): Promise<TurnHarness> {
+	const mock = await startMockLlm();
+	const { dir, remove } = tempDir();
+	const cfg = parseConfig({
+		KANTERA_DATA_DIR: dir,
+		KANTERA_LLM_PROVIDER: vendor,
+		KANTERA_LLM_MODEL: 'mock-model',
+		...(vendor === 'openai' ? { OPENAI_BASE_URL: mock.openaiBaseUrl, OPENAI_API_KEY: 'sk-test' } : { ANTHROPIC_BASE_URL: mock.anthropicBaseUrl, ANTHROPIC_API_KEY: 'sk-ant-test' }),
+		...env
+	});
+	const app = await createApp(cfg, {
+		// Fast retries and timeouts so fault tests take milliseconds, not the production seconds.
+		provider: (name) =>
+			createProvider({
+				provider: name,
+				apiKey: name === 'openai' ? 'sk-test' : 'sk-ant-test',
+				baseUrl: name === 'openai' ? mock.openaiBaseUrl : mock.anthropicBaseUrl,
+				retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 },
+				timeouts: { requestMs: 2_000, idleMs: 1_000, deadlineMs: 5_000 }
+			}),
+		...(opts.countTokens ? { countTokens: opts.countTokens } : {})
+	});
+	const sessionId = newId();
+	const userId = newId();
+	const mission = composeMission(opts.language ?? 'en', 'Keep the tone of a gaslit mystery.');
+	await app.sessions.use(sessionId, (s) =>
+		s.write(async (tx) => {
+			await ensureMission(tx, mission);
+			await writeSettings(tx, { language: opts.language ?? 'en' });
+		})
+	);
+	const use = <T>(fn: (s: SessionDb) => Promise<T>) => app.sessions.use(sessionId, fn);
+	const turns = () => use((s) => s.db.select().from(sessionSchema.turns).orderBy(asc(sessionSchema.turns.createdAt)));
+	return {
+		app,
+		mock,
+		sessionId,
+		userId,
+		mission,
+		async play(text, key = newId()) {
+			const accepted = await use((s) => acceptTurn(app, s, { userId, text, idempotencyKey: key }));
+			app.runner.kick(sessionId);
+			await app.runner.idle();
+			const [row] = await use((s) => s.db.select().from(sessionSchema.turns).where(eq(sessionSchema.turns.id, accepted.turnId)));
+			if (!row) throw new Error('turn vanished');
+			return row;
+		},
+		use,
+		turns,
+		async cleanup() {
+			await app.close();
+			await mock.close();
+			remove();
+		}
+	};
+}

@@ -1,0 +1,154 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { turnHarness, type TurnHarness, type Vendor } from '../../helpers/turns';
+import { lastTurn, systemTextOf } from '../../mock-llm';
+import { sessionSchema } from '../../../src/lib/server/db';
+import { journal, log } from '../../../src/lib/server/records';
+import { acceptTurn, readEventsAfter, LEASE_MS } from '../../../src/lib/server/turn';
+
+let h: TurnHarness | undefined;
+afterEach(async () => {
+	await h?.cleanup();
+	h = undefined;
+});
+
+const counts = (h: TurnHarness) =>
+	h.use(async (s) => ({
+		journal: (await journal.recent(s.db, 1000)).length,
+		log: await log.count(s.db),
+		ledger: (await s.db.select().from(sessionSchema.ledger)).length
+	}));
+
+describe.each<Vendor>(['openai', 'anthropic'])('a GM turn (%s)', (vendor) => {
+	it('runs a valid tool call, streams text and commits records, messages and ledger together', async () => {
+		h = await turnHarness(vendor);
+		h.mock.script([{ toolCalls: [{ name: 'journal_append', arguments: { entry: 'Day 1: the party reached the North Gate.' } }] }, { text: 'The guard Bram waves you through the North Gate.' }]);
+		const turn = await h.play('I walk to the north gate');
+		expect(turn.status).toBe('committed');
+		expect(turn.reply).toBe('The guard Bram waves you through the North Gate.');
+		const c = await counts(h);
+		expect(c).toEqual({ journal: 1, log: 2, ledger: 2 });
+		const events = await h.use((s) => readEventsAfter(s.db, 0));
+		const types = events.map((e) => e.event.type);
+		expect(types[0]).toBe('turn.accepted');
+		expect(types).toContain('text.delta');
+		expect(types.at(-1)).toBe('turn.committed');
+		const streamed = events.flatMap((e) => (e.event.type === 'text.delta' ? [e.event.text] : [])).join('');
+		expect(streamed).toBe(turn.reply);
+		// The tool result went back to the model in its wire format.
+		const second = h.mock.requests[1];
+		expect(second && lastTurn(second)).toMatchObject({ kind: 'tool', results: [{ content: expect.stringMatching(/Journal entry #1 recorded/) }] });
+	});
+
+	it('reports malformed tool arguments to the model and does not crash the turn', async () => {
+		h = await turnHarness(vendor);
+		h.mock.script([{ toolCalls: [{ name: 'journal_append', arguments: '{"entry": ' }] }, { toolCalls: [{ name: 'journal_append', arguments: { text: 'wrong field' } }] }, { text: 'Fine.' }]);
+		const turn = await h.play('hello');
+		expect(turn.status).toBe('committed');
+		const r2 = h.mock.requests[1];
+		const r3 = h.mock.requests[2];
+		expect(r2 && JSON.stringify(lastTurn(r2))).toMatch(/not valid JSON/);
+		expect(r3 && JSON.stringify(lastTurn(r3))).toMatch(/invalid arguments/);
+		expect((await counts(h)).journal).toBe(0);
+	});
+
+	it('a reply without tool calls runs no handler', async () => {
+		h = await turnHarness(vendor);
+		h.mock.script([{ text: 'Rain falls on the cobbles.' }]);
+		const turn = await h.play('I wait');
+		expect(turn.status).toBe('committed');
+		expect(h.mock.requests).toHaveLength(1);
+		expect((await counts(h)).journal).toBe(0);
+	});
+
+	it('a failed turn leaves every record unchanged, and its resend records once', async () => {
+		h = await turnHarness(vendor);
+		h.mock.script([{ toolCalls: [{ name: 'journal_append', arguments: { entry: 'Found a brass key.' } }] }, { fault: { kind: 'status', status: 500 }, times: 3 }]);
+		const failed = await h.play('I search the desk');
+		expect(failed.status).toBe('failed');
+		expect(failed.error).toMatch(/server/);
+		expect(await counts(h)).toMatchObject({ journal: 0, log: 0 });
+		// What was paid for is still accounted, marked as a failed turn's.
+		const ledger = await h.use((s) => s.db.select().from(sessionSchema.ledger));
+		expect(ledger.map((l) => l.outcome)).toEqual(['failed']);
+		h.mock.script([{ toolCalls: [{ name: 'journal_append', arguments: { entry: 'Found a brass key.' } }] }, { text: 'A brass key glints in the drawer.' }]);
+		const resent = await h.play('I search the desk');
+		expect(resent.status).toBe('committed');
+		expect(await counts(h)).toMatchObject({ journal: 1, log: 2 });
+	});
+
+	it('the same idempotency key twice runs one turn', async () => {
+		h = await turnHarness(vendor);
+		h.mock.script([{ text: 'Once.' }, { text: 'Twice?' }]);
+		const a = await h.play('knock', 'key-000001');
+		const b = await h.play('knock', 'key-000001');
+		expect(b.id).toBe(a.id);
+		expect(h.mock.requests).toHaveLength(1);
+		expect((await h.turns()).length).toBe(1);
+	});
+});
+
+describe('turn lifecycle', () => {
+	it('a turn found running after a restart is marked interrupted and never sent to the LLM', async () => {
+		h = await turnHarness('openai');
+		const harness = h;
+		const accepted = await h.use((s) => acceptTurn(harness.app, s, { userId: harness.userId, text: 'I light the lamp', idempotencyKey: 'restart-01' }));
+		// A runner in a process that then died: running, with a lease that has run out.
+		await h.use((s) =>
+			s.write((tx) => tx.update(sessionSchema.turns).set({ status: 'running', leaseOwner: 'dead-process', leaseExpiresAt: Date.now() - LEASE_MS }).where(eq(sessionSchema.turns.id, accepted.turnId)))
+		);
+		h.app.runner.kick(h.sessionId);
+		await h.app.runner.idle();
+		const [turn] = await h.turns();
+		expect(turn?.status).toBe('interrupted');
+		expect(h.mock.requests).toHaveLength(0);
+		const events = await h.use((s) => readEventsAfter(s.db, 0));
+		expect(events.map((e) => e.event.type)).toContain('turn.interrupted');
+		// And the next turn can run.
+		h.mock.script([{ text: 'The lamp flickers on.' }]);
+		expect((await h.play('I light the lamp again')).status).toBe('committed');
+	});
+
+	it('rejects a second turn while one is pending', async () => {
+		h = await turnHarness('openai');
+		const harness = h;
+		await h.use((s) => acceptTurn(harness.app, s, { userId: harness.userId, text: 'one', idempotencyKey: 'pending-01' }));
+		await expect(h.use((s) => acceptTurn(harness.app, s, { userId: harness.userId, text: 'two', idempotencyKey: 'pending-02' }))).rejects.toMatchObject({ code: 'conflict' });
+	});
+
+	it('cancelling a running turn writes nothing', async () => {
+		h = await turnHarness('openai');
+		const harness = h;
+		h.mock.script([{ toolCalls: [{ name: 'journal_append', arguments: { entry: 'never' } }] }, { fault: { kind: 'endless', send: 'delta', intervalMs: 20 } }]);
+		const accepted = await h.use((s) => acceptTurn(harness.app, s, { userId: harness.userId, text: 'go', idempotencyKey: 'cancel-001' }));
+		h.app.runner.kick(h.sessionId);
+		// Wait until text is streaming, then cancel.
+		for (let i = 0; i < 200; i++) {
+			const evs = await h.use((s) => readEventsAfter(s.db, 0));
+			if (evs.some((e) => e.event.type === 'text.delta')) break;
+			await new Promise((r) => setTimeout(r, 10));
+		}
+		await h.use((s) => harness.app.runner.cancel(s, accepted.turnId));
+		await h.app.runner.idle();
+		const [turn] = await h.turns();
+		expect(turn?.status).toBe('cancelled');
+		expect(await counts(h)).toMatchObject({ journal: 0, log: 0 });
+	});
+
+	it('refuses the turn after the daily quota with the reset time', async () => {
+		h = await turnHarness('openai', { KANTERA_FREE_TURNS_PER_DAY: '2' });
+		h.mock.script([{ text: 'a' }, { text: 'b' }]);
+		await h.play('1');
+		await h.play('2');
+		await expect(h.play('3')).rejects.toMatchObject({ code: 'quota_exceeded', resetsAt: expect.any(Date) });
+	});
+
+	it('mission text is byte-identical at the head of every request', async () => {
+		h = await turnHarness('anthropic');
+		h.mock.script([{ text: 'one' }, { toolCalls: [{ name: 'roll_dice', arguments: { notation: '1d20' } }] }, { text: 'two' }]);
+		await h.play('first');
+		await h.play('second');
+		expect(h.mock.requests).toHaveLength(3);
+		for (const r of h.mock.requests) expect(systemTextOf(r)?.startsWith(h.mission)).toBe(true);
+	});
+});
