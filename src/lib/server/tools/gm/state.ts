@@ -37,17 +37,34 @@ export const getStateTool = defineTool({
 	}
 });
 
+/**
+ * The patch must stay a JSON object. `v.record` would take an array and turn it into {"0": …}, so the
+ * check is a custom schema; custom schemas have no JSON Schema, so the rendered part is declared with
+ * metadata on an `unknown` in front (the converter renders a pipe up to its second schema).
+ */
+function mergePatch() {
+	return v.pipe(
+		v.unknown(),
+		v.metadata({ type: 'object', minProperties: 1, maxProperties: MAX_PATCH_KEYS }),
+		v.description(
+			'The keys to change, e.g. {"location": "North Gate", "hp": 7, "inventory": ["rope", "lantern"], "flags": {"gate_open": true}, "curse": null}.'
+		),
+		v.custom<Record<string, unknown>>(isPlainObject, 'the patch must be a JSON object of the keys to change, e.g. {"hp": 7}, not an array or a string'),
+		v.minEntries(1, 'the patch is empty; give the keys to change'),
+		v.maxEntries(MAX_PATCH_KEYS)
+	);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 export const updateStateTool = defineTool({
 	name: 'update_state',
 	description:
 		'Change the game state with a JSON Merge Patch (RFC 7396): keys you give replace the current values, nested objects merge key by key, null deletes a key, keys you leave out stay as they are. Arrays are replaced whole, so send the full new inventory list. Record every change of location, time, HP, items and flags as it happens.',
 	schema: v.object({
-		patch: v.pipe(
-			v.record(v.string(), v.unknown()),
-			v.minEntries(1, 'the patch is empty; give the keys to change'),
-			v.maxEntries(MAX_PATCH_KEYS),
-			v.description('The keys to change, e.g. {"location": "North Gate", "hp": 7, "inventory": ["rope", "lantern"], "flags": {"gate_open": true}, "curse": null}.')
-		)
+		patch: mergePatch()
 	}),
 	async handler(args, ctx: ToolContext) {
 		const next = await recorded(() => ctx.write((tx) => state.patch(tx, args.patch)));
