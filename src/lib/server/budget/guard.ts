@@ -50,7 +50,7 @@ export class BudgetExceededError extends Error {
 }
 
 function formatAmount(unit: Unit, n: number): string {
-	return unit === 'micros' ? `$${(n / 1_000_000).toFixed(4)}` : `${n} call${n === 1 ? '' : 's'}`;
+	return unit === 'micros' ? `$${(n / 1_000_000).toFixed(6)}` : `${n} call${n === 1 ? '' : 's'}`;
 }
 
 export class BudgetGuard {

@@ -243,7 +243,7 @@ async function warn(deps: EngineDeps, s: SessionDb, turn: TurnRow, w: BudgetWarn
 	const key = w.scope === 'session' ? s.id : w.scope === 'user_day' ? turn.userId : w.scope === 'global_month' ? 'global' : turn.id;
 	// The turn scope lives only in this guard; the others warn once across processes.
 	if (w.scope !== 'turn' && !(await markWarned(deps.control.db, w.scope, key, w.period, at))) return;
-	const amount = (n: number) => (w.unit === 'micros' ? `$${(n / 1_000_000).toFixed(4)}` : `${n} calls`);
+	const amount = (n: number) => (w.unit === 'micros' ? `$${(n / 1_000_000).toFixed(6)}` : `${n} calls`);
 	const message = `Budget warning (${w.scope}): ${amount(w.spent)} spent, warning at ${amount(w.warnAt)}${w.limit !== undefined ? `, limit ${amount(w.limit)}` : ''}.`;
 	console.warn(`[kantera] ${message} session=${s.id}`);
 	await emit({ type: 'budget.warning', scope: w.scope, message });

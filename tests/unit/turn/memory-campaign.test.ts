@@ -1,0 +1,121 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { turnHarness, type TurnHarness, type Vendor } from '../../helpers/turns';
+import { tempDir } from '../../helpers/env';
+import { lastTurn, systemTextOf, type RecordedRequest, type ScriptedReply } from '../../mock-llm';
+import { sessionSchema } from '../../../src/lib/server/db';
+import { journal, summaries } from '../../../src/lib/server/records';
+import { readEventsAfter } from '../../../src/lib/server/turn';
+
+let h: TurnHarness | undefined;
+afterEach(async () => {
+	await h?.cleanup();
+	h = undefined;
+});
+
+/** Deterministic token counter for tests: one token per character. */
+const chars = (t: string) => t.length;
+
+/** Every user-role text of a request, in order (player lines and the operator's checkpoint message). */
+function userTexts(r: RecordedRequest): string[] {
+	if (r.openai) return r.openai.messages.flatMap((m) => (m.role === 'user' && typeof m.content === 'string' ? [m.content] : []));
+	if (r.anthropic) return r.anthropic.messages.flatMap((m) => (m.role !== 'user' ? [] : typeof m.content === 'string' ? [m.content] : m.content.flatMap((b) => (b.type === 'text' ? [b.text] : []))));
+	return [];
+}
+
+/**
+ * A faithful scripted GM: narrates player lines; at a checkpoint writes a summary that carries the
+ * previous summary forward and lists every player line it was shown. Only what the harness puts in
+ * the request can reach the summary, which is what these tests check.
+ */
+function gm(r: RecordedRequest): ScriptedReply {
+	const last = lastTurn(r);
+	const text = last.kind === 'user' ? last.text : '';
+	if (text.startsWith('[OPERATOR')) {
+		const previous = /<previous-summary>\n([\s\S]*?)\n<\/previous-summary>/.exec(text)?.[1] ?? '';
+		const lines = userTexts(r).filter((t) => !t.startsWith('[OPERATOR'));
+		return { text: `## Current scene\n${lines.map((l) => `- ${l}`).join('\n')}\n## Earlier\n${previous}` };
+	}
+	return { text: `GM: ${text.slice(0, 20)}` };
+}
+
+const checkpoints = async (h: TurnHarness) => (await h.turns()).filter((t) => t.kind === 'checkpoint' && t.status === 'committed');
+
+describe.each<Vendor>(['openai', 'anthropic'])('pinned mission over a long campaign (%s)', (vendor) => {
+	it('40 exchanges, several checkpoints: the mission heads every request byte for byte; summaries carry old facts', async () => {
+		h = await turnHarness(vendor, { KANTERA_WINDOW_EXCHANGES: '3', KANTERA_CHECKPOINT_TOKENS: '300' }, { countTokens: chars });
+		h.mock.setHandler(gm);
+		await h.play('I pocket the brass key from the desk');
+		for (let i = 2; i <= 40; i++) await h.play(`exchange number ${i} happens here`);
+		const cps = await checkpoints(h);
+		expect(cps.length).toBeGreaterThan(1);
+		for (const r of h.mock.requests) expect(systemTextOf(r)?.startsWith(h.mission), `request ${r.seq}`).toBe(true);
+		// The window holds at most 3 exchanges (6 messages) plus the input.
+		const playerRequests = h.mock.requests.filter((r) => !userTexts(r).some((t) => t.startsWith('[OPERATOR')));
+		for (const r of playerRequests) expect(userTexts(r).length).toBeLessThanOrEqual(4);
+		// Exchange 1 left the window long ago; the summary still puts it in every later context.
+		const lastRequest = h.mock.requests.at(-1);
+		expect(lastRequest && userTexts(lastRequest).some((t) => t.includes('brass key'))).toBe(false);
+		expect(lastRequest && systemTextOf(lastRequest)).toContain('I pocket the brass key from the desk');
+		// The first summary's content survives every later checkpoint.
+		const all = await h.use((s) => summaries.list(s.db));
+		expect(all.length).toBe(cps.length);
+		expect(all.at(-1)?.body).toContain('brass key');
+	});
+});
+
+describe('checkpoint threshold', () => {
+	it('history exactly at the threshold: no checkpoint', async () => {
+		h = await turnHarness('openai', { KANTERA_CHECKPOINT_TOKENS: '20' }, { countTokens: chars });
+		h.mock.script([{ text: 'GM: abcdefghij' }]); // 6-char input + 14-char reply = 20
+		await h.play('abcdef');
+		expect(await checkpoints(h)).toHaveLength(0);
+		expect(h.mock.requests).toHaveLength(1);
+	});
+
+	it('one token over: exactly one checkpoint, and the next context starts from its summary', async () => {
+		h = await turnHarness('openai', { KANTERA_CHECKPOINT_TOKENS: '20' }, { countTokens: chars });
+		h.mock.script([{ text: 'GM: abcdefghijk' }, { text: '## Current scene\nThe cellar, candle lit.' }, { text: 'GM: onward' }]);
+		await h.play('abcdef');
+		expect(await checkpoints(h)).toHaveLength(1);
+		const summary = await h.use((s) => summaries.latest(s.db));
+		expect(summary?.body).toBe('## Current scene\nThe cellar, candle lit.');
+		// The checkpoint was an operator message, not a player line, and is not in the play log.
+		const cpRequest = h.mock.requests[1];
+		expect(cpRequest && userTexts(cpRequest).at(-1)).toMatch(/^\[OPERATOR — CHECKPOINT/);
+		await h.play('next');
+		const next = h.mock.requests[2];
+		expect(next && systemTextOf(next)).toContain('The cellar, candle lit.');
+		expect(next && userTexts(next)).toEqual(['next']);
+		expect(await checkpoints(h)).toHaveLength(1);
+	});
+});
+
+describe('budget guard in a turn (seed 002)', () => {
+	it('limit 50, warning 40, calls of 9: warns once after the fifth, stops before the seventh, keeps the six', async () => {
+		const d = tempDir();
+		const prices = path.join(d.dir, 'prices.json');
+		// 9 dollars per million input tokens: one input token costs exactly 9 micro-dollars.
+		writeFileSync(prices, JSON.stringify({ 'mock-model': { input: 9, output: 0 } }));
+		h = await turnHarness('openai', { KANTERA_PRICES_FILE: prices, KANTERA_BUDGET_TURN_USD: '0.00005', KANTERA_BUDGET_TURN_WARN_USD: '0.00004', KANTERA_MAX_TOOL_ROUNDS: '20' });
+		h.mock.script(Array.from({ length: 7 }, (_, i) => ({ text: `step ${i + 1}. `, toolCalls: [{ name: 'journal_append', arguments: { entry: `result ${i + 1}` } }], usage: { inputTokens: 1, outputTokens: 0 } })));
+		const turn = await h.play('do seven things');
+		expect(h.mock.requests).toHaveLength(6);
+		expect(turn.status).toBe('committed');
+		expect(turn.stopped).toBe('budget:turn');
+		const [entries, ledger, events] = await h.use(async (s) => [await journal.recent(s.db, 100), await s.db.select().from(sessionSchema.ledger).where(eq(sessionSchema.ledger.turnId, turn.id)), await readEventsAfter(s.db, 0)] as const);
+		expect(entries.map((e) => e.body)).toEqual(['result 1', 'result 2', 'result 3', 'result 4', 'result 5', 'result 6']);
+		expect(ledger.reduce((sum, l) => sum + l.costMicros, 0)).toBe(54);
+		const warnings = events.filter((e) => e.event.type === 'budget.warning');
+		expect(warnings).toHaveLength(1);
+		// The warning came after the fifth call's delta and before the sixth's.
+		const idx = (pred: (t: string) => boolean) => events.findIndex((e) => e.event.type === 'text.delta' && pred(e.event.text));
+		const warnPos = warnings[0] ? events.indexOf(warnings[0]) : -1;
+		expect(warnPos).toBeGreaterThan(idx((t) => t.includes('step 5')));
+		expect(warnPos).toBeLessThan(idx((t) => t.includes('step 6')));
+		expect(turn.reply).toContain('step 6.');
+		d.remove();
+	});
+});
