@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { documents, journal, state } from '../../../../src/lib/server/records';
-import { dump, json, useTurns } from './helpers';
+import { embedPending, EmbeddingError, type Embedder } from '../../../../src/lib/server/search';
+import { gmToolMap, runToolCall } from '../../../../src/lib/server/tools';
+import { dump, embedder, json, useTurns } from './helpers';
 
 const withTurn = useTurns();
 
@@ -45,6 +47,30 @@ describe('recall', () => {
 	});
 });
 
+describe('recall when the embedding service fails', () => {
+	it('still answers from the keyword side and says so', async () => {
+		await withTurn(async (t) => {
+			await t.s.write((tx) => documents.create(tx, { title: 'World', body: WORLD }));
+			await embedPending(t.s, embedder);
+			let calls = 0;
+			const down: Embedder = {
+				id: embedder.id,
+				dimensions: embedder.dimensions,
+				async embed() {
+					calls++;
+					throw new EmbeddingError('embedding service returned 503', 503);
+				}
+			};
+			const r = await runToolCall(gmToolMap(), { id: 'c', name: 'recall', arguments: '{"query":"Bram"}' }, { ...t.ctx, embedder: down });
+			expect(calls).toBe(1);
+			expect(r).toMatchObject({ isError: false, ran: true });
+			const out = json(r.content);
+			expect(out.note).toMatch(/keyword matches only/);
+			expect(out.hits).toContainEqual(expect.objectContaining({ path: 'World › Geography › North › North Gate' }));
+		});
+	});
+});
+
 describe('read_document', () => {
 	it('reads a whole document by id or title, and one section by heading path', async () => {
 		await withTurn(async (t) => {
@@ -76,6 +102,21 @@ describe('read_document', () => {
 			expect(noSection.isError).toBe(true);
 			expect(noSection.content).toContain('"Secrets › Heir"');
 			expect((await t.call('read_document', {})).content).toMatch(/give the document "id" or its "title"/);
+		});
+	});
+});
+
+describe('read_document on a long document', () => {
+	it('cuts the reply and lists the sections to read instead', async () => {
+		await withTurn(async (t) => {
+			const chapters = Array.from({ length: 12 }, (_, i) => `# Chapter ${i + 1}\n${'Lorem ipsum dolor sit amet. '.repeat(40)}`).join('\n\n');
+			const doc = await t.s.write((tx) => documents.create(tx, { title: 'Chronicle', body: chapters }));
+			const whole = await t.ok('read_document', { id: doc.id });
+			expect(whole).toMatch(/cut at 10000 of \d+ characters; read the rest one section at a time/);
+			expect(whole).toContain('"Chronicle › Chapter 12"');
+			const one = await t.ok('read_document', { id: doc.id, section: 'Chapter 12' });
+			expect(one).toContain('## Chronicle › Chapter 12\nLorem');
+			expect(one).not.toContain('cut at');
 		});
 	});
 });

@@ -47,6 +47,40 @@ const MALFORMED: Record<string, [unknown, RegExp][]> = {
 	adv_stage: [[{ cues: [{ paragraph: 0, action: 'enter' }] }, /cues\.0\.character/], [{}, /cues/]]
 };
 
+/** One valid call per tool, in an order where each finds what it needs. */
+const VALID: [string, unknown][] = [
+	['update_state', { patch: { location: 'Gate' } }],
+	['get_state', {}],
+	['journal_append', { entry: 'The party reached the gate.' }],
+	['journal_read', { last: 5 }],
+	['recall', { query: 'gate' }],
+	['read_document', { title: 'World' }],
+	['memory', { action: 'create', name: 'Bram', body: 'Gate guard.' }],
+	['story_begin', { type: 'plot', key: 'arc', body: 'The regent schemes.' }],
+	['story_revise', { key: 'arc', body: 'The regent schemes and fails.' }],
+	['story_advance', { action: 'confirm_truth', key: 'regent', body: 'The regent is guilty.' }],
+	['story_read', { type: 'truth' }],
+	['roll_dice', { notation: '1d20+2' }],
+	['register_npc', { name: 'Bram', appearance: 'grey beard' }],
+	['set_scene', { name: 'Gate', description: 'stone gate' }],
+	['adv_stage', { cues: [{ paragraph: 0, action: 'enter', character: 'Bram', slot: 'center' }] }]
+];
+
+describe('valid arguments', () => {
+	it('run every tool\'s handler', async () => {
+		expect(VALID.map(([name]) => name).sort()).toEqual(GM_TOOLS.map((t) => t.name).sort());
+		await withTurn(async (t) => {
+			await t.s.write((tx) => documents.create(tx, { title: 'World', body: '# Gate\nstone' }));
+			for (const [name, args] of VALID) {
+				const r = await t.call(name, args);
+				expect(r, `${name}: ${r.content}`).toMatchObject({ name, isError: false, ran: true });
+			}
+			expect(t.staging.size).toBe(8);
+			expect(t.ctx.cues).toHaveLength(1);
+		});
+	});
+});
+
 describe('malformed arguments', () => {
 	it('has cases for every tool', () => {
 		expect(Object.keys(MALFORMED).sort()).toEqual(GM_TOOLS.map((t) => t.name).sort());
