@@ -1,62 +1,143 @@
 /**
  * The keyword side of recall: ranked lists of section ids.
- * - substrings (trigram FTS5, BM25): exact substrings in any script, no morphology needed;
- *   1-2 character terms are widened to the indexed trigrams that start with them, and found at the
- *   very end of a path or body (which no trigram starts with) through the column-tail indexes;
- * - words (Porter FTS5, BM25): English-style ranking with stemming.
+ * - substrings (trigram FTS5): exact substrings in any script, no morphology needed; 1-2 character
+ *   terms are widened to the indexed trigrams that start with them, and found at the very end of a
+ *   path or body (which no trigram starts with) through the column-tail indexes of migration 0002;
+ * - words (Porter FTS5): English-style ranking with stemming.
+ *
+ * Cost control: BM25 has to score every section a term matches, so a term found in thousands of
+ * sections (a common word, a frequent name) would cost tens of milliseconds at 50,000 sections.
+ * Such common terms are not ranked: the sections holding ALL the query's terms come first (newest
+ * first: FTS5 streams rowid order and stops at the limit), then the BM25 ranking of the rarer terms.
  */
 import { sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { SessionExec } from '../db';
 import { filterSql, type SectionFilter } from './filter';
-import { ftsAny } from './query';
+import { ftsQuote } from './query';
 
 /** BM25 column weights (path, body): a term in the heading path says more than one in the body. */
 export const BM25_PATH_WEIGHT = 2;
 export const BM25_BODY_WEIGHT = 1;
 /**
+ * A term in more sections than this is "common": ranking it with BM25 would cost more than the
+ * latency budget (about 1 µs per matching section and term on the bench machine).
+ */
+export const RANK_MAX_DOCS = 2_000;
+/**
  * Trigrams a 1-2 character term is widened to, most frequent first. A common single kanji can start
  * hundreds of distinct trigrams; the most frequent cover nearly all its occurrences.
  */
 export const MAX_SHORT_EXPANSIONS = 64;
+/** GM-only and kind filters are applied after ranking, from this many times the wanted candidates. */
+const FILTER_OVERFETCH = 3;
 /** Above U+10FFFF nothing sorts: `term < prefix + LAST_CHAR` bounds a prefix range. */
 const LAST_CHAR = '\u{10FFFF}';
 
+/** One query term as an FTS5 expression, with the number of sections it can match (an upper bound). */
+export interface Term {
+	expr: string;
+	docs: number;
+}
+
 const IdRow = v.object({ id: v.number() });
-const TermRow = v.object({ term: v.string() });
+const VocabRow = v.object({ term: v.string(), doc: v.number() });
+const CountRow = v.object({ n: v.number() });
 const TailRow = v.object({ id: v.number(), pathTail: v.string() });
 
-/** The indexed trigrams that start with `term` (1-2 characters). */
-export async function expandShortTerm(exec: SessionExec, term: string): Promise<string[]> {
-	const rows = v.parse(
-		v.array(TermRow),
-		await exec.all(
-			sql`SELECT term FROM sections_trigram_vocab WHERE term >= ${term} AND term < ${term + LAST_CHAR} ORDER BY doc DESC LIMIT ${MAX_SHORT_EXPANSIONS}`
-		)
-	);
-	return rows.map((r) => r.term);
+function trigramsOf(term: string): string[] {
+	const chars = [...term];
+	const out: string[] = [];
+	for (let i = 0; i + 3 <= chars.length; i++) out.push(chars.slice(i, i + 3).join(''));
+	return out;
 }
 
-export async function substringSearch(exec: SessionExec, terms: readonly string[], filter: SectionFilter, limit: number): Promise<number[]> {
-	const match = ftsAny(terms);
-	if (!match) return [];
-	const rows = await exec.all(
-		sql`SELECT s.id AS id FROM sections_trigram t JOIN sections s ON s.id = t.rowid
-			WHERE sections_trigram MATCH ${match}${filterSql(filter)}
-			ORDER BY bm25(sections_trigram, ${BM25_PATH_WEIGHT}, ${BM25_BODY_WEIGHT}) LIMIT ${limit}`
-	);
-	return v.parse(v.array(IdRow), rows).map((r) => r.id);
+/**
+ * Substring terms for the trigram index. A 3+ character term can match at most as many sections as
+ * its rarest trigram (and none if a trigram is missing); a 1-2 character term becomes the OR of the
+ * trigrams that start with it.
+ */
+export async function substringTerms(exec: SessionExec, substrings: readonly string[], short: readonly string[]): Promise<Term[]> {
+	const terms: Term[] = [];
+	const trigrams = [...new Set(substrings.flatMap(trigramsOf))];
+	if (trigrams.length > 0) {
+		const rows = v.parse(
+			v.array(VocabRow),
+			await exec.all(sql`SELECT term, doc FROM sections_trigram_vocab WHERE term IN (${sql.join(trigrams, sql`, `)})`)
+		);
+		const docs = new Map(rows.map((r) => [r.term, r.doc]));
+		for (const s of substrings) {
+			const counts = trigramsOf(s).map((t) => docs.get(t) ?? 0);
+			const min = Math.min(...counts);
+			if (min > 0) terms.push({ expr: ftsQuote(s), docs: min });
+		}
+	}
+	for (const s of short) {
+		const rows = v.parse(
+			v.array(VocabRow),
+			await exec.all(
+				sql`SELECT term, doc FROM sections_trigram_vocab WHERE term >= ${s} AND term < ${s + LAST_CHAR} ORDER BY doc DESC LIMIT ${MAX_SHORT_EXPANSIONS}`
+			)
+		);
+		if (rows.length > 0) terms.push({ expr: `(${rows.map((r) => ftsQuote(r.term)).join(' OR ')})`, docs: rows.reduce((n, r) => n + r.doc, 0) });
+	}
+	return terms;
 }
 
-export async function wordSearch(exec: SessionExec, words: readonly string[], filter: SectionFilter, limit: number): Promise<number[]> {
-	const match = ftsAny(words);
-	if (!match) return [];
-	const rows = await exec.all(
-		sql`SELECT s.id AS id FROM sections_words w JOIN sections s ON s.id = w.rowid
-			WHERE sections_words MATCH ${match}${filterSql(filter)}
-			ORDER BY bm25(sections_words, ${BM25_PATH_WEIGHT}, ${BM25_BODY_WEIGHT}) LIMIT ${limit}`
-	);
-	return v.parse(v.array(IdRow), rows).map((r) => r.id);
+/** Word terms for the Porter index, with their exact section counts (FTS5 counts without ranking, cheaply). */
+export async function wordTerms(exec: SessionExec, words: readonly string[]): Promise<Term[]> {
+	const terms: Term[] = [];
+	for (const w of words) {
+		const expr = ftsQuote(w);
+		const [row] = v.parse(v.array(CountRow), await exec.all(sql`SELECT count(*) AS n FROM sections_words WHERE sections_words MATCH ${expr}`));
+		if (row && row.n > 0) terms.push({ expr, docs: row.n });
+	}
+	return terms;
+}
+
+type FtsTable = 'sections_trigram' | 'sections_words';
+
+/** Ranks sections of `table` for `terms` within the cost budget (see the module comment). */
+export async function rankedSearch(exec: SessionExec, table: FtsTable, terms: readonly Term[], filter: SectionFilter, limit: number): Promise<number[]> {
+	if (terms.length === 0) return [];
+	const fetch = limit * FILTER_OVERFETCH;
+	const t = sql.raw(table);
+	const rare = terms.filter((term) => term.docs <= RANK_MAX_DOCS);
+	const ids: number[] = [];
+	if (rare.length < terms.length) {
+		// Some term is common: sections with every term first, newest first, without scoring.
+		const all = terms.map((term) => term.expr).join(' AND ');
+		ids.push(...(await matchIds(exec, sql`SELECT rowid AS id FROM ${t} WHERE ${t} MATCH ${all} ORDER BY rowid DESC LIMIT ${fetch}`)));
+	}
+	if (rare.length > 0) {
+		const any = rare.map((term) => term.expr).join(' OR ');
+		ids.push(
+			...(await matchIds(
+				exec,
+				sql`SELECT rowid AS id FROM ${t} WHERE ${t} MATCH ${any} ORDER BY bm25(${t}, ${BM25_PATH_WEIGHT}, ${BM25_BODY_WEIGHT}) LIMIT ${fetch}`
+			))
+		);
+	} else if (ids.length === 0) {
+		// Only common terms and no section has them all: any of them, newest first.
+		const any = terms.map((term) => term.expr).join(' OR ');
+		ids.push(...(await matchIds(exec, sql`SELECT rowid AS id FROM ${t} WHERE ${t} MATCH ${any} ORDER BY rowid DESC LIMIT ${fetch}`)));
+	}
+	return (await applyFilter(exec, [...new Set(ids)], filter)).slice(0, limit);
+}
+
+async function matchIds(exec: SessionExec, query: ReturnType<typeof sql>): Promise<number[]> {
+	return v.parse(v.array(IdRow), await exec.all(query)).map((r) => r.id);
+}
+
+/**
+ * Keeps the ids (in their order) that pass the GM-only and kind filter. Filtering after ranking
+ * keeps the join out of the ranked query, where it would run once per matching section.
+ */
+async function applyFilter(exec: SessionExec, ids: number[], filter: SectionFilter): Promise<number[]> {
+	if (ids.length === 0 || (filter.includeGmOnly && !filter.kinds)) return ids;
+	const rows = await matchIds(exec, sql`SELECT s.id AS id FROM sections s WHERE s.id IN (${sql.join(ids, sql`, `)})${filterSql(filter)}`);
+	const keep = new Set(rows);
+	return ids.filter((id) => keep.has(id));
 }
 
 export interface TailHits {
@@ -71,8 +152,7 @@ export async function tailSearch(exec: SessionExec, short: readonly string[], fi
 	if (short.length === 0) return { path: [], body: [] };
 	const conditions = short.map((term) => {
 		const chars = [...term];
-		if (chars.length === 2)
-			return sql`lower(substr(s.path, -2)) = ${term} OR lower(substr(s.body, -2)) = ${term}`;
+		if (chars.length === 2) return sql`lower(substr(s.path, -2)) = ${term} OR lower(substr(s.body, -2)) = ${term}`;
 		// One character at the end, or second to last (the tail pair starts with it).
 		return sql`lower(substr(s.path, -1)) = ${term} OR lower(substr(s.body, -1)) = ${term}
 			OR (lower(substr(s.path, -2)) >= ${term} AND lower(substr(s.path, -2)) < ${term + LAST_CHAR})
@@ -82,7 +162,7 @@ export async function tailSearch(exec: SessionExec, short: readonly string[], fi
 		v.array(TailRow),
 		await exec.all(
 			sql`SELECT s.id AS id, lower(substr(s.path, -2)) AS pathTail FROM sections s
-				WHERE (${sql.join(conditions, sql` OR `)})${filterSql(filter)} ORDER BY s.id LIMIT ${limit}`
+				WHERE (${sql.join(conditions, sql` OR `)})${filterSql(filter)} ORDER BY s.id DESC LIMIT ${limit}`
 		)
 	);
 	const inPath = (tail: string) => short.some((term) => tail.includes(term));

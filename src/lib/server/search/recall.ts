@@ -10,7 +10,7 @@ import type { SessionExec } from '../db';
 import { isZeroVector, type Embedder } from './embeddings';
 import { SECTION_KINDS, type SectionFilter, type SectionKind } from './filter';
 import { reciprocalRankFusion } from './fuse';
-import { expandShortTerm, substringSearch, tailSearch, wordSearch } from './keyword';
+import { rankedSearch, substringTerms, tailSearch, wordTerms } from './keyword';
 import { analyseQuery } from './query';
 import { snippet } from './snippet';
 import { readVectorSpace, sameSpace } from './vector-table';
@@ -66,14 +66,13 @@ export async function recall(exec: SessionExec, query: string, options: RecallOp
 	const terms = analyseQuery(query);
 	if (terms.text.length === 0) return [];
 
-	const expansions: string[] = [];
-	for (const term of terms.short) expansions.push(...(await expandShortTerm(exec, term)));
 	const tails = await tailSearch(exec, terms.short, filter, candidates);
-	const ranked = await substringSearch(exec, [...terms.substrings, ...expansions], filter, candidates);
+	const ranked = await rankedSearch(exec, 'sections_trigram', await substringTerms(exec, terms.substrings, terms.short), filter, candidates);
 	// One substring list: sections titled by a short term lead (BM25 cannot see them: no trigram starts
-	// at the end of a heading), then BM25 order, then sections whose body merely ends in the term.
+	// at the end of a heading), then the ranked matches, then sections whose body merely ends in the term.
 	const substrings = [...new Set([...tails.path, ...ranked, ...tails.body])].slice(0, candidates);
-	const lists: number[][] = [substrings, await wordSearch(exec, terms.words, filter, candidates)];
+	const words = await rankedSearch(exec, 'sections_words', await wordTerms(exec, terms.words), filter, candidates);
+	const lists: number[][] = [substrings, words];
 
 	const embedder = options.embedder;
 	if (embedder && sameSpace(await readVectorSpace(exec), embedder)) {
