@@ -109,6 +109,14 @@ export async function getPlaySession(deps: SessionsDeps, ownerId: string, id: un
 	return toPlaySession(row);
 }
 
+/** Any owner's session by id, for operators (the CLI); PlaySessionNotFoundError when there is none. */
+export async function findPlaySession(deps: SessionsDeps, id: unknown): Promise<PlaySession> {
+	if (!isSessionId(id)) throw new PlaySessionNotFoundError();
+	const [row] = await deps.control.db.select().from(playSessions).where(eq(playSessions.id, id)).limit(1);
+	if (!row) throw new PlaySessionNotFoundError();
+	return toPlaySession(row);
+}
+
 export async function renamePlaySession(deps: SessionsDeps, ownerId: string, id: unknown, title: unknown, now = Date.now()): Promise<PlaySession> {
 	const session = await getPlaySession(deps, ownerId, id);
 	const valid = parse(TitleSchema, 'title', title);

@@ -4,6 +4,7 @@ export {
 	listPlaySessions,
 	listAllPlaySessions,
 	getPlaySession,
+	findPlaySession,
 	renamePlaySession,
 	deletePlaySession,
 	TitleSchema,

@@ -10,10 +10,11 @@ import type { Command } from '../command';
 import { userCommands } from './user';
 import { tokenCommands } from './token';
 import { sessionsCommands } from './sessions';
+import { recordsCommands } from './records';
 
 export const COMMANDS: readonly Command[] = [
 	...userCommands,
 	...tokenCommands,
-	...sessionsCommands
-	// ...recordsCommands,
+	...sessionsCommands,
+	...recordsCommands
 ];
