@@ -88,6 +88,28 @@ describe.each<Vendor>(['openai', 'anthropic'])('a GM turn (%s)', (vendor) => {
 	});
 });
 
+describe('stage writes in a turn', () => {
+	it('commits NPCs, cues and image orders with the turn; a failed turn leaves none', async () => {
+		h = await turnHarness('openai');
+		const stageCalls = [
+			{ name: 'register_npc', arguments: { name: 'Bram', appearance: 'A tall guard with a scarred cheek and a green cloak.' } },
+			{ name: 'adv_stage', arguments: { cues: [{ paragraph: 0, action: 'enter', character: 'Bram', slot: 'left' }] } }
+		];
+		h.mock.script([{ toolCalls: stageCalls }, { fault: { kind: 'status', status: 503 }, times: 3 }]);
+		expect((await h.play('who guards the gate?')).status).toBe('failed');
+		const empty = await h.use(async (s) => [(await s.db.select().from(sessionSchema.npcs)).length, (await s.db.select().from(sessionSchema.imageOrders)).length, (await s.db.select().from(sessionSchema.stageCues)).length]);
+		expect(empty).toEqual([0, 0, 0]);
+		h.mock.script([{ toolCalls: stageCalls }, { text: 'Bram steps forward.\n\nHe squints at you.' }]);
+		const turn = await h.play('who guards the gate?');
+		expect(turn.status).toBe('committed');
+		const [orders, cues] = await h.use(async (s) => [await s.db.select().from(sessionSchema.imageOrders), await s.db.select().from(sessionSchema.stageCues)] as const);
+		expect(orders).toHaveLength(1);
+		expect(orders[0]).toMatchObject({ turnId: turn.id, target: 'npc', targetName: 'Bram', status: 'pending' });
+		expect(cues).toHaveLength(1);
+		expect(cues[0]?.cue).toMatchObject({ action: 'enter', character: 'Bram', slot: 'left' });
+	});
+});
+
 describe('turn lifecycle', () => {
 	it('a turn found running after a restart is marked interrupted and never sent to the LLM', async () => {
 		h = await turnHarness('openai');

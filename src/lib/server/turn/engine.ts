@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import { sessionSchema, type ControlDb, type SessionDb, type SessionTx } from '../db';
 import type { Config } from '../config';
 import { log, summaries } from '../records';
+import * as stage from '../stage';
 import type { Embedder } from '../search';
 import { BudgetGuard, BudgetExceededError, costMicros, loadScopes, markWarned, priceFor, recordCall, type BudgetWarning } from '../budget';
 import { buildContext, checkpointInstruction, checkpointMessages, systemText, windowOf, type ContextMessage, type TokenCounter } from '../memory';
@@ -23,7 +24,7 @@ import { readMission } from './mission';
 import { readSettings } from './settings';
 import { LeaseLostError, TurnCancelledError } from './errors';
 
-const { turns, ledger, stageCues } = sessionSchema;
+const { turns, ledger } = sessionSchema;
 
 export interface EngineDeps {
 	config: Pick<Config, 'engine' | 'llm'>;
@@ -160,12 +161,13 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 				if (reply) {
 					const gm = await log.append(tx, { role: 'gm', body: reply, turnId: turn.id });
 					messageIds.push(gm.id);
-					let ord = 0;
-					for (const cue of cues) await tx.insert(stageCues).values({ turnId: turn.id, messageId: gm.id, paragraph: cue.paragraph, ord: ord++, cue: { ...cue } });
+					await stage.cues.save(tx, { turnId: turn.id, messageId: gm.id, cues });
 				}
 			} else {
 				summaryId = (await summaries.append(tx, { body: reply })).id;
 			}
+			// Orders placed by this turn's tools become this turn's: the image runner starts them after commit.
+			await stage.imageOrders.claimForTurn(tx, turn.id);
 			await writeLedger(tx, turn.id, 'committed', ledgerRows);
 			const done = await tx
 				.update(turns)
