@@ -8,7 +8,7 @@ import { openControlDb, SessionDbPool, type ControlDb } from './db';
 import { createEmbedder, type Embedder } from './search';
 import { createProvider, providerSettingsFromConfig, type LlmProvider, type ProviderName } from './llm';
 import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
-import { estimateTokens, type TokenCounter } from './memory';
+import { countTokensO200k, type TokenCounter } from './memory';
 import { EventBus, TurnRunner } from './turn';
 
 export interface App {
@@ -53,7 +53,7 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		provider,
 		tools: gmToolMap(),
 		visibleTools: PLAYER_VISIBLE_TOOL_ACTIVITY,
-		countTokens: overrides.countTokens ?? estimateTokens
+		countTokens: overrides.countTokens ?? countTokensO200k
 	});
 	return {
 		config: cfg,
@@ -76,4 +76,12 @@ let app: Promise<App> | undefined;
 export function getApp(): Promise<App> {
 	app ??= createApp(readConfig());
 	return app;
+}
+
+/**
+ * Installs the app `getApp()` returns (or forgets it with `undefined`). Only for tests that call route
+ * handlers in-process with an app wired to the mock LLM; production builds its app from the environment.
+ */
+export function setAppForTests(instance: App | undefined): void {
+	app = instance ? Promise.resolve(instance) : undefined;
 }

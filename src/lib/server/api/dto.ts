@@ -1,0 +1,44 @@
+/**
+ * Rows to API shapes. Each function lists the fields that may leave the server, so a new column
+ * (a ref, a lease owner, a GM-only flag) stays inside until someone adds it here on purpose.
+ */
+import type { PlaySession } from '../sessions';
+import type { TurnRow } from '../turn';
+import type { log, journal, documents } from '../records';
+import type { DocumentDto, DocumentInfoDto, JournalEntryDto, MessageDto, SessionSummaryDto, TurnDto } from '../../types/api';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function sessionSummaryDto(s: PlaySession): SessionSummaryDto {
+	return { id: s.id, title: s.title, language: s.language, createdAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString() };
+}
+
+export function turnDto(t: TurnRow): TurnDto {
+	return {
+		turnId: t.id,
+		status: t.status,
+		input: t.input,
+		...(t.status === 'committed' ? { reply: { text: t.reply ?? '' } } : {}),
+		...(t.error !== null && t.status !== 'committed' ? { error: t.error } : {}),
+		...(t.stopped !== null ? { stopped: t.stopped } : {}),
+		cancelRequested: t.cancelRequested,
+		createdAt: iso(t.createdAt),
+		...(t.finishedAt !== null ? { finishedAt: iso(t.finishedAt) } : {})
+	};
+}
+
+export function messageDto(m: log.LogMessage): MessageDto {
+	return { id: m.id, role: m.role, speaker: m.speaker, body: m.body, turnId: m.turnId, createdAt: iso(m.createdAt) };
+}
+
+export function journalEntryDto(e: journal.JournalEntry): JournalEntryDto {
+	return { id: e.id, body: e.body, createdAt: iso(e.createdAt) };
+}
+
+export function documentInfoDto(d: documents.DocumentInfo): DocumentInfoDto {
+	return { id: d.id, title: d.title, createdAt: iso(d.createdAt), updatedAt: iso(d.updatedAt) };
+}
+
+export function documentDto(d: documents.Document): DocumentDto {
+	return { ...documentInfoDto(d), body: d.body };
+}

@@ -1,0 +1,45 @@
+/**
+ * The one place the API maps typed errors of the server modules to HTTP statuses. Anything not
+ * listed here is unexpected and goes on to SvelteKit's error funnel (500 with an error id).
+ */
+import { isHttpError } from '@sveltejs/kit';
+import { PlaySessionNotFoundError, PlaySessionValidationError } from '../sessions';
+import { QuotaExceededError, TurnError } from '../turn';
+import { isRecordError } from '../records';
+import { LLM_SETUP_HINT } from '../config';
+import { ApiError } from './errors';
+import { errorResponse } from './respond';
+
+const MS_PER_SECOND = 1000;
+
+const TURN_ERRORS: Record<TurnError['code'], { status: number; code: string }> = {
+	invalid_input: { status: 400, code: 'INVALID_INPUT' },
+	conflict: { status: 409, code: 'TURN_IN_PROGRESS' },
+	quota_exceeded: { status: 429, code: 'QUOTA_EXCEEDED' },
+	not_configured: { status: 503, code: 'LLM_NOT_CONFIGURED' },
+	not_found: { status: 404, code: 'NOT_FOUND' },
+	not_cancellable: { status: 409, code: 'TURN_FINISHED' }
+};
+
+/** Whole seconds until `at`, at least 1: Retry-After takes integer seconds. */
+export function retryAfterSeconds(at: Date, now = Date.now()): number {
+	return Math.max(1, Math.ceil((at.getTime() - now) / MS_PER_SECOND));
+}
+
+export function toErrorResponse(err: unknown): Response | undefined {
+	if (err instanceof ApiError) return errorResponse(err.status, { message: err.message, code: err.code, ...err.extra.body }, err.extra.headers);
+	if (err instanceof PlaySessionNotFoundError) return errorResponse(404, { message: err.message, code: 'NOT_FOUND' });
+	if (err instanceof PlaySessionValidationError) return errorResponse(400, { message: err.message, code: 'INVALID_BODY' });
+	if (err instanceof QuotaExceededError) {
+		return errorResponse(429, { message: err.message, code: 'QUOTA_EXCEEDED', resetsAt: err.resetsAt.toISOString() }, { 'retry-after': String(retryAfterSeconds(err.resetsAt)) });
+	}
+	if (err instanceof TurnError) {
+		const { status, code } = TURN_ERRORS[err.code];
+		return errorResponse(status, { message: err.message, code, ...(err.code === 'not_configured' ? { hint: LLM_SETUP_HINT } : {}) });
+	}
+	if (isRecordError(err, 'not_found')) return errorResponse(404, { message: err.message, code: 'NOT_FOUND' });
+	if (isRecordError(err, 'invalid_input')) return errorResponse(400, { message: err.message, code: 'INVALID_INPUT' });
+	// requireApiUser and SvelteKit helpers throw these with an App.Error body.
+	if (isHttpError(err)) return errorResponse(err.status, { message: err.body.message, code: err.body.code ?? 'ERROR' });
+	return undefined;
+}

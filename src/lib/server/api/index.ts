@@ -1,0 +1,28 @@
+/**
+ * Shared pieces of the JSON API (`/api/v1`): the endpoint frame (auth, error mapping), body and
+ * query validation, the session and turn operations the routes call, response shapes, and the
+ * server-sent event stream.
+ */
+export { apiEndpoint, type ApiContext, type ApiEvent } from './endpoint';
+export { ApiError, badRequest, notFound } from './errors';
+export { toErrorResponse, retryAfterSeconds } from './error-map';
+export { readJson, parseWith, queryOf, IdString, limitParam } from './body';
+export { jsonResponse, errorResponse, NO_STORE } from './respond';
+export { llmStatus, providerProblem } from './llm-status';
+export {
+	CreateSessionBody,
+	PatchSessionBody,
+	ProviderSchema,
+	ModelSchema,
+	DEFAULT_TITLE,
+	chooseLlm,
+	ownedSession,
+	withSession,
+	sessionDto,
+	createSession,
+	updateSession,
+	deleteSession
+} from './sessions';
+export { PostTurnBody, postTurn, playerTurn, cancelTurn, type PostedTurn } from './turns';
+export { sessionSummaryDto, turnDto, messageDto, journalEntryDto, documentInfoDto, documentDto } from './dto';
+export { openEventStream, formatEvent, SSE_KEEPALIVE_MS, SSE_POLL_MS, SSE_RETRY_MS, SSE_BATCH, SSE_HEADERS, type EventStreamOptions } from './sse';

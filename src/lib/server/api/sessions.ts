@@ -1,0 +1,144 @@
+/**
+ * Play sessions as the API sees them: the index row (control DB) plus the session's own settings
+ * (language, provider, model, pinned mission) in its database. Owner-checked everywhere: another
+ * user's session is a 404, exactly like one that does not exist.
+ */
+import * as v from 'valibot';
+import { inArray } from 'drizzle-orm';
+import { createPlaySession, deletePlaySession, getPlaySession, renamePlaySession, LanguageSchema, TitleSchema, type PlaySession } from '../sessions';
+import { composeMission, ensureMission, lastEventId, readSettings, writeSettings, type SessionSettings } from '../turn';
+import { sessionSchema, type SessionDb } from '../db';
+import { MAX_NAME_CHARS } from '../records';
+import type { AuthUser } from '../auth';
+import type { App as Kantera } from '../app';
+import type { Config } from '../config';
+import type { Language, ProviderName, SessionDto } from '../../types/api';
+import { ApiError, badRequest } from './errors';
+import { llmStatus, providerProblem } from './llm-status';
+import { sessionSummaryDto } from './dto';
+
+export const ProviderSchema = v.picklist(['openai', 'anthropic'], 'provider must be openai or anthropic');
+export const ModelSchema = v.pipe(
+	v.string('model must be a string'),
+	v.trim(),
+	v.minLength(1, 'model must not be empty'),
+	v.maxLength(MAX_NAME_CHARS, `model has at most ${MAX_NAME_CHARS} characters`),
+	v.regex(/^[\x21-\x7e]+$/, 'model must be printable ASCII without spaces')
+);
+
+export const CreateSessionBody = v.strictObject({
+	title: v.optional(TitleSchema),
+	language: v.optional(LanguageSchema),
+	provider: v.optional(ProviderSchema),
+	model: v.optional(ModelSchema)
+});
+
+export const PatchSessionBody = v.pipe(
+	v.strictObject({
+		title: v.optional(TitleSchema),
+		language: v.optional(LanguageSchema),
+		provider: v.optional(ProviderSchema),
+		model: v.optional(ModelSchema)
+	}),
+	v.check((b) => Object.values(b).some((x) => x !== undefined), 'Send at least one of title, language, provider, model.')
+);
+
+/** A new session's title when the client gives none. */
+export const DEFAULT_TITLE: Readonly<Record<Language, string>> = { ja: '新しいセッション', en: 'New session' };
+
+type LlmChoice = Partial<Pick<SessionSettings, 'provider' | 'model'>>;
+
+/**
+ * The provider and model to store for a request, checked against what this server can reach.
+ * A provider without a model keeps the session's current model when the provider is unchanged, or
+ * takes the server default when it is the default provider; otherwise the model must be named
+ * (model names are the provider's own, there is nothing safe to guess).
+ */
+export function chooseLlm(cfg: Pick<Config, 'llm'>, current: LlmChoice, requested: { provider?: ProviderName; model?: string }): LlmChoice {
+	if (requested.provider === undefined && requested.model === undefined) return {};
+	const provider = requested.provider ?? current.provider;
+	if (provider === undefined) {
+		throw new ApiError(400, 'PROVIDER_UNAVAILABLE', cfg.llm.configured ? 'Name the provider for this model.' : cfg.llm.reason);
+	}
+	const problem = providerProblem(cfg, provider);
+	if (problem) throw new ApiError(400, 'PROVIDER_UNAVAILABLE', problem);
+	const model =
+		requested.model ??
+		(provider === current.provider ? current.model : undefined) ??
+		(cfg.llm.configured && provider === cfg.llm.provider ? cfg.llm.model : undefined);
+	if (model === undefined) throw badRequest(`Name the model to use with ${provider}.`, 'MODEL_REQUIRED');
+	return { provider, model };
+}
+
+/** The owner's session, or a 404 (PlaySessionNotFoundError) for anything else. */
+export function ownedSession(app: Kantera, user: AuthUser, id: string | undefined): Promise<PlaySession> {
+	return getPlaySession(app, user.id, id);
+}
+
+/** Runs `fn` on the database of the user's session `id`, after the ownership check. */
+export async function withSession<T>(app: Kantera, user: AuthUser, id: string | undefined, fn: (s: SessionDb, session: PlaySession) => Promise<T>): Promise<T> {
+	const session = await ownedSession(app, user, id);
+	return app.sessions.use(session.id, (s) => fn(s, session));
+}
+
+export async function sessionDto(app: Kantera, session: PlaySession, s: SessionDb): Promise<SessionDto> {
+	const settings = await readSettings(s.db, app.config);
+	return {
+		...sessionSummaryDto(session),
+		provider: settings.provider,
+		model: settings.model,
+		lastEventId: await lastEventId(s.db),
+		llm: llmStatus(app.config)
+	};
+}
+
+export async function createSession(app: Kantera, user: AuthUser, body: v.InferOutput<typeof CreateSessionBody>): Promise<SessionDto> {
+	const language = body.language ?? 'en';
+	// Pin the server's defaults now, so changing them later does not switch a campaign's model under it.
+	const defaults: LlmChoice = app.config.llm.configured ? { provider: app.config.llm.provider, model: app.config.llm.model } : {};
+	const choice = body.provider === undefined && body.model === undefined ? defaults : chooseLlm(app.config, defaults, body);
+	const session = await createPlaySession(app, { ownerId: user.id, title: body.title ?? DEFAULT_TITLE[language], language });
+	try {
+		return await app.sessions.use(session.id, async (s) => {
+			await s.write(async (tx) => {
+				await ensureMission(tx, composeMission(language));
+				await writeSettings(tx, { language, ...choice });
+			});
+			return sessionDto(app, session, s);
+		});
+	} catch (err) {
+		// A session without its mission must not be left behind in the list.
+		await deletePlaySession(app, user.id, session.id).catch(() => undefined);
+		throw err;
+	}
+}
+
+/**
+ * Title, provider and model can change. A provider/model change is only stored: the hand-off
+ * checkpoint by the old model (issue 3, item 1) is not run yet. The language is part of the pinned
+ * mission, which never changes under a campaign, so a different language is refused.
+ */
+export async function updateSession(app: Kantera, user: AuthUser, id: string | undefined, body: v.InferOutput<typeof PatchSessionBody>): Promise<SessionDto> {
+	let session = await ownedSession(app, user, id);
+	if (body.language !== undefined && body.language !== session.language) {
+		throw new ApiError(409, 'LANGUAGE_PINNED', "The language is part of the GM's pinned mission and can't change during a campaign; start a new session to play in another language.");
+	}
+	return app.sessions.use(session.id, async (s) => {
+		const current = await readSettings(s.db, app.config);
+		const choice = chooseLlm(app.config, current, body);
+		if (body.title !== undefined) session = await renamePlaySession(app, user.id, session.id, body.title);
+		if (choice.provider !== undefined || choice.model !== undefined) await s.write((tx) => writeSettings(tx, choice));
+		return sessionDto(app, session, s);
+	});
+}
+
+/** Cancels the session's unfinished turn (best effort, so no runner keeps writing), then deletes it. */
+export async function deleteSession(app: Kantera, user: AuthUser, id: string | undefined): Promise<void> {
+	const session = await ownedSession(app, user, id);
+	await app.sessions.use(session.id, async (s) => {
+		const { turns } = sessionSchema;
+		const active = await s.db.select({ id: turns.id }).from(turns).where(inArray(turns.status, ['accepted', 'running']));
+		for (const t of active) await app.runner.cancel(s, t.id);
+	});
+	await deletePlaySession(app, user.id, session.id);
+}

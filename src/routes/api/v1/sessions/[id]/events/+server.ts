@@ -1,0 +1,30 @@
+import { apiEndpoint, IdString, openEventStream, ownedSession, parseWith } from '$lib/server/api';
+import { PlaySessionNotFoundError } from '$lib/server/sessions';
+import type { RequestHandler } from './$types';
+
+/**
+ * The session's events as server-sent events. Resume with the `Last-Event-ID` header (EventSource
+ * sends it by itself on reconnect), or `?lastEventId=` for the first connection; the header wins,
+ * since it is the newer of the two on a reconnect. Without either, only new events are sent.
+ */
+export const GET = apiEndpoint(async ({ app, user, params, request, url }) => {
+	const session = await ownedSession(app, user, params.id);
+	const raw = request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId');
+	const after = raw === null || raw.trim() === '' ? undefined : parseWith(IdString, raw.trim(), 'INVALID_LAST_EVENT_ID');
+	return openEventStream({
+		sessions: app.sessions,
+		bus: app.bus,
+		sessionId: session.id,
+		after,
+		signal: request.signal,
+		stillExists: async () => {
+			try {
+				await ownedSession(app, user, session.id);
+				return true;
+			} catch (err) {
+				if (err instanceof PlaySessionNotFoundError) return false;
+				throw err;
+			}
+		}
+	});
+}) satisfies RequestHandler;
