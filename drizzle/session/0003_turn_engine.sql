@@ -81,6 +81,7 @@ CREATE TABLE `turns` (
 	`model` text,
 	`cancel_requested` integer DEFAULT false NOT NULL,
 	`seq` integer,
+	`tokens` integer,
 	`lease_owner` text,
 	`lease_expires_at` integer,
 	`created_at` integer NOT NULL,

@@ -91,3 +91,14 @@ describe('token estimate', () => {
 		expect(estimateTokens('')).toBe(0);
 	});
 });
+
+describe('production tokenizer', () => {
+	it('counts with the o200k_base encoding', async () => {
+		const { countTokensO200k } = await import('../../../src/lib/server/memory');
+		expect(countTokensO200k('hello world')).toBe(2);
+		expect(countTokensO200k('')).toBe(0);
+		const ja = countTokensO200k('北門の衛兵ブラム');
+		expect(ja).toBeGreaterThan(1);
+		expect(ja).toBeLessThan(9);
+	});
+});

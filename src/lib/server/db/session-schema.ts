@@ -145,6 +145,8 @@ export const turns = sqliteTable(
 		cancelRequested: integer('cancel_requested', { mode: 'boolean' }).notNull().default(false),
 		/** Commit order within the session (1, 2, 3…); history since a checkpoint is `seq >` its seq. */
 		seq: integer('seq'),
+		/** Tokens of input + reply, counted once at commit: the checkpoint threshold sums these. */
+		tokens: integer('tokens'),
 		leaseOwner: text('lease_owner'),
 		leaseExpiresAt: integer('lease_expires_at'),
 		createdAt: integer('created_at').notNull(),

@@ -4,10 +4,12 @@ import type { MemoryPolicy, TokenCounter } from './policy';
 export interface Exchange {
 	player: string;
 	gm: string;
+	/** Tokens of player + gm when already counted (stored at commit); counted on demand otherwise. */
+	tokens?: number | undefined;
 }
 
 export function exchangeTokens(ex: Exchange, count: TokenCounter): number {
-	return count(ex.player) + count(ex.gm);
+	return ex.tokens ?? count(ex.player) + count(ex.gm);
 }
 
 /** Tokens of the history since the last checkpoint. */

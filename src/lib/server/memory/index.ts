@@ -3,3 +3,4 @@ export { type Exchange, exchangeTokens, historyTokens, checkpointDue, windowOf }
 export { buildContext, renderHead, systemText, MISSION_SEPARATOR, type RecordsHead, type BuiltContext, type ContextMessage } from './context';
 export { checkpointInstruction, checkpointMessages, SUMMARY_HEADINGS, type Language } from './checkpoint';
 export { estimateTokens } from './tokens';
+export { countTokensO200k } from './tokenizer';

@@ -150,6 +150,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 		if (signal.aborted) throw new TurnCancelledError();
 		if (turn.kind !== 'player' && !reply) throw new LlmError('protocol', 'The GM wrote no hand-off summary.', { retryable: true });
 
+		const tokens = turn.kind === 'player' ? deps.countTokens(turn.input) + deps.countTokens(reply) : null;
 		const finishedAt = now();
 		let summaryId = 0;
 		const messageIds: number[] = [];
@@ -171,7 +172,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 			await writeLedger(tx, turn.id, 'committed', ledgerRows);
 			const done = await tx
 				.update(turns)
-				.set({ status: 'committed', reply, stopped: stopped ?? null, seq, provider: settings.provider, model: settings.model, finishedAt, leaseOwner: null, leaseExpiresAt: null })
+				.set({ status: 'committed', reply, stopped: stopped ?? null, seq, tokens, provider: settings.provider, model: settings.model, finishedAt, leaseOwner: null, leaseExpiresAt: null })
 				.where(and(eq(turns.id, turn.id), eq(turns.status, 'running'), eq(turns.leaseOwner, owner)))
 				.returning({ id: turns.id });
 			if (done.length === 0) throw new LeaseLostError(turn.id);

@@ -24,11 +24,11 @@ export async function lastCheckpointSeq(exec: SessionExec): Promise<number> {
 export async function historySinceCheckpoint(exec: SessionExec): Promise<Exchange[]> {
 	const since = await lastCheckpointSeq(exec);
 	const rows = await exec
-		.select({ input: turns.input, reply: turns.reply })
+		.select({ input: turns.input, reply: turns.reply, tokens: turns.tokens })
 		.from(turns)
 		.where(and(eq(turns.status, 'committed'), eq(turns.kind, 'player'), gt(turns.seq, since)))
 		.orderBy(asc(turns.seq));
-	return rows.map((r) => ({ player: r.input, gm: r.reply ?? '' }));
+	return rows.map((r) => ({ player: r.input, gm: r.reply ?? '', tokens: r.tokens ?? undefined }));
 }
 
 export async function nextSeq(exec: SessionExec): Promise<number> {
