@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as v from 'valibot';
 import {
 	createEmbedder,
@@ -105,7 +104,9 @@ describe('OpenAICompatibleEmbedder against a local server', () => {
 			});
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+		const address = server.address();
+		if (!address || typeof address === 'string') throw new Error('server has no TCP address');
+		baseUrl = `http://127.0.0.1:${address.port}/v1`;
 	});
 	afterEach(async () => {
 		server.closeAllConnections();

@@ -58,7 +58,7 @@ export function analyseQuery(query: string): QueryTerms {
 		}
 	}
 	// Longer short terms are more specific: keep those when there are too many.
-	const shortTerms = [...short].filter((t) => ![...substrings].some((s) => s === t)).sort((a, b) => length(b) - length(a));
+	const shortTerms = [...short].sort((a, b) => length(b) - length(a));
 	return {
 		text,
 		substrings: [...substrings].slice(0, MAX_TERMS),
