@@ -22,6 +22,7 @@ import { finishUncommitted, type TurnRow } from './leases';
 import { historySinceCheckpoint, loadHead, nextSeq } from './history';
 import { readMission } from './mission';
 import { readSettings } from './settings';
+import { applyPendingModel } from './handoff';
 import { LeaseLostError, TurnCancelledError } from './errors';
 
 const { turns, ledger } = sessionSchema;
@@ -166,6 +167,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 				}
 			} else {
 				summaryId = (await summaries.append(tx, { body: reply })).id;
+				if (turn.kind === 'handoff') await applyPendingModel(tx);
 			}
 			// Orders placed by this turn's tools become this turn's: the image runner starts them after commit.
 			await stage.imageOrders.claimForTurn(tx, turn.id);

@@ -12,3 +12,4 @@ export { composeMission, ensureMission, readMission, GM_RULES } from './mission'
 export { readSettings, writeSettings, type SessionSettings } from './settings';
 export { TurnError, QuotaExceededError, TurnCancelledError } from './errors';
 export { historySinceCheckpoint, loadHead } from './history';
+export { switchModel, type ModelChoice, type SwitchResult } from './handoff';

@@ -1,0 +1,60 @@
+/**
+ * Switching the model mid-session: the current model first writes a checkpoint hand-off summary,
+ * then the new one continues from it. The switch is a turn of kind `handoff`, queued like any turn;
+ * the new provider/model wait in the meta table and take effect in the handoff's commit.
+ */
+import { eq } from 'drizzle-orm';
+import * as v from 'valibot';
+import { newId, sessionSchema, type SessionDb, type SessionTx } from '../db';
+import type { Config } from '../config';
+import { summaries } from '../records';
+import { checkpointInstruction } from '../memory';
+import { appendEvent } from './events';
+import { activeTurn, interruptExpired } from './leases';
+import { readSettings, writeSettings } from './settings';
+import { TurnError } from './errors';
+
+const { meta, turns } = sessionSchema;
+const NEXT_KEY = 'llm.next';
+
+const NextSchema = v.object({ provider: v.picklist(['openai', 'anthropic']), model: v.pipe(v.string(), v.minLength(1)) });
+export type ModelChoice = v.InferOutput<typeof NextSchema>;
+
+export type SwitchResult = { switched: 'now' } | { switched: 'after_handoff'; turnId: string } | { switched: 'unchanged' };
+
+export async function switchModel(cfg: Pick<Config, 'llm'>, s: SessionDb, userId: string, next: ModelChoice, now = Date.now()): Promise<SwitchResult> {
+	const current = await readSettings(s.db, cfg);
+	if (current.provider === next.provider && current.model === next.model) return { switched: 'unchanged' };
+	const previous = await summaries.latest(s.db);
+	const instruction = checkpointInstruction(current.language, previous?.body);
+	return s.write(async (tx) => {
+		const [played] = await tx.select({ id: turns.id }).from(turns).where(eq(turns.status, 'committed')).limit(1);
+		// Nothing to hand over yet, or no model to write it: switch at once.
+		if (!played || !current.provider || !current.model) {
+			await writeSettings(tx, next);
+			return { switched: 'now' as const };
+		}
+		await interruptExpired(tx, now);
+		if (await activeTurn(tx)) throw new TurnError('conflict', 'Wait for the current turn to finish before switching models.');
+		await tx.insert(meta).values({ key: NEXT_KEY, value: JSON.stringify(next) }).onConflictDoUpdate({ target: meta.key, set: { value: JSON.stringify(next) } });
+		const id = newId();
+		await tx.insert(turns).values({ id, idempotencyKey: `handoff:${id}`, kind: 'handoff', userId, input: instruction, status: 'accepted', createdAt: now });
+		await appendEvent(tx, { type: 'turn.accepted', turnId: id, input: '' });
+		return { switched: 'after_handoff' as const, turnId: id };
+	});
+}
+
+/** In the handoff's commit: the waiting model takes over. */
+export async function applyPendingModel(tx: SessionTx): Promise<void> {
+	const [row] = await tx.select().from(meta).where(eq(meta.key, NEXT_KEY));
+	if (!row) return;
+	let value: unknown;
+	try {
+		value = JSON.parse(row.value);
+	} catch {
+		value = undefined;
+	}
+	const parsed = v.safeParse(NextSchema, value);
+	if (parsed.success) await writeSettings(tx, parsed.output);
+	await tx.delete(meta).where(eq(meta.key, NEXT_KEY));
+}

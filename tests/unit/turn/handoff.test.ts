@@ -1,0 +1,41 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { turnHarness, type TurnHarness } from '../../helpers/turns';
+import { lastTurn, systemTextOf } from '../../mock-llm';
+import { readSettings, switchModel } from '../../../src/lib/server/turn';
+
+let h: TurnHarness | undefined;
+afterEach(async () => {
+	await h?.cleanup();
+	h = undefined;
+});
+
+describe('switching models mid-session', () => {
+	it('the current model writes a hand-off summary, then the new one continues from it', async () => {
+		h = await turnHarness('openai');
+		const harness = h;
+		h.mock.script([{ text: 'You find a brass key.' }, { text: '## Current scene\nThe study; the PC holds a brass key.' }, { text: 'The new GM continues.' }]);
+		await h.play('I search the study');
+		const result = await h.use((s) => switchModel(harness.app.config, s, harness.userId, { provider: 'anthropic', model: 'claude-next' }));
+		expect(result.switched).toBe('after_handoff');
+		h.app.runner.kick(h.sessionId);
+		await h.app.runner.idle();
+		const handoffRequest = h.mock.requests[1];
+		expect(handoffRequest?.api).toBe('openai');
+		expect(handoffRequest && lastTurn(handoffRequest)).toMatchObject({ kind: 'user', text: expect.stringMatching(/^\[OPERATOR — CHECKPOINT/) });
+		expect(await h.use((s) => readSettings(s.db, harness.app.config))).toMatchObject({ provider: 'anthropic', model: 'claude-next' });
+		await h.play('I leave');
+		const next = h.mock.requests[2];
+		expect(next?.api).toBe('anthropic');
+		expect(next?.anthropic?.model).toBe('claude-next');
+		expect(next && systemTextOf(next)).toContain('the PC holds a brass key');
+		expect(next && systemTextOf(next)?.startsWith(harness.mission)).toBe(true);
+	});
+
+	it('switches at once when nothing has been played, and does nothing for the same model', async () => {
+		h = await turnHarness('openai');
+		const harness = h;
+		expect(await h.use((s) => switchModel(harness.app.config, s, harness.userId, { provider: 'openai', model: 'mock-model' }))).toEqual({ switched: 'unchanged' });
+		expect(await h.use((s) => switchModel(harness.app.config, s, harness.userId, { provider: 'anthropic', model: 'claude-next' }))).toEqual({ switched: 'now' });
+		expect(h.mock.requests).toHaveLength(0);
+	});
+});
