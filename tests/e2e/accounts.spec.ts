@@ -43,3 +43,13 @@ test('the session cookie is httpOnly and sameSite=lax', async ({ page, context }
 	expect(cookie?.sameSite).toBe('Lax');
 	expect(await page.evaluate(() => document.cookie)).not.toContain('kantera_session');
 });
+
+test('with no LLM provider configured, a signed-in user is told plainly what to set', async ({ page }) => {
+	// The e2e server runs on the offline defaults: no OPENAI_API_KEY, no ANTHROPIC_API_KEY.
+	await signUp(page, uniqueName('nollm'));
+	const notice = page.getByRole('status').filter({ hasText: 'No LLM provider is configured.' });
+	await expect(notice).toBeVisible();
+	await expect(notice).toContainText('OPENAI_API_KEY');
+	await signOut(page);
+	await expect(page.getByText('No LLM provider is configured.')).toHaveCount(0);
+});
