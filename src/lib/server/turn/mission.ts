@@ -26,7 +26,15 @@ not have happened by the next turn. So:
 - Register new characters with register_npc and places with set_scene (visual descriptions only);
   direct the stage with adv_stage.
 - If a tool reports an error, read it, fix the arguments and try again.
-Then narrate the outcome of the player's action, and stop where the player must choose.`;
+Then narrate the outcome of the player's action, and stop where the player must choose.
+
+How to write the reply (the screen depends on it):
+- Separate paragraphs with a blank line. adv_stage cues refer to paragraphs by number, from 0.
+- A paragraph of dialogue starts with a speaker tag: @Name: what they say
+  or, with an expression for the sprite: @Name(smiling): what they say
+  Use the name exactly as registered with register_npc. One speaker per paragraph.
+- Every other paragraph is narration. Never put quotation marks around narration, and never write
+  the tag anywhere but at the start of a paragraph.`;
 
 export const LANGUAGE_RULE = {
 	ja: 'Write all narration and dialogue in Japanese.',
