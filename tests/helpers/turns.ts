@@ -24,7 +24,14 @@ export interface TurnHarness {
 	cleanup(): Promise<void>;
 }
 
-export async function turnHarness(vendor: Vendor, env: Record<string, string> = {}, opts: { countTokens?: TokenCounter; language?: 'ja' | 'en' } = {}): Promise<TurnHarness> {
+export interface MockLlmApp {
+	app: App;
+	mock: MockLlm;
+	cleanup(): Promise<void>;
+}
+
+/** An app whose LLM is the scripted mock (real SDKs, fast retries and timeouts), on real libSQL files in a temp dir. */
+export async function mockLlmApp(vendor: Vendor, env: Record<string, string> = {}, opts: { countTokens?: TokenCounter } = {}): Promise<MockLlmApp> {
 	const mock = await startMockLlm();
 	const { dir, remove } = tempDir();
 	const cfg = parseConfig({
@@ -46,6 +53,19 @@ export async function turnHarness(vendor: Vendor, env: Record<string, string> = 
 			}),
 		...(opts.countTokens ? { countTokens: opts.countTokens } : {})
 	});
+	return {
+		app,
+		mock,
+		async cleanup() {
+			await app.close();
+			await mock.close();
+			remove();
+		}
+	};
+}
+
+export async function turnHarness(vendor: Vendor, env: Record<string, string> = {}, opts: { countTokens?: TokenCounter; language?: 'ja' | 'en' } = {}): Promise<TurnHarness> {
+	const { app, mock, cleanup } = await mockLlmApp(vendor, env, opts);
 	const sessionId = newId();
 	const userId = newId();
 	const mission = composeMission(opts.language ?? 'en', 'Keep the tone of a gaslit mystery.');
@@ -73,10 +93,6 @@ export async function turnHarness(vendor: Vendor, env: Record<string, string> = 
 		},
 		use,
 		turns,
-		async cleanup() {
-			await app.close();
-			await mock.close();
-			remove();
-		}
+		cleanup
 	};
 }

@@ -8,7 +8,7 @@ import { ApiError, badRequest } from './errors';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-/** Reads and validates a JSON body; 415 for another content type, 400 for malformed JSON or a body the schema refuses. */
+/** Reads and validates a JSON object body; 415 for another content type, 400 for malformed JSON or a body the schema refuses. */
 export async function readJson<S extends v.GenericSchema>(request: Request, schema: S): Promise<v.InferOutput<S>> {
 	const type = request.headers.get('content-type') ?? '';
 	if (!JSON_TYPE.test(type)) {
@@ -21,6 +21,8 @@ export async function readJson<S extends v.GenericSchema>(request: Request, sche
 	} catch {
 		throw badRequest('The body is not valid JSON.', 'MALFORMED_JSON');
 	}
+	// valibot's object schemas take arrays too (they are objects); every body of this API is a JSON object.
+	if (typeof data !== 'object' || data === null || Array.isArray(data)) throw badRequest('The body must be a JSON object.', 'INVALID_BODY');
 	return parseWith(schema, data, 'INVALID_BODY');
 }
 

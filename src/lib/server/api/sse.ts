@@ -21,6 +21,8 @@ export const SSE_RETRY_MS = 2_000;
 /** Log rows read per query; a client far behind catches up in batches, with backpressure between them. */
 export const SSE_BATCH = 200;
 
+const PARAMS_MARKER = /\bparams:/;
+
 export const SSE_HEADERS = {
 	'content-type': 'text/event-stream',
 	'cache-control': 'no-store',
@@ -115,8 +117,10 @@ export async function openEventStream(opts: EventStreamOptions): Promise<Respons
 				try {
 					batch = await read();
 				} catch (err) {
-					// The client reconnects with its Last-Event-ID and misses nothing.
-					console.warn(`[kantera] event stream of session ${sessionId} stopped: ${err instanceof Error ? err.message : String(err)}`);
+					// The client reconnects with its Last-Event-ID and misses nothing. Driver messages end with the
+					// query's bound parameters, which stay out of the log.
+					const reason = err instanceof Error ? (err.message.split(PARAMS_MARKER)[0] ?? '').trim() : String(err);
+					console.warn(`[kantera] event stream of session ${sessionId} stopped: ${reason}`);
 					batch = 'gone';
 				}
 				if (closed) return;

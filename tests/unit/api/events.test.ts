@@ -1,0 +1,182 @@
+/** The SSE endpoint: live events, resume with Last-Event-ID (every missed event exactly once), keep-alives, clean-up. */
+import { afterEach, describe, expect, it } from 'vitest';
+import * as v from 'valibot';
+import { apiHarness, waitForTurn, type ApiHarness, type Caller } from './client';
+import { AcceptedTurn, bodyOf, ErrorBody, Session } from './shapes';
+import { eventFrames, sseReader } from './sse-reader';
+import { appendEvent, readEventsAfter } from '../../../src/lib/server/turn';
+import { openEventStream, SSE_BATCH, SSE_KEEPALIVE_MS } from '../../../src/lib/server/api';
+
+let h: ApiHarness | undefined;
+afterEach(async () => {
+	await h?.cleanup();
+	h = undefined;
+});
+
+async function harness(): Promise<ApiHarness> {
+	h = await apiHarness();
+	return h;
+}
+
+async function newSession(api: Caller): Promise<{ id: string; lastEventId: number }> {
+	const s = await bodyOf(await api.post('/api/v1/sessions', { title: 'Streams' }), Session);
+	return { id: s.id, lastEventId: s.lastEventId };
+}
+
+let keySeq = 0;
+const key = () => `sse-key-${String(++keySeq).padStart(6, '0')}`;
+
+const EventData = v.looseObject({ type: v.string(), turnId: v.optional(v.string()), text: v.optional(v.string()), reply: v.optional(v.string()) });
+
+describe('GET …/events', () => {
+	it('streams a turn live: ids increasing, event name = data type, with the SSE headers', async () => {
+		const { app, alice, as, mock } = await harness();
+		mock?.script([{ text: 'Gulls cry over the pier.' }]);
+		const api = as(alice);
+		const { id } = await newSession(api);
+		const res = await api.get(`/api/v1/sessions/${id}/events`);
+		expect(res.status).toBe(200);
+		expect(res.headers.get('content-type')).toBe('text/event-stream');
+		expect(res.headers.get('cache-control')).toBe('no-store');
+		expect(res.headers.get('x-accel-buffering')).toBe('no');
+		const stream = sseReader(res);
+		const hello = await stream.next();
+		expect(hello?.id).toBe('0');
+		expect(hello?.data).toBeUndefined();
+		expect(Number(hello?.retry)).toBeGreaterThan(0);
+		expect(app.bus.listenerCount(id)).toBe(1);
+
+		const turn = await bodyOf(await api.post(`/api/v1/sessions/${id}/turns`, { text: 'Listen.', idempotencyKey: key() }), AcceptedTurn);
+		const events = eventFrames(await stream.until((f) => f.event === 'turn.committed'));
+		await stream.close();
+		expect(app.bus.listenerCount(id)).toBe(0);
+
+		const ids = events.map((e) => e.id);
+		expect(ids).toEqual([...ids].sort((a, b) => a - b));
+		expect(new Set(ids).size).toBe(ids.length);
+		const data = events.map((e) => v.parse(EventData, e.data));
+		for (const [i, e] of events.entries()) expect(data[i]?.type).toBe(e.event);
+		expect(data.every((d) => d.turnId === turn.turnId)).toBe(true);
+		expect(data[0]?.type).toBe('turn.accepted');
+		expect(data[1]?.type).toBe('turn.started');
+		expect(data.at(-1)).toMatchObject({ type: 'turn.committed', reply: 'Gulls cry over the pier.' });
+		expect(data.filter((d) => d.type === 'text.delta').map((d) => d.text).join('')).toBe('Gulls cry over the pier.');
+	});
+
+	it('resumes after a disconnect mid-turn with Last-Event-ID: every missed event exactly once, in order', async () => {
+		const { app, alice, as, mock } = await harness();
+		const reply = 'The tide turns, and the old boat drifts out past the breakwater into the grey morning.';
+		mock?.script([{ text: reply, frameDelayMs: 25 }]);
+		const api = as(alice);
+		const { id, lastEventId: start } = await newSession(api);
+
+		const first = sseReader(await api.get(`/api/v1/sessions/${id}/events?lastEventId=${start}`));
+		const turn = await bodyOf(await api.post(`/api/v1/sessions/${id}/turns`, { text: 'Watch the sea.', idempotencyKey: key() }), AcceptedTurn);
+		const before = eventFrames(await first.until((f) => f.event === 'text.delta'));
+		await first.close();
+		expect(app.bus.listenerCount(id)).toBe(0);
+		const lastSeen = before.at(-1)?.id ?? 0;
+
+		// The turn goes on without the client.
+		await waitForTurn(api, id, turn.turnId);
+		await app.runner.idle();
+
+		// EventSource sends the header on reconnect while the URL keeps its first ?lastEventId: the header wins.
+		const second = sseReader(await api.get(`/api/v1/sessions/${id}/events?lastEventId=${start}`, { headers: { 'last-event-id': String(lastSeen) } }));
+		const hello = await second.next();
+		expect(hello?.id).toBe(String(lastSeen));
+		const after = eventFrames(await second.until((f) => f.event === 'turn.committed'));
+		await second.close();
+
+		const logged = await app.sessions.use(id, (s) => readEventsAfter(s.db, start));
+		expect(logged.length).toBeGreaterThan(before.length + 1);
+		const received = [...before, ...after];
+		expect(received.map((e) => e.id)).toEqual(logged.map((e) => e.id));
+		expect(received.map((e) => e.data)).toEqual(logged.map((e) => e.event));
+		const text = received.map((e) => v.parse(EventData, e.data)).filter((d) => d.type === 'text.delta');
+		expect(text.map((d) => d.text).join('')).toBe(reply);
+		expect(app.bus.listenerCount(id)).toBe(0);
+	});
+
+	it('catches up a client far behind in batches, each event once and in order', async () => {
+		const { app, alice, as } = await harness();
+		const api = as(alice);
+		const { id } = await newSession(api);
+		const total = SSE_BATCH * 2 + 37;
+		await app.sessions.use(id, (s) =>
+			s.write(async (tx) => {
+				for (let i = 0; i < total; i++) await appendEvent(tx, { type: 'budget.warning', scope: 'session', message: `note ${i}` });
+			})
+		);
+		const stream = sseReader(await api.get(`/api/v1/sessions/${id}/events`, { headers: { 'last-event-id': '0' } }));
+		let count = 0;
+		const frames = await stream.until((f) => f.data !== undefined && ++count === total);
+		await stream.close();
+		const events = eventFrames(frames);
+		expect(events.map((e) => e.data)).toEqual(Array.from({ length: total }, (_, i) => ({ type: 'budget.warning', scope: 'session', message: `note ${i}` })));
+		expect(events.map((e) => e.id)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+	});
+
+	it('finds events written by another process through the slow poll (no bus wake-up)', async () => {
+		const { app, alice, as } = await harness();
+		const { id } = await newSession(as(alice));
+		const res = await openEventStream({ sessions: app.sessions, bus: app.bus, sessionId: id, after: 0, pollMs: 20 });
+		const stream = sseReader(res);
+		await stream.next();
+		// Written without bus.notify, as another server process would.
+		await app.sessions.use(id, (s) => s.write((tx) => appendEvent(tx, { type: 'turn.interrupted', turnId: 'elsewhere' })));
+		const frames = await stream.until((f) => f.event === 'turn.interrupted');
+		expect(eventFrames(frames).map((e) => e.data)).toEqual([{ type: 'turn.interrupted', turnId: 'elsewhere' }]);
+		await stream.close();
+		expect(app.bus.listenerCount(id)).toBe(0);
+	});
+
+	it('sends keep-alive comments on a quiet stream (interval injected; the default stays within 8 s)', async () => {
+		expect(SSE_KEEPALIVE_MS).toBeLessThanOrEqual(8_000);
+		const { app, alice, as } = await harness();
+		const { id } = await newSession(as(alice));
+		const stream = sseReader(await openEventStream({ sessions: app.sessions, bus: app.bus, sessionId: id, after: undefined, keepAliveMs: 10 }));
+		const frames = await stream.until((f) => f.comments.includes('keep-alive') && f.data === undefined);
+		const more = await stream.until((f) => f.comments.includes('keep-alive'));
+		expect(frames.length + more.length).toBeGreaterThanOrEqual(2);
+		await stream.close();
+		expect(app.bus.listenerCount(id)).toBe(0);
+	});
+
+	it('cleans up when the request is aborted, and ends the stream when the session is deleted', async () => {
+		const { app, alice, as } = await harness();
+		const api = as(alice);
+		const { id } = await newSession(api);
+		const abort = new AbortController();
+		const aborted = sseReader(await api.get(`/api/v1/sessions/${id}/events`, { signal: abort.signal }));
+		await aborted.next();
+		const kept = sseReader(await api.get(`/api/v1/sessions/${id}/events`));
+		await kept.next();
+		expect(app.bus.listenerCount(id)).toBe(2);
+		abort.abort();
+		expect(app.bus.listenerCount(id)).toBe(1);
+		expect(await aborted.next()).toBeUndefined();
+
+		expect((await api.delete(`/api/v1/sessions/${id}`)).status).toBe(204);
+		// The next poll finds the session gone and closes the stream.
+		expect(await kept.next()).toBeUndefined();
+		expect(app.bus.listenerCount(id)).toBe(0);
+	});
+
+	it('clamps a Last-Event-ID from the future and refuses a malformed one', async () => {
+		const { alice, as, mock } = await harness();
+		mock?.script([{ text: 'Still here.' }]);
+		const api = as(alice);
+		const { id } = await newSession(api);
+		const bad = await api.get(`/api/v1/sessions/${id}/events`, { headers: { 'last-event-id': 'yesterday' } });
+		expect(bad.status).toBe(400);
+		expect(await bodyOf(bad, ErrorBody)).toMatchObject({ code: 'INVALID_LAST_EVENT_ID' });
+
+		const stream = sseReader(await api.get(`/api/v1/sessions/${id}/events`, { headers: { 'last-event-id': '999999' } }));
+		expect((await stream.next())?.id).toBe('0');
+		await api.post(`/api/v1/sessions/${id}/turns`, { text: 'Hello.', idempotencyKey: key() });
+		const events = eventFrames(await stream.until((f) => f.event === 'turn.committed'));
+		expect(events[0]).toMatchObject({ id: 1, event: 'turn.accepted' });
+		await stream.close();
+	});
+});
