@@ -237,6 +237,11 @@ export const imageOrders = sqliteTable(
 		attempts: integer('attempts').notNull().default(0),
 		image: text('image'),
 		error: text('error'),
+		/** The job runner holding this order while it is `running`, and until when (renewed while it works). */
+		leaseOwner: text('lease_owner'),
+		leaseExpiresAt: integer('lease_expires_at'),
+		/** A pending order that failed waits until then before its next attempt (backoff); null = now. */
+		nextAttemptAt: integer('next_attempt_at'),
 		createdAt: integer('created_at').notNull(),
 		updatedAt: integer('updated_at').notNull()
 	},
