@@ -2,7 +2,7 @@
  * Search: hybrid recall over the sections of a session database, and the embeddings behind it.
  * Reads sections (written by records); owns the vector table and drains the embedding queue.
  */
-export { recall, DEFAULT_RECALL_K, MAX_RECALL_K, type RecallHit, type RecallOptions } from './recall';
+export { recall, withQueryEmbedded, DEFAULT_RECALL_K, MAX_RECALL_K, type RecallHit, type RecallOptions } from './recall';
 export {
 	type Embedder,
 	createEmbedder,

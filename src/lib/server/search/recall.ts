@@ -58,6 +58,24 @@ const SectionRow = v.object({
 	body: v.string()
 });
 
+/**
+ * An embedder that already holds the vector of `query` as recall will embed it. Embed first, outside
+ * any transaction, then run recall inside one: a network embedder then never holds the session's
+ * write lock (a turn's reads run in a speculative write transaction, see turn/staging.ts).
+ */
+export async function withQueryEmbedded(embedder: Embedder, query: string, signal?: AbortSignal): Promise<Embedder> {
+	const text = analyseQuery(query).text;
+	if (!text) return embedder;
+	const [vector] = await embedder.embed([text], signal);
+	if (!vector) return embedder;
+	return {
+		id: embedder.id,
+		dimensions: embedder.dimensions,
+		...(embedder.similarityFloor === undefined ? {} : { similarityFloor: embedder.similarityFloor }),
+		embed: (texts, s) => (texts.length === 1 && texts[0] === text ? Promise.resolve([vector]) : embedder.embed(texts, s))
+	};
+}
+
 export async function recall(exec: SessionExec, query: string, options: RecallOptions = {}): Promise<RecallHit[]> {
 	const k = Math.min(Math.max(1, Math.floor(options.k ?? DEFAULT_RECALL_K)), MAX_RECALL_K);
 	if (options.kinds && options.kinds.length === 0) return [];

@@ -1,7 +1,7 @@
 /** recall: the GM looks things up instead of guessing (design brief: "every record is searchable"). */
 import * as v from 'valibot';
 import { RECORD_KINDS } from '../../records';
-import { EmbeddingError, recall as searchRecall, type RecallHit } from '../../search';
+import { EmbeddingError, recall as searchRecall, withQueryEmbedded, type RecallHit } from '../../search';
 import { defineTool } from '../define';
 import type { ToolContext } from '../context';
 import { int, quote, text } from './shared';
@@ -46,7 +46,9 @@ export const recallTool = defineTool({
 		let note: string | undefined;
 		let hits: RecallHit[];
 		try {
-			hits = await ctx.read((exec) => searchRecall(exec, args.query, { ...options, embedder: ctx.embedder }));
+			// Embed before entering the turn's speculative transaction, so a slow embedding service never holds the write lock.
+			const embedder = await withQueryEmbedded(ctx.embedder, args.query);
+			hits = await ctx.read((exec) => searchRecall(exec, args.query, { ...options, embedder }));
 		} catch (err) {
 			if (!(err instanceof EmbeddingError)) throw err;
 			// The meaning side is a network service; when it fails the keyword side still answers.
