@@ -1,0 +1,6 @@
+/**
+ * The ADV (visual-novel) stage, as pure logic shared by server and browser: the reply's speaker tags,
+ * the stage each cue produces, backlog replay and the text reveal. No Node APIs, no server imports.
+ */
+export * from './cue';
+export * from './script';
