@@ -39,6 +39,11 @@ export interface SessionDto extends SessionSummaryDto {
 	/** The newest event id: pass it as `?lastEventId=` to the events stream to miss nothing after this read. */
 	lastEventId: number;
 	llm: LlmStatusDto;
+	/**
+	 * Set when a PATCH changed the provider/model of a session with history: the current model first
+	 * writes a hand-off summary in this turn, and `provider`/`model` change when it commits.
+	 */
+	handoffTurnId?: string;
 }
 
 export interface AcceptedTurnDto {

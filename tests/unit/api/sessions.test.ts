@@ -1,6 +1,6 @@
 /** Sessions through the API: create/list/get/patch/delete, validation, ownership, and the no-LLM status. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiHarness, type ApiHarness } from './client';
+import { apiHarness, waitForTurn, type ApiHarness } from './client';
 import { bodyOf, ErrorBody, Session, SessionList, Status } from './shapes';
 import { readMission, readSettings, composeMission } from '../../../src/lib/server/turn';
 import { LLM_SETUP_HINT } from '../../../src/lib/server/config';
@@ -151,5 +151,28 @@ describe('no LLM configured', () => {
 	it('reports the provider and model when one is configured', async () => {
 		const { as } = await harness();
 		expect(await bodyOf(await as(null).get('/api/v1/status'), Status)).toEqual({ llm: { configured: true, provider: 'openai', model: 'mock-model' } });
+	});
+});
+
+describe('PATCH provider/model in a session with history', () => {
+	it('runs a handoff turn by the current model, then the new model takes over', async () => {
+		const { app, alice, as, mock } = await harness();
+		const api = as(alice);
+		const s = await bodyOf(await api.post('/api/v1/sessions', {}), Session);
+		mock?.script([{ text: 'You enter the tavern.' }, { text: '## Current scene\nThe tavern.' }, { text: 'The other model speaks.' }]);
+		const t = await api.post(`/api/v1/sessions/${s.id}/turns`, { text: 'I enter', idempotencyKey: 'handoff-api-1' });
+		const { turnId } = (await t.json()) as { turnId: string };
+		await waitForTurn(api, s.id, turnId);
+		const patched = await api.patch(`/api/v1/sessions/${s.id}`, { model: 'second-model' });
+		expect(patched.status).toBe(200);
+		const body: unknown = await patched.json();
+		expect(body).toMatchObject({ model: 'mock-model', handoffTurnId: expect.any(String) });
+		await app.runner.idle();
+		const after = await bodyOf(await api.get(`/api/v1/sessions/${s.id}`), Session);
+		expect(after.model).toBe('second-model');
+		expect(mock?.requests[1]?.openai?.model).toBe('mock-model');
+		const t2 = await api.post(`/api/v1/sessions/${s.id}/turns`, { text: 'I sit down', idempotencyKey: 'handoff-api-2' });
+		await waitForTurn(api, s.id, ((await t2.json()) as { turnId: string }).turnId);
+		expect(mock?.requests[2]?.openai?.model).toBe('second-model');
 	});
 });

@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { inArray } from 'drizzle-orm';
 import { createPlaySession, deletePlaySession, getPlaySession, renamePlaySession, LanguageSchema, TitleSchema, type PlaySession } from '../sessions';
-import { composeMission, ensureMission, lastEventId, readSettings, writeSettings, type SessionSettings } from '../turn';
+import { composeMission, ensureMission, lastEventId, readSettings, switchModel, writeSettings, type SessionSettings } from '../turn';
 import { sessionSchema, type SessionDb } from '../db';
 import { MAX_NAME_CHARS } from '../records';
 import type { AuthUser } from '../auth';
@@ -114,9 +114,10 @@ export async function createSession(app: Kantera, user: AuthUser, body: v.InferO
 }
 
 /**
- * Title, provider and model can change. A provider/model change is only stored: the hand-off
- * checkpoint by the old model (issue 3, item 1) is not run yet. The language is part of the pinned
- * mission, which never changes under a campaign, so a different language is refused.
+ * Title, provider and model can change. A provider/model change in a session with history is a
+ * handoff turn: the current model writes a checkpoint summary, then the new one takes over (see
+ * turn/handoff.ts). The language is part of the pinned mission, which never changes under a
+ * campaign, so a different language is refused.
  */
 export async function updateSession(app: Kantera, user: AuthUser, id: string | undefined, body: v.InferOutput<typeof PatchSessionBody>): Promise<SessionDto> {
 	let session = await ownedSession(app, user, id);
@@ -127,8 +128,16 @@ export async function updateSession(app: Kantera, user: AuthUser, id: string | u
 		const current = await readSettings(s.db, app.config);
 		const choice = chooseLlm(app.config, current, body);
 		if (body.title !== undefined) session = await renamePlaySession(app, user.id, session.id, body.title);
-		if (choice.provider !== undefined || choice.model !== undefined) await s.write((tx) => writeSettings(tx, choice));
-		return sessionDto(app, session, s);
+		let handoffTurnId: string | undefined;
+		if (choice.provider !== undefined && choice.model !== undefined) {
+			const switched = await switchModel(app.config, s, user.id, { provider: choice.provider, model: choice.model });
+			if (switched.switched === 'after_handoff') {
+				handoffTurnId = switched.turnId;
+				app.runner.kick(s.id);
+			}
+		}
+		const dto = await sessionDto(app, session, s);
+		return handoffTurnId ? { ...dto, handoffTurnId } : dto;
 	});
 }
 
