@@ -4,3 +4,4 @@
  */
 export * from './cue';
 export * from './script';
+export * from './stage';

@@ -21,9 +21,9 @@ export function seeded(seed: number): Random {
 	return {
 		int,
 		pick<T>(items: readonly T[]): T {
-			const item = items[int(items.length)];
-			if (item === undefined) throw new Error('pick from an empty list');
-			return item;
+			if (items.length === 0) throw new Error('pick from an empty list');
+			// The index is in range, so the element exists even when it is `undefined` on purpose.
+			return items[int(items.length)] as T;
 		},
 		chance: (p) => next() < p
 	};
