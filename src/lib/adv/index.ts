@@ -5,3 +5,4 @@
 export * from './cue';
 export * from './script';
 export * from './stage';
+export * from './replay';

@@ -211,8 +211,13 @@ export function hasValidParagraph(cue: StageCue): boolean {
  * miscounted) plays before the last one, so it is seen while the reply is on screen.
  */
 export function cueParagraph(cue: StageCue, paragraphCount?: number): number {
-	if (paragraphCount === undefined || paragraphCount <= 0) return cue.paragraph;
-	return Math.min(cue.paragraph, paragraphCount - 1);
+	return placeParagraph(cue.paragraph, paragraphCount);
+}
+
+/** `cueParagraph` for a bare paragraph number (a stored cue row's). */
+export function placeParagraph(paragraph: number, paragraphCount?: number): number {
+	if (paragraphCount === undefined || paragraphCount <= 0) return paragraph;
+	return Math.min(paragraph, paragraphCount - 1);
 }
 
 /** Cues in play order: by paragraph, then as given. Cues without a usable paragraph are left out. */
