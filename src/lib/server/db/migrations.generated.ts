@@ -47,5 +47,11 @@ export const sessionMigrations: readonly Migration[] = [
 		"tag": "0004_image_jobs",
 		"hash": "0c5167d4b390464ebec63e8afb588a0b6ca0bec920f9ce1806935517ef12533e",
 		"sql": "ALTER TABLE `image_orders` ADD `lease_owner` text;--> statement-breakpoint\nALTER TABLE `image_orders` ADD `lease_expires_at` integer;--> statement-breakpoint\nALTER TABLE `image_orders` ADD `next_attempt_at` integer;"
+	},
+	{
+		"idx": 5,
+		"tag": "0005_turns_seq_index",
+		"hash": "5dd986926ffa6da2dd29cc7545d475d7f3ad49153d5ee465c686b065e384b555",
+		"sql": "CREATE INDEX `turns_seq` ON `turns` (`seq`);"
 	}
 ];

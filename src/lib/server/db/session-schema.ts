@@ -153,7 +153,12 @@ export const turns = sqliteTable(
 		startedAt: integer('started_at'),
 		finishedAt: integer('finished_at')
 	},
-	(t) => [index('turns_status').on(t.status, t.createdAt)]
+	(t) => [
+		index('turns_status').on(t.status, t.createdAt),
+		// Commit order: the next seq, the last checkpoint and the history since it are read on every
+		// turn; without this index each of them scans every turn ever played (and its text).
+		index('turns_seq').on(t.seq)
+	]
 );
 
 /** The session's event log behind SSE: ids are the SSE ids, strictly increasing. */

@@ -1,0 +1,1 @@
+CREATE INDEX `turns_seq` ON `turns` (`seq`);
