@@ -48,6 +48,21 @@ export class DeltaWriter {
 		return this.chain;
 	}
 
+	/**
+	 * Hands over the text not yet written, once everything flushed earlier is in the log, for the
+	 * caller to write in a transaction it makes anyway (a tool-activity event, the turn's commit):
+	 * one durable commit instead of two, in the same order. Rethrows a failed earlier flush.
+	 */
+	async take(): Promise<string> {
+		await this.chain;
+		if (this.timer) clearTimeout(this.timer);
+		this.timer = undefined;
+		if (this.failure) throw this.failure;
+		const text = this.pending;
+		this.pending = '';
+		return text;
+	}
+
 	async close(): Promise<void> {
 		await this.flush();
 		if (this.failure) throw this.failure;
