@@ -1,0 +1,178 @@
+/**
+ * A world preset: everything a session starts from — premise, world setting, PC sheet, NPCs with
+ * their look, the GM's behaviour in this world, the GM-only secrets and the opening scene. One
+ * valibot schema for the shipped worlds and, later, for the ones players write, so both are held
+ * to the same limits the records and the stage enforce when the preset is seeded.
+ *
+ * What is player-visible and what is GM-only is fixed by the field, not by the author:
+ * - player-visible: title, tagline, the three documents, NPC names, roles and appearances, the
+ *   opening scene and the opening state;
+ * - GM-only: NPC personalities, the GM behaviour (part of the pinned mission), the plot and the
+ *   secrets (story DB).
+ * A secret may list `markers`, the phrases that give it away; `findLeaks` checks that none of them
+ * turns up in a player-visible field (and so in a document the player reads or an image prompt).
+ */
+import * as v from 'valibot';
+import { isJsonObject, isJsonValue, MAX_BODY_CHARS, MAX_NAME_CHARS, type JsonObject } from '../records';
+import { MAX_LOOK_CHARS, MAX_STAGE_NAME_CHARS, STAGE_SLOTS } from '../stage';
+import { MAX_SPEAKER_CHARS } from '../../adv';
+
+export const WORLD_LANGUAGES = ['ja', 'en'] as const;
+export type WorldLanguage = (typeof WORLD_LANGUAGES)[number];
+
+/** A picker line: short enough to sit under a title on a phone. */
+export const MAX_TAGLINE_CHARS = 200;
+/** NPCs a preset brings: enough for a cast, few enough that the first screen's image orders stay bounded. */
+export const MAX_WORLD_NPCS = 8;
+export const MAX_WORLD_SECRETS = 20;
+export const MAX_SECRET_MARKERS = 10;
+/** A world setting is meant to be read in sections: this many headings at least. */
+export const MIN_SETTING_HEADINGS = 3;
+
+const ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const HEADING_LINES = /^ {0,3}#{1,6}[ \t\u3000]+\S/gm;
+
+const singleLine = (max: number, what: string) =>
+	v.pipe(
+		v.string(),
+		v.trim(),
+		v.nonEmpty(`${what} is empty.`),
+		v.maxLength(max, `${what} is longer than ${max} characters.`),
+		v.regex(/^[^\r\n]*$/, `${what} must be a single line.`)
+	);
+
+const text = (max: number, what: string) =>
+	v.pipe(v.string(), v.check((s) => s.trim() !== '', `${what} is empty.`), v.maxLength(max, `${what} is longer than ${max} characters.`));
+
+export const WorldDocumentSchema = v.object({
+	title: singleLine(MAX_NAME_CHARS, 'A document title'),
+	/** Markdown; headings become the sections recall returns. */
+	body: text(MAX_BODY_CHARS, 'A document body')
+});
+
+/** Characters the speaker-tag grammar (`@Name(expression): …`, src/lib/adv/script.ts) reserves. */
+const TAG_RESERVED = /[@＠:：()（）]/;
+
+export const WorldNpcSchema = v.object({
+	/** The name on the stage and in speaker tags, so it must be writable as a tag. */
+	name: v.pipe(
+		singleLine(Math.min(MAX_STAGE_NAME_CHARS, MAX_SPEAKER_CHARS), 'An NPC name'),
+		v.check((name) => !TAG_RESERVED.test(name), 'An NPC name cannot hold @ : ( ) (the speaker tag uses them).')
+	),
+	/** Who they are, as anyone in the world could say it (player-visible). */
+	role: singleLine(MAX_NAME_CHARS, 'An NPC role'),
+	/** Visual only — hair, build, clothing, colours — for the sprite prompt. Never a secret. */
+	appearance: text(MAX_LOOK_CHARS, 'An NPC appearance'),
+	/** Voice, manner, wants and fears, for the GM (GM-only). */
+	personality: text(MAX_BODY_CHARS, 'An NPC personality')
+});
+
+export const WorldSecretSchema = v.object({
+	/** The story-DB key of the truth. */
+	key: v.pipe(v.string(), v.regex(ID_PATTERN, 'A secret key is lower-case words joined by hyphens.'), v.maxLength(MAX_NAME_CHARS)),
+	title: singleLine(MAX_NAME_CHARS, 'A secret title'),
+	body: text(MAX_BODY_CHARS, 'A secret'),
+	/** Phrases that give the secret away; they must not appear anywhere the player can see. */
+	markers: v.optional(v.pipe(v.array(singleLine(MAX_NAME_CHARS, 'A secret marker')), v.maxLength(MAX_SECRET_MARKERS)), [])
+});
+
+const JsonObjectSchema = v.custom<JsonObject>((value) => isJsonValue(value) && isJsonObject(value), 'The opening state must be a JSON object.');
+
+export const WorldOpeningSchema = v.object({
+	scene: v.object({
+		name: singleLine(MAX_STAGE_NAME_CHARS, 'The opening scene name'),
+		/** Visual only, for the first background. */
+		description: text(MAX_LOOK_CHARS, 'The opening scene description')
+	}),
+	/** Names of the NPCs on stage when play begins, at most one per slot. */
+	present: v.pipe(v.array(singleLine(MAX_STAGE_NAME_CHARS, 'A present NPC')), v.maxLength(STAGE_SLOTS.length)),
+	/** How the GM should open the first turn (GM-only: it may point at what the player does not know yet). */
+	situation: text(MAX_BODY_CHARS, 'The opening situation'),
+	/** The state record the session starts with (location, in-game time, HP, inventory…). */
+	state: JsonObjectSchema
+});
+
+export const WorldPresetSchema = v.pipe(
+	v.object({
+		id: v.pipe(v.string(), v.regex(ID_PATTERN, 'A world id is lower-case words joined by hyphens.'), v.maxLength(MAX_NAME_CHARS)),
+		language: v.picklist(WORLD_LANGUAGES),
+		title: singleLine(MAX_NAME_CHARS, 'The world title'),
+		tagline: singleLine(MAX_TAGLINE_CHARS, 'The tagline'),
+		documents: v.object({
+			premise: WorldDocumentSchema,
+			setting: WorldDocumentSchema,
+			pc: WorldDocumentSchema
+		}),
+		/** Title of the GM-only document that holds the NPC personalities and the opening situation. */
+		gmNotesTitle: singleLine(MAX_NAME_CHARS, 'The GM notes title'),
+		npcs: v.pipe(v.array(WorldNpcSchema), v.minLength(1, 'A world needs at least one NPC.'), v.maxLength(MAX_WORLD_NPCS)),
+		/** How to run this world; becomes part of the pinned mission. */
+		gmBehaviour: text(MAX_BODY_CHARS, 'The GM behaviour'),
+		/** The main plot skeleton (story DB, GM-only). */
+		plot: v.object({ title: singleLine(MAX_NAME_CHARS, 'The plot title'), body: text(MAX_BODY_CHARS, 'The plot') }),
+		secrets: v.pipe(v.array(WorldSecretSchema), v.minLength(1, 'A world needs at least one secret.'), v.maxLength(MAX_WORLD_SECRETS)),
+		opening: WorldOpeningSchema
+	}),
+	v.check((w) => new Set(w.npcs.map((n) => n.name)).size === w.npcs.length, 'Two NPCs share a name.'),
+	v.check((w) => new Set(w.secrets.map((s) => s.key)).size === w.secrets.length, 'Two secrets share a key.'),
+	v.check((w) => w.opening.present.every((name) => w.npcs.some((n) => n.name === name)), 'The opening names an NPC the world does not have.'),
+	v.check((w) => new Set(w.opening.present).size === w.opening.present.length, 'The opening names an NPC twice.'),
+	v.check((w) => countHeadings(w.documents.setting.body) >= MIN_SETTING_HEADINGS, `The world setting needs at least ${MIN_SETTING_HEADINGS} markdown headings, so it is searched by section.`),
+	v.check((w) => findLeaks(w).length === 0, 'A secret marker appears in a player-visible field; run findLeaks for where.')
+);
+
+export type WorldPreset = v.InferOutput<typeof WorldPresetSchema>;
+export type WorldPresetInput = v.InferInput<typeof WorldPresetSchema>;
+export type WorldNpc = v.InferOutput<typeof WorldNpcSchema>;
+export type WorldSecret = v.InferOutput<typeof WorldSecretSchema>;
+
+function countHeadings(markdown: string): number {
+	return markdown.match(HEADING_LINES)?.length ?? 0;
+}
+
+export interface Leak {
+	/** Where the marker was found, e.g. `documents.setting.body` or `npcs[2].appearance`. */
+	readonly field: string;
+	readonly secret: string;
+	readonly marker: string;
+}
+
+/** The fields the leak check reads, spelled out (not derived from the schema, which uses the check). */
+export interface LeakCheckInput {
+	readonly title: string;
+	readonly tagline: string;
+	readonly documents: Readonly<Record<'premise' | 'setting' | 'pc', { readonly title: string; readonly body: string }>>;
+	readonly npcs: readonly { readonly name: string; readonly role: string; readonly appearance: string }[];
+	readonly secrets: readonly { readonly key: string; readonly markers?: readonly string[] }[];
+	readonly opening: { readonly scene: { readonly name: string; readonly description: string }; readonly state: unknown };
+}
+
+/** Every player-visible field of a preset, by name: what the player reads and what image prompts are built from. */
+export function playerVisibleFields(world: Omit<LeakCheckInput, 'secrets'>): [string, string][] {
+	const fields: [string, string][] = [
+		['title', world.title],
+		['tagline', world.tagline]
+	];
+	for (const name of ['premise', 'setting', 'pc'] as const) {
+		const doc = world.documents[name];
+		fields.push([`documents.${name}.title`, doc.title], [`documents.${name}.body`, doc.body]);
+	}
+	world.npcs.forEach((npc, i) => fields.push([`npcs[${i}].name`, npc.name], [`npcs[${i}].role`, npc.role], [`npcs[${i}].appearance`, npc.appearance]));
+	fields.push(['opening.scene.name', world.opening.scene.name], ['opening.scene.description', world.opening.scene.description]);
+	fields.push(['opening.state', JSON.stringify(world.opening.state)]);
+	return fields;
+}
+
+/** Secret markers found in player-visible fields (case-insensitive). Empty when the preset keeps its secrets. */
+export function findLeaks(world: LeakCheckInput): Leak[] {
+	const leaks: Leak[] = [];
+	const fields = playerVisibleFields(world).map(([field, value]) => [field, value.toLowerCase()] as const);
+	for (const secret of world.secrets) {
+		for (const marker of secret.markers ?? []) {
+			const needle = marker.trim().toLowerCase();
+			if (needle === '') continue;
+			for (const [field, value] of fields) if (value.includes(needle)) leaks.push({ field, secret: secret.key, marker });
+		}
+	}
+	return leaks;
+}
