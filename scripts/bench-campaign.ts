@@ -1,0 +1,204 @@
+/**
+ * npm run bench:campaign [-- --turns N] [--checkpoint-tokens T] [--window N] [--budget-usd X]
+ *
+ * Plays a scripted campaign (default 500 player turns) through the real engine and runner, on a real
+ * session database, with an instant in-process scripted GM (scripts/bench-lib). Records the input
+ * tokens of every LLM call (system + messages counted with the production o200k tokenizer; the tool
+ * schemas, identical in every call, are reported apart) and compares them with what a naive harness
+ * would send at each turn: mission + every previous exchange + the input. Checkpoints run as
+ * configured. Costs come from the engine's own ledger and the default price table.
+ * Not a test: figures go to docs/performance.md.
+ */
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'drizzle-orm';
+import { createApp } from '../src/lib/server/app';
+import { countTokensO200k } from '../src/lib/server/memory';
+import { sessionSchema } from '../src/lib/server/db';
+import { readMission } from '../src/lib/server/turn';
+import { priceFor } from '../src/lib/server/budget';
+import { CampaignScript } from './bench-lib/campaign-script';
+import { ScriptedProvider, requestTexts, type CallKind } from './bench-lib/scripted-provider';
+import { BENCH_MODEL, benchConfig, player, seedSession, tempDataDir } from './bench-lib/setup';
+import { mean, round, spread, table } from './bench-lib/stats';
+
+const { values: args } = parseArgs({
+	options: {
+		turns: { type: 'string', default: '500' },
+		'checkpoint-tokens': { type: 'string', default: '6000' },
+		window: { type: 'string', default: '8' },
+		'budget-usd': { type: 'string', default: '5' },
+		bucket: { type: 'string', default: '50' },
+		/** The flatness check looks at this many last calls. */
+		last: { type: 'string', default: '100' }
+	}
+});
+const TURNS = Number(args.turns);
+const BUCKET = Number(args.bucket);
+const LAST = Number(args.last);
+const BUDGET_USD = args['budget-usd'];
+/** Warn at 80 % of the session budget, as an operator would. */
+const WARN_FRACTION = 0.8;
+/** The brief's flatness target: the last calls within ±20 % of each other (of their mean). */
+const FLAT_TOLERANCE = 0.2;
+
+interface Sample {
+	call: number;
+	turn: number;
+	kind: CallKind;
+	system: number;
+	messages: number;
+	/** system + messages: what the harness chose to send (tool schemas excluded, they are constant). */
+	input: number;
+}
+
+const count = (texts: readonly string[]) => texts.reduce((n, t) => n + countTokensO200k(t), 0);
+
+async function main() {
+	const { dir, remove } = tempDataDir('kantera-bench-campaign-');
+	const env = {
+		KANTERA_CHECKPOINT_TOKENS: args['checkpoint-tokens'],
+		KANTERA_WINDOW_EXCHANGES: args.window,
+		KANTERA_BUDGET_SESSION_USD: BUDGET_USD,
+		KANTERA_BUDGET_SESSION_WARN_USD: String(Number(BUDGET_USD) * WARN_FRACTION)
+	};
+	const cfg = benchConfig(dir, env);
+	const script = new CampaignScript();
+	const samples: Sample[] = [];
+	let toolTokens = 0;
+	const provider = new ScriptedProvider(script, {
+		countInput: (req) => {
+			if (toolTokens === 0) toolTokens = countTokensO200k(JSON.stringify(req.tools));
+			return count(requestTexts(req)) + toolTokens;
+		},
+		countOutput: countTokensO200k,
+		observe: (req, call) => {
+			const system = countTokensO200k(req.system);
+			samples.push({ call: samples.length + 1, turn: call.turn, kind: call.kind, system, messages: call.inputTokens - toolTokens - system, input: call.inputTokens - toolTokens });
+		}
+	});
+	const app = await createApp(cfg, { provider: () => provider, countTokens: countTokensO200k });
+	const started = performance.now();
+	try {
+		const p = player(app);
+		const mission = await app.sessions.use(p.sessionId, (s) => seedSession(s));
+		console.log(
+			`campaign bench: ${TURNS} player turns, KANTERA_CHECKPOINT_TOKENS=${cfg.engine.memory.checkpointTokens}, KANTERA_WINDOW_EXCHANGES=${cfg.engine.memory.windowExchanges}, model ${BENCH_MODEL}, KANTERA_BUDGET_SESSION_USD=${BUDGET_USD}, Node ${process.version}`
+		);
+		for (let i = 1; i <= TURNS; i++) {
+			provider.current = i;
+			await p.play(script.turn(i).player);
+			if (i % 100 === 0) console.log(`  ${i} turns, ${provider.checkpoints} checkpoints, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+		}
+
+		// The naive harness: mission + all previous exchanges + the input, same script, same tokenizer.
+		const storedMission = (await app.sessions.use(p.sessionId, (s) => readMission(s.db))) ?? mission;
+		const missionTokens = countTokensO200k(storedMission);
+		const naive: number[] = [];
+		const inputTokens: number[] = [];
+		const exchangeTokens: number[] = [];
+		let history = 0;
+		for (let i = 1; i <= TURNS; i++) {
+			const t = script.turn(i);
+			inputTokens.push(countTokensO200k(t.player));
+			exchangeTokens.push(countTokensO200k(t.player) + countTokensO200k(t.gm));
+			naive.push(missionTokens + history + (inputTokens.at(-1) ?? 0));
+			history += exchangeTokens.at(-1) ?? 0;
+		}
+		// What-if (seed 000's policy): a checkpoint trims the window to its size instead of clearing it,
+		// so every player call carries the last N exchanges. Same system text as actually sent.
+		const windowN = cfg.engine.memory.windowExchanges;
+		const keptWindow = (turn: number, system: number) => system + exchangeTokens.slice(Math.max(0, turn - 1 - windowN), turn - 1).reduce((a, b) => a + b, 0) + (inputTokens[turn - 1] ?? 0);
+
+		const { ledgerMicros, warnings, stopped, checkpointTurns } = await app.sessions.use(p.sessionId, async (s) => {
+			const [l] = await s.db.select({ n: sql<number>`coalesce(sum(${sessionSchema.ledger.costMicros}), 0)` }).from(sessionSchema.ledger);
+			const [w] = await s.db.select({ n: sql<number>`count(*)` }).from(sessionSchema.events).where(sql`${sessionSchema.events.type} = 'budget.warning'`);
+			const [st] = await s.db.select({ n: sql<number>`count(*)` }).from(sessionSchema.turns).where(sql`${sessionSchema.turns.stopped} IS NOT NULL`);
+			const [cp] = await s.db.select({ n: sql<number>`count(*)` }).from(sessionSchema.turns).where(sql`${sessionSchema.turns.kind} = 'checkpoint' AND ${sessionSchema.turns.status} = 'committed'`);
+			return { ledgerMicros: l?.n ?? 0, warnings: w?.n ?? 0, stopped: st?.n ?? 0, checkpointTurns: cp?.n ?? 0 };
+		});
+		const elapsed = (performance.now() - started) / 1000;
+
+		// Series.
+		const firstCalls = samples.filter((x) => x.kind === 'player');
+		const rows: (string | number)[][] = [];
+		for (let from = 1; from <= TURNS; from += BUCKET) {
+			const to = Math.min(TURNS, from + BUCKET - 1);
+			const all = samples.filter((x) => x.turn >= from && x.turn <= to).map((x) => x.input);
+			const first = firstCalls.filter((x) => x.turn >= from && x.turn <= to).map((x) => x.input);
+			const nv = naive.slice(from - 1, to);
+			rows.push([`${from}–${to}`, all.length, Math.min(...all), Math.round(mean(all)), Math.max(...all), Math.min(...first), Math.round(mean(first)), Math.max(...first), Math.round(mean(nv))]);
+		}
+		console.log('\ninput tokens per LLM call (system + messages, o200k), by 50-turn bucket:');
+		console.log(table(['turns', 'calls', 'all min', 'all mean', 'all max', 'player min', 'player mean', 'player max', 'naive mean'], rows));
+
+		const lastAll = spread(samples.slice(-LAST).map((x) => x.input));
+		const lastPlayer = spread(firstCalls.slice(-LAST).map((x) => x.input));
+		const lastNonCheckpoint = spread(samples.filter((x) => !x.kind.startsWith('checkpoint')).slice(-LAST).map((x) => x.input));
+		const lastCheckpoint = samples.filter((x) => x.kind.startsWith('checkpoint')).slice(-10).map((x) => x.input);
+		const whatIf = spread(firstCalls.slice(-LAST).map((x) => keptWindow(x.turn, x.system)));
+		const windowPart = spread(firstCalls.slice(-LAST).map((x) => x.messages));
+		const systemPart = spread(firstCalls.slice(-LAST).map((x) => x.system));
+		const flat = (s: ReturnType<typeof spread>) => s.belowMean <= FLAT_TOLERANCE && s.aboveMean <= FLAT_TOLERANCE;
+		const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
+		const describe = (name: string, s: ReturnType<typeof spread>) =>
+			`  ${name.padEnd(34)} n=${s.n}  min ${s.min}  mean ${Math.round(s.mean)}  max ${s.max}  (−${pct(s.belowMean)} / +${pct(s.aboveMean)} of mean) ${flat(s) ? 'within ±20 %' : 'NOT within ±20 %'}`;
+		console.log(`\nlast ${LAST} calls:`);
+		console.log(describe('all calls', lastAll));
+		console.log(describe('player calls (no checkpoint calls)', lastNonCheckpoint));
+		console.log(describe(`first call of the last ${LAST} turns`, lastPlayer));
+		console.log(`  of which system (mission + head): min ${systemPart.min} max ${systemPart.max}; messages (window + input): min ${windowPart.min} max ${windowPart.max}`);
+		console.log(`  checkpoint calls (last ${lastCheckpoint.length}): min ${Math.min(...lastCheckpoint)} max ${Math.max(...lastCheckpoint)}`);
+		console.log(describe('what-if: window kept at checkpoints', whatIf));
+		const withSchemas = spread(samples.filter((x) => !x.kind.startsWith('checkpoint')).slice(-LAST).map((x) => x.input + toolTokens));
+		console.log(describe('player calls + tool schemas', withSchemas));
+
+		const finalActual = firstCalls.find((x) => x.turn === TURNS)?.input ?? Number.NaN;
+		const finalNaive = naive.at(-1) ?? Number.NaN;
+		const actualTotal = samples.reduce((n, x) => n + x.input + toolTokens, 0);
+		// The naive harness makes the same player calls (no checkpoints), each with the full history.
+		const naiveTotal = samples.filter((x) => !x.kind.startsWith('checkpoint')).reduce((n, x) => n + (naive[x.turn - 1] ?? 0) + toolTokens, 0);
+		const naiveUsd = (naiveTotal * (priceFor(cfg.engine.prices, BENCH_MODEL)?.input ?? 0)) / 1_000_000;
+		console.log(`\nturn ${TURNS}: harness sends ${finalActual} tokens, naive full history ${finalNaive}: ratio ${(finalNaive / finalActual).toFixed(1)}×`);
+		console.log(`tool schemas add ${toolTokens} tokens to every call (both harnesses)`);
+		const usd = ledgerMicros / 1_000_000;
+		console.log(
+			`cost (engine ledger, ${BENCH_MODEL} default prices, no cache discount): $${usd.toFixed(3)} for ${samples.length} calls; budget $${BUDGET_USD} (warn at $${(Number(BUDGET_USD) * WARN_FRACTION).toFixed(2)}): ${warnings} warnings, ${stopped} stopped turns`
+		);
+		console.log(`input tokens over the campaign (tool schemas included): harness ${actualTotal}, naive ${naiveTotal} (its input alone: $${naiveUsd.toFixed(2)})`);
+		console.log(`${checkpointTurns} checkpoints; ${elapsed.toFixed(1)} s wall`);
+
+		console.log(
+			JSON.stringify({
+				bench: 'campaign',
+				turns: TURNS,
+				calls: samples.length,
+				checkpoints: checkpointTurns,
+				checkpointTokens: cfg.engine.memory.checkpointTokens,
+				windowExchanges: cfg.engine.memory.windowExchanges,
+				toolSchemaTokens: toolTokens,
+				lastCalls: { all: roundSpread(lastAll), player: roundSpread(lastNonCheckpoint), firstCallPerTurn: roundSpread(lastPlayer), playerWithSchemas: roundSpread(withSchemas), whatIfWindowKept: roundSpread(whatIf) },
+				flat: { all: flat(lastAll), player: flat(lastNonCheckpoint) },
+				finalTurn: { harness: finalActual, naive: finalNaive, ratio: round(finalNaive / finalActual, 1) },
+				totals: { harness: actualTotal, naive: naiveTotal, naiveInputUsd: round(naiveUsd, 2) },
+				costUsd: round(usd, 4),
+				budgetUsd: Number(BUDGET_USD),
+				budgetWarnings: warnings,
+				stoppedTurns: stopped,
+				wallSeconds: round(elapsed, 1)
+			})
+		);
+	} finally {
+		await app.close();
+		remove();
+	}
+}
+
+function roundSpread(s: ReturnType<typeof spread>) {
+	return { n: s.n, min: s.min, mean: Math.round(s.mean), max: s.max, belowMean: round(s.belowMean), aboveMean: round(s.aboveMean) };
+}
+
+main().catch((err: unknown) => {
+	console.error(err);
+	process.exitCode = 1;
+});

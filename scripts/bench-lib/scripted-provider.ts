@@ -1,0 +1,113 @@
+/**
+ * An in-process LLM provider that answers instantly from a CampaignScript. It implements the
+ * provider-neutral `LlmProvider` interface directly (no HTTP, no SDK), so everything measured around
+ * it is the harness. It keeps a record of every call and of the time spent inside its own code.
+ */
+import { performance } from 'node:perf_hooks';
+import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest } from '../../src/lib/server/llm';
+import type { CampaignScript, PlannedTool } from './campaign-script';
+
+export type CallKind = 'player' | 'player-after-tool' | 'checkpoint' | 'checkpoint-after-tool';
+
+export interface CallRecord {
+	kind: CallKind;
+	/** The player turn being played (for checkpoints: the turn after which it ran). */
+	turn: number;
+	inputTokens: number;
+	outputTokens: number;
+	/** Milliseconds spent inside the provider's own code for this call. */
+	ms: number;
+}
+
+export interface ScriptedProviderOptions {
+	/** Input tokens to report for a request (what the vendor would bill). */
+	countInput(req: LlmRequest): number;
+	countOutput(text: string): number;
+	/** Called with every request, untimed (the campaign bench records the series here). */
+	observe?(req: LlmRequest, call: CallRecord): void;
+}
+
+/** Streamed text arrives in pieces of this size, as a vendor's deltas would (the engine coalesces them). */
+export const DELTA_CHARS = 64;
+/** The first-call text of a turn that calls a tool. */
+const TOOL_PREAMBLE = 'One moment.';
+
+export function operatorCheckpoint(messages: readonly LlmMessage[]): boolean {
+	const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+	return lastUser?.content.startsWith('[OPERATOR') ?? false;
+}
+
+export class ScriptedProvider implements LlmProvider {
+	readonly name = 'openai';
+	/** The player turn being played; the driver sets it before accepting the turn. */
+	current = 0;
+	checkpoints = 0;
+	readonly calls: CallRecord[] = [];
+	/** Milliseconds spent inside this provider's own code, over all calls. */
+	ownMs = 0;
+
+	constructor(
+		private readonly script: CampaignScript,
+		private readonly opts: ScriptedProviderOptions
+	) {}
+
+	private spent(call: CallRecord, since: number): void {
+		const ms = performance.now() - since;
+		call.ms += ms;
+		this.ownMs += ms;
+	}
+
+	async *stream(req: LlmRequest): AsyncGenerator<LlmEvent, void, undefined> {
+		let started = performance.now();
+		const afterTool = req.messages.at(-1)?.role === 'tool';
+		const checkpoint = operatorCheckpoint(req.messages);
+		let text: string;
+		let tool: PlannedTool | undefined;
+		if (checkpoint) {
+			if (!afterTool) this.checkpoints++;
+			if (afterTool) text = this.script.summary(this.checkpoints);
+			else {
+				text = '';
+				tool = this.script.checkpointTool(this.checkpoints);
+			}
+		} else {
+			const turn = this.script.turn(this.current);
+			if (turn.tool && !afterTool) {
+				text = TOOL_PREAMBLE;
+				tool = turn.tool;
+			} else text = turn.gm;
+		}
+		const kind: CallKind = checkpoint ? (afterTool ? 'checkpoint-after-tool' : 'checkpoint') : afterTool ? 'player-after-tool' : 'player';
+		const args = tool ? JSON.stringify(tool.args) : '';
+		const call: CallRecord = { kind, turn: this.current, inputTokens: this.opts.countInput(req), outputTokens: this.opts.countOutput(text + args), ms: 0 };
+		this.calls.push(call);
+		this.spent(call, started);
+		this.opts.observe?.(req, call);
+		started = performance.now();
+
+		for (let i = 0; i < text.length; i += DELTA_CHARS) {
+			const delta = text.slice(i, i + DELTA_CHARS);
+			this.spent(call, started);
+			yield { type: 'text', delta };
+			started = performance.now();
+		}
+		if (tool) {
+			this.spent(call, started);
+			yield { type: 'tool_call', id: `call_${this.calls.length}`, name: tool.name, arguments: args };
+			started = performance.now();
+		}
+		this.spent(call, started);
+		yield { type: 'usage', inputTokens: call.inputTokens, outputTokens: call.outputTokens, cachedInputTokens: 0 };
+		yield { type: 'finish', reason: tool ? 'tool_calls' : 'stop' };
+	}
+}
+
+/** Every text of a request as one string per part: system, message contents, tool calls and results. */
+export function requestTexts(req: LlmRequest): string[] {
+	const out = [req.system];
+	for (const m of req.messages) {
+		out.push(m.content);
+		if (m.role === 'assistant') for (const c of m.toolCalls ?? []) out.push(c.name, c.arguments);
+	}
+	return out;
+}
