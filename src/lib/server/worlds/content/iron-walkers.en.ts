@@ -107,7 +107,7 @@ This is 1919 in a world that kept our history's level of technology. Before anyt
 - **No radar**, no sonar, no night-vision, no thermal sights, no lasers, no guided weapons, no drones.
 - **No jet engines**, no rockets except signal flares, no helicopters.
 - **Nothing nuclear**: no atomic bombs, reactors or radiation weapons; nobody has split the atom.
-- **No television**, no tape recorders, no telephones without wires, no mobile phones, no smartphones, no internet, no satellites, no GPS. Navigation is by map, compass, landmarks and the stars.
+- **No television**, no radio broadcasting, no tape recorders, no telephones without wires, no mobile phones, no smartphones, no internet, no satellites, no GPS. Navigation is by map, compass, landmarks and the stars.
 - **No antibiotics** (penicillin does not exist), no plastics beyond Bakelite and celluloid, no nylon.
 - **No modern military organisation or words**: there are no "special forces", "operators", "mech pilots", "callsigns" in the modern manner, "HUDs" or "lock-on". Ranks and units are those of 1919: private, lance-corporal, corporal, sergeant, second lieutenant, lieutenant, captain, major, colonel; sections, companies, battalions, brigades.
 

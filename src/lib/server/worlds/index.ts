@@ -1,0 +1,28 @@
+/**
+ * Worlds: the official world presets shipped with the app (Japanese and English), the schema every
+ * preset follows, and seeding a new session from one.
+ */
+export { listWorlds, getWorld, isWorldId, WORLD_IDS, type WorldId, type WorldSummary } from './catalog';
+export { seedSessionFromWorld, seedSessionFromPreset, WORLD_SEED_TURN_ID, PLOT_KEY, type SeededWorld } from './seed';
+export {
+	WorldPresetSchema,
+	WorldNpcSchema,
+	WorldSecretSchema,
+	WorldDocumentSchema,
+	WorldOpeningSchema,
+	findLeaks,
+	playerVisibleFields,
+	WORLD_LANGUAGES,
+	MAX_TAGLINE_CHARS,
+	MAX_WORLD_NPCS,
+	MAX_WORLD_SECRETS,
+	MIN_SETTING_HEADINGS,
+	type WorldPreset,
+	type WorldPresetInput,
+	type WorldNpc,
+	type WorldSecret,
+	type WorldLanguage,
+	type Leak,
+	type LeakCheckInput
+} from './schema';
+export { WorldError, type WorldErrorCode } from './errors';
