@@ -6,3 +6,4 @@ export * from './cue';
 export * from './script';
 export * from './stage';
 export * from './replay';
+export * from './reveal';
