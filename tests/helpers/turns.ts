@@ -87,6 +87,8 @@ export async function turnHarness(vendor: Vendor, env: Record<string, string> = 
 			const accepted = await use((s) => acceptTurn(app, s, { userId, text, idempotencyKey: key }));
 			app.runner.kick(sessionId);
 			await app.runner.idle();
+			// The commit kicked the image jobs it ordered; let them finish so tests read a settled session.
+			await app.images.idle();
 			const [row] = await use((s) => s.db.select().from(sessionSchema.turns).where(eq(sessionSchema.turns.id, accepted.turnId)));
 			if (!row) throw new Error('turn vanished');
 			return row;

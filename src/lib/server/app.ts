@@ -1,8 +1,10 @@
 /**
  * Process-wide resources: configuration, the control database, the session database pool, the
- * event bus, the embedder and the turn runner. Created once on first use and shared by the app,
- * the CLI and tests (which build their own with `createApp`). These are resources, not request state.
+ * event bus, the embedder, the turn runner and the image job runner. Created once on first use and
+ * shared by the app, the CLI and tests (which build their own with `createApp`). These are
+ * resources, not request state.
  */
+import path from 'node:path';
 import { config as readConfig, type Config } from './config';
 import { openControlDb, SessionDbPool, type ControlDb } from './db';
 import { createEmbedder, type Embedder } from './search';
@@ -10,6 +12,7 @@ import { createProvider, providerSettingsFromConfig, type LlmProvider, type Prov
 import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
 import { countTokensO200k, type TokenCounter } from './memory';
 import { EventBus, TurnRunner } from './turn';
+import { createImageProvider, ImageRunner, LocalImageStore, type ImageRunnerDeps } from './images';
 
 export interface App {
 	config: Config;
@@ -18,6 +21,8 @@ export interface App {
 	bus: EventBus;
 	embedder: Embedder;
 	runner: TurnRunner;
+	/** Image generation jobs; `images.store` holds the generated images. */
+	images: ImageRunner;
 	close(): Promise<void>;
 }
 
@@ -25,6 +30,8 @@ export interface AppOverrides {
 	/** Tests inject providers with fast timeouts; production builds them from config. */
 	provider?: (name: ProviderName) => LlmProvider;
 	countTokens?: TokenCounter;
+	/** Tests inject recording or failing image providers, a store, retry timings and a clock. */
+	images?: Partial<Pick<ImageRunnerDeps, 'provider' | 'store' | 'policy' | 'now'>>;
 }
 
 export async function createApp(cfg: Config, overrides: AppOverrides = {}): Promise<App> {
@@ -44,6 +51,16 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 			}
 			return p;
 		});
+	const budgetLimits = { ...cfg.engine.budget, maxToolRounds: cfg.engine.maxToolRounds };
+	const images = new ImageRunner({
+		sessions,
+		bus,
+		provider: overrides.images?.provider ?? createImageProvider(cfg.images),
+		store: overrides.images?.store ?? new LocalImageStore(path.join(cfg.dataDir, 'images')),
+		budget: { control, limits: budgetLimits, priceMicros: cfg.images.priceMicros },
+		...(overrides.images?.policy ? { policy: overrides.images.policy } : {}),
+		...(overrides.images?.now ? { now: overrides.images.now } : {})
+	});
 	const runner = new TurnRunner({
 		config: cfg,
 		control,
@@ -53,7 +70,8 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		provider,
 		tools: gmToolMap(),
 		visibleTools: PLAYER_VISIBLE_TOOL_ACTIVITY,
-		countTokens: overrides.countTokens ?? countTokensO200k
+		countTokens: overrides.countTokens ?? countTokensO200k,
+		images
 	});
 	return {
 		config: cfg,
@@ -62,8 +80,10 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		bus,
 		embedder,
 		runner,
+		images,
 		async close() {
 			await runner.stop();
+			await images.stop();
 			await sessions.closeAll();
 			control.close();
 		}

@@ -20,7 +20,11 @@ export type SessionEvent =
 	| { type: 'turn.failed'; turnId: string; error: string; retryable: boolean }
 	| { type: 'turn.cancelled'; turnId: string }
 	| { type: 'turn.interrupted'; turnId: string }
-	| { type: 'budget.warning'; scope: BudgetScope; message: string };
+	| { type: 'budget.warning'; scope: BudgetScope; message: string }
+	/** An image job finished: the stage swaps the placeholder of that character or place for `url`. */
+	| { type: 'image.ready'; orderId: number; target: 'npc' | 'scene'; name: string; url: string }
+	/** An image job gave up after its retries; the placeholder (or the previous image) stays. */
+	| { type: 'image.failed'; orderId: number; target: 'npc' | 'scene'; name: string; error: string };
 
 export type SessionEventType = SessionEvent['type'];
 

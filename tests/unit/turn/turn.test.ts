@@ -4,6 +4,7 @@ import { turnHarness, type TurnHarness, type Vendor } from '../../helpers/turns'
 import { lastTurn, systemTextOf } from '../../mock-llm';
 import { sessionSchema } from '../../../src/lib/server/db';
 import { journal, log } from '../../../src/lib/server/records';
+import * as stage from '../../../src/lib/server/stage';
 import { acceptTurn, readEventsAfter, LEASE_MS } from '../../../src/lib/server/turn';
 
 let h: TurnHarness | undefined;
@@ -104,7 +105,9 @@ describe('stage writes in a turn', () => {
 		expect(turn.status).toBe('committed');
 		const [orders, cues] = await h.use(async (s) => [await s.db.select().from(sessionSchema.imageOrders), await s.db.select().from(sessionSchema.stageCues)] as const);
 		expect(orders).toHaveLength(1);
-		expect(orders[0]).toMatchObject({ turnId: turn.id, target: 'npc', targetName: 'Bram', status: 'pending' });
+		// Started after the commit and finished by the (offline) image runner: the sprite is set.
+		expect(orders[0]).toMatchObject({ turnId: turn.id, target: 'npc', targetName: 'Bram', status: 'done', image: expect.stringMatching(/\.svg$/) });
+		expect(await h.use((s) => stage.npcs.get(s.db, 'Bram'))).toMatchObject({ spriteImage: orders[0]?.image });
 		expect(cues).toHaveLength(1);
 		expect(cues[0]?.cue).toMatchObject({ action: 'enter', character: 'Bram', slot: 'left' });
 	});

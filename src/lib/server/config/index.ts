@@ -6,9 +6,11 @@ import * as v from 'valibot';
 import path from 'node:path';
 import { LLM_ENV_ENTRIES, llmConfig, type LlmConfig } from './llm';
 import { ENGINE_ENV_ENTRIES, engineConfig, type EngineConfig } from './engine';
+import { IMAGES_ENV_ENTRIES, imagesConfig, type ImagesConfig } from './images';
 
 export type { EngineConfig, MoneyLimit } from './engine';
 export { LLM_SETUP_HINT, DEFAULT_LLM_MODELS, type LlmConfig, type ProviderEndpoint } from './llm';
+export { DEFAULT_IMAGE_MODEL, type ImagesConfig } from './images';
 
 const PositiveInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be greater than 0'));
 const Bool = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'), v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s)));
@@ -38,7 +40,8 @@ const EnvSchema = v.object({
 	/** Largest request body accepted by the JSON API, in bytes. */
 	KANTERA_MAX_BODY_BYTES: v.optional(PositiveInt, '1048576'),
 	...LLM_ENV_ENTRIES,
-	...ENGINE_ENV_ENTRIES
+	...ENGINE_ENV_ENTRIES,
+	...IMAGES_ENV_ENTRIES
 });
 
 export type EmbeddingsConfig =
@@ -54,6 +57,7 @@ export interface Config {
 	maxBodyBytes: number;
 	llm: LlmConfig;
 	engine: EngineConfig;
+	images: ImagesConfig;
 }
 
 export class ConfigError extends Error {
@@ -98,6 +102,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 	if ('error' in llm) throw new ConfigError(`Invalid configuration:\n  ${llm.error}`);
 	const engine = engineConfig(e);
 	if ('error' in engine) throw new ConfigError(`Invalid configuration:\n  ${engine.error}`);
+	const images = imagesConfig(e);
+	if ('error' in images) throw new ConfigError(`Invalid configuration:\n  ${images.error}`);
 	return Object.freeze({
 		dataDir,
 		controlDb: { url: e.KANTERA_CONTROL_DB_URL ?? `file:${path.join(dataDir, 'control.db')}`, authToken: e.KANTERA_CONTROL_DB_AUTH_TOKEN },
@@ -110,7 +116,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		embeddings,
 		maxBodyBytes: e.KANTERA_MAX_BODY_BYTES,
 		llm,
-		engine
+		engine,
+		images
 	});
 }
 

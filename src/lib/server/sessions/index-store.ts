@@ -35,7 +35,8 @@ export interface PlaySessionWithOwner extends PlaySession {
 	ownerName: string;
 }
 
-export type SessionsDeps = Pick<App, 'control' | 'sessions'>;
+/** `images` is optional so callers without image storage (some tools and tests) still work. */
+export type SessionsDeps = Pick<App, 'control' | 'sessions'> & Partial<Pick<App, 'images'>>;
 
 type Row = typeof playSessions.$inferSelect;
 const toPlaySession = (r: Row): PlaySession => ({
@@ -129,7 +130,7 @@ export async function renamePlaySession(deps: SessionsDeps, ownerId: string, id:
 	return toPlaySession(row);
 }
 
-/** Removes the index row first (the session disappears for the player at once), then its database. */
+/** Removes the index row first (the session disappears for the player at once), then its database and images. */
 export async function deletePlaySession(deps: SessionsDeps, ownerId: string, id: unknown): Promise<void> {
 	const session = await getPlaySession(deps, ownerId, id);
 	const deleted = await deps.control.db
@@ -138,4 +139,5 @@ export async function deletePlaySession(deps: SessionsDeps, ownerId: string, id:
 		.returning({ id: playSessions.id });
 	if (deleted.length === 0) throw new PlaySessionNotFoundError();
 	await deps.sessions.destroy(session.id);
+	await deps.images?.store.deleteSession(session.id);
 }

@@ -25,6 +25,8 @@ export const EMBED_BATCHES_PER_TURN = 4;
 
 export interface RunnerDeps extends EngineDeps {
 	sessions: SessionDbPool;
+	/** The image job runner, kicked after each commit: a turn's image orders start only then. */
+	images?: { kick(sessionId: string): void };
 }
 
 export class TurnRunner {
@@ -133,7 +135,10 @@ export class TurnRunner {
 		}, LEASE_RENEW_MS);
 		try {
 			const outcome = await executeTurn(this.deps, s, turn, this.owner, controller.signal);
-			if (outcome.status === 'committed') await this.embed(s);
+			if (outcome.status === 'committed') {
+				this.deps.images?.kick(s.id);
+				await this.embed(s);
+			}
 			return outcome;
 		} finally {
 			clearInterval(renew);

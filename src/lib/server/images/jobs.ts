@@ -1,0 +1,191 @@
+/**
+ * Image jobs in the session database: the `image_orders` rows seen as durable work. Every change of a
+ * job's status is one conditional UPDATE, so whichever runner (in any process) wins it is the only one
+ * that works on the job; a runner that died leaves a lease that expires, and the job is taken again.
+ *
+ * Only committed orders are jobs: an order without a turn id belongs to a turn that has not committed
+ * (seed 004: a failed turn generates nothing).
+ */
+import { and, asc, eq, gt, isNotNull, isNull, lt, lte, min, or, sql, type SQL } from 'drizzle-orm';
+import { sessionSchema, type SessionExec, type SessionTx } from '../db';
+import * as stage from '../stage';
+import { appendEvent } from '../turn/events';
+
+const { imageOrders } = sessionSchema;
+
+export type ImageJob = typeof imageOrders.$inferSelect;
+
+export interface ImageJobPolicy {
+	/** Attempts per job, the first included; then it fails visibly. */
+	maxAttempts: number;
+	/** Wait before the second attempt; doubled for each further one, up to `retryMaxMs`. */
+	retryBaseMs: number;
+	retryMaxMs: number;
+	/** How long a lease lasts without renewal, and how often a working runner renews it. */
+	leaseMs: number;
+	leaseRenewMs: number;
+	/** Jobs of one session generated at the same time. */
+	jobsPerSession: number;
+}
+
+export const MAX_IMAGE_ATTEMPTS = 4;
+export const IMAGE_RETRY_BASE_MS = 5_000;
+export const IMAGE_RETRY_MAX_MS = 5 * 60_000;
+/** Longer than one renewal gap with room to spare; a provider call itself can take minutes. */
+export const IMAGE_LEASE_MS = 60_000;
+export const IMAGE_LEASE_RENEW_MS = 20_000;
+/** A scene change plus a couple of new characters finish together without flooding the service. */
+export const IMAGE_JOBS_PER_SESSION = 2;
+
+export const DEFAULT_IMAGE_JOB_POLICY: Readonly<ImageJobPolicy> = Object.freeze({
+	maxAttempts: MAX_IMAGE_ATTEMPTS,
+	retryBaseMs: IMAGE_RETRY_BASE_MS,
+	retryMaxMs: IMAGE_RETRY_MAX_MS,
+	leaseMs: IMAGE_LEASE_MS,
+	leaseRenewMs: IMAGE_LEASE_RENEW_MS,
+	jobsPerSession: IMAGE_JOBS_PER_SESSION
+});
+
+/** Wait after the `attempts`-th failed attempt: base, 2×base, 4×base… capped. */
+export function retryDelayMs(attempts: number, policy: Pick<ImageJobPolicy, 'retryBaseMs' | 'retryMaxMs'>): number {
+	return Math.min(policy.retryBaseMs * 2 ** Math.max(0, attempts - 1), policy.retryMaxMs);
+}
+
+/** The URL the browser loads an image from; the route checks that the user may see the session. */
+export function imageUrl(sessionId: string, key: string): string {
+	return `/api/v1/sessions/${sessionId}/images/${key}`;
+}
+
+const committed = isNotNull(imageOrders.turnId);
+const leaseExpired = (now: number): SQL => or(isNull(imageOrders.leaseExpiresAt), lt(imageOrders.leaseExpiresAt, now)) ?? sql`1`;
+const due = (now: number): SQL => or(isNull(imageOrders.nextAttemptAt), lte(imageOrders.nextAttemptAt, now)) ?? sql`1`;
+/** A job a runner may take now: committed and either due, or running under a lease that expired. */
+const claimable = (now: number): SQL =>
+	and(committed, or(and(eq(imageOrders.status, 'pending'), due(now)), and(eq(imageOrders.status, 'running'), leaseExpired(now)))) ?? sql`0`;
+
+export interface Claim {
+	job: ImageJob | undefined;
+	/** Events were written (a job gave up); the caller wakes the session's listeners. */
+	wroteEvents: boolean;
+}
+
+/**
+ * Takes the oldest job that may run now for `owner`, counting the attempt as it starts (a runner
+ * that dies mid-call has used an attempt too, so a job that crashes its runner can't loop forever).
+ * A job whose last allowed attempt was cut off by a dead runner fails here instead.
+ */
+export async function claimNextJob(tx: SessionTx, owner: string, now: number, policy: ImageJobPolicy): Promise<Claim> {
+	let wroteEvents = false;
+	for (;;) {
+		const [next] = await tx.select().from(imageOrders).where(claimable(now)).orderBy(asc(imageOrders.createdAt), asc(imageOrders.id)).limit(1);
+		if (!next) return { job: undefined, wroteEvents };
+		if (next.status === 'running' && next.attempts >= policy.maxAttempts) {
+			await giveUp(tx, next, 'The image service did not answer before the server stopped, on the last attempt.', now);
+			wroteEvents = true;
+			continue;
+		}
+		const [job] = await tx
+			.update(imageOrders)
+			.set({ status: 'running', leaseOwner: owner, leaseExpiresAt: now + policy.leaseMs, attempts: sql`${imageOrders.attempts} + 1`, nextAttemptAt: null, updatedAt: now })
+			.where(and(eq(imageOrders.id, next.id), claimable(now)))
+			.returning();
+		return { job, wroteEvents };
+	}
+}
+
+/** Extends the lease; false when the job is no longer ours (another runner took it after expiry). */
+export async function renewJobLease(tx: SessionTx, jobId: number, owner: string, now: number, policy: Pick<ImageJobPolicy, 'leaseMs'>): Promise<boolean> {
+	const rows = await tx
+		.update(imageOrders)
+		.set({ leaseExpiresAt: now + policy.leaseMs })
+		.where(and(eq(imageOrders.id, jobId), eq(imageOrders.status, 'running'), eq(imageOrders.leaseOwner, owner)))
+		.returning({ id: imageOrders.id });
+	return rows.length > 0;
+}
+
+/**
+ * Notes the stored image on the job before it is applied, so a runner that dies in between leaves a
+ * job the next runner finishes without generating (and paying for) the image again.
+ */
+export async function recordImage(tx: SessionTx, jobId: number, owner: string, key: string, now: number): Promise<boolean> {
+	const rows = await tx
+		.update(imageOrders)
+		.set({ image: key, updatedAt: now })
+		.where(and(eq(imageOrders.id, jobId), eq(imageOrders.status, 'running'), eq(imageOrders.leaseOwner, owner)))
+		.returning({ id: imageOrders.id });
+	return rows.length > 0;
+}
+
+export type Completion = { status: 'lost' } | { status: 'applied'; url: string } | { status: 'superseded' };
+
+/**
+ * Finishes a job with its stored image: the order is done and the character's sprite (or the place's
+ * background) is the new image, with an `image.ready` event, in one transaction. Only the lease
+ * holder may finish. A job whose target already shows a newer order's image keeps that one.
+ */
+export async function completeJob(tx: SessionTx, sessionId: string, job: ImageJob, owner: string, key: string, now: number): Promise<Completion> {
+	const [row] = await tx
+		.update(imageOrders)
+		.set({ status: 'done', image: key, error: null, leaseOwner: null, leaseExpiresAt: null, nextAttemptAt: null, updatedAt: now })
+		.where(and(eq(imageOrders.id, job.id), eq(imageOrders.status, 'running'), eq(imageOrders.leaseOwner, owner)))
+		.returning();
+	if (!row) return { status: 'lost' };
+	const [newer] = await tx
+		.select({ id: imageOrders.id })
+		.from(imageOrders)
+		.where(and(eq(imageOrders.target, job.target), eq(imageOrders.targetName, job.targetName), eq(imageOrders.status, 'done'), gt(imageOrders.id, job.id)))
+		.limit(1);
+	if (newer) return { status: 'superseded' };
+	if (job.target === 'npc') await stage.npcs.setSprite(tx, job.targetName, key);
+	else await stage.scenes.setBackground(tx, job.targetName, key);
+	const url = imageUrl(sessionId, key);
+	await appendEvent(tx, { type: 'image.ready', orderId: job.id, target: job.target, name: job.targetName, url });
+	return { status: 'applied', url };
+}
+
+export type FailureOutcome = { status: 'lost' } | { status: 'retry'; at: number } | { status: 'failed' };
+
+/**
+ * Records a failed attempt: the job waits for its backoff and runs again, or — out of attempts, or
+ * when another try can't help — fails visibly with an `image.failed` event. The target keeps its
+ * placeholder (or its previous image): nothing else changes.
+ */
+export async function failAttempt(tx: SessionTx, job: ImageJob, owner: string, error: string, retryable: boolean, now: number, policy: ImageJobPolicy): Promise<FailureOutcome> {
+	const [current] = await tx
+		.select()
+		.from(imageOrders)
+		.where(and(eq(imageOrders.id, job.id), eq(imageOrders.status, 'running'), eq(imageOrders.leaseOwner, owner)));
+	if (!current) return { status: 'lost' };
+	if (!retryable || current.attempts >= policy.maxAttempts) {
+		await giveUp(tx, current, error, now);
+		return { status: 'failed' };
+	}
+	const at = now + retryDelayMs(current.attempts, policy);
+	await tx
+		.update(imageOrders)
+		.set({ status: 'pending', error, nextAttemptAt: at, leaseOwner: null, leaseExpiresAt: null, updatedAt: now })
+		.where(eq(imageOrders.id, job.id));
+	return { status: 'retry', at };
+}
+
+async function giveUp(tx: SessionTx, job: ImageJob, error: string, now: number): Promise<void> {
+	await tx.update(imageOrders).set({ status: 'failed', error, leaseOwner: null, leaseExpiresAt: null, nextAttemptAt: null, updatedAt: now }).where(eq(imageOrders.id, job.id));
+	await appendEvent(tx, { type: 'image.failed', orderId: job.id, target: job.target, name: job.targetName, error });
+}
+
+/**
+ * When the session next has work that can't start yet: a backoff ending or another runner's lease
+ * expiring. The runner sets a timer for it, so retries happen without waiting for the next turn.
+ */
+export async function nextWakeAt(exec: SessionExec, now: number): Promise<number | undefined> {
+	const [waiting] = await exec
+		.select({ at: min(imageOrders.nextAttemptAt) })
+		.from(imageOrders)
+		.where(and(committed, eq(imageOrders.status, 'pending'), gt(imageOrders.nextAttemptAt, now)));
+	const [leased] = await exec
+		.select({ at: min(imageOrders.leaseExpiresAt) })
+		.from(imageOrders)
+		.where(and(committed, eq(imageOrders.status, 'running'), gt(imageOrders.leaseExpiresAt, now)));
+	const times = [waiting?.at, leased?.at].filter((t): t is number => typeof t === 'number');
+	return times.length > 0 ? Math.min(...times) : undefined;
+}

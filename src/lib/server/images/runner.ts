@@ -1,0 +1,203 @@
+/**
+ * The image job runner: generates the images that committed turns ordered, outside any request.
+ * Kicked after a turn commits (and after a hand-made order); it then works through the session's
+ * jobs a few at a time, each under a lease in the session database, and sets a timer for retries
+ * that are waiting out their backoff. Nothing lives only in memory: after a restart, the next kick
+ * finds pending jobs and jobs whose runner died (their lease expired) and carries on.
+ */
+import { hostname } from 'node:os';
+import { eq } from 'drizzle-orm';
+import { newId, sessionSchema, type ControlDb, type SessionDb, type SessionDbPool } from '../db';
+import { BudgetGuard, loadScopes, recordCall, type ScopeLimits } from '../budget';
+import type { EventBus } from '../turn/events';
+import { ImageProviderError } from './errors';
+import type { ImageProvider } from './provider';
+import { imageKey, type ImageStore } from './store';
+import { claimNextJob, completeJob, DEFAULT_IMAGE_JOB_POLICY, failAttempt, nextWakeAt, recordImage, renewJobLease, type ImageJob, type ImageJobPolicy } from './jobs';
+
+const { turns } = sessionSchema;
+
+/** Turn ids of hand-made orders start with this; they were paid for when placed (see regenerate.ts). */
+export const MANUAL_ORDER_PREFIX = 'manual:';
+/** Error messages kept on an order and sent in events are cut to this length. */
+const MAX_ERROR_CHARS = 500;
+
+export interface ImageBudget {
+	control: ControlDb;
+	limits: ScopeLimits;
+	/** Charged per generated image; 0 for the offline provider. */
+	priceMicros: number;
+}
+
+export interface ImageRunnerDeps {
+	sessions: SessionDbPool;
+	bus: EventBus;
+	provider: ImageProvider;
+	store: ImageStore;
+	/** Meters images ordered by turns against the turn's player; without it images are not metered. */
+	budget?: ImageBudget;
+	policy?: Partial<ImageJobPolicy>;
+	/** The clock; tests step it to walk through backoff without waiting. */
+	now?: () => number;
+}
+
+export class ImageRunner {
+	readonly owner = `${hostname()}:${process.pid}:${newId(8)}`;
+	readonly policy: ImageJobPolicy;
+	private readonly loops = new Map<string, Promise<void>>();
+	private readonly again = new Set<string>();
+	private readonly timers = new Map<string, { at: number; timer: ReturnType<typeof setTimeout> }>();
+	private readonly controllers = new Set<AbortController>();
+	private readonly now: () => number;
+	private stopped = false;
+
+	constructor(private readonly deps: ImageRunnerDeps) {
+		this.policy = { ...DEFAULT_IMAGE_JOB_POLICY, ...deps.policy };
+		this.now = deps.now ?? Date.now;
+	}
+
+	get provider(): ImageProvider {
+		return this.deps.provider;
+	}
+
+	get store(): ImageStore {
+		return this.deps.store;
+	}
+
+	/** Makes sure the session's image jobs are being worked on. Safe to call any number of times. */
+	kick(sessionId: string): void {
+		if (this.stopped) return;
+		if (this.loops.has(sessionId)) {
+			this.again.add(sessionId);
+			return;
+		}
+		const loop = this.drain(sessionId)
+			.catch((err: unknown) => console.error(`[kantera] image runner for session ${sessionId} failed:`, err instanceof Error ? err.message : err))
+			.finally(() => {
+				this.loops.delete(sessionId);
+				if (this.again.delete(sessionId)) this.kick(sessionId);
+			});
+		this.loops.set(sessionId, loop);
+	}
+
+	/** Resolves when no session is being worked on (jobs waiting out a backoff don't count). */
+	async idle(): Promise<void> {
+		while (this.loops.size > 0) await Promise.all([...this.loops.values()]);
+	}
+
+	/** Stops taking jobs and abandons running calls; their leases expire and another runner resumes them. */
+	async stop(): Promise<void> {
+		this.stopped = true;
+		for (const { timer } of this.timers.values()) clearTimeout(timer);
+		this.timers.clear();
+		for (const c of this.controllers) c.abort();
+		await this.idle();
+	}
+
+	private async drain(sessionId: string): Promise<void> {
+		await this.deps.sessions.use(sessionId, async (s) => {
+			const workers = Array.from({ length: this.policy.jobsPerSession }, () => this.work(s));
+			await Promise.all(workers);
+			if (!this.stopped) this.scheduleWake(s.id, await nextWakeAt(s.db, this.now()));
+		});
+	}
+
+	private async work(s: SessionDb): Promise<void> {
+		for (;;) {
+			if (this.stopped) return;
+			const claim = await s.write((tx) => claimNextJob(tx, this.owner, this.now(), this.policy));
+			if (claim.wroteEvents) this.deps.bus.notify(s.id);
+			if (!claim.job) return;
+			await this.runLeased(s, claim.job);
+		}
+	}
+
+	private scheduleWake(sessionId: string, at: number | undefined): void {
+		if (at === undefined) return;
+		const existing = this.timers.get(sessionId);
+		if (existing && existing.at <= at) return;
+		if (existing) clearTimeout(existing.timer);
+		const timer = setTimeout(
+			() => {
+				this.timers.delete(sessionId);
+				this.kick(sessionId);
+			},
+			Math.max(0, at - this.now())
+		);
+		// A waiting retry must not keep the process (or a test worker) alive.
+		timer.unref();
+		this.timers.set(sessionId, { at, timer });
+	}
+
+	private async runLeased(s: SessionDb, job: ImageJob): Promise<void> {
+		const controller = new AbortController();
+		this.controllers.add(controller);
+		const renew = setInterval(() => {
+			void s
+				.write((tx) => renewJobLease(tx, job.id, this.owner, this.now(), this.policy))
+				.then((held) => {
+					if (!held) controller.abort();
+				})
+				.catch(() => undefined);
+		}, this.policy.leaseRenewMs);
+		try {
+			await this.run(s, job, controller.signal);
+		} finally {
+			clearInterval(renew);
+			this.controllers.delete(controller);
+		}
+	}
+
+	private async run(s: SessionDb, job: ImageJob, signal: AbortSignal): Promise<void> {
+		// Idempotent: an order that already has its stored image is finished, not generated again.
+		if (job.image && (await this.deps.store.get(s.id, job.image))) {
+			await this.finish(s, job, job.image);
+			return;
+		}
+		const payer = await this.payer(s, job);
+		if (payer) {
+			const refused = new BudgetGuard(await loadScopes(payer.budget.control.db, { userId: payer.userId, sessionId: s.id, turnId: job.turnId ?? '' }, payer.budget.limits, this.now())).exceeded();
+			if (refused) {
+				await this.fail(s, job, `Not generated: ${refused.message}.`, false);
+				return;
+			}
+		}
+		let key: string;
+		try {
+			const kind = job.target === 'npc' ? 'sprite' : 'background';
+			const image = await this.deps.provider.generate({ kind, prompt: job.prompt, subject: job.targetName, signal });
+			key = imageKey(image.bytes, image.contentType);
+			await this.deps.store.put(s.id, key, image.bytes, image.contentType);
+		} catch (err) {
+			// Stopping or a lost lease: leave the job to whoever holds it, or to the lease's expiry.
+			if (signal.aborted) return;
+			const retryable = err instanceof ImageProviderError ? err.retryable : true;
+			const message = err instanceof Error ? err.message : String(err);
+			console.warn(`[kantera] image ${job.id} (${job.target} "${job.targetName}") attempt ${job.attempts} via ${this.deps.provider.id} failed: ${message}`);
+			await this.fail(s, job, message, retryable);
+			return;
+		}
+		if (payer) await recordCall(payer.budget.control.db, { userId: payer.userId, sessionId: s.id }, payer.budget.priceMicros, this.now());
+		if (!(await s.write((tx) => recordImage(tx, job.id, this.owner, key, this.now())))) return;
+		await this.finish(s, job, key);
+	}
+
+	private async finish(s: SessionDb, job: ImageJob, key: string): Promise<void> {
+		const done = await s.write((tx) => completeJob(tx, s.id, job, this.owner, key, this.now()));
+		if (done.status === 'applied') this.deps.bus.notify(s.id);
+	}
+
+	private async fail(s: SessionDb, job: ImageJob, error: string, retryable: boolean): Promise<void> {
+		const message = error.length > MAX_ERROR_CHARS ? `${error.slice(0, MAX_ERROR_CHARS - 1)}…` : error;
+		const outcome = await s.write((tx) => failAttempt(tx, job, this.owner, message, retryable, this.now(), this.policy));
+		if (outcome.status === 'failed') this.deps.bus.notify(s.id);
+	}
+
+	/** Who pays for a turn's image: the player of that turn. Hand-made orders were paid when placed. */
+	private async payer(s: SessionDb, job: ImageJob): Promise<{ budget: ImageBudget; userId: string } | undefined> {
+		const budget = this.deps.budget;
+		if (!budget || budget.priceMicros === 0 || !job.turnId || job.turnId.startsWith(MANUAL_ORDER_PREFIX)) return undefined;
+		const [turn] = await s.db.select({ userId: turns.userId }).from(turns).where(eq(turns.id, job.turnId));
+		return turn ? { budget, userId: turn.userId } : undefined;
+	}
+}
