@@ -32,8 +32,8 @@
  * at most MALFORMED_TAG_WINDOW code points from the `@`:
  *   a. a colon in that window: drop through the first colon     `@: hi` → `hi`, `@Br@m: hi` → `hi`
  *   b. else a closing parenthesis: drop through the first one     `@Bram(stern) Halt.` → `Halt.`
- *   c. else drop the `@` and the run of characters after it up to the first space, quote or CJK
- *      punctuation (「『“"‘'、。！？), if that run fits in the window; else only the `@`
+ *   c. else drop the `@` and the run of characters after it up to the first space, `@`, quote or
+ *      CJK punctuation (「『“"‘'、。！？), if the `@` and that run fit in the window; else only the `@`
  *                                                                 `@Bram(stern Halt.` → `Halt.`
  * If what remains starts with `@` again, the rules repeat, so text never begins with an `@` token.
  * The same holds for the text after a valid tag (`@Bram: @Ana: hi` → Bram says `hi`).
@@ -99,8 +99,11 @@ const TAG = /^[@＠]([^@＠:：()（）\n]*)(?:[(（]([^@＠:：()（）\n]*)[)�
 const TAG_PREFIX = /^[@＠]([^@＠:：()（）\n]*)(?:[(（]([^@＠:：()（）\n]*)([)）][^\S\n]*)?)?$/;
 const COLON = /[:：]/;
 const CLOSE = /[)）]/;
-/** Rule c: where a bare `@word` ends. */
-const AT_RUN = /^[@＠][^\s「『“"‘'、。！？]*/;
+/**
+ * Rule c: where a bare `@word` ends. Bounded one past the window (so a long word is detected without
+ * scanning it all); a following `@` ends the run, so `@@@…` strips one at a time in linear time.
+ */
+const AT_RUN = new RegExp(`^[@＠][^\\s@＠「『“"‘'、。！？]{0,${MALFORMED_TAG_WINDOW}}`, 'u');
 
 function codePoints(s: string): number {
 	let n = 0;
@@ -151,32 +154,37 @@ function couldBecomeTag(s: string): boolean {
 	return m[3] === undefined || expression !== '';
 }
 
-function firstLine(s: string): string {
-	const nl = s.indexOf('\n');
-	return nl < 0 ? s : s.slice(0, nl);
+/**
+ * Where a malformed tag is looked for: the first MALFORMED_TAG_WINDOW code points, up to the first
+ * newline. Bounded, so stripping a long run of `@` tokens stays linear.
+ */
+function tagWindow(s: string): string {
+	const head = headCodePoints(s, MALFORMED_TAG_WINDOW);
+	const nl = head.indexOf('\n');
+	return nl < 0 ? head : head.slice(0, nl);
 }
 
 /** Whether more text could change how the leading `@` token of `s` is read. */
 function unsettled(s: string): boolean {
 	if (couldBecomeTag(s)) return true;
 	if (parseSpeakerTag(s)) return false;
-	const line = firstLine(s);
-	if (line.length < s.length) return false;
-	const window = headCodePoints(line, MALFORMED_TAG_WINDOW);
-	if (COLON.test(window)) return false;
-	return codePoints(line) <= MALFORMED_TAG_WINDOW;
+	if (COLON.test(tagWindow(s))) return false;
+	// Settled once the first line has ended or the window is full; otherwise `s` ends inside it.
+	const head = headCodePoints(s, MALFORMED_TAG_WINDOW + 1);
+	return !head.includes('\n') && codePoints(head) <= MALFORMED_TAG_WINDOW;
 }
 
 /** Removes one leading `@` token (valid tag or malformed, rules a–c). `s` starts with `@`. */
 function dropTagToken(s: string): string {
 	const tag = parseSpeakerTag(s);
 	if (tag) return s.slice(tag.length);
-	const window = headCodePoints(firstLine(s), MALFORMED_TAG_WINDOW);
+	const window = tagWindow(s);
 	const colon = window.search(COLON);
 	if (colon >= 0) return s.slice(colon + 1);
 	const close = window.search(CLOSE);
 	if (close >= 0) return s.slice(close + 1);
 	const run = AT_RUN.exec(s)?.[0] ?? s.slice(0, 1);
+	// The run includes the `@`, so it fits when it has at most WINDOW code points.
 	return codePoints(run) <= MALFORMED_TAG_WINDOW ? s.slice(run.length) : s.slice(1);
 }
 

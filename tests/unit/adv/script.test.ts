@@ -103,6 +103,12 @@ describe('parseScript: malformed tags fall back to narration without raw tag tex
 		expect(read(far)).toEqual([`~ ${'word '.repeat(20)}later: on`]);
 	});
 
+	it('strips a long run of @ tokens in linear time', () => {
+		expect(read(`${'@'.repeat(50_000)} hi`)).toEqual(['~ hi']);
+		expect(read(`${'@x '.repeat(20_000)}hi`)).toEqual(['~ hi']);
+		expect(read(`${'@'.repeat(50_000)}`, streaming)).toEqual(['~ ']);
+	});
+
 	it('turns a tag on a continuation line into a plain name', () => {
 		expect(read('Bram turns.\n@Ana(sad): Why?\n  ＠アナ：なぜ？\n@: gone')).toEqual(['~ Bram turns.\nAna: Why?\n  アナ：なぜ？\ngone']);
 	});
