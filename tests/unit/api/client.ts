@@ -23,6 +23,7 @@ import * as journalRoute from '../../../src/routes/api/v1/sessions/[id]/journal/
 import * as documentsRoute from '../../../src/routes/api/v1/sessions/[id]/documents/+server';
 import * as documentRoute from '../../../src/routes/api/v1/sessions/[id]/documents/[docId]/+server';
 import * as eventsRoute from '../../../src/routes/api/v1/sessions/[id]/events/+server';
+import * as worldsRoute from '../../../src/routes/api/v1/worlds/+server';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 type Handler<P extends Partial<Record<string, string>>> = (event: ApiEvent<P>) => Promise<Response>;
@@ -48,6 +49,7 @@ const SEG = '([^/]+)';
 const ROUTES: Route[] = [
 	route(/^\/api\/v1\/status$/, statusRoute, () => ({})),
 	route(/^\/api\/v1\/sessions$/, sessionsRoute, () => ({})),
+	route(/^\/api\/v1\/worlds$/, worldsRoute, () => ({})),
 	route(new RegExp(`^/api/v1/sessions/${SEG}$`), sessionRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/turns$`), turnsRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/turns/${SEG}$`), turnRoute, ([id = '', turnId = '']) => ({ id, turnId })),

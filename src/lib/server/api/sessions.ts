@@ -5,8 +5,9 @@
  */
 import * as v from 'valibot';
 import { inArray } from 'drizzle-orm';
-import { createPlaySession, deletePlaySession, getPlaySession, renamePlaySession, LanguageSchema, TitleSchema, type PlaySession } from '../sessions';
-import { composeMission, ensureMission, lastEventId, readSettings, switchModel, writeSettings, type SessionSettings } from '../turn';
+import { deletePlaySession, getPlaySession, renamePlaySession, startSession, LanguageSchema, TitleSchema, type PlaySession } from '../sessions';
+import { isWorldId, listWorlds } from '../worlds';
+import { lastEventId, readSettings, switchModel, type SessionSettings } from '../turn';
 import { sessionSchema, type SessionDb } from '../db';
 import { MAX_NAME_CHARS } from '../records';
 import type { AuthUser } from '../auth';
@@ -29,6 +30,8 @@ export const ModelSchema = v.pipe(
 export const CreateSessionBody = v.strictObject({
 	title: v.optional(TitleSchema),
 	language: v.optional(LanguageSchema),
+	/** An official world to start from (GET /api/v1/worlds lists them). */
+	world: v.optional(v.pipe(v.string('world must be a string'), v.check(isWorldId, 'unknown world; GET /api/v1/worlds lists them'))),
 	provider: v.optional(ProviderSchema),
 	model: v.optional(ModelSchema)
 });
@@ -97,20 +100,13 @@ export async function createSession(app: Kantera, user: AuthUser, body: v.InferO
 	// Pin the server's defaults now, so changing them later does not switch a campaign's model under it.
 	const defaults: LlmChoice = app.config.llm.configured ? { provider: app.config.llm.provider, model: app.config.llm.model } : {};
 	const choice = body.provider === undefined && body.model === undefined ? defaults : chooseLlm(app.config, defaults, body);
-	const session = await createPlaySession(app, { ownerId: user.id, title: body.title ?? DEFAULT_TITLE[language], language });
-	try {
-		return await app.sessions.use(session.id, async (s) => {
-			await s.write(async (tx) => {
-				await ensureMission(tx, composeMission(language));
-				await writeSettings(tx, { language, ...choice });
-			});
-			return sessionDto(app, session, s);
-		});
-	} catch (err) {
-		// A session without its mission must not be left behind in the list.
-		await deletePlaySession(app, user.id, session.id).catch(() => undefined);
-		throw err;
-	}
+	const title = body.title ?? (body.world ? worldTitle(body.world, language) : DEFAULT_TITLE[language]);
+	const { session } = await startSession(app, { ownerId: user.id, title, language, worldId: body.world, llm: choice });
+	return app.sessions.use(session.id, (s) => sessionDto(app, session, s));
+}
+
+function worldTitle(worldId: string, language: Language): string {
+	return listWorlds(language).find((w) => w.id === worldId)?.title ?? DEFAULT_TITLE[language];
 }
 
 /**

@@ -18,3 +18,4 @@ export {
 	type CreatePlaySessionInput
 } from './index-store';
 export { PlaySessionError, PlaySessionNotFoundError, PlaySessionValidationError } from './errors';
+export { startSession, type StartSessionInput, type StartedSession } from './start';

@@ -1,0 +1,13 @@
+import * as v from 'valibot';
+import { apiEndpoint, jsonResponse } from '$lib/server/api';
+import { badRequest } from '$lib/server/api/errors';
+import { LanguageSchema } from '$lib/server/sessions';
+import { listWorlds } from '$lib/server/worlds';
+import type { RequestHandler } from './$types';
+
+/** The official worlds a new session can start from: `?language=ja|en` (default en). */
+export const GET = apiEndpoint(async ({ url }) => {
+	const language = v.safeParse(LanguageSchema, url.searchParams.get('language') ?? 'en');
+	if (!language.success) throw badRequest(language.issues[0].message, 'INVALID_LANGUAGE');
+	return jsonResponse({ worlds: listWorlds(language.output) });
+}) satisfies RequestHandler;
