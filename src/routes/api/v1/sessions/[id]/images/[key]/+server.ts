@@ -1,0 +1,16 @@
+import { apiEndpoint, notFound, ownedSession } from '$lib/server/api';
+import { imageResponse, isImageKey } from '$lib/server/images';
+import type { RequestHandler } from './$types';
+
+/**
+ * A generated image (sprite or background) of the user's own session. Keys are content addressed,
+ * so the answer is cached for good, privately. Another user's session, a malformed key or an
+ * unknown one: 404, all alike.
+ */
+export const GET = apiEndpoint(async ({ app, user, params }) => {
+	const session = await ownedSession(app, user, params.id);
+	if (!isImageKey(params.key)) throw notFound('No such image.');
+	const image = await app.images.store.get(session.id, params.key);
+	if (!image) throw notFound('No such image.');
+	return imageResponse(image);
+}) satisfies RequestHandler;

@@ -1,0 +1,171 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseConfig, ConfigError } from '../../../src/lib/server/config';
+import {
+	createImageProvider,
+	gridBackdropSvg,
+	ImageProviderError,
+	OfflineImageProvider,
+	OpenAIImageProvider,
+	silhouetteSvg,
+	type OpenAIImagesOptions
+} from '../../../src/lib/server/images';
+import { startImagesServer, TINY_PNG_BASE64 } from './helpers';
+
+const signal = () => new AbortController().signal;
+const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+describe('offline placeholders', () => {
+	const offline = new OfflineImageProvider();
+
+	it('are byte-identical for the same input and differ by name and kind', async () => {
+		const a = await offline.generate({ kind: 'background', prompt: 'p1', subject: 'North Gate', signal: signal() });
+		const b = await offline.generate({ kind: 'background', prompt: 'another prompt', subject: 'North Gate', signal: signal() });
+		const c = await offline.generate({ kind: 'background', prompt: 'p1', subject: 'Harbour', signal: signal() });
+		const d = await offline.generate({ kind: 'sprite', prompt: 'p1', subject: 'North Gate', signal: signal() });
+		expect(a.contentType).toBe('image/svg+xml');
+		expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
+		expect(decode(a.bytes)).not.toBe(decode(c.bytes));
+		expect(decode(a.bytes)).not.toBe(decode(d.bytes));
+	});
+
+	it('draw a perspective grid with the place name as a label, escaped', () => {
+		const svg = gridBackdropSvg('Tom & <Jerry>\u0001 "Inn"');
+		expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 1600 900"/);
+		expect(svg).toContain('<text');
+		expect(svg).toContain('Tom &amp; &lt;Jerry&gt; &quot;Inn&quot;</text>');
+		expect(svg).not.toContain('<Jerry>');
+		expect(svg).not.toContain('\u0001');
+		expect(svg.match(/<line /g)?.length).toBeGreaterThan(20);
+		// The colour comes from the name.
+		const hue = (s: string) => /hsl\((\d+),/.exec(s)?.[1];
+		expect(new Set(['Gate', 'Harbour', 'Forest', 'Keep', 'Cellar'].map((n) => hue(gridBackdropSvg(n)))).size).toBeGreaterThan(1);
+	});
+
+	it('draw a full-body silhouette on a transparent background, tinted by the name', () => {
+		const svg = silhouetteSvg('Bram');
+		expect(svg).toMatch(/viewBox="0 0 400 1000"/);
+		// No full-size backdrop shape: everything outside the figure stays transparent.
+		expect(svg).not.toMatch(/<rect[^>]*width="400"[^>]*height="1000"/);
+		expect(svg).toContain('<ellipse');
+		expect(silhouetteSvg('Mira')).not.toBe(svg);
+		expect(svg).not.toMatch(/<script|href=/i);
+	});
+
+	it('cut a very long name to a small label', () => {
+		const svg = gridBackdropSvg('x'.repeat(500));
+		expect(svg).toContain(`${'x'.repeat(59)}…</text>`);
+	});
+});
+
+describe('OpenAI images wire format', () => {
+	let server: Awaited<ReturnType<typeof startImagesServer>> | undefined;
+	afterEach(async () => {
+		await server?.close();
+		server = undefined;
+	});
+
+	const options = (baseUrl: string, over: Partial<OpenAIImagesOptions> = {}): OpenAIImagesOptions => ({
+		id: 'openai',
+		baseUrl,
+		apiKey: 'sk-images',
+		model: 'gpt-image-1',
+		transparentSprites: true,
+		quality: 'medium',
+		sizes: { sprite: '1024x1536', background: '1536x1024' },
+		...over
+	});
+
+	it('posts to /images/generations with the key, asks for a transparent PNG for sprites, and decodes b64_json', async () => {
+		server = await startImagesServer();
+		const provider = new OpenAIImageProvider(options(server.baseUrl));
+		const sprite = await provider.generate({ kind: 'sprite', prompt: 'Full-body sprite of Bram', subject: 'Bram', signal: signal() });
+		expect(sprite.contentType).toBe('image/png');
+		expect(Buffer.from(sprite.bytes).toString('base64')).toBe(TINY_PNG_BASE64);
+		await provider.generate({ kind: 'background', prompt: 'A gate at dusk', subject: 'Gate', signal: signal() });
+		expect(server.requests.map((r) => [r.method, r.path, r.authorization])).toEqual([
+			['POST', '/v1/images/generations', 'Bearer sk-images'],
+			['POST', '/v1/images/generations', 'Bearer sk-images']
+		]);
+		expect(server.requests[0]?.body).toEqual({ model: 'gpt-image-1', prompt: 'Full-body sprite of Bram', n: 1, size: '1024x1536', quality: 'medium', background: 'transparent', output_format: 'png' });
+		// Backgrounds are opaque; gpt-image models always answer in base64, so no response_format.
+		expect(server.requests[1]?.body).toEqual({ model: 'gpt-image-1', prompt: 'A gate at dusk', n: 1, size: '1536x1024', quality: 'medium' });
+	});
+
+	it('asks a compatible server for base64 and sends no transparency or key when not configured', async () => {
+		server = await startImagesServer();
+		const provider = new OpenAIImageProvider(options(server.baseUrl, { id: 'openai-compatible', apiKey: undefined, model: 'sdxl', transparentSprites: false, quality: undefined, sizes: { sprite: '512x768', background: '768x512' } }));
+		expect(provider.id).toBe('openai-compatible');
+		await provider.generate({ kind: 'sprite', prompt: 'Bram', subject: 'Bram', signal: signal() });
+		expect(server.requests[0]?.authorization).toBeUndefined();
+		expect(server.requests[0]?.body).toEqual({ model: 'sdxl', prompt: 'Bram', n: 1, size: '512x768', response_format: 'b64_json' });
+	});
+
+	it('says whether a failure is worth retrying', async () => {
+		server = await startImagesServer([{ status: 503 }, { status: 429 }, { status: 400 }, { status: 401 }, 'url-only', 'not-an-image']);
+		const provider = new OpenAIImageProvider(options(server.baseUrl));
+		const outcomes: [boolean, number | undefined, string][] = [];
+		for (let i = 0; i < 6; i++) {
+			const err = await provider.generate({ kind: 'background', prompt: 'p', subject: 's', signal: signal() }).then(
+				() => undefined,
+				(e: unknown) => e
+			);
+			if (!(err instanceof ImageProviderError)) throw new Error(`expected an ImageProviderError, got ${String(err)}`);
+			outcomes.push([err.retryable, err.status, err.message]);
+		}
+		expect(outcomes.map(([retryable, status]) => [retryable, status])).toEqual([
+			[true, 503],
+			[true, 429],
+			[false, 400],
+			[false, 401],
+			[false, undefined],
+			[false, undefined]
+		]);
+		expect(outcomes[2]?.[2]).toContain('scripted 400');
+		expect(outcomes[4]?.[2]).toMatch(/no b64_json.*response_format/);
+		expect(outcomes[5]?.[2]).toMatch(/not a PNG, JPEG or WebP/);
+	});
+
+	it('abandons an attempt at its timeout (retryable) and stops at once when the caller aborts', async () => {
+		server = await startImagesServer(['hang', 'hang']);
+		const provider = new OpenAIImageProvider(options(server.baseUrl, { timeoutMs: 50 }));
+		const timedOut = await provider.generate({ kind: 'background', prompt: 'p', subject: 's', signal: signal() }).catch((e: unknown) => e);
+		expect(timedOut).toBeInstanceOf(ImageProviderError);
+		expect(timedOut).toMatchObject({ retryable: true, message: expect.stringContaining('timed out') });
+		const controller = new AbortController();
+		const slow = new OpenAIImageProvider(options(server.baseUrl));
+		const pending = slow.generate({ kind: 'background', prompt: 'p', subject: 's', signal: controller.signal }).catch((e: unknown) => e);
+		controller.abort(new Error('stopping'));
+		expect(await pending).toMatchObject({ message: 'stopping' });
+	});
+});
+
+describe('image configuration', () => {
+	it('defaults to the offline provider at no cost', () => {
+		const cfg = parseConfig({ KANTERA_DATA_DIR: '/tmp/x' });
+		expect(cfg.images).toEqual({ provider: 'offline', priceMicros: 0 });
+		expect(createImageProvider(cfg.images).id).toBe('offline');
+	});
+
+	it('uses OpenAI with OPENAI_API_KEY, transparent sprites and a default price', () => {
+		const cfg = parseConfig({ KANTERA_DATA_DIR: '/tmp/x', KANTERA_IMAGES: 'openai', OPENAI_API_KEY: 'sk-llm' });
+		expect(cfg.images).toMatchObject({ provider: 'openai', baseUrl: undefined, apiKey: 'sk-llm', model: 'gpt-image-1', transparentSprites: true, priceMicros: 40_000 });
+		expect(createImageProvider(cfg.images).id).toBe('openai');
+	});
+
+	it('never sends the OpenAI key to another server, needs a model there, and reads the price', () => {
+		const cfg = parseConfig({
+			KANTERA_DATA_DIR: '/tmp/x',
+			KANTERA_IMAGES: 'openai',
+			OPENAI_API_KEY: 'sk-llm',
+			KANTERA_IMAGES_BASE_URL: 'http://localhost:8080/v1',
+			KANTERA_IMAGES_MODEL: 'sdxl',
+			KANTERA_IMAGE_PRICE_USD: '0.01'
+		});
+		expect(cfg.images).toMatchObject({ provider: 'openai', apiKey: undefined, model: 'sdxl', transparentSprites: false, priceMicros: 10_000 });
+		expect(createImageProvider(cfg.images).id).toBe('openai-compatible');
+		expect(() => parseConfig({ KANTERA_IMAGES: 'openai', KANTERA_IMAGES_BASE_URL: 'http://localhost:8080/v1' })).toThrow(/KANTERA_IMAGES_MODEL/);
+		expect(() => parseConfig({ KANTERA_IMAGES: 'openai' })).toThrow(ConfigError);
+		expect(() => parseConfig({ KANTERA_IMAGES: 'dalle' })).toThrow(/KANTERA_IMAGES/);
+		expect(() => parseConfig({ KANTERA_IMAGE_PRICE_USD: 'free' })).toThrow(/KANTERA_IMAGE_PRICE_USD/);
+	});
+});
