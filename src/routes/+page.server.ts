@@ -1,7 +1,7 @@
 import { fail, redirect } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
 import { formText } from '$lib/server/hooks';
-import { createPlaySession, listPlaySessions, renamePlaySession, PlaySessionValidationError, PlaySessionNotFoundError } from '$lib/server/sessions';
+import { startSession, listPlaySessions, renamePlaySession, PlaySessionValidationError, PlaySessionNotFoundError } from '$lib/server/sessions';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals }) => {
@@ -18,8 +18,9 @@ export const actions = {
 		const data = await request.formData();
 		const title = formText(data, 'title');
 		const language = formText(data, 'language') || 'en';
+		const world = formText(data, 'world');
 		try {
-			await createPlaySession(await getApp(), { ownerId: locals.user.id, title, language });
+			await startSession(await getApp(), { ownerId: locals.user.id, title, language, worldId: world });
 		} catch (err) {
 			if (err instanceof PlaySessionValidationError) return fail(400, { create: { title, language, errors: err.fields } });
 			throw err;

@@ -92,3 +92,20 @@ describe('kantera records', () => {
 		expect(traversal.code).toBe(1);
 	});
 });
+
+describe('kantera sessions create --world', () => {
+	const tmp = tempDir('kantera-cli-world-');
+	afterAll(() => tmp.remove());
+
+	it('starts a session from an official world whose documents are then searchable', async () => {
+		expect((await kanteraInProcess(tmp.dir, ['user', 'create', '--name', 'keeper', '--password-stdin'], 'correct horse battery')).code).toBe(0);
+		const created = await kanteraInProcess(tmp.dir, ['sessions', 'create', '--title', '鉄脚', '--language', 'ja', '--world', 'iron-walkers']);
+		expect(created.code).toBe(0);
+		const id = lastWord(created.stdout);
+		const hits = await kanteraInProcess(tmp.dir, ['records', 'search', '--session', id, '--query', '無線', '--json', '--player']);
+		expect(JSON.parse(hits.stdout).length).toBeGreaterThan(0);
+		const bad = await kanteraInProcess(tmp.dir, ['sessions', 'create', '--title', 'x', '--world', 'atlantis']);
+		expect(bad.code).toBe(1);
+		expect(bad.stderr).toMatch(/Choose one of the listed worlds/);
+	});
+});

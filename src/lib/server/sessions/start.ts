@@ -5,16 +5,18 @@
  * session's language and LLM settings. If that fails, the session is removed again.
  */
 import { composeMission, ensureMission, writeSettings, type SessionSettings } from '../turn';
-import { seedSessionFromWorld, type SeededWorld } from '../worlds';
+import { isWorldId, seedSessionFromWorld, type SeededWorld } from '../worlds';
+import { PlaySessionValidationError } from './errors';
 import type { App } from '../app';
 import { createPlaySession, deletePlaySession, type PlaySession, type SessionLanguage } from './index-store';
 
+/** Title, language and world may come straight from a form: they are validated here. */
 export interface StartSessionInput {
 	ownerId: string;
-	title: string;
-	language: SessionLanguage;
-	/** An official world id (see worlds/listWorlds); none → an empty world with the bare GM rules. */
-	worldId?: string | undefined;
+	title: unknown;
+	language?: unknown;
+	/** An official world id (see worlds/listWorlds); none or '' → an empty world with the bare GM rules. */
+	worldId?: unknown;
 	llm?: Partial<Pick<SessionSettings, 'provider' | 'model'>>;
 }
 
@@ -24,13 +26,17 @@ export interface StartedSession {
 }
 
 export async function startSession(app: Pick<App, 'control' | 'sessions'>, input: StartSessionInput): Promise<StartedSession> {
+	const raw = input.worldId;
+	if (raw !== undefined && raw !== '' && !(typeof raw === 'string' && isWorldId(raw))) throw new PlaySessionValidationError({ world: 'Choose one of the listed worlds.' });
+	const worldId = typeof raw === 'string' && raw !== '' ? raw : undefined;
 	const session = await createPlaySession(app, { ownerId: input.ownerId, title: input.title, language: input.language });
+	const language: SessionLanguage = session.language;
 	try {
 		const world = await app.sessions.use(session.id, (s) =>
 			s.write(async (tx) => {
-				const seeded = input.worldId === undefined ? undefined : await seedSessionFromWorld(tx, input.worldId, input.language);
-				if (!seeded) await ensureMission(tx, composeMission(input.language));
-				await writeSettings(tx, { language: input.language, ...input.llm });
+				const seeded = worldId === undefined ? undefined : await seedSessionFromWorld(tx, worldId, language);
+				if (!seeded) await ensureMission(tx, composeMission(language));
+				await writeSettings(tx, { language, ...input.llm });
 				return seeded;
 			})
 		);

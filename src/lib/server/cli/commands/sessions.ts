@@ -1,5 +1,6 @@
 import { firstAdmin, getUserByName, type AuthUser } from '../../auth';
-import { createPlaySession, listAllPlaySessions } from '../../sessions';
+import { startSession, listAllPlaySessions } from '../../sessions';
+import { WORLD_IDS } from '../../worlds';
 import type { App } from '../../app';
 import { CliError } from '../errors';
 import type { Command } from '../command';
@@ -15,17 +16,18 @@ async function resolveOwner(app: App, name: string | undefined): Promise<AuthUse
 const create: Command = {
 	name: ['sessions', 'create'],
 	summary: 'create a play session; prints its id as the last word',
-	usage: '--title T [--owner N] [--language ja|en]',
+	usage: '--title T [--owner N] [--language ja|en] [--world W]',
 	details: [
 		'--title T           the session title (1–100 characters)',
 		'--owner N           owning user (default: the first admin)',
-		'--language ja|en    the language the game is played in (default en)'
+		'--language ja|en    the language the game is played in (default en)',
+		`--world W           start from an official world: ${WORLD_IDS.join(', ')} (default: an empty world)`
 	],
-	options: { title: { type: 'string' }, owner: { type: 'string' }, language: { type: 'string' } },
+	options: { title: { type: 'string' }, owner: { type: 'string' }, language: { type: 'string' }, world: { type: 'string' } },
 	async run(ctx, args) {
 		const app = await ctx.app();
 		const owner = await resolveOwner(app, args.string('owner'));
-		const session = await createPlaySession(app, { ownerId: owner.id, title: args.requiredString('title'), language: args.string('language') ?? 'en' });
+		const { session } = await startSession(app, { ownerId: owner.id, title: args.requiredString('title'), language: args.string('language') ?? 'en', worldId: args.string('world') });
 		ctx.out(`Created session "${session.title}" (${session.language}) for ${owner.name}: ${session.id}`);
 	}
 };
