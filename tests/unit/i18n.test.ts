@@ -1,0 +1,21 @@
+import { describe, it, expect } from 'vitest';
+import { pickLanguage, translate } from '../../src/lib/i18n';
+import { en } from '../../src/lib/i18n/en';
+import { ja } from '../../src/lib/i18n/ja';
+
+describe('i18n', () => {
+	it('has every English key in Japanese, none empty', () => {
+		expect(Object.keys(ja).sort()).toEqual(Object.keys(en).sort());
+		for (const [k, value] of Object.entries(ja)) expect(value, k).not.toBe('');
+	});
+	it('picks the cookie, then the browser language by q, then English', () => {
+		expect(pickLanguage('ja', 'en-US')).toBe('ja');
+		expect(pickLanguage(undefined, 'fr-FR,ja;q=0.8,en;q=0.5')).toBe('ja');
+		expect(pickLanguage(undefined, 'en;q=0.2, ja-JP;q=0.9')).toBe('ja');
+		expect(pickLanguage('de', 'de, fr')).toBe('en');
+		expect(pickLanguage(undefined, null)).toBe('en');
+	});
+	it('fills placeholders', () => {
+		expect(translate('en', 'common.save')).toBe('Save');
+	});
+});
