@@ -31,7 +31,10 @@ export class ScriptedProvider implements ImageProvider {
 		const step = this.steps.shift() ?? 'ok';
 		if (step === 'retryable') throw new ImageProviderError('image service answered 503', true, 503);
 		if (step === 'fatal') throw new ImageProviderError('image service answered 400: content policy', false, 400);
-		if (step !== 'ok') await step.gate;
+		if (step !== 'ok') {
+			// Waits at the gate like a slow service, but, like a real one, gives up when the runner aborts.
+			await Promise.race([step.gate, new Promise<never>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }))]);
+		}
 		return this.offline.generate(request);
 	}
 }

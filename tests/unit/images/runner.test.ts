@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { sessionSchema } from '../../../src/lib/server/db';
 import * as stage from '../../../src/lib/server/stage';
@@ -169,6 +171,25 @@ describe('image job runner', () => {
 		expect(await h.order(older)).toMatchObject({ status: 'done' });
 		expect(await h.use((s) => stage.npcs.get(s.db, 'Bram'))).toMatchObject({ spriteImage: newerKey });
 		expect((await h.events()).filter((e) => e.type === 'image.ready').map((e) => ('orderId' in e ? e.orderId : 0))).toEqual([newer]);
+	});
+
+	it('stops a deleted session’s running jobs and removes its images', async () => {
+		const gate = new Promise<void>(() => undefined);
+		h = await imagesHarness({ steps: [{ gate }] });
+		const harness = h;
+		await h.orderSprite('Bram');
+		const done = await h.use(async (s) => {
+			const bytes = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>');
+			await harness.app.images.store.put(s.id, imageKey(bytes, 'image/svg+xml'), bytes, 'image/svg+xml');
+			return imageKey(bytes, 'image/svg+xml');
+		});
+		h.app.images.kick(h.sessionId);
+		await waitFor(() => harness.provider.requests.length === 1);
+		// The call never answers by itself: deleteSession returns only because it aborts it.
+		await h.app.images.deleteSession(h.sessionId);
+		expect(await h.app.images.store.get(h.sessionId, done)).toBeUndefined();
+		expect(existsSync(path.join(h.app.config.dataDir, 'images', h.sessionId))).toBe(false);
+		expect(h.provider.requests).toHaveLength(1);
 	});
 
 	it('two runners on the same database never run the same job', async () => {

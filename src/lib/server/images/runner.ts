@@ -47,7 +47,10 @@ export class ImageRunner {
 	private readonly loops = new Map<string, Promise<void>>();
 	private readonly again = new Set<string>();
 	private readonly timers = new Map<string, { at: number; timer: ReturnType<typeof setTimeout> }>();
-	private readonly controllers = new Set<AbortController>();
+	/** Running calls, by the session they work for (so deleting a session can stop its calls). */
+	private readonly controllers = new Map<AbortController, string>();
+	/** Sessions being deleted: no new work, no wake-up timers (which would re-create their database). */
+	private readonly closing = new Set<string>();
 	private readonly now: () => number;
 	private stopped = false;
 
@@ -66,7 +69,7 @@ export class ImageRunner {
 
 	/** Makes sure the session's image jobs are being worked on. Safe to call any number of times. */
 	kick(sessionId: string): void {
-		if (this.stopped) return;
+		if (this.stopped || this.closing.has(sessionId)) return;
 		if (this.loops.has(sessionId)) {
 			this.again.add(sessionId);
 			return;
@@ -90,21 +93,42 @@ export class ImageRunner {
 		this.stopped = true;
 		for (const { timer } of this.timers.values()) clearTimeout(timer);
 		this.timers.clear();
-		for (const c of this.controllers) c.abort();
+		for (const c of this.controllers.keys()) c.abort();
 		await this.idle();
+	}
+
+	/**
+	 * Stops the session's work (timer, running calls) and deletes its images; call when the session
+	 * is deleted, before its database goes, so no late job writes a file or re-opens the database.
+	 */
+	async deleteSession(sessionId: string): Promise<void> {
+		this.closing.add(sessionId);
+		try {
+			const wake = this.timers.get(sessionId);
+			if (wake) clearTimeout(wake.timer);
+			this.timers.delete(sessionId);
+			this.again.delete(sessionId);
+			for (const [c, id] of this.controllers) if (id === sessionId) c.abort();
+			await this.loops.get(sessionId);
+			await this.deps.store.deleteSession(sessionId);
+		} finally {
+			this.closing.delete(sessionId);
+		}
 	}
 
 	private async drain(sessionId: string): Promise<void> {
 		await this.deps.sessions.use(sessionId, async (s) => {
-			const workers = Array.from({ length: this.policy.jobsPerSession }, () => this.work(s));
-			await Promise.all(workers);
-			if (!this.stopped) this.scheduleWake(s.id, await nextWakeAt(s.db, this.now()));
+			// allSettled: the loop must not end (and idle() resolve) while a sibling worker still runs.
+			const results = await Promise.allSettled(Array.from({ length: this.policy.jobsPerSession }, () => this.work(s)));
+			const failed = results.find((r) => r.status === 'rejected');
+			if (failed) throw failed.reason;
+			if (!this.stopped && !this.closing.has(s.id)) this.scheduleWake(s.id, await nextWakeAt(s.db, this.now()));
 		});
 	}
 
 	private async work(s: SessionDb): Promise<void> {
 		for (;;) {
-			if (this.stopped) return;
+			if (this.stopped || this.closing.has(s.id)) return;
 			const claim = await s.write((tx) => claimNextJob(tx, this.owner, this.now(), this.policy));
 			if (claim.wroteEvents) this.deps.bus.notify(s.id);
 			if (!claim.job) return;
@@ -131,7 +155,7 @@ export class ImageRunner {
 
 	private async runLeased(s: SessionDb, job: ImageJob): Promise<void> {
 		const controller = new AbortController();
-		this.controllers.add(controller);
+		this.controllers.set(controller, s.id);
 		const renew = setInterval(() => {
 			void s
 				.write((tx) => renewJobLease(tx, job.id, this.owner, this.now(), this.policy))

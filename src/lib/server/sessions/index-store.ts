@@ -138,6 +138,7 @@ export async function deletePlaySession(deps: SessionsDeps, ownerId: string, id:
 		.where(and(eq(playSessions.id, session.id), eq(playSessions.ownerId, ownerId)))
 		.returning({ id: playSessions.id });
 	if (deleted.length === 0) throw new PlaySessionNotFoundError();
+	// Images first: their runner stops the session's jobs, so none re-opens the database being destroyed.
+	await deps.images?.deleteSession(session.id);
 	await deps.sessions.destroy(session.id);
-	await deps.images?.store.deleteSession(session.id);
 }
