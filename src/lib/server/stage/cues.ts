@@ -7,7 +7,8 @@ import { asc, inArray } from 'drizzle-orm';
 import * as v from 'valibot';
 import { stageCues } from '../db/session-schema';
 import type { SessionExec, SessionTx } from '../db';
-import { MAX_STAGE_NAME_CHARS } from './limits';
+import { MAX_CHARACTER_NAME_CHARS, MAX_STAGE_NAME_CHARS } from './limits';
+import { MAX_TAG_EXPRESSION_CHARS } from '../../adv';
 
 export const STAGE_ACTIONS = ['enter', 'exit', 'move', 'expression', 'background'] as const;
 export type StageAction = (typeof STAGE_ACTIONS)[number];
@@ -15,7 +16,7 @@ export type StageAction = (typeof STAGE_ACTIONS)[number];
 export const STAGE_SLOTS = ['left', 'center', 'right'] as const;
 export type StageSlot = (typeof STAGE_SLOTS)[number];
 /** An expression is a short word (smile, angry, 驚き), the key of a sprite variant. */
-export const MAX_EXPRESSION_CHARS = 40;
+export const MAX_EXPRESSION_CHARS = MAX_TAG_EXPRESSION_CHARS;
 /** A reply longer than this many paragraphs is not a reply; the bound keeps cue indexes sane. */
 export const MAX_PARAGRAPH = 500;
 
@@ -23,7 +24,7 @@ export const MAX_PARAGRAPH = 500;
 export const StageCueSchema = v.object({
 	paragraph: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_PARAGRAPH)),
 	action: v.picklist(STAGE_ACTIONS),
-	character: v.optional(v.pipe(v.string(), v.maxLength(MAX_STAGE_NAME_CHARS))),
+	character: v.optional(v.pipe(v.string(), v.maxLength(MAX_CHARACTER_NAME_CHARS))),
 	slot: v.optional(v.picklist(STAGE_SLOTS)),
 	expression: v.optional(v.pipe(v.string(), v.maxLength(MAX_EXPRESSION_CHARS))),
 	scene: v.optional(v.pipe(v.string(), v.maxLength(MAX_STAGE_NAME_CHARS)))

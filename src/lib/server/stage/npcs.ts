@@ -5,7 +5,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { npcs } from '../db/session-schema';
 import type { SessionExec, SessionTx } from '../db';
-import { checkLook, checkStageName } from './limits';
+import { checkLook, checkCharacterName } from './limits';
 
 export type Npc = typeof npcs.$inferSelect;
 
@@ -18,7 +18,7 @@ export interface NpcInput {
 }
 
 export async function register(tx: SessionTx, input: NpcInput): Promise<{ npc: Npc; change: RegistrationChange }> {
-	const name = checkStageName(input.name, 'The NPC name');
+	const name = checkCharacterName(input.name, 'The NPC name');
 	const appearance = checkLook(input.appearance, `The appearance of "${name}"`);
 	const existing = await get(tx, name);
 	const now = Date.now();

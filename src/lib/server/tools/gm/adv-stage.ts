@@ -4,7 +4,7 @@
  * reply completes (a failed turn plays nothing). How many sprites fit is the screen's business.
  */
 import * as v from 'valibot';
-import { MAX_EXPRESSION_CHARS, MAX_PARAGRAPH, MAX_STAGE_NAME_CHARS, npcs, scenes, STAGE_ACTIONS, STAGE_SLOTS, type StageCue } from '../../stage';
+import { MAX_CHARACTER_NAME_CHARS, MAX_EXPRESSION_CHARS, MAX_PARAGRAPH, MAX_STAGE_NAME_CHARS, npcs, scenes, STAGE_ACTIONS, STAGE_SLOTS, type StageCue } from '../../stage';
 import { defineTool } from '../define';
 import type { AdvCue, ToolContext } from '../context';
 import { int, quote, text } from './shared';
@@ -13,7 +13,7 @@ import { int, quote, text } from './shared';
 export const MAX_CUES_PER_CALL = 24;
 
 const paragraph = () => int(0, MAX_PARAGRAPH, '0-based index of the paragraph of your reply (paragraphs are separated by blank lines) before which the cue plays.');
-const character = () => text(MAX_STAGE_NAME_CHARS, 'The character\'s name as registered with register_npc. enter, exit, move, expression.');
+const character = () => text(MAX_CHARACTER_NAME_CHARS, 'The character\'s name as registered with register_npc. enter, exit, move, expression.');
 const slot = () => v.pipe(v.picklist(STAGE_SLOTS), v.description('Screen position: left, center or right. enter, move.'));
 const expression = () => text(MAX_EXPRESSION_CHARS, 'A short expression word, e.g. "smile", "angry", "surprised". expression (optional on enter).');
 const scene = () => text(MAX_STAGE_NAME_CHARS, 'The scene name as set with set_scene. background.');

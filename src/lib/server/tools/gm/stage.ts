@@ -4,7 +4,7 @@
  * image is generated only after the turn commits. Prompts are built from the visual fields alone.
  */
 import * as v from 'valibot';
-import { imageOrders, MAX_LOOK_CHARS, MAX_STAGE_NAME_CHARS, npcs, npcSpritePrompt, scenes, sceneBackgroundPrompt } from '../../stage';
+import { imageOrders, MAX_CHARACTER_NAME_CHARS, MAX_LOOK_CHARS, MAX_STAGE_NAME_CHARS, npcs, npcSpritePrompt, scenes, sceneBackgroundPrompt } from '../../stage';
 import { defineTool } from '../define';
 import type { ToolContext } from '../context';
 import { recorded, text } from './shared';
@@ -17,7 +17,7 @@ export const registerNpcTool = defineTool({
 	description:
 		'Register a character who appears on screen, or update their look. A new or changed appearance orders a full-body sprite, generated after this turn. The appearance goes to an image generator: describe only what can be seen — never secrets, plans, relationships or anything from the story DB. Register before a character\'s first adv_stage "enter".',
 	schema: v.object({
-		name: text(MAX_STAGE_NAME_CHARS, 'The character\'s name as it is shown and used in adv_stage cues, e.g. "Bram".'),
+		name: text(MAX_CHARACTER_NAME_CHARS, 'The character\'s name as it is shown, used in adv_stage cues and in the speaker tag of their lines ("@Bram: …"), e.g. "Bram". No @ : ( ).'),
 		appearance: text(
 			MAX_LOOK_CHARS,
 			'Visual only: apparent age, build, hair, eyes, face, clothes, colours, carried items, e.g. "tall man in his fifties, grey beard, dented steel breastplate over a blue tunic, halberd".'
