@@ -90,6 +90,21 @@ describe('image job runner', () => {
 		expect(h.provider.requests).toHaveLength(3);
 	});
 
+	it('starts afresh when a new look replaces an order that was waiting out its backoff', async () => {
+		h = await imagesHarness({ steps: ['retryable'] });
+		const id = await h.orderSprite('Bram');
+		await h.run();
+		expect(await h.order(id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: expect.any(Number) });
+		await h.use((s) =>
+			s.write(async (tx) => {
+				await stage.imageOrders.place(tx, { target: 'npc', targetName: 'Bram', prompt: stage.npcSpritePrompt({ name: 'Bram', appearance: 'red coat' }) });
+				await stage.imageOrders.claimForTurn(tx, 'turn-2');
+			})
+		);
+		await h.run();
+		expect(await h.order(id)).toMatchObject({ status: 'done', attempts: 1, turnId: 'turn-2', prompt: expect.stringContaining('red coat') });
+	});
+
 	it('gives up at once on an error another try cannot fix', async () => {
 		h = await imagesHarness({ steps: ['fatal'] });
 		const id = await h.orderBackground('Gate');

@@ -31,7 +31,12 @@ export async function place(tx: SessionTx, input: OrderInput): Promise<ImageOrde
 		.from(imageOrders)
 		.where(and(eq(imageOrders.target, input.target), eq(imageOrders.targetName, input.targetName), eq(imageOrders.status, 'pending')));
 	if (waiting) {
-		const [row] = await tx.update(imageOrders).set({ prompt: input.prompt, turnId: null, updatedAt: now }).where(eq(imageOrders.id, waiting.id)).returning();
+		// A replaced order is a new job: a failed attempt or backoff of the old prompt does not carry over.
+		const [row] = await tx
+			.update(imageOrders)
+			.set({ prompt: input.prompt, turnId: null, attempts: 0, error: null, image: null, nextAttemptAt: null, updatedAt: now })
+			.where(eq(imageOrders.id, waiting.id))
+			.returning();
 		if (!row) throw new Error('image order update returned no row');
 		return row;
 	}
