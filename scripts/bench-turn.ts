@@ -19,7 +19,7 @@ import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from '../src/lib/server/tools
 import { buildContext, checkpointDue, countTokensO200k, estimateTokens, systemText, windowOf, type TokenCounter } from '../src/lib/server/memory';
 import { acceptTurn, appendEvent, historySinceCheckpoint, loadHead, readMission, readSettings, Staging, TurnRunner } from '../src/lib/server/turn';
 import { loadScopes, recordCall } from '../src/lib/server/budget';
-import { journal } from '../src/lib/server/records';
+import { journal, log } from '../src/lib/server/records';
 import { CampaignScript } from './bench-lib/campaign-script';
 import { ScriptedProvider, type CallRecord } from './bench-lib/scripted-provider';
 import { benchConfig, player, seedSession, tempDataDir } from './bench-lib/setup';
@@ -295,6 +295,15 @@ async function componentProfile(s: SessionDb, deps: Deps, userId: string, script
 	out.push(['recordCall (control DB write, committed)', await timeIt(REPS, () => recordCall(deps.control.db, who, 0, Date.now()))]);
 	out.push(['write transaction changing nothing', await timeIt(REPS, () => s.write(async (tx) => tx.run(sql`UPDATE meta SET value = value WHERE key = 'language'`)))]);
 	out.push(['one-row write transaction, committed (durable)', await timeIt(REPS, (i) => s.write(async (tx) => tx.run(sql`INSERT OR REPLACE INTO meta (key, value) VALUES ('bench', ${String(i)})`)))]);
+	out.push([
+		`log.append player + GM reply (${turn.player.length} + ${turn.gm.length} chars: sections, FTS, embed queue; rolled back)`,
+		await timeIt(REPS, () =>
+			rolledBack(s, async (tx) => {
+				await log.append(tx, { role: 'player', body: turn.player, turnId: 'bench' });
+				await log.append(tx, { role: 'gm', body: turn.gm, turnId: 'bench' });
+			})
+		)
+	]);
 	out.push(['appendEvent (rolled back)', await timeIt(REPS, () => rolledBack(s, (tx) => appendEvent(tx, { type: 'text.delta', turnId: 'bench', text: turn.gm })))]);
 	out.push(['staged journal_append, nothing staged before (speculation)', await timeIt(REPS, () => new Staging(s).write((tx) => journal.append(tx, { body: 'Bench entry.' })))]);
 	const fourth: number[] = [];
