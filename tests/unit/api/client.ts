@@ -24,8 +24,10 @@ import * as documentsRoute from '../../../src/routes/api/v1/sessions/[id]/docume
 import * as documentRoute from '../../../src/routes/api/v1/sessions/[id]/documents/[docId]/+server';
 import * as eventsRoute from '../../../src/routes/api/v1/sessions/[id]/events/+server';
 import * as worldsRoute from '../../../src/routes/api/v1/worlds/+server';
+import * as backlogRoute from '../../../src/routes/api/v1/sessions/[id]/backlog/+server';
+import * as journalRecentRoute from '../../../src/routes/api/v1/sessions/[id]/journal/recent/+server';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 type Handler<P extends Partial<Record<string, string>>> = (event: ApiEvent<P>) => Promise<Response>;
 type Handlers<P extends Partial<Record<string, string>>> = Partial<Record<Method, Handler<P>>>;
 
@@ -59,7 +61,9 @@ const ROUTES: Route[] = [
 	route(new RegExp(`^/api/v1/sessions/${SEG}/journal$`), journalRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/documents$`), documentsRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/documents/${SEG}$`), documentRoute, ([id = '', docId = '']) => ({ id, docId })),
-	route(new RegExp(`^/api/v1/sessions/${SEG}/events$`), eventsRoute, ([id = '']) => ({ id }))
+	route(new RegExp(`^/api/v1/sessions/${SEG}/events$`), eventsRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/backlog$`), backlogRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/journal/recent$`), journalRecentRoute, ([id = '']) => ({ id }))
 ];
 
 const ORIGIN = 'http://kantera.test';
@@ -76,6 +80,7 @@ export interface Caller {
 	get(path: string, options?: RequestOptions): Promise<Response>;
 	post(path: string, body?: unknown, options?: RequestOptions): Promise<Response>;
 	patch(path: string, body?: unknown, options?: RequestOptions): Promise<Response>;
+	put(path: string, body?: unknown, options?: RequestOptions): Promise<Response>;
 	delete(path: string, options?: RequestOptions): Promise<Response>;
 }
 
@@ -105,6 +110,7 @@ export function caller(user: AuthUser | null, seen: (res: Response, path: string
 		get: (path, options) => request('GET', path, options),
 		post: (path, body, options) => request('POST', path, { ...options, body }),
 		patch: (path, body, options) => request('PATCH', path, { ...options, body }),
+		put: (path, body, options) => request('PUT', path, { ...options, body }),
 		delete: (path, options) => request('DELETE', path, options)
 	};
 }

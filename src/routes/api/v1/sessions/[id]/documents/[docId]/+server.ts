@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { apiEndpoint, documentDto, IdString, jsonResponse, notFound, withSession } from '$lib/server/api';
+import { apiEndpoint, documentDto, IdString, jsonResponse, notFound, readJson, withSession } from '$lib/server/api';
+import { DocumentEditBody, documentIdParam, editDocument } from '$lib/server/api/panels';
 import { documents, isRecordError } from '$lib/server/records';
 import type { RequestHandler } from './$types';
 
@@ -18,5 +19,17 @@ export const GET = apiEndpoint(async ({ app, user, params }) => {
 		}
 	});
 	if (doc.gmOnly) throw notFound(NO_SUCH_DOCUMENT);
+	return jsonResponse(documentDto(doc));
+}) satisfies RequestHandler;
+
+/**
+ * The player edits a player-visible document (`{title?, body}`); GM-only or unknown: 404. Allowed
+ * while a turn runs (see editDocument). The new text is searchable at once and embedded before the
+ * next turn.
+ */
+export const PUT = apiEndpoint(async ({ app, user, params, request }) => {
+	const id = documentIdParam(params.docId);
+	const edit = await readJson(request, DocumentEditBody);
+	const doc = await withSession(app, user, params.id, (s) => editDocument(s, id, edit));
 	return jsonResponse(documentDto(doc));
 }) satisfies RequestHandler;
