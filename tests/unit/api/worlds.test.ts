@@ -44,3 +44,25 @@ describe('worlds', () => {
 		expect((await api.post('/api/v1/sessions', { world: 'atlantis' })).status).toBe(400);
 	});
 });
+
+describe('world images', () => {
+	it('draws the seeded NPCs and opening scene at once, and regenerates one by hand', async () => {
+		h = await apiHarness();
+		const { app } = h;
+		const api = h.as(h.alice);
+		const s = await bodyOf(await api.post('/api/v1/sessions', { world: 'sword-and-sorcery', language: 'ja' }), Session);
+		await app.images.idle();
+		const { npcs, scenes } = await import('../../../src/lib/server/stage');
+		const drawn = await app.sessions.use(s.id, async (db) => ({ npcs: await npcs.list(db.db), scenes: await scenes.list(db.db) }));
+		expect(drawn.npcs.length).toBeGreaterThan(0);
+		expect(drawn.npcs.every((n) => n.spriteImage)).toBe(true);
+		expect(drawn.scenes.every((sc) => sc.backgroundImage)).toBe(true);
+		const first = drawn.npcs[0];
+		const res = await api.post(`/api/v1/sessions/${s.id}/images/regenerate`, { target: 'npc', name: first?.name ?? '' });
+		expect(res.status).toBe(202);
+		expect((await api.post(`/api/v1/sessions/${s.id}/images/regenerate`, { target: 'npc', name: 'Nobody' })).status).toBe(404);
+		expect((await api.post(`/api/v1/sessions/${s.id}/images/regenerate`, { target: 'ghost', name: 'x' })).status).toBe(400);
+		expect((await h.as(h.bob).post(`/api/v1/sessions/${s.id}/images/regenerate`, { target: 'npc', name: first?.name ?? '' })).status).toBe(404);
+		await app.images.idle();
+	});
+});

@@ -7,6 +7,8 @@ import { PlaySessionNotFoundError, PlaySessionValidationError } from '../session
 import { QuotaExceededError, TurnError } from '../turn';
 import { isRecordError } from '../records';
 import { LLM_SETUP_HINT } from '../config';
+import { ImageJobError } from '../images';
+import { BudgetExceededError } from '../budget';
 import { ApiError } from './errors';
 import { errorResponse } from './respond';
 
@@ -37,6 +39,8 @@ export function toErrorResponse(err: unknown): Response | undefined {
 		const { status, code } = TURN_ERRORS[err.code];
 		return errorResponse(status, { message: err.message, code, ...(err.code === 'not_configured' ? { hint: LLM_SETUP_HINT } : {}) });
 	}
+	if (err instanceof ImageJobError) return errorResponse(err.code === 'not_found' ? 404 : 400, { message: err.message, code: err.code === 'not_found' ? 'NOT_FOUND' : 'INVALID_BODY' });
+	if (err instanceof BudgetExceededError) return errorResponse(429, { message: `${err.message}. Nothing was ordered or charged.`, code: 'BUDGET_EXCEEDED' });
 	if (isRecordError(err, 'not_found')) return errorResponse(404, { message: err.message, code: 'NOT_FOUND' });
 	if (isRecordError(err, 'invalid_input')) return errorResponse(400, { message: err.message, code: 'INVALID_INPUT' });
 	// requireApiUser and SvelteKit helpers throw these with an App.Error body.

@@ -25,7 +25,7 @@ export interface StartedSession {
 	world: SeededWorld | undefined;
 }
 
-export async function startSession(app: Pick<App, 'control' | 'sessions'>, input: StartSessionInput): Promise<StartedSession> {
+export async function startSession(app: Pick<App, 'control' | 'sessions'> & Partial<Pick<App, 'images'>>, input: StartSessionInput): Promise<StartedSession> {
 	const raw = input.worldId;
 	if (raw !== undefined && raw !== '' && !(typeof raw === 'string' && isWorldId(raw))) throw new PlaySessionValidationError({ world: 'Choose one of the listed worlds.' });
 	const worldId = typeof raw === 'string' && raw !== '' ? raw : undefined;
@@ -40,6 +40,8 @@ export async function startSession(app: Pick<App, 'control' | 'sessions'>, input
 				return seeded;
 			})
 		);
+		// A world's NPC sprites and opening background are ordered by the seed: start drawing them now.
+		if (world) app.images?.kick(session.id);
 		return { session, world };
 	} catch (err) {
 		// A session without its mission must not be left behind in the list.

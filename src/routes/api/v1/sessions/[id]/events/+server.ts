@@ -11,6 +11,8 @@ export const GET = apiEndpoint(async ({ app, user, params, request, url }) => {
 	const session = await ownedSession(app, user, params.id);
 	const raw = request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId');
 	const after = raw === null || raw.trim() === '' ? undefined : parseWith(IdString, raw.trim(), 'INVALID_LAST_EVENT_ID');
+	// Someone is watching: image jobs left over from a restart resume now rather than at the next turn.
+	app.images.kick(session.id);
 	return openEventStream({
 		sessions: app.sessions,
 		bus: app.bus,
