@@ -1,0 +1,125 @@
+/** Backlog rows and data model: parsed speakers (never raw tags), paging in front, live messages, stage replay. */
+import { describe, expect, it } from 'vitest';
+import { BacklogModel } from '../../../src/lib/components/backlog/model';
+import { entriesOf, estimateHeight } from '../../../src/lib/components/backlog/entries';
+import { EMPTY_STAGE, StageTimeline, type StageCue, type StageState } from '../../../src/lib/adv';
+import type { MessageDto } from '../../../src/lib/types/api';
+import type { BacklogCueDto, BacklogPageDto } from '../../../src/lib/types/panels';
+
+const at = '2026-01-01T00:00:00.000Z';
+const gm = (id: number, body: string): MessageDto => ({ id, role: 'gm', speaker: null, body, turnId: null, createdAt: at });
+const player = (id: number, body: string): MessageDto => ({ id, role: 'player', speaker: null, body, turnId: null, createdAt: at });
+const images = { characters: [], scenes: [] };
+
+describe('entriesOf', () => {
+	it('gives one row per paragraph with the parsed speaker, and no raw tag text', () => {
+		const rows = entriesOf(gm(7, 'Fog.\n\n@Bram(stern): Halt!\n\n@Broken(: tag text\n\n＠アナ（笑顔）：こんにちは'));
+		expect(rows.map((r) => [r.key, r.kind, r.speaker, r.text])).toEqual([
+			['7:0', 'narration', null, 'Fog.'],
+			['7:1', 'dialogue', 'Bram', 'Halt!'],
+			['7:2', 'narration', null, 'tag text'],
+			['7:3', 'dialogue', 'アナ', 'こんにちは']
+		]);
+		expect(rows.some((r) => r.text.includes('@') || r.text.includes('＠'))).toBe(false);
+		expect(rows[1]?.expression).toBe('stern');
+	});
+
+	it('keeps player lines whole, leaves operator instructions out, and skips empty paragraphs', () => {
+		expect(entriesOf(player(1, 'I open the door.\n\nThen I wait.')).map((r) => [r.kind, r.paragraph, r.text])).toEqual([['player', 0, 'I open the door.\n\nThen I wait.']]);
+		expect(entriesOf({ id: 2, role: 'operator', body: 'Write a checkpoint.' })).toEqual([]);
+		expect(entriesOf(gm(3, '@Bram:\n\nSilence.')).map((r) => r.paragraph)).toEqual([1]);
+		expect(entriesOf(gm(4, ''))).toEqual([]);
+	});
+
+	it('estimates taller rows for longer and wider text', () => {
+		const short = estimateHeight({ text: 'Hi.', speaker: null, kind: 'narration' }, 400);
+		const long = estimateHeight({ text: 'word '.repeat(200), speaker: null, kind: 'narration' }, 400);
+		const wide = estimateHeight({ text: '霧'.repeat(200), speaker: null, kind: 'narration' }, 400);
+		expect(long).toBeGreaterThan(short);
+		expect(wide).toBeGreaterThan(estimateHeight({ text: 'a'.repeat(200), speaker: null, kind: 'narration' }, 400));
+	});
+});
+
+/** A log of `n` exchanges with cues, and the pages the server would give (stageBefore folded from the start). */
+function fixture(n: number, pageSize: number) {
+	const messages: MessageDto[] = [];
+	const cues: BacklogCueDto[] = [];
+	const people = ['Bram', 'Ana', 'Kit', 'Sal'];
+	let id = 0;
+	for (let t = 0; t < n; t++) {
+		messages.push(player(++id, `Look ${t}`));
+		const gmId = ++id;
+		const who = people[t % 4] ?? 'Bram';
+		messages.push(gm(gmId, `Fog ${t}.\n\n@${who}: Line ${t}.`));
+		const list: StageCue[] =
+			t % 2 === 0
+				? [
+						{ paragraph: 0, action: 'background', scene: `Place ${t % 3}` },
+						{ paragraph: 1, action: 'enter', character: who, slot: (['left', 'center', 'right'] as const)[t % 3] ?? 'left' }
+					]
+				: [{ paragraph: 1, action: 'exit', character: people[(t + 3) % 4] ?? 'Sal' }];
+		list.forEach((cue, ord) => cues.push({ messageId: gmId, paragraph: cue.paragraph, ord, cue }));
+	}
+	const full = new StageTimeline(messages, cues);
+	const page = (before: number | undefined): BacklogPageDto => {
+		const older = messages.filter((m) => before === undefined || m.id < before);
+		const rows = older.slice(-pageSize);
+		const first = rows[0];
+		const ids = new Set(rows.map((m) => m.id));
+		return {
+			messages: rows,
+			cues: cues.filter((c) => ids.has(c.messageId)),
+			stageBefore: first ? full.before(first.id) : EMPTY_STAGE,
+			...(first && rows.length === pageSize && older.length > pageSize ? { nextBefore: first.id } : {}),
+			images
+		};
+	};
+	return { messages, cues, full, page };
+}
+
+describe('BacklogModel', () => {
+	it('replays every line as the whole log would, however many older pages were added in front', () => {
+		const { messages, full, page } = fixture(40, 15);
+		const model = new BacklogModel();
+		const first = model.reset(page(undefined));
+		expect(first.appended.length).toBe(model.entries.length);
+		let pages = 1;
+		while (model.hasOlder) {
+			const before = model.entries.length;
+			const merge = model.addOlder(page(model.nextBefore));
+			expect(merge.prepended.length).toBe(model.entries.length - before);
+			pages++;
+			for (const e of model.entries) expect(model.stageAt(e.messageId, e.paragraph), e.key).toEqual(full.at(e.messageId, e.paragraph));
+		}
+		expect(pages).toBe(Math.ceil(messages.length / 15));
+		expect(model.entries.map((e) => e.messageId)[0]).toBe(1);
+		// A page seen twice adds nothing.
+		expect(model.addOlder(page(undefined)).prepended).toEqual([]);
+	});
+
+	it('shows live messages at once, then takes their cues from a catch-up page', () => {
+		const { messages, cues, full } = fixture(6, 100);
+		const head = messages.slice(0, 8);
+		const headIds = new Set(head.map((m) => m.id));
+		const model = new BacklogModel();
+		model.reset({ messages: head, cues: cues.filter((c) => headIds.has(c.messageId)), stageBefore: EMPTY_STAGE, images });
+		expect(model.needsCatchUp).toBe(false);
+		const tail = messages.slice(8);
+		const merge = model.addNewer([...tail].reverse().map(({ id, role, body }) => ({ id, role, body })));
+		expect(merge.appended.map((e) => e.messageId)).toEqual(tail.flatMap((m) => (m.role === 'gm' ? [m.id, m.id] : [m.id])));
+		expect(model.needsCatchUp).toBe(true);
+		expect(model.pageThrough).toBe(8);
+		const last = tail[tail.length - 1];
+		if (!last) throw new Error('fixture too small');
+		// Without its cues the last line shows the stage as it stood before them.
+		const stale: StageState = model.stageAt(last.id, 1);
+		const tailIds = new Set(tail.map((m) => m.id));
+		const again = model.addPage({ messages: tail, cues: cues.filter((c) => tailIds.has(c.messageId)), images });
+		expect(again.appended).toEqual([]);
+		expect(model.needsCatchUp).toBe(false);
+		expect(model.stageAt(last.id, 1)).toEqual(full.at(last.id, 1));
+		expect(stale).not.toEqual(full.at(last.id, 1));
+		// Repeats of known messages add nothing.
+		expect(model.addNewer(tail).appended).toEqual([]);
+	});
+});
