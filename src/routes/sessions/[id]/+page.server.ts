@@ -1,17 +1,90 @@
-import { error } from '@sveltejs/kit';
-import { getApp } from '$lib/server/app';
-import { requireUser } from '$lib/server/hooks';
+import { error, fail, redirect } from '@sveltejs/kit';
+import { randomBytes } from 'node:crypto';
+import { getApp, type App as Kantera } from '$lib/server/app';
+import { formText, requireUser } from '$lib/server/hooks';
 import { getPlaySession, PlaySessionNotFoundError } from '$lib/server/sessions';
-import type { PageServerLoad } from './$types';
+import { ApiError, cancelTurn, postTurn, withSession } from '$lib/server/api';
+import { QuotaExceededError, TurnError } from '$lib/server/turn';
+import { loadPlayView } from '$lib/server/play';
+import type { TurnFormError } from '$lib/play';
+import type { Actions, PageServerLoad } from './$types';
+
+/** Bytes of randomness in a form's idempotency key (hex, so twice as many characters). */
+const KEY_BYTES = 16;
+
+/** A fresh key per rendered form: the same form sent twice posts the same key, and one turn starts. */
+function formKey(): string {
+	return `turn-${randomBytes(KEY_BYTES).toString('hex')}`;
+}
+
+function notFound(): never {
+	// Someone else's session is indistinguishable from one that does not exist.
+	error(404, { message: 'There is no play session at this address.', code: 'NOT_FOUND' });
+}
 
 export const load: PageServerLoad = async ({ locals, params, url }) => {
 	const user = requireUser(locals, url);
+	const app = await getApp();
 	try {
-		const s = await getPlaySession(await getApp(), user.id, params.id);
-		return { session: { id: s.id, title: s.title, language: s.language, createdAt: s.createdAt.toISOString() } };
+		const s = await getPlaySession(app, user.id, params.id);
+		const view = await app.sessions.use(s.id, (db) => loadPlayView(db.db, s.id));
+		return {
+			session: { id: s.id, title: s.title, language: s.language, createdAt: s.createdAt.toISOString() },
+			view,
+			llmConfigured: app.config.llm.configured,
+			maxInputChars: app.config.engine.maxInputChars,
+			idempotencyKey: formKey(),
+			retryKey: formKey()
+		};
 	} catch (err) {
-		// Someone else's session is indistinguishable from one that does not exist.
-		if (err instanceof PlaySessionNotFoundError) error(404, { message: 'There is no play session at this address.', code: 'NOT_FOUND' });
+		if (err instanceof PlaySessionNotFoundError) notFound();
 		throw err;
 	}
 };
+
+function turnFailure(err: unknown, text: string) {
+	const failed = (status: number, e: TurnFormError) => fail(status, { turn: { text, error: e } });
+	if (err instanceof QuotaExceededError) return failed(429, { code: 'quota', resetsAt: err.resetsAt.toISOString() });
+	if (err instanceof TurnError) {
+		if (err.code === 'conflict') return failed(409, { code: 'conflict' });
+		if (err.code === 'not_configured') return failed(503, { code: 'notConfigured' });
+		if (err.code === 'invalid_input') return failed(400, { code: 'invalid', message: err.message });
+	}
+	if (err instanceof PlaySessionNotFoundError || (err instanceof ApiError && err.status === 404)) notFound();
+	throw err;
+}
+
+async function sendTurn(app: Kantera, locals: App.Locals, url: URL, sessionId: string, data: FormData) {
+	const user = requireUser(locals, url);
+	const text = formText(data, 'text');
+	const trimmed = text.trim();
+	if (trimmed === '') return fail(400, { turn: { text, error: { code: 'empty' } satisfies TurnFormError } });
+	const max = app.config.engine.maxInputChars;
+	if (trimmed.length > max) return fail(400, { turn: { text, error: { code: 'tooLong', length: trimmed.length, max } satisfies TurnFormError } });
+	try {
+		await withSession(app, user, sessionId, (s) => postTurn(app, user, s, { text: trimmed, idempotencyKey: formText(data, 'idempotencyKey') }));
+	} catch (err) {
+		return turnFailure(err, text);
+	}
+	// Post/redirect/get: a reload does not resend, and the page shows the turn from the log.
+	redirect(303, `/sessions/${sessionId}`);
+}
+
+export const actions = {
+	/** Plays a turn (the input box and the retry button); without JavaScript the page reloads to follow it. */
+	turn: async ({ request, locals, params, url }) => sendTurn(await getApp(), locals, url, params.id, await request.formData()),
+	/** The stop button: cancels the running turn, which then writes nothing. */
+	cancel: async ({ request, locals, params, url }) => {
+		const user = requireUser(locals, url);
+		const app = await getApp();
+		const turnId = formText(await request.formData(), 'turnId');
+		try {
+			await withSession(app, user, params.id, (s) => cancelTurn(app, s, turnId));
+		} catch (err) {
+			if (err instanceof ApiError && err.status === 409) return fail(409, { cancel: { code: 'finished' as const } });
+			if (err instanceof PlaySessionNotFoundError || (err instanceof ApiError && err.status === 404)) notFound();
+			throw err;
+		}
+		redirect(303, `/sessions/${params.id}`);
+	}
+} satisfies Actions;

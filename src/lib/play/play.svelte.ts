@@ -1,0 +1,238 @@
+/**
+ * The play screen's state, one instance per page, shared with the components by context: the story
+ * on screen, the stage's images, the reader's settings, and the turn in flight. Session events
+ * (over SSE) come in through `handle`, one at a time in log order.
+ */
+import { getContext, setContext } from 'svelte';
+import type { SessionEvent } from '../types/events';
+import type { MessageKey } from '../i18n';
+import { StageImages } from './images.svelte';
+import { ReaderSettings, type SettingsStorage, type TextSpeed } from './settings.svelte';
+import { Story, type FrameScheduler } from './story.svelte';
+import { readLogAfter } from './log';
+import { newIdempotencyKey } from './keys';
+import type { FinishedStatus, LogAfter, PlayView } from './types';
+
+export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
+
+export interface TurnInFlight {
+	id: string;
+	input: string;
+	phase: 'accepted' | 'running';
+	cancelRequested: boolean;
+}
+
+/** How the last turn ended, when that needs saying (and maybe a retry). */
+export interface TurnOutcome {
+	id: string;
+	input: string;
+	status: FinishedStatus;
+	/** The server's words on a failure. */
+	error: string | null;
+	/** Why a committed turn ended early: `round_cap`, `budget:<scope>`. */
+	stopped: string | null;
+}
+
+export type Connection = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+export interface PlayOptions {
+	sessionId: string;
+	view: PlayView;
+	llmConfigured: boolean;
+	t: Translate;
+	/** Reads what a commit added; the page's fetch in the browser. */
+	fetchLog?: (afterId: number) => Promise<LogAfter>;
+	warn?: (message: string) => void;
+}
+
+export class PlayState {
+	readonly sessionId: string;
+	readonly llmConfigured: boolean;
+	readonly t: Translate;
+	readonly story: Story;
+	readonly images: StageImages;
+	readonly settings: ReaderSettings;
+
+	turn = $state<TurnInFlight | null>(null);
+	outcome = $state<TurnOutcome | null>(null);
+	/** The tool the GM is using right now (player-visible ones only), or 'checkpoint'. */
+	activity = $state<string | null>(null);
+	budgetWarnings = $state<string[]>([]);
+	connection = $state<Connection>('connecting');
+	/** The key the next submission posts with; replaced after each one. */
+	idempotencyKey = $state(newIdempotencyKey());
+	retryKey = $state(newIdempotencyKey());
+	/** The text in the input box, kept here so a retry or an error can fill it back. */
+	draft = $state('');
+
+	private readonly fetchLog: (afterId: number) => Promise<LogAfter>;
+	private readonly warn: (message: string) => void;
+	private queue: Promise<void> = Promise.resolve();
+	private lastEventId: number;
+
+	constructor(options: PlayOptions) {
+		const { view } = options;
+		this.sessionId = options.sessionId;
+		this.llmConfigured = options.llmConfigured;
+		this.t = options.t;
+		this.lastEventId = view.lastEventId;
+		this.warn = options.warn ?? ((m) => console.warn(`[kantera] ${m}`));
+		this.fetchLog = options.fetchLog ?? ((after) => this.defaultFetchLog(after));
+		this.settings = new ReaderSettings();
+		this.images = new StageImages(view.npcs, view.scenes);
+		this.story = new Story({
+			sessionId: options.sessionId,
+			messages: view.messages,
+			cues: view.cues,
+			initialStage: view.initialStage,
+			knownCharacters: () => this.images.names('npc'),
+			knownScenes: () => this.images.names('scene'),
+			warn: this.warn
+		});
+		if (view.activeTurn) {
+			const a = view.activeTurn;
+			this.turn = { id: a.id, input: a.input, phase: a.status, cancelRequested: a.cancelRequested };
+			this.story.resume(a.id, a.input, a.text);
+		} else if (view.lastTurn && (view.lastTurn.status !== 'committed' || view.lastTurn.stopped)) {
+			const l = view.lastTurn;
+			this.outcome = { id: l.id, input: l.input, status: l.status, error: l.error, stopped: l.stopped };
+			if (l.status !== 'committed') this.story.end(l.id, l.status, l.input);
+		}
+	}
+
+	/** Connects the browser: stored reader settings and read paragraphs, and the frame clock. */
+	attach(storage: SettingsStorage | null, frames: FrameScheduler | null, reducedMotion: boolean): void {
+		this.settings.attach(storage, reducedMotion);
+		this.story.configure(this.settings.charsPerSecond, this.settings.auto);
+		this.story.attach(storage, frames);
+	}
+
+	setSpeed(speed: TextSpeed): void {
+		this.settings.setSpeed(speed);
+		this.story.configure(this.settings.charsPerSecond, this.settings.auto);
+	}
+
+	toggleAuto(): void {
+		this.settings.setAuto(!this.settings.auto);
+		this.story.configure(this.settings.charsPerSecond, this.settings.auto);
+	}
+
+	/** A turn can be sent: an LLM is configured and no turn is in flight. */
+	get canSend(): boolean {
+		return this.llmConfigured && this.turn === null;
+	}
+
+	/** The form was accepted by the server: the next submission needs a new key. */
+	submitted(): void {
+		this.idempotencyKey = newIdempotencyKey();
+		this.retryKey = newIdempotencyKey();
+		this.draft = '';
+	}
+
+	dismissWarning(index: number): void {
+		this.budgetWarnings = this.budgetWarnings.filter((_, i) => i !== index);
+	}
+
+	/** Feeds one logged event; events are applied strictly in order, even when one needs a fetch. */
+	receive(id: number, event: SessionEvent): Promise<void> {
+		if (id <= this.lastEventId) return this.queue;
+		this.lastEventId = id;
+		this.queue = this.queue.then(() => this.handle(event)).catch((err: unknown) => this.warn(`event ${event.type} could not be shown: ${String(err)}`));
+		return this.queue;
+	}
+
+	/** The stream's URL, resuming after what the page was rendered with. */
+	eventsUrl(): string {
+		return `/api/v1/sessions/${this.sessionId}/events?lastEventId=${this.lastEventId}`;
+	}
+
+	private async handle(event: SessionEvent): Promise<void> {
+		switch (event.type) {
+			case 'turn.accepted':
+				this.turn = { id: event.turnId, input: event.input, phase: 'accepted', cancelRequested: false };
+				this.outcome = null;
+				this.activity = null;
+				this.story.beginTurn(event.turnId, event.input);
+				return;
+			case 'turn.started':
+				if (this.turn?.id === event.turnId) this.turn.phase = 'running';
+				return;
+			case 'text.delta':
+				this.activity = null;
+				this.story.appendDelta(event.turnId, event.text);
+				return;
+			case 'tool.activity':
+				if (this.turn?.id === event.turnId) this.activity = event.tool;
+				return;
+			case 'checkpoint.started':
+				this.activity = 'checkpoint';
+				return;
+			case 'checkpoint.done':
+				if (this.activity === 'checkpoint') this.activity = null;
+				return;
+			case 'turn.committed': {
+				const input = this.turn?.id === event.turnId ? this.turn.input : '';
+				const log = await this.fetchLog(this.story.lastKnownMessageId).catch((err: unknown) => {
+					this.warn(`could not read the committed messages: ${String(err)}`);
+					return null;
+				});
+				if (log) this.images.replace(log.npcs, log.scenes);
+				this.story.commit(event.turnId, event.reply, log?.messages ?? [], log?.cues ?? []);
+				this.finish(event.turnId, event.stopped ? { id: event.turnId, input, status: 'committed', error: null, stopped: event.stopped } : null);
+				return;
+			}
+			case 'turn.failed':
+				this.endTurn(event.turnId, 'failed', event.error);
+				return;
+			case 'turn.cancelled':
+				this.endTurn(event.turnId, 'cancelled', null);
+				return;
+			case 'turn.interrupted':
+				this.endTurn(event.turnId, 'interrupted', null);
+				return;
+			case 'budget.warning':
+				this.budgetWarnings = [...this.budgetWarnings, event.message];
+				return;
+			case 'image.ready':
+				this.images.ready(event.target, event.name, event.url);
+				return;
+			case 'image.failed':
+				this.images.failed(event.target, event.name);
+				this.warn(`image for ${event.target} "${event.name}" failed: ${event.error}`);
+				return;
+		}
+	}
+
+	private endTurn(turnId: string, status: 'failed' | 'cancelled' | 'interrupted', error: string | null): void {
+		const input = this.turn?.id === turnId ? this.turn.input : (this.story.exchange?.turnId === turnId ? this.story.exchange.input : null);
+		// Events of a checkpoint turn (not the player's) end nothing on screen.
+		if (input === null) return;
+		this.story.end(turnId, status, input);
+		this.finish(turnId, { id: turnId, input, status, error, stopped: null });
+		this.draft = input;
+	}
+
+	private finish(turnId: string, outcome: TurnOutcome | null): void {
+		if (this.turn?.id === turnId) this.turn = null;
+		this.activity = null;
+		this.outcome = outcome;
+	}
+
+	private async defaultFetchLog(afterId: number): Promise<LogAfter> {
+		const response = await fetch(`/sessions/${this.sessionId}/log?after=${afterId}`, { headers: { accept: 'application/json' } });
+		if (!response.ok) throw new Error(`log read answered ${response.status}`);
+		return readLogAfter(await response.json());
+	}
+}
+
+const PLAY_CONTEXT = Symbol('kantera.play');
+
+export function setPlayContext(play: PlayState): PlayState {
+	return setContext(PLAY_CONTEXT, play);
+}
+
+export function getPlayContext(): PlayState {
+	const play = getContext<PlayState | undefined>(PLAY_CONTEXT);
+	if (!play) throw new Error('The play screen components must be inside the play page (no PlayState in context).');
+	return play;
+}
