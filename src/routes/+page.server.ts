@@ -1,14 +1,18 @@
 import { fail, redirect } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
 import { formText } from '$lib/server/hooks';
+import { listWorlds, WORLD_IDS } from '$lib/server/worlds';
 import { startSession, listPlaySessions, renamePlaySession, PlaySessionValidationError, PlaySessionNotFoundError } from '$lib/server/sessions';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals }) => {
-	if (!locals.user) return { sessions: null };
+	if (!locals.user) return { sessions: null, worlds: [] };
 	const sessions = await listPlaySessions(await getApp(), locals.user.id);
 	return {
-		sessions: sessions.map((s) => ({ id: s.id, title: s.title, language: s.language, updatedAt: s.updatedAt.toISOString() }))
+		sessions: sessions.map((s) => ({ id: s.id, title: s.title, language: s.language, updatedAt: s.updatedAt.toISOString() })),
+		// Shown in the reader's language; the session itself is seeded in the language chosen for it.
+		worlds: listWorlds(locals.language ?? 'en'),
+		defaultWorld: WORLD_IDS[0]
 	};
 };
 
@@ -17,12 +21,12 @@ export const actions = {
 		if (!locals.user) redirect(303, '/signin');
 		const data = await request.formData();
 		const title = formText(data, 'title');
-		const language = formText(data, 'language') || 'en';
+		const language = formText(data, 'language') || (locals.language ?? 'en');
 		const world = formText(data, 'world');
 		try {
 			await startSession(await getApp(), { ownerId: locals.user.id, title, language, worldId: world });
 		} catch (err) {
-			if (err instanceof PlaySessionValidationError) return fail(400, { create: { title, language, errors: err.fields } });
+			if (err instanceof PlaySessionValidationError) return fail(400, { create: { title, language, world, errors: err.fields } });
 			throw err;
 		}
 		return { created: true };
