@@ -67,12 +67,13 @@ describe('window and context', () => {
 });
 
 describe('checkpoint request', () => {
-	it('is an operator message with the fixed headings and the previous summary to carry forward', () => {
-		const text = checkpointInstruction('en', 'The brass key opens the bell tower.');
+	it('is an operator message with the fixed headings, pointing at the previous summary to carry forward', () => {
+		const text = checkpointInstruction('en', true);
 		expect(text).toMatch(/^\[OPERATOR/);
 		for (const h of ['## Current scene', '## PC and companions', '## Open quests and foreshadowing', '## Key NPCs', '## Player preferences']) expect(text).toContain(h);
-		expect(text).toContain('The brass key opens the bell tower.');
-		expect(checkpointInstruction('ja', undefined)).toContain('## 主要 NPC');
+		expect(text).toMatch(/carry forward everything in it/);
+		expect(checkpointInstruction('en', false)).not.toMatch(/carry forward/);
+		expect(checkpointInstruction('ja', false)).toContain('## 主要 NPC');
 	});
 
 	it('carries the whole history since the last checkpoint, not just the window', () => {

@@ -34,7 +34,8 @@ function gm(r: RecordedRequest): ScriptedReply {
 	const last = lastTurn(r);
 	const text = last.kind === 'user' ? last.text : '';
 	if (text.startsWith('[OPERATOR')) {
-		const previous = /<previous-summary>\n([\s\S]*?)\n<\/previous-summary>/.exec(text)?.[1] ?? '';
+		// The previous summary heads the records in the system text (it is not repeated in the instruction).
+		const previous = /## Latest hand-off summary\n([\s\S]*?)\n\n## Documents/.exec(systemTextOf(r) ?? '')?.[1] ?? '';
 		const lines = userTexts(r).filter((t) => !t.startsWith('[OPERATOR'));
 		return { text: `## Current scene\n${lines.map((l) => `- ${l}`).join('\n')}\n## Earlier\n${previous}` };
 	}

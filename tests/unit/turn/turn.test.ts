@@ -5,7 +5,7 @@ import { lastTurn, systemTextOf } from '../../mock-llm';
 import { sessionSchema } from '../../../src/lib/server/db';
 import { journal, log } from '../../../src/lib/server/records';
 import * as stage from '../../../src/lib/server/stage';
-import { acceptTurn, readEventsAfter, LEASE_MS } from '../../../src/lib/server/turn';
+import { acceptTurn, readEventsAfter, pruneStreamingEvents, LEASE_MS } from '../../../src/lib/server/turn';
 
 let h: TurnHarness | undefined;
 afterEach(async () => {
@@ -132,6 +132,38 @@ describe('turn lifecycle', () => {
 		// And the next turn can run.
 		h.mock.script([{ text: 'The lamp flickers on.' }]);
 		expect((await h.play('I light the lamp again')).status).toBe('committed');
+	});
+
+	it('accepts the player’s next turn while a checkpoint runs; it waits in the queue', async () => {
+		h = await turnHarness('openai');
+		const harness = h;
+		await h.use((s) =>
+			s.write((tx) =>
+				tx.insert(sessionSchema.turns).values({ id: 'cp000000000000000000', idempotencyKey: 'checkpoint:x', kind: 'checkpoint', userId: harness.userId, input: 'CHECKPOINT', status: 'running', leaseOwner: 'elsewhere', leaseExpiresAt: Date.now() + 60_000, createdAt: Date.now() })
+			)
+		);
+		const accepted = await h.use((s) => acceptTurn(harness.app, s, { userId: harness.userId, text: 'next', idempotencyKey: 'during-cp-1' }));
+		expect(accepted).toMatchObject({ status: 'accepted', created: true });
+		// The runner leaves it queued while the checkpoint holds its lease.
+		h.app.runner.kick(h.sessionId);
+		await h.app.runner.idle();
+		expect(h.mock.requests).toHaveLength(0);
+	});
+
+	it('prunes finished turns’ streaming events after the retention period, keeping the final events', async () => {
+		h = await turnHarness('openai');
+		h.mock.script([{ text: 'A long, streamed reply about the harbour at night.' }, { text: 'Second reply.' }]);
+		const first = await h.play('one');
+		await h.play('two');
+		const before = await h.use((s) => readEventsAfter(s.db, 0, 10_000));
+		expect(before.some((e) => e.event.type === 'text.delta' && e.event.turnId === first.id)).toBe(true);
+		const removed = await h.use((s) => s.write((tx) => pruneStreamingEvents(tx, (first.finishedAt ?? 0) + 1)));
+		expect(removed).toBeGreaterThan(0);
+		const after = await h.use((s) => readEventsAfter(s.db, 0, 10_000));
+		expect(after.some((e) => e.event.type === 'text.delta' && e.event.turnId === first.id)).toBe(false);
+		expect(after.some((e) => e.event.type === 'turn.committed' && e.event.turnId === first.id)).toBe(true);
+		// The later turn finished after the cut-off and keeps its deltas.
+		expect(after.some((e) => e.event.type === 'text.delta' && e.event.turnId !== first.id)).toBe(true);
 	});
 
 	it('rejects a second turn while one is pending', async () => {

@@ -12,10 +12,14 @@ export const SUMMARY_HEADINGS = {
 
 export type Language = keyof typeof SUMMARY_HEADINGS;
 
-export function checkpointInstruction(language: Language, previousSummary: string | undefined): string {
+/**
+ * The operator's checkpoint message. The previous summary is not repeated here: it already heads the
+ * records in the system text, and the instruction points at it.
+ */
+export function checkpointInstruction(language: Language, hasPreviousSummary: boolean): string {
 	const headings = SUMMARY_HEADINGS[language].map((h) => `## ${h}`).join('\n');
-	const previous = previousSummary?.trim()
-		? `\n\nThe previous hand-off summary follows. Carry forward everything in it that is still true; it will not be shown to you again:\n<previous-summary>\n${previousSummary.trim()}\n</previous-summary>`
+	const previous = hasPreviousSummary
+		? '\n\nYour summary replaces the "Latest hand-off summary" in the records above, which will not be shown to you again: carry forward everything in it that is still true.'
 		: '';
 	const replyLanguage = language === 'ja' ? 'Write the summary in Japanese.' : 'Write the summary in English.';
 	return `[OPERATOR — CHECKPOINT. This is not the player speaking. Do not advance the story.]

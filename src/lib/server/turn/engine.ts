@@ -15,7 +15,7 @@ import { LlmError, type LlmMessage, type LlmProvider, type LlmToolCall, type Llm
 import { runToolCall } from '../tools/run';
 import type { Tool } from '../tools/define';
 import type { AdvCue, ToolContext } from '../tools/context';
-import { appendEvent, type EventBus } from './events';
+import { appendEvent, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS, type EventBus } from './events';
 import { DeltaWriter } from './deltas';
 import { Staging } from './staging';
 import { finishUncommitted, type TurnRow } from './leases';
@@ -167,6 +167,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 		await staging.commit(async (tx) => {
 			if (tail) await appendEvent(tx, deltaEvent(tail));
 			const seq = await nextSeq(tx);
+			if (seq % PRUNE_EVERY_COMMITS === 0) await pruneStreamingEvents(tx, finishedAt - DELTA_RETENTION_MS);
 			if (turn.kind === 'player') {
 				const player = await log.append(tx, { role: 'player', body: turn.input, turnId: turn.id });
 				messageIds.push(player.id);

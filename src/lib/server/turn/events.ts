@@ -4,11 +4,11 @@
  * event is lost or repeated. Listeners in this process are woken by the EventBus; other processes
  * are caught by the SSE endpoint's slow poll.
  */
-import { and, asc, gt, inArray, max } from 'drizzle-orm';
+import { and, asc, gt, inArray, lt, max, notInArray } from 'drizzle-orm';
 import { sessionSchema, type SessionExec } from '../db';
 import type { LoggedEvent, SessionEvent } from '../../types/events';
 
-const { events } = sessionSchema;
+const { events, turns } = sessionSchema;
 
 export async function appendEvent(exec: SessionExec, event: SessionEvent): Promise<number> {
 	const turnId = 'turnId' in event ? event.turnId : null;
@@ -47,13 +47,25 @@ export async function lastEventId(exec: SessionExec): Promise<number> {
 /** Finished turns keep their streaming events this long, for clients that resume late. */
 export const DELTA_RETENTION_MS = 10 * 60_000;
 
+/** Streaming events are pruned on every this-many-th commit, not on each: the work is batched. */
+export const PRUNE_EVERY_COMMITS = 50;
+
 /**
  * A finished turn's text deltas are redundant once its final event (carrying the whole reply)
- * exists; dropping them after a grace period keeps the log small over thousands of turns.
+ * exists; dropping them after DELTA_RETENTION_MS keeps the log small over thousands of turns while
+ * a client that reconnects mid-turn, or shortly after, still finds every event it missed.
  */
-export async function pruneStreamingEvents(exec: SessionExec, turnIds: string[]): Promise<void> {
-	if (turnIds.length === 0) return;
-	await exec.delete(events).where(and(inArray(events.turnId, turnIds), inArray(events.type, ['text.delta', 'tool.activity'])));
+export async function pruneStreamingEvents(exec: SessionExec, finishedBefore: number): Promise<number> {
+	const rows = await exec
+		.delete(events)
+		.where(
+			and(
+				inArray(events.type, ['text.delta', 'tool.activity']),
+				inArray(events.turnId, exec.select({ id: turns.id }).from(turns).where(and(lt(turns.finishedAt, finishedBefore), notInArray(turns.status, ['accepted', 'running']))))
+			)
+		)
+		.returning({ id: events.id });
+	return rows.length;
 }
 
 type Listener = () => void;

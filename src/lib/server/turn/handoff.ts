@@ -26,7 +26,7 @@ export async function switchModel(cfg: Pick<Config, 'llm'>, s: SessionDb, userId
 	const current = await readSettings(s.db, cfg);
 	if (current.provider === next.provider && current.model === next.model) return { switched: 'unchanged' };
 	const previous = await summaries.latest(s.db);
-	const instruction = checkpointInstruction(current.language, previous?.body);
+	const instruction = checkpointInstruction(current.language, Boolean(previous?.body.trim()));
 	return s.write(async (tx) => {
 		const [played] = await tx.select({ id: turns.id }).from(turns).where(eq(turns.status, 'committed')).limit(1);
 		// Nothing to hand over yet, or no model to write it: switch at once.

@@ -6,7 +6,7 @@ export { acceptTurn, IdempotencyKeySchema, type AcceptInput, type AcceptedTurn, 
 export { TurnRunner, EMBED_BATCHES_PER_TURN, type RunnerDeps } from './runner';
 export { executeTurn, MAX_OUTPUT_TOKENS, type EngineDeps, type TurnOutcome } from './engine';
 export { Staging } from './staging';
-export { EventBus, appendEvent, readEventsAfter, lastEventId, pruneStreamingEvents, DELTA_RETENTION_MS } from './events';
+export { EventBus, appendEvent, readEventsAfter, lastEventId, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS } from './events';
 export { LEASE_MS, LEASE_RENEW_MS, interruptExpired, type TurnRow } from './leases';
 export { composeMission, ensureMission, readMission, GM_RULES } from './mission';
 export { readSettings, writeSettings, type SessionSettings } from './settings';

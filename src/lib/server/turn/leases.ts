@@ -27,9 +27,18 @@ export async function interruptExpired(tx: SessionTx, now: number): Promise<stri
 	return expired.map((t) => t.id);
 }
 
-/** The turn that is accepted or running, if any (one at a time per session). */
+/**
+ * The player's or model-switch turn that is accepted or running, if any: one at a time per session.
+ * A checkpoint is the harness's own work, so a player may send the next turn while it runs; that
+ * turn simply waits in the queue behind it.
+ */
 export async function activeTurn(exec: SessionExec): Promise<TurnRow | undefined> {
-	const [row] = await exec.select().from(turns).where(inArray(turns.status, ['accepted', 'running'])).orderBy(asc(turns.createdAt)).limit(1);
+	const [row] = await exec
+		.select()
+		.from(turns)
+		.where(and(inArray(turns.status, ['accepted', 'running']), inArray(turns.kind, ['player', 'handoff'])))
+		.orderBy(asc(turns.createdAt))
+		.limit(1);
 	return row;
 }
 

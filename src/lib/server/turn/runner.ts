@@ -103,7 +103,7 @@ export class TurnRunner {
 		if (!last) return undefined;
 		const settings = await readSettings(s.db, this.deps.config);
 		const previous = await summaries.latest(s.db);
-		const instruction = checkpointInstruction(settings.language, previous?.body);
+		const instruction = checkpointInstruction(settings.language, Boolean(previous?.body.trim()));
 		const now = Date.now();
 		const turn = await s.write(async (tx) => {
 			const [running] = await tx.select({ id: turns.id }).from(turns).where(eq(turns.status, 'running')).limit(1);
