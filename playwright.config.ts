@@ -22,6 +22,17 @@ const port = process.env.KANTERA_E2E_PORT;
 const dataDir = process.env.KANTERA_E2E_DATA_DIR;
 const baseURL = `http://127.0.0.1:${port}`;
 
+// The play screen's tests need a game master: a second app server with an LLM configured, pointed at
+// the scripted mock LLM (tests/mock-llm, scenario adv-play). The first server keeps the offline
+// defaults (no LLM), which the other tests check.
+process.env.KANTERA_E2E_PLAY_PORT ||= freePort();
+process.env.KANTERA_E2E_MOCK_PORT ||= freePort();
+const playPort = process.env.KANTERA_E2E_PLAY_PORT;
+const mockPort = process.env.KANTERA_E2E_MOCK_PORT;
+const playURL = `http://127.0.0.1:${playPort}`;
+/** play*.spec.ts run against the LLM server, except play-no-llm*.spec.ts. */
+const PLAY_SPECS = /play(?!-no-llm)[^/]*\.spec\.ts$/;
+
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 /** Flags for a container with no GPU, no user namespaces and no outside network. */
 const CHROMIUM_ARGS = [
@@ -54,20 +65,52 @@ export default defineConfig({
 		trace: 'retain-on-failure',
 		launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS }
 	},
-	projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
-	webServer: {
-		command: 'node build',
-		url: `${baseURL}/healthz`,
-		reuseExistingServer: false,
-		timeout: SERVER_START_TIMEOUT_MS,
-		stdout: 'pipe',
-		stderr: 'pipe',
-		env: {
-			PORT: port,
-			HOST: '127.0.0.1',
-			ORIGIN: baseURL,
-			KANTERA_DATA_DIR: dataDir,
-			KANTERA_ALLOW_SIGNUP: 'true'
+	projects: [
+		{ name: 'chromium', testIgnore: PLAY_SPECS, use: { ...devices['Desktop Chrome'] } },
+		{ name: 'play', testMatch: PLAY_SPECS, use: { ...devices['Desktop Chrome'], baseURL: playURL } }
+	],
+	webServer: [
+		{
+			command: 'node build',
+			url: `${baseURL}/healthz`,
+			reuseExistingServer: false,
+			timeout: SERVER_START_TIMEOUT_MS,
+			stdout: 'pipe',
+			stderr: 'pipe',
+			env: {
+				PORT: port,
+				HOST: '127.0.0.1',
+				ORIGIN: baseURL,
+				KANTERA_DATA_DIR: dataDir,
+				KANTERA_ALLOW_SIGNUP: 'true'
+			}
+		},
+		{
+			command: `node --import tsx tests/mock-llm/cli.ts --port ${mockPort} --scenario adv-play`,
+			port: Number(mockPort),
+			reuseExistingServer: false,
+			timeout: SERVER_START_TIMEOUT_MS,
+			stdout: 'pipe',
+			stderr: 'pipe'
+		},
+		{
+			command: 'node build',
+			url: `${playURL}/healthz`,
+			reuseExistingServer: false,
+			timeout: SERVER_START_TIMEOUT_MS,
+			stdout: 'pipe',
+			stderr: 'pipe',
+			env: {
+				PORT: playPort,
+				HOST: '127.0.0.1',
+				ORIGIN: playURL,
+				// Inside the run's data dir, so the global teardown removes it too.
+				KANTERA_DATA_DIR: path.join(dataDir, 'play'),
+				KANTERA_ALLOW_SIGNUP: 'true',
+				OPENAI_BASE_URL: `http://127.0.0.1:${mockPort}/v1`,
+				OPENAI_API_KEY: 'e2e-mock-key',
+				KANTERA_LLM_MODEL: 'mock-model'
+			}
 		}
-	}
+	]
 });

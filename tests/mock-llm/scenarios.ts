@@ -4,6 +4,7 @@
  */
 import { lastTurnOfAnthropic, lastTurnOfOpenAi, type LastTurn } from './request-shapes';
 import type { MockHandler, RecordedRequest } from './types';
+import { advPlay } from './adv-play';
 
 export function lastTurn(request: RecordedRequest): LastTurn {
 	if (request.openai) return lastTurnOfOpenAi(request.openai);
@@ -29,4 +30,4 @@ const toolRoundtrip: MockHandler = (request) => {
 	return { text: 'Let fate decide. ', toolCalls: [{ name: 'roll_dice', arguments: { notation: '1d20' } }] };
 };
 
-export const SCENARIOS: Readonly<Record<string, MockHandler>> = Object.freeze({ echo, 'tool-roundtrip': toolRoundtrip });
+export const SCENARIOS: Readonly<Record<string, MockHandler>> = Object.freeze({ echo, 'tool-roundtrip': toolRoundtrip, 'adv-play': advPlay() });

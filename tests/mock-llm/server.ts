@@ -21,6 +21,9 @@ import {
 	type WireReply
 } from './wire';
 
+
+/** Replaced by the time a stream frame is written, so a test can measure delivery latency. */
+export const NOW_MARKER = '{{now}}';
 export interface MockLlmOptions {
 	/** Replies when the script queue is empty. Without one, an unscripted request gets a 400 that says so. */
 	handler?: MockHandler;
@@ -187,7 +190,9 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 				return;
 			}
 			// Waiting for each write keeps a later cut from discarding frames still in the buffer.
-			await new Promise<void>((resolve) => res.write(frame, () => resolve()));
+			// `{{now}}` in scripted text becomes the send time (ms since the epoch): latency measurements.
+			const stamped = frame.includes(NOW_MARKER) ? frame.replaceAll(NOW_MARKER, String(Date.now())) : frame;
+			await new Promise<void>((resolve) => res.write(stamped, () => resolve()));
 			if (scripted.frameDelayMs) await sleep(scripted.frameDelayMs);
 		}
 		res.end();

@@ -1,0 +1,112 @@
+/**
+ * `adv-play`: a scripted ADV game for the play-screen e2e tests. The player's line picks the script
+ * by a hashtag in it, so each test drives exactly the turn it needs:
+ * - `#gate`   registers Bram and Ana and the North Gate, stages them (background, Bram left, Ana
+ *             right) and answers with narration and tagged dialogue;
+ * - `#harbour` sets the Harbour, Ana exits, Bram moves to the center and speaks;
+ * - `#slow`   streams three paragraphs slowly (a reload lands mid-stream);
+ * - `#fail`   breaks the upstream stream mid-reply the first time a given line is sent, and answers
+ *             normally when the same line is sent again (the retry);
+ * - `#perf`   streams deltas carrying `{{now}}` send-time stamps (latency measurement);
+ * anything else is narrated back. OpenAI wire only (the e2e server is configured with OPENAI_BASE_URL).
+ */
+import { lastTurnOfOpenAi } from './request-shapes';
+import type { MockHandler, RecordedRequest, ScriptedReply } from './types';
+
+export const GATE_REPLY = 'Fog hangs over the north gate.\n\n@Bram(stern): Halt! Who goes there?\n\n@Ana: Easy, Bram. It is only a traveller.';
+export const HARBOUR_REPLY = 'The three of you walk down to the harbour.\n\n@Bram: The ships leave at dawn.';
+export const SLOW_PARAGRAPHS = [
+	'The lantern gutters as the wind turns.',
+	'@Bram: Someone is coming up the road, and they are in a hurry.',
+	'A rider in grey bursts out of the fog.'
+];
+export const SLOW_REPLY = SLOW_PARAGRAPHS.join('\n\n');
+export const RETRY_REPLY = 'The fog lifts, and the road is quiet again.';
+/** Between two streamed frames of `#slow`: three paragraphs take a few seconds. */
+const SLOW_FRAME_MS = 120;
+const SLOW_CHUNK_CHARS = 4;
+const PERF_DELTAS = 30;
+const PERF_FRAME_MS = 100;
+
+/** The player's line this request answers: the last user message. */
+function playerLine(request: RecordedRequest): string {
+	const messages = request.openai?.messages ?? [];
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const m = messages[i];
+		if (m?.role === 'user') return m.content;
+	}
+	return '';
+}
+
+/** Whether this request carries tool results: the second call of a turn that used tools. */
+function isFollowUp(request: RecordedRequest): boolean {
+	return request.openai ? lastTurnOfOpenAi(request.openai).kind === 'tool' : false;
+}
+
+function chunks(text: string, size: number): string[] {
+	const points = [...text];
+	const out: string[] = [];
+	for (let i = 0; i < points.length; i += size) out.push(points.slice(i, i + size).join(''));
+	return out;
+}
+
+function gate(followUp: boolean): ScriptedReply {
+	if (followUp) return { text: GATE_REPLY };
+	return {
+		toolCalls: [
+			{ name: 'register_npc', arguments: { name: 'Bram', appearance: 'A broad-shouldered gate guard in a dented helmet, grey beard, spear.' } },
+			{ name: 'register_npc', arguments: { name: 'Ana', appearance: 'A young courier in a green cloak, short black hair, satchel.' } },
+			{ name: 'set_scene', arguments: { name: 'North Gate', description: 'A stone city gate at night, torches, fog.' } },
+			{
+				name: 'adv_stage',
+				arguments: {
+					cues: [
+						{ paragraph: 0, action: 'background', scene: 'North Gate' },
+						{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' },
+						{ paragraph: 2, action: 'enter', character: 'Ana', slot: 'right' }
+					]
+				}
+			}
+		]
+	};
+}
+
+function harbour(followUp: boolean): ScriptedReply {
+	if (followUp) return { text: HARBOUR_REPLY };
+	return {
+		toolCalls: [
+			{ name: 'set_scene', arguments: { name: 'Harbour', description: 'A harbour at dawn, masts and gulls.' } },
+			{
+				name: 'adv_stage',
+				arguments: {
+					cues: [
+						{ paragraph: 0, action: 'background', scene: 'Harbour' },
+						{ paragraph: 0, action: 'exit', character: 'Ana' },
+						{ paragraph: 1, action: 'move', character: 'Bram', slot: 'center' }
+					]
+				}
+			}
+		]
+	};
+}
+
+export function advPlay(): MockHandler {
+	const failedOnce = new Set<string>();
+	return (request) => {
+		const line = playerLine(request);
+		const followUp = isFollowUp(request);
+		if (line.includes('#gate')) return gate(followUp);
+		if (line.includes('#harbour')) return harbour(followUp);
+		if (line.includes('#slow')) return { text: chunks(SLOW_REPLY, SLOW_CHUNK_CHARS), frameDelayMs: SLOW_FRAME_MS };
+		if (line.includes('#fail')) {
+			if (failedOnce.has(line)) return { text: RETRY_REPLY };
+			failedOnce.add(line);
+			return { text: chunks('The fog thickens and something moves in it', SLOW_CHUNK_CHARS), frameDelayMs: SLOW_FRAME_MS, fault: { kind: 'close-mid-stream', afterFrames: 5 } };
+		}
+		if (line.includes('#perf')) {
+			const deltas = Array.from({ length: PERF_DELTAS }, (_, i) => `⟦${i}:{{now}}⟧ `);
+			return { text: deltas, frameDelayMs: PERF_FRAME_MS };
+		}
+		return { text: `You said: ${line.slice(-200)}` };
+	};
+}
