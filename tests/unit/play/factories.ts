@@ -1,0 +1,48 @@
+/** Test-data factories for the play screen's client state. */
+import { PlayState } from '../../../src/lib/play/play.svelte';
+import { translator } from '../../../src/lib/i18n';
+import { EMPTY_STAGE, type StageCue } from '../../../src/lib/adv';
+import type { LogAfter, PlayCue, PlayMessage, PlayView } from '../../../src/lib/play/types';
+import type { FrameScheduler } from '../../../src/lib/play/story.svelte';
+
+export function view(overrides: Partial<PlayView> = {}): PlayView {
+	return { messages: [], cues: [], initialStage: EMPTY_STAGE, npcs: [], scenes: [], activeTurn: null, lastTurn: null, lastEventId: 0, ...overrides };
+}
+
+export function gm(id: number, turnId: string, body: string): PlayMessage {
+	return { id, role: 'gm', body, turnId };
+}
+
+export function player(id: number, turnId: string, body: string): PlayMessage {
+	return { id, role: 'player', body, turnId };
+}
+
+export function cue(messageId: number, c: StageCue, ord = 0): PlayCue {
+	return { messageId, paragraph: c.paragraph, ord, cue: c };
+}
+
+/** A Map-backed localStorage. */
+export function memoryStorage(): { getItem(k: string): string | null; setItem(k: string, v: string): void; data: Map<string, string> } {
+	const data = new Map<string, string>();
+	return { getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), data };
+}
+
+/** A clock the test advances by hand: `run(ms)` fires the pending frame `ms` after the last one. */
+export function manualFrames(): FrameScheduler & { run(ms: number): void; pending(): number } {
+	let queue: ((now: number) => void)[] = [];
+	let now = 0;
+	return {
+		request: (cb) => void queue.push(cb),
+		run(ms) {
+			now += ms;
+			const due = queue;
+			queue = [];
+			for (const cb of due) cb(now);
+		},
+		pending: () => queue.length
+	};
+}
+
+export function playState(v: PlayView, fetchLog: (after: number) => Promise<LogAfter> = async () => ({ messages: [], cues: [], npcs: [], scenes: [] }), warnings: string[] = []): PlayState {
+	return new PlayState({ sessionId: 'sess', view: v, llmConfigured: true, t: translator('en'), fetchLog, warn: (m) => warnings.push(m) });
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { readSessionEvent } from '../../../src/lib/play/events';
+import { readLogAfter } from '../../../src/lib/play/log';
+import { readStoredSettings } from '../../../src/lib/play/settings.svelte';
+import { readTurnFormError } from '../../../src/lib/play/form-errors';
+import { newIdempotencyKey } from '../../../src/lib/play/keys';
+import { cue, gm, player, playState, view } from './factories';
+
+describe('reading the event stream', () => {
+	it('accepts well-formed events and drops anything else', () => {
+		expect(readSessionEvent('{"type":"text.delta","turnId":"t","text":"hi"}')).toEqual({ type: 'text.delta', turnId: 't', text: 'hi' });
+		expect(readSessionEvent('{"type":"turn.committed","turnId":"t","reply":"r","messageIds":[1,2],"stopped":"round_cap"}')).toMatchObject({ stopped: 'round_cap' });
+		for (const bad of ['not json', '[]', '{"type":"text.delta","turnId":"t"}', '{"type":"turn.committed","turnId":"t","reply":"r","messageIds":["x"]}', '{"type":"nope"}', '{"type":"image.ready","orderId":1,"target":"npc","name":"B"}']) {
+			expect(readSessionEvent(bad)).toBeNull();
+		}
+	});
+
+	it('reads the log answer defensively: bad rows and foreign image URLs are left out', () => {
+		const log = readLogAfter({
+			messages: [{ id: 1, role: 'gm', body: 'x', turnId: 't' }, { id: 2, role: 'operator', body: 'y' }, { id: 'x' }],
+			cues: [{ messageId: 1, paragraph: 0, ord: 0, cue: { paragraph: 0, action: 'enter', character: 'B', slot: 'left' } }, { messageId: 1, paragraph: 0, ord: 1, cue: { action: 'dance' } }],
+			npcs: [{ name: 'B', url: 'https://evil.example/x.png', status: 'ready' }, { name: 'C', url: '/api/v1/sessions/s/images/k', status: 'ready' }],
+			scenes: 'nope'
+		});
+		expect(log.messages).toEqual([{ id: 1, role: 'gm', body: 'x', turnId: 't' }]);
+		expect(log.cues).toHaveLength(1);
+		expect(log.npcs).toEqual([
+			{ name: 'B', url: null, status: 'ready' },
+			{ name: 'C', url: '/api/v1/sessions/s/images/k', status: 'ready' }
+		]);
+		expect(log.scenes).toEqual([]);
+	});
+});
+
+describe('PlayState', () => {
+	it('plays a turn from its events: accepted, deltas, commit with the log read after it, images swapped in', async () => {
+		const reads: number[] = [];
+		const play = playState(view({ messages: [player(1, 't1', 'hi'), gm(2, 't1', 'Hello.')], lastEventId: 10 }), async (after) => {
+			reads.push(after);
+			return { messages: [player(3, 't2', 'go'), gm(4, 't2', 'You go.\n\n@Bram: Off.')], cues: [cue(4, { paragraph: 1, action: 'enter', character: 'Bram', slot: 'center' })], npcs: [{ name: 'Bram', url: null, status: 'pending' }], scenes: [] };
+		});
+		play.story.configure(0, false);
+		await play.receive(11, { type: 'turn.accepted', turnId: 't2', input: 'go' });
+		expect(play.turn).toMatchObject({ id: 't2', phase: 'accepted' });
+		expect(play.canSend).toBe(false);
+		await play.receive(12, { type: 'turn.started', turnId: 't2' });
+		await play.receive(13, { type: 'text.delta', turnId: 't2', text: 'You go.' });
+		// An event already seen (a resumed stream) is not applied twice.
+		await play.receive(13, { type: 'text.delta', turnId: 't2', text: 'You go.' });
+		expect(play.story.exchange?.reply).toBe('You go.');
+		await play.receive(14, { type: 'turn.committed', turnId: 't2', reply: 'You go.\n\n@Bram: Off.', messageIds: [3, 4] });
+		expect(reads).toEqual([2]);
+		expect(play.turn).toBeNull();
+		expect(play.outcome).toBeNull();
+		play.story.click();
+		expect(play.story.current).toMatchObject({ speaker: 'Bram', text: 'Off.' });
+		expect(play.story.stage.slots.center?.character).toBe('Bram');
+		expect(play.images.sprite('bram')).toEqual({ url: null, status: 'pending' });
+		await play.receive(15, { type: 'image.ready', orderId: 1, target: 'npc', name: 'Bram', url: '/api/v1/sessions/sess/images/abc' });
+		expect(play.images.sprite('Bram').url).toBe('/api/v1/sessions/sess/images/abc');
+	});
+
+	it('a failed turn offers its line back for a retry; a stopped one says why', async () => {
+		const play = playState(view({ lastEventId: 0 }));
+		await play.receive(1, { type: 'turn.accepted', turnId: 't1', input: 'jump' });
+		await play.receive(2, { type: 'text.delta', turnId: 't1', text: 'You jum' });
+		await play.receive(3, { type: 'turn.failed', turnId: 't1', error: 'The provider hung up.', retryable: true });
+		expect(play.outcome).toMatchObject({ status: 'failed', input: 'jump', error: 'The provider hung up.' });
+		expect(play.draft).toBe('jump');
+		expect(play.story.lines.map((l) => l.kind)).toEqual(['player']);
+		const key = play.retryKey;
+		play.submitted();
+		expect(play.retryKey).not.toBe(key);
+
+		await play.receive(4, { type: 'turn.accepted', turnId: 't2', input: 'jump' });
+		expect(play.outcome).toBeNull();
+		await play.receive(5, { type: 'turn.committed', turnId: 't2', reply: 'Up.', messageIds: [], stopped: 'budget:session' });
+		expect(play.outcome).toMatchObject({ status: 'committed', stopped: 'budget:session' });
+	});
+
+	it('resumes a turn in flight from the page data and shows a finished failure on load', () => {
+		const resumed = playState(view({ activeTurn: { id: 't9', input: 'wait', status: 'running', text: 'The door', cancelRequested: false } }));
+		expect(resumed.turn).toMatchObject({ id: 't9', phase: 'running' });
+		expect(resumed.story.exchange).toMatchObject({ turnId: 't9', reply: 'The door', outcome: 'streaming' });
+		const failed = playState(view({ lastTurn: { id: 't8', input: 'run', status: 'interrupted', error: null, stopped: null } }));
+		expect(failed.outcome).toMatchObject({ status: 'interrupted', input: 'run' });
+		expect(failed.story.lines.map((l) => [l.kind, l.text])).toEqual([['player', 'run']]);
+	});
+
+	it('events of a checkpoint turn it never saw end nothing on screen', async () => {
+		const play = playState(view());
+		await play.receive(1, { type: 'turn.accepted', turnId: 't1', input: 'a' });
+		await play.receive(2, { type: 'turn.failed', turnId: 'checkpoint-x', error: 'x', retryable: false });
+		expect(play.turn?.id).toBe('t1');
+		expect(play.outcome).toBeNull();
+	});
+});
+
+describe('small readers', () => {
+	it('reader settings fall back to defaults, and to instant text for reduced motion', () => {
+		expect(readStoredSettings(null, false)).toMatchObject({ speed: 'normal', auto: false });
+		expect(readStoredSettings(null, true)).toMatchObject({ speed: 'instant' });
+		expect(readStoredSettings('{"speed":"warp","auto":"yes"}', false)).toMatchObject({ speed: 'normal', auto: false });
+		expect(readStoredSettings('{"speed":"fast","auto":true}', true)).toMatchObject({ speed: 'fast', auto: true });
+		expect(readStoredSettings('{', false).speed).toBe('normal');
+	});
+
+	it('turn form errors are read back only when well-formed', () => {
+		expect(readTurnFormError({ turn: { text: 'x', error: { code: 'tooLong', length: 9, max: 5 } } })).toEqual({ code: 'tooLong', length: 9, max: 5 });
+		expect(readTurnFormError({ turn: { error: { code: 'tooLong' } } })).toBeNull();
+		expect(readTurnFormError(undefined)).toBeNull();
+	});
+
+	it('idempotency keys are fresh and match the server pattern', () => {
+		const a = newIdempotencyKey();
+		expect(a).toMatch(/^[A-Za-z0-9_.:-]{8,128}$/);
+		expect(newIdempotencyKey()).not.toBe(a);
+	});
+});
