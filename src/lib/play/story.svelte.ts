@@ -125,7 +125,11 @@ export class Story {
 	readonly sessionId: string;
 	exchange = $state<Exchange | null>(null);
 	lines = $state.raw<Line[]>([]);
-	state = $state.raw<RevealState>(createReveal());
+	/**
+	 * Starts instant: the server's HTML (and the first render in the browser, which must match it)
+	 * shows whole paragraphs; the reader's speed applies from `configure` on.
+	 */
+	state = $state.raw<RevealState>(createReveal({ charsPerSecond: 0 }));
 	/** The text of the paragraph most recently completed, for the screen reader's live region. */
 	announcement = $state('');
 
