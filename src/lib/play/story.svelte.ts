@@ -143,6 +143,8 @@ export class Story {
 	private readonly announced = new Set<string>();
 	private storage: ReadStorage | null = null;
 	private frames: FrameScheduler | null = null;
+	/** Reads and announcements count only once a browser is attached (not in the server's render). */
+	private attached = false;
 	private framePending = false;
 	private lastFrame: number | null = null;
 	private readonly options: StoryOptions;
@@ -163,7 +165,7 @@ export class Story {
 		this.addLog(options.messages, options.cues);
 		this.exchange = lastExchange(options.messages);
 		this.refresh();
-		this.attach(options.storage ?? null, options.frames ?? null);
+		if (options.storage !== undefined || options.frames !== undefined) this.attach(options.storage ?? null, options.frames ?? null);
 	}
 
 	/**
@@ -174,6 +176,7 @@ export class Story {
 	attach(storage: ReadStorage | null, frames: FrameScheduler | null): void {
 		this.storage = storage;
 		this.frames = frames;
+		this.attached = true;
 		for (const key of this.loadRead()) this.read.add(key);
 		this.dispatch({ type: 'skip', read: this.read });
 	}
@@ -311,14 +314,13 @@ export class Story {
 	}
 
 	private commitState(next: RevealState): void {
-		if (next !== this.state) {
-			this.state = next;
-			this.noteRead();
-		}
+		this.state = next;
+		this.noteRead();
 		this.schedule();
 	}
 
 	private noteRead(): void {
+		if (!this.attached) return;
 		const key = currentKey(this.state);
 		if (key !== null && isComplete(this.state) && !this.announced.has(key)) {
 			this.announced.add(key);

@@ -66,15 +66,18 @@ describe('Story (text window and stage)', () => {
 		expect(s.lines).toHaveLength(1);
 	});
 
-	it('reveals at the set speed on the frame clock, a click completes the paragraph, and only completed paragraphs are announced', () => {
+	it('shows the paragraph on screen whole at load, then reveals at the set speed on the frame clock; a click completes; only completed paragraphs are announced', () => {
 		const frames = manualFrames();
-		const s = new Story({ sessionId: 's', messages: [gm(1, 't1', 'abcdefghij\n\nklm')], cues: [], frames, warn: () => undefined });
+		const s = new Story({ sessionId: 's', messages: [gm(1, 't1', 'Loaded.\n\nabcdefghij\n\nklm')], cues: [], frames, warn: () => undefined });
+		// What the server rendered: the first paragraph, whole.
+		expect(s.visible).toBe('Loaded.');
 		s.configure(10, false);
+		s.click();
 		expect(s.visible).toBe('');
 		frames.run(0);
 		frames.run(300);
 		expect(s.visible).toBe('abc');
-		expect(s.announcement).toBe('');
+		expect(s.announcement).toBe('Loaded.');
 		s.click();
 		expect(s.visible).toBe('abcdefghij');
 		expect(s.announcement).toBe('abcdefghij');
