@@ -84,14 +84,18 @@ function platformSegmenter(): GraphemeSegmenter | null {
 	return new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 }
 
-/** Built once: a segmenter holds no state between calls. */
-const SEGMENTER = platformSegmenter();
+/**
+ * Built once, on first use: a segmenter holds no state between calls, and creating one costs ~100 ms
+ * in Chromium (ICU data), which must not land on page load.
+ */
+let segmenter: GraphemeSegmenter | null | undefined;
+const defaultSegmenter = (): GraphemeSegmenter | null => (segmenter === undefined ? (segmenter = platformSegmenter()) : segmenter);
 
 /** Fallback: code points, with combining marks and zero-width-joined sequences kept on their base. */
 const CLUSTER = /\P{M}\p{M}*(?:\u200d\P{M}\p{M}*)*|\p{M}+/gsu;
 
-export function splitGraphemes(text: string, segmenter: GraphemeSegmenter | null = SEGMENTER): string[] {
-	if (segmenter) return Array.from(segmenter.segment(text), (s) => s.segment);
+export function splitGraphemes(text: string, using: GraphemeSegmenter | null = defaultSegmenter()): string[] {
+	if (using) return Array.from(using.segment(text), (s) => s.segment);
 	return text.match(CLUSTER) ?? [];
 }
 
