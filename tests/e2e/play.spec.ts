@@ -103,6 +103,18 @@ test('a world is picked, turns play on the stage: characters enter at their slot
 	// Never a raw speaker tag on screen.
 	await expect(page.getByText('@Bram')).toHaveCount(0);
 
+	// The backlog puts a past line on the stage with the background and characters it had then.
+	await page.getByRole('listbox').getByRole('option', { name: /Halt! Who goes there\?/ }).click();
+	await expect(background(page)).toHaveAttribute('data-scene', 'North Gate');
+	await expect(slot(page, 'left')).toHaveAttribute('data-character', 'Bram');
+	await expect(slot(page, 'left')).toHaveAttribute('data-light', 'lit');
+	await expect(slot(page, 'center')).toHaveAttribute('data-character', '');
+	await expect(lineText(page)).toHaveText('Halt! Who goes there?');
+	await page.screenshot({ path: `${SHOTS}/03b-backlog-past-line.png` });
+	await page.getByRole('button', { name: 'Back to the story' }).click();
+	await expect(background(page)).toHaveAttribute('data-scene', 'Harbour');
+	await expect(textWindow(page)).toBeFocused();
+
 	// A reload shows the last reply where it was read, with the stage it had.
 	await page.reload();
 	await expect(background(page)).toHaveAttribute('data-scene', 'Harbour');

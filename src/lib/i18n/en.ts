@@ -94,8 +94,8 @@ export const en = {
 	'play.error.notConfigured': 'No LLM provider is configured on this server.',
 	'play.error.invalid': 'The turn was not sent: {message}',
 	'play.error.cancelFinished': 'That turn had already finished.',
-	'play.panels.slot': 'Side panels (state, journal, documents, settings) are not installed yet.',
-	'play.backlog.slot': 'The backlog is not installed yet.',
+	'play.past.label': 'From the backlog',
+	'play.past.back': 'Back to the story',
 	// Play screen: backlog and side panels
 	'backlog.title': 'Backlog',
 	'backlog.label': 'Play log: choose a line to see it on the stage',

@@ -96,8 +96,8 @@ export const ja: Messages = {
 	'play.error.notConfigured': 'このサーバーには LLM プロバイダーが設定されていません。',
 	'play.error.invalid': 'ターンを送れませんでした：{message}',
 	'play.error.cancelFinished': 'そのターンはすでに終わっています。',
-	'play.panels.slot': 'サイドパネル（状態・ジャーナル・資料・設定）はまだありません。',
-	'play.backlog.slot': 'バックログはまだありません。',
+	'play.past.label': 'バックログから',
+	'play.past.back': '物語に戻る',
 	// Play screen: backlog and side panels
 	'backlog.title': 'バックログ',
 	'backlog.label': 'プレイログ：行を選ぶとその場面を舞台に表示します',

@@ -2,7 +2,7 @@
  * The play screen's client state: rune classes shared by context (`PlayState` and its parts), the
  * event stream, and the shapes the server hands the page.
  */
-export { PlayState, setPlayContext, getPlayContext, type Translate, type TurnInFlight, type TurnOutcome, type Connection, type PlayOptions } from './play.svelte';
+export { PlayState, setPlayContext, getPlayContext, type Translate, type TurnInFlight, type TurnOutcome, type Connection, type PlayOptions, type PastView, type LiveMessage } from './play.svelte';
 export { Story, lastExchange, MAX_READ_KEYS, type Line, type LineKind, type Exchange, type ExchangeOutcome, type FrameScheduler, type ReadStorage } from './story.svelte';
 export { StageImages, type ImageEntry } from './images.svelte';
 export { ReaderSettings, TEXT_SPEEDS, TEXT_SPEED_NAMES, isTextSpeed, readStoredSettings, type TextSpeed, type SettingsStorage } from './settings.svelte';

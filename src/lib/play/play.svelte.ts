@@ -5,6 +5,7 @@
  */
 import { getContext, setContext } from 'svelte';
 import type { SessionEvent } from '../types/events';
+import type { StageState } from '../adv';
 import type { MessageKey } from '../i18n';
 import { StageImages } from './images.svelte';
 import { ReaderSettings, type SettingsStorage, type TextSpeed } from './settings.svelte';
@@ -35,6 +36,21 @@ export interface TurnOutcome {
 
 export type Connection = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
+/** A past line picked in the backlog, shown on the stage as it was until the reader returns. */
+export interface PastView {
+	stage: StageState;
+	kind: 'player' | 'narration' | 'dialogue' | 'system';
+	speaker: string | null;
+	text: string;
+}
+
+/** A play-log message as the backlog takes it (live ones, as turns commit). */
+export interface LiveMessage {
+	id: number;
+	role: 'player' | 'gm';
+	body: string;
+}
+
 export interface PlayOptions {
 	sessionId: string;
 	view: PlayView;
@@ -64,6 +80,12 @@ export class PlayState {
 	retryKey = $state(newIdempotencyKey());
 	/** The text in the input box, kept here so a retry or an error can fill it back. */
 	draft = $state('');
+	/** A backlog line on the stage instead of the story, or null. */
+	past = $state<PastView | null>(null);
+	/** Messages committed while the page is open, oldest first (for the backlog). */
+	liveMessages = $state.raw<LiveMessage[]>([]);
+	/** Bumped on every commit: panels showing records reload. */
+	commits = $state(0);
 
 	private readonly fetchLog: (afterId: number) => Promise<LogAfter>;
 	private readonly warn: (message: string) => void;
@@ -103,18 +125,40 @@ export class PlayState {
 	/** Connects the browser: stored reader settings and read paragraphs, and the frame clock. */
 	attach(storage: SettingsStorage | null, frames: FrameScheduler | null, reducedMotion: boolean): void {
 		this.settings.attach(storage, reducedMotion);
-		this.story.configure(this.settings.charsPerSecond, this.settings.auto);
+		this.applySettings();
 		this.story.attach(storage, frames);
 	}
 
 	setSpeed(speed: TextSpeed): void {
 		this.settings.setSpeed(speed);
-		this.story.configure(this.settings.charsPerSecond, this.settings.auto);
+		this.applySettings();
+	}
+
+	setAuto(auto: boolean): void {
+		this.settings.setAuto(auto);
+		this.applySettings();
 	}
 
 	toggleAuto(): void {
-		this.settings.setAuto(!this.settings.auto);
-		this.story.configure(this.settings.charsPerSecond, this.settings.auto);
+		this.setAuto(!this.settings.auto);
+	}
+
+	setAutoDelay(ms: number): void {
+		this.settings.setAutoDelay(ms);
+		this.applySettings();
+	}
+
+	/** Shows a backlog line on the stage, with the background and characters it had. */
+	showPast(past: PastView): void {
+		this.past = past;
+	}
+
+	returnToStory(): void {
+		this.past = null;
+	}
+
+	private applySettings(): void {
+		this.story.configure(this.settings.charsPerSecond, this.settings.auto, this.settings.autoDelayMs);
 	}
 
 	/** A turn can be sent: an LLM is configured and no turn is in flight. */
@@ -178,6 +222,8 @@ export class PlayState {
 				});
 				if (log) this.images.replace(log.npcs, log.scenes);
 				this.story.commit(event.turnId, event.reply, log?.messages ?? [], log?.cues ?? []);
+				if (log && log.messages.length > 0) this.liveMessages = [...this.liveMessages, ...log.messages.map((m) => ({ id: m.id, role: m.role, body: m.body }))];
+				this.commits++;
 				this.finish(event.turnId, event.stopped ? { id: event.turnId, input, status: 'committed', error: null, stopped: event.stopped } : null);
 				return;
 			}

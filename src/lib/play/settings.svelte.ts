@@ -74,6 +74,12 @@ export class ReaderSettings {
 		this.save();
 	}
 
+	setAutoDelay(ms: number): void {
+		if (!Number.isFinite(ms)) return;
+		this.autoDelayMs = Math.min(MAX_AUTO_DELAY_MS, Math.max(0, ms));
+		this.save();
+	}
+
 	private save(): void {
 		try {
 			this.storage?.setItem(STORAGE_KEY, JSON.stringify({ speed: this.speed, auto: this.auto, autoDelayMs: this.autoDelayMs }));

@@ -181,9 +181,10 @@ export class Story {
 		this.dispatch({ type: 'skip', read: this.read });
 	}
 
-	/** Applies the reader's settings (speed, auto) to the reveal. */
-	configure(charsPerSecond: number, auto: boolean): void {
+	/** Applies the reader's settings (speed, auto, auto delay) to the reveal. */
+	configure(charsPerSecond: number, auto: boolean, autoDelayMs?: number): void {
 		this.dispatch({ type: 'setSpeed', charsPerSecond });
+		if (autoDelayMs !== undefined) this.dispatch({ type: 'setAutoDelay', ms: autoDelayMs });
 		if (this.state.auto !== auto) this.dispatch({ type: 'toggleAuto' });
 	}
 
