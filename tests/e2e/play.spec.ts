@@ -200,7 +200,7 @@ test('both languages render, and the phone-sized screen has no sideways scroll',
 	await signUp(page, uniqueName('lang'));
 	await startGame(page, 'Languages', /Iron Walkers|Walkers/i);
 	await page.getByLabel('Display language').selectOption('ja');
-	await page.getByRole('button', { name: 'Change' }).click();
+	await page.getByRole('button', { name: 'Change', exact: true }).click();
 	await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
 	await expect(page.getByLabel('あなたの行動')).toBeVisible();
 	await expect(page.getByRole('button', { name: '送信' })).toBeVisible();
@@ -210,7 +210,7 @@ test('both languages render, and the phone-sized screen has no sideways scroll',
 	await expect(page.getByRole('heading', { name: 'あなたのプレイセッション' })).toBeVisible();
 	await expect(page.getByRole('group', { name: '世界観' })).toBeVisible();
 	await page.getByLabel('表示言語').selectOption('en');
-	await page.getByRole('button', { name: '変更' }).click();
+	await page.getByRole('button', { name: '変更', exact: true }).click();
 	await expect(page.locator('html')).toHaveAttribute('lang', 'en');
 	await expect(page.getByRole('heading', { name: 'Your play sessions' })).toBeVisible();
 
