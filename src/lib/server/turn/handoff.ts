@@ -9,7 +9,6 @@ import { newId, sessionSchema, type SessionDb, type SessionTx } from '../db';
 import type { Config } from '../config';
 import { summaries } from '../records';
 import { checkpointInstruction } from '../memory';
-import { appendEvent } from './events';
 import { activeTurn, interruptExpired } from './leases';
 import { readSettings, writeSettings } from './settings';
 import { TurnError } from './errors';
@@ -38,8 +37,9 @@ export async function switchModel(cfg: Pick<Config, 'llm'>, s: SessionDb, userId
 		if (await activeTurn(tx)) throw new TurnError('conflict', 'Wait for the current turn to finish before switching models.');
 		await tx.insert(meta).values({ key: NEXT_KEY, value: JSON.stringify(next) }).onConflictDoUpdate({ target: meta.key, set: { value: JSON.stringify(next) } });
 		const id = newId();
+		// No `turn.accepted` event: that one announces a player's turn. Clients see this one as a
+		// checkpoint (`checkpoint.started` / `checkpoint.done`) once the runner picks it up.
 		await tx.insert(turns).values({ id, idempotencyKey: `handoff:${id}`, kind: 'handoff', userId, input: instruction, status: 'accepted', createdAt: now });
-		await appendEvent(tx, { type: 'turn.accepted', turnId: id, input: '' });
 		return { switched: 'after_handoff' as const, turnId: id };
 	});
 }
