@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sessionSchema, type SessionDb } from '../../../src/lib/server/db';
 import * as records from '../../../src/lib/server/records';
-import { cues, imageOrders, npcs, scenes } from '../../../src/lib/server/stage';
+import { cues, imageOrders, npcs, scenes, setOpening } from '../../../src/lib/server/stage';
 import { appendEvent } from '../../../src/lib/server/turn';
 import { loadLogAfter, loadPlayView, PLAY_MESSAGE_WINDOW } from '../../../src/lib/server/play';
 import { WORLD_SEED_TURN_ID } from '../../../src/lib/server/worlds';
@@ -32,6 +32,7 @@ describe('loadPlayView', () => {
 				await scenes.register(tx, { name: 'Lantern Inn', description: 'a tavern' });
 				await imageOrders.place(tx, { target: 'scene', targetName: 'Lantern Inn', prompt: 'p' });
 				await imageOrders.claimForTurn(tx, WORLD_SEED_TURN_ID);
+				await setOpening(tx, { scene: 'Lantern Inn', present: [] });
 			});
 			const empty = await loadPlayView(s.db, 'sid');
 			expect(empty.initialStage.background).toEqual({ scene: 'Lantern Inn' });

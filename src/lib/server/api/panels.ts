@@ -8,10 +8,9 @@
  */
 import * as v from 'valibot';
 import { asc, desc, inArray, lt } from 'drizzle-orm';
-import { EMPTY_STAGE, StageTimeline, type MessageCue, type StageState } from '../../adv';
 import { sessionSchema, type SessionDb, type SessionExec } from '../db';
 import { documents, isRecordError, log, MAX_BODY_CHARS, MAX_NAME_CHARS } from '../records';
-import { npcs, scenes, StageCueSchema } from '../stage';
+import { npcs, scenes, stageBefore, StageCueSchema } from '../stage';
 import { imageUrl, isImageKey } from '../images';
 import type { BacklogCueDto, BacklogPageDto, StageImageDto, StageImagesDto } from '../../types/panels';
 import type { JournalEntryDto } from '../../types/api';
@@ -86,20 +85,6 @@ export async function cuesOf(exec: SessionExec, messageIds: readonly number[]): 
 	return toCues(rows);
 }
 
-/**
- * The stage as message `messageId` begins: every cue of the messages before it played, by the same
- * rules and in the same order as the browser's `StageTimeline`. One indexed range read and a fold;
- * the cues are few next to the messages (a handful per GM reply at most).
- */
-export async function stageBefore(exec: SessionExec, messageId: number): Promise<StageState> {
-	const rows = await exec
-		.select(cueColumns)
-		.from(stageCues)
-		.where(lt(stageCues.messageId, messageId))
-		.orderBy(asc(stageCues.messageId), asc(stageCues.paragraph), asc(stageCues.ord));
-	const cues: MessageCue[] = toCues(rows);
-	return new StageTimeline([], cues).before(messageId);
-}
 
 function image(name: string, key: string | null, sessionId: string): StageImageDto {
 	return { name, url: key !== null && isImageKey(key) ? imageUrl(sessionId, key) : null };
@@ -123,7 +108,8 @@ export async function backlogPage(exec: SessionExec, sessionId: string, q: v.Inf
 			exec,
 			rows.map((m) => m.id)
 		),
-		first ? stageBefore(exec, first.id) : Promise.resolve(EMPTY_STAGE),
+		// An empty page still begins somewhere: before `before`, or after everything so far.
+		stageBefore(exec, first?.id ?? q.before),
 		stageImages(exec, sessionId)
 	]);
 	return {

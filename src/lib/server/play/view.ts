@@ -7,14 +7,13 @@
  * after it, so text streamed before the cursor is in `activeTurn.text` and text after it arrives as
  * events — each piece exactly once, however the reload falls.
  */
-import { and, asc, desc, eq, inArray, lt, lte, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, type SQL } from 'drizzle-orm';
 import { sessionSchema, type SessionExec } from '../db';
 import * as records from '../records';
 import * as stage from '../stage';
 import { imageUrl } from '../images/jobs';
 import { lastEventId } from '../turn/events';
-import { WORLD_SEED_TURN_ID } from '../worlds/seed';
-import { applyCue, EMPTY_STAGE, playOrder, readCue, type StageCue, type StageState } from '../../adv';
+import { readCue } from '../../adv';
 import type { ActiveTurn, FinishedTurn, ImageStatus, LogAfter, PlayCue, PlayMessage, PlayRole, PlayView, StageImage } from '../../play/types';
 
 export type { ActiveTurn, FinishedTurn, ImageStatus, LogAfter, PlayCue, PlayMessage, PlayRole, PlayView, StageImage };
@@ -47,34 +46,6 @@ async function cueRows(exec: SessionExec, where: SQL): Promise<PlayCue[]> {
 	return out;
 }
 
-/**
- * The stage before message `firstId`: the scene a world opened in, then every earlier cue. Folded
- * here so the browser gets one state instead of the whole history's cues.
- */
-async function stageBefore(exec: SessionExec, firstId: number | undefined): Promise<StageState> {
-	const [opening] = await exec
-		.select({ name: imageOrders.targetName })
-		.from(imageOrders)
-		.where(and(eq(imageOrders.turnId, WORLD_SEED_TURN_ID), eq(imageOrders.target, 'scene')))
-		.orderBy(asc(imageOrders.id))
-		.limit(1);
-	let state: StageState = opening ? { ...EMPTY_STAGE, background: { scene: opening.name } } : EMPTY_STAGE;
-	if (firstId === undefined) return state;
-	const earlier = await cueRows(exec, lt(stageCues.messageId, firstId));
-	let message = -1;
-	let batch: StageCue[] = [];
-	const flush = () => {
-		for (const cue of playOrder(batch)) state = applyCue(state, cue).state;
-		batch = [];
-	};
-	for (const row of earlier) {
-		if (row.messageId !== message) flush();
-		message = row.messageId;
-		batch.push(row.cue);
-	}
-	flush();
-	return state;
-}
 
 async function images(exec: SessionExec, sessionId: string): Promise<{ npcs: StageImage[]; scenes: StageImage[] }> {
 	const orders = await exec.select({ target: imageOrders.target, name: imageOrders.targetName, status: imageOrders.status }).from(imageOrders).orderBy(asc(imageOrders.id));
@@ -140,7 +111,7 @@ export async function loadPlayView(exec: SessionExec, sessionId: string, now = D
 	return {
 		messages,
 		cues,
-		initialStage: await stageBefore(exec, first),
+		initialStage: await stage.stageBefore(exec, first),
 		...(await images(exec, sessionId)),
 		...(await turnsOfInterest(exec, cursor, now)),
 		lastEventId: cursor

@@ -14,3 +14,4 @@ export { STAGE_ACTIONS, STAGE_SLOTS, MAX_EXPRESSION_CHARS, MAX_PARAGRAPH, StageC
 export type { Npc, RegistrationChange } from './npcs';
 export type { Scene } from './scenes';
 export type { ImageOrder, ImageTarget } from './image-orders';
+export { setOpening, openingStage, stageBefore, type Opening } from './timeline';

@@ -13,7 +13,7 @@
  */
 import type { SessionTx } from '../db';
 import { documents, state, story } from '../records';
-import { imageOrders, npcs, npcSpritePrompt, scenes, sceneBackgroundPrompt } from '../stage';
+import { imageOrders, npcs, npcSpritePrompt, scenes, sceneBackgroundPrompt, setOpening } from '../stage';
 import { composeMission, ensureMission, readMission } from '../turn/mission';
 import { writeSettings } from '../turn/settings';
 import { getWorld } from './catalog';
@@ -84,6 +84,8 @@ export async function seedSessionFromPreset(tx: SessionTx, world: WorldPreset): 
 	const { scene } = await scenes.register(tx, world.opening.scene);
 	await imageOrders.place(tx, { target: 'scene', targetName: scene.name, prompt: sceneBackgroundPrompt(scene) });
 	await imageOrders.claimForTurn(tx, WORLD_SEED_TURN_ID);
+	// The first screen shows the opening scene with the characters present, before any GM reply.
+	await setOpening(tx, { scene: scene.name, present: [...world.opening.present] });
 
 	await state.patch(tx, world.opening.state);
 

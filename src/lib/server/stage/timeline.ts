@@ -1,0 +1,61 @@
+/**
+ * The stage as it stands before a message: the world's opening (scene and who is on stage), then
+ * every cue of the earlier messages, folded by the same rules and in the same order as the browser's
+ * `StageTimeline`. The play page and the backlog both start from this one state.
+ */
+import { asc, eq, lt } from 'drizzle-orm';
+import * as v from 'valibot';
+import { sessionSchema, type SessionExec, type SessionTx } from '../db';
+import { EMPTY_STAGE, STAGE_SLOTS, StageTimeline, readCue, type MessageCue, type StageState } from '../../adv';
+
+const { meta, stageCues } = sessionSchema;
+const OPENING_KEY = 'stage.opening';
+
+const OpeningSchema = v.object({ scene: v.nullable(v.string()), present: v.array(v.string()) });
+export type Opening = v.InferOutput<typeof OpeningSchema>;
+
+/** Where characters stand when a world opens: one in the centre, two at the sides, three across. */
+const OPENING_SLOTS = { 1: ['center'], 2: ['left', 'right'], 3: ['left', 'center', 'right'] } as const;
+
+export async function setOpening(tx: SessionTx, opening: Opening): Promise<void> {
+	const value = JSON.stringify({ scene: opening.scene, present: opening.present.slice(0, STAGE_SLOTS.length) });
+	await tx.insert(meta).values({ key: OPENING_KEY, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
+}
+
+export async function openingStage(exec: SessionExec): Promise<StageState> {
+	const [row] = await exec.select({ value: meta.value }).from(meta).where(eq(meta.key, OPENING_KEY));
+	if (!row) return EMPTY_STAGE;
+	let raw: unknown;
+	try {
+		raw = JSON.parse(row.value);
+	} catch {
+		return EMPTY_STAGE;
+	}
+	const parsed = v.safeParse(OpeningSchema, raw);
+	if (!parsed.success) return EMPTY_STAGE;
+	const { scene, present } = parsed.output;
+	const slots = { ...EMPTY_STAGE.slots };
+	const count = Math.min(present.length, STAGE_SLOTS.length);
+	if (count === 1 || count === 2 || count === 3) OPENING_SLOTS[count].forEach((slot, i) => (slots[slot] = { character: present[i] ?? '' }));
+	return { background: scene ? { scene } : null, slots, speaker: null };
+}
+
+/** Cues of the messages before `messageId` (all when undefined), in play order. */
+async function cuesBefore(exec: SessionExec, messageId: number | undefined): Promise<MessageCue[]> {
+	const rows = await exec
+		.select({ messageId: stageCues.messageId, paragraph: stageCues.paragraph, ord: stageCues.ord, cue: stageCues.cue })
+		.from(stageCues)
+		.where(messageId === undefined ? undefined : lt(stageCues.messageId, messageId))
+		.orderBy(asc(stageCues.messageId), asc(stageCues.paragraph), asc(stageCues.ord));
+	return rows.flatMap((r) => {
+		const cue = readCue(r.cue);
+		return cue ? [{ messageId: r.messageId, paragraph: r.paragraph, ord: r.ord, cue }] : [];
+	});
+}
+
+/** The stage as message `messageId` begins; with no message, after every cue so far. */
+export async function stageBefore(exec: SessionExec, messageId: number | undefined): Promise<StageState> {
+	const initial = await openingStage(exec);
+	const cues = await cuesBefore(exec, messageId);
+	return new StageTimeline([], cues, { initial }).before(messageId ?? Number.MAX_SAFE_INTEGER);
+}
