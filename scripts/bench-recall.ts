@@ -17,6 +17,7 @@ import { newId, sessionSchema, type SessionDb } from '../src/lib/server/db';
 import { embedPending, recall, type Embedder } from '../src/lib/server/search';
 import { vectorSearch } from '../src/lib/server/search/vector-search';
 import { createHash } from 'node:crypto';
+import { prng } from './bench-lib/random';
 
 const { values: args } = parseArgs({
 	options: {
@@ -36,17 +37,6 @@ const INSERT_BATCH = 1000;
 const EMBED_BATCH = 256;
 const RECALL_K = 8;
 
-/** Small deterministic PRNG (mulberry32) so every run builds the same campaign. */
-function prng(seed: number) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 let rnd = prng(42);
 const pick = <T>(xs: readonly T[]): T => {
 	const x = xs[Math.floor(rnd() * xs.length)];
