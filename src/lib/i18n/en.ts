@@ -156,5 +156,13 @@ export const en = {
 	'settings.autoDelayValue': '{s} seconds',
 	'settings.savedLocally': 'These are kept in this browser.',
 	'settings.language': 'Screen language',
-	'settings.storyLanguage': 'The story stays in {language}: it is part of the GM’s mission.'
+	'settings.storyLanguage': 'The story stays in {language}: it is part of the GM’s mission.',
+	'images.heading': 'Images',
+	'images.sprite': 'sprite',
+	'images.background': 'background',
+	'images.regenerate': 'Regenerate',
+	'images.regenerateNamed': 'Regenerate the image of {name}',
+	'images.ordered': 'A new image of {name} is being drawn.',
+	'images.failed': 'Could not regenerate {name}: {error}',
+	'images.none': 'No characters or places yet.',
 } as const;

@@ -158,5 +158,13 @@ export const ja: Messages = {
 	'settings.autoDelayValue': '{s} 秒',
 	'settings.savedLocally': 'これらはこのブラウザーに保存されます。',
 	'settings.language': '画面の言語',
-	'settings.storyLanguage': '物語は{language}のままです（GMへの指示の一部です）。'
+	'settings.storyLanguage': '物語は{language}のままです（GMへの指示の一部です）。',
+	'images.heading': '画像',
+	'images.sprite': '立ち絵',
+	'images.background': '背景',
+	'images.regenerate': '再生成',
+	'images.regenerateNamed': '{name} の画像を再生成',
+	'images.ordered': '{name} の新しい画像を描いています。',
+	'images.failed': '{name} を再生成できませんでした: {error}',
+	'images.none': 'まだ人物も場所もありません。',
 };

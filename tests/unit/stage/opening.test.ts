@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 describe('the opening stage', () => {
-	it('a world opens on its scene with the characters present, and later cues play on top of it', async () => {
+	it('a world opens on its scene (the GM brings the characters on), and later cues play on top of it', async () => {
 		env = await testEnv();
 		const world = getWorld('iron-walkers', 'en');
 		const id = env.sessionId();
@@ -20,8 +20,7 @@ describe('the opening stage', () => {
 			await s.write((tx) => seedSessionFromWorld(tx, 'iron-walkers', 'en'));
 			const opening = await openingStage(s.db);
 			expect(opening.background?.scene).toBe(world.opening.scene.name);
-			const onStage = Object.values(opening.slots).flatMap((f) => (f ? [f.character] : []));
-			expect(onStage.sort()).toEqual([...world.opening.present].sort());
+			expect(Object.values(opening.slots).every((f) => f === null)).toBe(true);
 			// A GM message whose cue changes the background: before it, the opening; after, the new scene.
 			const msg = await s.write(async (tx) => {
 				const m = await log.append(tx, { role: 'gm', body: 'The fog lifts.' });

@@ -38,6 +38,16 @@ const SessionSchema = v.object({
 	handoffTurnId: v.optional(v.string())
 });
 
+const ImageEntry = v.object({ name: v.string(), url: v.nullable(v.string()) });
+const BacklogImages = v.object({ images: v.object({ characters: v.array(ImageEntry), scenes: v.array(ImageEntry) }) });
+const Regenerated = v.object({ orderId: v.number(), status: v.string() });
+
+export type ImageTarget = 'npc' | 'scene';
+export interface StageImageList {
+	characters: { name: string; url: string | null }[];
+	scenes: { name: string; url: string | null }[];
+}
+
 /** The session as the settings panel reads it (SessionDto; JSON leaves absent provider/model out). */
 export type SessionView = v.InferOutput<typeof SessionSchema>;
 
@@ -49,6 +59,10 @@ export interface PanelClient {
 	saveDocument(id: number, edit: { title?: string; body: string }): Promise<DocumentDto>;
 	session(): Promise<SessionView>;
 	switchModel(choice: { provider: 'openai' | 'anthropic'; model: string }): Promise<SessionView>;
+	/** Registered characters and places (their current image, or null while a placeholder shows). */
+	images(): Promise<StageImageList>;
+	/** Orders a new sprite or background; it arrives as an `image.ready` event. Metered. */
+	regenerate(target: ImageTarget, name: string): Promise<{ orderId: number; status: string }>;
 }
 
 /** Journal entries per "load more". */
@@ -79,6 +93,9 @@ export function panelClient(sessionId: string, fetcher: typeof fetch = fetch): P
 		document: (id) => call(Doc, `/documents/${id}`),
 		saveDocument: (id, edit) => call(Doc, `/documents/${id}`, { method: 'PUT', body: JSON.stringify(edit) }),
 		session: () => call(SessionSchema, ''),
-		switchModel: (choice) => call(SessionSchema, '', { method: 'PATCH', body: JSON.stringify(choice) })
+		switchModel: (choice) => call(SessionSchema, '', { method: 'PATCH', body: JSON.stringify(choice) }),
+		// The backlog's newest page carries the image list; one message is the cheapest page.
+		images: async () => (await call(BacklogImages, '/backlog?limit=1')).images,
+		regenerate: (target, name) => call(Regenerated, '/images/regenerate', { method: 'POST', body: JSON.stringify({ target, name }) })
 	};
 }

@@ -1,5 +1,5 @@
 /**
- * The stage as it stands before a message: the world's opening (scene and who is on stage), then
+ * The stage as it stands before a message: the world's opening scene, then
  * every cue of the earlier messages, folded by the same rules and in the same order as the browser's
  * `StageTimeline`. The play page and the backlog both start from this one state.
  */
@@ -14,8 +14,6 @@ const OPENING_KEY = 'stage.opening';
 const OpeningSchema = v.object({ scene: v.nullable(v.string()), present: v.array(v.string()) });
 export type Opening = v.InferOutput<typeof OpeningSchema>;
 
-/** Where characters stand when a world opens: one in the centre, two at the sides, three across. */
-const OPENING_SLOTS = { 1: ['center'], 2: ['left', 'right'], 3: ['left', 'center', 'right'] } as const;
 
 export async function setOpening(tx: SessionTx, opening: Opening): Promise<void> {
 	const value = JSON.stringify({ scene: opening.scene, present: opening.present.slice(0, STAGE_SLOTS.length) });
@@ -33,11 +31,10 @@ export async function openingStage(exec: SessionExec): Promise<StageState> {
 	}
 	const parsed = v.safeParse(OpeningSchema, raw);
 	if (!parsed.success) return EMPTY_STAGE;
-	const { scene, present } = parsed.output;
-	const slots = { ...EMPTY_STAGE.slots };
-	const count = Math.min(present.length, STAGE_SLOTS.length);
-	if (count === 1 || count === 2 || count === 3) OPENING_SLOTS[count].forEach((slot, i) => (slots[slot] = { character: present[i] ?? '' }));
-	return { background: scene ? { scene } : null, slots, speaker: null };
+	// Only the place: the characters present are brought on by the GM's first reply (the GM notes
+	// say who is there), so their entrances play as cues like every other.
+	const { scene } = parsed.output;
+	return { ...EMPTY_STAGE, background: scene ? { scene } : null };
 }
 
 /** Cues of the messages before `messageId` (all when undefined), in play order. */

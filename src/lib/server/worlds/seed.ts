@@ -84,7 +84,7 @@ export async function seedSessionFromPreset(tx: SessionTx, world: WorldPreset): 
 	const { scene } = await scenes.register(tx, world.opening.scene);
 	await imageOrders.place(tx, { target: 'scene', targetName: scene.name, prompt: sceneBackgroundPrompt(scene) });
 	await imageOrders.claimForTurn(tx, WORLD_SEED_TURN_ID);
-	// The first screen shows the opening scene with the characters present, before any GM reply.
+	// The first screen shows the opening scene before any GM reply.
 	await setOpening(tx, { scene: scene.name, present: [...world.opening.present] });
 
 	await state.patch(tx, world.opening.state);
