@@ -11,7 +11,9 @@ export const GET = apiEndpoint(async ({ app, user, params, request, url }) => {
 	const session = await ownedSession(app, user, params.id);
 	const raw = request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId');
 	const after = raw === null || raw.trim() === '' ? undefined : parseWith(IdString, raw.trim(), 'INVALID_LAST_EVENT_ID');
-	// Someone is watching: image jobs left over from a restart resume now rather than at the next turn.
+	// Someone is watching: work left over from a restart resumes now rather than at the next turn —
+	// accepted turns run, a turn whose runner died is marked interrupted, image jobs continue.
+	app.runner.kick(session.id);
 	app.images.kick(session.id);
 	return openEventStream({
 		sessions: app.sessions,
