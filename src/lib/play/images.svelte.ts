@@ -5,7 +5,7 @@
  */
 import { SvelteMap } from 'svelte/reactivity';
 import { characterKey } from '../adv';
-import type { ImageStatus, StageImage } from './types';
+import type { ImageStatus, StageImagesDto } from '../types/log';
 
 export interface ImageEntry {
 	url: string | null;
@@ -18,14 +18,14 @@ export class StageImages {
 	private readonly npcs = new SvelteMap<string, ImageEntry>();
 	private readonly scenes = new SvelteMap<string, ImageEntry>();
 
-	constructor(npcs: readonly StageImage[] = [], scenes: readonly StageImage[] = []) {
-		this.replace(npcs, scenes);
+	constructor(images: StageImagesDto = { characters: [], scenes: [] }) {
+		this.replace(images);
 	}
 
-	/** Takes the server's list (page load, or after a commit registered new names). */
-	replace(npcs: readonly StageImage[], scenes: readonly StageImage[]): void {
-		for (const n of npcs) this.set(this.npcs, n.name, { url: n.url, status: n.status });
-		for (const s of scenes) this.set(this.scenes, s.name, { url: s.url, status: s.status });
+	/** Takes the server's list (page load, a commit that registered new names, a backlog page). */
+	replace(images: StageImagesDto): void {
+		for (const n of images.characters) this.set(this.npcs, n.name, { url: n.url, status: n.status });
+		for (const s of images.scenes) this.set(this.scenes, s.name, { url: s.url, status: s.status });
 	}
 
 	/** Registered names (keys are folded: compare with `characterKey`). */

@@ -5,14 +5,15 @@
  */
 import { getContext, setContext } from 'svelte';
 import type { SessionEvent } from '../types/events';
+import { LOG_MAX_PAGE, type LogPageDto, type MessageDto } from '../types/log';
 import type { StageState } from '../adv';
 import type { MessageKey } from '../i18n';
 import { StageImages } from './images.svelte';
 import { ReaderSettings, type SettingsStorage, type TextSpeed } from './settings.svelte';
 import { Story, type FrameScheduler } from './story.svelte';
-import { readLogAfter } from './log';
+import { fetchLogPage } from './log';
 import { newIdempotencyKey } from './keys';
-import type { FinishedStatus, LogAfter, PlayView } from './types';
+import type { FinishedStatus, PlayView } from './types';
 
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
@@ -44,20 +45,13 @@ export interface PastView {
 	text: string;
 }
 
-/** A play-log message as the backlog takes it (live ones, as turns commit). */
-export interface LiveMessage {
-	id: number;
-	role: 'player' | 'gm';
-	body: string;
-}
-
 export interface PlayOptions {
 	sessionId: string;
 	view: PlayView;
 	llmConfigured: boolean;
 	t: Translate;
-	/** Reads what a commit added; the page's fetch in the browser. */
-	fetchLog?: (afterId: number) => Promise<LogAfter>;
+	/** Reads the log page after a message (what a commit added); the API's backlog in the browser. */
+	fetchLog?: (afterId: number) => Promise<LogPageDto>;
 	warn?: (message: string) => void;
 }
 
@@ -83,11 +77,11 @@ export class PlayState {
 	/** A backlog line on the stage instead of the story, or null. */
 	past = $state<PastView | null>(null);
 	/** Messages committed while the page is open, oldest first (for the backlog). */
-	liveMessages = $state.raw<LiveMessage[]>([]);
+	liveMessages = $state.raw<MessageDto[]>([]);
 	/** Bumped on every commit: panels showing records reload. */
 	commits = $state(0);
 
-	private readonly fetchLog: (afterId: number) => Promise<LogAfter>;
+	private readonly fetchLog: (afterId: number) => Promise<LogPageDto>;
 	private readonly warn: (message: string) => void;
 	private queue: Promise<void> = Promise.resolve();
 	private lastEventId: number;
@@ -101,12 +95,12 @@ export class PlayState {
 		this.warn = options.warn ?? ((m) => console.warn(`[kantera] ${m}`));
 		this.fetchLog = options.fetchLog ?? ((after) => this.defaultFetchLog(after));
 		this.settings = new ReaderSettings();
-		this.images = new StageImages(view.npcs, view.scenes);
+		this.images = new StageImages(view.log.images);
 		this.story = new Story({
 			sessionId: options.sessionId,
-			messages: view.messages,
-			cues: view.cues,
-			initialStage: view.initialStage,
+			messages: view.log.messages,
+			cues: view.log.cues,
+			initialStage: view.log.stageBefore,
 			knownCharacters: () => this.images.names('npc'),
 			knownScenes: () => this.images.names('scene'),
 			warn: this.warn
@@ -220,9 +214,9 @@ export class PlayState {
 					this.warn(`could not read the committed messages: ${String(err)}`);
 					return null;
 				});
-				if (log) this.images.replace(log.npcs, log.scenes);
+				if (log) this.images.replace(log.images);
 				this.story.commit(event.turnId, event.reply, log?.messages ?? [], log?.cues ?? []);
-				if (log && log.messages.length > 0) this.liveMessages = [...this.liveMessages, ...log.messages.map((m) => ({ id: m.id, role: m.role, body: m.body }))];
+				if (log && log.messages.length > 0) this.liveMessages = [...this.liveMessages, ...log.messages];
 				this.commits++;
 				this.finish(event.turnId, event.stopped ? { id: event.turnId, input, status: 'committed', error: null, stopped: event.stopped } : null);
 				return;
@@ -264,10 +258,8 @@ export class PlayState {
 		this.outcome = outcome;
 	}
 
-	private async defaultFetchLog(afterId: number): Promise<LogAfter> {
-		const response = await fetch(`/sessions/${this.sessionId}/log?after=${afterId}`, { headers: { accept: 'application/json' } });
-		if (!response.ok) throw new Error(`log read answered ${response.status}`);
-		return readLogAfter(await response.json());
+	private defaultFetchLog(afterId: number): Promise<LogPageDto> {
+		return fetchLogPage(fetch, this.sessionId, { after: afterId, limit: LOG_MAX_PAGE });
 	}
 }
 

@@ -29,9 +29,10 @@ import {
 	type RevealState,
 	type SlotLight,
 	type StageSlot,
+	type MessageCue,
 	type StageState
 } from '../adv';
-import type { PlayCue, PlayMessage } from './types';
+import type { MessageDto } from '../types/log';
 
 export type LineKind = 'player' | 'narration' | 'dialogue';
 
@@ -77,8 +78,8 @@ export interface FrameScheduler {
 
 export interface StoryOptions {
 	sessionId: string;
-	messages: readonly PlayMessage[];
-	cues: readonly PlayCue[];
+	messages: readonly MessageDto[];
+	cues: readonly MessageCue[];
 	initialStage?: StageState | undefined;
 	storage?: ReadStorage | null | undefined;
 	frames?: FrameScheduler | null | undefined;
@@ -111,7 +112,7 @@ function exchangeLines(x: Exchange | null): Line[] {
 }
 
 /** The exchange the screen opens on: the newest GM message and the player line before it. */
-export function lastExchange(messages: readonly PlayMessage[]): Exchange | null {
+export function lastExchange(messages: readonly MessageDto[]): Exchange | null {
 	for (let i = messages.length - 1; i >= 0; i--) {
 		const m = messages[i];
 		if (m?.role !== 'gm') continue;
@@ -225,7 +226,7 @@ export class Story {
 	}
 
 	/** The turn committed: the reply is final and its cues (in `cues`) play from here on. */
-	commit(turnId: string, reply: string, messages: readonly PlayMessage[], cues: readonly PlayCue[]): void {
+	commit(turnId: string, reply: string, messages: readonly MessageDto[], cues: readonly MessageCue[]): void {
 		this.addLog(messages, cues);
 		const gm = messages.findLast((m) => m.role === 'gm' && m.turnId === turnId);
 		const input = this.exchange?.turnId === turnId ? this.exchange.input : (messages.find((m) => m.role === 'player' && m.turnId === turnId)?.body ?? null);
@@ -269,7 +270,7 @@ export class Story {
 		return withSpeaker(base, line?.kind === 'dialogue' ? line.speaker : null);
 	}
 
-	private addLog(messages: readonly PlayMessage[], cues: readonly PlayCue[]): void {
+	private addLog(messages: readonly MessageDto[], cues: readonly MessageCue[]): void {
 		const fresh = messages.filter((m) => !this.knownMessages.has(m.id));
 		if (fresh.length === 0 && cues.length === 0) return;
 		const { rejected } = this.timeline.add(
@@ -284,7 +285,7 @@ export class Story {
 		this.version++;
 	}
 
-	private logCueWarnings(messageId: number, cues: readonly PlayCue[]): void {
+	private logCueWarnings(messageId: number, cues: readonly MessageCue[]): void {
 		if (cues.length === 0) return;
 		const { warnings } = applyCues(this.timeline.before(messageId), playOrder(cues.map((c) => c.cue)), {
 			knownCharacters: this.options.knownCharacters?.(),

@@ -1,34 +1,11 @@
 /**
- * What the server hands the play screen (page data and the "log after" read), shared by the server
- * reads (`$lib/server/play`) and the browser state. Plain JSON shapes.
+ * What the server hands the play page on load (`$lib/server/play`'s `loadPlayView`), shared by the
+ * server read and the browser state. It travels as SvelteKit page data, typed end to end; the play
+ * log inside it is the same `LogPageDto` the browser later fetches and checks (`./log.ts`).
  */
-import type { StageCue, StageState } from '../adv';
+import * as v from 'valibot';
+import type { LogPageDto } from '../types/log';
 import type { TurnStatus } from '../types/events';
-
-export type PlayRole = 'player' | 'gm';
-
-export interface PlayMessage {
-	id: number;
-	role: PlayRole;
-	body: string;
-	turnId: string | null;
-}
-
-export interface PlayCue {
-	messageId: number;
-	paragraph: number;
-	ord: number;
-	cue: StageCue;
-}
-
-export type ImageStatus = 'pending' | 'ready' | 'failed';
-
-export interface StageImage {
-	name: string;
-	/** The generated image, once there is one; until then the screen draws a placeholder. */
-	url: string | null;
-	status: ImageStatus;
-}
 
 export interface ActiveTurn {
 	id: string;
@@ -50,12 +27,8 @@ export interface FinishedTurn {
 }
 
 export interface PlayView {
-	messages: PlayMessage[];
-	cues: PlayCue[];
-	/** The stage as the first of `messages` begins: every earlier cue played. */
-	initialStage: StageState;
-	npcs: StageImage[];
-	scenes: StageImage[];
+	/** The latest page of the play log: its messages, their cues, the stage as it begins, the images. */
+	log: LogPageDto;
 	activeTurn: ActiveTurn | null;
 	/** The newest player turn, when it has finished: how it ended decides retry and notices. */
 	lastTurn: FinishedTurn | null;
@@ -63,18 +36,17 @@ export interface PlayView {
 	lastEventId: number;
 }
 
-export interface LogAfter {
-	messages: PlayMessage[];
-	cues: PlayCue[];
-	npcs: StageImage[];
-	scenes: StageImage[];
-}
-
-/** Why the server did not accept a turn from the input box; the page words it in the reader's language. */
-export type TurnFormError =
-	| { code: 'empty' }
-	| { code: 'tooLong'; length: number; max: number }
-	| { code: 'conflict' }
-	| { code: 'quota'; resetsAt: string }
-	| { code: 'notConfigured' }
-	| { code: 'invalid'; message: string };
+/**
+ * Why the server did not accept a turn from the input box (`fail(…, { turn: { text, error } })`);
+ * the page words it in the reader's language. An enhanced form hands it back as untyped data, so the
+ * browser reads it with this schema.
+ */
+export const TurnFormErrorSchema = v.variant('code', [
+	v.object({ code: v.literal('empty') }),
+	v.object({ code: v.literal('tooLong'), length: v.number(), max: v.number() }),
+	v.object({ code: v.literal('conflict') }),
+	v.object({ code: v.literal('quota'), resetsAt: v.string() }),
+	v.object({ code: v.literal('notConfigured') }),
+	v.object({ code: v.literal('invalid'), message: v.string() })
+]);
+export type TurnFormError = v.InferOutput<typeof TurnFormErrorSchema>;

@@ -1,32 +1,56 @@
 /**
- * The whole stream protocol between server and browser: one discriminated union, shared by the SSE
- * endpoint, the event log and the client. Add a member here and both sides see it.
+ * The whole stream protocol between server and browser: one valibot variant on `type`, shared by the
+ * event log (which checks every row it reads back with it), the SSE endpoint and the client (which
+ * checks every `data:` line with it). Add a member here and both sides see it, typed and checked.
  */
+import * as v from 'valibot';
 
-export type TurnStatus = 'accepted' | 'running' | 'committed' | 'failed' | 'interrupted' | 'cancelled';
+export const TURN_STATUSES = ['accepted', 'running', 'committed', 'failed', 'interrupted', 'cancelled'] as const;
+export type TurnStatus = (typeof TURN_STATUSES)[number];
 
-export type BudgetScope = 'turn' | 'session' | 'user_day' | 'global_month';
+export const BUDGET_SCOPES = ['turn', 'session', 'user_day', 'global_month'] as const;
+export type BudgetScope = (typeof BUDGET_SCOPES)[number];
 
-export type SessionEvent =
-	| { type: 'turn.accepted'; turnId: string; input: string }
-	| { type: 'turn.started'; turnId: string }
+const Id = v.pipe(v.number(), v.integer());
+const ImageTarget = v.picklist(['npc', 'scene']);
+
+export const SessionEventSchema = v.variant('type', [
+	v.object({ type: v.literal('turn.accepted'), turnId: v.string(), input: v.string() }),
+	v.object({ type: v.literal('turn.started'), turnId: v.string() }),
 	/** A piece of the GM's reply as it streams. Discard a turn's deltas if it ends failed or cancelled. */
-	| { type: 'text.delta'; turnId: string; text: string }
+	v.object({ type: v.literal('text.delta'), turnId: v.string(), text: v.string() }),
 	/** The GM used a tool. Only the name of a player-visible tool; never arguments. */
-	| { type: 'tool.activity'; turnId: string; tool: string }
-	| { type: 'checkpoint.started'; turnId: string }
-	| { type: 'checkpoint.done'; turnId: string; summaryId: number }
-	| { type: 'turn.committed'; turnId: string; reply: string; messageIds: number[]; stopped?: string }
-	| { type: 'turn.failed'; turnId: string; error: string; retryable: boolean }
-	| { type: 'turn.cancelled'; turnId: string }
-	| { type: 'turn.interrupted'; turnId: string }
-	| { type: 'budget.warning'; scope: BudgetScope; message: string }
+	v.object({ type: v.literal('tool.activity'), turnId: v.string(), tool: v.string() }),
+	v.object({ type: v.literal('checkpoint.started'), turnId: v.string() }),
+	v.object({ type: v.literal('checkpoint.done'), turnId: v.string(), summaryId: Id }),
+	v.object({ type: v.literal('turn.committed'), turnId: v.string(), reply: v.string(), messageIds: v.array(Id), stopped: v.optional(v.string()) }),
+	v.object({ type: v.literal('turn.failed'), turnId: v.string(), error: v.string(), retryable: v.boolean() }),
+	v.object({ type: v.literal('turn.cancelled'), turnId: v.string() }),
+	v.object({ type: v.literal('turn.interrupted'), turnId: v.string() }),
+	v.object({ type: v.literal('budget.warning'), scope: v.picklist(BUDGET_SCOPES), message: v.string() }),
 	/** An image job finished: the stage swaps the placeholder of that character or place for `url`. */
-	| { type: 'image.ready'; orderId: number; target: 'npc' | 'scene'; name: string; url: string }
+	v.object({ type: v.literal('image.ready'), orderId: Id, target: ImageTarget, name: v.string(), url: v.string() }),
 	/** An image job gave up after its retries; the placeholder (or the previous image) stays. */
-	| { type: 'image.failed'; orderId: number; target: 'npc' | 'scene'; name: string; error: string };
+	v.object({ type: v.literal('image.failed'), orderId: Id, target: ImageTarget, name: v.string(), error: v.string() })
+]);
 
+export type SessionEvent = v.InferOutput<typeof SessionEventSchema>;
 export type SessionEventType = SessionEvent['type'];
+
+/** Every event type the stream sends (the SSE `event:` names), in the order declared above. */
+export const SESSION_EVENT_TYPES: readonly SessionEventType[] = SessionEventSchema.options.map((o) => o.entries.type.literal);
+
+/** The event in a JSON text (a log row, an SSE `data:` line), or null when it is not a well-formed event. */
+export function parseSessionEvent(json: string): SessionEvent | null {
+	let data: unknown;
+	try {
+		data = JSON.parse(json);
+	} catch {
+		return null;
+	}
+	const parsed = v.safeParse(SessionEventSchema, data);
+	return parsed.success ? parsed.output : null;
+}
 
 /** An event as stored in the log and sent over SSE: the log id is the SSE `id:`. */
 export interface LoggedEvent {

@@ -1,5 +1,6 @@
 import { redirect } from '@sveltejs/kit';
-import { isUiLanguage, LANGUAGE_COOKIE } from '$lib/i18n';
+import { LANGUAGE_COOKIE } from '$lib/i18n';
+import { isLanguage } from '$lib/types/settings';
 import { formText, safeRedirectTarget } from '$lib/server/hooks';
 import type { RequestHandler } from './$types';
 
@@ -14,7 +15,7 @@ const LANGUAGE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 export const POST: RequestHandler = async ({ request, cookies }) => {
 	const data = await request.formData();
 	const language = formText(data, 'language');
-	if (isUiLanguage(language)) {
+	if (isLanguage(language)) {
 		cookies.set(LANGUAGE_COOKIE, language, { path: '/', httpOnly: true, sameSite: 'lax', maxAge: LANGUAGE_COOKIE_MAX_AGE_S });
 	} else {
 		cookies.delete(LANGUAGE_COOKIE, { path: '/' });

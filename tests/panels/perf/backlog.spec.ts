@@ -9,9 +9,8 @@
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { StageTimeline, type StageCue } from '../../../src/lib/adv';
-import type { MessageDto } from '../../../src/lib/types/api';
-import type { BacklogCueDto, BacklogPageDto } from '../../../src/lib/types/panels';
+import { StageTimeline, type MessageCue, type StageCue } from '../../../src/lib/adv';
+import type { LogPageDto, MessageDto } from '../../../src/lib/types/log';
 import { HARNESS_DIST } from '../harness/paths';
 
 const MESSAGES = 5_000;
@@ -23,7 +22,7 @@ function buildLog() {
 	const people = ['Bram', 'Ana', 'Kit', 'Old Sal', 'アナ'];
 	const places = ['Harbour', 'Lighthouse', 'Tavern', '北門'];
 	const messages: MessageDto[] = [];
-	const cues: BacklogCueDto[] = [];
+	const cues: MessageCue[] = [];
 	for (let id = 1; id <= MESSAGES; id++) {
 		const t = Math.floor(id / 2);
 		if (id % 2 === 1) {
@@ -50,7 +49,7 @@ function buildLog() {
 const log = buildLog();
 const images = { characters: [], scenes: [] };
 
-function backlogPage(url: URL): BacklogPageDto {
+function backlogPage(url: URL): LogPageDto {
 	const limit = Number(url.searchParams.get('limit') ?? '100');
 	const before = url.searchParams.get('before');
 	const after = url.searchParams.get('after');
@@ -81,6 +80,7 @@ async function serve(page: Page): Promise<Served> {
 		const url = new URL(route.request().url());
 		const p = url.pathname;
 		if (p === '/api/v1/sessions/s1/backlog') return json(route, backlogPage(url));
+		if (p === '/api/v1/sessions/s1/images') return json(route, images);
 		if (p === '/api/v1/sessions/s1/state') return json(route, { state: { location: 'Harbour', hp: 7, inventory: ['rope', 'lantern'], flags: { metBram: true } }, version: 3 });
 		if (p === '/api/v1/sessions/s1/journal/recent') return json(route, { entries: [{ id: 1, body: 'Day 1: arrived at the harbour.', createdAt: at }] });
 		if (p === '/api/v1/sessions/s1/documents') return json(route, { documents: [{ id: 4, title: 'World', createdAt: at, updatedAt: at }] });

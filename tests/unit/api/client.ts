@@ -25,6 +25,7 @@ import * as documentRoute from '../../../src/routes/api/v1/sessions/[id]/documen
 import * as eventsRoute from '../../../src/routes/api/v1/sessions/[id]/events/+server';
 import * as worldsRoute from '../../../src/routes/api/v1/worlds/+server';
 import * as regenerateRoute from '../../../src/routes/api/v1/sessions/[id]/images/regenerate/+server';
+import * as imagesRoute from '../../../src/routes/api/v1/sessions/[id]/images/+server';
 import * as backlogRoute from '../../../src/routes/api/v1/sessions/[id]/backlog/+server';
 import * as journalRecentRoute from '../../../src/routes/api/v1/sessions/[id]/journal/recent/+server';
 
@@ -64,6 +65,7 @@ const ROUTES: Route[] = [
 	route(new RegExp(`^/api/v1/sessions/${SEG}/documents/${SEG}$`), documentRoute, ([id = '', docId = '']) => ({ id, docId })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/events$`), eventsRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/images/regenerate$`), regenerateRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/images$`), imagesRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/backlog$`), backlogRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/journal/recent$`), journalRecentRoute, ([id = '']) => ({ id }))
 ];

@@ -1,43 +1,61 @@
 import { describe, expect, it } from 'vitest';
-import { readSessionEvent } from '../../../src/lib/play/events';
-import { readLogAfter } from '../../../src/lib/play/log';
+import * as v from 'valibot';
+import { parseSessionEvent, SESSION_EVENT_TYPES } from '../../../src/lib/types/events';
+import { LogPageSchema } from '../../../src/lib/types/log';
 import { readStoredSettings } from '../../../src/lib/play/settings.svelte';
 import { readTurnFormError } from '../../../src/lib/play/form-errors';
 import { newIdempotencyKey } from '../../../src/lib/play/keys';
-import { cue, gm, player, playState, view } from './factories';
+import { cue, gm, logPage, player, playState, view } from './factories';
 
-describe('reading the event stream', () => {
-	it('accepts well-formed events and drops anything else', () => {
-		expect(readSessionEvent('{"type":"text.delta","turnId":"t","text":"hi"}')).toEqual({ type: 'text.delta', turnId: 't', text: 'hi' });
-		expect(readSessionEvent('{"type":"turn.committed","turnId":"t","reply":"r","messageIds":[1,2],"stopped":"round_cap"}')).toMatchObject({ stopped: 'round_cap' });
+describe('reading what the server sends', () => {
+	it('accepts well-formed events and drops anything else (the one event schema)', () => {
+		expect(parseSessionEvent('{"type":"text.delta","turnId":"t","text":"hi"}')).toEqual({ type: 'text.delta', turnId: 't', text: 'hi' });
+		expect(parseSessionEvent('{"type":"turn.committed","turnId":"t","reply":"r","messageIds":[1,2],"stopped":"round_cap"}')).toMatchObject({ stopped: 'round_cap' });
 		for (const bad of ['not json', '[]', '{"type":"text.delta","turnId":"t"}', '{"type":"turn.committed","turnId":"t","reply":"r","messageIds":["x"]}', '{"type":"nope"}', '{"type":"image.ready","orderId":1,"target":"npc","name":"B"}']) {
-			expect(readSessionEvent(bad)).toBeNull();
+			expect(parseSessionEvent(bad)).toBeNull();
 		}
 	});
 
-	it('reads the log answer defensively: bad rows and foreign image URLs are left out', () => {
-		const log = readLogAfter({
-			messages: [{ id: 1, role: 'gm', body: 'x', turnId: 't' }, { id: 2, role: 'operator', body: 'y' }, { id: 'x' }],
-			cues: [{ messageId: 1, paragraph: 0, ord: 0, cue: { paragraph: 0, action: 'enter', character: 'B', slot: 'left' } }, { messageId: 1, paragraph: 0, ord: 1, cue: { action: 'dance' } }],
-			npcs: [{ name: 'B', url: 'https://evil.example/x.png', status: 'ready' }, { name: 'C', url: '/api/v1/sessions/s/images/k', status: 'ready' }],
-			scenes: 'nope'
-		});
-		expect(log.messages).toEqual([{ id: 1, role: 'gm', body: 'x', turnId: 't' }]);
-		expect(log.cues).toHaveLength(1);
-		expect(log.npcs).toEqual([
+	it('names every event type for the stream listeners', () => {
+		expect(SESSION_EVENT_TYPES).toContain('turn.committed');
+		expect(new Set(SESSION_EVENT_TYPES).size).toBe(13);
+	});
+
+	it('reads a log page only when well-formed, and never draws an image from elsewhere', () => {
+		const page = {
+			messages: [{ id: 1, role: 'gm', speaker: null, body: 'x', turnId: 't', createdAt: '2026-01-01T00:00:00.000Z' }],
+			cues: [{ messageId: 1, paragraph: 0, ord: 0, cue: { paragraph: 0, action: 'enter', character: 'B', slot: 'left' } }],
+			stageBefore: { background: null, slots: { left: null, center: null, right: null }, speaker: null },
+			images: {
+				characters: [
+					{ name: 'B', url: 'https://evil.example/x.png', status: 'ready' },
+					{ name: 'C', url: '/api/v1/sessions/s/images/k.png', status: 'ready' }
+				],
+				scenes: []
+			}
+		};
+		const read = v.parse(LogPageSchema, page);
+		expect(read.cues).toHaveLength(1);
+		expect(read.images.characters).toEqual([
 			{ name: 'B', url: null, status: 'ready' },
-			{ name: 'C', url: '/api/v1/sessions/s/images/k', status: 'ready' }
+			{ name: 'C', url: '/api/v1/sessions/s/images/k.png', status: 'ready' }
 		]);
-		expect(log.scenes).toEqual([]);
+		for (const bad of [{ ...page, messages: [{ id: 'x' }] }, { ...page, cues: [{ messageId: 1, paragraph: 0, ord: 1, cue: { action: 'dance' } }] }, { ...page, images: { characters: 'nope', scenes: [] } }, '<html>']) {
+			expect(v.safeParse(LogPageSchema, bad).success).toBe(false);
+		}
 	});
 });
 
 describe('PlayState', () => {
 	it('plays a turn from its events: accepted, deltas, commit with the log read after it, images swapped in', async () => {
 		const reads: number[] = [];
-		const play = playState(view({ messages: [player(1, 't1', 'hi'), gm(2, 't1', 'Hello.')], lastEventId: 10 }), async (after) => {
+		const play = playState(view({ log: { messages: [player(1, 't1', 'hi'), gm(2, 't1', 'Hello.')] }, lastEventId: 10 }), async (after) => {
 			reads.push(after);
-			return { messages: [player(3, 't2', 'go'), gm(4, 't2', 'You go.\n\n@Bram: Off.')], cues: [cue(4, { paragraph: 1, action: 'enter', character: 'Bram', slot: 'center' })], npcs: [{ name: 'Bram', url: null, status: 'pending' }], scenes: [] };
+			return logPage({
+				messages: [player(3, 't2', 'go'), gm(4, 't2', 'You go.\n\n@Bram: Off.')],
+				cues: [cue(4, { paragraph: 1, action: 'enter', character: 'Bram', slot: 'center' })],
+				images: { characters: [{ name: 'Bram', url: null, status: 'pending' }], scenes: [] }
+			});
 		});
 		play.story.configure(0, false);
 		await play.receive(11, { type: 'turn.accepted', turnId: 't2', input: 'go' });

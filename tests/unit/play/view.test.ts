@@ -3,7 +3,7 @@ import { sessionSchema, type SessionDb } from '../../../src/lib/server/db';
 import * as records from '../../../src/lib/server/records';
 import { cues, imageOrders, npcs, scenes, setOpening } from '../../../src/lib/server/stage';
 import { appendEvent } from '../../../src/lib/server/turn';
-import { loadLogAfter, loadPlayView, PLAY_MESSAGE_WINDOW } from '../../../src/lib/server/play';
+import { logPage, loadPlayView, PLAY_MESSAGE_WINDOW } from '../../../src/lib/server/play';
 import { WORLD_SEED_TURN_ID } from '../../../src/lib/server/worlds';
 import { useSessions } from '../records/helpers';
 
@@ -34,25 +34,25 @@ describe('loadPlayView', () => {
 				await imageOrders.claimForTurn(tx, WORLD_SEED_TURN_ID);
 				await setOpening(tx, { scene: 'Lantern Inn', present: [] });
 			});
-			const empty = await loadPlayView(s.db, 'sid');
-			expect(empty.initialStage.background).toEqual({ scene: 'Lantern Inn' });
-			expect(empty.scenes).toEqual([{ name: 'Lantern Inn', url: null, status: 'pending' }]);
+			const empty = (await loadPlayView(s.db, 'sid')).log;
+			expect(empty.stageBefore.background).toEqual({ scene: 'Lantern Inn' });
+			expect(empty.images.scenes).toEqual([{ name: 'Lantern Inn', url: null, status: 'pending' }]);
 
 			await exchange(s, 't0', 'Intro.\n\n@Bram: Hi.', [{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }]);
 			// Enough turns after it that the first one falls out of the window.
 			for (let i = 1; i <= PLAY_MESSAGE_WINDOW / 2; i++) await exchange(s, `t${i}`, `Reply ${i}.`);
 			await exchange(s, 'tz', 'Last.', [{ paragraph: 0, action: 'move', character: 'Bram', slot: 'right' }]);
-			await s.write((tx) => npcs.register(tx, { name: 'Bram', appearance: 'guard' }).then(() => npcs.setSprite(tx, 'Bram', 'k1')));
+			await s.write((tx) => npcs.register(tx, { name: 'Bram', appearance: 'guard' }).then(() => npcs.setSprite(tx, 'Bram', 'k1.png')));
 
-			const view = await loadPlayView(s.db, 'sid');
+			const view = (await loadPlayView(s.db, 'sid')).log;
 			expect(view.messages).toHaveLength(PLAY_MESSAGE_WINDOW);
 			expect(view.messages.some((m) => m.turnId === 't0')).toBe(false);
-			expect(view.initialStage.slots.left).toEqual({ character: 'Bram' });
-			expect(view.initialStage.background).toEqual({ scene: 'Lantern Inn' });
+			expect(view.stageBefore.slots.left).toEqual({ character: 'Bram' });
+			expect(view.stageBefore.background).toEqual({ scene: 'Lantern Inn' });
 			expect(view.cues.map((c) => c.cue.action)).toEqual(['move']);
-			expect(view.npcs).toEqual([{ name: 'Bram', url: '/api/v1/sessions/sid/images/k1', status: 'ready' }]);
+			expect(view.images.characters).toEqual([{ name: 'Bram', url: '/api/v1/sessions/sid/images/k1.png', status: 'ready' }]);
 
-			const after = await loadLogAfter(s.db, 'sid', view.messages.at(-3)?.id ?? 0);
+			const after = await logPage(s.db, 'sid', { after: view.messages.at(-3)?.id ?? 0, limit: 200 });
 			expect(after.messages.map((m) => m.body)).toEqual(['input of tz', 'Last.']);
 			expect(after.cues).toHaveLength(1);
 		});

@@ -4,8 +4,8 @@
  */
 import type { PlaySession } from '../sessions';
 import type { TurnRow } from '../turn';
-import type { log, journal, documents } from '../records';
-import type { DocumentDto, DocumentInfoDto, JournalEntryDto, MessageDto, SessionSummaryDto, TurnDto } from '../../types/api';
+import type { journal, documents } from '../records';
+import type { DocumentDto, DocumentInfoDto, JournalEntryDto, SessionSummaryDto, TurnDto } from '../../types/api';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -25,10 +25,6 @@ export function turnDto(t: TurnRow): TurnDto {
 		createdAt: iso(t.createdAt),
 		...(t.finishedAt !== null ? { finishedAt: iso(t.finishedAt) } : {})
 	};
-}
-
-export function messageDto(m: log.LogMessage): MessageDto {
-	return { id: m.id, role: m.role, speaker: m.speaker, body: m.body, turnId: m.turnId, createdAt: iso(m.createdAt) };
 }
 
 export function journalEntryDto(e: journal.JournalEntry): JournalEntryDto {

@@ -1,5 +1,6 @@
 /** Control database: everything that spans play sessions. One per deployment. */
 import { sqliteTable, text, integer, index, primaryKey } from 'drizzle-orm/sqlite-core';
+import { LANGUAGES } from '../../types/settings';
 
 export const users = sqliteTable('users', {
 	id: text('id').primaryKey(),
@@ -49,7 +50,7 @@ export const playSessions = sqliteTable(
 			.notNull()
 			.references(() => users.id, { onDelete: 'cascade' }),
 		title: text('title').notNull(),
-		language: text('language', { enum: ['ja', 'en'] })
+		language: text('language', { enum: LANGUAGES })
 			.notNull()
 			.default('en'),
 		createdAt: integer('created_at').notNull(),

@@ -4,13 +4,12 @@
  */
 import type { Exchange } from './exchanges';
 import type { ContextMessage } from './context';
+import type { Language } from '../../types/settings';
 
 export const SUMMARY_HEADINGS = {
 	en: ['Current scene', 'PC and companions', 'Open quests and foreshadowing', 'Key NPCs', 'Player preferences'],
 	ja: ['現在のシーン', 'PC と同行者', '進行中のクエストと伏線', '主要 NPC', 'プレイヤーの好み']
-} as const;
-
-export type Language = keyof typeof SUMMARY_HEADINGS;
+} as const satisfies Record<Language, readonly string[]>;
 
 /**
  * The operator's checkpoint message. The previous summary is not repeated here: it already heads the

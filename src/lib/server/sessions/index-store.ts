@@ -7,12 +7,11 @@ import * as v from 'valibot';
 import { controlSchema, newId, isSessionId } from '../db';
 import type { App } from '../app';
 import { PlaySessionNotFoundError, PlaySessionValidationError } from './errors';
+import { LanguageSchema, type Language } from '../../types/settings';
 
 const { playSessions, users } = controlSchema;
 
 export const TITLE_MAX = 100;
-export const LANGUAGES = ['ja', 'en'] as const;
-export type SessionLanguage = (typeof LANGUAGES)[number];
 
 export const TitleSchema = v.pipe(
 	v.string('Enter a title.'),
@@ -20,13 +19,12 @@ export const TitleSchema = v.pipe(
 	v.minLength(1, 'Enter a title.'),
 	v.maxLength(TITLE_MAX, `A title has at most ${TITLE_MAX} characters.`)
 );
-export const LanguageSchema = v.picklist(LANGUAGES, 'Language must be ja or en.');
 
 export interface PlaySession {
 	id: string;
 	ownerId: string;
 	title: string;
-	language: SessionLanguage;
+	language: Language;
 	createdAt: Date;
 	updatedAt: Date;
 }

@@ -8,7 +8,7 @@ import { composeMission, ensureMission, writeSettings, type SessionSettings } fr
 import { isWorldId, seedSessionFromWorld, type SeededWorld } from '../worlds';
 import { PlaySessionValidationError } from './errors';
 import type { App } from '../app';
-import { createPlaySession, deletePlaySession, type PlaySession, type SessionLanguage } from './index-store';
+import { createPlaySession, deletePlaySession, type PlaySession } from './index-store';
 
 /** Title, language and world may come straight from a form: they are validated here. */
 export interface StartSessionInput {
@@ -30,7 +30,7 @@ export async function startSession(app: Pick<App, 'control' | 'sessions'> & Part
 	if (raw !== undefined && raw !== '' && !(typeof raw === 'string' && isWorldId(raw))) throw new PlaySessionValidationError({ world: 'Choose one of the listed worlds.' });
 	const worldId = typeof raw === 'string' && raw !== '' ? raw : undefined;
 	const session = await createPlaySession(app, { ownerId: input.ownerId, title: input.title, language: input.language });
-	const language: SessionLanguage = session.language;
+	const language = session.language;
 	try {
 		const world = await app.sessions.use(session.id, (s) =>
 			s.write(async (tx) => {

@@ -10,7 +10,7 @@ export * as cues from './cues';
 export { npcSpritePrompt, sceneBackgroundPrompt, MAX_PROMPT_CHARS, type NpcLook, type SceneLook } from './prompts';
 export { StageError, type StageErrorCode } from './errors';
 export { MAX_STAGE_NAME_CHARS, MAX_CHARACTER_NAME_CHARS, MAX_LOOK_CHARS } from './limits';
-export { STAGE_ACTIONS, STAGE_SLOTS, MAX_EXPRESSION_CHARS, MAX_PARAGRAPH, StageCueSchema, type StageCue, type StageAction, type StageSlot } from './cues';
+export { MAX_EXPRESSION_CHARS, MAX_PARAGRAPH } from './cues';
 export type { Npc, RegistrationChange } from './npcs';
 export type { Scene } from './scenes';
 export type { ImageOrder, ImageTarget } from './image-orders';

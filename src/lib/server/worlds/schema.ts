@@ -14,11 +14,9 @@
  */
 import * as v from 'valibot';
 import { isJsonObject, isJsonValue, MAX_BODY_CHARS, MAX_NAME_CHARS, type JsonObject } from '../records';
-import { MAX_LOOK_CHARS, MAX_STAGE_NAME_CHARS, STAGE_SLOTS } from '../stage';
-import { MAX_SPEAKER_CHARS } from '../../adv';
-
-export const WORLD_LANGUAGES = ['ja', 'en'] as const;
-export type WorldLanguage = (typeof WORLD_LANGUAGES)[number];
+import { MAX_LOOK_CHARS, MAX_STAGE_NAME_CHARS } from '../stage';
+import { MAX_SPEAKER_CHARS, STAGE_SLOTS } from '../../adv';
+import { LanguageSchema } from '../../types/settings';
 
 /** A picker line: short enough to sit under a title on a phone. */
 export const MAX_TAGLINE_CHARS = 200;
@@ -95,7 +93,7 @@ export const WorldOpeningSchema = v.object({
 export const WorldPresetSchema = v.pipe(
 	v.object({
 		id: v.pipe(v.string(), v.regex(ID_PATTERN, 'A world id is lower-case words joined by hyphens.'), v.maxLength(MAX_NAME_CHARS)),
-		language: v.picklist(WORLD_LANGUAGES),
+		language: LanguageSchema,
 		title: singleLine(MAX_NAME_CHARS, 'The world title'),
 		tagline: singleLine(MAX_TAGLINE_CHARS, 'The tagline'),
 		documents: v.object({

@@ -18,7 +18,8 @@ import { composeMission, ensureMission, readMission } from '../turn/mission';
 import { writeSettings } from '../turn/settings';
 import { getWorld } from './catalog';
 import { WorldError } from './errors';
-import type { WorldLanguage, WorldPreset } from './schema';
+import type { WorldPreset } from './schema';
+import type { Language } from '../../types/settings';
 
 /**
  * The turn id the seed's image orders are claimed under. Orders placed outside a turn would otherwise
@@ -30,7 +31,7 @@ export const PLOT_KEY = 'main';
 
 export interface SeededWorld {
 	readonly worldId: string;
-	readonly language: WorldLanguage;
+	readonly language: Language;
 	readonly title: string;
 	/** The world's GM behaviour, as composed into the pinned mission. */
 	readonly gmBehaviour: string;
@@ -52,7 +53,7 @@ function refOf(world: WorldPreset, part: string): string {
  * database that already has a mission or documents (the mission would stay the old one and the
  * documents would be duplicated).
  */
-export async function seedSessionFromWorld(tx: SessionTx, worldId: string, language: WorldLanguage): Promise<SeededWorld> {
+export async function seedSessionFromWorld(tx: SessionTx, worldId: string, language: Language): Promise<SeededWorld> {
 	return seedSessionFromPreset(tx, getWorld(worldId, language));
 }
 

@@ -4,9 +4,10 @@
  * reply completes (a failed turn plays nothing). How many sprites fit is the screen's business.
  */
 import * as v from 'valibot';
-import { MAX_CHARACTER_NAME_CHARS, MAX_EXPRESSION_CHARS, MAX_PARAGRAPH, MAX_STAGE_NAME_CHARS, npcs, scenes, STAGE_ACTIONS, STAGE_SLOTS, type StageCue } from '../../stage';
+import { MAX_CHARACTER_NAME_CHARS, MAX_EXPRESSION_CHARS, MAX_PARAGRAPH, MAX_STAGE_NAME_CHARS, npcs, scenes } from '../../stage';
+import { STAGE_ACTIONS, STAGE_SLOTS } from '../../../adv';
 import { defineTool } from '../define';
-import type { AdvCue, ToolContext } from '../context';
+import type { ToolContext } from '../context';
 import { int, quote, text } from './shared';
 
 /** One reply rarely needs more; a runaway list is a bug in the model's output. */
@@ -37,10 +38,6 @@ const cueExact = v.variant('action', [
 	v.object({ paragraph: paragraph(), action: v.literal('expression'), character: character(), expression: expression() }, 'expression needs "character" and "expression"'),
 	v.object({ paragraph: paragraph(), action: v.literal('background'), scene: scene() }, 'background needs "scene"')
 ]);
-
-// The turn's cue list (tools/context) and the stored cue (stage) must be the same shape.
-const sameShape: [AdvCue] extends [StageCue] ? ([StageCue] extends [AdvCue] ? true : never) : never = true;
-void sameShape;
 
 export const advStageTool = defineTool({
 	name: 'adv_stage',
