@@ -5,6 +5,7 @@
  */
 import { SvelteMap } from 'svelte/reactivity';
 import { characterKey } from '../adv';
+import type { ImageTarget } from '../types/events';
 import type { ImageStatus, StageImagesDto } from '../types/log';
 
 export interface ImageEntry {
@@ -29,7 +30,7 @@ export class StageImages {
 	}
 
 	/** Registered names (keys are folded: compare with `characterKey`). */
-	names(target: 'npc' | 'scene'): string[] {
+	names(target: ImageTarget): string[] {
 		return [...(target === 'npc' ? this.npcs : this.scenes).keys()];
 	}
 
@@ -41,12 +42,12 @@ export class StageImages {
 		return this.scenes.get(characterKey(scene)) ?? PENDING;
 	}
 
-	ready(target: 'npc' | 'scene', name: string, url: string): void {
+	ready(target: ImageTarget, name: string, url: string): void {
 		this.set(target === 'npc' ? this.npcs : this.scenes, name, { url, status: 'ready' });
 	}
 
 	/** The job gave up: a previous image stays; without one, the placeholder stays, marked failed. */
-	failed(target: 'npc' | 'scene', name: string): void {
+	failed(target: ImageTarget, name: string): void {
 		const map = target === 'npc' ? this.npcs : this.scenes;
 		const current = map.get(characterKey(name));
 		if (current?.url) return;

@@ -11,8 +11,12 @@ export type TurnStatus = (typeof TURN_STATUSES)[number];
 export const BUDGET_SCOPES = ['turn', 'session', 'user_day', 'global_month'] as const;
 export type BudgetScope = (typeof BUDGET_SCOPES)[number];
 
+/** What an image is for: a character's sprite or a place's background. */
+export const IMAGE_TARGETS = ['npc', 'scene'] as const;
+export type ImageTarget = (typeof IMAGE_TARGETS)[number];
+
 const Id = v.pipe(v.number(), v.integer());
-const ImageTarget = v.picklist(['npc', 'scene']);
+const ImageTargetSchema = v.picklist(IMAGE_TARGETS);
 
 export const SessionEventSchema = v.variant('type', [
 	v.object({ type: v.literal('turn.accepted'), turnId: v.string(), input: v.string() }),
@@ -29,9 +33,9 @@ export const SessionEventSchema = v.variant('type', [
 	v.object({ type: v.literal('turn.interrupted'), turnId: v.string() }),
 	v.object({ type: v.literal('budget.warning'), scope: v.picklist(BUDGET_SCOPES), message: v.string() }),
 	/** An image job finished: the stage swaps the placeholder of that character or place for `url`. */
-	v.object({ type: v.literal('image.ready'), orderId: Id, target: ImageTarget, name: v.string(), url: v.string() }),
+	v.object({ type: v.literal('image.ready'), orderId: Id, target: ImageTargetSchema, name: v.string(), url: v.string() }),
 	/** An image job gave up after its retries; the placeholder (or the previous image) stays. */
-	v.object({ type: v.literal('image.failed'), orderId: Id, target: ImageTarget, name: v.string(), error: v.string() })
+	v.object({ type: v.literal('image.failed'), orderId: Id, target: ImageTargetSchema, name: v.string(), error: v.string() })
 ]);
 
 export type SessionEvent = v.InferOutput<typeof SessionEventSchema>;

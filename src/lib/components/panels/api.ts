@@ -1,6 +1,7 @@
 /**
- * The side panels' calls to the API (state, journal, documents, session settings). Every answer is
- * checked before use; a failure carries the server's own message (they are written for players).
+ * The side panels' calls to the API (state, journal, documents, session settings, stage images).
+ * Every answer is checked before use with the API's own schemas (`$lib/types`); a failure carries the
+ * server's own message (they are written for players).
  */
 import * as v from 'valibot';
 import {
@@ -19,6 +20,7 @@ import {
 	type StateDto
 } from '../../types/api';
 import { StageImagesSchema, type StageImagesDto } from '../../types/log';
+import type { ImageTarget } from '../../types/events';
 import type { ProviderName } from '../../types/settings';
 
 export class PanelApiError extends Error {
@@ -31,8 +33,6 @@ export class PanelApiError extends Error {
 		this.name = 'PanelApiError';
 	}
 }
-
-export type ImageTarget = 'npc' | 'scene';
 
 export interface PanelClient {
 	state(): Promise<StateDto>;

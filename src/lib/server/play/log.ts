@@ -13,6 +13,7 @@ import { sessionSchema, type SessionExec } from '../db';
 import { log } from '../records';
 import { cues, npcs, scenes, stageBefore } from '../stage';
 import { imageUrl, isImageKey } from '../images';
+import type { ImageTarget } from '../../types/events';
 import type { ImageStatus, LogPageDto, MessageDto, MessagesPageDto, StageImageDto, StageImagesDto } from '../../types/log';
 
 const { imageOrders } = sessionSchema;
@@ -67,7 +68,7 @@ export async function stageImages(exec: SessionExec, sessionId: string): Promise
 	// The newest order of a target says whether a (new) image is still coming.
 	const latest = new Map<string, string>();
 	for (const o of orders) latest.set(`${o.target}:${o.name}`, o.status);
-	const image = (target: 'npc' | 'scene', name: string, key: string | null): StageImageDto => {
+	const image = (target: ImageTarget, name: string, key: string | null): StageImageDto => {
 		const url = key !== null && isImageKey(key) ? imageUrl(sessionId, key) : null;
 		return { name, url, status: imageStatus(latest.get(`${target}:${name}`), url !== null) };
 	};
