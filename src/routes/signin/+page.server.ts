@@ -5,7 +5,7 @@ import { formText, safeRedirectTarget, setSessionCookie } from '$lib/server/hook
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = ({ locals, url }) => {
-	if (locals.user) redirect(303, safeRedirectTarget(url.searchParams.get('redirectTo')));
+	if (locals.user) redirect(303, safeRedirectTarget(url.searchParams.get('redirectTo'), url));
 	return {};
 };
 
@@ -23,6 +23,6 @@ export const actions = {
 		}
 		const session = await createCookieSession(app, userId);
 		setSessionCookie(cookies, url, session.token, session.expiresAt);
-		redirect(303, safeRedirectTarget(url.searchParams.get('redirectTo')));
+		redirect(303, safeRedirectTarget(url.searchParams.get('redirectTo'), url));
 	}
 } satisfies Actions;
