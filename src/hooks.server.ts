@@ -1,6 +1,6 @@
 import { sequence } from '@sveltejs/kit/hooks';
-import { handleAuth, handleBodySize, handleLanguage, handleServerError } from '$lib/server/hooks';
+import { handleApiErrors, handleAuth, handleBodySize, handleLanguage, handleServerError } from '$lib/server/hooks';
 
-// The size guard runs first so an oversize upload costs no database look-up.
-export const handle = sequence(handleBodySize, handleAuth, handleLanguage);
+// API errors are made JSON around everything else; the size guard runs before any database look-up.
+export const handle = sequence(handleApiErrors, handleBodySize, handleAuth, handleLanguage);
 export const handleError = handleServerError;
