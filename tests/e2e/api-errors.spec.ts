@@ -83,7 +83,8 @@ test('unknown paths, wrong methods and other content types are answered in JSON 
 
 	// text/plain and the form types: 415 from this origin, from a client that sends no Origin, and —
 	// still refused — from another origin. Nothing is created.
-	for (const headers of [{ origin }, {}, { origin: 'http://evil.example' }]) {
+	const origins: Record<string, string>[] = [{ origin }, {}, { origin: 'http://evil.example' }];
+	for (const headers of origins) {
 		for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
 			const res = await request.post('/api/v1/sessions', { data: '{"title":"plain"}', headers: { ...headers, 'content-type': type } });
 			expect((await errorOf(res, 415)).code).toBe('UNSUPPORTED_MEDIA_TYPE');

@@ -16,6 +16,7 @@ import type { BacklogCueDto, BacklogPageDto, StageImageDto, StageImagesDto } fro
 import type { JournalEntryDto } from '../../types/api';
 import { IdString, limitParam } from './body';
 import { notFound } from './errors';
+import { withoutControlCharacters } from '../validation';
 import { journalEntryDto, messageDto } from './dto';
 
 const { stageCues, journal } = sessionSchema;
@@ -44,13 +45,14 @@ export const DocumentEditBody = v.strictObject({
 	title: v.optional(
 		v.pipe(
 			v.string('title must be a string'),
+			withoutControlCharacters('The title'),
 			v.trim(),
 			v.minLength(1, 'title must not be empty'),
 			v.maxLength(MAX_NAME_CHARS, `title has at most ${MAX_NAME_CHARS} characters`),
 			v.regex(/^[^\r\n]*$/, 'title must be a single line')
 		)
 	),
-	body: v.pipe(v.string('body must be a string'), v.maxLength(MAX_BODY_CHARS, `body has at most ${MAX_BODY_CHARS} characters`))
+	body: v.pipe(v.string('body must be a string'), withoutControlCharacters('The body'), v.maxLength(MAX_BODY_CHARS, `body has at most ${MAX_BODY_CHARS} characters`))
 });
 export type DocumentEdit = v.InferOutput<typeof DocumentEditBody>;
 

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { controlSchema, newId, isSessionId } from '../db';
 import type { App } from '../app';
 import { PlaySessionNotFoundError, PlaySessionValidationError } from './errors';
+import { withoutControlCharacters } from '../validation';
 
 const { playSessions, users } = controlSchema;
 
@@ -16,6 +17,7 @@ export type SessionLanguage = (typeof LANGUAGES)[number];
 
 export const TitleSchema = v.pipe(
 	v.string('Enter a title.'),
+	withoutControlCharacters('The title'),
 	v.trim(),
 	v.minLength(1, 'Enter a title.'),
 	v.maxLength(TITLE_MAX, `A title has at most ${TITLE_MAX} characters.`)
