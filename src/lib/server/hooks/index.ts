@@ -2,6 +2,7 @@
 export { handleAuth, setSessionCookie, clearSessionCookie } from './auth';
 export { handleBodySize } from './body-size';
 export { handleApiErrors } from './api-errors';
+export { handleSecurityHeaders, securityHeaders } from './security-headers';
 export { handleLanguage } from './language';
 export { handleServerError, describeError, answeredError } from './errors';
 export { requireUser, requireApiUser, safeRedirectTarget, formText } from './guards';
