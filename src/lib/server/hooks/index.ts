@@ -5,4 +5,5 @@ export { handleApiErrors } from './api-errors';
 export { handleSecurityHeaders, securityHeaders } from './security-headers';
 export { handleLanguage } from './language';
 export { handleServerError, describeError, answeredError } from './errors';
+export { clientAddress } from './client-address';
 export { requireUser, requireApiUser, safeRedirectTarget, formText } from './guards';
