@@ -43,7 +43,7 @@ export const handleApiErrors: Handle = async ({ event, resolve }) => {
 	const response = await resolve(event);
 	if (response.status < FIRST_ERROR_STATUS || isJson(response)) return response;
 	const allow = response.headers.get('allow');
-	const body = answeredError(event) ?? { message: fallbackMessage(response.status, event.request.method, allow) };
+	const body = answeredError(event.locals) ?? { message: fallbackMessage(response.status, event.request.method, allow) };
 	const headers: Record<string, string> = {};
 	for (const name of KEPT_HEADERS) {
 		const value = response.headers.get(name);

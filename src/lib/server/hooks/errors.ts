@@ -30,17 +30,20 @@ export function describeError(error: unknown): string {
 const PAYLOAD_TOO_LARGE = 413;
 const FIRST_SERVER_ERROR = 500;
 
-/** What the funnel answered for each request, for `answeredError` (the API answers it as JSON). */
-const answered = new WeakMap<object, App.Error>();
+/**
+ * What the funnel answered for each request, for `answeredError` (the API answers it as JSON). Keyed
+ * by the request's `locals`: SvelteKit hands handleError a copy of the event, but the same locals.
+ */
+const answered = new WeakMap<App.Locals, App.Error>();
 
-/** The body `handleServerError` produced for this request, if it produced one. */
-export function answeredError(event: object): App.Error | undefined {
-	return answered.get(event);
+/** The body `handleServerError` produced for the request with these locals, if it produced one. */
+export function answeredError(locals: App.Locals): App.Error | undefined {
+	return answered.get(locals);
 }
 
 export const handleServerError: HandleServerError = (input) => {
 	const body = errorBody(input);
-	answered.set(input.event, body);
+	answered.set(input.event.locals, body);
 	return body;
 };
 
