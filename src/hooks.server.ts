@@ -1,6 +1,7 @@
 import { sequence } from '@sveltejs/kit/hooks';
-import { handleAuth, handleBodySize, handleLanguage, handleServerError } from '$lib/server/hooks';
+import { handleApiErrors, handleAuth, handleBodySize, handleLanguage, handleSecurityHeaders, handleServerError } from '$lib/server/hooks';
 
-// The size guard runs first so an oversize upload costs no database look-up.
-export const handle = sequence(handleBodySize, handleAuth, handleLanguage);
+// Security headers go on every answer, API errors are made JSON around everything else, and the size
+// guard runs before any database look-up.
+export const handle = sequence(handleSecurityHeaders, handleApiErrors, handleBodySize, handleAuth, handleLanguage);
 export const handleError = handleServerError;

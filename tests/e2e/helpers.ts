@@ -44,3 +44,10 @@ export async function createSession(page: Page, title: string): Promise<string> 
 	if (!id) throw new Error(`unexpected session link ${href}`);
 	return id;
 }
+
+/** Puts a value a keyboard cannot type (a NUL…) into a labelled field, as a script or a crafted post would. */
+export async function setValue(page: Page, label: string, value: string): Promise<void> {
+	await page.getByLabel(label).evaluate((el, v) => {
+		if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) el.value = v;
+	}, value);
+}

@@ -12,7 +12,7 @@ const LANGUAGE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
  * choice in a cookie and goes back to the page it came from. An unknown value forgets the choice,
  * so the browser's language applies again.
  */
-export const POST: RequestHandler = async ({ request, cookies }) => {
+export const POST: RequestHandler = async ({ request, cookies, url }) => {
 	const data = await request.formData();
 	const language = formText(data, 'language');
 	if (isLanguage(language)) {
@@ -20,5 +20,5 @@ export const POST: RequestHandler = async ({ request, cookies }) => {
 	} else {
 		cookies.delete(LANGUAGE_COOKIE, { path: '/' });
 	}
-	redirect(303, safeRedirectTarget(formText(data, 'redirectTo')));
+	redirect(303, safeRedirectTarget(formText(data, 'redirectTo'), url));
 };

@@ -14,7 +14,12 @@ import type { JournalPageDto } from '../../types/api';
 import { LOG_MAX_PAGE } from '../../types/log';
 import { IdString, limitParam } from './body';
 import { notFound } from './errors';
+<<<<<<< HEAD
 import { journalEntryDto } from './dto';
+=======
+import { withoutControlCharacters } from '../validation';
+import { journalEntryDto, messageDto } from './dto';
+>>>>>>> h7-web
 
 const { journal } = sessionSchema;
 
@@ -45,13 +50,14 @@ export const DocumentEditBody = v.strictObject({
 	title: v.optional(
 		v.pipe(
 			v.string('title must be a string'),
+			withoutControlCharacters('The title'),
 			v.trim(),
 			v.minLength(1, 'title must not be empty'),
 			v.maxLength(MAX_NAME_CHARS, `title has at most ${MAX_NAME_CHARS} characters`),
 			v.regex(/^[^\r\n]*$/, 'title must be a single line')
 		)
 	),
-	body: v.pipe(v.string('body must be a string'), v.maxLength(MAX_BODY_CHARS, `body has at most ${MAX_BODY_CHARS} characters`))
+	body: v.pipe(v.string('body must be a string'), withoutControlCharacters('The body'), v.maxLength(MAX_BODY_CHARS, `body has at most ${MAX_BODY_CHARS} characters`))
 });
 export type DocumentEdit = v.InferOutput<typeof DocumentEditBody>;
 

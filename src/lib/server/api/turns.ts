@@ -10,12 +10,13 @@ import type { AuthUser } from '../auth';
 import type { App as Kantera } from '../app';
 import type { AcceptedTurnDto } from '../../types/api';
 import { ApiError, notFound } from './errors';
+import { withoutControlCharacters } from '../validation';
 
 const { turns } = sessionSchema;
 
 export const PostTurnBody = v.strictObject({
 	// Length and blankness are the turn engine's rules (KANTERA_MAX_INPUT_CHARS); it words the 400.
-	text: v.string('text must be a string'),
+	text: v.pipe(v.string('text must be a string'), withoutControlCharacters('The text')),
 	idempotencyKey: IdempotencyKeySchema
 });
 

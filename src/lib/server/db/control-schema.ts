@@ -94,3 +94,20 @@ export const budgetWarnings = sqliteTable(
 	},
 	(t) => [primaryKey({ columns: [t.scope, t.scopeKey, t.period] })]
 );
+
+/**
+ * Failed sign-ins, per account name (`account:<name, lower case>`, whether or not the account
+ * exists) and per client address (`address:<ip>`). Kept here, not in memory, so the throttle holds
+ * across server processes. A row is forgotten once it has been quiet for a while and its lock is over.
+ */
+export const signInFailures = sqliteTable(
+	'sign_in_failures',
+	{
+		key: text('key').primaryKey(),
+		failures: integer('failures').notNull(),
+		lastFailureAt: integer('last_failure_at').notNull(),
+		/** Epoch ms before which no sign-in is tried for this key; 0 when not locked. */
+		lockedUntil: integer('locked_until').notNull().default(0)
+	},
+	(t) => [index('sign_in_failures_last_failure').on(t.lastFailureAt)]
+);

@@ -14,6 +14,12 @@ export const controlMigrations: readonly Migration[] = [
 		"tag": "0001_usage",
 		"hash": "964e65436e8bab3db5c21442358909787ca929e73e8b48e414a028284a30f5dd",
 		"sql": "CREATE TABLE `budget_warnings` (\n\t`scope` text NOT NULL,\n\t`scope_key` text NOT NULL,\n\t`period` text NOT NULL,\n\t`warned_at` integer NOT NULL,\n\tPRIMARY KEY(`scope`, `scope_key`, `period`)\n);\n--> statement-breakpoint\nCREATE TABLE `usage_daily` (\n\t`user_id` text NOT NULL,\n\t`day` text NOT NULL,\n\t`turns` integer DEFAULT 0 NOT NULL,\n\t`calls` integer DEFAULT 0 NOT NULL,\n\t`cost_micros` integer DEFAULT 0 NOT NULL,\n\tPRIMARY KEY(`user_id`, `day`)\n);\n--> statement-breakpoint\nCREATE INDEX `usage_daily_day` ON `usage_daily` (`day`);--> statement-breakpoint\nCREATE TABLE `usage_session` (\n\t`session_id` text PRIMARY KEY NOT NULL,\n\t`calls` integer DEFAULT 0 NOT NULL,\n\t`cost_micros` integer DEFAULT 0 NOT NULL\n);\n"
+	},
+	{
+		"idx": 2,
+		"tag": "0002_sign_in_throttle",
+		"hash": "c6cc5accd67f30eb0c786e8ff9e691986203d6aad3ffe713a7c60d60e6554071",
+		"sql": "CREATE TABLE `sign_in_failures` (\n\t`key` text PRIMARY KEY NOT NULL,\n\t`failures` integer NOT NULL,\n\t`last_failure_at` integer NOT NULL,\n\t`locked_until` integer DEFAULT 0 NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `sign_in_failures_last_failure` ON `sign_in_failures` (`last_failure_at`);"
 	}
 ];
 

@@ -8,6 +8,7 @@ import { controlSchema, newId, isSessionId } from '../db';
 import type { App } from '../app';
 import { PlaySessionNotFoundError, PlaySessionValidationError } from './errors';
 import { LanguageSchema, type Language } from '../../types/settings';
+import { withoutControlCharacters } from '../validation';
 
 const { playSessions, users } = controlSchema;
 
@@ -15,6 +16,7 @@ export const TITLE_MAX = 100;
 
 export const TitleSchema = v.pipe(
 	v.string('Enter a title.'),
+	withoutControlCharacters('The title'),
 	v.trim(),
 	v.minLength(1, 'Enter a title.'),
 	v.maxLength(TITLE_MAX, `A title has at most ${TITLE_MAX} characters.`)
