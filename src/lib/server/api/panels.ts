@@ -14,12 +14,8 @@ import type { JournalPageDto } from '../../types/api';
 import { LOG_MAX_PAGE } from '../../types/log';
 import { IdString, limitParam } from './body';
 import { notFound } from './errors';
-<<<<<<< HEAD
-import { journalEntryDto } from './dto';
-=======
 import { withoutControlCharacters } from '../validation';
-import { journalEntryDto, messageDto } from './dto';
->>>>>>> h7-web
+import { journalEntryDto } from './dto';
 
 const { journal } = sessionSchema;
 
