@@ -3,7 +3,7 @@
  * outside data: each event is checked field by field before the screen acts on it, and anything
  * that is not a well-formed event is dropped (and reported by the caller).
  */
-import type { BudgetScope, SessionEvent } from '../types/events';
+import { FAILURE_CLASSES, type BudgetScope, type FailureClass, type SessionEvent } from '../types/events';
 
 type Fields = Record<string, unknown>;
 
@@ -21,6 +21,10 @@ const SCOPES: readonly BudgetScope[] = ['turn', 'session', 'user_day', 'global_m
 
 function scope(v: unknown): BudgetScope | null {
 	return SCOPES.find((s) => s === v) ?? null;
+}
+
+function failureClass(v: unknown): FailureClass | null {
+	return FAILURE_CLASSES.find((c) => c === v) ?? null;
 }
 
 function target(v: unknown): 'npc' | 'scene' | null {
@@ -78,9 +82,10 @@ export function readSessionEvent(data: string): SessionEvent | null {
 			return stopped === null ? { type: 'turn.committed', turnId, reply, messageIds } : { type: 'turn.committed', turnId, reply, messageIds, stopped };
 		}
 		case 'turn.failed': {
-			const error = str(o, 'error');
+			const reason = failureClass(o.reason);
+			const errorId = str(o, 'errorId');
 			const retryable = o.retryable;
-			return turnId !== null && error !== null && typeof retryable === 'boolean' ? { type: 'turn.failed', turnId, error, retryable } : null;
+			return turnId !== null && reason !== null && errorId !== null && typeof retryable === 'boolean' ? { type: 'turn.failed', turnId, reason, errorId, retryable } : null;
 		}
 		case 'budget.warning': {
 			const s = scope(o.scope);

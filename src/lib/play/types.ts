@@ -3,7 +3,7 @@
  * reads (`$lib/server/play`) and the browser state. Plain JSON shapes.
  */
 import type { StageCue, StageState } from '../adv';
-import type { TurnStatus } from '../types/events';
+import type { TurnFailure, TurnStatus } from '../types/events';
 
 export type PlayRole = 'player' | 'gm';
 
@@ -45,7 +45,8 @@ export interface FinishedTurn {
 	id: string;
 	input: string;
 	status: FinishedStatus;
-	error: string | null;
+	/** Set for a failed turn: its class and error id, never the provider's words. */
+	failure: TurnFailure | null;
 	stopped: string | null;
 }
 

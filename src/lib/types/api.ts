@@ -2,7 +2,7 @@
  * The JSON shapes of REST API v1 (`/api/v1`), shared by the server routes and any client code.
  * Times are ISO 8601 strings. Errors are always `ApiErrorBody`.
  */
-import type { TurnStatus } from './events';
+import type { TurnFailure, TurnStatus } from './events';
 
 export type Language = 'ja' | 'en';
 export type ProviderName = 'openai' | 'anthropic';
@@ -57,8 +57,10 @@ export interface TurnDto {
 	input: string;
 	/** Present once the turn is committed. */
 	reply?: { text: string };
-	/** Why a failed, interrupted or cancelled turn ended. */
+	/** Why a failed, interrupted or cancelled turn ended, in fixed words (for a failure: its class's, with the error id). */
 	error?: string;
+	/** A failed turn's class and error id: branch on `reason`; quote `errorId` to the operator, who finds the details in the server log. */
+	failure?: TurnFailure;
 	/** Why a committed turn ended early (`round_cap`, `budget:<scope>`). */
 	stopped?: string;
 	/** A cancel was asked for and the runner has not stopped yet. */

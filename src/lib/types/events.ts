@@ -7,6 +7,20 @@ export type TurnStatus = 'accepted' | 'running' | 'committed' | 'failed' | 'inte
 
 export type BudgetScope = 'turn' | 'session' | 'user_day' | 'global_month';
 
+/**
+ * Why a turn failed, by class. Players get fixed, localised words for each, never the provider's own
+ * message (which may quote the GM-only prompt back); the details are in the server log under the
+ * failure's error id.
+ */
+export const FAILURE_CLASSES = ['rate_limited', 'provider_unavailable', 'timed_out', 'refused', 'protocol_error', 'misconfigured', 'internal'] as const;
+export type FailureClass = (typeof FAILURE_CLASSES)[number];
+
+/** How a failed turn is shown: its class and the id the operator finds the details under. */
+export interface TurnFailure {
+	reason: FailureClass;
+	errorId: string;
+}
+
 export type SessionEvent =
 	| { type: 'turn.accepted'; turnId: string; input: string }
 	| { type: 'turn.started'; turnId: string }
@@ -17,7 +31,7 @@ export type SessionEvent =
 	| { type: 'checkpoint.started'; turnId: string }
 	| { type: 'checkpoint.done'; turnId: string; summaryId: number }
 	| { type: 'turn.committed'; turnId: string; reply: string; messageIds: number[]; stopped?: string }
-	| { type: 'turn.failed'; turnId: string; error: string; retryable: boolean }
+	| { type: 'turn.failed'; turnId: string; reason: FailureClass; errorId: string; retryable: boolean }
 	| { type: 'turn.cancelled'; turnId: string }
 	| { type: 'turn.interrupted'; turnId: string }
 	| { type: 'budget.warning'; scope: BudgetScope; message: string }

@@ -10,6 +10,7 @@ import type { Config } from '../config';
 import { appendEvent } from './events';
 import { activeTurn, interruptExpired, type TurnRow } from './leases';
 import { QuotaExceededError, TurnError } from './errors';
+import { markWork } from './work';
 
 const { turns } = sessionSchema;
 
@@ -75,5 +76,7 @@ export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptIn
 	}
 	// A concurrent resend won the race for this key: it already took the quota.
 	if (!result.created) await returnTurnQuota(deps.control.db, input.userId, now);
+	// After the insert, so a runner that finds the session idle a moment earlier can't forget this turn.
+	else await markWork(deps.control.db, s.id, now);
 	return result;
 }
