@@ -80,7 +80,7 @@ export const ja: Messages = {
 	'play.status.reconnecting': '接続が切れました。再接続しています…',
 	'play.status.closed': 'ライブ更新が止まりました。ページを再読み込みしてください。',
 	'play.status.noscript': 'ゲームマスターが書いています。返答を表示するため、このページは数秒ごとに再読み込みされます。',
-	'play.outcome.failed': 'ターンが失敗しました：{error} 何も記録されていません。',
+	'play.outcome.failed': 'ターンが失敗しました：{error}何も記録されていません。',
 	'turn.failure.rate_limited': 'LLM プロバイダーがリクエストの頻度を制限しています。1 分ほど待ってから再試行してください。',
 	'turn.failure.provider_unavailable': 'LLM プロバイダーに接続できないか、障害が起きています。しばらくしてから再試行してください。',
 	'turn.failure.timed_out': 'ゲームマスターの応答が時間内に終わりませんでした。しばらくしてから再試行してください。',
