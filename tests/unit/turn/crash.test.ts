@@ -12,10 +12,10 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { startMockLlm, type MockLlm } from '../../mock-llm';
-import { mockLlmApp, type MockLlmApp } from '../../helpers/turns';
+import { mockLlmApp, turnHarness, type MockLlmApp } from '../../helpers/turns';
 import { tempDir } from '../../helpers/env';
-import { newId, sessionSchema } from '../../../src/lib/server/db';
-import { acceptTurn, readEventsAfter } from '../../../src/lib/server/turn';
+import { controlSchema, newId, sessionSchema } from '../../../src/lib/server/db';
+import { acceptTurn, readEventsAfter, sessionsWithWork, ACCEPT_WINDOW_MS } from '../../../src/lib/server/turn';
 import { apiHarness, type ApiHarness } from '../api/client';
 import { bodyOf, Session, Turn } from '../api/shapes';
 
@@ -96,5 +96,29 @@ describe('after a crash mid-turn', () => {
 		// A second read changes nothing.
 		expect((await bodyOf(await api.get(`/api/v1/sessions/${id}/turns/${accepted.turnId}`), Turn)).status).toBe('interrupted');
 		expect(h.mock?.requests).toHaveLength(0);
+	});
+});
+
+describe('the note of sessions with unfinished turns', () => {
+	it('is written with the quota when a turn is accepted (not when refused), and dropped once the session is idle', async () => {
+		const h = await turnHarness('openai', { KANTERA_FREE_TURNS_PER_DAY: '1' });
+		cleanups.push(() => h.cleanup());
+		const noted = () => sessionsWithWork(h.app.control.db);
+		h.mock.script([{ text: 'Thunder.' }]);
+		const accepted = await h.use((s) => acceptTurn(h.app, s, { userId: h.userId, text: 'I listen.', idempotencyKey: 'note-0001' }));
+		expect(await noted()).toEqual([h.sessionId]);
+		// Idle, but the note is younger than an accept may take to insert its turn: it stays for now…
+		h.app.runner.kick(h.sessionId);
+		await h.app.runner.idle();
+		expect((await h.turns()).find((t) => t.id === accepted.turnId)?.status).toBe('committed');
+		expect(await noted()).toEqual([h.sessionId]);
+		// …and goes at the runner's next look once it is old enough.
+		await h.app.control.db.update(controlSchema.sessionWork).set({ since: Date.now() - ACCEPT_WINDOW_MS - 1 });
+		h.app.runner.kick(h.sessionId);
+		await h.app.runner.idle();
+		expect(await noted()).toEqual([]);
+		// Over the quota: refused, and nothing noted.
+		await expect(h.use((s) => acceptTurn(h.app, s, { userId: h.userId, text: 'Again.', idempotencyKey: 'note-0002' }))).rejects.toMatchObject({ code: 'quota_exceeded' });
+		expect(await noted()).toEqual([]);
 	});
 });

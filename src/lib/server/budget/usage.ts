@@ -4,6 +4,7 @@
  * is built from these totals before every turn.
  */
 import { and, eq, like, sql, sum } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { controlSchema, type ControlDrizzle } from '../db';
 import type { ScopeState, ScopeName } from './guard';
 
@@ -89,14 +90,16 @@ type DailyCounter = 'turns' | 'regenerations';
  * Takes one from a user's daily allowance, atomically (two requests can't both take the last one).
  * An allowance of 0 means none is kept: the take is only counted.
  */
-async function takeDaily(db: ControlDrizzle, counter: DailyCounter, userId: string, quota: number, now: number): Promise<QuotaResult> {
+async function takeDaily(db: ControlDrizzle, counter: DailyCounter, userId: string, quota: number, now: number, alongside?: BatchItem<'sqlite'>): Promise<QuotaResult> {
 	const day = utcDay(now);
 	const column = usageDaily[counter];
-	const taken = await db
+	const take = db
 		.insert(usageDaily)
 		.values({ userId, day, [counter]: 1 })
 		.onConflictDoUpdate({ target: [usageDaily.userId, usageDaily.day], set: { [counter]: sql`${column} + 1` }, ...(quota === 0 ? {} : { setWhere: sql`${column} < ${quota}` }) })
 		.returning({ used: column });
+	// One batch, one durable commit: whatever must be written with the take costs no second one.
+	const taken = alongside ? (await db.batch([take, alongside]))[0] : await take;
 	if (taken[0]) return { ok: true, used: quota === 0 ? 0 : taken[0].used };
 	return { ok: false, used: quota, resetsAt: nextUtcDay(now) };
 }
@@ -110,8 +113,11 @@ async function returnDaily(db: ControlDrizzle, counter: DailyCounter, userId: st
 		.where(and(eq(usageDaily.userId, userId), eq(usageDaily.day, utcDay(now))));
 }
 
-/** Takes one turn from the user's daily free quota. A quota of 0 means no quota. */
-export const takeTurnQuota = (db: ControlDrizzle, userId: string, quota: number, now: number) => takeDaily(db, 'turns', userId, quota, now);
+/**
+ * Takes one turn from the user's daily free quota. A quota of 0 means no quota. `alongside` runs in
+ * the same batch, right after the take (it may test `changes()` to act only when the take succeeded).
+ */
+export const takeTurnQuota = (db: ControlDrizzle, userId: string, quota: number, now: number, alongside?: BatchItem<'sqlite'>) => takeDaily(db, 'turns', userId, quota, now, alongside);
 export const returnTurnQuota = (db: ControlDrizzle, userId: string, now: number) => returnDaily(db, 'turns', userId, now);
 /** Takes one hand-made image regeneration from the user's daily allowance. 0 means no allowance. */
 export const takeRegeneration = (db: ControlDrizzle, userId: string, quota: number, now: number) => takeDaily(db, 'regenerations', userId, quota, now);

@@ -8,7 +8,7 @@ export { executeTurn, MAX_OUTPUT_TOKENS, RESERVATION_GRACE_MS, type EngineDeps, 
 export { Staging } from './staging';
 export { EventBus, appendEvent, readEventsAfter, lastEventId, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS } from './events';
 export { LEASE_MS, LEASE_RENEW_MS, DEFAULT_LEASE, interruptExpired, readTurn, type LeaseTiming, type TurnRow } from './leases';
-export { markWork, clearWork, sessionsWithWork } from './work';
+export { markWork, markWorkIfTaken, clearWork, sessionsWithWork, ACCEPT_WINDOW_MS } from './work';
 export { classifyFailure, failureMessage, logDetail, TurnDeadlineError, ERROR_ID_LENGTH, MAX_LOGGED_DETAIL_CHARS } from './failure';
 export { composeMission, ensureMission, readMission, GM_RULES } from './mission';
 export { readSettings, writeSettings, type SessionSettings } from './settings';

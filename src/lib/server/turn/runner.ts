@@ -39,7 +39,10 @@ export class TurnRunner {
 	private readonly loops = new Map<string, Promise<void>>();
 	private readonly again = new Set<string>();
 	private readonly controllers = new Map<string, AbortController>();
-	/** Sessions whose running turn belongs to another runner: looked at again when its lease runs out. */
+	/**
+	 * Sessions to look at again later: another runner's turn runs there (until its lease runs out), or
+	 * the note that they have work is too young to drop yet.
+	 */
 	private readonly sweeps = new Map<string, ReturnType<typeof setTimeout>>();
 	private readonly lease: LeaseTiming;
 	private resuming: Promise<void> = Promise.resolve();
@@ -123,7 +126,8 @@ export class TurnRunner {
 
 	/**
 	 * Nothing to claim: if another runner's turn is running, look again when its lease runs out (it
-	 * is marked interrupted then if that runner died); if nothing is left at all, forget the session.
+	 * is marked interrupted then if that runner died); if nothing is left at all, forget the session
+	 * (or look again once its note of work is old enough to drop).
 	 */
 	private async settle(s: SessionDb, checkedAt: number): Promise<void> {
 		const expiry = await nextLeaseExpiry(s.db);
@@ -131,7 +135,9 @@ export class TurnRunner {
 			this.sweepAt(s.id, expiry + LEASE_SWEEP_MARGIN_MS);
 			return;
 		}
-		if (!(await hasUnfinished(s.db))) await clearWork(this.deps.control.db, s.id, checkedAt);
+		if (await hasUnfinished(s.db)) return;
+		const again = await clearWork(this.deps.control.db, s.id, checkedAt);
+		if (again !== undefined) this.sweepAt(s.id, again + LEASE_SWEEP_MARGIN_MS);
 	}
 
 	private sweepAt(sessionId: string, at: number): void {
