@@ -2,11 +2,11 @@
  * The play screen against the built app and the scripted mock LLM (scenario `adv-play`, see
  * tests/mock-llm/adv-play.ts): a world is picked, turns are played, the stage follows the GM's cues,
  * a reload mid-stream continues the text once, an upstream failure offers a retry and records
- * nothing, a turn can be stopped, and the UI renders in Japanese and English.
+ * nothing, a provider error quoting the GM-only prompt back shows only a fixed reason and an error id, a turn can be stopped, and the UI renders in Japanese and English.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { uniqueName, signUp } from './helpers';
-import { GATE_REPLY, HARBOUR_REPLY, RETRY_REPLY, SLOW_PARAGRAPHS, SLOW_REPLY } from '../mock-llm/adv-play';
+import { GATE_REPLY, HARBOUR_REPLY, LEAK_MARKER, RETRY_REPLY, SLOW_PARAGRAPHS, SLOW_REPLY } from '../mock-llm/adv-play';
 
 const SHOTS = 'test-results/play';
 
@@ -181,6 +181,55 @@ test('a scripted upstream failure offers a retry and leaves the records unchange
 	await expect(page.getByLabel('What do you do?')).toBeFocused();
 	const log = await messages(page, id);
 	expect(log.map((m) => [m.role, m.body])).toEqual([...before.log.map((m) => [m.role, m.body]), ['player', line], ['gm', RETRY_REPLY]]);
+});
+
+test('a provider error that quotes the prompt back shows a fixed reason and an error id, and none of its words anywhere', async ({ page }) => {
+	await signUp(page, uniqueName('leak'));
+	const id = await startGame(page, 'Provider echo', /Vesca|sword/i);
+	await say(page, 'I break the seal of the letter. #leak');
+	const outcome = page.getByTestId('turn-outcome');
+	await expect(outcome).toHaveAttribute('data-status', 'failed', { timeout: 20_000 });
+	await expect(outcome).toContainText('The LLM provider refused the request. Try wording your line differently. Nothing of it was recorded.');
+	const errorId = /Error id: ([a-z2-7]{10})/.exec(await page.getByTestId('turn-error-id').innerText())?.[1] ?? '';
+	expect(errorId).toMatch(/^[a-z2-7]{10}$/);
+	await page.screenshot({ path: `${SHOTS}/06b-failed-refused.png` });
+
+	// The event log from the start, the turn through the API, the page after a reload and its data.
+	const events = await page.evaluate(async (sessionId) => {
+		const res = await fetch(`/api/v1/sessions/${sessionId}/events?lastEventId=0`);
+		const reader = res.body?.getReader();
+		let text = '';
+		while (reader && !text.includes('turn.failed')) {
+			const { value, done } = await reader.read();
+			if (done) break;
+			text += new TextDecoder().decode(value);
+		}
+		await reader?.cancel();
+		return text;
+	}, id);
+	const failed = /event: turn\.failed\ndata: (.*)\n/.exec(events)?.[1] ?? '{}';
+	const event: unknown = JSON.parse(failed);
+	expect(event).toMatchObject({ type: 'turn.failed', reason: 'refused', errorId, retryable: false });
+	const turnId = typeof event === 'object' && event !== null && 'turnId' in event ? String(event.turnId) : '';
+	const turn = await (await page.request.get(`/api/v1/sessions/${id}/turns/${turnId}`)).text();
+	expect(JSON.parse(turn)).toMatchObject({ status: 'failed', failure: { reason: 'refused', errorId } });
+	await page.reload();
+	await expect(page.getByTestId('turn-error-id')).toContainText(errorId);
+	const html = await page.content();
+	const data = await (await page.request.get(`/sessions/${id}/__data.json`)).text();
+	for (const seen of [events, turn, html, data]) {
+		expect(seen).not.toContain(LEAK_MARKER);
+		// The mission (GM rules and the world's GM-only behaviour) the provider quoted back.
+		expect(seen).not.toContain('You are the game master');
+	}
+
+	// In Japanese, the same failure in Japanese words.
+	await page.getByLabel('Display language').selectOption('ja');
+	await page.getByRole('button', { name: 'Change', exact: true }).click();
+	await expect(outcome).toContainText('LLM プロバイダーがリクエストを拒否しました。');
+	await expect(page.getByTestId('turn-error-id')).toContainText(`エラー ID：${errorId}`);
+	await outcome.scrollIntoViewIfNeeded();
+	await page.screenshot({ path: `${SHOTS}/06c-failed-refused-ja.png` });
 });
 
 test('the stop button cancels a running turn, which then shows nothing', async ({ page }) => {

@@ -8,6 +8,8 @@
  * - `#fail`   breaks the upstream stream mid-reply the first time a given line is sent, and answers
  *             normally when the same line is sent again (the retry);
  * - `#perf`   streams deltas carrying `{{now}}` send-time stamps (latency measurement);
+ * - `#leak`   refuses the request with an error whose message carries LEAK_MARKER and quotes the
+ *             request's system text (the GM-only mission) back, as some providers do;
  * anything else is narrated back. OpenAI wire only (the e2e server is configured with OPENAI_BASE_URL).
  */
 import { lastTurnOfOpenAi } from './request-shapes';
@@ -22,6 +24,8 @@ export const SLOW_PARAGRAPHS = [
 ];
 export const SLOW_REPLY = SLOW_PARAGRAPHS.join('\n\n');
 export const RETRY_REPLY = 'The fog lifts, and the road is quiet again.';
+/** In the error message of `#leak`; must never reach the player. */
+export const LEAK_MARKER = 'LEAK-MARKER-7f3a';
 /** Between two streamed frames of `#slow`: three paragraphs take a few seconds. */
 const SLOW_FRAME_MS = 120;
 const SLOW_CHUNK_CHARS = 4;
@@ -103,6 +107,7 @@ export function advPlay(): MockHandler {
 			failedOnce.add(line);
 			return { text: chunks('The fog thickens and something moves in it', SLOW_CHUNK_CHARS), frameDelayMs: SLOW_FRAME_MS, fault: { kind: 'close-mid-stream', afterFrames: 5 } };
 		}
+		if (line.includes('#leak')) return { fault: { kind: 'status', status: 400, message: `${LEAK_MARKER} the prompt was refused`, echoRequest: true } };
 		if (line.includes('#perf')) {
 			const deltas = Array.from({ length: PERF_DELTAS }, (_, i) => `⟦${i}:{{now}}⟧ `);
 			return { text: deltas, frameDelayMs: PERF_FRAME_MS };

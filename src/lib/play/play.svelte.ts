@@ -4,7 +4,7 @@
  * (over SSE) come in through `handle`, one at a time in log order.
  */
 import { getContext, setContext } from 'svelte';
-import type { SessionEvent } from '../types/events';
+import type { SessionEvent, TurnFailure } from '../types/events';
 import { LOG_MAX_PAGE, type LogPageDto, type MessageDto } from '../types/log';
 import type { StageState } from '../adv';
 import type { MessageKey } from '../i18n';
@@ -29,8 +29,8 @@ export interface TurnOutcome {
 	id: string;
 	input: string;
 	status: FinishedStatus;
-	/** The server's words on a failure. */
-	error: string | null;
+	/** Why a failed turn failed (worded by the screen) and the id the operator finds it under. */
+	failure: TurnFailure | null;
 	/** Why a committed turn ended early: `round_cap`, `budget:<scope>`. */
 	stopped: string | null;
 }
@@ -111,7 +111,7 @@ export class PlayState {
 			this.story.resume(a.id, a.input, a.text);
 		} else if (view.lastTurn && (view.lastTurn.status !== 'committed' || view.lastTurn.stopped)) {
 			const l = view.lastTurn;
-			this.outcome = { id: l.id, input: l.input, status: l.status, error: l.error, stopped: l.stopped };
+			this.outcome = { id: l.id, input: l.input, status: l.status, failure: l.failure, stopped: l.stopped };
 			if (l.status !== 'committed') this.story.end(l.id, l.status, l.input);
 		}
 	}
@@ -218,11 +218,11 @@ export class PlayState {
 				this.story.commit(event.turnId, event.reply, log?.messages ?? [], log?.cues ?? []);
 				if (log && log.messages.length > 0) this.liveMessages = [...this.liveMessages, ...log.messages];
 				this.commits++;
-				this.finish(event.turnId, event.stopped ? { id: event.turnId, input, status: 'committed', error: null, stopped: event.stopped } : null);
+				this.finish(event.turnId, event.stopped ? { id: event.turnId, input, status: 'committed', failure: null, stopped: event.stopped } : null);
 				return;
 			}
 			case 'turn.failed':
-				this.endTurn(event.turnId, 'failed', event.error);
+				this.endTurn(event.turnId, 'failed', { reason: event.reason, errorId: event.errorId });
 				return;
 			case 'turn.cancelled':
 				this.endTurn(event.turnId, 'cancelled', null);
@@ -243,12 +243,12 @@ export class PlayState {
 		}
 	}
 
-	private endTurn(turnId: string, status: 'failed' | 'cancelled' | 'interrupted', error: string | null): void {
+	private endTurn(turnId: string, status: 'failed' | 'cancelled' | 'interrupted', failure: TurnFailure | null): void {
 		const input = this.turn?.id === turnId ? this.turn.input : (this.story.exchange?.turnId === turnId ? this.story.exchange.input : null);
 		// Events of a checkpoint turn (not the player's) end nothing on screen.
 		if (input === null) return;
 		this.story.end(turnId, status, input);
-		this.finish(turnId, { id: turnId, input, status, error, stopped: null });
+		this.finish(turnId, { id: turnId, input, status, failure, stopped: null });
 		this.draft = input;
 	}
 

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import type { LogPageDto } from '../types/log';
-import type { TurnStatus } from '../types/events';
+import type { TurnFailure, TurnStatus } from '../types/events';
 
 export interface ActiveTurn {
 	id: string;
@@ -22,7 +22,8 @@ export interface FinishedTurn {
 	id: string;
 	input: string;
 	status: FinishedStatus;
-	error: string | null;
+	/** Set for a failed turn: its class and error id, never the provider's words. */
+	failure: TurnFailure | null;
 	stopped: string | null;
 }
 

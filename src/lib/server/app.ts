@@ -11,7 +11,7 @@ import { createEmbedder, type Embedder } from './search';
 import { createProvider, providerSettingsFromConfig, type LlmProvider, type ProviderName } from './llm';
 import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
 import { countTokensO200k, type TokenCounter } from './memory';
-import { EventBus, TurnRunner } from './turn';
+import { EventBus, TurnRunner, type LeaseTiming } from './turn';
 import { createImageProvider, ImageRunner, LocalImageStore, type ImageRunnerDeps } from './images';
 
 export interface App {
@@ -32,6 +32,8 @@ export interface AppOverrides {
 	countTokens?: TokenCounter;
 	/** Tests inject recording or failing image providers, a store, retry timings and a clock. */
 	images?: Partial<Pick<ImageRunnerDeps, 'provider' | 'store' | 'policy' | 'now'>>;
+	/** Tests shorten turn leases to watch a killed runner's lease run out. */
+	turnLease?: Partial<LeaseTiming>;
 }
 
 export async function createApp(cfg: Config, overrides: AppOverrides = {}): Promise<App> {
@@ -71,8 +73,11 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		tools: gmToolMap(),
 		visibleTools: PLAYER_VISIBLE_TOOL_ACTIVITY,
 		countTokens: overrides.countTokens ?? countTokensO200k,
-		images
+		images,
+		...(overrides.turnLease ? { lease: overrides.turnLease } : {})
 	});
+	// Turns left unfinished by a previous run (a crash, a restart): run the queued ones, end the dead ones.
+	void runner.resume();
 	return {
 		config: cfg,
 		control,

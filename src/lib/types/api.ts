@@ -4,7 +4,7 @@
  * always `ApiErrorBody`. The play log's shapes (messages, backlog pages, stage images) are in `./log`.
  */
 import * as v from 'valibot';
-import { TURN_STATUSES } from './events';
+import { TURN_STATUSES, TurnFailureSchema } from './events';
 import { LanguageSchema, ProviderNameSchema } from './settings';
 
 const Id = v.pipe(v.number(), v.integer());
@@ -66,8 +66,10 @@ export const TurnSchema = v.object({
 	input: v.string(),
 	/** Present once the turn is committed. */
 	reply: v.optional(v.object({ text: v.string() })),
-	/** Why a failed, interrupted or cancelled turn ended. */
+	/** Why a failed, interrupted or cancelled turn ended, in fixed words (for a failure: its class's, with the error id). */
 	error: v.optional(v.string()),
+	/** A failed turn's class and error id: branch on `reason`; quote `errorId` to the operator, who finds the details in the server log. */
+	failure: v.optional(TurnFailureSchema),
 	/** Why a committed turn ended early (`round_cap`, `budget:<scope>`). */
 	stopped: v.optional(v.string()),
 	/** A cancel was asked for and the runner has not stopped yet. */

@@ -11,6 +11,18 @@ export type TurnStatus = (typeof TURN_STATUSES)[number];
 export const BUDGET_SCOPES = ['turn', 'session', 'user_day', 'global_month'] as const;
 export type BudgetScope = (typeof BUDGET_SCOPES)[number];
 
+/**
+ * Why a turn failed, by class. Players get fixed, localised words for each, never the provider's own
+ * message (which may quote the GM-only prompt back); the details are in the server log under the
+ * failure's error id.
+ */
+export const FAILURE_CLASSES = ['rate_limited', 'provider_unavailable', 'timed_out', 'refused', 'protocol_error', 'misconfigured', 'internal'] as const;
+export type FailureClass = (typeof FAILURE_CLASSES)[number];
+
+/** How a failed turn is shown: its class and the id the operator finds the details under. */
+export const TurnFailureSchema = v.object({ reason: v.picklist(FAILURE_CLASSES), errorId: v.string() });
+export type TurnFailure = v.InferOutput<typeof TurnFailureSchema>;
+
 /** What an image is for: a character's sprite or a place's background. */
 export const IMAGE_TARGETS = ['npc', 'scene'] as const;
 export type ImageTarget = (typeof IMAGE_TARGETS)[number];
@@ -28,7 +40,7 @@ export const SessionEventSchema = v.variant('type', [
 	v.object({ type: v.literal('checkpoint.started'), turnId: v.string() }),
 	v.object({ type: v.literal('checkpoint.done'), turnId: v.string(), summaryId: Id }),
 	v.object({ type: v.literal('turn.committed'), turnId: v.string(), reply: v.string(), messageIds: v.array(Id), stopped: v.optional(v.string()) }),
-	v.object({ type: v.literal('turn.failed'), turnId: v.string(), error: v.string(), retryable: v.boolean() }),
+	v.object({ type: v.literal('turn.failed'), turnId: v.string(), reason: v.picklist(FAILURE_CLASSES), errorId: v.string(), retryable: v.boolean() }),
 	v.object({ type: v.literal('turn.cancelled'), turnId: v.string() }),
 	v.object({ type: v.literal('turn.interrupted'), turnId: v.string() }),
 	v.object({ type: v.literal('budget.warning'), scope: v.picklist(BUDGET_SCOPES), message: v.string() }),

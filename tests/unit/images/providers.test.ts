@@ -140,9 +140,11 @@ describe('OpenAI images wire format', () => {
 });
 
 describe('image configuration', () => {
-	it('defaults to the offline provider at no cost', () => {
+	it('defaults to the offline provider at no cost, with ten hand-made regenerations a day', () => {
 		const cfg = parseConfig({ KANTERA_DATA_DIR: '/tmp/x' });
-		expect(cfg.images).toEqual({ provider: 'offline', priceMicros: 0 });
+		expect(cfg.images).toEqual({ provider: 'offline', priceMicros: 0, regenerationsPerDay: 10 });
+		expect(parseConfig({ KANTERA_IMAGE_REGENERATIONS_PER_DAY: '0' }).images.regenerationsPerDay).toBe(0);
+		expect(() => parseConfig({ KANTERA_IMAGE_REGENERATIONS_PER_DAY: 'many' })).toThrow(/KANTERA_IMAGE_REGENERATIONS_PER_DAY/);
 		expect(createImageProvider(cfg.images).id).toBe('offline');
 	});
 

@@ -82,8 +82,8 @@ describe('PlayState', () => {
 		const play = playState(view({ lastEventId: 0 }));
 		await play.receive(1, { type: 'turn.accepted', turnId: 't1', input: 'jump' });
 		await play.receive(2, { type: 'text.delta', turnId: 't1', text: 'You jum' });
-		await play.receive(3, { type: 'turn.failed', turnId: 't1', error: 'The provider hung up.', retryable: true });
-		expect(play.outcome).toMatchObject({ status: 'failed', input: 'jump', error: 'The provider hung up.' });
+		await play.receive(3, { type: 'turn.failed', turnId: 't1', reason: 'provider_unavailable', errorId: 'abcdefghij', retryable: true });
+		expect(play.outcome).toMatchObject({ status: 'failed', input: 'jump', failure: { reason: 'provider_unavailable', errorId: 'abcdefghij' } });
 		expect(play.draft).toBe('jump');
 		expect(play.story.lines.map((l) => l.kind)).toEqual(['player']);
 		const key = play.retryKey;
@@ -100,7 +100,7 @@ describe('PlayState', () => {
 		const resumed = playState(view({ activeTurn: { id: 't9', input: 'wait', status: 'running', text: 'The door', cancelRequested: false } }));
 		expect(resumed.turn).toMatchObject({ id: 't9', phase: 'running' });
 		expect(resumed.story.exchange).toMatchObject({ turnId: 't9', reply: 'The door', outcome: 'streaming' });
-		const failed = playState(view({ lastTurn: { id: 't8', input: 'run', status: 'interrupted', error: null, stopped: null } }));
+		const failed = playState(view({ lastTurn: { id: 't8', input: 'run', status: 'interrupted', failure: null, stopped: null } }));
 		expect(failed.outcome).toMatchObject({ status: 'interrupted', input: 'run' });
 		expect(failed.story.lines.map((l) => [l.kind, l.text])).toEqual([['player', 'run']]);
 	});
@@ -108,7 +108,7 @@ describe('PlayState', () => {
 	it('events of a checkpoint turn it never saw end nothing on screen', async () => {
 		const play = playState(view());
 		await play.receive(1, { type: 'turn.accepted', turnId: 't1', input: 'a' });
-		await play.receive(2, { type: 'turn.failed', turnId: 'checkpoint-x', error: 'x', retryable: false });
+		await play.receive(2, { type: 'turn.failed', turnId: 'checkpoint-x', reason: 'internal', errorId: 'x', retryable: false });
 		expect(play.turn?.id).toBe('t1');
 		expect(play.outcome).toBeNull();
 	});

@@ -10,9 +10,9 @@ import { useSessions } from '../records/helpers';
 const withSession = useSessions();
 const { turns } = sessionSchema;
 
-async function turn(s: SessionDb, id: string, status: 'accepted' | 'running' | 'committed' | 'failed', extra: { createdAt?: number; leaseExpiresAt?: number; error?: string } = {}) {
+async function turn(s: SessionDb, id: string, status: 'accepted' | 'running' | 'committed' | 'failed', extra: { createdAt?: number; leaseExpiresAt?: number; error?: string; errorId?: string } = {}) {
 	await s.write((tx) =>
-		tx.insert(turns).values({ id, idempotencyKey: `key-${id}`, kind: 'player', userId: 'u', input: `input of ${id}`, status, createdAt: extra.createdAt ?? Date.now(), leaseExpiresAt: extra.leaseExpiresAt ?? null, error: extra.error ?? null })
+		tx.insert(turns).values({ id, idempotencyKey: `key-${id}`, kind: 'player', userId: 'u', input: `input of ${id}`, status, createdAt: extra.createdAt ?? Date.now(), leaseExpiresAt: extra.leaseExpiresAt ?? null, error: extra.error ?? null, ...(status === 'failed' ? { failureReason: 'rate_limited' as const, errorId: extra.errorId ?? null } : {}) })
 	);
 }
 
@@ -60,8 +60,10 @@ describe('loadPlayView', () => {
 
 	it('gives the turn in flight with exactly the text streamed up to the cursor, and how the last turn ended', async () => {
 		await withSession(async (s) => {
-			await turn(s, 'old', 'failed', { createdAt: 1, error: 'upstream broke' });
-			expect((await loadPlayView(s.db, 'sid')).lastTurn).toMatchObject({ id: 'old', status: 'failed', error: 'upstream broke' });
+			// Whatever text a row holds, a failure reaches the page as its class and error id only.
+			await turn(s, 'old', 'failed', { createdAt: 1, error: 'upstream broke', errorId: 'e123456789' });
+			const lastTurn = (await loadPlayView(s.db, 'sid')).lastTurn;
+			expect(lastTurn).toEqual({ id: 'old', input: 'input of old', status: 'failed', failure: { reason: 'rate_limited', errorId: 'e123456789' }, stopped: null });
 
 			await turn(s, 'live', 'running', { createdAt: 2, leaseExpiresAt: Date.now() + 60_000 });
 			await s.write(async (tx) => {

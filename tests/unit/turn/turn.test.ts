@@ -67,7 +67,7 @@ describe.each<Vendor>(['openai', 'anthropic'])('a GM turn (%s)', (vendor) => {
 		h.mock.script([{ toolCalls: [{ name: 'journal_append', arguments: { entry: 'Found a brass key.' } }] }, { fault: { kind: 'status', status: 500 }, times: 3 }]);
 		const failed = await h.play('I search the desk');
 		expect(failed.status).toBe('failed');
-		expect(failed.error).toMatch(/server/);
+		expect(failed).toMatchObject({ failureReason: 'provider_unavailable', error: null });
 		expect(await counts(h)).toMatchObject({ journal: 0, log: 0 });
 		// What was paid for is still accounted, marked as a failed turn's.
 		const ledger = await h.use((s) => s.db.select().from(sessionSchema.ledger));

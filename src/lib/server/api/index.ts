@@ -22,6 +22,6 @@ export {
 	updateSession,
 	deleteSession
 } from './sessions';
-export { PostTurnBody, postTurn, playerTurn, cancelTurn, type PostedTurn } from './turns';
+export { PostTurnBody, postTurn, playerTurn, readPlayerTurn, cancelTurn, type PostedTurn } from './turns';
 export { sessionSummaryDto, turnDto, journalEntryDto, documentInfoDto, documentDto } from './dto';
 export { openEventStream, formatEvent, SSE_KEEPALIVE_MS, SSE_POLL_MS, SSE_RETRY_MS, SSE_BATCH, SSE_HEADERS, type EventStreamOptions } from './sse';

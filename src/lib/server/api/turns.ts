@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { and, eq } from 'drizzle-orm';
-import { acceptTurn, IdempotencyKeySchema, type TurnRow } from '../turn';
+import { acceptTurn, IdempotencyKeySchema, readTurn, type TurnRow } from '../turn';
 import { sessionSchema, type SessionDb } from '../db';
 import type { AuthUser } from '../auth';
 import type { App as Kantera } from '../app';
@@ -45,6 +45,18 @@ export async function playerTurn(s: SessionDb, turnId: string | undefined): Prom
 	const [row] = await s.db.select().from(turns).where(and(eq(turns.id, turnId), eq(turns.kind, 'player')));
 	if (!row) throw notFound('No such turn in this session.');
 	return row;
+}
+
+/**
+ * The player turn as it stands now. A turn still marked running whose runner died (its lease ran
+ * out) is marked interrupted by this read, so a client that only polls sees it end.
+ */
+export async function readPlayerTurn(app: Pick<Kantera, 'bus'>, s: SessionDb, turnId: string | undefined, now = Date.now()): Promise<TurnRow> {
+	const found = await playerTurn(s, turnId);
+	if (found.status !== 'running') return found;
+	const { turn, interrupted } = await readTurn(s, found.id, now);
+	if (interrupted) app.bus.notify(s.id);
+	return turn ?? found;
 }
 
 /**

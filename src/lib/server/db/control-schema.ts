@@ -70,6 +70,8 @@ export const usageDaily = sqliteTable(
 		userId: text('user_id').notNull(),
 		day: text('day').notNull(),
 		turns: integer('turns').notNull().default(0),
+		/** Hand-made image regenerations ordered (the per-day allowance). */
+		regenerations: integer('regenerations').notNull().default(0),
 		calls: integer('calls').notNull().default(0),
 		costMicros: integer('cost_micros').notNull().default(0)
 	},
@@ -111,3 +113,32 @@ export const signInFailures = sqliteTable(
 	},
 	(t) => [index('sign_in_failures_last_failure').on(t.lastFailureAt)]
 );
+
+/**
+ * Money set aside for calls in flight (an LLM call's worst case, an image's price), taken in the same
+ * write transaction that checks the limits, so concurrent turns in any session or process can't all
+ * pass the check before any of them is counted. Settled (deleted, the real cost counted) when the call
+ * ends; a reservation whose process died is dropped once it expires.
+ */
+export const budgetReservations = sqliteTable(
+	'budget_reservations',
+	{
+		id: text('id').primaryKey(),
+		userId: text('user_id').notNull(),
+		sessionId: text('session_id').notNull(),
+		day: text('day').notNull(),
+		micros: integer('micros').notNull(),
+		expiresAt: integer('expires_at').notNull()
+	},
+	(t) => [index('budget_reservations_user_day').on(t.userId, t.day), index('budget_reservations_day').on(t.day), index('budget_reservations_session').on(t.sessionId)]
+);
+
+/**
+ * Play sessions that may have unfinished turns (accepted, or running under a lease). A starting
+ * server resumes these: accepted turns run, turns whose runner died are marked interrupted. Rows are
+ * added when a turn is queued and removed by the runner once the session has none left.
+ */
+export const sessionWork = sqliteTable('session_work', {
+	sessionId: text('session_id').primaryKey(),
+	since: integer('since').notNull()
+});

@@ -20,6 +20,12 @@ export const controlMigrations: readonly Migration[] = [
 		"tag": "0002_sign_in_throttle",
 		"hash": "c6cc5accd67f30eb0c786e8ff9e691986203d6aad3ffe713a7c60d60e6554071",
 		"sql": "CREATE TABLE `sign_in_failures` (\n\t`key` text PRIMARY KEY NOT NULL,\n\t`failures` integer NOT NULL,\n\t`last_failure_at` integer NOT NULL,\n\t`locked_until` integer DEFAULT 0 NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `sign_in_failures_last_failure` ON `sign_in_failures` (`last_failure_at`);"
+	},
+	{
+		"idx": 3,
+		"tag": "0003_budget_reservations",
+		"hash": "3c94b1e3f08ec828c2af651cc8f6daceecfb16b9902b6d1cce6cc2d3712b5167",
+		"sql": "CREATE TABLE `budget_reservations` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`session_id` text NOT NULL,\n\t`day` text NOT NULL,\n\t`micros` integer NOT NULL,\n\t`expires_at` integer NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `budget_reservations_user_day` ON `budget_reservations` (`user_id`,`day`);--> statement-breakpoint\nCREATE INDEX `budget_reservations_day` ON `budget_reservations` (`day`);--> statement-breakpoint\nCREATE INDEX `budget_reservations_session` ON `budget_reservations` (`session_id`);--> statement-breakpoint\nCREATE TABLE `session_work` (\n\t`session_id` text PRIMARY KEY NOT NULL,\n\t`since` integer NOT NULL\n);\n--> statement-breakpoint\nALTER TABLE `usage_daily` ADD `regenerations` integer DEFAULT 0 NOT NULL;"
 	}
 ];
 
@@ -59,5 +65,11 @@ export const sessionMigrations: readonly Migration[] = [
 		"tag": "0005_turns_seq_index",
 		"hash": "5dd986926ffa6da2dd29cc7545d475d7f3ad49153d5ee465c686b065e384b555",
 		"sql": "CREATE INDEX `turns_seq` ON `turns` (`seq`);"
+	},
+	{
+		"idx": 6,
+		"tag": "0006_turn_failure",
+		"hash": "c38ba09c994b0fd61f9a9a4045df2e3517529c9ca8edcf6da16f336518ccb2c2",
+		"sql": "ALTER TABLE `turns` ADD `failure_reason` text;--> statement-breakpoint\nALTER TABLE `turns` ADD `error_id` text;--> statement-breakpoint\n-- Failed turns used to keep the provider's own message, which may quote the GM-only prompt back.\n-- Keep only its class (read from the old wording) and drop the text, from the turns and the event log.\nUPDATE `turns` SET `failure_reason` = CASE\n\tWHEN `error` LIKE 'The LLM call failed (rate\\_limit)%' ESCAPE '\\' THEN 'rate_limited'\n\tWHEN `error` LIKE 'The LLM call failed (server)%' ESCAPE '\\' THEN 'provider_unavailable'\n\tWHEN `error` LIKE 'The LLM call failed (network)%' ESCAPE '\\' THEN 'provider_unavailable'\n\tWHEN `error` LIKE 'The LLM call failed (timeout)%' ESCAPE '\\' THEN 'timed_out'\n\tWHEN `error` LIKE 'The LLM call failed (bad\\_request)%' ESCAPE '\\' THEN 'refused'\n\tWHEN `error` LIKE 'The LLM call failed (auth)%' ESCAPE '\\' THEN 'misconfigured'\n\tWHEN `error` LIKE 'The LLM call failed (config)%' ESCAPE '\\' THEN 'misconfigured'\n\tWHEN `error` LIKE 'The LLM call failed (protocol)%' ESCAPE '\\' THEN 'protocol_error'\n\tELSE 'internal'\nEND, `error_id` = 'legacy', `error` = NULL WHERE `status` = 'failed';--> statement-breakpoint\nUPDATE `events` SET `data` = json_object(\n\t'type', 'turn.failed',\n\t'turnId', json_extract(`data`, '$.turnId'),\n\t'reason', CASE\n\tWHEN json_extract(`data`, '$.error') LIKE 'The LLM call failed (rate\\_limit)%' ESCAPE '\\' THEN 'rate_limited'\n\tWHEN json_extract(`data`, '$.error') LIKE 'The LLM call failed (server)%' ESCAPE '\\' THEN 'provider_unavailable'\n\tWHEN json_extract(`data`, '$.error') LIKE 'The LLM call failed (network)%' ESCAPE '\\' THEN 'provider_unavailable'\n\tWHEN json_extract(`data`, '$.error') LIKE 'The LLM call failed (timeout)%' ESCAPE '\\' THEN 'timed_out'\n\tWHEN json_extract(`data`, '$.error') LIKE 'The LLM call failed (bad\\_request)%' ESCAPE '\\' THEN 'refused'\n\tWHEN json_extract(`data`, '$.error') LIKE 'The LLM call failed (auth)%' ESCAPE '\\' THEN 'misconfigured'\n\tWHEN json_extract(`data`, '$.error') LIKE 'The LLM call failed (config)%' ESCAPE '\\' THEN 'misconfigured'\n\tWHEN json_extract(`data`, '$.error') LIKE 'The LLM call failed (protocol)%' ESCAPE '\\' THEN 'protocol_error'\n\tELSE 'internal'\nEND,\n\t'errorId', 'legacy',\n\t'retryable', json(CASE WHEN json_extract(`data`, '$.retryable') THEN 'true' ELSE 'false' END)\n) WHERE `type` = 'turn.failed' AND json_extract(`data`, '$.error') IS NOT NULL;\n"
 	}
 ];

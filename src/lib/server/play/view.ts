@@ -51,7 +51,9 @@ async function turnsOfInterest(exec: SessionExec, cursor: number, now: number): 
 	const [last] = await exec.select().from(turns).where(eq(turns.kind, 'player')).orderBy(desc(turns.createdAt)).limit(1);
 	if (!last) return { activeTurn: null, lastTurn: null };
 	const status = last.status === 'accepted' || last.status === 'running' ? 'interrupted' : last.status;
-	return { activeTurn: null, lastTurn: { id: last.id, input: last.input, status, error: last.error, stopped: last.stopped } };
+	// A failed turn is told by its class and error id: the `error` column never reaches the page.
+	const failure = status === 'failed' ? { reason: last.failureReason ?? 'internal', errorId: last.errorId ?? 'unknown' } : null;
+	return { activeTurn: null, lastTurn: { id: last.id, input: last.input, status, failure, stopped: last.stopped } };
 }
 
 /** Everything the play page renders first. */
