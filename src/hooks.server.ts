@@ -1,5 +1,13 @@
+import type { ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
 import { handleApiErrors, handleAuth, handleBodySize, handleLanguage, handleSecurityHeaders, handleServerError } from '$lib/server/hooks';
+import { getApp } from '$lib/server/app';
+
+// Build the app when the server starts, not on the first request: a bad setting stops the start with
+// its message, and the runner resumes the turns a crashed process left behind without waiting for a visitor.
+export const init: ServerInit = async () => {
+	await getApp();
+};
 
 // Security headers go on every answer, API errors are made JSON around everything else, and the size
 // guard runs before any database look-up.
