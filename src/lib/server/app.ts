@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { config as readConfig, type Config } from './config';
 import { openControlDb, SessionDbPool, type ControlDb } from './db';
+import { TursoPlacement, startSweeper, type RetryPolicy } from './db/turso';
 import { createEmbedder, type Embedder } from './search';
 import { createProvider, providerSettingsFromConfig, type LlmProvider, type ProviderName } from './llm';
 import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
@@ -32,11 +33,16 @@ export interface AppOverrides {
 	countTokens?: TokenCounter;
 	/** Tests inject recording or failing image providers, a store, retry timings and a clock. */
 	images?: Partial<Pick<ImageRunnerDeps, 'provider' | 'store' | 'policy' | 'now'>>;
+	/** Tests shorten the Turso Platform API retries and turn the background sweeper off. */
+	turso?: { retry?: RetryPolicy; sweeper?: boolean };
 }
 
 export async function createApp(cfg: Config, overrides: AppOverrides = {}): Promise<App> {
 	const control = await openControlDb(cfg);
-	const sessions = new SessionDbPool(cfg);
+	// Turso per session: databases are created and deleted through the Platform API (and swept when a call failed).
+	const turso = cfg.turso ? new TursoPlacement({ cfg: { sessionDb: cfg.sessionDb, turso: cfg.turso }, control, ...(overrides.turso?.retry ? { retry: overrides.turso.retry } : {}) }) : undefined;
+	const stopSweeper = turso && overrides.turso?.sweeper !== false ? startSweeper(turso) : undefined;
+	const sessions = new SessionDbPool(cfg, turso);
 	const bus = new EventBus();
 	const embedder = createEmbedder(cfg.embeddings);
 	const providers = new Map<ProviderName, LlmProvider>();
@@ -82,6 +88,7 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		runner,
 		images,
 		async close() {
+			stopSweeper?.();
 			await runner.stop();
 			await images.stop();
 			await sessions.closeAll();

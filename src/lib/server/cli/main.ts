@@ -61,7 +61,8 @@ export async function main(argv: readonly string[], io: CliIO, commands: readonl
 	let app: Promise<App> | undefined;
 	const ctx: CommandContext = {
 		io,
-		app: () => (app ??= createApp(parseConfig(io.env))),
+		// The server sweeps leftover Turso databases; a one-off command must not start that loop.
+		app: () => (app ??= createApp(parseConfig(io.env), { turso: { sweeper: false } })),
 		out: (line) => print(io.stdout, line),
 		note: (line) => print(io.stderr, line)
 	};

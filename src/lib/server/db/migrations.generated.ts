@@ -14,6 +14,12 @@ export const controlMigrations: readonly Migration[] = [
 		"tag": "0001_usage",
 		"hash": "964e65436e8bab3db5c21442358909787ca929e73e8b48e414a028284a30f5dd",
 		"sql": "CREATE TABLE `budget_warnings` (\n\t`scope` text NOT NULL,\n\t`scope_key` text NOT NULL,\n\t`period` text NOT NULL,\n\t`warned_at` integer NOT NULL,\n\tPRIMARY KEY(`scope`, `scope_key`, `period`)\n);\n--> statement-breakpoint\nCREATE TABLE `usage_daily` (\n\t`user_id` text NOT NULL,\n\t`day` text NOT NULL,\n\t`turns` integer DEFAULT 0 NOT NULL,\n\t`calls` integer DEFAULT 0 NOT NULL,\n\t`cost_micros` integer DEFAULT 0 NOT NULL,\n\tPRIMARY KEY(`user_id`, `day`)\n);\n--> statement-breakpoint\nCREATE INDEX `usage_daily_day` ON `usage_daily` (`day`);--> statement-breakpoint\nCREATE TABLE `usage_session` (\n\t`session_id` text PRIMARY KEY NOT NULL,\n\t`calls` integer DEFAULT 0 NOT NULL,\n\t`cost_micros` integer DEFAULT 0 NOT NULL\n);\n"
+	},
+	{
+		"idx": 2,
+		"tag": "0002_session_databases",
+		"hash": "fe32fd6ef73004196d0e473d7a5a4ed82833fad5eb8aed56bf845738904d4242",
+		"sql": "CREATE TABLE `session_databases` (\n\t`session_id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`hostname` text,\n\t`status` text NOT NULL,\n\t`attempts` integer DEFAULT 0 NOT NULL,\n\t`last_error` text,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `session_databases_name_unique` ON `session_databases` (`name`);--> statement-breakpoint\nCREATE INDEX `session_databases_status` ON `session_databases` (`status`,`updated_at`);"
 	}
 ];
 
