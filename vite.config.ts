@@ -16,6 +16,7 @@ const REMOTE_SUITES = [
 	'tests/unit/api/turns.test.ts',
 	'tests/unit/db/migrations.test.ts',
 	'tests/unit/sessions/play-sessions.test.ts',
+	'tests/unit/db/backup.test.ts',
 	'tests/remote/**/*.test.ts'
 ];
 

@@ -33,16 +33,25 @@ export interface AppOverrides {
 	countTokens?: TokenCounter;
 	/** Tests inject recording or failing image providers, a store, retry timings and a clock. */
 	images?: Partial<Pick<ImageRunnerDeps, 'provider' | 'store' | 'policy' | 'now'>>;
-	/** Tests shorten the Turso Platform API retries and turn the background sweeper off. */
-	turso?: { retry?: RetryPolicy; sweeper?: boolean };
+	/** Tests shorten the Turso Platform API retries. */
+	turso?: { retry?: RetryPolicy };
+	/**
+	 * Background upkeep (the Turso sweeper, scheduled backups); on by default. The CLI turns it off: a
+	 * one-off command must not start loops or back up on a schedule.
+	 */
+	background?: boolean;
 }
 
 export async function createApp(cfg: Config, overrides: AppOverrides = {}): Promise<App> {
 	const control = await openControlDb(cfg);
 	// Turso per session: databases are created and deleted through the Platform API (and swept when a call failed).
 	const turso = cfg.turso ? new TursoPlacement({ cfg: { sessionDb: cfg.sessionDb, turso: cfg.turso }, control, ...(overrides.turso?.retry ? { retry: overrides.turso.retry } : {}) }) : undefined;
-	const stopSweeper = turso && overrides.turso?.sweeper !== false ? startSweeper(turso) : undefined;
+	const background = overrides.background !== false;
+	const stopSweeper = turso && background ? startSweeper(turso) : undefined;
 	const sessions = new SessionDbPool(cfg, turso);
+	// Loaded only when scheduled: backups write to the local disk, which an isolate host does not have.
+	const { cron, dir: backupDir } = cfg.backup;
+	const stopBackups = background && cron && backupDir ? (await import('./db/backup')).startBackupSchedule({ config: cfg, control, sessions }, { ...cfg.backup, cron, dir: backupDir }) : undefined;
 	const bus = new EventBus();
 	const embedder = createEmbedder(cfg.embeddings);
 	const providers = new Map<ProviderName, LlmProvider>();
@@ -89,6 +98,7 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		images,
 		async close() {
 			stopSweeper?.();
+			stopBackups?.();
 			await runner.stop();
 			await images.stop();
 			await sessions.closeAll();

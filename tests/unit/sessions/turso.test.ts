@@ -45,7 +45,7 @@ async function world(): Promise<World> {
 		// Production default is libsql://{hostname}; the test routes each hostname to the Hrana server by path.
 		KANTERA_SESSION_DB_URL: `${hrana.origin}/{hostname}/`
 	});
-	const app = await createApp(cfg, { turso: { retry: { attempts: 3, delaysMs: [1, 1] }, sweeper: false } });
+	const app = await createApp(cfg, { turso: { retry: { attempts: 3, delaysMs: [1, 1] } }, background: false });
 	const turso = app.sessions.placement;
 	if (!(turso instanceof TursoPlacement)) throw new Error('expected the Turso placement');
 	const alice = await createUser(app, { name: 'alice', password: 'wonderland' });

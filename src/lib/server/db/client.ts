@@ -4,7 +4,7 @@
  * web entry, which needs nothing but `fetch`. The two are loaded on demand, so a deployment on remote
  * databases never loads the native binding nor `node:fs` (neither exists on an isolate host).
  */
-import type { Client } from '@libsql/client';
+import type { Client, IntMode } from '@libsql/client';
 
 /** How long a connection waits on a locked local database file before failing. */
 export const BUSY_TIMEOUT_MS = 5_000;
@@ -14,13 +14,13 @@ export function isFileUrl(url: string): boolean {
 }
 
 /** Opens a client; for local files the parent directory is created and WAL mode switched on. */
-export async function openClient(url: string, authToken: string | undefined, concurrency: number): Promise<Client> {
+export async function openClient(url: string, authToken: string | undefined, concurrency: number, intMode: IntMode = 'number'): Promise<Client> {
 	if (isFileUrl(url)) {
 		const { openFileClient } = await import('./file-client');
-		return openFileClient(url, concurrency, BUSY_TIMEOUT_MS);
+		return openFileClient(url, concurrency, BUSY_TIMEOUT_MS, intMode);
 	}
 	const { createClient } = await import('@libsql/client/web');
-	return createClient({ url, authToken, concurrency, intMode: 'number' });
+	return createClient({ url, authToken, concurrency, intMode });
 }
 
 /** Deletes a local database's files (with its WAL and shared-memory files); remote URLs are not touched. */

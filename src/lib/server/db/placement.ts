@@ -28,6 +28,8 @@ export interface SessionPlacement {
 	locate(id: string): Promise<SessionDbLocation>;
 	/** Makes the session's data go away for good; the database is already closed. */
 	remove(id: string): Promise<void>;
+	/** Where to restore a session's database from a backup, bringing the database into existence if it is gone. */
+	prepareRestore(id: string): Promise<SessionDbLocation>;
 }
 
 export function sessionDbUrl(template: string, id: string): string {
@@ -44,6 +46,10 @@ export class TemplatePlacement implements SessionPlacement {
 
 	async locate(id: string): Promise<SessionDbLocation> {
 		return { url: sessionDbUrl(this.cfg.sessionDb.urlTemplate, id), authToken: this.cfg.sessionDb.authToken };
+	}
+
+	prepareRestore(id: string): Promise<SessionDbLocation> {
+		return this.locate(id);
 	}
 
 	async remove(id: string): Promise<void> {

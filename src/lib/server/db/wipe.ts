@@ -3,7 +3,7 @@
  * (no platform API to delete it with). A deleted session must not leave the player's records behind,
  * so every table, index, trigger and view goes.
  */
-import type { Client } from '@libsql/client';
+import type { Client, Transaction } from '@libsql/client';
 
 /** Dropped first: triggers and views depend on tables; virtual tables drop their own shadow tables. */
 const ORDER: Record<string, number> = { trigger: 0, view: 1, table: 3, index: 2 };
@@ -12,14 +12,14 @@ function quoteIdent(name: string): string {
 	return `"${name.replaceAll('"', '""')}"`;
 }
 
-async function schemaObjects(client: Client) {
+async function schemaObjects(client: Pick<Client, 'execute'> | Pick<Transaction, 'execute'>) {
 	const rs = await client.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND type IN ('table','index','trigger','view')");
 	return rs.rows
 		.map((r) => ({ type: String(r.type), name: String(r.name), virtual: /^\s*create\s+virtual\s+table/i.test(String(r.sql ?? '')) }))
 		.sort((a, b) => (ORDER[a.type] ?? 9) - (ORDER[b.type] ?? 9) || Number(b.virtual) - Number(a.virtual));
 }
 
-export async function wipeDatabase(client: Client): Promise<void> {
+export async function wipeDatabase(client: Pick<Client, 'execute'> | Pick<Transaction, 'execute'>): Promise<void> {
 	// A few passes: dropping a virtual table or a vector index removes its shadow tables with it, and a
 	// shadow table refuses a direct DROP while its owner exists; the next pass sees what is left.
 	let failures: string[] = [];

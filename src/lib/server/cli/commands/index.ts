@@ -11,10 +11,12 @@ import { userCommands } from './user';
 import { tokenCommands } from './token';
 import { sessionsCommands } from './sessions';
 import { recordsCommands } from './records';
+import { backupCommands } from './backup';
 
 export const COMMANDS: readonly Command[] = [
 	...userCommands,
 	...tokenCommands,
 	...sessionsCommands,
-	...recordsCommands
+	...recordsCommands,
+	...backupCommands
 ];

@@ -155,6 +155,16 @@ export class TursoPlacement implements SessionPlacement {
 		return { url, authToken: await this.authToken() };
 	}
 
+	async prepareRestore(id: string): Promise<SessionDbLocation> {
+		const [row] = await this.db.select().from(sessionDatabases).where(eq(sessionDatabases.sessionId, id)).limit(1);
+		if (row?.status === 'ready' && row.hostname && (await this.withRetry(() => this.api.getDatabase(row.name)))) return this.locate(id);
+		// Gone (or never finished): forget the old record and create the database anew.
+		if (row) await this.db.delete(sessionDatabases).where(eq(sessionDatabases.sessionId, id));
+		this.hostnames.delete(id);
+		await this.create(id);
+		return this.locate(id);
+	}
+
 	/**
 	 * Deletes the session's database. A failure does not fail the caller (the session itself is already
 	 * gone): the row stays in `deleting` with the error, for the sweeper and `kantera doctor`.
