@@ -14,9 +14,11 @@ import { deletePlaySession, listPlaySessions, startSession } from '../../../src/
 import { startHranaServer, type HranaServer } from '../../hrana';
 import { startTursoFake, type TursoFake } from '../../turso-fake/server';
 import { tempDir } from '../../helpers/env';
+import { runDoctor } from '../../../src/lib/server/cli/doctor';
 
 interface World {
 	app: App;
+	env: Record<string, string>;
 	fake: TursoFake;
 	hrana: HranaServer;
 	turso: TursoPlacement;
@@ -36,7 +38,7 @@ async function world(): Promise<World> {
 	// Like a Turso database URL: no valid group token, no access.
 	const hrana = await startHranaServer({ dir: `${d.dir}/hrana`, autoCreate: false, authorize: (_db, token) => token !== undefined && fake?.tokens.has(token) === true });
 	fake = await startTursoFake({ hrana });
-	const cfg = parseConfig({
+	const env = {
 		KANTERA_DATA_DIR: d.dir,
 		KANTERA_TURSO_ORG: fake.org,
 		KANTERA_TURSO_GROUP: fake.group,
@@ -44,7 +46,8 @@ async function world(): Promise<World> {
 		KANTERA_TURSO_API_URL: fake.url,
 		// Production default is libsql://{hostname}; the test routes each hostname to the Hrana server by path.
 		KANTERA_SESSION_DB_URL: `${hrana.origin}/{hostname}/`
-	});
+	};
+	const cfg = parseConfig(env);
 	const app = await createApp(cfg, { turso: { retry: { attempts: 3, delaysMs: [1, 1] } }, background: false });
 	const turso = app.sessions.placement;
 	if (!(turso instanceof TursoPlacement)) throw new Error('expected the Turso placement');
@@ -52,6 +55,7 @@ async function world(): Promise<World> {
 	const f = fake;
 	return {
 		app,
+		env,
 		fake: f,
 		hrana,
 		turso,
@@ -124,6 +128,9 @@ describe('Turso databases per session', () => {
 		const [row] = await recorded(app);
 		expect(row).toEqual(expect.objectContaining({ name, status: 'deleting', lastError: expect.stringMatching(/500/) }));
 		expect((await turso.orphans()).pending.map((p) => p.name)).toEqual([name]);
+		const doctor = await runDoctor(w.env, { timeoutMs: 2_000, repair: false });
+		expect(doctor.filter((f) => f.area === 'orphaned databases')).toEqual([expect.objectContaining({ status: 'warn', message: expect.stringMatching(new RegExp(`${name} .*waiting to be deleted after 1 attempt.*500`)) })]);
+		expect(doctor.find((f) => f.area === 'session databases')).toMatchObject({ status: 'info', message: 'no play sessions yet' });
 
 		const report = await turso.sweep();
 		expect(report).toEqual({ deleted: [name], failed: [] });

@@ -12,11 +12,13 @@ import { tokenCommands } from './token';
 import { sessionsCommands } from './sessions';
 import { recordsCommands } from './records';
 import { backupCommands } from './backup';
+import { doctorCommands } from './doctor';
 
 export const COMMANDS: readonly Command[] = [
 	...userCommands,
 	...tokenCommands,
 	...sessionsCommands,
 	...recordsCommands,
-	...backupCommands
+	...backupCommands,
+	...doctorCommands
 ];
