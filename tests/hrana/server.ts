@@ -57,6 +57,8 @@ export interface HranaStats {
 	requests: number;
 	/** HTTP requests per database name. */
 	byDatabase: Map<string, number>;
+	/** SQL statements executed (batch steps that ran, each `execute`, each `sequence`). */
+	statements: number;
 }
 
 export interface HranaServer {
@@ -139,7 +141,7 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 	const streams = new Map<string, Stream>();
 	const idle = new Map<string, Connection[]>();
 	const known = new Set<string>();
-	const stats: HranaStats = { requests: 0, byDatabase: new Map() };
+	const stats: HranaStats = { requests: 0, byDatabase: new Map(), statements: 0 };
 
 	const fileOf = (database: string) => path.join(opts.dir, `${database}.db`);
 	const exists = (database: string) => known.has(database) || (opts.autoCreate === true && DB_NAME.test(database));
@@ -203,12 +205,14 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 			case 'close':
 				return { type: 'close' };
 			case 'execute':
+				stats.statements++;
 				return { type: 'execute', result: await whenNotBusy(() => executeStmt(connOf(stream), request.stmt, stream.sqls), busyWaitMs) };
 			case 'batch':
 				if (version < 3 && request.batch.steps.some((s) => usesIsAutocommit(s.condition))) throw new StmtError('is_autocommit conditions need Hrana 3', 'PROTO_ERROR');
-				return { type: 'batch', result: await executeBatch(connOf(stream), request.batch, stream.sqls, busyWaitMs) };
+				return { type: 'batch', result: await executeBatch(connOf(stream), request.batch, stream.sqls, busyWaitMs, (e) => (e.type === 'step_begin' || e.type === 'step_error' ? stats.statements++ : undefined)) };
 			case 'sequence': {
 				const sql = sqlText(request, stream.sqls);
+				stats.statements++;
 				await whenNotBusy(() => executeSequence(connOf(stream), sql), busyWaitMs);
 				return { type: 'sequence' };
 			}
@@ -353,6 +357,7 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 		stats,
 		resetStats() {
 			stats.requests = 0;
+			stats.statements = 0;
 			stats.byDatabase.clear();
 		},
 		setDelay(ms) {
