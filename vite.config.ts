@@ -27,9 +27,10 @@ export default defineConfig({
 		// Real libSQL files in temp dirs; a few tests run the CLI as a child process.
 		testTimeout: 30_000,
 		hookTimeout: 30_000,
+		// One after the other: on two cores, running both at once only makes timing-sensitive tests flaky.
 		projects: [
-			{ extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts'] } },
-			{ extends: true, test: { name: 'remote', include: REMOTE_SUITES, globalSetup: ['tests/remote/global-setup.ts'] } }
+			{ extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts'], sequence: { groupOrder: 0 } } },
+			{ extends: true, test: { name: 'remote', include: REMOTE_SUITES, globalSetup: ['tests/remote/global-setup.ts'], sequence: { groupOrder: 1 } } }
 		]
 	}
 });

@@ -21,7 +21,7 @@ import { mkdirSync, rmSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
 import { CursorReqBodySchema, PipelineReqBodySchema, type BatchCond, type CursorEntry, type StreamRequest, type StreamResponse, type StreamResult } from './protocol';
-import { describeStmt, executeBatch, executeSequence, executeStmt, openConnection, sqlText, StmtError, toHranaError, whenNotBusy, type Connection, type SqlStore } from './sql';
+import { describeStmt, executeBatch, executeSequence, executeStmt, openConnection, sqliteError, sqlText, StmtError, toHranaError, whenNotBusy, type Connection, type SqlStore } from './sql';
 
 const DB_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const DEFAULT_DB = 'default';
@@ -146,12 +146,29 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 	const fileOf = (database: string) => path.join(opts.dir, `${database}.db`);
 	const exists = (database: string) => known.has(database) || (opts.autoCreate === true && DB_NAME.test(database));
 
+	const walReady = new Set<string>();
+
+	/**
+	 * Switches a database to WAL once (it stays so in the file). Not per connection: the switch needs a
+	 * lock, and a connection opened while another holds the write lock would fail instead of waiting.
+	 */
+	async function prepare(database: string): Promise<void> {
+		if (walReady.has(database)) return;
+		await whenNotBusy(() => {
+			const conn = openConnection(fileOf(database));
+			try {
+				conn.exec('PRAGMA journal_mode = WAL');
+			} catch (err) {
+				throw sqliteError(err);
+			} finally {
+				conn.close();
+			}
+		}, busyWaitMs);
+		walReady.add(database);
+	}
+
 	function acquire(database: string): Connection {
-		const pooled = idle.get(database)?.pop();
-		if (pooled) return pooled;
-		const conn = openConnection(fileOf(database));
-		conn.exec('PRAGMA journal_mode = WAL');
-		return conn;
+		return idle.get(database)?.pop() ?? openConnection(fileOf(database));
 	}
 
 	function release(database: string, conn: Connection) {
@@ -295,6 +312,7 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 		const token = auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length) : undefined;
 		if (opts.authorize && !opts.authorize(database, token)) throw new HttpError(401, 'authentication failed', 'AUTH_FAILED');
 		known.add(database);
+		await prepare(database);
 		if (req.method === 'GET' && (endpoint === 'v2' || endpoint === 'v3')) {
 			res.writeHead(200, { 'content-type': 'text/plain' }).end();
 			return;
@@ -349,6 +367,7 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 		},
 		deleteDatabase(database) {
 			known.delete(database);
+			walReady.delete(database);
 			dropConnections(database);
 			for (const suffix of ['', '-wal', '-shm']) rmSync(fileOf(database) + suffix, { force: true });
 		},

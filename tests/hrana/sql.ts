@@ -28,7 +28,7 @@ export function toHranaError(err: unknown): HranaError {
 	return { message: String(err), code: 'UNKNOWN' };
 }
 
-function sqliteError(err: unknown): StmtError {
+export function sqliteError(err: unknown): StmtError {
 	if (err instanceof StmtError) return err;
 	const message = err instanceof Error ? err.message : String(err);
 	const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : 'SQLITE_ERROR';

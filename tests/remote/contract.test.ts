@@ -62,11 +62,13 @@ describe('https:// and libsql:// with TLS', () => {
 		expect(user.stderr).toBe('');
 		expect(user.code).toBe(0);
 		const created = await kantera(d.dir, ['sessions', 'create', '--title', 'Over TLS', '--world', 'iron-walkers'], undefined, env);
+		expect(created.stderr).toBe('');
 		expect(created.code).toBe(0);
 		const id = created.stdout.trim().split(/\s+/).at(-1) ?? '';
 		expect(server.hasDatabase('tls-control')).toBe(true);
 		expect(server.hasDatabase(`tls-s-${id}`)).toBe(true);
 		const listed = await kantera(d.dir, ['sessions', 'list', '--json'], undefined, env);
+		expect(listed.stderr).toBe('');
 		expect(listed.stdout).toContain('Over TLS');
 	});
 });
