@@ -35,7 +35,8 @@ describe('remote mode', () => {
 	});
 });
 
-describe('https:// and libsql:// with TLS', () => {
+// Three CLI processes (tsx start-up each): slow on a busy machine.
+describe('https:// and libsql:// with TLS', { timeout: 120_000 }, () => {
 	let server: HranaServer;
 	const d = tempDir();
 	let certFile = '';

@@ -90,7 +90,8 @@ async function cli(env: Record<string, string>, args: string[]) {
 	return run;
 }
 
-describe('kantera backup / restore', () => {
+// Whole campaigns, two worlds each, through the CLI: seconds on an idle machine, far more on a shared one.
+describe('kantera backup / restore', { timeout: 180_000 }, () => {
 	it('restores a backup taken mid-campaign, while the server runs, with every record identical', async () => {
 		const c = await campaign();
 		const [a, b] = c.sessionIds;

@@ -71,7 +71,7 @@ async function world(): Promise<World> {
 
 const recorded = (app: App) => app.control.db.select().from(controlSchema.sessionDatabases);
 
-describe('Turso databases per session', () => {
+describe('Turso databases per session', { timeout: 120_000 }, () => {
 	it('creating a session creates its database through the Platform API; deleting the session deletes it', async () => {
 		w = await world();
 		const { app, fake, hrana, alice } = w;
