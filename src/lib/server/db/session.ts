@@ -82,6 +82,8 @@ export class SessionDbPool {
 	}
 
 	private async acquire(id: string): Promise<Handle> {
+		// A database being destroyed is not reopened until it is gone (its files would vanish under the new handle).
+		await this.destroying.get(id);
 		let pending = this.open.get(id);
 		if (pending) {
 			// Refresh LRU position.
@@ -134,8 +136,22 @@ export class SessionDbPool {
 		return this.open.size;
 	}
 
+	/** Databases being destroyed, by session id: settles when the destruction has ended either way. */
+	private readonly destroying = new Map<string, Promise<void>>();
+
 	/** Closes the session's database and has its placement remove it (files, remote contents, Turso database). */
 	async destroy(id: string): Promise<void> {
+		const running = this.destroyDatabase(id);
+		const settled = running.catch(() => undefined);
+		this.destroying.set(id, settled);
+		try {
+			await running;
+		} finally {
+			if (this.destroying.get(id) === settled) this.destroying.delete(id);
+		}
+	}
+
+	private async destroyDatabase(id: string): Promise<void> {
 		const pending = this.open.get(id);
 		this.open.delete(id);
 		if (pending) {
