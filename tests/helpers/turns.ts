@@ -8,6 +8,7 @@ import { newId, sessionSchema, type SessionDb } from '../../src/lib/server/db';
 import { acceptTurn, composeMission, ensureMission, writeSettings, type TurnRow } from '../../src/lib/server/turn';
 import type { TokenCounter } from '../../src/lib/server/memory';
 import { tempDir } from './env';
+import { databaseEnv } from './databases';
 
 export type Vendor = 'openai' | 'anthropic';
 
@@ -45,7 +46,7 @@ export async function mockLlmApp(vendor: Vendor, env: Record<string, string> = {
 	const mock = opts.mock ?? (await startMockLlm());
 	const { dir, remove } = opts.dataDir === undefined ? tempDir() : { dir: opts.dataDir, remove: () => undefined };
 	const cfg = parseConfig({
-		KANTERA_DATA_DIR: dir,
+		...databaseEnv(dir),
 		KANTERA_LLM_PROVIDER: vendor,
 		KANTERA_LLM_MODEL: 'mock-model',
 		...(vendor === 'openai' ? { OPENAI_BASE_URL: mock.openaiBaseUrl, OPENAI_API_KEY: 'sk-test' } : { ANTHROPIC_BASE_URL: mock.anthropicBaseUrl, ANTHROPIC_API_KEY: 'sk-ant-test' }),

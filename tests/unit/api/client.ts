@@ -10,6 +10,7 @@ import { createUser, type AuthUser } from '../../../src/lib/server/auth';
 import type { ApiEvent } from '../../../src/lib/server/api';
 import { mockLlmApp, type Vendor } from '../../helpers/turns';
 import { tempDir } from '../../helpers/env';
+import { databaseEnv } from '../../helpers/databases';
 import type { MockLlm } from '../../mock-llm';
 import * as statusRoute from '../../../src/routes/api/v1/status/+server';
 import * as sessionsRoute from '../../../src/routes/api/v1/sessions/+server';
@@ -140,7 +141,7 @@ export async function apiHarness(opts: { vendor?: Vendor; env?: Record<string, s
 	let cleanup: () => Promise<void>;
 	if (opts.llm === false) {
 		const { dir, remove } = tempDir();
-		app = await createApp(parseConfig({ KANTERA_DATA_DIR: dir, ...opts.env }));
+		app = await createApp(parseConfig({ ...databaseEnv(dir), ...opts.env }));
 		cleanup = async () => {
 			await app.close();
 			remove();

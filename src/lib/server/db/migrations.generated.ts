@@ -26,6 +26,12 @@ export const controlMigrations: readonly Migration[] = [
 		"tag": "0003_budget_reservations",
 		"hash": "3c94b1e3f08ec828c2af651cc8f6daceecfb16b9902b6d1cce6cc2d3712b5167",
 		"sql": "CREATE TABLE `budget_reservations` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`session_id` text NOT NULL,\n\t`day` text NOT NULL,\n\t`micros` integer NOT NULL,\n\t`expires_at` integer NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `budget_reservations_user_day` ON `budget_reservations` (`user_id`,`day`);--> statement-breakpoint\nCREATE INDEX `budget_reservations_day` ON `budget_reservations` (`day`);--> statement-breakpoint\nCREATE INDEX `budget_reservations_session` ON `budget_reservations` (`session_id`);--> statement-breakpoint\nCREATE TABLE `session_work` (\n\t`session_id` text PRIMARY KEY NOT NULL,\n\t`since` integer NOT NULL\n);\n--> statement-breakpoint\nALTER TABLE `usage_daily` ADD `regenerations` integer DEFAULT 0 NOT NULL;"
+	},
+	{
+		"idx": 4,
+		"tag": "0004_session_databases",
+		"hash": "fe32fd6ef73004196d0e473d7a5a4ed82833fad5eb8aed56bf845738904d4242",
+		"sql": "CREATE TABLE `session_databases` (\n\t`session_id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`hostname` text,\n\t`status` text NOT NULL,\n\t`attempts` integer DEFAULT 0 NOT NULL,\n\t`last_error` text,\n\t`created_at` integer NOT NULL,\n\t`updated_at` integer NOT NULL\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `session_databases_name_unique` ON `session_databases` (`name`);--> statement-breakpoint\nCREATE INDEX `session_databases_status` ON `session_databases` (`status`,`updated_at`);"
 	}
 ];
 
