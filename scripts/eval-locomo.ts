@@ -24,7 +24,7 @@ import { createApp } from '../src/lib/server/app';
 import { parseConfig } from '../src/lib/server/config';
 import { newId } from '../src/lib/server/db';
 import { log } from '../src/lib/server/records';
-import { createEmbedder, embedPending, recall } from '../src/lib/server/search';
+import { createEmbedder, embedPending, recall, type Embedder } from '../src/lib/server/search';
 import { LexicalAnchors, type AnchorName } from './eval-lib/anchors';
 import { CATEGORY_NAMES, CATEGORY_ORDER, loadLocomo, RECALL_KS, RecallTable, recallAt } from './eval-lib/locomo';
 
@@ -34,6 +34,8 @@ const { values: args } = parseArgs({
 		/** Comma-separated sample ids: evaluate only these conversations (for cross-validation). */
 		only: { type: 'string' },
 		'keyword-only': { type: 'boolean', default: false },
+		/** Override the embedder's fusion weight (for calibrating it). */
+		'meaning-weight': { type: 'string' },
 		/** Print this many questions where recall@10 lost to the strong anchor. */
 		misses: { type: 'string', default: '0' },
 		/** Also write the figures as JSON to this file (outside the repository). */
@@ -64,7 +66,17 @@ async function main() {
 
 	const dir = mkdtempSync(path.join(tmpdir(), 'kantera-locomo-'));
 	const cfg = parseConfig({ ...process.env, KANTERA_DATA_DIR: dir });
-	const embedder = createEmbedder(cfg.embeddings);
+	const base = createEmbedder(cfg.embeddings);
+	const embedder: Embedder =
+		args['meaning-weight'] === undefined
+			? base
+			: {
+					id: base.id,
+					dimensions: base.dimensions,
+					fusionWeight: Number(args['meaning-weight']),
+					...(base.similarityFloor === undefined ? {} : { similarityFloor: base.similarityFloor }),
+					embed: (t, sig) => base.embed(t, sig)
+				};
 	const app = await createApp(cfg);
 	const tables: Record<System, RecallTable> = { recall: new RecallTable(), plain: new RecallTable(), strong: new RecallTable() };
 	const misses: string[] = [];
@@ -73,12 +85,13 @@ async function main() {
 	const latencies: number[] = [];
 	console.log(
 		`LoCoMo recall: ${conversations.length} conversations, ${conversations.reduce((n, c) => n + c.questions.length, 0)} questions, k = ${K}, cut-offs off; ` +
-			(args['keyword-only'] ? 'keyword only' : `embedder ${embedder.id} (${embedder.dimensions} dims)`)
+			(args['keyword-only'] ? 'keyword only' : `embedder ${embedder.id} (${embedder.dimensions} dims, fusion weight ${embedder.fusionWeight ?? 'default'})`)
 	);
 	try {
 		for (const conv of conversations) {
 			const started = performance.now();
 			const anchors = await LexicalAnchors.build(conv.turns);
+			const own: Record<System, RecallTable> = { recall: new RecallTable(), plain: new RecallTable(), strong: new RecallTable() };
 			await app.sessions.use(newId(), async (s) => {
 				const speakers = [...new Set(conv.turns.map((t) => t.speaker))];
 				// One conversation partner plays the player, the other the GM; the speaker is not indexed
@@ -96,7 +109,10 @@ async function main() {
 						strong: await anchors.search('strong', q.question, K)
 					};
 					latencies.push(performance.now() - t0);
-					for (const system of SYSTEMS) tables[system].add(q.category, q.evidence, ranked[system]);
+					for (const system of SYSTEMS) {
+						tables[system].add(q.category, q.evidence, ranked[system]);
+						own[system].add(q.category, q.evidence, ranked[system]);
+					}
 					if (recallAt(q.evidence, ranked.recall, 10) < recallAt(q.evidence, ranked.strong, 10))
 						misses.push(`  [${conv.id} ${CATEGORY_NAMES[q.category] ?? q.category}] ${q.question} — want ${q.evidence.join(',')}; got ${ranked.recall.slice(0, 10).join(',')}`);
 				}
@@ -105,7 +121,10 @@ async function main() {
 				emptyUnrelated.push(empty);
 			});
 			anchors.close();
-			console.log(`  ${conv.id}: ${conv.turns.length} turns, ${conv.questions.length} questions (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+			const r10 = (sys: System) => (own[sys].row('all')?.at[1] ?? 0).toFixed(1);
+			console.log(
+				`  ${conv.id}: ${conv.turns.length} turns, ${conv.questions.length} questions; R@10 recall ${r10('recall')}, strong ${r10('strong')}, plain ${r10('plain')} (${((performance.now() - started) / 1000).toFixed(1)} s)`
+			);
 		}
 	} finally {
 		await app.close();
