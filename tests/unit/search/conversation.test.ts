@@ -103,6 +103,18 @@ describe('recall over a play log', () => {
 	});
 });
 
+describe('recall: English-style queries and the substring index', () => {
+	it('still finds a partial name the word index does not know', async () => {
+		await env.app.sessions.use(env.sessionId(), async (s) => {
+			await s.write(async (tx) => {
+				await journal.append(tx, { body: 'Quillon carries the blue lantern to the mill.', ref: 'quillon' });
+				await journal.append(tx, { body: 'The miller counts sacks of rye.', ref: 'miller' });
+			});
+			expect((await recall(s.db, 'Quill', { k: 3 })).map((h) => h.ref)).toEqual(['quillon']);
+		});
+	});
+});
+
 describe('migration 0006 on an existing session database', () => {
 	it('re-indexes the words with their context', async () => {
 		const file = `${env.dir}/old-session.db`;

@@ -18,7 +18,7 @@ import { SECTION_KINDS, type SectionFilter, type SectionKind } from './filter';
 import { normaliseByTop, normaliseFromFloor, reciprocalRankFusion, weightedScoreFusion, type Fused } from './fuse';
 import { answersFollowQuestions } from './dialogue';
 import { rankedSearch, substringTerms, tailSearch, wordTerms } from './keyword';
-import { analyseQuery } from './query';
+import { analyseQuery, ftsQuote, TRIGRAM_MIN_CHARS } from './query';
 import { snippet } from './snippet';
 import { readVectorSpace, sameSpace } from './vector-table';
 import { cutHits, DEFAULT_SIMILARITY_FLOOR, vectorSearch } from './vector-search';
@@ -100,11 +100,19 @@ export async function recall(exec: SessionExec, query: string, options: RecallOp
 	const terms = analyseQuery(query);
 	if (terms.text.length === 0) return [];
 
-	const tails = await tailSearch(exec, terms.short, filter, candidates);
-	const ranked = await rankedSearch(exec, 'sections_trigram', await substringTerms(exec, terms.substrings, terms.short), filter, candidates);
-	const words = (
-		await answersFollowQuestions(exec, await rankedSearch(exec, 'sections_words', await wordTerms(exec, terms.words), filter, candidates), filter)
-	).slice(0, candidates);
+	const wordList = await wordTerms(exec, terms.words);
+	const words = (await answersFollowQuestions(exec, await rankedSearch(exec, 'sections_words', wordList, filter, candidates), filter)).slice(0, candidates);
+	// English-style queries ask the substring index only for the words the word index does not know
+	// (a partial or misspelt name): for known words it would only add substrings of them (`ring` in
+	// `during`) and cost a second full search.
+	const known = new Set(wordList.map((t) => t.expr));
+	const substringsWanted = terms.script === 'latin' ? terms.words.filter((w) => !known.has(ftsQuote(w)) && [...w].length >= TRIGRAM_MIN_CHARS) : terms.substrings;
+	const tails = terms.script === 'latin' ? { path: [], body: [] } : await tailSearch(exec, terms.short, filter, candidates);
+	const shortWanted = terms.script === 'latin' ? [] : terms.short;
+	const ranked =
+		substringsWanted.length + shortWanted.length === 0
+			? []
+			: await rankedSearch(exec, 'sections_trigram', await substringTerms(exec, substringsWanted, shortWanted), filter, candidates);
 
 	let meaning: Fused[] = [];
 	let floor = DEFAULT_SIMILARITY_FLOOR;
