@@ -25,7 +25,8 @@ import { parseConfig } from '../src/lib/server/config';
 import { newId } from '../src/lib/server/db';
 import { log } from '../src/lib/server/records';
 import { createEmbedder, embedPending, recall, type Embedder } from '../src/lib/server/search';
-import { LexicalAnchors, type AnchorName } from './eval-lib/anchors';
+import { refreshContexts } from '../src/lib/server/search/context-queue';
+import { LexicalAnchors } from './eval-lib/anchors';
 import { CATEGORY_NAMES, CATEGORY_ORDER, loadLocomo, RECALL_KS, RecallTable, recallAt } from './eval-lib/locomo';
 
 const { values: args } = parseArgs({
@@ -99,7 +100,9 @@ async function main() {
 				await s.write(async (tx) => {
 					for (const t of conv.turns) await log.append(tx, { role: t.speaker === speakers[0] ? 'player' : 'gm', body: t.body, ref: t.ref });
 				});
-				if (!args['keyword-only']) await embedPending(s, embedder, { maxBatches: Number.POSITIVE_INFINITY });
+				// After the writes, as the turn runner does after a commit: neighbour contexts, then vectors.
+				if (args['keyword-only']) while ((await refreshContexts(s)) > 0);
+				else await embedPending(s, embedder, { maxBatches: Number.POSITIVE_INFINITY });
 				const options = { k: K, includeGmOnly: true, cutoff: false, embedder: args['keyword-only'] ? undefined : embedder };
 				for (const q of conv.questions) {
 					const t0 = performance.now();

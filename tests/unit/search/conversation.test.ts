@@ -12,7 +12,7 @@ import type { SessionDb, SessionTx } from '../../../src/lib/server/db';
 import { migrate } from '../../../src/lib/server/db/migrate';
 import { sessionMigrations } from '../../../src/lib/server/db/migrations.generated';
 import { documents, journal, log } from '../../../src/lib/server/records';
-import { recall } from '../../../src/lib/server/search';
+import { embedPending, OfflineEmbedder, recall } from '../../../src/lib/server/search';
 
 let env: TestEnv;
 beforeEach(async () => {
@@ -47,6 +47,23 @@ describe('recall over a play log', () => {
 			const hits = await refs(s.db, 'Mira sailing estuary', 3);
 			expect(hits).toContain('lead');
 			expect(hits).toContain('target');
+		});
+	});
+
+	it('finds a line through the lines after it once the context queue is drained (after the commit)', async () => {
+		await env.app.sessions.use(env.sessionId(), async (s) => {
+			await playLog(s, [
+				...FILLER.map((body, i) => ({ ref: `a${i}`, body })),
+				{ ref: 'target', body: 'And then we lost the mast.' },
+				{ ref: 'follow', body: 'Mira talked about her sailing lessons on the estuary.' },
+				...FILLER.map((body, i) => ({ ref: `b${i}`, body }))
+			]);
+			// Written, not yet refreshed: the line before `follow` does not know it yet.
+			expect(await refs(s.db, 'Mira sailing estuary', 3)).not.toContain('target');
+			expect(await s.db.all(sql`SELECT count(*) AS n FROM context_queue`)).not.toEqual([{ n: 0 }]);
+			await embedPending(s, new OfflineEmbedder(64));
+			expect(await s.db.all(sql`SELECT count(*) AS n FROM context_queue`)).toEqual([{ n: 0 }]);
+			expect(await refs(s.db, 'Mira sailing estuary', 3)).toContain('target');
 		});
 	});
 
