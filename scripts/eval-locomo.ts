@@ -1,6 +1,6 @@
 /**
  * npm run eval:locomo -- --data ../shared/data/locomo-dev/locomo-dev.json [--only conv-26,conv-30]
- *   [--keyword-only] [--misses N] [--json]
+ *   [--keyword-only] [--meaning-weight X] [--sides] [--misses N] [--json FILE]
  *
  * Recall on LoCoMo's very long conversations, by the data set README's protocol: one play session per
  * conversation, each dialogue turn one play-log record (body `<speaker> said, "<text>"`, ref = dia_id)
@@ -22,7 +22,10 @@ import { performance } from 'node:perf_hooks';
 import * as v from 'valibot';
 import { createApp } from '../src/lib/server/app';
 import { parseConfig } from '../src/lib/server/config';
-import { newId } from '../src/lib/server/db';
+import { inArray } from 'drizzle-orm';
+import { newId, sessionSchema, type SessionDb } from '../src/lib/server/db';
+import { analyseQuery } from '../src/lib/server/search/query';
+import { vectorSearch } from '../src/lib/server/search/vector-search';
 import { log } from '../src/lib/server/records';
 import { createEmbedder, embedPending, recall, type Embedder } from '../src/lib/server/search';
 import { refreshContexts } from '../src/lib/server/search/context-queue';
@@ -35,6 +38,8 @@ const { values: args } = parseArgs({
 		/** Comma-separated sample ids: evaluate only these conversations (for cross-validation). */
 		only: { type: 'string' },
 		'keyword-only': { type: 'boolean', default: false },
+		/** Also rank with each side of the fusion alone (keyword lists; nearest vectors). */
+		sides: { type: 'boolean', default: false },
 		/** Override the embedder's fusion weight (for calibrating it). */
 		'meaning-weight': { type: 'string' },
 		/** Print this many questions where recall@10 lost to the strong anchor. */
@@ -45,9 +50,18 @@ const { values: args } = parseArgs({
 });
 
 const K = 50;
-const SYSTEMS = ['recall', 'plain', 'strong'] as const;
-type System = (typeof SYSTEMS)[number];
-const LABEL: Record<System, string> = { recall: 'Kantera recall', plain: 'FTS5 BM25 (plain)', strong: 'FTS5 BM25 + context (strong)' };
+const ALL_SYSTEMS = ['recall', 'plain', 'strong', 'words', 'vectors'] as const;
+type System = (typeof ALL_SYSTEMS)[number];
+const LABEL: Record<System, string> = {
+	recall: 'Kantera recall',
+	plain: 'FTS5 BM25 (plain)',
+	strong: 'FTS5 BM25 + context (strong)',
+	words: 'recall without the meaning side',
+	vectors: 'the meaning side alone (nearest vectors)'
+};
+/** With --sides, each side of the fusion alone too: fusion should not lose to either. */
+const SYSTEMS: readonly System[] = args.sides ? ALL_SYSTEMS : ['recall', 'plain', 'strong'];
+const newTables = (): Record<System, RecallTable> => ({ recall: new RecallTable(), plain: new RecallTable(), strong: new RecallTable(), words: new RecallTable(), vectors: new RecallTable() });
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'tests', 'fixtures', 'recall');
 const Unrelated = v.object({ id: v.string(), query: v.string() });
@@ -57,6 +71,20 @@ function unrelatedQuestions(): string[] {
 		.split('\n')
 		.filter((l) => l.trim() !== '')
 		.map((l) => v.parse(Unrelated, JSON.parse(l)).query);
+}
+
+/** The meaning side alone: the question's nearest sections, no cut-offs. */
+async function nearest(s: SessionDb, embedder: Embedder, question: string): Promise<(string | null)[]> {
+	const [vector] = await embedder.embed([analyseQuery(question).text]);
+	if (!vector) return [];
+	const hits = await vectorSearch(s.db, vector, embedder.id, { includeGmOnly: true }, K);
+	if (hits.length === 0) return [];
+	const rows = await s.db
+		.select({ id: sessionSchema.sections.id, ref: sessionSchema.sections.ref })
+		.from(sessionSchema.sections)
+		.where(inArray(sessionSchema.sections.id, hits.map((h) => h.id)));
+	const refOf = new Map(rows.map((r) => [r.id, r.ref]));
+	return hits.map((h) => refOf.get(h.id) ?? null);
 }
 
 async function main() {
@@ -79,7 +107,7 @@ async function main() {
 					embed: (t, sig) => base.embed(t, sig)
 				};
 	const app = await createApp(cfg);
-	const tables: Record<System, RecallTable> = { recall: new RecallTable(), plain: new RecallTable(), strong: new RecallTable() };
+	const tables = newTables();
 	const misses: string[] = [];
 	const unrelated = unrelatedQuestions();
 	const emptyUnrelated: number[] = [];
@@ -92,7 +120,7 @@ async function main() {
 		for (const conv of conversations) {
 			const started = performance.now();
 			const anchors = await LexicalAnchors.build(conv.turns);
-			const own: Record<System, RecallTable> = { recall: new RecallTable(), plain: new RecallTable(), strong: new RecallTable() };
+			const own = newTables();
 			await app.sessions.use(newId(), async (s) => {
 				const speakers = [...new Set(conv.turns.map((t) => t.speaker))];
 				// One conversation partner plays the player, the other the GM; the speaker is not indexed
@@ -109,7 +137,9 @@ async function main() {
 					const ranked: Record<System, (string | null)[]> = {
 						recall: (await recall(s.db, q.question, options)).map((h) => h.ref),
 						plain: await anchors.search('plain', q.question, K),
-						strong: await anchors.search('strong', q.question, K)
+						strong: await anchors.search('strong', q.question, K),
+						words: args.sides ? (await recall(s.db, q.question, { ...options, embedder: undefined })).map((h) => h.ref) : [],
+						vectors: args.sides && !args['keyword-only'] ? await nearest(s, embedder, q.question) : []
 					};
 					latencies.push(performance.now() - t0);
 					for (const system of SYSTEMS) {
