@@ -101,12 +101,19 @@ export async function substringTerms(exec: SessionExec, substrings: readonly str
 	return terms;
 }
 
-/** Word terms for the Porter index, with their exact section counts (FTS5 counts without ranking, cheaply). */
+/**
+ * Word terms for the Porter index, with their section counts up to RANK_MAX_DOCS + 1: beyond that a
+ * term is common and its exact count does not matter. Stopping there keeps a frequent word cheap
+ * (its rows include the neighbours that hold it as context: several times its own sections).
+ */
 export async function wordTerms(exec: SessionExec, words: readonly string[]): Promise<Term[]> {
 	const terms: Term[] = [];
 	for (const w of words) {
 		const expr = ftsQuote(w);
-		const [row] = v.parse(v.array(CountRow), await exec.all(sql`SELECT count(*) AS n FROM sections_words WHERE sections_words MATCH ${expr}`));
+		const [row] = v.parse(
+			v.array(CountRow),
+			await exec.all(sql`SELECT count(*) AS n FROM (SELECT 1 FROM sections_words WHERE sections_words MATCH ${expr} LIMIT ${RANK_MAX_DOCS + 1})`)
+		);
 		if (row && row.n > 0) terms.push({ expr, docs: row.n });
 	}
 	return terms;
