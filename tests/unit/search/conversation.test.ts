@@ -1,5 +1,5 @@
 /**
- * Recall over a play log: the word index's neighbour context (migration 0006), answers that follow
+ * Recall over a play log: the word index's neighbour context (the words_context migration), answers that follow
  * logged questions, and word BM25 leading English-style queries. Records are written through the
  * records API, as the GM's turns write them.
  */
@@ -132,19 +132,21 @@ describe('recall: English-style queries and the substring index', () => {
 	});
 });
 
-describe('migration 0006 on an existing session database', () => {
+describe('the words-context migration on an existing session database', () => {
 	it('re-indexes the words with their context', async () => {
 		const file = `${env.dir}/old-session.db`;
 		const client = createClient({ url: `file:${file}` });
-		// A session written by the previous version: every migration up to 0005.
-		await migrate(client, sessionMigrations.slice(0, 6));
+		// A session written by the previous version: every migration before this one.
+		const at = sessionMigrations.findIndex((m) => m.tag.endsWith('_words_context'));
+		expect(at).toBeGreaterThan(0);
+		await migrate(client, sessionMigrations.slice(0, at));
 		const db = drizzle(client);
 		const lines = ['Mira talked about her sailing lessons on the estuary.', 'She capsized twice and laughed about it.', ...FILLER];
 		for (const [i, body] of lines.entries())
 			await db.run(
 				sql`INSERT INTO sections (kind, record_id, ord, path, body, gm_only, ref, content_hash) VALUES ('log', ${i + 1}, 0, ${`Log › gm #${i + 1}`}, ${body}, 0, ${`l${i}`}, ${`h${i}`})`
 			);
-		expect(await migrate(client, sessionMigrations)).toEqual(['0006_words_context']);
+		expect(await migrate(client, sessionMigrations)).toContain(sessionMigrations[at]?.tag);
 		const rows = await db.all<{ id: number }>(sql`SELECT rowid AS id FROM sections_words WHERE sections_words MATCH 'estuary' ORDER BY rowid`);
 		// The line itself, and the lines whose context holds it (the one after it, and the one after that).
 		expect(rows.map((r) => r.id)).toEqual([1, 2, 3]);

@@ -1,7 +1,7 @@
 /**
  * Keeping the word index's context column current. A new play-log or journal section is indexed
  * with the sections before it as its context; the sections before it now have a new neighbour after
- * them, so the triggers of migration 0006 queue them, and this indexes them again, after the turn's
+ * them, so the triggers of the words_context migration queue them, and this indexes them again, after the turn's
  * commit (from embedPending), in one short write transaction. Until then recall sees them with the
  * context they had: only their newest neighbour is missing.
  */

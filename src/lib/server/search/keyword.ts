@@ -4,7 +4,7 @@
  *   terms are widened to the indexed trigrams that start with them, and found at the very end of a
  *   path or body (which no trigram starts with) through the column-tail indexes of migration 0002;
  * - words (Porter FTS5): English-style ranking with stemming, over path, body and the context column
- *   of migration 0006 (the bodies of the neighbouring log or journal sections). A section is scored
+ *   of the words_context migration (text of the neighbouring log or journal sections). A section is scored
  *   twice, by its own words and by its words with their context, and the two are added: its own words
  *   lead, and a line of dialogue whose answer or question lies next to it is still found.
  *

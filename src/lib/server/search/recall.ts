@@ -105,10 +105,11 @@ export async function recall(exec: SessionExec, query: string, options: RecallOp
 	// English-style queries ask the substring index only for the words the word index does not know
 	// (a partial or misspelt name): for known words it would only add substrings of them (`ring` in
 	// `during`) and cost a second full search.
+	const latin = terms.script === 'latin';
 	const known = new Set(wordList.map((t) => t.expr));
-	const substringsWanted = terms.script === 'latin' ? terms.words.filter((w) => !known.has(ftsQuote(w)) && [...w].length >= TRIGRAM_MIN_CHARS) : terms.substrings;
-	const tails = terms.script === 'latin' ? { path: [], body: [] } : await tailSearch(exec, terms.short, filter, candidates);
-	const shortWanted = terms.script === 'latin' ? [] : terms.short;
+	const substringsWanted = latin ? terms.words.filter((w) => !known.has(ftsQuote(w)) && [...w].length >= TRIGRAM_MIN_CHARS) : terms.substrings;
+	const shortWanted = latin ? [] : terms.short;
+	const tails = latin ? { path: [], body: [] } : await tailSearch(exec, shortWanted, filter, candidates);
 	const ranked =
 		substringsWanted.length + shortWanted.length === 0
 			? []
@@ -128,7 +129,7 @@ export async function recall(exec: SessionExec, query: string, options: RecallOp
 	}
 
 	let fused: Fused[];
-	if (terms.script === 'latin') {
+	if (latin) {
 		fused = weightedScoreFusion([
 			{ weight: 1, hits: normaliseByTop(words) },
 			{ weight: LATIN_SUBSTRING_WEIGHT, hits: normaliseByTop(ranked) },
