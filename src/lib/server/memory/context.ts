@@ -1,6 +1,7 @@
 /**
  * Builds what the GM sees, in a fixed order: pinned mission → latest hand-off summary → documents'
- * table of contents + state + recent journal → the last N exchanges → the player's input.
+ * table of contents + state + recent journal → the last N exchanges (after a checkpoint, the last one
+ * or two from before it: see CARRY_EXCHANGES) → the player's input.
  *
  * The mission is its own field and goes first, verbatim, in every request: nothing here truncates,
  * compacts or summarises it. Everything after it is rebuilt from records on every turn, which is

@@ -1,8 +1,8 @@
 /** What the memory layer needs from the records: history since the last checkpoint and the head. */
-import { and, asc, desc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { sessionSchema, type SessionExec } from '../db';
 import { documents, journal, state, summaries } from '../records';
-import type { Exchange, RecordsHead } from '../memory';
+import { CARRY_EXCHANGES, type Exchange, type RecordsHead } from '../memory';
 
 const { turns } = sessionSchema;
 
@@ -28,15 +28,33 @@ export async function lastCheckpointSeq(exec: SessionExec): Promise<number> {
 	return row?.seq ?? 0;
 }
 
-/** Committed player exchanges since the last checkpoint, oldest first. */
+/**
+ * Committed player exchanges since the last checkpoint, oldest first, preceded by the last few from
+ * before it, marked `carried` (the memory layer keeps those that fit its carry budget in the window,
+ * and leaves them out of the checkpoint threshold and request).
+ */
 export async function historySinceCheckpoint(exec: SessionExec): Promise<Exchange[]> {
 	const since = await lastCheckpointSeq(exec);
+	const columns = { input: turns.input, reply: turns.reply, tokens: turns.tokens };
+	const carried =
+		since === 0
+			? []
+			: await exec
+					.select(columns)
+					.from(turns)
+					.where(and(committed, eq(turns.kind, 'player'), lt(turns.seq, since)))
+					.orderBy(desc(turns.seq))
+					.limit(CARRY_EXCHANGES);
 	const rows = await exec
-		.select({ input: turns.input, reply: turns.reply, tokens: turns.tokens })
+		.select(columns)
 		.from(turns)
 		.where(and(committed, eq(turns.kind, 'player'), gt(turns.seq, since)))
 		.orderBy(asc(turns.seq));
-	return rows.map((r) => ({ player: r.input, gm: r.reply ?? '', tokens: r.tokens ?? undefined }));
+	return [...carried.reverse().map((r) => ({ ...exchange(r), carried: true })), ...rows.map(exchange)];
+}
+
+function exchange(r: { input: string; reply: string | null; tokens: number | null }): Exchange {
+	return { player: r.input, gm: r.reply ?? '', tokens: r.tokens ?? undefined };
 }
 
 export async function nextSeq(exec: SessionExec): Promise<number> {
