@@ -89,11 +89,14 @@ export interface StoryOptions {
 	warn?: (message: string) => void;
 }
 
+/** The key suffix of the player's line in an exchange (`${turn}:in`). */
+const PLAYER_LINE = 'in';
+
 function exchangeLines(x: Exchange | null): Line[] {
 	if (!x) return [];
 	const prefix = x.turnId ?? `m${x.messageId ?? 0}`;
 	const lines: Line[] = [];
-	if (x.input !== null) lines.push({ key: `${prefix}:in`, kind: 'player', speaker: null, expression: null, paragraph: -1, text: x.input, partial: false });
+	if (x.input !== null) lines.push({ key: `${prefix}:${PLAYER_LINE}`, kind: 'player', speaker: null, expression: null, paragraph: -1, text: x.input, partial: false });
 	if (x.outcome === 'failed' || x.outcome === 'cancelled' || x.outcome === 'interrupted') return lines;
 	for (const p of parseScript(x.reply, { final: x.final })) {
 		// A complete paragraph with no text (a tag and nothing else) is not worth a click.
@@ -149,6 +152,8 @@ export class Story {
 	private framePending = false;
 	private lastFrame: number | null = null;
 	private readonly options: StoryOptions;
+	/** The turn played (or resumed) while this page is open: its reply follows the player's line by itself. */
+	private liveTurn: string | null = null;
 
 	readonly visible = $derived(visibleText(this.state));
 	readonly complete = $derived(isComplete(this.state));
@@ -207,6 +212,7 @@ export class Story {
 
 	/** The page opened mid-turn: show what streamed so far. */
 	resume(turnId: string, input: string, text: string): void {
+		this.liveTurn = turnId;
 		this.exchange = { turnId, input, reply: text, final: false, messageId: null, outcome: 'streaming' };
 		this.refresh();
 		this.dispatch({ type: 'skip', read: this.read });
@@ -214,6 +220,7 @@ export class Story {
 
 	beginTurn(turnId: string, input: string): void {
 		if (this.exchange?.turnId === turnId) return;
+		this.liveTurn = turnId;
 		this.exchange = { turnId, input, reply: '', final: false, messageId: null, outcome: 'streaming' };
 		this.refresh();
 	}
@@ -300,14 +307,13 @@ export class Story {
 
 	/** Re-reads the exchange into lines and the reveal. */
 	private refresh(): void {
-		const before = this.state;
-		const wasAtEnd = atEnd(before);
 		const lines = exchangeLines(this.exchange);
 		this.lines = lines;
-		let next = reveal(before, { type: 'load', paragraphs: lines.map((l) => ({ key: l.key, text: l.text, partial: l.partial })) });
-		// The player's own line needs no click: once the GM's first paragraph arrives, it is shown.
-		const key = currentKey(next);
-		if (wasAtEnd && key !== null && key.endsWith(':in') && next.current < next.items.length - 1) next = reveal(next, { type: 'advance' });
+		let next = reveal(this.state, { type: 'load', paragraphs: lines.map((l) => ({ key: l.key, text: l.text, partial: l.partial, instant: l.kind === 'player' })) });
+		// The player's own line is shown whole at once and is no stop in a live turn: as soon as the
+		// GM's first paragraph arrives (even while it still streams) the window goes on to it.
+		const current = this.lines[next.current];
+		if (current?.kind === 'player' && this.exchange?.turnId === this.liveTurn && next.current < next.items.length - 1) next = reveal(next, { type: 'advance' });
 		this.commitState(next);
 	}
 
