@@ -7,3 +7,4 @@ export * from './script';
 export * from './stage';
 export * from './replay';
 export * from './reveal';
+export * from './place';

@@ -5,7 +5,7 @@
  */
 export { PlayState, setPlayContext, getPlayContext, type Translate, type TurnInFlight, type TurnOutcome, type Connection, type PlayOptions, type PastView } from './play.svelte';
 export { Story, lastExchange, MAX_READ_KEYS, type Line, type LineKind, type Exchange, type ExchangeOutcome, type FrameScheduler, type ReadStorage } from './story.svelte';
-export { StageImages, type ImageEntry } from './images.svelte';
+export { StageImages, type ImageEntry, type SpriteImage } from './images.svelte';
 export { ReaderSettings, TEXT_SPEEDS, TEXT_SPEED_NAMES, isTextSpeed, readStoredSettings, type TextSpeed, type SettingsStorage } from './settings.svelte';
 export { connectEvents } from './stream';
 export { fetchLogPage } from './log';

@@ -113,6 +113,40 @@ describe('stage writes in a turn', () => {
 	});
 });
 
+describe('stage directions while the reply streams', () => {
+	it('sends each staged cue and place as an event before the reply text and the commit; the commit carries the choices', async () => {
+		h = await turnHarness('openai');
+		h.mock.script([
+			{
+				text: 'Steps on the stair.',
+				toolCalls: [
+					{ name: 'set_scene', arguments: { name: 'Cellar', description: 'A damp cellar room, barrels, one lamp.' } },
+					{ name: 'adv_stage', arguments: { cues: [{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }], choices: ['Hide', 'Call out'] } }
+				]
+			},
+			{ text: '@Bram: Who is down here?' }
+		]);
+		const turn = await h.play('I listen');
+		expect(turn.status).toBe('committed');
+		expect(turn.reply).toBe('Steps on the stair.\n\n@Bram: Who is down here?');
+		const events = (await h.use((s) => readEventsAfter(s.db, 0))).map((e) => e.event);
+		const staged = events.flatMap((e) => (e.type === 'stage.staged' ? [e] : []));
+		expect(staged).toEqual([
+			{ type: 'stage.staged', turnId: turn.id, cues: [], places: [{ name: 'Cellar', kind: 'interior' }] },
+			{ type: 'stage.staged', turnId: turn.id, cues: [{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }], places: [] }
+		]);
+		const types = events.map((e) => e.type);
+		const lastStaged = types.lastIndexOf('stage.staged');
+		// Staged before the text that follows the tool calls streams, and long before the commit.
+		expect(types.slice(lastStaged + 1)).toContain('text.delta');
+		// The streamed text has the reply's paragraph break between the two rounds, so live paragraph numbers match the cues.
+		expect(events.flatMap((e) => (e.type === 'text.delta' ? [e.text] : [])).join('')).toBe(turn.reply);
+		expect(events.find((e) => e.type === 'turn.committed')).toMatchObject({ choices: ['Hide', 'Call out'] });
+		const offer = await h.use((s) => stage.choices.latest(s.db));
+		expect(offer?.options).toEqual(['Hide', 'Call out']);
+	});
+});
+
 describe('turn lifecycle', () => {
 	it('a turn found running after a restart is marked interrupted and never sent to the LLM', async () => {
 		h = await turnHarness('openai');
