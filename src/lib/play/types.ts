@@ -39,6 +39,16 @@ export interface PlayView {
 	lastEventId: number;
 	/** What the GM offered the player to say next with the newest GM message, if anything. */
 	choices: ChoiceMenu | null;
+	/** The world's title card (a session started from a world); null for an empty world. */
+	titleCard: TitleCard | null;
+}
+
+/** What the title card shows: the world's title and tagline over its opening scene. */
+export interface TitleCard {
+	title: string;
+	tagline: string;
+	/** The opening scene, whose background is the card's cover. */
+	scene: string | null;
 }
 
 /** A menu of choices tied to the GM message that offered it. */

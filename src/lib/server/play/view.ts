@@ -12,7 +12,7 @@ import { sessionSchema, type SessionExec } from '../db';
 import { lastEventId } from '../turn';
 import { parseSessionEvent } from '../../types/events';
 import type { ActiveTurn, FinishedTurn, PlayView } from '../../play/types';
-import { choices } from '../stage';
+import { choices, titleCard } from '../stage';
 import { logPage } from './log';
 
 const { turns, events } = sessionSchema;
@@ -73,6 +73,7 @@ export async function loadPlayView(exec: SessionExec, sessionId: string, now = D
 		log,
 		...(await turnsOfInterest(exec, cursor, now)),
 		lastEventId: cursor,
-		choices: offer && newestGm?.id === offer.messageId ? offer : null
+		choices: offer && newestGm?.id === offer.messageId ? offer : null,
+		titleCard: await titleCard(exec)
 	};
 }

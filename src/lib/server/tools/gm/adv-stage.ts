@@ -46,7 +46,7 @@ const cueExact = v.variant('action', [
 	v.object({ paragraph: paragraph(), action: v.literal('background'), scene: scene() }, 'background needs "scene"')
 ]);
 
-/** The arguments; the tool's schema repeats them once so the JSON Schema converter stops before the check (see shared.ts). */
+/** The arguments. The tool's schema pipes them into a custom check, where the JSON Schema converter stops (see shared.ts). */
 const advStageArgs = v.object({
 	cues: v.optional(v.pipe(v.array(v.pipe(cueFlat, cueExact)), v.maxLength(MAX_CUES_PER_CALL), v.description('The cues, in the order they play.')), []),
 	choices: v.optional(
@@ -61,11 +61,16 @@ const advStageArgs = v.object({
 	)
 });
 
+type AdvStageArgs = v.InferOutput<typeof advStageArgs>;
+
 export const advStageTool = defineTool({
 	name: 'adv_stage',
 	description:
 		'Stage directions for the reply you are writing: characters enter, exit, move or change expression, and the background changes, each before a given paragraph. Call it before you write the reply: the screen plays each cue when the reader reaches its paragraph, even while you are still writing. Register characters with register_npc and places with set_scene first; unregistered names still play, as silhouettes. Up to three characters fit on screen (left, center, right). Optionally offer `choices` for what the player does next, shown as a menu after the reply.',
-	schema: v.pipe(advStageArgs, v.object(advStageArgs.entries), v.check((a) => a.cues.length > 0 || a.choices !== undefined, 'cues: give at least one cue (or offer choices)')),
+	schema: v.pipe(
+		advStageArgs,
+		v.custom<AdvStageArgs>((a) => v.is(advStageArgs, a) && ((a.cues?.length ?? 0) > 0 || a.choices !== undefined), 'cues: give at least one cue (or offer choices)')
+	),
 	async handler(args, ctx: ToolContext) {
 		const choices = args.choices?.map((c) => c.replace(/\s+/g, ' ').trim()) ?? [];
 		if (choices.some((c) => c === '')) throw new ToolError('a choice is blank; write each option as a short line.');
