@@ -6,6 +6,8 @@ import { sessionSchema } from '../../../src/lib/server/db';
 import { journal, log } from '../../../src/lib/server/records';
 import * as stage from '../../../src/lib/server/stage';
 import { acceptTurn, readEventsAfter, pruneStreamingEvents, LEASE_MS } from '../../../src/lib/server/turn';
+import { prologueSource } from '../../../src/lib/server/sessions/start';
+import { getWorld } from '../../../src/lib/server/worlds';
 
 let h: TurnHarness | undefined;
 afterEach(async () => {
@@ -144,6 +146,20 @@ describe('stage directions while the reply streams', () => {
 		expect(events.find((e) => e.type === 'turn.committed')).toMatchObject({ choices: ['Hide', 'Call out'] });
 		const offer = await h.use((s) => stage.choices.latest(s.db));
 		expect(offer?.options).toEqual(['Hide', 'Call out']);
+	});
+});
+
+describe('the opening in the first context', () => {
+	it('gives the first turn the prologue the player read and the stage it left; later turns do not repeat it', async () => {
+		h = await turnHarness('anthropic');
+		await h.use((s) => s.write((tx) => stage.writePrologue(tx, prologueSource(getWorld('sword-and-sorcery', 'en')))));
+		h.mock.script([{ text: 'Sefa slams her palm on the table.' }, { text: 'Mirela sighs.' }]);
+		await h.play('I look up from my wine.');
+		const first = systemTextOf(h.mock.requests[0] ?? { openai: undefined, anthropic: undefined }) ?? '';
+		expect(first).toMatch(/## Opening scene \(the player has just read this on screen; continue from it, do not retell it\)\n\nVesca is a walled port/);
+		expect(first).toContain('[Stage now] Background: The Crooked Lantern. On stage: Mirela (left), Sefa (right).');
+		await h.play('I ask what happened.');
+		expect(systemTextOf(h.mock.requests[1] ?? { openai: undefined, anthropic: undefined })).not.toContain('## Opening scene');
 	});
 });
 

@@ -16,6 +16,7 @@ import { log } from '../records';
 import { parseScript, STAGE_SLOTS, type StageCue, type StageSlot } from '../../adv';
 import type { Language } from '../../types/settings';
 import * as cues from './cues';
+import { stageBefore } from './timeline';
 
 const { meta, logMessages } = sessionSchema;
 
@@ -145,4 +146,20 @@ export async function prologueText(exec: SessionExec): Promise<string | undefine
 	return parseScript(row.body, { final: true })
 		.map((p) => p.text)
 		.join('\n\n');
+}
+
+/**
+ * The opening for the GM's first context: the prologue as the player read it and the stage it left
+ * (background, who stands where), so the first reply continues the scene and stages from there.
+ */
+export async function openingContext(exec: SessionExec): Promise<string | undefined> {
+	const text = await prologueText(exec);
+	if (text === undefined) return undefined;
+	const stage = await stageBefore(exec, undefined);
+	const standing = STAGE_SLOTS.flatMap((slot) => {
+		const figure = stage.slots[slot];
+		return figure ? [`${figure.character} (${slot})`] : [];
+	});
+	const where = stage.background ? `Background: ${stage.background.scene}.` : 'No background.';
+	return `${text}\n\n[Stage now] ${where} On stage: ${standing.length > 0 ? standing.join(', ') : 'nobody'}.`;
 }
