@@ -8,3 +8,4 @@ export * from './stage';
 export * from './replay';
 export * from './reveal';
 export * from './place';
+export * from './placeholders';
