@@ -32,15 +32,22 @@ export async function signOut(page: Page): Promise<void> {
 	await expect(page.getByRole('link', { name: 'Sign in', exact: true })).toBeVisible();
 }
 
-/** Creates a session from the home page and returns its id (from the link). */
-export async function createSession(page: Page, title: string): Promise<string> {
+/** The session id in a play page's URL. */
+export function sessionIdOf(page: Page): string {
+	const id = /\/sessions\/([a-z2-7]{20})(?:[?#]|$)/.exec(page.url())?.[1];
+	if (!id) throw new Error(`not a play page: ${page.url()}`);
+	return id;
+}
+
+/**
+ * Creates a session from the home page (in `world`, a radio button's name, or the default one) and
+ * returns its id. Create opens the new session's play page.
+ */
+export async function createSession(page: Page, title: string, world?: RegExp): Promise<string> {
 	await page.goto('/');
 	await page.getByLabel('Title').fill(title);
+	if (world) await page.getByRole('radio', { name: world }).check();
 	await page.getByRole('button', { name: 'Create' }).click();
-	const link = page.getByRole('link', { name: title, exact: true });
-	await expect(link).toBeVisible();
-	const href = await link.getAttribute('href');
-	const id = /^\/sessions\/([a-z2-7]{20})$/.exec(href ?? '')?.[1];
-	if (!id) throw new Error(`unexpected session link ${href}`);
-	return id;
+	await expect(page).toHaveURL(/\/sessions\/[a-z2-7]{20}$/);
+	return sessionIdOf(page);
 }

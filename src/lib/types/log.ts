@@ -10,6 +10,9 @@ import { LOG_ROLES, MessageCueSchema, PLACE_KINDS, StageStateSchema } from '../a
 
 const Id = v.pipe(v.number(), v.integer());
 
+/** The turn id of the prologue a session from a world opens with (a GM message no LLM wrote). */
+export const PROLOGUE_TURN_ID = 'prologue';
+
 /** The most messages one page carries: a screenful many times over, and small enough to answer at once. */
 export const LOG_MAX_PAGE = 200;
 

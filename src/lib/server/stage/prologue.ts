@@ -15,13 +15,14 @@ import { sessionSchema, type SessionExec, type SessionTx } from '../db';
 import { log } from '../records';
 import { parseScript, STAGE_SLOTS, type StageCue, type StageSlot } from '../../adv';
 import type { Language } from '../../types/settings';
+import { PROLOGUE_TURN_ID } from '../../types/log';
 import * as cues from './cues';
 import { stageBefore } from './timeline';
 
 const { meta, logMessages } = sessionSchema;
 
 /** The turn id the prologue's message and cues are filed under (no turn ran: no LLM was called). */
-export const PROLOGUE_TURN_ID = 'prologue';
+export { PROLOGUE_TURN_ID };
 const TITLE_CARD_KEY = 'stage.titleCard';
 /** The premise is the prologue's opening, not a chapter: a longer one is left to the Documents. */
 export const MAX_PROLOGUE_PREMISE_PARAGRAPHS = 6;
