@@ -11,8 +11,16 @@ export function uniqueName(prefix: string): string {
 
 export const PASSWORD = 'correct horse battery';
 
+/**
+ * Opens a page and lets it finish loading its scripts: text typed into a form before the page has
+ * hydrated can be reset by the hydration (seen with the sign-up form on a busy machine).
+ */
+async function openForm(page: Page, path: string): Promise<void> {
+	await page.goto(path, { waitUntil: 'networkidle' });
+}
+
 export async function signUp(page: Page, name: string, password = PASSWORD): Promise<void> {
-	await page.goto('/signup');
+	await openForm(page, '/signup');
 	await page.getByLabel('Username').fill(name);
 	await page.getByLabel('Password').fill(password);
 	await page.getByRole('button', { name: 'Create account' }).click();
@@ -21,7 +29,7 @@ export async function signUp(page: Page, name: string, password = PASSWORD): Pro
 }
 
 export async function signIn(page: Page, name: string, password = PASSWORD): Promise<void> {
-	await page.goto('/signin');
+	await openForm(page, '/signin');
 	await page.getByLabel('Username').fill(name);
 	await page.getByLabel('Password').fill(password);
 	await page.getByRole('button', { name: 'Sign in' }).click();
@@ -44,7 +52,7 @@ export function sessionIdOf(page: Page): string {
  * returns its id. Create opens the new session's play page.
  */
 export async function createSession(page: Page, title: string, world?: RegExp): Promise<string> {
-	await page.goto('/');
+	await openForm(page, '/');
 	await page.getByLabel('Title').fill(title);
 	if (world) await page.getByRole('radio', { name: world }).check();
 	await page.getByRole('button', { name: 'Create' }).click();

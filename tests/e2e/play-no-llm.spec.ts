@@ -59,7 +59,7 @@ test('Create opens the new session on its title card, then the prologue tells th
 
 test('a Japanese story in an English UI is marked lang="ja", and the Japanese UI opens the same way', async ({ page }) => {
 	await signUp(page, uniqueName('langja'));
-	await page.goto('/');
+	await page.goto('/', { waitUntil: 'networkidle' });
 	await page.getByLabel('Title').fill('鉄の霧');
 	await page.getByLabel('Language', { exact: true }).selectOption('ja');
 	await page.getByRole('radio', { name: /Iron Walkers/ }).check();

@@ -146,6 +146,7 @@ for (const language of ['en', 'ja'] as const) {
 				await page.getByRole('button', { name: 'Change', exact: true }).click();
 				await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
 			}
+			await page.waitForLoadState('networkidle');
 			await page.locator('#new-title').fill(language === 'ja' ? '霧の夜' : 'Night of fog');
 			await page.locator('#new-language').selectOption(language);
 			await page.locator('input[name="world"][value="sword-and-sorcery"]').check();
@@ -157,16 +158,17 @@ for (const language of ['en', 'ja'] as const) {
 			await shot('02-prologue');
 			await readToEnd(page);
 			await shot('03-prologue-cast');
-			await say(page, language === 'ja' ? 'ブラムを見る。#choices' : 'I look at Bram. #choices');
-			await expect(page.getByTestId('line-text')).toHaveText(CHOICES_REPLY, { timeout: 15_000 });
-			await turnIdle(page);
-			await shot('04-choices');
 			await say(page, language === 'ja' ? '門へ向かう。#gate' : 'To the gate. #gate');
 			await expect(page.getByTestId('line-text')).toHaveText('Fog hangs over the north gate.', { timeout: 15_000 });
 			await turnIdle(page);
 			await page.keyboard.press('Enter');
 			await expect(page.getByTestId('speaker')).toHaveText('Bram');
-			await shot('05-speaker');
+			await shot('04-speaker');
+			await readToEnd(page);
+			await say(page, language === 'ja' ? 'ブラムを見る。#choices' : 'I look at Bram. #choices');
+			await expect(page.getByTestId('line-text')).toHaveText(CHOICES_REPLY, { timeout: 15_000 });
+			await turnIdle(page);
+			await shot('05-choices');
 			await page.keyboard.press('l');
 			await shot('06-log');
 			await page.keyboard.press('Escape');
