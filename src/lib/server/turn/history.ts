@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { sessionSchema, type SessionExec } from '../db';
 import { documents, journal, state, summaries } from '../records';
+import { openingContext } from '../stage';
 import { CARRY_EXCHANGES, type Exchange, type RecordsHead } from '../memory';
 
 const { turns } = sessionSchema;
@@ -64,10 +65,13 @@ export async function nextSeq(exec: SessionExec): Promise<number> {
 
 export async function loadHead(exec: SessionExec): Promise<RecordsHead> {
 	const [latest, toc, st, recent] = [await summaries.latest(exec), await documents.toc(exec, { includeGmOnly: true }), await state.get(exec), await journal.recent(exec, HEAD_JOURNAL_ENTRIES)];
+	// Before the first exchange the GM continues from the opening the player has just read.
+	const [played] = await exec.select({ id: turns.id }).from(turns).where(and(committed, eq(turns.kind, 'player'))).limit(1);
 	return {
 		summary: latest?.body,
 		toc: toc.flatMap((d) => [`document #${d.id}: ${d.title}${d.gmOnly ? ' (GM-only)' : ''}`, ...d.headings.map((h) => `  ${h}`)]),
 		state: st.doc,
-		journal: recent.map((j) => j.body)
+		journal: recent.map((j) => j.body),
+		opening: played ? undefined : await openingContext(exec)
 	};
 }
