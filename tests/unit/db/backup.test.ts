@@ -15,7 +15,7 @@ import { createApp, type App } from '../../../src/lib/server/app';
 import { parseConfig, type Config } from '../../../src/lib/server/config';
 import { createUser } from '../../../src/lib/server/auth';
 import { startSession } from '../../../src/lib/server/sessions';
-import { acceptTurn, sessionsWithWork } from '../../../src/lib/server/turn';
+import { acceptTurn, readTurn, sessionsWithWork } from '../../../src/lib/server/turn';
 import { newId } from '../../../src/lib/server/db';
 import { recall, OfflineEmbedder } from '../../../src/lib/server/search';
 import { readManifest, startBackupSchedule, listBackups } from '../../../src/lib/server/db/backup';
@@ -158,6 +158,22 @@ describe('kantera backup / restore', { timeout: 180_000 }, () => {
 		const app3 = await createApp(parseConfig(env), { background: false });
 		cleanups.push(() => app3.close());
 		expect(await snapshot(app3, [a, b])).toEqual(before);
+	});
+
+	it('leaves the server’s turns to the server: a backup taken while a turn waits does not run it', async () => {
+		const c = await campaign();
+		const [a] = c.sessionIds;
+		if (!a) throw new Error('a session expected');
+		const out = tempDir('kantera-backups-');
+		cleanups.push(() => out.remove());
+		// Accepted (and noted as work in the control database) but not yet picked up by the server's runner.
+		const accepted = await c.app.sessions.use(a, (s) => acceptTurn(c.app, s, { userId: c.userId, text: 'Knock on the gate', idempotencyKey: newId() }));
+		c.mock.script([{ text: 'The gate opens.' }]);
+		const run = await cli(envOf(c.app.config), ['backup', '--out', out.dir]);
+		expect(run.code).toBe(0);
+		expect(c.mock.requests).toHaveLength(0);
+		const turn = await c.app.sessions.use(a, (s) => readTurn(s, accepted.turnId, Date.now()));
+		expect(turn.turn).toMatchObject({ status: 'accepted', leaseOwner: null });
 	});
 
 	it('copies only the databases that changed since the last backup, the rest are linked', async () => {
