@@ -36,6 +36,36 @@ test('sign-up explains invalid input field by field and keeps the username', asy
 	await expect(page.getByLabel('Username')).toHaveValue('no spaces allowed');
 });
 
+test('sign-up keeps what was typed before the page’s scripts ran, and creates the account with it', async ({ page }) => {
+	const name = uniqueName('early');
+	// The page's scripts are held back until the form has been filled in, as on a slow connection.
+	let releaseScripts = () => {};
+	const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
+	const held: string[] = [];
+	await page.route(/\/_app\/immutable\/.+\.js$/, async (route) => {
+		held.push(route.request().url());
+		await scriptsReleased;
+		await route.continue();
+	});
+	// SvelteKit starts its router (which sets scrollRestoration to manual) right after it has hydrated the page.
+	const hydrated = () => page.evaluate(() => history.scrollRestoration === 'manual');
+	await page.goto('/signup', { waitUntil: 'commit' });
+	await page.getByLabel('Username').fill(name);
+	await page.getByLabel('Password').fill(PASSWORD);
+	await expect.poll(() => held.length).toBeGreaterThan(0);
+	expect(await hydrated()).toBe(false);
+
+	releaseScripts();
+	await expect.poll(hydrated).toBe(true);
+	await expect(page.getByLabel('Username')).toHaveValue(name);
+	await expect(page.getByLabel('Password')).toHaveValue(PASSWORD);
+	// Sent by the hydrated page (no reload: the marker survives), with what was typed.
+	await page.evaluate(() => Reflect.set(window, '__beforeSubmit', true));
+	await page.getByRole('button', { name: 'Create account' }).click();
+	await expect(page.getByText(`Signed in as ${name}`)).toBeVisible();
+	expect(await page.evaluate(() => Reflect.get(window, '__beforeSubmit'))).toBe(true);
+});
+
 test('the session cookie is httpOnly and sameSite=lax', async ({ page, context }) => {
 	await signUp(page, uniqueName('cookie'));
 	const cookie = (await context.cookies()).find((c) => c.name === 'kantera_session');

@@ -33,3 +33,13 @@ test('the whole account and session flow works with JavaScript disabled', async 
 	await expect(page.getByTestId('new-token')).toHaveText(/^kt_/);
 	await signOut(page);
 });
+
+test('a refused sign-up comes back with the username filled in, without JavaScript too', async ({ page }) => {
+	await page.goto('/signup');
+	await page.getByLabel('Username').fill('no spaces allowed');
+	await page.getByLabel('Password').fill('short');
+	await page.getByRole('button', { name: 'Create account' }).click();
+	await expect(page.getByText('A username may use only letters, digits, "_", "-" and ".".')).toBeVisible();
+	await expect(page.getByLabel('Username')).toHaveValue('no spaces allowed');
+	await expect(page.getByLabel('Password')).toHaveValue('');
+});

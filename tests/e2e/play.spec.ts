@@ -286,11 +286,15 @@ test('a provider error that quotes the prompt back shows a fixed reason and an e
 		expect(seen).not.toContain('You are the game master');
 	}
 
-	// In Japanese, the same failure in Japanese words.
-	await page.getByLabel('Display language').selectOption('ja');
-	await page.getByRole('button', { name: 'Change', exact: true }).click();
+	// In Japanese (the screen language, from the play screen's settings), the same failure in Japanese words.
+	await page.getByRole('navigation', { name: 'Quick menu' }).getByRole('link', { name: 'Settings' }).click();
+	await page.getByRole('dialog', { name: 'Settings' }).getByRole('button', { name: '日本語' }).click();
+	await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
 	await expect(outcome).toContainText('LLM プロバイダーがリクエストを拒否しました。');
 	await expect(page.getByTestId('turn-error-id')).toContainText(`エラー ID：${errorId}`);
+	const htmlJa = await page.content();
+	expect(htmlJa).not.toContain(LEAK_MARKER);
+	expect(htmlJa).not.toContain('You are the game master');
 	await outcome.scrollIntoViewIfNeeded();
 	await page.screenshot({ path: `${SHOTS}/06c-failed-refused-ja.png` });
 });

@@ -16,15 +16,20 @@ async function playThroughForms(browser: Browser, baseURL: string, shot: string)
 	try {
 		const name = uniqueName('readme');
 		await signUp(page, name);
-		await createSession(page, 'Harbour at dawn');
-		// The language switch is a form post too.
-		const nav = page.getByRole('navigation', { name: 'Main' });
-		await nav.getByLabel('Display language').selectOption('ja');
-		await nav.getByRole('button', { name: 'Change' }).click();
+		// Create opens the play screen; an empty world waits for the first line, with no title card.
+		await createSession(page, 'Harbour at dawn', /Empty world/);
+		// The language switches are form posts too: the play screen's settings…
+		await page.getByRole('navigation', { name: 'Quick menu' }).getByRole('link', { name: 'Settings' }).click();
+		await page.getByRole('dialog', { name: 'Settings' }).getByRole('button', { name: '日本語' }).click();
 		await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+		await expect(page.getByRole('navigation', { name: 'クイックメニュー' })).toBeVisible();
+		// …and the site's header.
+		await page.goto('/', { waitUntil: 'networkidle' });
+		const nav = page.getByRole('navigation', { name: 'Main' });
 		await nav.getByLabel('表示言語').selectOption('en');
 		await nav.getByRole('button', { name: '変更' }).click();
 		await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+		await expect(page.getByRole('link', { name: 'Harbour at dawn', exact: true })).toBeVisible();
 		await signOut(page);
 		await signIn(page, name);
 		await expect(page.getByText(`Signed in as ${name}`)).toBeVisible();

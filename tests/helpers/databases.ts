@@ -1,31 +1,45 @@
 /**
  * Where a test app's databases live. By default: libSQL files in the test's temp dir. In the remote-mode
  * project (vitest project `remote`, see tests/remote/global-setup.ts) the Hrana test server's origin is
- * in KANTERA_TEST_HRANA_ORIGIN, and every app gets its own databases on it, reached through the real
- * @libsql/client over HTTP: the control database by an `http://` URL, the session databases by a
- * `libsql://…?tls=0` template (both schemes are exercised in every remote run).
+ * provided to that project's tests (`inject`), and every data dir gets its own databases on it, reached
+ * through the real @libsql/client over HTTP: the control database by an `http://` URL, the session
+ * databases by a `libsql://…?tls=0` template (both schemes are exercised in every remote run).
+ *
+ * Provided, not put in process.env: the setup runs in vitest's main process, whose environment every
+ * worker inherits, and the `unit` project's tests would find the server too and leave their files.
  */
 import { createClient } from '@libsql/client';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { inject } from 'vitest';
 import { newId } from '../../src/lib/server/db';
 
-export const HRANA_ORIGIN_VAR = 'KANTERA_TEST_HRANA_ORIGIN';
-export const HRANA_DIR_VAR = 'KANTERA_TEST_HRANA_DIR';
+declare module 'vitest' {
+	export interface ProvidedContext {
+		/** The Hrana test server's origin (remote project only). */
+		hranaOrigin?: string;
+		/** The directory of its database files (remote project only). */
+		hranaDir?: string;
+	}
+}
 
 export function remoteOrigin(): string | undefined {
-	return process.env[HRANA_ORIGIN_VAR] || undefined;
+	return inject('hranaOrigin') || undefined;
 }
 
 export function isRemoteRun(): boolean {
 	return remoteOrigin() !== undefined;
 }
 
-/** The environment variables that place an app's databases: `KANTERA_DATA_DIR` always, DB URLs when remote. */
+/**
+ * The environment variables that place an app's databases: `KANTERA_DATA_DIR` always, DB URLs when
+ * remote. The same dir gives the same databases, as files do: a second app on a data dir shares them.
+ */
 export function databaseEnv(dir: string): Record<string, string> {
 	const origin = remoteOrigin();
 	if (!origin) return { KANTERA_DATA_DIR: dir };
-	const prefix = `t${newId(10)}`;
+	const prefix = `t${createHash('sha256').update(path.resolve(dir)).digest('hex').slice(0, 16)}`;
 	const { host } = new URL(origin);
 	return {
 		KANTERA_DATA_DIR: dir,
@@ -43,8 +57,8 @@ export function freshDatabaseUrl(dir: string, name = 'x'): string {
 /** Whether the database behind a `file:` URL or a Hrana test server URL exists (on disk, either way). */
 export function databaseExists(url: string): boolean {
 	if (url.startsWith('file:')) return existsSync(url.slice('file:'.length));
-	const dir = process.env[HRANA_DIR_VAR];
-	if (!dir) throw new Error(`${HRANA_DIR_VAR} is not set: remote URLs can only be checked in the remote project`);
+	const dir = inject('hranaDir');
+	if (!dir) throw new Error('no Hrana test server: remote URLs can only be checked in the remote project');
 	const name = new URL(url.replace(/^libsql:/, 'http:')).pathname.split('/').filter(Boolean)[0];
 	return name !== undefined && existsSync(path.join(dir, `${name}.db`));
 }

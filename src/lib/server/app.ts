@@ -38,8 +38,10 @@ export interface AppOverrides {
 	/** Tests shorten the Turso Platform API retries. */
 	turso?: { retry?: RetryPolicy };
 	/**
-	 * Background upkeep (the Turso sweeper, scheduled backups); on by default. The CLI turns it off: a
-	 * one-off command must not start loops or back up on a schedule.
+	 * Background upkeep (the Turso sweeper, scheduled backups, resuming the turns a previous run left
+	 * unfinished); on by default. The CLI turns it off: a one-off command must not start loops, back up
+	 * on a schedule, or run (or mark interrupted) the server's turns; `kantera restore` would otherwise
+	 * open and migrate session databases while it replaces them.
 	 */
 	background?: boolean;
 }
@@ -92,7 +94,7 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		...(overrides.turnLease ? { lease: overrides.turnLease } : {})
 	});
 	// Turns left unfinished by a previous run (a crash, a restart): run the queued ones, end the dead ones.
-	void runner.resume();
+	if (background) void runner.resume();
 	return {
 		config: cfg,
 		control,

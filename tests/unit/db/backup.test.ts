@@ -15,7 +15,7 @@ import { createApp, type App } from '../../../src/lib/server/app';
 import { parseConfig, type Config } from '../../../src/lib/server/config';
 import { createUser } from '../../../src/lib/server/auth';
 import { startSession } from '../../../src/lib/server/sessions';
-import { acceptTurn } from '../../../src/lib/server/turn';
+import { acceptTurn, readTurn, sessionsWithWork } from '../../../src/lib/server/turn';
 import { newId } from '../../../src/lib/server/db';
 import { recall, OfflineEmbedder } from '../../../src/lib/server/search';
 import { readManifest, startBackupSchedule, listBackups } from '../../../src/lib/server/db/backup';
@@ -31,6 +31,23 @@ const envOf = (cfg: Config): Record<string, string> => ({
 	KANTERA_CONTROL_DB_URL: cfg.controlDb.url,
 	KANTERA_SESSION_DB_URL: cfg.sessionDb.urlTemplate
 });
+
+/**
+ * Waits until the server has nothing left to do: no turn or image job running and every note of work
+ * dropped. The runner drops a session's note on a timer, a while after the turn was accepted (see
+ * ACCEPT_WINDOW_MS): a snapshot taken before that would differ from a backup taken after it.
+ */
+async function settled(app: App): Promise<void> {
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		const pending = await sessionsWithWork(app.control.db);
+		await app.runner.idle();
+		await app.images.idle();
+		if (pending.length === 0 && (await sessionsWithWork(app.control.db)).length === 0) return;
+		if (Date.now() > deadline) throw new Error(`sessions still noted as having work: ${pending.join(', ')}`);
+		await new Promise((r) => setTimeout(r, 100));
+	}
+}
 
 async function campaign(): Promise<MockLlmApp & { sessionIds: string[]; userId: string; play(sessionId: string, text: string): Promise<void> }> {
 	const m = await mockLlmApp('openai');
@@ -61,7 +78,11 @@ async function rows(client: Client): Promise<Record<string, unknown[]>> {
 	const tables = await client.execute("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%\\_shadow' ESCAPE '\\' ORDER BY name");
 	const out: Record<string, unknown[]> = {};
 	for (const t of tables.rows.map((r) => String(r.name))) {
-		const rs = await client.execute(`SELECT * FROM "${t}" ORDER BY 1, 2`);
+		// Ordered by every column, so two copies of a table list their rows the same way whatever its shape.
+		const columns = await client.execute({ sql: 'SELECT name FROM pragma_table_info(?) ORDER BY cid', args: [t] });
+		const order = columns.rows.map((c) => `"${String(c.name).replaceAll('"', '""')}"`).join(', ');
+		if (order === '') throw new Error(`table ${t} has no columns`);
+		const rs = await client.execute(`SELECT * FROM "${t}" ORDER BY ${order}`);
 		out[t] = rs.rows.map((r) => Object.fromEntries(rs.columns.map((c, i) => [c, r[i] instanceof ArrayBuffer ? Buffer.from(r[i]).toString('base64') : r[i]])));
 	}
 	const seq = await client.execute("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_sequence'");
@@ -98,6 +119,7 @@ describe('kantera backup / restore', { timeout: 180_000 }, () => {
 		if (!a || !b) throw new Error('two sessions expected');
 		await c.play(a, 'North Gate');
 		await c.play(b, 'Trench line');
+		await settled(c.app);
 		const out = tempDir('kantera-backups-');
 		cleanups.push(() => out.remove());
 		const env = envOf(c.app.config);
@@ -138,6 +160,22 @@ describe('kantera backup / restore', { timeout: 180_000 }, () => {
 		expect(await snapshot(app3, [a, b])).toEqual(before);
 	});
 
+	it('leaves the server’s turns to the server: a backup taken while a turn waits does not run it', async () => {
+		const c = await campaign();
+		const [a] = c.sessionIds;
+		if (!a) throw new Error('a session expected');
+		const out = tempDir('kantera-backups-');
+		cleanups.push(() => out.remove());
+		// Accepted (and noted as work in the control database) but not yet picked up by the server's runner.
+		const accepted = await c.app.sessions.use(a, (s) => acceptTurn(c.app, s, { userId: c.userId, text: 'Knock on the gate', idempotencyKey: newId() }));
+		c.mock.script([{ text: 'The gate opens.' }]);
+		const run = await cli(envOf(c.app.config), ['backup', '--out', out.dir]);
+		expect(run.code).toBe(0);
+		expect(c.mock.requests).toHaveLength(0);
+		const turn = await c.app.sessions.use(a, (s) => readTurn(s, accepted.turnId, Date.now()));
+		expect(turn.turn).toMatchObject({ status: 'accepted', leaseOwner: null });
+	});
+
 	it('copies only the databases that changed since the last backup, the rest are linked', async () => {
 		const c = await campaign();
 		const [a, b] = c.sessionIds;
@@ -165,6 +203,7 @@ describe('kantera backup / restore', { timeout: 180_000 }, () => {
 		const out = tempDir('kantera-backups-');
 		cleanups.push(() => out.remove());
 		const env = envOf(c.app.config);
+		await settled(c.app);
 		expect((await cli(env, ['backup', '--out', out.dir])).code).toBe(0);
 		const [backup] = await listBackups(out.dir);
 		if (!backup) throw new Error('no backup');

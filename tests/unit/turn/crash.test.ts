@@ -25,8 +25,11 @@ afterEach(async () => {
 });
 
 const TURN_PROCESS = path.resolve(import.meta.dirname, '../../helpers/turn-process.ts');
-/** Long enough for a child's 1 s lease to run out and be swept, with room for a loaded machine. */
-const SWEEP_WAIT_MS = 10_000;
+/**
+ * How long to wait for a child's 1 s lease to run out and be swept (or for its LLM call to arrive):
+ * a deadline for polling, not a sleep, so generous that only a broken sweep reaches it.
+ */
+const SWEEP_WAIT_MS = 30_000;
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> {
 	const end = Date.now() + ms;
@@ -74,7 +77,7 @@ describe('after a crash mid-turn', () => {
 		const events = await restarted.app.sessions.use(sessionId, (s) => readEventsAfter(s.db, 0));
 		expect(events.map((e) => e.event.type)).toContain('turn.interrupted');
 		expect(mock.requests).toHaveLength(1);
-	}, 30_000);
+	}, 90_000);
 
 	it('reading a turn whose lease ran out reports it interrupted, and writes that', async () => {
 		const h: ApiHarness = await apiHarness();
@@ -107,10 +110,15 @@ describe('the note of sessions with unfinished turns', () => {
 		h.mock.script([{ text: 'Thunder.' }]);
 		const accepted = await h.use((s) => acceptTurn(h.app, s, { userId: h.userId, text: 'I listen.', idempotencyKey: 'note-0001' }));
 		expect(await noted()).toEqual([h.sessionId]);
-		// Idle, but the note is younger than an accept may take to insert its turn: it stays for now…
 		h.app.runner.kick(h.sessionId);
 		await h.app.runner.idle();
 		expect((await h.turns()).find((t) => t.id === accepted.turnId)?.status).toBe('committed');
+		// Idle, but the note is younger than an accept may take to insert its turn: it stays for now…
+		// (dated a minute ahead, so it is still young when the runner looks, however slow the machine:
+		// on a loaded one the turn, and even the look, can outlast ACCEPT_WINDOW_MS)
+		await h.app.control.db.update(controlSchema.sessionWork).set({ since: Date.now() + 60_000 });
+		h.app.runner.kick(h.sessionId);
+		await h.app.runner.idle();
 		expect(await noted()).toEqual([h.sessionId]);
 		// …and goes at the runner's next look once it is old enough.
 		await h.app.control.db.update(controlSchema.sessionWork).set({ since: Date.now() - ACCEPT_WINDOW_MS - 1 });
