@@ -2,7 +2,9 @@ import { fail, redirect } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
 import { formText } from '$lib/server/hooks';
 import { listWorlds, WORLD_IDS } from '$lib/server/worlds';
-import { startSession, listPlaySessions, renamePlaySession, PlaySessionValidationError, PlaySessionNotFoundError } from '$lib/server/sessions';
+import { startSession, listPlaySessions, renamePlaySession, PlaySessionValidationError, PlaySessionNotFoundError, LanguageSchema, TitleSchema } from '$lib/server/sessions';
+import { playPreset } from '$lib/server/presets';
+import * as v from 'valibot';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals }) => {
@@ -24,7 +26,16 @@ export const actions = {
 		const language = formText(data, 'language') || (locals.language ?? 'en');
 		const world = formText(data, 'world');
 		try {
-			await startSession(await getApp(), { ownerId: locals.user.id, title, language, worldId: world });
+			const app = await getApp();
+			if (world === '') await startSession(app, { ownerId: locals.user.id, title, language });
+			else {
+				// An official world is a preset: started through the presets module, so the play is counted.
+				const checked = { title: v.safeParse(TitleSchema, title), language: v.safeParse(LanguageSchema, language) };
+				if (!checked.title.success) throw new PlaySessionValidationError({ title: checked.title.issues[0].message });
+				if (!checked.language.success) throw new PlaySessionValidationError({ language: checked.language.issues[0].message });
+				if (!WORLD_IDS.some((id) => id === world)) throw new PlaySessionValidationError({ world: 'Choose one of the listed worlds.' });
+				await playPreset(app, locals.user, world, { title: checked.title.output, language: checked.language.output });
+			}
 		} catch (err) {
 			if (err instanceof PlaySessionValidationError) return fail(400, { create: { title, language, world, errors: err.fields } });
 			throw err;

@@ -13,6 +13,7 @@ import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
 import { countTokensO200k, type TokenCounter } from './memory';
 import { EventBus, TurnRunner } from './turn';
 import { createImageProvider, ImageRunner, LocalImageStore, type ImageRunnerDeps } from './images';
+import { CoverRunner, syncOfficialPresets, type CoverPolicy } from './presets';
 
 export interface App {
 	config: Config;
@@ -23,6 +24,8 @@ export interface App {
 	runner: TurnRunner;
 	/** Image generation jobs; `images.store` holds the generated images. */
 	images: ImageRunner;
+	/** Preset covers (the opening scene's background), drawn with the same provider and store. */
+	covers: CoverRunner;
 	close(): Promise<void>;
 }
 
@@ -32,10 +35,13 @@ export interface AppOverrides {
 	countTokens?: TokenCounter;
 	/** Tests inject recording or failing image providers, a store, retry timings and a clock. */
 	images?: Partial<Pick<ImageRunnerDeps, 'provider' | 'store' | 'policy' | 'now'>>;
+	coverPolicy?: Partial<CoverPolicy>;
 }
 
 export async function createApp(cfg: Config, overrides: AppOverrides = {}): Promise<App> {
 	const control = await openControlDb(cfg);
+	// The official worlds are read-only presets: their rows follow the shipped content.
+	await syncOfficialPresets(control.db);
 	const sessions = new SessionDbPool(cfg);
 	const bus = new EventBus();
 	const embedder = createEmbedder(cfg.embeddings);
@@ -61,6 +67,12 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		...(overrides.images?.policy ? { policy: overrides.images.policy } : {}),
 		...(overrides.images?.now ? { now: overrides.images.now } : {})
 	});
+	const covers = new CoverRunner({
+		control,
+		images: () => ({ provider: images.provider, store: images.store }),
+		budget: { limits: budgetLimits, priceMicros: cfg.images.priceMicros },
+		...(overrides.coverPolicy ? { policy: overrides.coverPolicy } : {})
+	});
 	const runner = new TurnRunner({
 		config: cfg,
 		control,
@@ -81,8 +93,10 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		embedder,
 		runner,
 		images,
+		covers,
 		async close() {
 			await runner.stop();
+			await covers.stop();
 			await images.stop();
 			await sessions.closeAll();
 			control.close();

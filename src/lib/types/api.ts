@@ -3,6 +3,7 @@
  * Times are ISO 8601 strings. Errors are always `ApiErrorBody`.
  */
 import type { TurnStatus } from './events';
+import type { ContentIssueDto } from './presets';
 
 export type Language = 'ja' | 'en';
 export type ProviderName = 'openai' | 'anthropic';
@@ -13,8 +14,10 @@ export interface ApiErrorBody {
 	code: string;
 	/** LLM_NOT_CONFIGURED: what the operator must set. */
 	hint?: string;
-	/** QUOTA_EXCEEDED: when the daily quota refills. */
+	/** QUOTA_EXCEEDED: when the daily quota refills; PUBLISH_RATE_LIMITED: when the next publication is allowed. */
 	resetsAt?: string;
+	/** INVALID_PRESET: every problem of the preset, on its field (see ./presets). */
+	issues?: ContentIssueDto[];
 }
 
 /** Whether turns can be played at all on this server (item 9: say plainly when no LLM is configured). */
@@ -98,6 +101,8 @@ export interface DocumentInfoDto {
 	title: string;
 	createdAt: string;
 	updatedAt: string;
+	/** Another author's world: the player sees this document's name only (its body is for the GM). */
+	sealed?: true;
 }
 
 export interface DocumentDto extends DocumentInfoDto {

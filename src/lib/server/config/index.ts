@@ -7,10 +7,12 @@ import path from 'node:path';
 import { LLM_ENV_ENTRIES, llmConfig, type LlmConfig } from './llm';
 import { ENGINE_ENV_ENTRIES, engineConfig, type EngineConfig } from './engine';
 import { IMAGES_ENV_ENTRIES, imagesConfig, type ImagesConfig } from './images';
+import { PRESETS_ENV_ENTRIES, presetsConfig, type PresetsConfig } from './presets';
 
 export type { EngineConfig, MoneyLimit } from './engine';
 export { LLM_SETUP_HINT, DEFAULT_LLM_MODELS, type LlmConfig, type ProviderEndpoint } from './llm';
 export { DEFAULT_IMAGE_MODEL, type ImagesConfig } from './images';
+export type { PresetsConfig } from './presets';
 
 const PositiveInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be greater than 0'));
 const Bool = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'), v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s)));
@@ -41,7 +43,8 @@ const EnvSchema = v.object({
 	KANTERA_MAX_BODY_BYTES: v.optional(PositiveInt, '1048576'),
 	...LLM_ENV_ENTRIES,
 	...ENGINE_ENV_ENTRIES,
-	...IMAGES_ENV_ENTRIES
+	...IMAGES_ENV_ENTRIES,
+	...PRESETS_ENV_ENTRIES
 });
 
 export type EmbeddingsConfig =
@@ -58,6 +61,7 @@ export interface Config {
 	llm: LlmConfig;
 	engine: EngineConfig;
 	images: ImagesConfig;
+	presets: PresetsConfig;
 }
 
 export class ConfigError extends Error {
@@ -117,7 +121,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		maxBodyBytes: e.KANTERA_MAX_BODY_BYTES,
 		llm,
 		engine,
-		images
+		images,
+		presets: presetsConfig(e)
 	});
 }
 

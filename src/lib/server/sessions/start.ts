@@ -5,7 +5,7 @@
  * session's language and LLM settings. If that fails, the session is removed again.
  */
 import { composeMission, ensureMission, writeSettings, type SessionSettings } from '../turn';
-import { isWorldId, seedSessionFromWorld, type SeededWorld } from '../worlds';
+import { isWorldId, seedSessionFromPreset, seedSessionFromWorld, type SeededWorld, type SeedOptions, type WorldPreset } from '../worlds';
 import { PlaySessionValidationError } from './errors';
 import type { App } from '../app';
 import { createPlaySession, deletePlaySession, type PlaySession, type SessionLanguage } from './index-store';
@@ -17,6 +17,8 @@ export interface StartSessionInput {
 	language?: unknown;
 	/** An official world id (see worlds/listWorlds); none or '' → an empty world with the bare GM rules. */
 	worldId?: unknown;
+	/** A preset version already resolved and checked by the presets module (instead of `worldId`). */
+	preset?: { world: WorldPreset } & SeedOptions;
 	llm?: Partial<Pick<SessionSettings, 'provider' | 'model'>>;
 }
 
@@ -34,7 +36,12 @@ export async function startSession(app: Pick<App, 'control' | 'sessions'> & Part
 	try {
 		const world = await app.sessions.use(session.id, (s) =>
 			s.write(async (tx) => {
-				const seeded = worldId === undefined ? undefined : await seedSessionFromWorld(tx, worldId, language);
+				const { preset } = input;
+				const seeded = preset
+					? await seedSessionFromPreset(tx, preset.world, preset)
+					: worldId === undefined
+						? undefined
+						: await seedSessionFromWorld(tx, worldId, language);
 				if (!seeded) await ensureMission(tx, composeMission(language));
 				await writeSettings(tx, { language, ...input.llm });
 				return seeded;

@@ -1,0 +1,57 @@
+/**
+ * The official worlds as presets: read-only rows with their existing ids (`sword-and-sorcery`,
+ * `iron-walkers`), public, authorless, playable in every language. Their content ships with the app
+ * (worlds/content) and is read from there; the row holds what the gallery needs (counters,
+ * favourites, search text in every language). Written at start-up, updated when a release changes
+ * a title or tagline.
+ */
+import { inArray, sql } from 'drizzle-orm';
+import { controlSchema, type ControlDrizzle } from '../db';
+import { getWorld, WORLD_IDS, WORLD_LANGUAGES, type WorldLanguage } from '../worlds';
+import { searchTextOf } from './store';
+
+const { presets } = controlSchema;
+
+/** The official presets' content version: they change with a release, not by editing. */
+export const OFFICIAL_VERSION = 1;
+/** Official presets are listed first, in this order; their row's title is in this language. */
+const ROW_LANGUAGE: WorldLanguage = 'en';
+
+export async function syncOfficialPresets(db: ControlDrizzle, now = Date.now()): Promise<void> {
+	for (const id of WORLD_IDS) {
+		const texts = WORLD_LANGUAGES.map((language) => getWorld(id, language));
+		const row = getWorld(id, ROW_LANGUAGE);
+		const searchText = searchTextOf(...texts.flatMap((w) => [w.title, w.tagline]));
+		await db
+			.insert(presets)
+			.values({
+				id,
+				official: true,
+				visibility: 'public',
+				title: row.title,
+				tagline: row.tagline,
+				searchText,
+				currentVersion: OFFICIAL_VERSION,
+				createdAt: now,
+				updatedAt: now
+			})
+			.onConflictDoUpdate({
+				target: presets.id,
+				set: { title: row.title, tagline: row.tagline, searchText },
+				// Only when a release changed them: otherwise the search index is left alone.
+				setWhere: sql`${presets.searchText} IS NOT ${searchText} OR ${presets.title} IS NOT ${row.title}`
+			});
+	}
+}
+
+/** Ids of the official presets present in the control database, in catalogue order. */
+export async function officialIds(db: ControlDrizzle): Promise<string[]> {
+	const rows = await db.select({ id: presets.id }).from(presets).where(inArray(presets.id, [...WORLD_IDS]));
+	const present = new Set(rows.map((r) => r.id));
+	return WORLD_IDS.filter((id) => present.has(id));
+}
+
+export function isOfficialId(id: string): boolean {
+	return WORLD_IDS.some((w) => w === id);
+}
+
