@@ -6,7 +6,7 @@
  */
 import { and, eq, gt, gte, sql } from 'drizzle-orm';
 import { controlSchema, type ControlDrizzle } from '../db';
-import { IMMEDIATE, type PresetRow } from './store';
+import type { PresetRow } from './store';
 
 const { presets, presetPlayers, galleryMeta } = controlSchema;
 
@@ -23,16 +23,16 @@ function recentPlayers(presetId: string, cut: number) {
 /** Records that `userId` started a session from the preset (not counted for its author). */
 export async function recordPlay(db: ControlDrizzle, row: Pick<PresetRow, 'id' | 'authorId'>, userId: string, now = Date.now()): Promise<void> {
 	if (row.authorId === userId) return;
-	await db.transaction(async (tx) => {
-		await tx
+	await db.batch([
+		db
 			.insert(presetPlayers)
 			.values({ presetId: row.id, userId, firstPlayedAt: now, lastPlayedAt: now })
-			.onConflictDoUpdate({ target: [presetPlayers.presetId, presetPlayers.userId], set: { lastPlayedAt: now } });
-		await tx
+			.onConflictDoUpdate({ target: [presetPlayers.presetId, presetPlayers.userId], set: { lastPlayedAt: now } }),
+		db
 			.update(presets)
 			.set({ players30d: recentPlayers(row.id, now - POPULAR_WINDOW_MS) })
-			.where(eq(presets.id, row.id));
-	}, IMMEDIATE);
+			.where(eq(presets.id, row.id))
+	]);
 }
 
 /**

@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import { controlSchema, type ControlDrizzle } from '../db';
 import { isAuthor, type Viewer } from './access';
 import { PresetError } from './errors';
-import { IMMEDIATE, type PresetRow } from './store';
+import type { PresetRow } from './store';
 
 const { presets, presetReports, users } = controlSchema;
 
@@ -69,11 +69,12 @@ export async function openReports(db: ControlDrizzle, limit = 200): Promise<Open
 
 /** Takes the preset off the shelves and resolves its open reports as "unlisted". */
 export async function moderatePreset(db: ControlDrizzle, presetId: string, now = Date.now()): Promise<void> {
-	await db.transaction(async (tx) => {
-		const [row] = await tx.update(presets).set({ moderatedAt: now }).where(and(eq(presets.id, presetId), eq(presets.official, false))).returning({ id: presets.id });
-		if (!row) throw new PresetError('not_found', 'No such preset (official presets cannot be unlisted).');
-		await tx.update(presetReports).set({ resolvedAt: now, resolution: 'unlisted' }).where(and(eq(presetReports.presetId, presetId), isNull(presetReports.resolvedAt)));
-	}, IMMEDIATE);
+	const [found] = await db.select({ id: presets.id }).from(presets).where(and(eq(presets.id, presetId), eq(presets.official, false))).limit(1);
+	if (!found) throw new PresetError('not_found', 'No such preset (official presets cannot be unlisted).');
+	await db.batch([
+		db.update(presets).set({ moderatedAt: now }).where(eq(presets.id, presetId)),
+		db.update(presetReports).set({ resolvedAt: now, resolution: 'unlisted' }).where(and(eq(presetReports.presetId, presetId), isNull(presetReports.resolvedAt)))
+	]);
 }
 
 /** Puts a taken-down preset back (its author may then publish it again). */

@@ -4,7 +4,7 @@
  * latest version is what new sessions start from, and a session keeps the copy it started with.
  */
 import { createHash } from 'node:crypto';
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import { controlSchema, newId, type ControlDrizzle } from '../db';
 import { WorldPresetSchema, type WorldPreset } from '../worlds';
@@ -16,8 +16,11 @@ const { presets, presetVersions, users } = controlSchema;
 
 export type PresetRow = typeof presets.$inferSelect;
 
-/** Write transactions take the lock up front, so two writers queue instead of failing to upgrade. */
-export const IMMEDIATE = { behavior: 'immediate' } as const;
+/*
+ * Multi-statement writes here are `db.batch` calls, never interactive transactions: libSQL runs
+ * local statements synchronously, so a transaction left open across an `await` makes any other
+ * writer in this process wait out the busy timeout with the event loop blocked.
+ */
 
 /** Old versions kept per preset: sessions hold their own copy, so these are only the author's history. */
 export const KEPT_VERSIONS = 20;
@@ -58,8 +61,8 @@ export async function authorNameOf(db: ControlDrizzle, row: Pick<PresetRow, 'aut
 /** Creates a private preset whose first version is `preset` (already validated, with its new id). */
 export async function createPreset(db: ControlDrizzle, authorId: string, preset: WorldPreset, now = Date.now()): Promise<PresetRow> {
 	const content = JSON.stringify(contentOf(preset));
-	return db.transaction(async (tx) => {
-		const [row] = await tx
+	const [[row]] = await db.batch([
+		db
 			.insert(presets)
 			.values({
 				id: preset.id,
@@ -72,11 +75,11 @@ export async function createPreset(db: ControlDrizzle, authorId: string, preset:
 				createdAt: now,
 				updatedAt: now
 			})
-			.returning();
-		if (!row) throw new Error('preset insert returned no row');
-		await tx.insert(presetVersions).values({ presetId: preset.id, version: 1, content, contentHash: hashOf(content), createdAt: now });
-		return row;
-	}, IMMEDIATE);
+			.returning(),
+		db.insert(presetVersions).values({ presetId: preset.id, version: 1, content, contentHash: hashOf(content), createdAt: now })
+	]);
+	if (!row) throw new Error('preset insert returned no row');
+	return row;
 }
 
 /** Creates a private preset that is only a draft so far (an import): not playable until saved valid. */
@@ -103,41 +106,48 @@ export async function createDraftPreset(db: ControlDrizzle, authorId: string, fo
 
 /**
  * Makes `preset` the current version: a new version row unless the content is the current one's,
- * and the draft is cleared either way (it has been saved). Returns the updated row.
+ * and the draft is cleared either way (it has been saved). One batch, so the version, the pruning
+ * and the preset row change together; the version number is taken in SQL, so two saves at once get
+ * two numbers. Returns the updated row.
  */
 export async function saveVersion(db: ControlDrizzle, row: PresetRow, preset: WorldPreset, now = Date.now()): Promise<PresetRow> {
 	const content = JSON.stringify(contentOf(preset));
 	const hash = hashOf(content);
-	return db.transaction(async (tx) => {
-		const [current] = await tx
-			.select({ version: presetVersions.version, hash: presetVersions.contentHash })
-			.from(presetVersions)
-			.where(eq(presetVersions.presetId, row.id))
-			.orderBy(desc(presetVersions.version))
-			.limit(1);
-		let version = current?.version ?? 0;
-		if (current?.hash !== hash) {
-			version += 1;
-			await tx.insert(presetVersions).values({ presetId: row.id, version, content, contentHash: hash, createdAt: now });
-			await tx.delete(presetVersions).where(and(eq(presetVersions.presetId, row.id), lt(presetVersions.version, version - KEPT_VERSIONS + 1)));
-		}
-		const [updated] = await tx
-			.update(presets)
-			.set({
-				language: preset.language,
-				title: preset.title,
-				tagline: preset.tagline,
-				searchText: searchTextOf(preset.title, preset.tagline),
-				currentVersion: version,
-				draft: null,
-				draftUpdatedAt: null,
-				updatedAt: now
-			})
-			.where(eq(presets.id, row.id))
-			.returning();
-		if (!updated) throw new PresetError('not_found', 'No such preset.');
-		return updated;
-	}, IMMEDIATE);
+	const [current] = await db
+		.select({ hash: presetVersions.contentHash })
+		.from(presetVersions)
+		.where(eq(presetVersions.presetId, row.id))
+		.orderBy(desc(presetVersions.version))
+		.limit(1);
+	const latest = sql`(SELECT max(${presetVersions.version}) FROM ${presetVersions} WHERE ${presetVersions.presetId} = ${row.id})`;
+	const update = db
+		.update(presets)
+		.set({
+			language: preset.language,
+			title: preset.title,
+			tagline: preset.tagline,
+			searchText: searchTextOf(preset.title, preset.tagline),
+			currentVersion: sql`${latest}`,
+			draft: null,
+			draftUpdatedAt: null,
+			updatedAt: now
+		})
+		.where(eq(presets.id, row.id))
+		.returning();
+	let updated: PresetRow | undefined;
+	if (current?.hash === hash) [updated] = await update;
+	else {
+		const [, , rows] = await db.batch([
+			db.run(
+				sql`INSERT INTO ${presetVersions} (preset_id, version, content, content_hash, created_at) SELECT ${row.id}, coalesce(max(${presetVersions.version}), 0) + 1, ${content}, ${hash}, ${now} FROM ${presetVersions} WHERE ${presetVersions.presetId} = ${row.id}`
+			),
+			db.delete(presetVersions).where(and(eq(presetVersions.presetId, row.id), sql`${presetVersions.version} <= ${latest} - ${KEPT_VERSIONS}`)),
+			update
+		]);
+		[updated] = rows;
+	}
+	if (!updated) throw new PresetError('not_found', 'No such preset.');
+	return updated;
 }
 
 export async function saveDraft(db: ControlDrizzle, row: PresetRow, form: PresetForm, now = Date.now()): Promise<void> {

@@ -7,7 +7,7 @@
 import { and, asc, count, eq, gte } from 'drizzle-orm';
 import { controlSchema, type ControlDrizzle } from '../db';
 import { PresetError } from './errors';
-import { IMMEDIATE, type PresetRow } from './store';
+import type { PresetRow } from './store';
 
 const { presets, presetPublications } = controlSchema;
 
@@ -25,24 +25,24 @@ export async function setVisibility(db: ControlDrizzle, row: PresetRow, visibili
 	if (visibility === 'public' && row.moderatedAt !== null) {
 		throw new PresetError('forbidden', 'An administrator took this preset off the shelves; it cannot be made public again. You can keep it private or unlisted.');
 	}
-	return db.transaction(async (tx) => {
-		if (visibility === 'public' && row.authorId !== null && opts.publishPerDay > 0) {
-			const since = now - PUBLISH_WINDOW_MS;
-			const recent = and(eq(presetPublications.userId, row.authorId), gte(presetPublications.at, since));
-			const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(presetPublications).where(recent);
-			if (n >= opts.publishPerDay) {
-				const [oldest] = await tx.select({ at: presetPublications.at }).from(presetPublications).where(recent).orderBy(asc(presetPublications.at)).limit(1);
-				const retryAt = new Date((oldest?.at ?? now) + PUBLISH_WINDOW_MS);
-				throw new PresetError('rate_limited', `You have made ${n} presets public in the last 24 hours, the most allowed. Try again after ${retryAt.toISOString()}.`, { retryAt });
-			}
-			await tx.insert(presetPublications).values({ userId: row.authorId, presetId: row.id, at: now });
-		}
-		const [updated] = await tx
-			.update(presets)
-			.set({ visibility, updatedAt: now, ...(visibility === 'public' && row.publishedAt === null ? { publishedAt: now } : {}) })
-			.where(eq(presets.id, row.id))
-			.returning();
-		if (!updated) throw new PresetError('not_found', 'No such preset.');
-		return updated;
-	}, IMMEDIATE);
+	const publish = visibility === 'public' && row.authorId !== null && opts.publishPerDay > 0 ? row.authorId : undefined;
+	if (publish !== undefined) await checkPublishRate(db, publish, opts.publishPerDay, now);
+	const update = db
+		.update(presets)
+		.set({ visibility, updatedAt: now, ...(visibility === 'public' && row.publishedAt === null ? { publishedAt: now } : {}) })
+		.where(eq(presets.id, row.id))
+		.returning();
+	const [updated] = publish === undefined ? await update : (await db.batch([db.insert(presetPublications).values({ userId: publish, presetId: row.id, at: now }), update]))[1];
+	if (!updated) throw new PresetError('not_found', 'No such preset.');
+	return updated;
+}
+
+/** Refuses a publication over the user's limit in the rolling window, saying when the next one is allowed. */
+async function checkPublishRate(db: ControlDrizzle, userId: string, limit: number, now: number): Promise<void> {
+	const recent = and(eq(presetPublications.userId, userId), gte(presetPublications.at, now - PUBLISH_WINDOW_MS));
+	const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(presetPublications).where(recent);
+	if (n < limit) return;
+	const [oldest] = await db.select({ at: presetPublications.at }).from(presetPublications).where(recent).orderBy(asc(presetPublications.at)).limit(1);
+	const retryAt = new Date((oldest?.at ?? now) + PUBLISH_WINDOW_MS);
+	throw new PresetError('rate_limited', `You have made ${n} presets public in the last 24 hours, the most allowed. Try again after ${retryAt.toISOString()}.`, { retryAt });
 }
