@@ -8,6 +8,8 @@
  * - `#fail`   breaks the upstream stream mid-reply the first time a given line is sent, and answers
  *             normally when the same line is sent again (the retry);
  * - `#perf`   streams deltas carrying `{{now}}` send-time stamps (latency measurement);
+ * - `#lore`   looks the world up — recall, then read_document of "World Setting" in full — and
+ *             narrates without quoting it (the spoiler-free play test checks the player sees none of it);
  * anything else is narrated back. OpenAI wire only (the e2e server is configured with OPENAI_BASE_URL).
  */
 import { lastTurnOfOpenAi } from './request-shapes';
@@ -22,6 +24,7 @@ export const SLOW_PARAGRAPHS = [
 ];
 export const SLOW_REPLY = SLOW_PARAGRAPHS.join('\n\n');
 export const RETRY_REPLY = 'The fog lifts, and the road is quiet again.';
+export const LORE_REPLY = 'The archivist looks up from her ledger and says nothing of what lies below.';
 /** Between two streamed frames of `#slow`: three paragraphs take a few seconds. */
 const SLOW_FRAME_MS = 120;
 const SLOW_CHUNK_CHARS = 4;
@@ -71,6 +74,16 @@ function gate(followUp: boolean): ScriptedReply {
 	};
 }
 
+function lore(followUp: boolean): ScriptedReply {
+	if (followUp) return { text: LORE_REPLY };
+	return {
+		toolCalls: [
+			{ name: 'recall', arguments: { query: 'vault below the archive' } },
+			{ name: 'read_document', arguments: { title: 'World Setting' } }
+		]
+	};
+}
+
 function harbour(followUp: boolean): ScriptedReply {
 	if (followUp) return { text: HARBOUR_REPLY };
 	return {
@@ -97,6 +110,7 @@ export function advPlay(): MockHandler {
 		const followUp = isFollowUp(request);
 		if (line.includes('#gate')) return gate(followUp);
 		if (line.includes('#harbour')) return harbour(followUp);
+		if (line.includes('#lore')) return lore(followUp);
 		if (line.includes('#slow')) return { text: chunks(SLOW_REPLY, SLOW_CHUNK_CHARS), frameDelayMs: SLOW_FRAME_MS };
 		if (line.includes('#fail')) {
 			if (failedOnce.has(line)) return { text: RETRY_REPLY };

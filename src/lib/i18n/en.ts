@@ -258,7 +258,7 @@ export const en = {
 	'editor.editTitle': 'Edit “{title}”',
 	'editor.intro': 'Everything a session starts from: what players read, who they meet, where it opens, and what only the game master knows.',
 	'editor.backToPreset': '← Back to the preset',
-	'editor.draftOnly': 'Not saved as a world yet: fix what the editor points out, then save.',
+	'editor.imported': 'This preset is a draft so far (imported, or never saved complete). Fill in what is missing — the editor points it out when you save — and save it as a world.',
 	'editor.versionNote': 'Saving makes version {version} + 1. Sessions already played keep the version they started with.',
 	'editor.restored': 'Your unsaved draft from {time} was restored.',
 	'editor.startOver': 'Start over',

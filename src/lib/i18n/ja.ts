@@ -260,7 +260,7 @@ export const ja: Messages = {
 	'editor.editTitle': '「{title}」を編集',
 	'editor.intro': 'セッションの出発点のすべて。プレイヤーが読むもの、出会う人物、始まりの場面、そして GM だけが知ること。',
 	'editor.backToPreset': '← プリセットに戻る',
-	'editor.draftOnly': 'まだ世界観として保存されていません。エディタの指摘を直してから保存してください。',
+	'editor.imported': 'このプリセットはまだ下書きです（読み込んだもの、または完成させて保存していないもの）。足りないところを埋めて（保存すると指摘されます）、世界観として保存してください。',
 	'editor.versionNote': '保存するとバージョン {version} + 1 になります。遊び始めたセッションは、始めたときの版のままです。',
 	'editor.restored': '{time} の未保存の下書きを復元しました。',
 	'editor.startOver': '最初からやり直す',

@@ -53,3 +53,45 @@ export function leaksByField(leaks: readonly Leak[], t: Translate): Map<string, 
 	}
 	return out;
 }
+
+const FIELD_KEYS: Record<string, MessageKey> = {
+	language: 'editor.language',
+	title: 'editor.title',
+	tagline: 'editor.tagline',
+	gmNotesTitle: 'editor.gmNotesTitle',
+	gmBehaviour: 'editor.gmBehaviour',
+	'plot.title': 'editor.plotTitle',
+	'plot.body': 'editor.plotBody',
+	npcs: 'editor.section.npcs',
+	secrets: 'editor.section.secrets',
+	'opening.scene.name': 'editor.sceneName',
+	'opening.scene.description': 'editor.sceneDescription',
+	'opening.situation': 'editor.situation',
+	'opening.state': 'editor.state',
+	'opening.present': 'editor.npcPresent'
+};
+const DOC_KEYS: Record<string, MessageKey> = { premise: 'editor.doc.premise', setting: 'editor.doc.setting', pc: 'editor.doc.pc' };
+const DOC_PARTS: Record<string, MessageKey> = { title: 'editor.docTitle', body: 'editor.docBody' };
+const NPC_PARTS: Record<string, MessageKey> = { name: 'editor.npcName', role: 'editor.npcRole', appearance: 'editor.npcAppearance', personality: 'editor.npcPersonality' };
+const SECRET_PARTS: Record<string, MessageKey> = { key: 'editor.secretKey', title: 'editor.secretTitle', body: 'editor.secretBody', markers: 'editor.secretMarkers' };
+
+/** The name of a field as the editor labels it (`Character 1 › Name`), for the list of problems; '' for the whole preset. */
+export function fieldLabel(path: string, t: Translate): string {
+	const direct = FIELD_KEYS[path];
+	if (direct) return t(direct);
+	const doc = /^documents\.(\w+)\.(\w+)$/.exec(path);
+	if (doc) {
+		const [, name = '', part = ''] = doc;
+		const docKey = DOC_KEYS[name];
+		const partKey = DOC_PARTS[part];
+		if (docKey && partKey) return `${t(docKey)} › ${t(partKey)}`;
+	}
+	const row = /^(npcs|secrets)\.(\d+)\.(\w+)$/.exec(path);
+	if (row) {
+		const [, list = '', index = '0', part = ''] = row;
+		const n = Number(index) + 1;
+		const partKey = (list === 'npcs' ? NPC_PARTS : SECRET_PARTS)[part];
+		if (partKey) return `${t(list === 'npcs' ? 'editor.npc' : 'editor.secret', { n })} › ${t(partKey)}`;
+	}
+	return path;
+}

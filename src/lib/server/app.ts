@@ -13,7 +13,7 @@ import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
 import { countTokensO200k, type TokenCounter } from './memory';
 import { EventBus, TurnRunner } from './turn';
 import { createImageProvider, ImageRunner, LocalImageStore, type ImageRunnerDeps } from './images';
-import { CoverRunner, syncOfficialPresets, type CoverPolicy } from './presets';
+import { CoverRunner, orderOfficialCovers, syncOfficialPresets, type CoverPolicy } from './presets';
 
 export interface App {
 	config: Config;
@@ -73,6 +73,7 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		budget: { limits: budgetLimits, priceMicros: cfg.images.priceMicros },
 		...(overrides.coverPolicy ? { policy: overrides.coverPolicy } : {})
 	});
+	await orderOfficialCovers(covers);
 	const runner = new TurnRunner({
 		config: cfg,
 		control,

@@ -7,7 +7,7 @@
  * (an opaque cursor holding the last row's sort key), so a deep page costs what the first one does,
  * and each shelf walks an index made for its order (see the presets table's indexes).
  */
-import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import { controlSchema, type ControlDrizzle } from '../db';
 import { getWorld, WORLD_IDS, type WorldLanguage } from '../worlds';
@@ -127,7 +127,8 @@ function base(db: ControlDrizzle) {
 
 /** The official presets matching the search, in catalogue order (they have every language). */
 async function officials(db: ControlDrizzle, q: string): Promise<Row[]> {
-	const rows = await base(db).where(and(eq(presets.official, true), searchCondition(q)));
+	// By id (the unique index): a scan for `official` would read every preset.
+	const rows = await base(db).where(and(inArray(presets.id, [...WORLD_IDS]), eq(presets.official, true), searchCondition(q)));
 	return WORLD_IDS.flatMap((id) => rows.filter((r) => r.id === id));
 }
 

@@ -2,7 +2,8 @@
  * The editor's form action, shared by "new preset" and "edit preset". A post carries every field;
  * `intent` says what to do with them: save (check, then create or add a version), or — the buttons
  * of the form without JavaScript — add or remove an NPC or secret row. Whatever happens, nothing
- * typed is lost: a refused save and a row change both answer with the whole form as it was posted.
+ * typed is lost: a refused save and a row change both answer with the whole form as it was posted
+ * (and, for a saved preset, keep it as the draft).
  */
 import { fail, redirect } from '@sveltejs/kit';
 import type { App } from '../app';
@@ -10,7 +11,7 @@ import { addNpc, addSecret, DRAFT_MAX_ROWS, formFromFormData, removeNpc, removeS
 import type { ContentIssueDto } from '../../types/presets';
 import type { Viewer } from './access';
 import { isPresetError } from './errors';
-import { saveForm } from './service';
+import { saveForm, storeDraft } from './service';
 
 export interface EditorFailure {
 	form: PresetForm;
@@ -36,13 +37,19 @@ export async function runEditor(app: App, viewer: Viewer, presetId: string | und
 	const form = formFromFormData(data);
 	const intent = typeof data.get('intent') === 'string' ? String(data.get('intent')) : 'save';
 	const change = rowChange(intent);
-	if (change) return { form: change(form), issues: [] satisfies ContentIssueDto[] };
+	if (change) {
+		const changed = change(form);
+		if (presetId !== undefined) await storeDraft(app, viewer, presetId, changed);
+		return { form: changed, issues: [] satisfies ContentIssueDto[] };
+	}
 	let id: string;
 	try {
 		id = (await saveForm(app, viewer, presetId, form)).id;
 	} catch (err) {
-		if (isPresetError(err, 'invalid')) return fail(400, { form, issues: [...(err.details.issues ?? [])] } satisfies EditorFailure);
-		throw err;
+		if (!isPresetError(err, 'invalid')) throw err;
+		// Kept as the draft too, so what was typed survives leaving the page (a new preset has no row to keep it in).
+		if (presetId !== undefined) await storeDraft(app, viewer, presetId, form);
+		return fail(400, { form, issues: [...(err.details.issues ?? [])] } satisfies EditorFailure);
 	}
 	redirect(303, `/presets/${id}?saved=1`);
 }

@@ -24,7 +24,7 @@ export { checkContent, requireContent, MAX_PRESET_BYTES, type ContentCheck } fro
 export { PresetError, isPresetError, type PresetErrorCode } from './errors';
 export { playPreset, playableContent, type PlayOptions } from './play';
 export { recordPlay, refreshPopularity, countPlayersSince, POPULAR_WINDOW_MS, POPULARITY_REFRESH_MS } from './plays';
-export { syncOfficialPresets, isOfficialId, OFFICIAL_VERSION } from './official';
+export { syncOfficialPresets, orderOfficialCovers, isOfficialId, OFFICIAL_VERSION } from './official';
 export { CoverRunner, coverUrl, DEFAULT_COVER_POLICY, type CoverPolicy, type CoverRunnerDeps } from './covers';
 export { exportPreset, exportFileName, PRESET_FILE_FORMAT, PRESET_FILE_VERSION, type PresetFile } from './exchange';
 export { importToForm, ImportFileSchema, MAX_IMPORT_BYTES } from './import';

@@ -5,10 +5,11 @@
  * favourites, search text in every language). Written at start-up, updated when a release changes
  * a title or tagline.
  */
-import { inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { controlSchema, type ControlDrizzle } from '../db';
 import { getWorld, WORLD_IDS, WORLD_LANGUAGES, type WorldLanguage } from '../worlds';
 import { searchTextOf } from './store';
+import type { CoverRunner } from './covers';
 
 const { presets } = controlSchema;
 
@@ -44,14 +45,12 @@ export async function syncOfficialPresets(db: ControlDrizzle, now = Date.now()):
 	}
 }
 
-/** Ids of the official presets present in the control database, in catalogue order. */
-export async function officialIds(db: ControlDrizzle): Promise<string[]> {
-	const rows = await db.select({ id: presets.id }).from(presets).where(inArray(presets.id, [...WORLD_IDS]));
-	const present = new Set(rows.map((r) => r.id));
-	return WORLD_IDS.filter((id) => present.has(id));
-}
-
 export function isOfficialId(id: string): boolean {
 	return WORLD_IDS.some((w) => w === id);
 }
 
+
+/** Orders the official presets' covers (their opening scene, described in English); nothing happens when they are already drawn. */
+export async function orderOfficialCovers(covers: Pick<CoverRunner, 'order'>): Promise<void> {
+	for (const id of WORLD_IDS) await covers.order(id, getWorld(id, ROW_LANGUAGE).opening.scene);
+}
