@@ -161,6 +161,18 @@ describe('presets API', () => {
 		expect((await api.request('POST', '/api/v1/presets/import', { body: 'x', headers: { 'content-type': 'text/csv' } })).status).toBe(415);
 		expect(await count()).toBe(before);
 	});
+
+	it('limits publishing per user: 429 with when to try again', async () => {
+		h = await apiHarness({ llm: false, env: { KANTERA_PUBLISH_PER_DAY: '1' } });
+		const api = h.as(h.alice);
+		await publishedPreset(api, 'public');
+		const { id } = await bodyOf(await api.post('/api/v1/presets', presetInput({ title: 'Second' })), Created);
+		const res = await api.patch(`/api/v1/presets/${id}`, { visibility: 'public' });
+		expect(res.status).toBe(429);
+		expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(23 * 3600);
+		expect(await bodyOf(res, ErrorBody)).toMatchObject({ code: 'PUBLISH_RATE_LIMITED', resetsAt: expect.any(String) });
+		expect((await api.patch(`/api/v1/presets/${id}`, { visibility: 'unlisted' })).status).toBe(200);
+	});
 });
 
 describe('spoiler-free play of another author’s world', () => {

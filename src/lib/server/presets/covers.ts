@@ -57,6 +57,10 @@ export class CoverRunner {
 	private timer: { at: number; handle: ReturnType<typeof setTimeout> } | undefined;
 	private stopped = false;
 	private readonly controller = new AbortController();
+	/** The cover being drawn, by its image slot: deleting a preset waits for it before removing the files. */
+	private readonly working = new Map<string, Promise<void>>();
+	/** Slots of deleted presets: a drawing that finishes late is not stored. */
+	private readonly forgotten = new Set<string>();
 
 	constructor(private readonly deps: CoverRunnerDeps) {
 		this.policy = { ...DEFAULT_COVER_POLICY, ...deps.policy };
@@ -83,8 +87,10 @@ export class CoverRunner {
 		return row;
 	}
 
-	/** Removes a deleted preset's images (its job row went with the preset). */
+	/** Removes a deleted preset's images (its job row went with the preset), after any drawing of it in progress. */
 	async forget(slot: string): Promise<void> {
+		this.forgotten.add(slot);
+		await this.working.get(slot)?.catch(() => undefined);
 		await this.deps.images().store.deleteSession(slot);
 	}
 
@@ -123,7 +129,13 @@ export class CoverRunner {
 			if (this.stopped) return;
 			const job = await this.claim();
 			if (!job) break;
-			await this.run(job);
+			const work = this.run(job);
+			this.working.set(job.slot, work);
+			try {
+				await work;
+			} finally {
+				this.working.delete(job.slot);
+			}
 		}
 		const [next] = await this.deps.control.db
 			.select({ at: min(presetCovers.nextAttemptAt) })
@@ -183,6 +195,7 @@ export class CoverRunner {
 		try {
 			const image = await provider.generate({ kind: 'background', prompt: job.prompt, subject: job.subject, signal: this.controller.signal });
 			key = imageKey(image.bytes, image.contentType);
+			if (this.forgotten.has(job.slot)) return;
 			await store.put(job.slot, key, image.bytes, image.contentType);
 		} catch (err) {
 			if (this.controller.signal.aborted) return;
