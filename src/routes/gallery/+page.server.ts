@@ -11,6 +11,8 @@ export const load: PageServerLoad = async ({ url, locals }) => {
 	const parsed = v.safeParse(GalleryQuerySchema, queryOf(url));
 	const query = parsed.success ? parsed.output : DEFAULT_QUERY;
 	const app = await getApp();
+	// Covers ordered before this process started are drawn from the first page that shows them.
+	app.covers.resume();
 	try {
 		const page = await galleryPage(app.control.db, { ...query, viewerId: locals.user?.id, displayLanguage: locals.language ?? 'en' });
 		return { query, page, invalid: !parsed.success, signedIn: locals.user !== null };

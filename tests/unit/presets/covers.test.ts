@@ -21,10 +21,17 @@ async function appWith(provider: ScriptedProvider, env: Record<string, string> =
 		await app.close();
 		remove();
 	};
-	await app.covers.idle();
-	provider.requests.length = 0;
 	const author = await createUser(app, { name: 'author', password: 'correct horse battery' }, { viaOperator: true });
 	return { app, author };
+}
+
+/** The app with the official presets' covers drawn, and the provider's log cleared. */
+async function appAfterStartUp(provider: ScriptedProvider, env: Record<string, string> = {}): Promise<{ app: App; author: AuthUser }> {
+	const built = await appWith(provider, env);
+	built.app.covers.resume();
+	for (const id of ['sword-and-sorcery', 'iron-walkers']) await settled(built.app, id);
+	provider.requests.length = 0;
+	return built;
 }
 
 async function settled(app: App, presetId: string): Promise<string | undefined> {
@@ -38,10 +45,14 @@ async function settled(app: App, presetId: string): Promise<string | undefined> 
 }
 
 describe('preset covers', () => {
-	it('draws the opening scene from its visual fields, and the official presets’ at start-up', async () => {
+	it('draws the opening scene from its visual fields; the official presets’ are ordered at start-up and drawn once resumed', async () => {
 		const provider = new ScriptedProvider();
 		const { app, author } = await appWith(provider);
-		expect((await app.covers.get('sword-and-sorcery'))?.status).toBe('done');
+		expect((await app.covers.get('sword-and-sorcery'))?.status).toBe('pending');
+		app.covers.resume();
+		expect(await settled(app, 'sword-and-sorcery')).toBe('done');
+		expect(await settled(app, 'iron-walkers')).toBe('done');
+		provider.requests.length = 0;
 		const row = await createFromInput(app, author, presetInput());
 		expect(await settled(app, row.id)).toBe('done');
 		const job = await app.covers.get(row.id);
@@ -55,7 +66,7 @@ describe('preset covers', () => {
 
 	it('retries a failing service with backoff, then gives up and keeps the placeholder', async () => {
 		const provider = new ScriptedProvider();
-		const { app, author } = await appWith(provider);
+		const { app, author } = await appAfterStartUp(provider);
 		provider.script('retryable', 'ok');
 		const row = await createFromInput(app, author, presetInput());
 		expect(await settled(app, row.id)).toBe('done');
@@ -72,7 +83,7 @@ describe('preset covers', () => {
 
 	it('redraws only when the opening scene changed', async () => {
 		const provider = new ScriptedProvider();
-		const { app, author } = await appWith(provider);
+		const { app, author } = await appAfterStartUp(provider);
 		const row = await createFromInput(app, author, presetInput());
 		await settled(app, row.id);
 		await updateFromInput(app, author, row.id, presetInput({ tagline: 'Another line, same opening.' }));
@@ -82,7 +93,7 @@ describe('preset covers', () => {
 
 	it('is charged to the author, and refused with the reason kept once their day is over budget', async () => {
 		const provider = new ScriptedProvider();
-		const { app, author } = await appWith(provider, { KANTERA_IMAGE_PRICE_USD: '0.5', KANTERA_BUDGET_USER_DAY_USD: '0.4' });
+		const { app, author } = await appAfterStartUp(provider, { KANTERA_IMAGE_PRICE_USD: '0.5', KANTERA_BUDGET_USER_DAY_USD: '0.4' });
 		const row = await createFromInput(app, author, presetInput());
 		expect(await settled(app, row.id)).toBe('done');
 		await updateFromInput(app, author, row.id, { ...presetInput(), opening: { ...presetInput().opening, scene: { name: 'Harbour', description: 'Grey sea, black boats.' } } });

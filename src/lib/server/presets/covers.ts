@@ -56,6 +56,7 @@ export class CoverRunner {
 	private again = false;
 	private timer: { at: number; handle: ReturnType<typeof setTimeout> } | undefined;
 	private stopped = false;
+	private resumed = false;
 	private readonly controller = new AbortController();
 	/** The cover being drawn, by its image slot: deleting a preset waits for it before removing the files. */
 	private readonly working = new Map<string, Promise<void>>();
@@ -67,8 +68,11 @@ export class CoverRunner {
 		this.now = deps.now ?? Date.now;
 	}
 
-	/** Orders the cover of a preset's opening scene; nothing happens when it is already this scene's. */
-	async order(presetId: string, scene: { name: string; description: string }): Promise<void> {
+	/**
+	 * Orders the cover of a preset's opening scene; nothing happens when it is already this scene's.
+	 * `kick: false` only records the order (start-up), for `resume` to start.
+	 */
+	async order(presetId: string, scene: { name: string; description: string }, opts: { kick?: boolean } = {}): Promise<void> {
 		const prompt = sceneBackgroundPrompt(scene);
 		const now = this.now();
 		await this.deps.control.db
@@ -79,6 +83,16 @@ export class CoverRunner {
 				set: { prompt, subject: scene.name, status: 'pending', attempts: 0, error: null, nextAttemptAt: null, leaseExpiresAt: null, updatedAt: now },
 				setWhere: sql`${presetCovers.prompt} IS NOT ${prompt} OR ${presetCovers.status} = 'failed'`
 			});
+		if (opts.kick !== false) this.kick();
+	}
+
+	/**
+	 * Starts the work left from before this process (orders made at start-up, jobs of a runner that
+	 * died) the first time a page that shows covers is served; later calls do nothing.
+	 */
+	resume(): void {
+		if (this.resumed) return;
+		this.resumed = true;
 		this.kick();
 	}
 

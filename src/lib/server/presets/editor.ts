@@ -11,6 +11,7 @@ import { addNpc, addSecret, DRAFT_MAX_ROWS, formFromFormData, removeNpc, removeS
 import type { ContentIssueDto } from '../../types/presets';
 import type { Viewer } from './access';
 import { isPresetError } from './errors';
+import { presetPageError } from './http';
 import { saveForm, storeDraft } from './service';
 
 export interface EditorFailure {
@@ -34,6 +35,16 @@ function rowChange(intent: string): RowChange | undefined {
  * after a save; otherwise answers with the form (and its problems) to render again.
  */
 export async function runEditor(app: App, viewer: Viewer, presetId: string | undefined, data: FormData) {
+	try {
+		return await edit(app, viewer, presetId, data);
+	} catch (err) {
+		// Not yours, not there, read-only: the page answers with that status, not a server error.
+		if (isPresetError(err)) presetPageError(err);
+		throw err;
+	}
+}
+
+async function edit(app: App, viewer: Viewer, presetId: string | undefined, data: FormData) {
 	const form = formFromFormData(data);
 	const intent = typeof data.get('intent') === 'string' ? String(data.get('intent')) : 'save';
 	const change = rowChange(intent);

@@ -50,7 +50,10 @@ export function isOfficialId(id: string): boolean {
 }
 
 
-/** Orders the official presets' covers (their opening scene, described in English); nothing happens when they are already drawn. */
+/**
+ * Records the official presets' cover orders (their opening scene, described in English) at start-up;
+ * nothing changes when they are already drawn. The runner starts them when a page first shows covers.
+ */
 export async function orderOfficialCovers(covers: Pick<CoverRunner, 'order'>): Promise<void> {
-	for (const id of WORLD_IDS) await covers.order(id, getWorld(id, ROW_LANGUAGE).opening.scene);
+	for (const id of WORLD_IDS) await covers.order(id, getWorld(id, ROW_LANGUAGE).opening.scene, { kick: false });
 }

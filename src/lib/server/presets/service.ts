@@ -68,6 +68,7 @@ async function card(app: App, row: PresetRow, viewer: Viewer | null, content: Wo
 
 /** What this viewer may know of a preset: the card, or for its author the whole of it. */
 export async function presetView(app: App, id: unknown, viewer: Viewer | null, language?: string): Promise<PresetCardDto | PresetDetailDto> {
+	app.covers.resume();
 	const row = await visiblePreset(app.control.db, id, viewer);
 	const content = await currentContent(app, row, pickLanguage(language));
 	const base = await card(app, row, viewer, content);

@@ -11,5 +11,6 @@ import type { RequestHandler } from './$types';
 export const GET = apiEndpoint(async ({ app, user, url, request }) => {
 	const query = parseWith(GalleryQuerySchema, queryOf(url), 'INVALID_QUERY');
 	const displayLanguage = pickLanguage(undefined, request.headers.get('accept-language'));
+	app.covers.resume();
 	return jsonResponse(await galleryPage(app.control.db, { ...query, viewerId: user.id, displayLanguage }));
 }) satisfies RequestHandler;
