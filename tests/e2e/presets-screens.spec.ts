@@ -94,7 +94,7 @@ test('the preset screens in both languages, and moderation', async ({ browser })
 		// Seen is not owned: the editor and its form action refuse, with a status, not a server error.
 		expect((await reader.goto(`/presets/${id}/edit`))?.status()).toBe(403);
 		const origin = new URL(reader.url()).origin;
-		const post = await reader.request.post(`/presets/${id}/edit?/save`, { form: { title: 'mine now' }, headers: { origin, accept: 'application/json' } });
+		const post = await reader.request.post(`/presets/${id}/edit?/save`, { form: { title: 'mine now' }, headers: { origin } });
 		expect(post.status()).toBe(403);
 		await reader.goto(`/presets/${id}`);
 		await reader.locator('form[action="?/favorite"] button').click();
