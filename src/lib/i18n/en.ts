@@ -252,6 +252,7 @@ export const en = {
 	'presets.version': 'version {version}',
 	'presets.import': 'Import',
 	'presets.importHelp': 'A Kantera preset file, or a Character Card V2/V3 (JSON or PNG). It becomes a private draft you finish in the editor.',
+	'presets.importFailed': 'This file could not be imported: {reason}',
 	'presets.importFile': 'File to import',
 	'presets.importButton': 'Import',
 	'editor.newTitle': 'New world preset',

@@ -254,6 +254,7 @@ export const ja: Messages = {
 	'presets.version': 'バージョン {version}',
 	'presets.import': '読み込む',
 	'presets.importHelp': 'Kantera のプリセットファイル、または Character Card V2/V3（JSON か PNG）。非公開の下書きになり、エディタで仕上げます。',
+	'presets.importFailed': 'このファイルは読み込めませんでした: {reason}',
 	'presets.importFile': '読み込むファイル',
 	'presets.importButton': '読み込む',
 	'editor.newTitle': '新しい世界観プリセット',

@@ -52,7 +52,8 @@ function classify(issue: v.BaseIssue<unknown>): { code: ContentIssueCode; params
 	const exact = EXACT[issue.message];
 	if (exact) return { code: exact, params: {} };
 	if (issue.message.startsWith('The world setting needs at least')) return { code: 'headings', params: { min: Number(/\d+/.exec(issue.message)?.[0] ?? 0) } };
-	if (issue.type === 'non_empty' || issue.message.endsWith(' is empty.')) return { code: 'empty', params: {} };
+	// An empty key fails its pattern first; "fill this in" says more than the pattern does.
+	if (issue.type === 'non_empty' || issue.message.endsWith(' is empty.') || (issue.type === 'regex' && issue.input === '')) return { code: 'empty', params: {} };
 	if (issue.type === 'regex' && issue.message.endsWith('must be a single line.')) return { code: 'singleLine', params: {} };
 	const requirement = typeof issue.requirement === 'number' ? issue.requirement : undefined;
 	const isArray = Array.isArray(issue.input);
