@@ -1,6 +1,6 @@
 /**
- * End-to-end tests against the BUILT app (`node build`), driven by Debian's Chromium.
- * Each run gets a fresh data directory and a free port, so runs never see each other's accounts.
+ * End-to-end tests against the BUILT app, started as the README says (`npm start`), driven by Debian's
+ * Chromium. Each run gets a fresh data directory and a free port, so runs never see each other's accounts.
  */
 import { defineConfig, devices } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
@@ -71,7 +71,8 @@ export default defineConfig({
 	],
 	webServer: [
 		{
-			command: 'node build',
+			// No ORIGIN: the README's path (the app takes the browser's http:// origin from the connection).
+			command: 'npm start',
 			url: `${baseURL}/healthz`,
 			reuseExistingServer: false,
 			timeout: SERVER_START_TIMEOUT_MS,
@@ -80,7 +81,6 @@ export default defineConfig({
 			env: {
 				PORT: port,
 				HOST: '127.0.0.1',
-				ORIGIN: baseURL,
 				KANTERA_DATA_DIR: dataDir,
 				KANTERA_ALLOW_SIGNUP: 'true'
 			}
@@ -94,7 +94,8 @@ export default defineConfig({
 			stderr: 'pipe'
 		},
 		{
-			command: 'node build',
+			// With ORIGIN, as behind a proxy.
+			command: 'npm start',
 			url: `${playURL}/healthz`,
 			reuseExistingServer: false,
 			timeout: SERVER_START_TIMEOUT_MS,

@@ -1,6 +1,6 @@
 // See https://svelte.dev/docs/kit/types#app.d.ts
 import type { AuthUser } from '$lib/server/auth';
-import type { UiLanguage } from '$lib/i18n';
+import type { Language } from '$lib/types/settings';
 
 declare global {
 	namespace App {
@@ -11,7 +11,7 @@ declare global {
 		interface Locals {
 			user: AuthUser | null;
 			/** The UI language of this request (cookie, else Accept-Language); set by handleLanguage, absent only for handlers called without the hooks (tests). */
-			language?: UiLanguage;
+			language?: Language;
 		}
 	}
 }

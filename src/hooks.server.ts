@@ -1,6 +1,15 @@
+import type { ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
-import { handleAuth, handleBodySize, handleLanguage, handleServerError } from '$lib/server/hooks';
+import { handleApiErrors, handleAuth, handleBodySize, handleLanguage, handleSecurityHeaders, handleServerError } from '$lib/server/hooks';
+import { getApp } from '$lib/server/app';
 
-// The size guard runs first so an oversize upload costs no database look-up.
-export const handle = sequence(handleBodySize, handleAuth, handleLanguage);
+// Build the app when the server starts, not on the first request: a bad setting stops the start with
+// its message, and the runner resumes the turns a crashed process left behind without waiting for a visitor.
+export const init: ServerInit = async () => {
+	await getApp();
+};
+
+// Security headers go on every answer, API errors are made JSON around everything else, and the size
+// guard runs before any database look-up.
+export const handle = sequence(handleSecurityHeaders, handleApiErrors, handleBodySize, handleAuth, handleLanguage);
 export const handleError = handleServerError;

@@ -2,7 +2,8 @@ import { fail, redirect } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
 import { formText } from '$lib/server/hooks';
 import { listWorlds, WORLD_IDS } from '$lib/server/worlds';
-import { startSession, listPlaySessions, renamePlaySession, PlaySessionValidationError, PlaySessionNotFoundError, LanguageSchema, TitleSchema } from '$lib/server/sessions';
+import { startSession, listPlaySessions, renamePlaySession, PlaySessionValidationError, PlaySessionNotFoundError, TitleSchema } from '$lib/server/sessions';
+import { LanguageSchema } from '$lib/types/settings';
 import { playPreset } from '$lib/server/presets';
 import * as v from 'valibot';
 import type { Actions, PageServerLoad } from './$types';
@@ -25,22 +26,24 @@ export const actions = {
 		const title = formText(data, 'title');
 		const language = formText(data, 'language') || (locals.language ?? 'en');
 		const world = formText(data, 'world');
+		let id: string;
 		try {
 			const app = await getApp();
-			if (world === '') await startSession(app, { ownerId: locals.user.id, title, language });
+			if (world === '') id = (await startSession(app, { ownerId: locals.user.id, title, language })).session.id;
 			else {
 				// An official world is a preset: started through the presets module, so the play is counted.
 				const checked = { title: v.safeParse(TitleSchema, title), language: v.safeParse(LanguageSchema, language) };
 				if (!checked.title.success) throw new PlaySessionValidationError({ title: checked.title.issues[0].message });
 				if (!checked.language.success) throw new PlaySessionValidationError({ language: checked.language.issues[0].message });
-				if (!WORLD_IDS.some((id) => id === world)) throw new PlaySessionValidationError({ world: 'Choose one of the listed worlds.' });
-				await playPreset(app, locals.user, world, { title: checked.title.output, language: checked.language.output });
+				if (!WORLD_IDS.some((worldId) => worldId === world)) throw new PlaySessionValidationError({ world: 'Choose one of the listed worlds.' });
+				id = (await playPreset(app, locals.user, world, { title: checked.title.output, language: checked.language.output })).session.id;
 			}
 		} catch (err) {
 			if (err instanceof PlaySessionValidationError) return fail(400, { create: { title, language, world, errors: err.fields } });
 			throw err;
 		}
-		return { created: true };
+		// Straight into the new session: its title card and prologue are waiting.
+		redirect(303, `/sessions/${id}`);
 	},
 	rename: async ({ request, locals }) => {
 		if (!locals.user) redirect(303, '/signin');

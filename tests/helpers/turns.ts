@@ -3,11 +3,12 @@ import { eq, asc } from 'drizzle-orm';
 import { startMockLlm, type MockLlm } from '../mock-llm';
 import { parseConfig } from '../../src/lib/server/config';
 import { createApp, type App } from '../../src/lib/server/app';
-import { createProvider } from '../../src/lib/server/llm';
+import { createProvider, type LlmTimeouts } from '../../src/lib/server/llm';
 import { newId, sessionSchema, type SessionDb } from '../../src/lib/server/db';
 import { acceptTurn, composeMission, ensureMission, writeSettings, type TurnRow } from '../../src/lib/server/turn';
 import type { TokenCounter } from '../../src/lib/server/memory';
 import { tempDir } from './env';
+import { databaseEnv } from './databases';
 
 export type Vendor = 'openai' | 'anthropic';
 
@@ -30,12 +31,22 @@ export interface MockLlmApp {
 	cleanup(): Promise<void>;
 }
 
+export interface MockLlmAppOptions {
+	countTokens?: TokenCounter;
+	/** The provider's own clocks; fast by default (see below). */
+	timeouts?: Partial<LlmTimeouts>;
+	/** An existing data directory (a second app on the same databases); a fresh temp dir otherwise. */
+	dataDir?: string;
+	/** An already running mock LLM to share; its owner closes it. */
+	mock?: MockLlm;
+}
+
 /** An app whose LLM is the scripted mock (real SDKs, fast retries and timeouts), on real libSQL files in a temp dir. */
-export async function mockLlmApp(vendor: Vendor, env: Record<string, string> = {}, opts: { countTokens?: TokenCounter } = {}): Promise<MockLlmApp> {
-	const mock = await startMockLlm();
-	const { dir, remove } = tempDir();
+export async function mockLlmApp(vendor: Vendor, env: Record<string, string> = {}, opts: MockLlmAppOptions = {}): Promise<MockLlmApp> {
+	const mock = opts.mock ?? (await startMockLlm());
+	const { dir, remove } = opts.dataDir === undefined ? tempDir() : { dir: opts.dataDir, remove: () => undefined };
 	const cfg = parseConfig({
-		KANTERA_DATA_DIR: dir,
+		...databaseEnv(dir),
 		KANTERA_LLM_PROVIDER: vendor,
 		KANTERA_LLM_MODEL: 'mock-model',
 		...(vendor === 'openai' ? { OPENAI_BASE_URL: mock.openaiBaseUrl, OPENAI_API_KEY: 'sk-test' } : { ANTHROPIC_BASE_URL: mock.anthropicBaseUrl, ANTHROPIC_API_KEY: 'sk-ant-test' }),
@@ -49,7 +60,7 @@ export async function mockLlmApp(vendor: Vendor, env: Record<string, string> = {
 				apiKey: name === 'openai' ? 'sk-test' : 'sk-ant-test',
 				baseUrl: name === 'openai' ? mock.openaiBaseUrl : mock.anthropicBaseUrl,
 				retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 },
-				timeouts: { requestMs: 2_000, idleMs: 1_000, deadlineMs: 5_000 }
+				timeouts: { requestMs: 2_000, idleMs: 1_000, deadlineMs: 5_000, ...opts.timeouts }
 			}),
 		...(opts.countTokens ? { countTokens: opts.countTokens } : {})
 	});
@@ -58,13 +69,13 @@ export async function mockLlmApp(vendor: Vendor, env: Record<string, string> = {
 		mock,
 		async cleanup() {
 			await app.close();
-			await mock.close();
+			if (!opts.mock) await mock.close();
 			remove();
 		}
 	};
 }
 
-export async function turnHarness(vendor: Vendor, env: Record<string, string> = {}, opts: { countTokens?: TokenCounter; language?: 'ja' | 'en' } = {}): Promise<TurnHarness> {
+export async function turnHarness(vendor: Vendor, env: Record<string, string> = {}, opts: MockLlmAppOptions & { language?: 'ja' | 'en' } = {}): Promise<TurnHarness> {
 	const { app, mock, cleanup } = await mockLlmApp(vendor, env, opts);
 	const sessionId = newId();
 	const userId = newId();

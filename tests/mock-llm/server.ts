@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkAnthropicBody, checkOpenAiBody } from './request-shapes';
+import { checkAnthropicBody, checkOpenAiBody, systemTextOf } from './request-shapes';
 import type { MockHandler, RecordedRequest, ScriptedReply, WireApi } from './types';
 import {
 	anthropicEndlessFrame,
@@ -145,7 +145,9 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		if (fault?.kind === 'status') {
 			const headers: Record<string, string> = {};
 			if (fault.retryAfterSeconds !== undefined) headers['retry-after'] = String(fault.retryAfterSeconds);
-			return sendJson(res, fault.status, errorBody(fault.status, fault.message ?? `mock LLM: scripted ${fault.status}`), headers);
+			const message = fault.message ?? `mock LLM: scripted ${fault.status}`;
+			const echoed = fault.echoRequest ? `${message} (request: ${systemTextOf(request) ?? rawBody})` : message;
+			return sendJson(res, fault.status, errorBody(fault.status, echoed), headers);
 		}
 		if (fault?.kind === 'hang') return; // the socket stays open until the client gives up or close() runs
 

@@ -23,8 +23,11 @@ export interface ScriptedUsage {
 }
 
 export type ScriptedFault =
-	/** Answer with this HTTP status and the vendor's error body. */
-	| { kind: 'status'; status: number; message?: string; retryAfterSeconds?: number }
+	/**
+	 * Answer with this HTTP status and the vendor's error body. With `echoRequest`, the message goes on with
+	 * the request's system text, as providers do that quote the prompt back in their errors.
+	 */
+	| { kind: 'status'; status: number; message?: string; retryAfterSeconds?: number; echoRequest?: boolean }
 	/** Read the request and never answer (not even headers). */
 	| { kind: 'hang' }
 	/** Start a stream and never finish it: a text delta or a keep-alive every `intervalMs`. */

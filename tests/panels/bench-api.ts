@@ -6,7 +6,7 @@
 import { testEnv } from '../helpers/env';
 import { log } from '../../src/lib/server/records';
 import { cues as stageCues } from '../../src/lib/server/stage';
-import { backlogPage } from '../../src/lib/server/api/panels';
+import { logPage } from '../../src/lib/server/play';
 
 const EXCHANGES = 2_500;
 const RUNS = 7;
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
 		const runs: number[] = [];
 		for (let i = 0; i < RUNS; i++) {
 			const t0 = performance.now();
-			await env.app.sessions.use(id, (s) => backlogPage(s.db, id, { ...q, after: undefined }));
+			await env.app.sessions.use(id, (s) => logPage(s.db, id, { ...q, after: undefined }));
 			runs.push(performance.now() - t0);
 		}
 		runs.sort((a, b) => a - b);

@@ -1,8 +1,12 @@
 /**
- * The browser's copy of the ADV stage cue. The server's `StageCue` (`$lib/server/stage/cues.ts`) is the
- * stored shape; this file re-declares it so browser code never imports server modules. A type test
- * (`tests/unit/adv/cue.test.ts`) keeps the two identical.
+ * The ADV stage cue: one valibot schema for the cue as the turn collects it, the stage stores it and
+ * the screen (play page and backlog alike) reads it back. Browser-safe, so server and client share it.
+ *
+ * The schema is the shape the stage can play; it carries no length limits. The GM's `adv_stage`
+ * tool holds what it accepts to tighter bounds (paragraph count, name lengths) before a cue is ever
+ * stored, and a cue stored under older or looser bounds still plays wherever it is read.
  */
+import * as v from 'valibot';
 
 export const STAGE_ACTIONS = ['enter', 'exit', 'move', 'expression', 'background'] as const;
 export type StageAction = (typeof STAGE_ACTIONS)[number];
@@ -12,22 +16,19 @@ export const STAGE_SLOTS = ['left', 'center', 'right'] as const;
 export type StageSlot = (typeof STAGE_SLOTS)[number];
 
 /** One stage direction, tied to the paragraph of a GM reply before which it plays. */
-export interface StageCue {
+export const StageCueSchema = v.object({
 	/** 0-based paragraph of the reply; the cue plays before that paragraph is shown. */
-	paragraph: number;
-	action: StageAction;
-	character?: string | undefined;
-	slot?: StageSlot | undefined;
-	expression?: string | undefined;
-	scene?: string | undefined;
-}
+	paragraph: v.pipe(v.number(), v.integer(), v.minValue(0)),
+	action: v.picklist(STAGE_ACTIONS),
+	character: v.optional(v.string()),
+	slot: v.optional(v.picklist(STAGE_SLOTS)),
+	expression: v.optional(v.string()),
+	scene: v.optional(v.string())
+});
+export type StageCue = v.InferOutput<typeof StageCueSchema>;
 
 export function isStageSlot(value: unknown): value is StageSlot {
-	return typeof value === 'string' && (STAGE_SLOTS as readonly string[]).includes(value);
-}
-
-export function isStageAction(value: unknown): value is StageAction {
-	return typeof value === 'string' && (STAGE_ACTIONS as readonly string[]).includes(value);
+	return STAGE_SLOTS.some((slot) => slot === value);
 }
 
 /**
@@ -40,4 +41,24 @@ export function characterKey(name: string): string {
 
 export function sameCharacter(a: string, b: string): boolean {
 	return characterKey(a) === characterKey(b);
+}
+
+/**
+ * The image name of a character's sprite in one expression: the speaker-tag form `Name(expression)`.
+ * A registered character name may not contain parentheses (they belong to the tag), so the form can
+ * never clash with a name, and the image jobs, their events and the stage's image list carry it as
+ * an ordinary name.
+ */
+export function spriteVariantName(character: string, expression: string): string {
+	return `${character.trim()}(${expression.trim()})`;
+}
+
+const VARIANT = /^([^()]+)\(([^()]+)\)$/u;
+
+/** The character and expression of a sprite variant's image name; null for a plain name. */
+export function parseSpriteVariant(name: string): { character: string; expression: string } | null {
+	const m = VARIANT.exec(name.trim());
+	const character = m?.[1]?.trim();
+	const expression = m?.[2]?.trim();
+	return character && expression ? { character, expression } : null;
 }

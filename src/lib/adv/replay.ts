@@ -12,11 +12,14 @@
  * Adding messages or cues at the end (live play) extends the fold; adding older ones (an earlier
  * backlog page) refolds from the first cue that moved.
  */
-import { STAGE_ACTIONS, type StageCue } from './cue';
+import * as v from 'valibot';
+import { StageCueSchema, type StageCue } from './cue';
 import { parseScript, type Paragraph } from './script';
 import { applyCue, EMPTY_STAGE, placeParagraph, withSpeaker, type StageState } from './stage';
 
-export type LogRole = 'player' | 'gm' | 'operator' | 'system';
+/** Who wrote a play-log message: the player, the GM, the harness's operator instructions, the system. */
+export const LOG_ROLES = ['player', 'gm', 'operator', 'system'] as const;
+export type LogRole = (typeof LOG_ROLES)[number];
 
 export interface LogMessage {
 	readonly id: number;
@@ -25,12 +28,16 @@ export interface LogMessage {
 }
 
 /** A stored cue row: the message it belongs to, its paragraph and its order among the message's cues. */
-export interface MessageCue {
-	readonly messageId: number;
-	readonly paragraph: number;
-	readonly ord: number;
-	readonly cue: StageCue;
-}
+export const MessageCueSchema = v.pipe(
+	v.object({
+		messageId: v.pipe(v.number(), v.integer()),
+		paragraph: v.pipe(v.number(), v.integer(), v.minValue(0)),
+		ord: v.pipe(v.number(), v.integer()),
+		cue: StageCueSchema
+	}),
+	v.readonly()
+);
+export type MessageCue = v.InferOutput<typeof MessageCueSchema>;
 
 /** Fewer than this many cue applications per lookup; one stage snapshot per this many cues in memory. */
 export const DEFAULT_CHECKPOINT_CUES = 32;
@@ -61,12 +68,9 @@ function comparePlaced(a: Placed, b: Placed): number {
 	return a.messageId - b.messageId || a.paragraph - b.paragraph || a.ord - b.ord || a.seq - b.seq;
 }
 
-function isIndex(n: number): boolean {
-	return Number.isInteger(n) && n >= 0;
-}
-
+/** Rows come typed, but a caller may hand over rows it built from anything: the schema decides. */
 function usableRow(row: MessageCue): boolean {
-	return Number.isInteger(row.messageId) && isIndex(row.paragraph) && Number.isFinite(row.ord) && (STAGE_ACTIONS as readonly string[]).includes(row.cue.action);
+	return v.is(MessageCueSchema, row);
 }
 
 export class StageTimeline {

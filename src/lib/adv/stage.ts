@@ -24,23 +24,32 @@
  *
  * Cues never set the speaker: paragraphs do (`stageAt` with `paragraphs`, or `withSpeaker`).
  */
+import * as v from 'valibot';
 import { characterKey, isStageSlot, STAGE_SLOTS, type StageCue, type StageSlot } from './cue';
 import type { Paragraph } from './script';
 
-export interface Figure {
-	readonly character: string;
-	/** The sprite variant; absent means the default pose. */
-	readonly expression?: string;
-}
+const FigureSchema = v.pipe(
+	v.object({
+		character: v.string(),
+		/** The sprite variant; absent means the default pose. */
+		expression: v.optional(v.string())
+	}),
+	v.readonly()
+);
+export type Figure = v.InferOutput<typeof FigureSchema>;
 
-export type StageSlots = { readonly [S in StageSlot]: Figure | null };
-
-export interface StageState {
-	readonly background: { readonly scene: string } | null;
-	readonly slots: StageSlots;
-	/** Who speaks the paragraph on screen; null for narration or a player line. */
-	readonly speaker: string | null;
-}
+/** The stage as JSON carries it (the backlog's `stageBefore`); the type below is what it reads to. */
+export const StageStateSchema = v.pipe(
+	v.object({
+		background: v.nullable(v.pipe(v.object({ scene: v.string() }), v.readonly())),
+		slots: v.pipe(v.object({ left: v.nullable(FigureSchema), center: v.nullable(FigureSchema), right: v.nullable(FigureSchema) }), v.readonly()),
+		/** Who speaks the paragraph on screen; null for narration or a player line. */
+		speaker: v.nullable(v.string())
+	}),
+	v.readonly()
+);
+export type StageState = v.InferOutput<typeof StageStateSchema>;
+export type StageSlots = StageState['slots'];
 
 export const EMPTY_STAGE: StageState = Object.freeze({
 	background: null,
@@ -264,6 +273,17 @@ export function speakerOf(paragraph: Paragraph | undefined): string | null {
 	return paragraph?.kind === 'dialogue' ? paragraph.speaker : null;
 }
 
+/**
+ * The stage with `character` (if on stage) showing `expression`: a speaker tag's expression
+ * (`@Name(smile): …`) holds while that line is read; the cues' expression stays the figure's own.
+ */
+export function withExpression(state: StageState, character: string, expression: string): StageState {
+	const slot = slotOf(state, character);
+	const current = slot === null ? null : state.slots[slot];
+	if (slot === null || !current || current.expression === expression) return state;
+	return withSlots(state, { [slot]: figure(current.character, expression) });
+}
+
 export function withSpeaker(state: StageState, speaker: string | null): StageState {
 	return state.speaker === speaker ? state : { ...state, speaker };
 }
@@ -291,19 +311,4 @@ export function litSlots(state: StageState, speaker: string | null = state.speak
 /** The slot of the speaking character, or null (narration, or a speaker not on stage). */
 export function speakingSlot(state: StageState, speaker: string | null = state.speaker): StageSlot | null {
 	return speaker === null ? null : slotOf(state, speaker);
-}
-
-/** Reads a cue from outside data (JSON) without trusting it; null when it is not a cue at all. */
-export function readCue(value: unknown): StageCue | null {
-	if (typeof value !== 'object' || value === null) return null;
-	const record: Record<string, unknown> = { ...value };
-	const { paragraph, action } = record;
-	if (typeof paragraph !== 'number' || !Number.isInteger(paragraph) || paragraph < 0) return null;
-	if (action !== 'enter' && action !== 'exit' && action !== 'move' && action !== 'expression' && action !== 'background') return null;
-	const cue: StageCue = { paragraph, action };
-	if (typeof record.character === 'string') cue.character = record.character;
-	if (isStageSlot(record.slot)) cue.slot = record.slot;
-	if (typeof record.expression === 'string') cue.expression = record.expression;
-	if (typeof record.scene === 'string') cue.scene = record.scene;
-	return cue;
 }

@@ -6,34 +6,30 @@
  */
 import { en } from './en';
 import { ja } from './ja';
+import { isLanguage, type Language } from '../types/settings';
 
-export type UiLanguage = 'ja' | 'en';
-export const UI_LANGUAGES: readonly UiLanguage[] = ['ja', 'en'];
 export type MessageKey = keyof typeof en;
 export type Messages = Record<MessageKey, string>;
 
-const TABLES: Record<UiLanguage, Messages> = { en, ja };
+/** A table for every story language: the UI speaks the same languages the stories are written in. */
+const TABLES: Record<Language, Messages> = { en, ja };
 
 export const LANGUAGE_COOKIE = 'kantera_lang';
 
-export function isUiLanguage(value: unknown): value is UiLanguage {
-	return value === 'ja' || value === 'en';
-}
-
 /** `{name}` placeholders are replaced from `params`; unknown placeholders stay visible (a bug to fix, not to hide). */
-export function translate(language: UiLanguage, key: MessageKey, params: Record<string, string | number> = {}): string {
+export function translate(language: Language, key: MessageKey, params: Record<string, string | number> = {}): string {
 	const template = TABLES[language][key];
 	return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
 /** A `t` bound to one language, for components. */
-export function translator(language: UiLanguage): (key: MessageKey, params?: Record<string, string | number>) => string {
+export function translator(language: Language): (key: MessageKey, params?: Record<string, string | number>) => string {
 	return (key, params) => translate(language, key, params);
 }
 
 /** The cookie's choice, else the first of the browser's languages we have, else English. */
-export function pickLanguage(cookie: string | undefined, acceptLanguage: string | null): UiLanguage {
-	if (isUiLanguage(cookie)) return cookie;
+export function pickLanguage(cookie: string | undefined, acceptLanguage: string | null): Language {
+	if (isLanguage(cookie)) return cookie;
 	const wanted = (acceptLanguage ?? '')
 		.split(',')
 		.map((part) => {
@@ -43,5 +39,5 @@ export function pickLanguage(cookie: string | undefined, acceptLanguage: string 
 		})
 		.filter((x) => x.lang && x.q > 0)
 		.sort((a, b) => b.q - a.q);
-	return wanted.map((w) => w.lang).find(isUiLanguage) ?? 'en';
+	return wanted.map((w) => w.lang).find(isLanguage) ?? 'en';
 }

@@ -2,30 +2,15 @@
  * Reading the turn form's failure (`fail(…, { turn: { text, error } })`) back in the browser, where
  * an enhanced form hands it over as untyped data, and wording it for the reader.
  */
+import * as v from 'valibot';
 import type { Translate } from './play.svelte';
-import type { TurnFormError } from './types';
+import { TurnFormErrorSchema, type TurnFormError } from './types';
 
-function record(v: unknown): Record<string, unknown> | null {
-	return typeof v === 'object' && v !== null && !Array.isArray(v) ? { ...v } : null;
-}
+const TurnFormFailure = v.object({ turn: v.object({ error: TurnFormErrorSchema }) });
 
 export function readTurnFormError(data: unknown): TurnFormError | null {
-	const e = record(record(record(data)?.turn)?.error);
-	if (!e) return null;
-	switch (e.code) {
-		case 'empty':
-		case 'conflict':
-		case 'notConfigured':
-			return { code: e.code };
-		case 'tooLong':
-			return typeof e.length === 'number' && typeof e.max === 'number' ? { code: 'tooLong', length: e.length, max: e.max } : null;
-		case 'quota':
-			return typeof e.resetsAt === 'string' ? { code: 'quota', resetsAt: e.resetsAt } : null;
-		case 'invalid':
-			return typeof e.message === 'string' ? { code: 'invalid', message: e.message } : null;
-		default:
-			return null;
-	}
+	const parsed = v.safeParse(TurnFormFailure, data);
+	return parsed.success ? parsed.output.turn.error : null;
 }
 
 export function describeTurnFormError(error: TurnFormError, t: Translate, locale: string): string {

@@ -1,53 +1,42 @@
 /**
- * Reading the play page's "log after" answer (`GET /sessions/{id}/log?after=`): the messages and cues
- * a committed turn added, and the current images. Checked before use, like every network answer.
+ * The browser's one reader of the play log (`GET /api/v1/sessions/{id}/backlog`): what a committed
+ * turn added (`?after=`), the backlog's pages (`?before=`, the latest). The answer is outside data,
+ * even from our own server: a proxy's error page or an older server fails clearly here instead of
+ * rendering garbage, and an image URL that is not our image route is drawn as a placeholder.
  */
-import { readCue } from '../adv';
-import type { ImageStatus, LogAfter, PlayCue, PlayMessage, StageImage } from './types';
+import * as v from 'valibot';
+import { LogPageSchema, type LogPageDto } from '../types/log';
 
-function record(v: unknown): Record<string, unknown> | null {
-	return typeof v === 'object' && v !== null && !Array.isArray(v) ? { ...v } : null;
-}
-
-function list<T>(v: unknown, read: (item: unknown) => T | null): T[] {
-	if (!Array.isArray(v)) return [];
-	const out: T[] = [];
-	for (const item of v) {
-		const r = read(item);
-		if (r !== null) out.push(r);
+/** A failed read: the status (0 when the network failed) for the UI to word. */
+export class LogLoadError extends Error {
+	constructor(
+		readonly status: number,
+		message: string
+	) {
+		super(message);
+		this.name = 'LogLoadError';
 	}
-	return out;
 }
 
-function message(v: unknown): PlayMessage | null {
-	const o = record(v);
-	if (!o || typeof o.id !== 'number' || typeof o.body !== 'string') return null;
-	if (o.role !== 'player' && o.role !== 'gm') return null;
-	const turnId = typeof o.turnId === 'string' ? o.turnId : null;
-	return { id: o.id, role: o.role, body: o.body, turnId };
+export interface LogPageQuery {
+	before?: number | undefined;
+	after?: number | undefined;
+	limit: number;
 }
 
-function cue(v: unknown): PlayCue | null {
-	const o = record(v);
-	if (!o || typeof o.messageId !== 'number' || typeof o.paragraph !== 'number' || typeof o.ord !== 'number') return null;
-	const c = readCue(o.cue);
-	return c ? { messageId: o.messageId, paragraph: o.paragraph, ord: o.ord, cue: c } : null;
-}
-
-function status(v: unknown): ImageStatus | null {
-	return v === 'pending' || v === 'ready' || v === 'failed' ? v : null;
-}
-
-function image(v: unknown): StageImage | null {
-	const o = record(v);
-	const s = status(o?.status);
-	if (!o || typeof o.name !== 'string' || s === null) return null;
-	// Only our own image route: an answer pointing elsewhere is not drawn.
-	const url = typeof o.url === 'string' && o.url.startsWith('/api/v1/sessions/') ? o.url : null;
-	return { name: o.name, url, status: s };
-}
-
-export function readLogAfter(json: unknown): LogAfter {
-	const o = record(json) ?? {};
-	return { messages: list(o.messages, message), cues: list(o.cues, cue), npcs: list(o.npcs, image), scenes: list(o.scenes, image) };
+export async function fetchLogPage(fetcher: typeof fetch, sessionId: string, q: LogPageQuery, signal?: AbortSignal): Promise<LogPageDto> {
+	const params = new URLSearchParams({ limit: String(q.limit) });
+	if (q.before !== undefined) params.set('before', String(q.before));
+	if (q.after !== undefined) params.set('after', String(q.after));
+	let res: Response;
+	try {
+		res = await fetcher(`/api/v1/sessions/${encodeURIComponent(sessionId)}/backlog?${params.toString()}`, { headers: { accept: 'application/json' }, signal });
+	} catch (err) {
+		if (signal?.aborted) throw err;
+		throw new LogLoadError(0, err instanceof Error ? err.message : String(err));
+	}
+	if (!res.ok) throw new LogLoadError(res.status, `The play log could not be loaded (HTTP ${res.status}).`);
+	const parsed = v.safeParse(LogPageSchema, await res.json().catch(() => undefined));
+	if (!parsed.success) throw new LogLoadError(res.status, 'The server answered the play log with an unexpected shape.');
+	return parsed.output;
 }

@@ -4,15 +4,16 @@
  * (over SSE) come in through `handle`, one at a time in log order.
  */
 import { getContext, setContext } from 'svelte';
-import type { SessionEvent } from '../types/events';
+import type { SessionEvent, TurnFailure } from '../types/events';
+import { LOG_MAX_PAGE, type LogPageDto, type MessageDto } from '../types/log';
 import type { StageState } from '../adv';
 import type { MessageKey } from '../i18n';
 import { StageImages } from './images.svelte';
 import { ReaderSettings, type SettingsStorage, type TextSpeed } from './settings.svelte';
 import { Story, type FrameScheduler } from './story.svelte';
-import { readLogAfter } from './log';
+import { fetchLogPage } from './log';
 import { newIdempotencyKey } from './keys';
-import type { FinishedStatus, LogAfter, PlayView } from './types';
+import type { ChoiceMenu, FinishedStatus, PlayView } from './types';
 
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
@@ -28,8 +29,8 @@ export interface TurnOutcome {
 	id: string;
 	input: string;
 	status: FinishedStatus;
-	/** The server's words on a failure. */
-	error: string | null;
+	/** Why a failed turn failed (worded by the screen) and the id the operator finds it under. */
+	failure: TurnFailure | null;
 	/** Why a committed turn ended early: `round_cap`, `budget:<scope>`. */
 	stopped: string | null;
 }
@@ -44,20 +45,13 @@ export interface PastView {
 	text: string;
 }
 
-/** A play-log message as the backlog takes it (live ones, as turns commit). */
-export interface LiveMessage {
-	id: number;
-	role: 'player' | 'gm';
-	body: string;
-}
-
 export interface PlayOptions {
 	sessionId: string;
 	view: PlayView;
 	llmConfigured: boolean;
 	t: Translate;
-	/** Reads what a commit added; the page's fetch in the browser. */
-	fetchLog?: (afterId: number) => Promise<LogAfter>;
+	/** Reads the log page after a message (what a commit added); the API's backlog in the browser. */
+	fetchLog?: (afterId: number) => Promise<LogPageDto>;
 	warn?: (message: string) => void;
 }
 
@@ -83,11 +77,13 @@ export class PlayState {
 	/** A backlog line on the stage instead of the story, or null. */
 	past = $state<PastView | null>(null);
 	/** Messages committed while the page is open, oldest first (for the backlog). */
-	liveMessages = $state.raw<LiveMessage[]>([]);
+	liveMessages = $state.raw<MessageDto[]>([]);
 	/** Bumped on every commit: panels showing records reload. */
 	commits = $state(0);
+	/** What the GM offered to say next with its newest reply; shown once that reply has been read. */
+	choices = $state.raw<ChoiceMenu | null>(null);
 
-	private readonly fetchLog: (afterId: number) => Promise<LogAfter>;
+	private readonly fetchLog: (afterId: number) => Promise<LogPageDto>;
 	private readonly warn: (message: string) => void;
 	private queue: Promise<void> = Promise.resolve();
 	private lastEventId: number;
@@ -101,12 +97,13 @@ export class PlayState {
 		this.warn = options.warn ?? ((m) => console.warn(`[kantera] ${m}`));
 		this.fetchLog = options.fetchLog ?? ((after) => this.defaultFetchLog(after));
 		this.settings = new ReaderSettings();
-		this.images = new StageImages(view.npcs, view.scenes);
+		this.images = new StageImages(view.log.images);
+		this.choices = view.choices;
 		this.story = new Story({
 			sessionId: options.sessionId,
-			messages: view.messages,
-			cues: view.cues,
-			initialStage: view.initialStage,
+			messages: view.log.messages,
+			cues: view.log.cues,
+			initialStage: view.log.stageBefore,
 			knownCharacters: () => this.images.names('npc'),
 			knownScenes: () => this.images.names('scene'),
 			warn: this.warn
@@ -114,10 +111,11 @@ export class PlayState {
 		if (view.activeTurn) {
 			const a = view.activeTurn;
 			this.turn = { id: a.id, input: a.input, phase: a.status, cancelRequested: a.cancelRequested };
-			this.story.resume(a.id, a.input, a.text);
+			this.story.resume(a.id, a.input, a.text, a.staged.cues);
+			this.images.stagePlaces(a.staged.places);
 		} else if (view.lastTurn && (view.lastTurn.status !== 'committed' || view.lastTurn.stopped)) {
 			const l = view.lastTurn;
-			this.outcome = { id: l.id, input: l.input, status: l.status, error: l.error, stopped: l.stopped };
+			this.outcome = { id: l.id, input: l.input, status: l.status, failure: l.failure, stopped: l.stopped };
 			if (l.status !== 'committed') this.story.end(l.id, l.status, l.input);
 		}
 	}
@@ -196,6 +194,7 @@ export class PlayState {
 				this.turn = { id: event.turnId, input: event.input, phase: 'accepted', cancelRequested: false };
 				this.outcome = null;
 				this.activity = null;
+				this.choices = null;
 				this.story.beginTurn(event.turnId, event.input);
 				return;
 			case 'turn.started':
@@ -207,6 +206,10 @@ export class PlayState {
 				return;
 			case 'tool.activity':
 				if (this.turn?.id === event.turnId) this.activity = event.tool;
+				return;
+			case 'stage.staged':
+				this.images.stagePlaces(event.places);
+				this.story.stageDirections(event.turnId, event.cues);
 				return;
 			case 'checkpoint.started':
 				this.activity = 'checkpoint';
@@ -220,15 +223,17 @@ export class PlayState {
 					this.warn(`could not read the committed messages: ${String(err)}`);
 					return null;
 				});
-				if (log) this.images.replace(log.npcs, log.scenes);
+				if (log) this.images.replace(log.images);
 				this.story.commit(event.turnId, event.reply, log?.messages ?? [], log?.cues ?? []);
-				if (log && log.messages.length > 0) this.liveMessages = [...this.liveMessages, ...log.messages.map((m) => ({ id: m.id, role: m.role, body: m.body }))];
+				if (log && log.messages.length > 0) this.liveMessages = [...this.liveMessages, ...log.messages];
+				const offeredBy = event.messageIds.at(-1);
+				this.choices = event.choices && event.choices.length > 0 && offeredBy !== undefined ? { messageId: offeredBy, options: event.choices } : null;
 				this.commits++;
-				this.finish(event.turnId, event.stopped ? { id: event.turnId, input, status: 'committed', error: null, stopped: event.stopped } : null);
+				this.finish(event.turnId, event.stopped ? { id: event.turnId, input, status: 'committed', failure: null, stopped: event.stopped } : null);
 				return;
 			}
 			case 'turn.failed':
-				this.endTurn(event.turnId, 'failed', event.error);
+				this.endTurn(event.turnId, 'failed', { reason: event.reason, errorId: event.errorId });
 				return;
 			case 'turn.cancelled':
 				this.endTurn(event.turnId, 'cancelled', null);
@@ -249,12 +254,12 @@ export class PlayState {
 		}
 	}
 
-	private endTurn(turnId: string, status: 'failed' | 'cancelled' | 'interrupted', error: string | null): void {
+	private endTurn(turnId: string, status: 'failed' | 'cancelled' | 'interrupted', failure: TurnFailure | null): void {
 		const input = this.turn?.id === turnId ? this.turn.input : (this.story.exchange?.turnId === turnId ? this.story.exchange.input : null);
 		// Events of a checkpoint turn (not the player's) end nothing on screen.
 		if (input === null) return;
 		this.story.end(turnId, status, input);
-		this.finish(turnId, { id: turnId, input, status, error, stopped: null });
+		this.finish(turnId, { id: turnId, input, status, failure, stopped: null });
 		this.draft = input;
 	}
 
@@ -264,10 +269,8 @@ export class PlayState {
 		this.outcome = outcome;
 	}
 
-	private async defaultFetchLog(afterId: number): Promise<LogAfter> {
-		const response = await fetch(`/sessions/${this.sessionId}/log?after=${afterId}`, { headers: { accept: 'application/json' } });
-		if (!response.ok) throw new Error(`log read answered ${response.status}`);
-		return readLogAfter(await response.json());
+	private defaultFetchLog(afterId: number): Promise<LogPageDto> {
+		return fetchLogPage(fetch, this.sessionId, { after: afterId, limit: LOG_MAX_PAGE });
 	}
 }
 

@@ -3,7 +3,7 @@
  * Last-Event-ID, so after a dropped connection the server resumes exactly after the last event
  * this page saw; the first connection resumes after the page's own data (`?lastEventId=`).
  */
-import { readSessionEvent, SESSION_EVENT_TYPES } from './events';
+import { parseSessionEvent, SESSION_EVENT_TYPES } from '../types/events';
 import type { PlayState } from './play.svelte';
 
 /** Opens the stream for `play`; returns the function that closes it. */
@@ -12,7 +12,7 @@ export function connectEvents(play: PlayState): () => void {
 	play.connection = 'connecting';
 	const onEvent = (e: MessageEvent<unknown>) => {
 		const id = Number(e.lastEventId);
-		const event = typeof e.data === 'string' ? readSessionEvent(e.data) : null;
+		const event = typeof e.data === 'string' ? parseSessionEvent(e.data) : null;
 		if (!Number.isInteger(id) || event === null) {
 			console.warn(`[kantera] ignored a malformed ${e.type} event`);
 			return;

@@ -1,34 +1,12 @@
 /**
- * What the server hands the play screen (page data and the "log after" read), shared by the server
- * reads (`$lib/server/play`) and the browser state. Plain JSON shapes.
+ * What the server hands the play page on load (`$lib/server/play`'s `loadPlayView`), shared by the
+ * server read and the browser state. It travels as SvelteKit page data, typed end to end; the play
+ * log inside it is the same `LogPageDto` the browser later fetches and checks (`./log.ts`).
  */
-import type { StageCue, StageState } from '../adv';
-import type { TurnStatus } from '../types/events';
-
-export type PlayRole = 'player' | 'gm';
-
-export interface PlayMessage {
-	id: number;
-	role: PlayRole;
-	body: string;
-	turnId: string | null;
-}
-
-export interface PlayCue {
-	messageId: number;
-	paragraph: number;
-	ord: number;
-	cue: StageCue;
-}
-
-export type ImageStatus = 'pending' | 'ready' | 'failed';
-
-export interface StageImage {
-	name: string;
-	/** The generated image, once there is one; until then the screen draws a placeholder. */
-	url: string | null;
-	status: ImageStatus;
-}
+import * as v from 'valibot';
+import type { LogPageDto } from '../types/log';
+import type { StagedPlace, TurnFailure, TurnStatus } from '../types/events';
+import type { StageCue } from '../adv';
 
 export interface ActiveTurn {
 	id: string;
@@ -36,6 +14,8 @@ export interface ActiveTurn {
 	status: 'accepted' | 'running';
 	/** The reply streamed up to `lastEventId`. */
 	text: string;
+	/** The stage directions staged up to `lastEventId` (provisional until the turn commits). */
+	staged: { cues: StageCue[]; places: StagedPlace[] };
 	cancelRequested: boolean;
 }
 
@@ -45,36 +25,50 @@ export interface FinishedTurn {
 	id: string;
 	input: string;
 	status: FinishedStatus;
-	error: string | null;
+	/** Set for a failed turn: its class and error id, never the provider's words. */
+	failure: TurnFailure | null;
 	stopped: string | null;
 }
 
 export interface PlayView {
-	messages: PlayMessage[];
-	cues: PlayCue[];
-	/** The stage as the first of `messages` begins: every earlier cue played. */
-	initialStage: StageState;
-	npcs: StageImage[];
-	scenes: StageImage[];
+	/** The latest page of the play log: its messages, their cues, the stage as it begins, the images. */
+	log: LogPageDto;
 	activeTurn: ActiveTurn | null;
 	/** The newest player turn, when it has finished: how it ended decides retry and notices. */
 	lastTurn: FinishedTurn | null;
 	/** Open the event stream after this id: everything before it is in this view. */
 	lastEventId: number;
+	/** What the GM offered the player to say next with the newest GM message, if anything. */
+	choices: ChoiceMenu | null;
+	/** The world's title card (a session started from a world); null for an empty world. */
+	titleCard: TitleCard | null;
 }
 
-export interface LogAfter {
-	messages: PlayMessage[];
-	cues: PlayCue[];
-	npcs: StageImage[];
-	scenes: StageImage[];
+/** What the title card shows: the world's title and tagline over its opening scene. */
+export interface TitleCard {
+	title: string;
+	tagline: string;
+	/** The opening scene, whose background is the card's cover. */
+	scene: string | null;
 }
 
-/** Why the server did not accept a turn from the input box; the page words it in the reader's language. */
-export type TurnFormError =
-	| { code: 'empty' }
-	| { code: 'tooLong'; length: number; max: number }
-	| { code: 'conflict' }
-	| { code: 'quota'; resetsAt: string }
-	| { code: 'notConfigured' }
-	| { code: 'invalid'; message: string };
+/** A menu of choices tied to the GM message that offered it. */
+export interface ChoiceMenu {
+	messageId: number;
+	options: string[];
+}
+
+/**
+ * Why the server did not accept a turn from the input box (`fail(…, { turn: { text, error } })`);
+ * the page words it in the reader's language. An enhanced form hands it back as untyped data, so the
+ * browser reads it with this schema.
+ */
+export const TurnFormErrorSchema = v.variant('code', [
+	v.object({ code: v.literal('empty') }),
+	v.object({ code: v.literal('tooLong'), length: v.number(), max: v.number() }),
+	v.object({ code: v.literal('conflict') }),
+	v.object({ code: v.literal('quota'), resetsAt: v.string() }),
+	v.object({ code: v.literal('notConfigured') }),
+	v.object({ code: v.literal('invalid'), message: v.string() })
+]);
+export type TurnFormError = v.InferOutput<typeof TurnFormErrorSchema>;

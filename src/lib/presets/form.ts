@@ -9,9 +9,8 @@
  * the schema's issues, so each error lands next to its field.
  */
 import * as v from 'valibot';
+import { LanguageSchema, type Language } from '../types/settings';
 
-export const PRESET_LANGUAGES = ['ja', 'en'] as const;
-export type PresetLanguage = (typeof PRESET_LANGUAGES)[number];
 
 export interface DocumentForm {
 	title: string;
@@ -36,7 +35,7 @@ export interface SecretForm {
 }
 
 export interface PresetForm {
-	language: PresetLanguage;
+	language: Language;
 	title: string;
 	tagline: string;
 	documents: { premise: DocumentForm; setting: DocumentForm; pc: DocumentForm };
@@ -82,7 +81,7 @@ const doc = v.object({ title: line, body: block });
 
 /** A stored or posted draft: the form's shape with bounded strings. Validates autosave bodies and imports. */
 export const PresetFormSchema = v.object({
-	language: v.picklist(PRESET_LANGUAGES, 'language must be ja or en'),
+	language: LanguageSchema,
 	title: line,
 	tagline: line,
 	documents: v.object({ premise: doc, setting: doc, pc: doc }),
@@ -103,13 +102,13 @@ export const PresetFormSchema = v.object({
 const emptyNpc = (): NpcForm => ({ name: '', role: '', appearance: '', personality: '', present: false });
 const emptySecret = (): SecretForm => ({ key: '', title: '', body: '', markers: '' });
 
-const DEFAULT_TITLES: Record<PresetLanguage, { premise: string; setting: string; pc: string; gmNotes: string; plot: string }> = {
+const DEFAULT_TITLES: Record<Language, { premise: string; setting: string; pc: string; gmNotes: string; plot: string }> = {
 	ja: { premise: '前提', setting: '世界設定', pc: 'PCシート', gmNotes: 'GMメモ', plot: 'メインプロット' },
 	en: { premise: 'Premise', setting: 'World Setting', pc: 'PC Sheet', gmNotes: 'GM Notes', plot: 'Main Plot' }
 };
 
 /** A new preset's form: the usual document titles filled in, one empty NPC and one empty secret. */
-export function emptyForm(language: PresetLanguage): PresetForm {
+export function emptyForm(language: Language): PresetForm {
 	const t = DEFAULT_TITLES[language];
 	return {
 		language,
@@ -132,7 +131,7 @@ export const removeSecret = (form: PresetForm, index: number): PresetForm => ({ 
 
 /** The preset as the schema reads it, from a valid preset (an export, a stored version, an official world). */
 export interface PresetContentLike {
-	language: PresetLanguage;
+	language: Language;
 	title: string;
 	tagline: string;
 	documents: { premise: DocumentForm; setting: DocumentForm; pc: DocumentForm };

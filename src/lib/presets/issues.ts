@@ -13,6 +13,7 @@ const KEYS: Record<Exclude<ContentIssueCode, 'other'>, MessageKey> = {
 	empty: 'presetError.empty',
 	tooLong: 'presetError.tooLong',
 	singleLine: 'presetError.singleLine',
+	controlCharacter: 'presetError.controlCharacter',
 	tooFewRows: 'presetError.tooFewRows',
 	tooManyRows: 'presetError.tooManyRows',
 	npcNameTag: 'presetError.npcNameTag',

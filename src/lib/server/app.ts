@@ -7,11 +7,12 @@
 import path from 'node:path';
 import { config as readConfig, type Config } from './config';
 import { openControlDb, SessionDbPool, type ControlDb } from './db';
+import { TursoPlacement, startSweeper, type RetryPolicy } from './db/turso';
 import { createEmbedder, type Embedder } from './search';
 import { createProvider, providerSettingsFromConfig, type LlmProvider, type ProviderName } from './llm';
 import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
 import { countTokensO200k, type TokenCounter } from './memory';
-import { EventBus, TurnRunner } from './turn';
+import { EventBus, TurnRunner, type LeaseTiming } from './turn';
 import { createImageProvider, ImageRunner, LocalImageStore, type ImageRunnerDeps } from './images';
 import { CoverRunner, orderOfficialCovers, syncOfficialPresets, type CoverPolicy } from './presets';
 
@@ -36,13 +37,29 @@ export interface AppOverrides {
 	/** Tests inject recording or failing image providers, a store, retry timings and a clock. */
 	images?: Partial<Pick<ImageRunnerDeps, 'provider' | 'store' | 'policy' | 'now'>>;
 	coverPolicy?: Partial<CoverPolicy>;
+	/** Tests shorten turn leases to watch a killed runner's lease run out. */
+	turnLease?: Partial<LeaseTiming>;
+	/** Tests shorten the Turso Platform API retries. */
+	turso?: { retry?: RetryPolicy };
+	/**
+	 * Background upkeep (the Turso sweeper, scheduled backups); on by default. The CLI turns it off: a
+	 * one-off command must not start loops or back up on a schedule.
+	 */
+	background?: boolean;
 }
 
 export async function createApp(cfg: Config, overrides: AppOverrides = {}): Promise<App> {
 	const control = await openControlDb(cfg);
 	// The official worlds are read-only presets: their rows follow the shipped content.
 	await syncOfficialPresets(control.db);
-	const sessions = new SessionDbPool(cfg);
+	// Turso per session: databases are created and deleted through the Platform API (and swept when a call failed).
+	const turso = cfg.turso ? new TursoPlacement({ cfg: { sessionDb: cfg.sessionDb, turso: cfg.turso }, control, ...(overrides.turso?.retry ? { retry: overrides.turso.retry } : {}) }) : undefined;
+	const background = overrides.background !== false;
+	const stopSweeper = turso && background ? startSweeper(turso) : undefined;
+	const sessions = new SessionDbPool(cfg, turso);
+	// Loaded only when scheduled: backups write to the local disk, which an isolate host does not have.
+	const { cron, dir: backupDir } = cfg.backup;
+	const stopBackups = background && cron && backupDir ? (await import('./db/backup')).startBackupSchedule({ config: cfg, control, sessions }, { ...cfg.backup, cron, dir: backupDir }) : undefined;
 	const bus = new EventBus();
 	const embedder = createEmbedder(cfg.embeddings);
 	const providers = new Map<ProviderName, LlmProvider>();
@@ -84,8 +101,11 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		tools: gmToolMap(),
 		visibleTools: PLAYER_VISIBLE_TOOL_ACTIVITY,
 		countTokens: overrides.countTokens ?? countTokensO200k,
-		images
+		images,
+		...(overrides.turnLease ? { lease: overrides.turnLease } : {})
 	});
+	// Turns left unfinished by a previous run (a crash, a restart): run the queued ones, end the dead ones.
+	void runner.resume();
 	return {
 		config: cfg,
 		control,
@@ -96,6 +116,8 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		images,
 		covers,
 		async close() {
+			stopSweeper?.();
+			stopBackups?.();
 			await runner.stop();
 			await covers.stop();
 			await images.stop();

@@ -1,110 +1,128 @@
 /**
- * The JSON shapes of REST API v1 (`/api/v1`), shared by the server routes and any client code.
- * Times are ISO 8601 strings. Errors are always `ApiErrorBody`.
+ * The JSON shapes of REST API v1 (`/api/v1`), one valibot schema each: the server builds the
+ * inferred types, the browser checks answers with the schemas. Times are ISO 8601 strings. Errors are
+ * always `ApiErrorBody`. The play log's shapes (messages, backlog pages, stage images) are in `./log`.
  */
-import type { TurnStatus } from './events';
-import type { ContentIssueDto } from './presets';
+import * as v from 'valibot';
+import { TURN_STATUSES, TurnFailureSchema } from './events';
+import { LanguageSchema, ProviderNameSchema } from './settings';
+import { ContentIssueSchema } from './presets';
 
-export type Language = 'ja' | 'en';
-export type ProviderName = 'openai' | 'anthropic';
+const Id = v.pipe(v.number(), v.integer());
 
-export interface ApiErrorBody {
-	message: string;
+export const ApiErrorBodySchema = v.object({
+	message: v.string(),
 	/** Stable, upper snake case: what a client branches on. */
-	code: string;
+	code: v.string(),
 	/** LLM_NOT_CONFIGURED: what the operator must set. */
-	hint?: string;
+	hint: v.optional(v.string()),
 	/** QUOTA_EXCEEDED: when the daily quota refills; PUBLISH_RATE_LIMITED: when the next publication is allowed. */
-	resetsAt?: string;
+	resetsAt: v.optional(v.string()),
 	/** INVALID_PRESET: every problem of the preset, on its field (see ./presets). */
-	issues?: ContentIssueDto[];
-}
+	issues: v.optional(v.array(ContentIssueSchema))
+});
+export type ApiErrorBody = v.InferOutput<typeof ApiErrorBodySchema>;
 
-/** Whether turns can be played at all on this server (item 9: say plainly when no LLM is configured). */
-export type LlmStatusDto = { configured: true; provider: ProviderName; model: string } | { configured: false; hint: string };
+/** Whether turns can be played at all on this server: say plainly when no LLM is configured. */
+export const LlmStatusSchema = v.variant('configured', [
+	v.object({ configured: v.literal(true), provider: ProviderNameSchema, model: v.string() }),
+	v.object({ configured: v.literal(false), hint: v.string() })
+]);
+export type LlmStatusDto = v.InferOutput<typeof LlmStatusSchema>;
 
-export interface StatusDto {
-	llm: LlmStatusDto;
-}
+export const StatusSchema = v.object({ llm: LlmStatusSchema });
+export type StatusDto = v.InferOutput<typeof StatusSchema>;
 
-export interface SessionSummaryDto {
-	id: string;
-	title: string;
-	language: Language;
-	createdAt: string;
-	updatedAt: string;
-}
+export const SessionSummarySchema = v.object({
+	id: v.string(),
+	title: v.string(),
+	language: LanguageSchema,
+	createdAt: v.string(),
+	updatedAt: v.string()
+});
+export type SessionSummaryDto = v.InferOutput<typeof SessionSummarySchema>;
 
-export interface SessionDto extends SessionSummaryDto {
-	/** The LLM this session's turns use; undefined while the server has none configured. */
-	provider: ProviderName | undefined;
-	model: string | undefined;
+export const SessionSchema = v.object({
+	...SessionSummarySchema.entries,
+	/** The LLM this session's turns use; absent while the server has none configured. */
+	provider: v.optional(ProviderNameSchema),
+	model: v.optional(v.string()),
 	/** The newest event id: pass it as `?lastEventId=` to the events stream to miss nothing after this read. */
-	lastEventId: number;
-	llm: LlmStatusDto;
+	lastEventId: Id,
+	llm: LlmStatusSchema,
 	/**
 	 * Set when a PATCH changed the provider/model of a session with history: the current model first
 	 * writes a hand-off summary in this turn, and `provider`/`model` change when it commits.
 	 */
-	handoffTurnId?: string;
-}
+	handoffTurnId: v.optional(v.string())
+});
+export type SessionDto = v.InferOutput<typeof SessionSchema>;
 
-export interface AcceptedTurnDto {
-	turnId: string;
-	status: TurnStatus;
-}
+export const TurnStatusSchema = v.picklist(TURN_STATUSES);
 
-export interface TurnDto {
-	turnId: string;
-	status: TurnStatus;
-	input: string;
+export const AcceptedTurnSchema = v.object({ turnId: v.string(), status: TurnStatusSchema });
+export type AcceptedTurnDto = v.InferOutput<typeof AcceptedTurnSchema>;
+
+export const TurnSchema = v.object({
+	turnId: v.string(),
+	status: TurnStatusSchema,
+	input: v.string(),
 	/** Present once the turn is committed. */
-	reply?: { text: string };
-	/** Why a failed, interrupted or cancelled turn ended. */
-	error?: string;
+	reply: v.optional(v.object({ text: v.string() })),
+	/** Why a failed, interrupted or cancelled turn ended, in fixed words (for a failure: its class's, with the error id). */
+	error: v.optional(v.string()),
+	/** A failed turn's class and error id: branch on `reason`; quote `errorId` to the operator, who finds the details in the server log. */
+	failure: v.optional(TurnFailureSchema),
 	/** Why a committed turn ended early (`round_cap`, `budget:<scope>`). */
-	stopped?: string;
+	stopped: v.optional(v.string()),
 	/** A cancel was asked for and the runner has not stopped yet. */
-	cancelRequested: boolean;
-	createdAt: string;
-	finishedAt?: string;
-}
+	cancelRequested: v.boolean(),
+	createdAt: v.string(),
+	finishedAt: v.optional(v.string())
+});
+export type TurnDto = v.InferOutput<typeof TurnSchema>;
 
-export interface MessageDto {
-	id: number;
-	role: 'player' | 'gm' | 'operator' | 'system';
-	speaker: string | null;
-	body: string;
-	turnId: string | null;
-	createdAt: string;
-}
+export const JournalEntrySchema = v.object({ id: Id, body: v.string(), createdAt: v.string() });
+export type JournalEntryDto = v.InferOutput<typeof JournalEntrySchema>;
 
-export interface MessagesPageDto {
-	messages: MessageDto[];
+/** `GET …/journal` (no `nextBefore`) and `GET …/journal/recent`. */
+export const JournalPageSchema = v.object({
+	entries: v.array(JournalEntrySchema),
 	/** Pass as `?before=` for the previous page; absent when this page reaches the start. */
-	nextBefore?: number;
-}
+	nextBefore: v.optional(Id)
+});
+export type JournalPageDto = v.InferOutput<typeof JournalPageSchema>;
 
-export interface JournalEntryDto {
-	id: number;
-	body: string;
-	createdAt: string;
-}
+export const StateSchema = v.object({ state: v.record(v.string(), v.unknown()), version: v.number() });
+export type StateDto = v.InferOutput<typeof StateSchema>;
 
-export interface StateDto {
-	state: Record<string, unknown>;
-	version: number;
-}
-
-export interface DocumentInfoDto {
-	id: number;
-	title: string;
-	createdAt: string;
-	updatedAt: string;
+export const DocumentInfoSchema = v.object({
+	id: Id,
+	title: v.string(),
+	createdAt: v.string(),
+	updatedAt: v.string(),
 	/** Another author's world: the player sees this document's name only (its body is for the GM). */
-	sealed?: true;
-}
+	sealed: v.optional(v.literal(true))
+});
+export type DocumentInfoDto = v.InferOutput<typeof DocumentInfoSchema>;
 
-export interface DocumentDto extends DocumentInfoDto {
-	body: string;
+export const DocumentListSchema = v.object({ documents: v.array(DocumentInfoSchema) });
+
+export const DocumentSchema = v.object({ ...DocumentInfoSchema.entries, body: v.string() });
+export type DocumentDto = v.InferOutput<typeof DocumentSchema>;
+
+/** `POST …/images/regenerate`: the order placed; the image arrives as an `image.ready` event. */
+export const ImageOrderSchema = v.object({ orderId: Id, status: v.string() });
+export type ImageOrderDto = v.InferOutput<typeof ImageOrderSchema>;
+
+/**
+ * The player-visible records the play page renders into its drawers on the server (so they read
+ * without JavaScript): the state, the latest journal page, the documents, and the one asked for.
+ */
+export interface RecordsView {
+	state: StateDto;
+	journal: JournalPageDto;
+	documents: DocumentInfoDto[];
+	/** The document asked for (`?doc=`), when it exists and is player-visible. */
+	document: DocumentDto | null;
 }

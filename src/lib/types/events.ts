@@ -1,32 +1,85 @@
 /**
- * The whole stream protocol between server and browser: one discriminated union, shared by the SSE
- * endpoint, the event log and the client. Add a member here and both sides see it.
+ * The whole stream protocol between server and browser: one valibot variant on `type`, shared by the
+ * event log (which checks every row it reads back with it), the SSE endpoint and the client (which
+ * checks every `data:` line with it). Add a member here and both sides see it, typed and checked.
  */
+import * as v from 'valibot';
+import { PLACE_KINDS, StageCueSchema } from '../adv';
 
-export type TurnStatus = 'accepted' | 'running' | 'committed' | 'failed' | 'interrupted' | 'cancelled';
+export const TURN_STATUSES = ['accepted', 'running', 'committed', 'failed', 'interrupted', 'cancelled'] as const;
+export type TurnStatus = (typeof TURN_STATUSES)[number];
 
-export type BudgetScope = 'turn' | 'session' | 'user_day' | 'global_month';
+export const BUDGET_SCOPES = ['turn', 'session', 'user_day', 'global_month'] as const;
+export type BudgetScope = (typeof BUDGET_SCOPES)[number];
 
-export type SessionEvent =
-	| { type: 'turn.accepted'; turnId: string; input: string }
-	| { type: 'turn.started'; turnId: string }
+/**
+ * Why a turn failed, by class. Players get fixed, localised words for each, never the provider's own
+ * message (which may quote the GM-only prompt back); the details are in the server log under the
+ * failure's error id.
+ */
+export const FAILURE_CLASSES = ['rate_limited', 'provider_unavailable', 'timed_out', 'refused', 'protocol_error', 'misconfigured', 'internal'] as const;
+export type FailureClass = (typeof FAILURE_CLASSES)[number];
+
+/** How a failed turn is shown: its class and the id the operator finds the details under. */
+export const TurnFailureSchema = v.object({ reason: v.picklist(FAILURE_CLASSES), errorId: v.string() });
+export type TurnFailure = v.InferOutput<typeof TurnFailureSchema>;
+
+/** What an image is for: a character's sprite or a place's background. */
+export const IMAGE_TARGETS = ['npc', 'scene'] as const;
+export type ImageTarget = (typeof IMAGE_TARGETS)[number];
+
+const Id = v.pipe(v.number(), v.integer());
+const ImageTargetSchema = v.picklist(IMAGE_TARGETS);
+
+/** A place the GM registered during a turn (`set_scene`): its name and the kind of backdrop it gets. */
+export const StagedPlaceSchema = v.object({ name: v.string(), kind: v.picklist(PLACE_KINDS) });
+export type StagedPlace = v.InferOutput<typeof StagedPlaceSchema>;
+
+export const SessionEventSchema = v.variant('type', [
+	v.object({ type: v.literal('turn.accepted'), turnId: v.string(), input: v.string() }),
+	v.object({ type: v.literal('turn.started'), turnId: v.string() }),
 	/** A piece of the GM's reply as it streams. Discard a turn's deltas if it ends failed or cancelled. */
-	| { type: 'text.delta'; turnId: string; text: string }
+	v.object({ type: v.literal('text.delta'), turnId: v.string(), text: v.string() }),
+	/**
+	 * Stage directions the GM staged for the reply it is writing (`adv_stage` cues, places set with
+	 * `set_scene`), sent as they are staged so the stage plays them live at their paragraph. They are
+	 * provisional like the deltas: discard them if the turn ends failed or cancelled; on commit the
+	 * message's cues (the same ones) come with the play log.
+	 */
+	v.object({ type: v.literal('stage.staged'), turnId: v.string(), cues: v.array(StageCueSchema), places: v.array(StagedPlaceSchema) }),
 	/** The GM used a tool. Only the name of a player-visible tool; never arguments. */
-	| { type: 'tool.activity'; turnId: string; tool: string }
-	| { type: 'checkpoint.started'; turnId: string }
-	| { type: 'checkpoint.done'; turnId: string; summaryId: number }
-	| { type: 'turn.committed'; turnId: string; reply: string; messageIds: number[]; stopped?: string }
-	| { type: 'turn.failed'; turnId: string; error: string; retryable: boolean }
-	| { type: 'turn.cancelled'; turnId: string }
-	| { type: 'turn.interrupted'; turnId: string }
-	| { type: 'budget.warning'; scope: BudgetScope; message: string }
+	v.object({ type: v.literal('tool.activity'), turnId: v.string(), tool: v.string() }),
+	v.object({ type: v.literal('checkpoint.started'), turnId: v.string() }),
+	v.object({ type: v.literal('checkpoint.done'), turnId: v.string(), summaryId: Id }),
+	/** `choices`: what the GM offers the player to say next (a menu; free text stays possible). */
+	v.object({ type: v.literal('turn.committed'), turnId: v.string(), reply: v.string(), messageIds: v.array(Id), stopped: v.optional(v.string()), choices: v.optional(v.array(v.string())) }),
+	v.object({ type: v.literal('turn.failed'), turnId: v.string(), reason: v.picklist(FAILURE_CLASSES), errorId: v.string(), retryable: v.boolean() }),
+	v.object({ type: v.literal('turn.cancelled'), turnId: v.string() }),
+	v.object({ type: v.literal('turn.interrupted'), turnId: v.string() }),
+	v.object({ type: v.literal('budget.warning'), scope: v.picklist(BUDGET_SCOPES), message: v.string() }),
 	/** An image job finished: the stage swaps the placeholder of that character or place for `url`. */
-	| { type: 'image.ready'; orderId: number; target: 'npc' | 'scene'; name: string; url: string }
+	v.object({ type: v.literal('image.ready'), orderId: Id, target: ImageTargetSchema, name: v.string(), url: v.string() }),
 	/** An image job gave up after its retries; the placeholder (or the previous image) stays. */
-	| { type: 'image.failed'; orderId: number; target: 'npc' | 'scene'; name: string; error: string };
+	v.object({ type: v.literal('image.failed'), orderId: Id, target: ImageTargetSchema, name: v.string(), error: v.string() })
+]);
 
+export type SessionEvent = v.InferOutput<typeof SessionEventSchema>;
 export type SessionEventType = SessionEvent['type'];
+
+/** Every event type the stream sends (the SSE `event:` names), in the order declared above. */
+export const SESSION_EVENT_TYPES: readonly SessionEventType[] = SessionEventSchema.options.map((o) => o.entries.type.literal);
+
+/** The event in a JSON text (a log row, an SSE `data:` line), or null when it is not a well-formed event. */
+export function parseSessionEvent(json: string): SessionEvent | null {
+	let data: unknown;
+	try {
+		data = JSON.parse(json);
+	} catch {
+		return null;
+	}
+	const parsed = v.safeParse(SessionEventSchema, data);
+	return parsed.success ? parsed.output : null;
+}
 
 /** An event as stored in the log and sent over SSE: the log id is the SSE `id:`. */
 export interface LoggedEvent {

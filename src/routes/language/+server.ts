@@ -1,5 +1,6 @@
 import { redirect } from '@sveltejs/kit';
-import { isUiLanguage, LANGUAGE_COOKIE } from '$lib/i18n';
+import { LANGUAGE_COOKIE } from '$lib/i18n';
+import { isLanguage } from '$lib/types/settings';
 import { formText, safeRedirectTarget } from '$lib/server/hooks';
 import type { RequestHandler } from './$types';
 
@@ -11,13 +12,13 @@ const LANGUAGE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
  * choice in a cookie and goes back to the page it came from. An unknown value forgets the choice,
  * so the browser's language applies again.
  */
-export const POST: RequestHandler = async ({ request, cookies }) => {
+export const POST: RequestHandler = async ({ request, cookies, url }) => {
 	const data = await request.formData();
 	const language = formText(data, 'language');
-	if (isUiLanguage(language)) {
+	if (isLanguage(language)) {
 		cookies.set(LANGUAGE_COOKIE, language, { path: '/', httpOnly: true, sameSite: 'lax', maxAge: LANGUAGE_COOKIE_MAX_AGE_S });
 	} else {
 		cookies.delete(LANGUAGE_COOKIE, { path: '/' });
 	}
-	redirect(303, safeRedirectTarget(formText(data, 'redirectTo')));
+	redirect(303, safeRedirectTarget(formText(data, 'redirectTo'), url));
 };

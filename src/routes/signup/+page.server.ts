@@ -1,7 +1,7 @@
 import { fail, redirect } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
-import { createUser, createCookieSession, signupOpen, AuthValidationError, SignupDisabledError, UsernameTakenError } from '$lib/server/auth';
-import { formText, setSessionCookie } from '$lib/server/hooks';
+import { signUp, createCookieSession, signupOpen, AuthValidationError, SignInThrottledError, SignupDisabledError, UsernameTakenError } from '$lib/server/auth';
+import { clientAddress, formText, setSessionCookie } from '$lib/server/hooks';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals }) => {
@@ -10,20 +10,25 @@ export const load: PageServerLoad = async ({ locals }) => {
 };
 
 export const actions = {
-	default: async ({ request, cookies, url }) => {
+	default: async (event) => {
+		const { request, cookies, url } = event;
 		const data = await request.formData();
 		const name = formText(data, 'name');
 		const password = formText(data, 'password');
 		const app = await getApp();
 		let userId: string;
 		try {
-			const user = await createUser(app, { name, password });
+			const user = await signUp(app, { name, password }, { address: clientAddress(event) });
 			userId = user.id;
 		} catch (err) {
 			// The password is never sent back: the form comes back with the name only.
 			if (err instanceof AuthValidationError) return fail(400, { name, errors: err.fields });
 			if (err instanceof UsernameTakenError) return fail(400, { name, errors: { name: err.message } });
 			if (err instanceof SignupDisabledError) return fail(403, { name, errors: { form: err.message } });
+			if (err instanceof SignInThrottledError) {
+				event.setHeaders({ 'retry-after': String(err.retryAfterSeconds) });
+				return fail(429, { name, errors: { form: err.message } });
+			}
 			throw err;
 		}
 		const session = await createCookieSession(app, userId);

@@ -1,22 +1,31 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { characterKey, isStageAction, isStageSlot, sameCharacter, STAGE_ACTIONS, STAGE_SLOTS, type StageCue } from '../../../src/lib/adv';
-import { STAGE_ACTIONS as SERVER_ACTIONS, STAGE_SLOTS as SERVER_SLOTS, type StageCue as ServerStageCue } from '../../../src/lib/server/stage';
+import * as v from 'valibot';
+import { characterKey, isStageSlot, sameCharacter, StageCueSchema, type StageCue } from '../../../src/lib/adv';
+import { MAX_CHARACTER_NAME_CHARS, MAX_EXPRESSION_CHARS, MAX_PARAGRAPH, MAX_STAGE_NAME_CHARS } from '../../../src/lib/server/stage';
+import { advStageTool } from '../../../src/lib/server/tools/gm/adv-stage';
 import type { AdvCue } from '../../../src/lib/server/tools/context';
 
-describe('the browser copy of the stage cue', () => {
-	it('has the same shape as the stored cue and the turn cue', () => {
-		expectTypeOf<StageCue>().toEqualTypeOf<ServerStageCue>();
-		expectTypeOf<StageCue>().toEqualTypeOf<AdvCue>();
-		expect([...STAGE_ACTIONS]).toEqual([...SERVER_ACTIONS]);
-		expect([...STAGE_SLOTS]).toEqual([...SERVER_SLOTS]);
+describe('the stage cue', () => {
+	it('is one shape: the turn collects, the stage stores and the screen reads the same cue', () => {
+		// The tool's own output type is checked where it pushes its cues into the turn's list.
+		expectTypeOf<AdvCue>().toEqualTypeOf<StageCue>();
 	});
 
-	it('guards slots and actions at run time', () => {
+	it('takes every cue the adv_stage tool accepts, at the tool’s bounds', () => {
+		const at = (n: number) => 'x'.repeat(n);
+		const cues = [
+			{ paragraph: MAX_PARAGRAPH, action: 'enter', character: at(MAX_CHARACTER_NAME_CHARS), slot: 'right', expression: at(MAX_EXPRESSION_CHARS) },
+			{ paragraph: 0, action: 'background', scene: at(MAX_STAGE_NAME_CHARS) }
+		];
+		const accepted = advStageTool.parse({ cues });
+		expect(accepted.success).toBe(true);
+		expect(v.safeParse(v.object({ cues: v.array(StageCueSchema) }), accepted.output).success).toBe(true);
+	});
+
+	it('guards slots at run time', () => {
 		expect(isStageSlot('left')).toBe(true);
 		expect(isStageSlot('top')).toBe(false);
 		expect(isStageSlot(1)).toBe(false);
-		expect(isStageAction('enter')).toBe(true);
-		expect(isStageAction('dance')).toBe(false);
 	});
 
 	it('compares names across case, width and outer spaces', () => {

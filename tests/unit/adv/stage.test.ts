@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as v from 'valibot';
 import {
 	applyCue,
 	applyCues,
@@ -6,7 +7,7 @@ import {
 	litSlots,
 	parseScript,
 	playOrder,
-	readCue,
+	StageCueSchema,
 	slotOf,
 	speakingSlot,
 	stageAt,
@@ -126,14 +127,13 @@ describe('applyCue', () => {
 		expect(r.state).toBe(start);
 	});
 
-	it('survives junk from outside data without throwing', () => {
+	it('reads cues from outside data with the one cue schema: junk is refused, extra keys dropped', () => {
 		const junk: unknown[] = [null, 3, 'enter', {}, { paragraph: -1, action: 'enter' }, { paragraph: 1.5, action: 'exit' }, { paragraph: 0, action: 'dance' }, { paragraph: 0, action: 'enter', character: 7, slot: 'top' }];
-		const cues = junk.map(readCue);
-		expect(cues.slice(0, 7)).toEqual([null, null, null, null, null, null, null]);
-		const last = cues[7];
-		expect(last).toEqual({ paragraph: 0, action: 'enter' });
-		if (last) expect(codes(applyCue(EMPTY_STAGE, last).warnings)).toEqual(['malformed_cue']);
-		expect(readCue({ paragraph: 2, action: 'move', character: 'A', slot: 'right', extra: true })).toEqual({ paragraph: 2, action: 'move', character: 'A', slot: 'right' });
+		for (const j of junk) expect(v.safeParse(StageCueSchema, j).success, JSON.stringify(j)).toBe(false);
+		expect(v.parse(StageCueSchema, { paragraph: 2, action: 'move', character: 'A', slot: 'right', extra: true })).toEqual({ paragraph: 2, action: 'move', character: 'A', slot: 'right' });
+		// A well-formed cue the stage cannot play is ignored with a warning, never a throw.
+		const bare = v.parse(StageCueSchema, { paragraph: 0, action: 'enter' });
+		expect(codes(applyCue(EMPTY_STAGE, bare).warnings)).toEqual(['malformed_cue']);
 	});
 
 	it('keeps every character in at most one slot, whatever the cues (random)', () => {

@@ -10,6 +10,7 @@ import { createUser, type AuthUser } from '../../../src/lib/server/auth';
 import type { ApiEvent } from '../../../src/lib/server/api';
 import { mockLlmApp, type Vendor } from '../../helpers/turns';
 import { tempDir } from '../../helpers/env';
+import { databaseEnv } from '../../helpers/databases';
 import type { MockLlm } from '../../mock-llm';
 import * as statusRoute from '../../../src/routes/api/v1/status/+server';
 import * as sessionsRoute from '../../../src/routes/api/v1/sessions/+server';
@@ -25,6 +26,7 @@ import * as documentRoute from '../../../src/routes/api/v1/sessions/[id]/documen
 import * as eventsRoute from '../../../src/routes/api/v1/sessions/[id]/events/+server';
 import * as worldsRoute from '../../../src/routes/api/v1/worlds/+server';
 import * as regenerateRoute from '../../../src/routes/api/v1/sessions/[id]/images/regenerate/+server';
+import * as imagesRoute from '../../../src/routes/api/v1/sessions/[id]/images/+server';
 import * as backlogRoute from '../../../src/routes/api/v1/sessions/[id]/backlog/+server';
 import * as journalRecentRoute from '../../../src/routes/api/v1/sessions/[id]/journal/recent/+server';
 import * as presetsRoute from '../../../src/routes/api/v1/presets/+server';
@@ -71,6 +73,7 @@ const ROUTES: Route[] = [
 	route(new RegExp(`^/api/v1/sessions/${SEG}/documents/${SEG}$`), documentRoute, ([id = '', docId = '']) => ({ id, docId })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/events$`), eventsRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/images/regenerate$`), regenerateRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/images$`), imagesRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/backlog$`), backlogRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/journal/recent$`), journalRecentRoute, ([id = '']) => ({ id })),
 	route(/^\/api\/v1\/presets$/, presetsRoute, () => ({})),
@@ -154,7 +157,7 @@ export async function apiHarness(opts: { vendor?: Vendor; env?: Record<string, s
 	let cleanup: () => Promise<void>;
 	if (opts.llm === false) {
 		const { dir, remove } = tempDir();
-		app = await createApp(parseConfig({ KANTERA_DATA_DIR: dir, ...opts.env }));
+		app = await createApp(parseConfig({ ...databaseEnv(dir), ...opts.env }));
 		cleanup = async () => {
 			await app.close();
 			remove();

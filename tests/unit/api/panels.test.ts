@@ -3,9 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { apiHarness, waitForTurn, type ApiHarness, type Caller } from './client';
+import type { LogPageDto } from '../../../src/lib/types/log';
 import { AcceptedTurn, bodyOf, Document, ErrorBody, Session } from './shapes';
 import { documents, journal, log } from '../../../src/lib/server/records';
-import { cues as stageCues, npcs, scenes } from '../../../src/lib/server/stage';
+import { cues as stageCues, imageOrders, npcs, scenes } from '../../../src/lib/server/stage';
+import { loadPlayView } from '../../../src/lib/server/play';
+import { fetchLogPage } from '../../../src/lib/play/log';
+import { Story } from '../../../src/lib/play/story.svelte';
+import { BacklogModel } from '../../../src/lib/components/backlog/model';
 import { embedPending, recall, VECTOR_TABLE } from '../../../src/lib/server/search';
 import { vectorSearch } from '../../../src/lib/server/search/vector-search';
 import { sessionSchema, type SessionDb } from '../../../src/lib/server/db';
@@ -43,7 +48,13 @@ const Cue = v.object({
 	expression: v.optional(v.string()),
 	scene: v.optional(v.string())
 });
-const Image = v.object({ name: v.string(), url: v.nullable(v.string()) });
+const Image = v.strictObject({
+	name: v.string(),
+	url: v.nullable(v.string()),
+	status: v.picklist(['pending', 'ready', 'failed']),
+	expression: v.optional(v.string()),
+	kind: v.optional(v.picklist(['interior', 'street', 'field', 'night']))
+});
 const BacklogPage = v.strictObject({
 	messages: v.array(v.object({ id: v.number(), role: v.picklist(['player', 'gm', 'operator', 'system']), body: v.string(), speaker: v.nullable(v.string()), turnId: v.nullable(v.string()), createdAt: v.string() })),
 	cues: v.array(v.strictObject({ messageId: v.number(), paragraph: v.number(), ord: v.number(), cue: Cue })),
@@ -154,6 +165,79 @@ describe('GET …/backlog', () => {
 			expect(res.status, q).toBe(400);
 			expect((await bodyOf(res, ErrorBody)).code).toBe('INVALID_QUERY');
 		}
+	});
+});
+
+/** The browser's fetch, answered in process by the route handlers as `api`'s user. */
+function fetcherFor(api: Caller): typeof fetch {
+	return (input, init) => api.get(String(input), { signal: init?.signal ?? undefined });
+}
+
+describe('one read model of the play log', () => {
+	it('plays a stored cue numbered past the GM tool’s bounds on the play page and in the backlog alike', async () => {
+		const { app, alice, as } = await harness();
+		const api = as(alice);
+		const id = await newSession(api);
+		const gmId = await app.sessions.use(id, (s) =>
+			s.write(async (tx) => {
+				await log.append(tx, { role: 'player', body: 'I wait.', turnId: 't1' });
+				return (await log.append(tx, { role: 'gm', body: 'Fog.\n\nA bell rings.\n\n@Bram: Who is there?', turnId: 't1' })).id;
+			})
+		);
+		// Well-formed, but past the 500 paragraphs the adv_stage tool allows (an older build, a hand edit).
+		const stored = { paragraph: 600, action: 'enter', character: 'Bram', slot: 'left' };
+		await app.sessions.use(id, (s) =>
+			s.client.execute({ sql: "INSERT INTO stage_cues (turn_id, message_id, paragraph, ord, cue) VALUES ('t1', ?, 600, 0, ?)", args: [gmId, JSON.stringify(stored)] })
+		);
+
+		// The backlog's read (the API through the browser's parser) and the play page's read agree.
+		const page = await fetchLogPage(fetcherFor(api), id, { limit: 10 });
+		const view = await app.sessions.use(id, (s) => loadPlayView(s.db, id));
+		expect(page.cues).toEqual([{ messageId: gmId, paragraph: 600, ord: 0, cue: stored }]);
+		expect(view.log.cues).toEqual(page.cues);
+
+		// Both play it before the reply's last paragraph, the one the GM miscounted towards.
+		const backlog = new BacklogModel();
+		backlog.reset(page);
+		expect(backlog.stageAt(gmId, 1).slots.left).toBeNull();
+		expect(backlog.stageAt(gmId, 2).slots.left).toEqual({ character: 'Bram' });
+		const story = new Story({ sessionId: id, messages: view.log.messages, cues: view.log.cues, initialStage: view.log.stageBefore, warn: () => undefined });
+		story.configure(0, false);
+		while (story.hasNext && story.current?.paragraph !== 2) story.click();
+		expect(story.current).toMatchObject({ speaker: 'Bram', text: 'Who is there?' });
+		expect(story.stage.slots.left).toEqual({ character: 'Bram' });
+	});
+
+	it('answers GET …/images with every character (and expression sprite) and place, its image, whether one is coming and the kind of place', async () => {
+		const { app, alice, bob, as } = await harness();
+		const api = as(alice);
+		const id = await newSession(api);
+		await app.sessions.use(id, (s) =>
+			s.write(async (tx) => {
+				await npcs.register(tx, { name: 'Bram', appearance: 'grey beard' });
+				await npcs.setSprite(tx, 'Bram', 'abc123.png');
+				await scenes.register(tx, { name: 'Harbour', description: 'fog over the quay' });
+				await imageOrders.place(tx, { target: 'scene', targetName: 'Harbour', prompt: 'fog' });
+				const smile = await imageOrders.place(tx, { target: 'npc', targetName: 'Bram(smile)', prompt: 'smile' });
+				await tx.update(sessionSchema.imageOrders).set({ status: 'done', image: 'def456.png', turnId: 't' }).where(eq(sessionSchema.imageOrders.id, smile.id));
+				await imageOrders.place(tx, { target: 'npc', targetName: 'Bram(angry)', prompt: 'angry' });
+				// An expression of nobody registered is no one's sprite.
+				await imageOrders.place(tx, { target: 'npc', targetName: 'Ghost(sad)', prompt: 'sad' });
+			})
+		);
+		const images = await (await api.get(`/api/v1/sessions/${id}/images`)).json();
+		expect(images).toEqual({
+			characters: [
+				{ name: 'Bram', url: `/api/v1/sessions/${id}/images/abc123.png`, status: 'ready' },
+				{ name: 'Bram', expression: 'smile', url: `/api/v1/sessions/${id}/images/def456.png`, status: 'ready' },
+				{ name: 'Bram', expression: 'angry', url: null, status: 'pending' }
+			],
+			scenes: [{ name: 'Harbour', url: null, status: 'pending', kind: 'street' }]
+		});
+		// The same list comes with every log page.
+		const page: LogPageDto = await fetchLogPage(fetcherFor(api), id, { limit: 1 });
+		expect(page.images).toEqual(images);
+		expect((await as(bob).get(`/api/v1/sessions/${id}/images`)).status).toBe(404);
 	});
 });
 
@@ -311,6 +395,8 @@ describe('ownership', () => {
 		const missing = await (await bobApi.get('/api/v1/sessions/0123456789abcdef0123456789/backlog')).json();
 		for (const [method, path] of [
 			['GET', '/backlog'],
+			['GET', '/messages'],
+			['GET', '/images'],
 			['GET', '/journal/recent'],
 			['PUT', `/documents/${shared.id}`]
 		] as const) {

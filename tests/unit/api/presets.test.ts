@@ -126,9 +126,13 @@ describe('presets API', () => {
 		expect((await bob.get('/api/v1/gallery?shelf=best')).status).toBe(400);
 		expect((await bob.get('/api/v1/gallery?cursor=garbage')).status).toBe(400);
 		expect((await bob.get('/api/v1/gallery?limit=1000')).status).toBe(400);
+		expect((await bob.get('/api/v1/gallery?q=fan%00edition')).status).toBe(400);
 
 		expect(await (await bob.delete(`/api/v1/presets/${id}/favorite`)).json()).toEqual({ id, favorited: false, favorites: 0 });
 		expect((await bob.post(`/api/v1/presets/${id}/report`, { reason: '' })).status).toBe(400);
+		const nul = await bob.post(`/api/v1/presets/${id}/report`, { reason: 'Copied\u0000 from a novel.' });
+		expect(nul.status).toBe(400);
+		expect((await bodyOf(nul, ErrorBody)).message).toMatch(/control character/);
 		expect((await bob.post(`/api/v1/presets/${id}/report`, { reason: 'Copied from a novel.' })).status).toBe(201);
 		expect((await alice.post(`/api/v1/presets/${id}/report`, { reason: 'me' })).status).toBe(403);
 	});

@@ -32,6 +32,7 @@ export const Turn = v.object({
 	input: v.string(),
 	reply: v.optional(v.object({ text: v.string() })),
 	error: v.optional(v.string()),
+	failure: v.optional(v.strictObject({ reason: v.string(), errorId: v.string() })),
 	stopped: v.optional(v.string()),
 	cancelRequested: v.boolean(),
 	createdAt: v.string(),

@@ -9,6 +9,9 @@ describe('engine configuration', () => {
 		const c = parseConfig({});
 		expect(c.engine.memory).toEqual({ checkpointTokens: 6000, windowExchanges: 8 });
 		expect(c.engine.freeTurnsPerDay).toBe(50);
+		expect(c.engine.turnTimeoutMs).toBe(120_000);
+		expect(parseConfig({ KANTERA_TURN_TIMEOUT_S: '30' }).engine.turnTimeoutMs).toBe(30_000);
+		expect(() => parseConfig({ KANTERA_TURN_TIMEOUT_S: '0' })).toThrow(/KANTERA_TURN_TIMEOUT_S: must be greater than 0/);
 		expect(c.engine.budget.session).toEqual({ limit: undefined, warnAt: undefined });
 	});
 

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { migrate, MigrationError } from '../../../src/lib/server/db';
 import { sessionMigrations, controlMigrations } from '../../../src/lib/server/db/migrations.generated';
 import { tempDir } from '../../helpers/env';
+import { freshDatabaseUrl } from '../../helpers/databases';
 import { renderBundle } from '../../../scripts/bundle-migrations.js';
 
 const dirs: Array<{ remove(): void }> = [];
@@ -13,7 +14,8 @@ afterEach(() => dirs.splice(0).forEach((d) => d.remove()));
 function fileClient() {
 	const d = tempDir();
 	dirs.push(d);
-	return createClient({ url: `file:${path.join(d.dir, 'x.db')}` });
+	// A file, or (remote project) a fresh database on the Hrana test server through the same client.
+	return createClient({ url: freshDatabaseUrl(d.dir) });
 }
 
 async function tables(c: ReturnType<typeof createClient>) {
@@ -69,6 +71,34 @@ describe('migrations', () => {
 		const bad = [{ idx: 0, tag: '0000_bad', hash: 'x', sql: 'CREATE TABLE a (x);\n--> statement-breakpoint\nCREATE TABLE a (y);' }];
 		await expect(migrate(c, bad)).rejects.toThrow(/0000_bad/);
 		expect(await tables(c)).not.toContain('a');
+		c.close();
+	});
+	it('keeps only the class of failures recorded before failure classes, in the turns and the event log', async () => {
+		const c = fileClient();
+		const before = sessionMigrations.filter((m) => m.tag < '0006_turn_failure');
+		await migrate(c, before);
+		const leak = 'The LLM call failed (bad_request): refused (request: the abbot poisoned the well)';
+		const turn = (id: string, status: string, error: string | null) => ({
+			sql: "INSERT INTO turns (id, idempotency_key, kind, user_id, input, status, error, created_at) VALUES (?, ?, 'player', 'u', 'x', ?, ?, 0)",
+			args: [id, `key-${id}`, status, error]
+		});
+		await c.batch([
+			turn('t1', 'failed', leak),
+			turn('t2', 'failed', 'The LLM call failed (rate_limit): slow down'),
+			turn('t3', 'failed', 'The turn failed: disk full'),
+			turn('t4', 'interrupted', 'The server stopped while this turn was running.'),
+			{ sql: "INSERT INTO events (turn_id, type, data, created_at) VALUES ('t1', 'turn.failed', ?, 0)", args: [JSON.stringify({ type: 'turn.failed', turnId: 't1', error: leak, retryable: false })] }
+		]);
+		await migrate(c, sessionMigrations);
+		const rows = await c.execute('SELECT id, status, error, failure_reason, error_id FROM turns ORDER BY id');
+		expect(rows.rows.map((r) => [r.id, r.status, r.error, r.failure_reason, r.error_id])).toEqual([
+			['t1', 'failed', null, 'refused', 'legacy'],
+			['t2', 'failed', null, 'rate_limited', 'legacy'],
+			['t3', 'failed', null, 'internal', 'legacy'],
+			['t4', 'interrupted', 'The server stopped while this turn was running.', null, null]
+		]);
+		const events = await c.execute('SELECT data FROM events');
+		expect(events.rows.map((r) => JSON.parse(String(r.data)))).toEqual([{ type: 'turn.failed', turnId: 't1', reason: 'refused', errorId: 'legacy', retryable: false }]);
 		c.close();
 	});
 });

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { BacklogModel } from '../../../src/lib/components/backlog/model';
 import { entriesOf, estimateHeight } from '../../../src/lib/components/backlog/entries';
 import { EMPTY_STAGE, StageTimeline, type StageCue, type StageState } from '../../../src/lib/adv';
-import type { MessageDto } from '../../../src/lib/types/api';
-import type { BacklogCueDto, BacklogPageDto } from '../../../src/lib/types/panels';
+import type { MessageCue } from '../../../src/lib/adv';
+import type { LogPageDto, MessageDto } from '../../../src/lib/types/log';
 
 const at = '2026-01-01T00:00:00.000Z';
 const gm = (id: number, body: string): MessageDto => ({ id, role: 'gm', speaker: null, body, turnId: null, createdAt: at });
@@ -43,7 +43,7 @@ describe('entriesOf', () => {
 /** A log of `n` exchanges with cues, and the pages the server would give (stageBefore folded from the start). */
 function fixture(n: number, pageSize: number) {
 	const messages: MessageDto[] = [];
-	const cues: BacklogCueDto[] = [];
+	const cues: MessageCue[] = [];
 	const people = ['Bram', 'Ana', 'Kit', 'Sal'];
 	let id = 0;
 	for (let t = 0; t < n; t++) {
@@ -61,7 +61,7 @@ function fixture(n: number, pageSize: number) {
 		list.forEach((cue, ord) => cues.push({ messageId: gmId, paragraph: cue.paragraph, ord, cue }));
 	}
 	const full = new StageTimeline(messages, cues);
-	const page = (before: number | undefined): BacklogPageDto => {
+	const page = (before: number | undefined): LogPageDto => {
 		const older = messages.filter((m) => before === undefined || m.id < before);
 		const rows = older.slice(-pageSize);
 		const first = rows[0];

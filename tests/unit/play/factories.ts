@@ -1,23 +1,31 @@
 /** Test-data factories for the play screen's client state. */
 import { PlayState } from '../../../src/lib/play/play.svelte';
 import { translator } from '../../../src/lib/i18n';
-import { EMPTY_STAGE, type StageCue } from '../../../src/lib/adv';
-import type { LogAfter, PlayCue, PlayMessage, PlayView } from '../../../src/lib/play/types';
+import { EMPTY_STAGE, type MessageCue, type StageCue } from '../../../src/lib/adv';
+import type { PlayView } from '../../../src/lib/play/types';
+import type { LogPageDto, MessageDto } from '../../../src/lib/types/log';
 import type { FrameScheduler } from '../../../src/lib/play/story.svelte';
 
-export function view(overrides: Partial<PlayView> = {}): PlayView {
-	return { messages: [], cues: [], initialStage: EMPTY_STAGE, npcs: [], scenes: [], activeTurn: null, lastTurn: null, lastEventId: 0, ...overrides };
+/** A page of the play log: nothing in it unless given. */
+export function logPage(overrides: Partial<LogPageDto> = {}): LogPageDto {
+	return { messages: [], cues: [], stageBefore: EMPTY_STAGE, images: { characters: [], scenes: [] }, ...overrides };
 }
 
-export function gm(id: number, turnId: string, body: string): PlayMessage {
-	return { id, role: 'gm', body, turnId };
+export function view(overrides: Partial<Omit<PlayView, 'log'>> & { log?: Partial<LogPageDto> } = {}): PlayView {
+	return { activeTurn: null, lastTurn: null, lastEventId: 0, choices: null, titleCard: null, ...overrides, log: logPage(overrides.log) };
 }
 
-export function player(id: number, turnId: string, body: string): PlayMessage {
-	return { id, role: 'player', body, turnId };
+const CREATED_AT = '2026-01-01T00:00:00.000Z';
+
+export function gm(id: number, turnId: string, body: string): MessageDto {
+	return { id, role: 'gm', speaker: null, body, turnId, createdAt: CREATED_AT };
 }
 
-export function cue(messageId: number, c: StageCue, ord = 0): PlayCue {
+export function player(id: number, turnId: string, body: string): MessageDto {
+	return { id, role: 'player', speaker: null, body, turnId, createdAt: CREATED_AT };
+}
+
+export function cue(messageId: number, c: StageCue, ord = 0): MessageCue {
 	return { messageId, paragraph: c.paragraph, ord, cue: c };
 }
 
@@ -43,6 +51,6 @@ export function manualFrames(): FrameScheduler & { run(ms: number): void; pendin
 	};
 }
 
-export function playState(v: PlayView, fetchLog: (after: number) => Promise<LogAfter> = async () => ({ messages: [], cues: [], npcs: [], scenes: [] }), warnings: string[] = []): PlayState {
+export function playState(v: PlayView, fetchLog: (after: number) => Promise<LogPageDto> = async () => logPage(), warnings: string[] = []): PlayState {
 	return new PlayState({ sessionId: 'sess', view: v, llmConfigured: true, t: translator('en'), fetchLog, warn: (m) => warnings.push(m) });
 }

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { sessionSchema, type SessionDb } from '../../../src/lib/server/db';
 import * as records from '../../../src/lib/server/records';
-import { cues, imageOrders, npcs, scenes, setOpening } from '../../../src/lib/server/stage';
+import { choices, cues, imageOrders, npcs, scenes, setOpening } from '../../../src/lib/server/stage';
 import { appendEvent } from '../../../src/lib/server/turn';
-import { loadLogAfter, loadPlayView, PLAY_MESSAGE_WINDOW } from '../../../src/lib/server/play';
+import { logPage, loadPlayView, PLAY_MESSAGE_WINDOW } from '../../../src/lib/server/play';
 import { WORLD_SEED_TURN_ID } from '../../../src/lib/server/worlds';
 import { useSessions } from '../records/helpers';
 
 const withSession = useSessions();
 const { turns } = sessionSchema;
 
-async function turn(s: SessionDb, id: string, status: 'accepted' | 'running' | 'committed' | 'failed', extra: { createdAt?: number; leaseExpiresAt?: number; error?: string } = {}) {
+async function turn(s: SessionDb, id: string, status: 'accepted' | 'running' | 'committed' | 'failed', extra: { createdAt?: number; leaseExpiresAt?: number; error?: string; errorId?: string } = {}) {
 	await s.write((tx) =>
-		tx.insert(turns).values({ id, idempotencyKey: `key-${id}`, kind: 'player', userId: 'u', input: `input of ${id}`, status, createdAt: extra.createdAt ?? Date.now(), leaseExpiresAt: extra.leaseExpiresAt ?? null, error: extra.error ?? null })
+		tx.insert(turns).values({ id, idempotencyKey: `key-${id}`, kind: 'player', userId: 'u', input: `input of ${id}`, status, createdAt: extra.createdAt ?? Date.now(), leaseExpiresAt: extra.leaseExpiresAt ?? null, error: extra.error ?? null, ...(status === 'failed' ? { failureReason: 'rate_limited' as const, errorId: extra.errorId ?? null } : {}) })
 	);
 }
 
@@ -34,25 +34,25 @@ describe('loadPlayView', () => {
 				await imageOrders.claimForTurn(tx, WORLD_SEED_TURN_ID);
 				await setOpening(tx, { scene: 'Lantern Inn', present: [] });
 			});
-			const empty = await loadPlayView(s.db, 'sid');
-			expect(empty.initialStage.background).toEqual({ scene: 'Lantern Inn' });
-			expect(empty.scenes).toEqual([{ name: 'Lantern Inn', url: null, status: 'pending' }]);
+			const empty = (await loadPlayView(s.db, 'sid')).log;
+			expect(empty.stageBefore.background).toEqual({ scene: 'Lantern Inn' });
+			expect(empty.images.scenes).toEqual([{ name: 'Lantern Inn', url: null, status: 'pending', kind: 'interior' }]);
 
 			await exchange(s, 't0', 'Intro.\n\n@Bram: Hi.', [{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }]);
 			// Enough turns after it that the first one falls out of the window.
 			for (let i = 1; i <= PLAY_MESSAGE_WINDOW / 2; i++) await exchange(s, `t${i}`, `Reply ${i}.`);
 			await exchange(s, 'tz', 'Last.', [{ paragraph: 0, action: 'move', character: 'Bram', slot: 'right' }]);
-			await s.write((tx) => npcs.register(tx, { name: 'Bram', appearance: 'guard' }).then(() => npcs.setSprite(tx, 'Bram', 'k1')));
+			await s.write((tx) => npcs.register(tx, { name: 'Bram', appearance: 'guard' }).then(() => npcs.setSprite(tx, 'Bram', 'k1.png')));
 
-			const view = await loadPlayView(s.db, 'sid');
+			const view = (await loadPlayView(s.db, 'sid')).log;
 			expect(view.messages).toHaveLength(PLAY_MESSAGE_WINDOW);
 			expect(view.messages.some((m) => m.turnId === 't0')).toBe(false);
-			expect(view.initialStage.slots.left).toEqual({ character: 'Bram' });
-			expect(view.initialStage.background).toEqual({ scene: 'Lantern Inn' });
+			expect(view.stageBefore.slots.left).toEqual({ character: 'Bram' });
+			expect(view.stageBefore.background).toEqual({ scene: 'Lantern Inn' });
 			expect(view.cues.map((c) => c.cue.action)).toEqual(['move']);
-			expect(view.npcs).toEqual([{ name: 'Bram', url: '/api/v1/sessions/sid/images/k1', status: 'ready' }]);
+			expect(view.images.characters).toEqual([{ name: 'Bram', url: '/api/v1/sessions/sid/images/k1.png', status: 'ready' }]);
 
-			const after = await loadLogAfter(s.db, 'sid', view.messages.at(-3)?.id ?? 0);
+			const after = await logPage(s.db, 'sid', { after: view.messages.at(-3)?.id ?? 0, limit: 200 });
 			expect(after.messages.map((m) => m.body)).toEqual(['input of tz', 'Last.']);
 			expect(after.cues).toHaveLength(1);
 		});
@@ -60,18 +60,29 @@ describe('loadPlayView', () => {
 
 	it('gives the turn in flight with exactly the text streamed up to the cursor, and how the last turn ended', async () => {
 		await withSession(async (s) => {
-			await turn(s, 'old', 'failed', { createdAt: 1, error: 'upstream broke' });
-			expect((await loadPlayView(s.db, 'sid')).lastTurn).toMatchObject({ id: 'old', status: 'failed', error: 'upstream broke' });
+			// Whatever text a row holds, a failure reaches the page as its class and error id only.
+			await turn(s, 'old', 'failed', { createdAt: 1, error: 'upstream broke', errorId: 'e123456789' });
+			const lastTurn = (await loadPlayView(s.db, 'sid')).lastTurn;
+			expect(lastTurn).toEqual({ id: 'old', input: 'input of old', status: 'failed', failure: { reason: 'rate_limited', errorId: 'e123456789' }, stopped: null });
 
 			await turn(s, 'live', 'running', { createdAt: 2, leaseExpiresAt: Date.now() + 60_000 });
 			await s.write(async (tx) => {
 				await appendEvent(tx, { type: 'turn.accepted', turnId: 'live', input: 'x' });
 				await appendEvent(tx, { type: 'text.delta', turnId: 'live', text: 'The door ' });
 				await appendEvent(tx, { type: 'text.delta', turnId: 'other', text: 'NOT THIS' });
+				await appendEvent(tx, { type: 'stage.staged', turnId: 'live', cues: [{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }], places: [{ name: 'Cellar', kind: 'interior' }] });
+				await appendEvent(tx, { type: 'stage.staged', turnId: 'other', cues: [{ paragraph: 0, action: 'exit', character: 'Bram' }], places: [] });
 				await appendEvent(tx, { type: 'text.delta', turnId: 'live', text: 'creaks.' });
 			});
 			const view = await loadPlayView(s.db, 'sid');
-			expect(view.activeTurn).toEqual({ id: 'live', input: 'input of live', status: 'running', text: 'The door creaks.', cancelRequested: false });
+			expect(view.activeTurn).toEqual({
+				id: 'live',
+				input: 'input of live',
+				status: 'running',
+				text: 'The door creaks.',
+				staged: { cues: [{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }], places: [{ name: 'Cellar', kind: 'interior' }] },
+				cancelRequested: false
+			});
 			expect(view.lastTurn).toBeNull();
 			expect(view.lastEventId).toBeGreaterThanOrEqual(4);
 
@@ -80,6 +91,16 @@ describe('loadPlayView', () => {
 			const stale = await loadPlayView(s.db, 'sid');
 			expect(stale.activeTurn).toBeNull();
 			expect(stale.lastTurn).toMatchObject({ id: 'live', status: 'interrupted' });
+		});
+	});
+
+	it('offers the latest choices only while the message that offered them is the newest GM message', async () => {
+		await withSession(async (s) => {
+			const first = await exchange(s, 't1', 'A fork in the road.');
+			await s.write((tx) => choices.save(tx, { messageId: first, options: ['Left', 'Right'] }));
+			expect((await loadPlayView(s.db, 'sid')).choices).toEqual({ messageId: first, options: ['Left', 'Right'] });
+			await exchange(s, 't2', 'You go left.');
+			expect((await loadPlayView(s.db, 'sid')).choices).toBeNull();
 		});
 	});
 });

@@ -83,6 +83,22 @@ describe('checkContent', () => {
 		expect(codes).toContain('opening.present:onStageTooMany');
 	});
 
+	it('refuses control characters in any text, the opening state included, on the field that holds one', () => {
+		const issues = issuesOf(
+			edited((p) => {
+				p.title = 'Harbour\u0000 of lanterns';
+				p.documents.setting.body = `${p.documents.setting.body}\u001b[2J`;
+				const [first] = p.npcs;
+				if (first) first.personality = 'Gruff\u007f';
+				p.opening.state = { 'note\u0000': 'fine', inventory: ['rope', 'lamp\u0085'] };
+			})
+		);
+		const byPath = Object.fromEntries(issues.map((i) => [i.path, i.code]));
+		expect(byPath).toMatchObject({ title: 'controlCharacter', 'documents.setting.body': 'controlCharacter', 'npcs.0.personality': 'controlCharacter', 'opening.state': 'controlCharacter' });
+		// Tabs and line breaks are text, not control characters.
+		expect(checkContent(edited((p) => (p.documents.pc.body = `${p.documents.pc.body}\r\n\tIndented.`)), ID).ok).toBe(true);
+	});
+
 	it('refuses a preset larger than the whole-preset limit, however its fields are split', () => {
 		const big = edited((p) => {
 			for (const doc of [p.documents.premise, p.documents.setting, p.documents.pc]) doc.body += `\n\n## More\n\n${'あ'.repeat(60_000)}`;

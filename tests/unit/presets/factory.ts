@@ -1,5 +1,6 @@
 /** Test-data factories for presets: a valid preset's fields (without id), in either language, with a marker to hunt for. */
-import { getWorld, type WorldLanguage, type WorldPreset } from '../../../src/lib/server/worlds';
+import { getWorld, type WorldPreset } from '../../../src/lib/server/worlds';
+import type { Language } from '../../../src/lib/types/settings';
 import { contentOf } from '../../../src/lib/server/presets/content';
 
 /** A phrase that must never reach the player in a sealed session: it sits in a setting section. */
@@ -8,7 +9,7 @@ export const SETTING_MARKER = 'QUILLFEATHER-7Z';
 export interface PresetOverrides {
 	title?: string;
 	tagline?: string;
-	language?: WorldLanguage;
+	language?: Language;
 }
 
 /** An author's preset built from an official world's content, retitled, with the marker in a setting section. */

@@ -11,6 +11,7 @@ import { documents } from '../../../src/lib/server/records';
 import { readMission } from '../../../src/lib/server/turn';
 import { readOrigin, readPresetCopy, SEALED_DOCUMENTS_RULE } from '../../../src/lib/server/worlds';
 import { getPlaySession } from '../../../src/lib/server/sessions';
+import { prologueText, titleCard } from '../../../src/lib/server/stage';
 import {
 	changeVisibility,
 	createFromInput,
@@ -203,6 +204,28 @@ describe('playing a preset', () => {
 		const open = await look(own.session.id);
 		expect(open.readable.map((d) => d.title)).toEqual(['Premise', 'World Setting', 'PC Sheet']);
 		expect(open.mission).not.toContain(SEALED_DOCUMENTS_RULE);
+	});
+
+	it('opens on the preset’s own title card and prologue, from the version copied; another player’s prologue leaves the sealed premise out', async () => {
+		const { app } = env;
+		const base = presetInput();
+		const premise = 'PREMISE-LINE-4Q: you owe the harbour master a debt.';
+		const opening = { ...base.opening, scene: { name: 'Lantern Quay', description: 'Wet stones under paper lanterns.' } };
+		const row = await createFromInput(app, author, { ...base, documents: { ...base.documents, premise: { ...base.documents.premise, body: premise } }, opening });
+		await changeVisibility(app, author, row.id, 'unlisted');
+		const theirs = await playPreset(app, player, row.id);
+		const own = await playPreset(app, author, row.id);
+		// A later edit applies to new sessions only: the prologue already written stays the copied version's.
+		await updateFromInput(app, author, row.id, { ...base, title: 'Renamed world', opening: { ...opening, scene: { name: 'Salt Gate', description: 'Fog.' } } });
+		const look = (id: string) => app.sessions.use(id, async (db) => ({ card: await titleCard(db.db), prologue: await prologueText(db.db) }));
+		const sealed = await look(theirs.session.id);
+		expect(sealed.card).toEqual({ title: base.title, tagline: base.tagline, scene: 'Lantern Quay' });
+		expect(sealed.prologue).toContain('Wet stones under paper lanterns.');
+		for (const name of base.opening.present) expect(sealed.prologue).toContain(name);
+		expect(sealed.prologue).not.toContain('PREMISE-LINE-4Q');
+		const open = await look(own.session.id);
+		expect(open.card?.scene).toBe('Lantern Quay');
+		expect(open.prologue).toContain('PREMISE-LINE-4Q');
 	});
 
 	it('counts distinct players other than the author', async () => {

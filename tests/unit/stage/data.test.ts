@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { cues, imageOrders, npcs, scenes, StageError, type StageCue } from '../../../src/lib/server/stage';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cues, imageOrders, npcs, scenes, StageError } from '../../../src/lib/server/stage';
+import type { StageCue } from '../../../src/lib/adv';
 import { useSessions, caught } from '../records/helpers';
 
 const withSession = useSessions();
@@ -73,19 +74,34 @@ describe('stage cues', () => {
 				expect(await cues.save(tx, { turnId: 't1', messageId: 7, cues: list })).toBe(3);
 				expect(await cues.save(tx, { turnId: 't1', messageId: 8, cues: [] })).toBe(0);
 			});
-			const byMessage = await cues.forMessages(s.db, [7, 8, 9]);
-			expect([...byMessage.keys()]).toEqual([7]);
-			expect(byMessage.get(7)).toEqual([list[1], list[2], list[0]]);
+			const rows = await cues.forMessages(s.db, [7, 8, 9]);
+			expect(rows.map((r) => [r.messageId, r.paragraph, r.ord])).toEqual([
+				[7, 0, 1],
+				[7, 0, 2],
+				[7, 2, 0]
+			]);
+			expect(rows.map((r) => r.cue)).toEqual([list[1], list[2], list[0]]);
+			expect(await cues.before(s.db, 7)).toEqual([]);
+			expect(await cues.before(s.db, 8)).toEqual(rows);
 		});
 	});
 
-	it('refuse a cue that is not a cue, and check stored JSON on the way out', async () => {
+	it('refuse a cue that is not a cue, and leave a stored row that is not one out of every read, with a warning', async () => {
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 		await withSession(async (s) => {
 			const bad = { paragraph: -1, action: 'dance' };
 			const err = await caught(() => s.write((tx) => cues.save(tx, { turnId: 't', messageId: 1, cues: [JSON.parse(JSON.stringify(bad))] })));
 			expect(err).toBeInstanceOf(Error);
 			await s.client.execute(`INSERT INTO stage_cues (turn_id, message_id, paragraph, ord, cue) VALUES ('t', 2, 0, 0, '{"paragraph":0,"action":"fly"}')`);
-			expect(await caught(() => cues.forMessages(s.db, [2]))).toBeInstanceOf(Error);
+			await s.client.execute(`INSERT INTO stage_cues (turn_id, message_id, paragraph, ord, cue) VALUES ('t', 2, 0, 1, '{"paragraph":0,"action":"exit","character":"Bram"}')`);
+			for (const rows of [await cues.forMessages(s.db, [2]), await cues.before(s.db, undefined)]) {
+				expect(rows.map((r) => r.cue)).toEqual([{ paragraph: 0, action: 'exit', character: 'Bram' }]);
+			}
+			expect(warn.mock.calls.some(([m]) => String(m).includes('message 2 is not a cue'))).toBe(true);
 		});
 	});
+});
+
+afterEach(() => {
+	vi.restoreAllMocks();
 });

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../../../src/lib/types/settings';
 import * as v from 'valibot';
 import {
 	findLeaks,
 	getWorld,
 	listWorlds,
 	WORLD_IDS,
-	WORLD_LANGUAGES,
 	WorldError,
 	WorldPresetSchema,
 	type WorldPreset
 } from '../../../src/lib/server/worlds';
 
-const ALL = WORLD_IDS.flatMap((id) => WORLD_LANGUAGES.map((language) => ({ id, language })));
+const ALL = WORLD_IDS.flatMap((id) => LANGUAGES.map((language) => ({ id, language })));
 const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/;
 
 /** A deep copy of a shipped world to break in one place. */
@@ -71,7 +71,7 @@ describe('the shipped worlds', () => {
 	});
 
 	it('lists both worlds for a picker in the asked language', () => {
-		for (const language of WORLD_LANGUAGES) {
+		for (const language of LANGUAGES) {
 			const worlds = listWorlds(language);
 			expect(worlds.map((w) => w.id)).toEqual(['sword-and-sorcery', 'iron-walkers']);
 			for (const w of worlds) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LANGUAGES, type Language } from '../../../src/lib/types/settings';
 import { eq } from 'drizzle-orm';
 import { testEnv, type TestEnv } from '../../helpers/env';
 import { sessionSchema, type SessionDb } from '../../../src/lib/server/db';
@@ -13,10 +14,8 @@ import {
 	seedSessionFromPreset,
 	seedSessionFromWorld,
 	WORLD_IDS,
-	WORLD_LANGUAGES,
 	WORLD_SEED_TURN_ID,
 	WorldError,
-	type WorldLanguage,
 	type WorldPreset
 } from '../../../src/lib/server/worlds';
 
@@ -29,7 +28,7 @@ afterAll(async () => {
 });
 
 /** A fresh session database seeded with the world; `fn` runs on it after the seed committed. */
-async function seeded(id: string, language: WorldLanguage, fn: (s: SessionDb) => Promise<void>): Promise<void> {
+async function seeded(id: string, language: Language, fn: (s: SessionDb) => Promise<void>): Promise<void> {
 	if (!env) throw new Error('test env not ready');
 	await env.app.sessions.use(env.sessionId(), async (s) => {
 		await s.write((tx) => seedSessionFromWorld(tx, id, language));
@@ -42,7 +41,7 @@ async function emptySession(fn: (s: SessionDb) => Promise<void>): Promise<void> 
 	await env.app.sessions.use(env.sessionId(), fn);
 }
 
-const ALL = WORLD_IDS.flatMap((id) => WORLD_LANGUAGES.map((language) => ({ id, language })));
+const ALL = WORLD_IDS.flatMap((id) => LANGUAGES.map((language) => ({ id, language })));
 
 /** Text that gives a secret away: its markers and every sentence of its body. */
 function secretPhrases(world: WorldPreset): string[] {

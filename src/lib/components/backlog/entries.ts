@@ -4,7 +4,7 @@
  * harness's operator instructions are not part of the story and are left out.
  */
 import { parseScript } from '../../adv';
-import type { MessageDto } from '../../types/api';
+import type { MessageDto } from '../../types/log';
 
 export type EntryKind = 'narration' | 'dialogue' | 'player' | 'system';
 

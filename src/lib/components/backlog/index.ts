@@ -7,4 +7,3 @@ export type { BacklogSelection } from './types';
 export { BacklogModel, type BacklogMessage, type Merge } from './model';
 export { HeightIndex, anchoredScrollTop, nextRow, type RowRange } from './windowing';
 export { entriesOf, entriesOfAll, estimateHeight, type BacklogEntry, type EntryKind } from './entries';
-export { fetchBacklogPage, BacklogLoadError, BacklogPageSchema, type PageQuery } from './api';

@@ -6,9 +6,8 @@
  * The timeline starts from the `stageBefore` of the oldest page loaded: the server folded every cue
  * before it, so the client never needs the cues of pages it has not loaded.
  */
-import { EMPTY_STAGE, StageTimeline, type StageState } from '../../adv';
-import type { MessageDto } from '../../types/api';
-import type { BacklogCueDto, BacklogPageDto, StageImagesDto } from '../../types/panels';
+import { EMPTY_STAGE, StageTimeline, type MessageCue, type StageState } from '../../adv';
+import type { LogPageDto, MessageDto, StageImagesDto } from '../../types/log';
 import { entriesOf, type BacklogEntry } from './entries';
 
 export interface Merge {
@@ -26,7 +25,7 @@ const NOTHING: Merge = { prepended: [], appended: [] };
 export class BacklogModel {
 	private messages: BacklogMessage[] = [];
 	private readonly known = new Set<number>();
-	private cues: BacklogCueDto[] = [];
+	private cues: MessageCue[] = [];
 	private readonly cueMessages = new Set<number>();
 	private initial: StageState = EMPTY_STAGE;
 	private timeline = new StageTimeline();
@@ -62,7 +61,7 @@ export class BacklogModel {
 	}
 
 	/** The first page (the latest messages). Replaces anything loaded before. */
-	reset(page: BacklogPageDto): Merge {
+	reset(page: LogPageDto): Merge {
 		this.messages = [];
 		this.known.clear();
 		this.cues = [];
@@ -78,7 +77,7 @@ export class BacklogModel {
 	}
 
 	/** A `?after=` page: newer messages with their cues; it also vouches that they have all their cues. */
-	addPage(page: Pick<BacklogPageDto, 'messages' | 'cues' | 'images'>): Merge {
+	addPage(page: Pick<LogPageDto, 'messages' | 'cues' | 'images'>): Merge {
 		const merge = this.addNewer(page.messages, page.cues, page.images);
 		for (const m of page.messages) this.pageThrough = Math.max(this.pageThrough, m.id);
 		return merge;
@@ -90,7 +89,7 @@ export class BacklogModel {
 	}
 
 	/** An older page (`?before=`): its rows go in front and the timeline now starts where it begins. */
-	addOlder(page: BacklogPageDto): Merge {
+	addOlder(page: LogPageDto): Merge {
 		this.images = page.images;
 		const fresh = page.messages.filter((m) => !this.known.has(m.id) && (this.firstId === undefined || m.id < this.firstId));
 		this.nextBefore = page.nextBefore;
@@ -110,7 +109,7 @@ export class BacklogModel {
 	 * Newer messages (live play, or a `?after=` page) with any cues that came with them. Messages
 	 * already known are skipped, but their cues still count: a live message arrives before its cues.
 	 */
-	addNewer(messages: readonly BacklogMessage[], cues: readonly BacklogCueDto[] = [], images?: StageImagesDto): Merge {
+	addNewer(messages: readonly BacklogMessage[], cues: readonly MessageCue[] = [], images?: StageImagesDto): Merge {
 		if (images) this.images = images;
 		const last = this.lastId;
 		const fresh = messages.filter((m) => !this.known.has(m.id) && (last === undefined || m.id > last)).sort((a, b) => a.id - b.id);
@@ -129,7 +128,7 @@ export class BacklogModel {
 		return this.timeline.at(messageId, paragraph);
 	}
 
-	private addCues(cues: readonly BacklogCueDto[]): BacklogCueDto[] {
+	private addCues(cues: readonly MessageCue[]): MessageCue[] {
 		// A page's cues are all of its messages' cues: skip a message whose cues arrived already.
 		const fresh = cues.filter((c) => this.known.has(c.messageId) && !this.cueMessages.has(c.messageId));
 		for (const c of fresh) this.cueMessages.add(c.messageId);

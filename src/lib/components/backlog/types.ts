@@ -1,6 +1,6 @@
 /** What the backlog tells the page when the player picks a line. */
 import type { StageState } from '../../adv';
-import type { StageImagesDto } from '../../types/panels';
+import type { StageImagesDto } from '../../types/log';
 import type { BacklogEntry } from './entries';
 
 export interface BacklogSelection {

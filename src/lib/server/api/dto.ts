@@ -3,9 +3,9 @@
  * (a ref, a lease owner, a GM-only flag) stays inside until someone adds it here on purpose.
  */
 import type { PlaySession } from '../sessions';
-import type { TurnRow } from '../turn';
-import type { log, journal, documents } from '../records';
-import type { DocumentDto, DocumentInfoDto, JournalEntryDto, MessageDto, SessionSummaryDto, TurnDto } from '../../types/api';
+import { failureMessage, type TurnRow } from '../turn';
+import type { journal, documents } from '../records';
+import type { DocumentDto, DocumentInfoDto, JournalEntryDto, SessionSummaryDto, TurnDto } from '../../types/api';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -14,21 +14,21 @@ export function sessionSummaryDto(s: PlaySession): SessionSummaryDto {
 }
 
 export function turnDto(t: TurnRow): TurnDto {
+	// A failed turn is told by its class and error id, in fixed words; the provider's message stays in the log.
+	const failure = t.status === 'failed' ? { reason: t.failureReason ?? 'internal', errorId: t.errorId ?? 'unknown' } : undefined;
+	const error = failure ? failureMessage(failure) : t.status === 'interrupted' || t.status === 'cancelled' ? (t.error ?? undefined) : undefined;
 	return {
 		turnId: t.id,
 		status: t.status,
 		input: t.input,
 		...(t.status === 'committed' ? { reply: { text: t.reply ?? '' } } : {}),
-		...(t.error !== null && t.status !== 'committed' ? { error: t.error } : {}),
+		...(error !== undefined ? { error } : {}),
+		...(failure ? { failure } : {}),
 		...(t.stopped !== null ? { stopped: t.stopped } : {}),
 		cancelRequested: t.cancelRequested,
 		createdAt: iso(t.createdAt),
 		...(t.finishedAt !== null ? { finishedAt: iso(t.finishedAt) } : {})
 	};
-}
-
-export function messageDto(m: log.LogMessage): MessageDto {
-	return { id: m.id, role: m.role, speaker: m.speaker, body: m.body, turnId: m.turnId, createdAt: iso(m.createdAt) };
 }
 
 export function journalEntryDto(e: journal.JournalEntry): JournalEntryDto {

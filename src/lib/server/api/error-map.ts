@@ -7,7 +7,7 @@ import { PlaySessionNotFoundError, PlaySessionValidationError } from '../session
 import { QuotaExceededError, TurnError } from '../turn';
 import { isRecordError } from '../records';
 import { LLM_SETUP_HINT } from '../config';
-import { ImageJobError } from '../images';
+import { ImageJobError, RegenerationLimitError } from '../images';
 import { BudgetExceededError } from '../budget';
 import { PresetError } from '../presets';
 import { GalleryError } from '../gallery';
@@ -50,6 +50,9 @@ export function toErrorResponse(err: unknown): Response | undefined {
 	if (err instanceof TurnError) {
 		const { status, code } = TURN_ERRORS[err.code];
 		return errorResponse(status, { message: err.message, code, ...(err.code === 'not_configured' ? { hint: LLM_SETUP_HINT } : {}) });
+	}
+	if (err instanceof RegenerationLimitError) {
+		return errorResponse(429, { message: err.message, code: 'REGENERATION_LIMIT', resetsAt: err.resetsAt.toISOString() }, { 'retry-after': String(retryAfterSeconds(err.resetsAt)) });
 	}
 	if (err instanceof ImageJobError) return errorResponse(err.code === 'not_found' ? 404 : 400, { message: err.message, code: err.code === 'not_found' ? 'NOT_FOUND' : 'INVALID_BODY' });
 	if (err instanceof BudgetExceededError) return errorResponse(429, { message: `${err.message}. Nothing was ordered or charged.`, code: 'BUDGET_EXCEEDED' });

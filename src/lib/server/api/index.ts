@@ -12,7 +12,6 @@ export { llmStatus, providerProblem } from './llm-status';
 export {
 	CreateSessionBody,
 	PatchSessionBody,
-	ProviderSchema,
 	ModelSchema,
 	DEFAULT_TITLE,
 	chooseLlm,
@@ -23,6 +22,8 @@ export {
 	updateSession,
 	deleteSession
 } from './sessions';
-export { PostTurnBody, postTurn, playerTurn, cancelTurn, type PostedTurn } from './turns';
-export { sessionSummaryDto, turnDto, messageDto, journalEntryDto, documentInfoDto, documentDto } from './dto';
+export { PostTurnBody, postTurn, playerTurn, readPlayerTurn, cancelTurn, type PostedTurn } from './turns';
+export { sessionSummaryDto, turnDto, journalEntryDto, documentInfoDto, documentDto } from './dto';
 export { openEventStream, formatEvent, SSE_KEEPALIVE_MS, SSE_POLL_MS, SSE_RETRY_MS, SSE_BATCH, SSE_HEADERS, type EventStreamOptions } from './sse';
+export { recordsView } from './records-view';
+export { DocumentEditBody, editDocument, documentIdParam } from './panels';

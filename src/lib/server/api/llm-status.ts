@@ -1,6 +1,7 @@
 /** What the API says about the LLM: configured or not, and which provider a session may choose. */
 import type { Config } from '../config';
-import type { LlmStatusDto, ProviderName } from '../../types/api';
+import type { LlmStatusDto } from '../../types/api';
+import type { ProviderName } from '../../types/settings';
 
 export function llmStatus(cfg: Pick<Config, 'llm'>): LlmStatusDto {
 	if (!cfg.llm.configured) return { configured: false, hint: cfg.llm.reason };

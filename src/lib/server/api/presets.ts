@@ -4,7 +4,7 @@
  * reported on its field); here only the envelope is.
  */
 import * as v from 'valibot';
-import { PRESET_VISIBILITIES } from '../db/control-schema';
+import { PresetVisibilitySchema } from '../../types/presets';
 import { ImportFileSchema, MAX_IMPORT_BYTES, PresetError, ReportReasonSchema } from '../presets';
 import { ApiError, badRequest } from './errors';
 
@@ -15,7 +15,7 @@ export const PresetBody = v.pipe(
 );
 
 export const VisibilityBody = v.strictObject({
-	visibility: v.picklist(PRESET_VISIBILITIES, 'visibility must be private, unlisted or public')
+	visibility: PresetVisibilitySchema
 });
 
 export const ReportBody = v.strictObject({ reason: ReportReasonSchema });

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { inArray } from 'drizzle-orm';
-import { deletePlaySession, getPlaySession, renamePlaySession, startSession, LanguageSchema, TitleSchema, type PlaySession } from '../sessions';
+import { deletePlaySession, getPlaySession, renamePlaySession, startSession, TitleSchema, type PlaySession } from '../sessions';
 import { isWorldId } from '../worlds';
 import { isPresetId, playPreset } from '../presets';
 import { lastEventId, readSettings, switchModel, type SessionSettings } from '../turn';
@@ -14,12 +14,12 @@ import { MAX_NAME_CHARS } from '../records';
 import type { AuthUser } from '../auth';
 import type { App as Kantera } from '../app';
 import type { Config } from '../config';
-import type { Language, ProviderName, SessionDto } from '../../types/api';
+import type { SessionDto } from '../../types/api';
+import { LanguageSchema, ProviderNameSchema, type Language, type ProviderName } from '../../types/settings';
 import { ApiError, badRequest } from './errors';
 import { llmStatus, providerProblem } from './llm-status';
 import { sessionSummaryDto } from './dto';
 
-export const ProviderSchema = v.picklist(['openai', 'anthropic'], 'provider must be openai or anthropic');
 export const ModelSchema = v.pipe(
 	v.string('model must be a string'),
 	v.trim(),
@@ -35,7 +35,7 @@ const CreateSessionFields = v.strictObject({
 	world: v.optional(v.pipe(v.string('world must be a string'), v.check(isWorldId, 'unknown world; GET /api/v1/worlds lists them'))),
 	/** A preset to start from: an official world's id or an author's preset you can see (GET /api/v1/gallery). */
 	preset: v.optional(v.pipe(v.string('preset must be a string'), v.check((id: string) => isPresetId(id), 'preset must be a preset id'))),
-	provider: v.optional(ProviderSchema),
+	provider: v.optional(ProviderNameSchema),
 	model: v.optional(ModelSchema)
 });
 
@@ -48,7 +48,7 @@ export const PatchSessionBody = v.pipe(
 	v.strictObject({
 		title: v.optional(TitleSchema),
 		language: v.optional(LanguageSchema),
-		provider: v.optional(ProviderSchema),
+		provider: v.optional(ProviderNameSchema),
 		model: v.optional(ModelSchema)
 	}),
 	v.check((b) => Object.values(b).some((x) => x !== undefined), 'Send at least one of title, language, provider, model.')

@@ -4,18 +4,19 @@
  */
 import * as v from 'valibot';
 import { and, eq } from 'drizzle-orm';
-import { acceptTurn, IdempotencyKeySchema, type TurnRow } from '../turn';
+import { acceptTurn, IdempotencyKeySchema, readTurn, type TurnRow } from '../turn';
 import { sessionSchema, type SessionDb } from '../db';
 import type { AuthUser } from '../auth';
 import type { App as Kantera } from '../app';
 import type { AcceptedTurnDto } from '../../types/api';
 import { ApiError, notFound } from './errors';
+import { withoutControlCharacters } from '../validation';
 
 const { turns } = sessionSchema;
 
 export const PostTurnBody = v.strictObject({
 	// Length and blankness are the turn engine's rules (KANTERA_MAX_INPUT_CHARS); it words the 400.
-	text: v.string('text must be a string'),
+	text: v.pipe(v.string('text must be a string'), withoutControlCharacters('The text')),
 	idempotencyKey: IdempotencyKeySchema
 });
 
@@ -44,6 +45,18 @@ export async function playerTurn(s: SessionDb, turnId: string | undefined): Prom
 	const [row] = await s.db.select().from(turns).where(and(eq(turns.id, turnId), eq(turns.kind, 'player')));
 	if (!row) throw notFound('No such turn in this session.');
 	return row;
+}
+
+/**
+ * The player turn as it stands now. A turn still marked running whose runner died (its lease ran
+ * out) is marked interrupted by this read, so a client that only polls sees it end.
+ */
+export async function readPlayerTurn(app: Pick<Kantera, 'bus'>, s: SessionDb, turnId: string | undefined, now = Date.now()): Promise<TurnRow> {
+	const found = await playerTurn(s, turnId);
+	if (found.status !== 'running') return found;
+	const { turn, interrupted } = await readTurn(s, found.id, now);
+	if (interrupted) app.bus.notify(s.id);
+	return turn ?? found;
 }
 
 /**

@@ -18,6 +18,32 @@ export class InvalidCredentialsError extends AuthError {
 	}
 }
 
+const SECOND_MS = 1000;
+const MINUTE_S = 60;
+
+/** "40 seconds", "3 minutes": how long to wait, rounded up. */
+function waitText(seconds: number): string {
+	if (seconds < MINUTE_S) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+	const minutes = Math.ceil(seconds / MINUTE_S);
+	return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+/**
+ * Too many failed sign-ins for the name or from the address. Worded the same whether or not the
+ * account exists. `retryAfterSeconds` is for the Retry-After header.
+ */
+export class SignInThrottledError extends AuthError {
+	readonly retryAfterSeconds: number;
+	constructor(
+		readonly retryAt: Date,
+		now: number
+	) {
+		const seconds = Math.max(1, Math.ceil((retryAt.getTime() - now) / SECOND_MS));
+		super(`Too many failed attempts. Wait ${waitText(seconds)} before trying again.`);
+		this.retryAfterSeconds = seconds;
+	}
+}
+
 export class SignupDisabledError extends AuthError {
 	constructor() {
 		super('Sign-up is closed on this server. Ask its operator for an account.');

@@ -28,9 +28,12 @@ export {
 } from './cookie-sessions';
 export { TOKEN_PREFIX, createToken, expiryFromDays, authenticateToken, listTokens, revokeToken, type ApiTokenInfo, type CreatedToken } from './tokens';
 export { hashPassword, verifyPassword } from './password';
+export { signIn, signUp, type AttemptContext } from './sign-in';
+export { ACCOUNT_THROTTLE, ADDRESS_THROTTLE, lockDelayMs, type ThrottlePolicy } from './throttle';
 export {
 	AuthError,
 	InvalidCredentialsError,
+	SignInThrottledError,
 	SignupDisabledError,
 	UsernameTakenError,
 	UnknownUserError,

@@ -1,6 +1,7 @@
 /** Valibot schemas for account input: the single place the rules for names and passwords live. */
 import * as v from 'valibot';
 import { AuthValidationError } from './errors';
+import { withoutControlCharacters } from '../validation';
 
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 32;
@@ -13,6 +14,7 @@ export const TOKEN_MAX_DAYS = 3650;
 
 export const UsernameSchema = v.pipe(
 	v.string('Enter a username.'),
+	withoutControlCharacters('The username'),
 	v.trim(),
 	v.minLength(USERNAME_MIN, `A username needs at least ${USERNAME_MIN} characters.`),
 	v.maxLength(USERNAME_MAX, `A username has at most ${USERNAME_MAX} characters.`),
@@ -27,6 +29,7 @@ export const PasswordSchema = v.pipe(
 
 export const TokenNameSchema = v.pipe(
 	v.string('Enter a name for the token.'),
+	withoutControlCharacters('The token name'),
 	v.trim(),
 	v.minLength(1, 'Enter a name for the token.'),
 	v.maxLength(TOKEN_NAME_MAX, `A token name has at most ${TOKEN_NAME_MAX} characters.`)

@@ -94,6 +94,17 @@ export class BudgetGuard {
 		return fired;
 	}
 
+	/**
+	 * Takes newer totals for scopes other turns also spend in (read from the control database just
+	 * now), so checks and warnings see their spending too. A total never moves backwards.
+	 */
+	refresh(totals: Partial<Record<ScopeName, number>>): void {
+		for (const s of this.scopes) {
+			const total = totals[s.scope];
+			if (s.unit === 'micros' && total !== undefined && total > s.spent) s.spent = total;
+		}
+	}
+
 	snapshot(): readonly ScopeState[] {
 		return this.scopes.map((s) => ({ ...s }));
 	}

@@ -72,6 +72,16 @@ export function costMicros(price: ModelPrice | undefined, usage: Usage): number 
 	return Math.ceil(dollars * MICROS_PER_DOLLAR - 1e-9);
 }
 
+/**
+ * The most one call can cost: every input byte a token (a byte-level tokenizer never makes more) at
+ * the dearest input rate, and every output token the cap allows. What a reservation holds.
+ */
+export function worstCaseMicros(price: ModelPrice | undefined, inputBytes: number, maxOutputTokens: number): number {
+	if (!price) return 0;
+	const inputRate = Math.max(price.input, price.cachedInput ?? 0, price.cacheWrite ?? 0);
+	return Math.ceil(((inputBytes * inputRate + maxOutputTokens * price.output) / TOKENS_PER_PRICE_UNIT) * MICROS_PER_DOLLAR);
+}
+
 export function microsToDollars(micros: number): number {
 	return micros / MICROS_PER_DOLLAR;
 }

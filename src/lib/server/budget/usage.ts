@@ -4,6 +4,7 @@
  * is built from these totals before every turn.
  */
 import { and, eq, like, sql, sum } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { controlSchema, type ControlDrizzle } from '../db';
 import type { ScopeState, ScopeName } from './guard';
 
@@ -54,10 +55,10 @@ export async function loadScopes(db: ControlDrizzle, who: Who, limits: ScopeLimi
 	];
 }
 
-/** Counts one finished LLM call against the user's day and the session. */
-export async function recordCall(db: ControlDrizzle, who: Pick<Who, 'userId' | 'sessionId'>, costMicros: number, now: number): Promise<void> {
+/** The two upserts that count one call: against the user's day and against the session. */
+export function callCounts(db: ControlDrizzle, who: Pick<Who, 'userId' | 'sessionId'>, costMicros: number, now: number) {
 	const day = utcDay(now);
-	await db.batch([
+	return [
 		db
 			.insert(usageDaily)
 			.values({ userId: who.userId, day, calls: 1, costMicros })
@@ -66,7 +67,12 @@ export async function recordCall(db: ControlDrizzle, who: Pick<Who, 'userId' | '
 			.insert(usageSession)
 			.values({ sessionId: who.sessionId, calls: 1, costMicros })
 			.onConflictDoUpdate({ target: usageSession.sessionId, set: { calls: sql`${usageSession.calls} + 1`, costMicros: sql`${usageSession.costMicros} + ${costMicros}` } })
-	]);
+	] as const;
+}
+
+/** Counts one finished LLM call (or image) against the user's day and the session, in one batch. */
+export async function recordCall(db: ControlDrizzle, who: Pick<Who, 'userId' | 'sessionId'>, costMicros: number, now: number): Promise<void> {
+	await db.batch(callCounts(db, who, costMicros, now));
 }
 
 /** Records that a scope warned in a period. True only the first time, across processes. */
@@ -77,32 +83,42 @@ export async function markWarned(db: ControlDrizzle, scope: ScopeName, scopeKey:
 
 export type QuotaResult = { ok: true; used: number } | { ok: false; used: number; resetsAt: Date };
 
+/** The per-user daily counters a quota can be kept on. */
+type DailyCounter = 'turns' | 'regenerations';
+
 /**
- * Takes one turn from the user's daily free quota, atomically (two requests can't both take the
- * last turn). A quota of 0 means no quota.
+ * Takes one from a user's daily allowance, atomically (two requests can't both take the last one).
+ * An allowance of 0 means none is kept: the take is only counted.
  */
-export async function takeTurnQuota(db: ControlDrizzle, userId: string, quota: number, now: number): Promise<QuotaResult> {
+async function takeDaily(db: ControlDrizzle, counter: DailyCounter, userId: string, quota: number, now: number, alongside?: BatchItem<'sqlite'>): Promise<QuotaResult> {
 	const day = utcDay(now);
-	if (quota === 0) {
-		await db
-			.insert(usageDaily)
-			.values({ userId, day, turns: 1 })
-			.onConflictDoUpdate({ target: [usageDaily.userId, usageDaily.day], set: { turns: sql`${usageDaily.turns} + 1` } });
-		return { ok: true, used: 0 };
-	}
-	const taken = await db
+	const column = usageDaily[counter];
+	const take = db
 		.insert(usageDaily)
-		.values({ userId, day, turns: 1 })
-		.onConflictDoUpdate({ target: [usageDaily.userId, usageDaily.day], set: { turns: sql`${usageDaily.turns} + 1` }, setWhere: sql`${usageDaily.turns} < ${quota}` })
-		.returning({ turns: usageDaily.turns });
-	if (taken[0]) return { ok: true, used: taken[0].turns };
+		.values({ userId, day, [counter]: 1 })
+		.onConflictDoUpdate({ target: [usageDaily.userId, usageDaily.day], set: { [counter]: sql`${column} + 1` }, ...(quota === 0 ? {} : { setWhere: sql`${column} < ${quota}` }) })
+		.returning({ used: column });
+	// One batch, one durable commit: whatever must be written with the take costs no second one.
+	const taken = alongside ? (await db.batch([take, alongside]))[0] : await take;
+	if (taken[0]) return { ok: true, used: quota === 0 ? 0 : taken[0].used };
 	return { ok: false, used: quota, resetsAt: nextUtcDay(now) };
 }
 
-/** Gives a quota turn back (the turn was refused after the quota was taken, e.g. a conflict). */
-export async function returnTurnQuota(db: ControlDrizzle, userId: string, now: number): Promise<void> {
+/** Gives one back (the request was refused after it was taken, e.g. a conflict). */
+async function returnDaily(db: ControlDrizzle, counter: DailyCounter, userId: string, now: number): Promise<void> {
+	const column = usageDaily[counter];
 	await db
 		.update(usageDaily)
-		.set({ turns: sql`max(${usageDaily.turns} - 1, 0)` })
+		.set({ [counter]: sql`max(${column} - 1, 0)` })
 		.where(and(eq(usageDaily.userId, userId), eq(usageDaily.day, utcDay(now))));
 }
+
+/**
+ * Takes one turn from the user's daily free quota. A quota of 0 means no quota. `alongside` runs in
+ * the same batch, right after the take (it may test `changes()` to act only when the take succeeded).
+ */
+export const takeTurnQuota = (db: ControlDrizzle, userId: string, quota: number, now: number, alongside?: BatchItem<'sqlite'>) => takeDaily(db, 'turns', userId, quota, now, alongside);
+export const returnTurnQuota = (db: ControlDrizzle, userId: string, now: number) => returnDaily(db, 'turns', userId, now);
+/** Takes one hand-made image regeneration from the user's daily allowance. 0 means no allowance. */
+export const takeRegeneration = (db: ControlDrizzle, userId: string, quota: number, now: number) => takeDaily(db, 'regenerations', userId, quota, now);
+export const returnRegeneration = (db: ControlDrizzle, userId: string, now: number) => returnDaily(db, 'regenerations', userId, now);

@@ -20,6 +20,8 @@ export const ENGINE_ENV_ENTRIES = {
 	KANTERA_MAX_TOOL_ROUNDS: v.optional(PositiveInt, '8'),
 	/** Longest player input, in characters. */
 	KANTERA_MAX_INPUT_CHARS: v.optional(PositiveInt, '4000'),
+	/** The whole turn (every LLM call, retry and tool round) must end within this many seconds, or it fails as timed out. */
+	KANTERA_TURN_TIMEOUT_S: v.optional(PositiveInt, '120'),
 	/** Turns each user may start per UTC day; 0 turns the quota off. */
 	KANTERA_FREE_TURNS_PER_DAY: v.optional(NonNegativeInt, '50'),
 	KANTERA_BUDGET_TURN_USD: v.optional(Dollars),
@@ -34,6 +36,8 @@ export const ENGINE_ENV_ENTRIES = {
 	KANTERA_PRICES_FILE: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)))
 };
 
+const MS_PER_SECOND = 1000;
+
 type EngineEnv = v.InferOutput<v.ObjectSchema<typeof ENGINE_ENV_ENTRIES, undefined>>;
 
 /** Money limits in micro-dollars; undefined = no limit / no warning. */
@@ -46,6 +50,8 @@ export interface EngineConfig {
 	memory: { checkpointTokens: number; windowExchanges: number };
 	maxToolRounds: number;
 	maxInputChars: number;
+	/** Deadline of a whole turn, in milliseconds. */
+	turnTimeoutMs: number;
 	freeTurnsPerDay: number;
 	budget: { turn: MoneyLimit; session: MoneyLimit; userDay: MoneyLimit; globalMonth: MoneyLimit };
 	prices: PriceTable;
@@ -79,6 +85,7 @@ export function engineConfig(e: EngineEnv): EngineConfig | { error: string } {
 		memory: { checkpointTokens: e.KANTERA_CHECKPOINT_TOKENS, windowExchanges: e.KANTERA_WINDOW_EXCHANGES },
 		maxToolRounds: e.KANTERA_MAX_TOOL_ROUNDS,
 		maxInputChars: e.KANTERA_MAX_INPUT_CHARS,
+		turnTimeoutMs: e.KANTERA_TURN_TIMEOUT_S * MS_PER_SECOND,
 		freeTurnsPerDay: e.KANTERA_FREE_TURNS_PER_DAY,
 		budget: {
 			turn: money(e.KANTERA_BUDGET_TURN_USD, e.KANTERA_BUDGET_TURN_WARN_USD),

@@ -9,6 +9,7 @@ const NonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1));
 const HttpUrl = v.pipe(v.string(), v.trim(), v.url('must be a URL'), v.regex(/^https?:\/\//i, 'must start with http:// or https://'));
 const Bool = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'), v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s)));
 const Dollars = v.pipe(v.string(), v.trim(), v.regex(/^\d+(\.\d+)?$/, 'must be an amount in US dollars, e.g. 0.04'), v.transform(Number));
+const NonNegativeInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number));
 const Size = v.pipe(v.string(), v.trim(), v.regex(/^\d{2,5}x\d{2,5}$/, 'must be WIDTHxHEIGHT, e.g. 1024x1536'));
 
 /** Spread into the environment schema of config/index.ts. */
@@ -27,7 +28,9 @@ export const IMAGES_ENV_ENTRIES = {
 	KANTERA_IMAGES_SPRITE_SIZE: v.optional(Size),
 	KANTERA_IMAGES_BACKGROUND_SIZE: v.optional(Size),
 	/** Charged per generated image against the session and user budgets; default 0 offline, 0.04 for openai. */
-	KANTERA_IMAGE_PRICE_USD: v.optional(Dollars)
+	KANTERA_IMAGE_PRICE_USD: v.optional(Dollars),
+	/** Hand-made regenerations each user may order per UTC day; 0 turns the allowance off. */
+	KANTERA_IMAGE_REGENERATIONS_PER_DAY: v.optional(NonNegativeInt, '10')
 };
 
 type ImagesEnv = v.InferOutput<v.ObjectSchema<typeof IMAGES_ENV_ENTRIES, undefined>> & { OPENAI_API_KEY?: string };
@@ -41,9 +44,16 @@ export const DEFAULT_BACKGROUND_SIZE = '1536x1024';
 const DEFAULT_OPENAI_QUALITY = 'medium';
 const MICROS_PER_DOLLAR = 1_000_000;
 
+/** What applies whichever service draws: the price of an image and the regeneration allowance. */
+interface ImageCommon {
+	priceMicros: number;
+	/** Hand-made regenerations per user per UTC day; 0 means no allowance (unlimited). */
+	regenerationsPerDay: number;
+}
+
 export type ImagesConfig =
-	| { provider: 'offline'; priceMicros: number }
-	| {
+	| ({ provider: 'offline' } & ImageCommon)
+	| ({
 			provider: 'openai';
 			/** Undefined means OpenAI itself. */
 			baseUrl: string | undefined;
@@ -53,11 +63,11 @@ export type ImagesConfig =
 			quality: string | undefined;
 			spriteSize: string;
 			backgroundSize: string;
-			priceMicros: number;
-	  };
+	  } & ImageCommon);
 
 export function imagesConfig(e: ImagesEnv): ImagesConfig | { error: string } {
-	if (e.KANTERA_IMAGES === 'offline') return { provider: 'offline', priceMicros: Math.round((e.KANTERA_IMAGE_PRICE_USD ?? 0) * MICROS_PER_DOLLAR) };
+	const regenerationsPerDay = e.KANTERA_IMAGE_REGENERATIONS_PER_DAY;
+	if (e.KANTERA_IMAGES === 'offline') return { provider: 'offline', priceMicros: Math.round((e.KANTERA_IMAGE_PRICE_USD ?? 0) * MICROS_PER_DOLLAR), regenerationsPerDay };
 	const own = e.KANTERA_IMAGES_BASE_URL === undefined;
 	const apiKey = e.KANTERA_IMAGES_API_KEY ?? (own ? e.OPENAI_API_KEY : undefined);
 	if (own && apiKey === undefined) return { error: 'KANTERA_IMAGES_API_KEY: required when KANTERA_IMAGES=openai (or set OPENAI_API_KEY, or KANTERA_IMAGES_BASE_URL for another server)' };
@@ -74,6 +84,7 @@ export function imagesConfig(e: ImagesEnv): ImagesConfig | { error: string } {
 		quality: e.KANTERA_IMAGES_QUALITY ?? (own ? DEFAULT_OPENAI_QUALITY : undefined),
 		spriteSize: e.KANTERA_IMAGES_SPRITE_SIZE ?? DEFAULT_SPRITE_SIZE,
 		backgroundSize: e.KANTERA_IMAGES_BACKGROUND_SIZE ?? DEFAULT_BACKGROUND_SIZE,
-		priceMicros: Math.round((e.KANTERA_IMAGE_PRICE_USD ?? DEFAULT_OPENAI_IMAGE_PRICE_USD) * MICROS_PER_DOLLAR)
+		priceMicros: Math.round((e.KANTERA_IMAGE_PRICE_USD ?? DEFAULT_OPENAI_IMAGE_PRICE_USD) * MICROS_PER_DOLLAR),
+		regenerationsPerDay
 	};
 }

@@ -8,11 +8,13 @@ import { LLM_ENV_ENTRIES, llmConfig, type LlmConfig } from './llm';
 import { ENGINE_ENV_ENTRIES, engineConfig, type EngineConfig } from './engine';
 import { IMAGES_ENV_ENTRIES, imagesConfig, type ImagesConfig } from './images';
 import { PRESETS_ENV_ENTRIES, presetsConfig, type PresetsConfig } from './presets';
+import { DEPLOY_ENV_ENTRIES, deployConfig, type BackupConfig, type TursoConfig } from './deploy';
 
 export type { EngineConfig, MoneyLimit } from './engine';
 export { LLM_SETUP_HINT, DEFAULT_LLM_MODELS, type LlmConfig, type ProviderEndpoint } from './llm';
 export { DEFAULT_IMAGE_MODEL, type ImagesConfig } from './images';
 export type { PresetsConfig } from './presets';
+export type { BackupConfig, TursoConfig } from './deploy';
 
 const PositiveInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be greater than 0'));
 const Bool = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'), v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s)));
@@ -23,8 +25,11 @@ const EnvSchema = v.object({
 	/** Control database (users, auth sessions, tokens, the index of play sessions). */
 	KANTERA_CONTROL_DB_URL: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
 	KANTERA_CONTROL_DB_AUTH_TOKEN: v.optional(v.string()),
-	/** URL template for per-session databases; `{id}` is replaced by the validated session id. */
-	KANTERA_SESSION_DB_URL: v.optional(v.pipe(v.string(), v.trim(), v.includes('{id}', 'must contain {id}'))),
+	/**
+	 * URL template for per-session databases; `{id}` is replaced by the validated session id. With Turso
+	 * databases per session, `{hostname}` is the database's hostname as the Platform API reported it.
+	 */
+	KANTERA_SESSION_DB_URL: v.optional(v.pipe(v.string(), v.trim(), v.regex(/\{id\}|\{hostname\}/, 'must contain {id} (or {hostname} with Turso)'))),
 	KANTERA_SESSION_DB_AUTH_TOKEN: v.optional(v.string()),
 	/** How many session databases stay open at once (LRU). */
 	KANTERA_SESSION_DB_CACHE: v.optional(PositiveInt, '64'),
@@ -44,7 +49,8 @@ const EnvSchema = v.object({
 	...LLM_ENV_ENTRIES,
 	...ENGINE_ENV_ENTRIES,
 	...IMAGES_ENV_ENTRIES,
-	...PRESETS_ENV_ENTRIES
+	...PRESETS_ENV_ENTRIES,
+	...DEPLOY_ENV_ENTRIES
 });
 
 export type EmbeddingsConfig =
@@ -62,6 +68,9 @@ export interface Config {
 	engine: EngineConfig;
 	images: ImagesConfig;
 	presets: PresetsConfig;
+	/** Turso databases per session (undefined: session databases come from the URL template alone). */
+	turso: TursoConfig | undefined;
+	backup: BackupConfig;
 }
 
 export class ConfigError extends Error {
@@ -108,11 +117,15 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 	if ('error' in engine) throw new ConfigError(`Invalid configuration:\n  ${engine.error}`);
 	const images = imagesConfig(e);
 	if ('error' in images) throw new ConfigError(`Invalid configuration:\n  ${images.error}`);
+	const deploy = deployConfig(e);
+	if ('error' in deploy) throw new ConfigError(`Invalid configuration:\n  ${deploy.error}`);
+	const sessionTemplate = e.KANTERA_SESSION_DB_URL ?? (deploy.turso ? 'libsql://{hostname}' : `file:${path.join(dataDir, 'sessions', '{id}.db')}`);
+	if (!deploy.turso && !sessionTemplate.includes('{id}')) throw new ConfigError('Invalid configuration:\n  KANTERA_SESSION_DB_URL: must contain {id} ({hostname} only exists with KANTERA_TURSO_*)');
 	return Object.freeze({
 		dataDir,
 		controlDb: { url: e.KANTERA_CONTROL_DB_URL ?? `file:${path.join(dataDir, 'control.db')}`, authToken: e.KANTERA_CONTROL_DB_AUTH_TOKEN },
 		sessionDb: {
-			urlTemplate: e.KANTERA_SESSION_DB_URL ?? `file:${path.join(dataDir, 'sessions', '{id}.db')}`,
+			urlTemplate: sessionTemplate,
 			authToken: e.KANTERA_SESSION_DB_AUTH_TOKEN,
 			cacheSize: e.KANTERA_SESSION_DB_CACHE
 		},
@@ -122,7 +135,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		llm,
 		engine,
 		images,
-		presets: presetsConfig(e)
+		presets: presetsConfig(e),
+		turso: deploy.turso,
+		backup: { ...deploy.backup, dir: deploy.backup.dir === undefined ? undefined : path.resolve(deploy.backup.dir) }
 	});
 }
 

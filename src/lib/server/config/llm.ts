@@ -3,6 +3,7 @@
  * configured (`configured: false` with the reason and what to set).
  */
 import * as v from 'valibot';
+import { PROVIDER_NAMES, type ProviderName } from '../../types/settings';
 
 const NonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1));
 const HttpUrl = v.pipe(v.string(), v.trim(), v.url('must be a URL'), v.regex(/^https?:\/\//i, 'must start with http:// or https://'));
@@ -10,7 +11,7 @@ const HttpUrl = v.pipe(v.string(), v.trim(), v.url('must be a URL'), v.regex(/^h
 /** Spread into the environment schema of config/index.ts. */
 export const LLM_ENV_ENTRIES = {
 	/** `openai` (any OpenAI-compatible server) or `anthropic`; when unset, inferred from which keys are set. */
-	KANTERA_LLM_PROVIDER: v.optional(v.picklist(['openai', 'anthropic'], 'must be openai or anthropic')),
+	KANTERA_LLM_PROVIDER: v.optional(v.picklist(PROVIDER_NAMES, 'must be openai or anthropic')),
 	/** Default model for new sessions. */
 	KANTERA_LLM_MODEL: v.optional(NonEmpty),
 	OPENAI_API_KEY: v.optional(NonEmpty),
@@ -32,7 +33,7 @@ export interface ProviderEndpoint {
 }
 
 export type LlmConfig =
-	| { configured: true; provider: 'openai' | 'anthropic'; model: string; openai: ProviderEndpoint; anthropic: ProviderEndpoint }
+	| { configured: true; provider: ProviderName; model: string; openai: ProviderEndpoint; anthropic: ProviderEndpoint }
 	| { configured: false; reason: string };
 
 export const LLM_SETUP_HINT =

@@ -1,6 +1,8 @@
 /** Control database: everything that spans play sessions. One per deployment. */
 import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { LANGUAGES } from '../../types/settings';
+import { PRESET_VISIBILITIES } from '../../types/presets';
 
 export const users = sqliteTable('users', {
 	id: text('id').primaryKey(),
@@ -50,7 +52,7 @@ export const playSessions = sqliteTable(
 			.notNull()
 			.references(() => users.id, { onDelete: 'cascade' }),
 		title: text('title').notNull(),
-		language: text('language', { enum: ['ja', 'en'] })
+		language: text('language', { enum: LANGUAGES })
 			.notNull()
 			.default('en'),
 		createdAt: integer('created_at').notNull(),
@@ -70,6 +72,8 @@ export const usageDaily = sqliteTable(
 		userId: text('user_id').notNull(),
 		day: text('day').notNull(),
 		turns: integer('turns').notNull().default(0),
+		/** Hand-made image regenerations ordered (the per-day allowance). */
+		regenerations: integer('regenerations').notNull().default(0),
 		calls: integer('calls').notNull().default(0),
 		costMicros: integer('cost_micros').notNull().default(0)
 	},
@@ -95,6 +99,75 @@ export const budgetWarnings = sqliteTable(
 	(t) => [primaryKey({ columns: [t.scope, t.scopeKey, t.period] })]
 );
 
+/**
+ * Failed sign-ins, per account name (`account:<name, lower case>`, whether or not the account
+ * exists) and per client address (`address:<ip>`). Kept here, not in memory, so the throttle holds
+ * across server processes. A row is forgotten once it has been quiet for a while and its lock is over.
+ */
+export const signInFailures = sqliteTable(
+	'sign_in_failures',
+	{
+		key: text('key').primaryKey(),
+		failures: integer('failures').notNull(),
+		lastFailureAt: integer('last_failure_at').notNull(),
+		/** Epoch ms before which no sign-in is tried for this key; 0 when not locked. */
+		lockedUntil: integer('locked_until').notNull().default(0)
+	},
+	(t) => [index('sign_in_failures_last_failure').on(t.lastFailureAt)]
+);
+
+/**
+ * Money set aside for calls in flight (an LLM call's worst case, an image's price), taken in the same
+ * write transaction that checks the limits, so concurrent turns in any session or process can't all
+ * pass the check before any of them is counted. Settled (deleted, the real cost counted) when the call
+ * ends; a reservation whose process died is dropped once it expires.
+ */
+export const budgetReservations = sqliteTable(
+	'budget_reservations',
+	{
+		id: text('id').primaryKey(),
+		userId: text('user_id').notNull(),
+		sessionId: text('session_id').notNull(),
+		day: text('day').notNull(),
+		micros: integer('micros').notNull(),
+		expiresAt: integer('expires_at').notNull()
+	},
+	(t) => [index('budget_reservations_user_day').on(t.userId, t.day), index('budget_reservations_day').on(t.day), index('budget_reservations_session').on(t.sessionId)]
+);
+
+/**
+ * Play sessions that may have unfinished turns (accepted, or running under a lease). A starting
+ * server resumes these: accepted turns run, turns whose runner died are marked interrupted. Rows are
+ * added when a turn is queued and removed by the runner once the session has none left.
+ */
+export const sessionWork = sqliteTable('session_work', {
+	sessionId: text('session_id').primaryKey(),
+	since: integer('since').notNull()
+});
+
+/**
+ * Session databases created through a platform API (Turso): one row per database from before it is
+ * requested until it is confirmed deleted, so a crash or a failed call never leaves an untracked
+ * database behind. `creating` → `ready` → `deleting` → (row removed). Rows in `deleting`, and `ready`
+ * rows whose play session is gone, are retried by the sweeper and listed by `kantera doctor`.
+ */
+export const sessionDatabases = sqliteTable(
+	'session_databases',
+	{
+		sessionId: text('session_id').primaryKey(),
+		/** The database's name on the platform. */
+		name: text('name').notNull().unique(),
+		/** Its hostname, once created. */
+		hostname: text('hostname'),
+		status: text('status', { enum: ['creating', 'ready', 'deleting'] }).notNull(),
+		attempts: integer('attempts').notNull().default(0),
+		lastError: text('last_error'),
+		createdAt: integer('created_at').notNull(),
+		updatedAt: integer('updated_at').notNull()
+	},
+	(t) => [index('session_databases_status').on(t.status, t.updatedAt)]
+);
+
 /*
  * World presets and the gallery. A preset is metadata here plus immutable versions (the validated
  * content); sessions copy the version they start from into their own database. Counters
@@ -102,7 +175,7 @@ export const budgetWarnings = sqliteTable(
  * Full-text search over title + tagline (`preset_search`, FTS5 trigram) is a virtual table
  * created in the migration; drizzle does not model it.
  */
-export const PRESET_VISIBILITIES = ['private', 'unlisted', 'public'] as const;
+export { PRESET_VISIBILITIES };
 
 export const presets = sqliteTable(
 	'presets',
@@ -115,7 +188,7 @@ export const presets = sqliteTable(
 		authorId: text('author_id').references(() => users.id, { onDelete: 'cascade' }),
 		official: integer('official', { mode: 'boolean' }).notNull().default(false),
 		/** The one language a preset is written in; null for official presets, which ship in every language. */
-		language: text('language', { enum: ['ja', 'en'] }),
+		language: text('language', { enum: LANGUAGES }),
 		visibility: text('visibility', { enum: PRESET_VISIBILITIES }).notNull().default('private'),
 		/** Of the current version (or of the draft while there is none); shown on shelves and searched. */
 		title: text('title').notNull(),

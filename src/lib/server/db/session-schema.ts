@@ -7,6 +7,7 @@
  * run time because its F32_BLOB dimension is fixed per database by the embedding model in use.
  */
 import { sqliteTable, text, integer, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { FAILURE_CLASSES } from '../../types/events';
 
 /** Small key/value facts about this database (embedding model and dimension, etc.). */
 export const meta = sqliteTable('meta', {
@@ -141,7 +142,11 @@ export const turns = sqliteTable(
 		input: text('input').notNull(),
 		status: text('status', { enum: ['accepted', 'running', 'committed', 'failed', 'interrupted', 'cancelled'] }).notNull(),
 		reply: text('reply'),
+		/** Fixed, player-safe words for an interrupted or cancelled turn; never a provider's message. */
 		error: text('error'),
+		/** Why a failed turn failed, by class (see FAILURE_CLASSES); the details are in the server log under `errorId`. */
+		failureReason: text('failure_reason', { enum: FAILURE_CLASSES }),
+		errorId: text('error_id'),
 		/** Why a committed turn ended early (budget, round cap); null when it ended normally. */
 		stopped: text('stopped'),
 		provider: text('provider'),

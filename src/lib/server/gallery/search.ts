@@ -7,6 +7,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import { controlSchema } from '../db';
+import { withoutControlCharacters } from '../validation';
 
 const { presets } = controlSchema;
 
@@ -16,7 +17,7 @@ export const MAX_QUERY_WORDS = 8;
 /** The trigram tokenizer indexes three-character windows: shorter words can't use it. */
 const TRIGRAM = 3;
 
-export const SearchQuerySchema = v.pipe(v.string(), v.trim(), v.maxLength(MAX_QUERY_CHARS, `A search has at most ${MAX_QUERY_CHARS} characters.`));
+export const SearchQuerySchema = v.pipe(v.string(), withoutControlCharacters('The search'), v.trim(), v.maxLength(MAX_QUERY_CHARS, `A search has at most ${MAX_QUERY_CHARS} characters.`));
 
 export function searchWords(q: string): string[] {
 	const words = q

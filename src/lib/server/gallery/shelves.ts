@@ -10,14 +10,15 @@
 import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import { controlSchema, type ControlDrizzle } from '../db';
-import { getWorld, WORLD_IDS, type WorldLanguage } from '../worlds';
+import { getWorld, WORLD_IDS } from '../worlds';
+import type { Language } from '../../types/settings';
 import { coverUrl, refreshPopularity } from '../presets';
-import type { GalleryItemDto, GalleryPageDto, GalleryShelf } from '../../types/presets';
+import { GALLERY_SHELVES, type GalleryItemDto, type GalleryPageDto, type GalleryShelf } from '../../types/presets';
 import { searchCondition, SearchQuerySchema } from './search';
 
 const { presets, presetFavorites, presetCovers, users } = controlSchema;
 
-export const GALLERY_SHELVES = ['new', 'popular', 'favorites'] as const satisfies readonly GalleryShelf[];
+export { GALLERY_SHELVES };
 export const GALLERY_PAGE_SIZE = 24;
 export const MAX_GALLERY_PAGE_SIZE = 60;
 
@@ -44,7 +45,7 @@ export interface GalleryRequest extends GalleryQuery {
 	/** The signed-in user: required for Favourites; shown nothing else differently. */
 	viewerId?: string | undefined;
 	/** The language official presets are shown in when no language filter is set. */
-	displayLanguage: WorldLanguage;
+	displayLanguage: Language;
 	now?: number;
 }
 
@@ -104,7 +105,7 @@ interface Row {
 	cover: string | null;
 }
 
-function item(row: Row, displayLanguage: WorldLanguage): GalleryItemDto {
+function item(row: Row, displayLanguage: Language): GalleryItemDto {
 	// Official presets are shown in the reader's (or the filter's) language, from the shipped content.
 	const official = row.official ? getWorld(row.id, displayLanguage) : undefined;
 	return {
@@ -134,7 +135,7 @@ async function officials(db: ControlDrizzle, q: string): Promise<Row[]> {
 
 export async function galleryPage(db: ControlDrizzle, req: GalleryRequest): Promise<GalleryPageDto> {
 	const cursor = decodeCursor(req.cursor, req.shelf);
-	const display: WorldLanguage = req.language === '' ? req.displayLanguage : req.language;
+	const display: Language = req.language === '' ? req.displayLanguage : req.language;
 	const search = searchCondition(req.q);
 	const limit = req.limit;
 

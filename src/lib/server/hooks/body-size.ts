@@ -1,33 +1,47 @@
 /**
- * Refuses oversize bodies on the JSON API (`/api/`) with 413 before any handler reads them.
- * Declared lengths are checked up front; bodies without a length (chunked) are read up to the limit.
+ * One limit for every request body, KANTERA_MAX_BODY_BYTES, enforced here before any handler reads a
+ * byte: a declared Content-Length over it is refused at once, and a body without one (chunked) is
+ * read up to the limit and refused past it. `npm start` gives adapter-node the same cap, so its own
+ * 413 (raised while the body streams in) lands here too and is answered the same way. The API gets
+ * JSON; pages get SvelteKit's error page.
  */
-import { json, type Handle } from '@sveltejs/kit';
+import { error, type Handle } from '@sveltejs/kit';
 import { config } from '../config';
+import { errorResponse } from '../api/respond';
+import { isApiRequest } from './paths';
 
-const API_PREFIX = '/api/';
+const PAYLOAD_TOO_LARGE = 413;
 
-function tooLarge(limit: number): Response {
-	return json(
-		{ message: `The request body is larger than this server accepts (${limit} bytes). Send less data per request.`, code: 'BODY_TOO_LARGE' },
-		{ status: 413 }
-	);
+function tooLargeMessage(limit: number): string {
+	return `The request body is larger than this server accepts (${limit} bytes). Send less data per request.`;
 }
 
-/** Reads a stream into memory, giving up (null) as soon as it passes `limit` bytes. */
+/** adapter-node's "Payload Too Large", raised by the body stream once it passes BODY_SIZE_LIMIT. */
+function isPayloadTooLarge(err: unknown): boolean {
+	return err instanceof Error && 'status' in err && err.status === PAYLOAD_TOO_LARGE;
+}
+
+/**
+ * Reads a stream into memory, giving up (null) as soon as it passes `limit` bytes. The rest of the
+ * body is left unread: the server discards it after the answer, so the client still gets the 413.
+ */
 async function readAtMost(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
 	const reader = body.getReader();
 	const chunks: Uint8Array[] = [];
 	let size = 0;
-	for (;;) {
-		const { done, value } = await reader.read();
-		if (done) break;
-		size += value.byteLength;
-		if (size > limit) {
-			await reader.cancel();
-			return null;
+	try {
+		for (;;) {
+			const { done, value } = await reader.read();
+			if (done) break;
+			size += value.byteLength;
+			if (size > limit) return null;
+			chunks.push(value);
 		}
-		chunks.push(value);
+	} catch (err) {
+		if (isPayloadTooLarge(err)) return null;
+		throw err;
+	} finally {
+		reader.releaseLock();
 	}
 	const out = new Uint8Array(new ArrayBuffer(size));
 	let offset = 0;
@@ -39,20 +53,19 @@ async function readAtMost(body: ReadableStream<Uint8Array>, limit: number): Prom
 }
 
 export const handleBodySize: Handle = async ({ event, resolve }) => {
-	if (!event.url.pathname.startsWith(API_PREFIX)) return resolve(event);
+	const request = event.request;
+	if (!request.body) return resolve(event);
 	const limit = config().maxBodyBytes;
-	const declared = event.request.headers.get('content-length');
-	if (declared !== null) {
-		const length = Number(declared);
-		if (!Number.isFinite(length) || length > limit) return tooLarge(limit);
-	} else if (event.request.body) {
-		const bytes = await readAtMost(event.request.body, limit);
-		if (bytes === null) return tooLarge(limit);
-		event.request = new Request(event.request.url, {
-			method: event.request.method,
-			headers: event.request.headers,
-			body: bytes
-		});
-	}
+	const tooLarge = () => {
+		const message = tooLargeMessage(limit);
+		if (isApiRequest(event.url)) return errorResponse(PAYLOAD_TOO_LARGE, { message, code: 'BODY_TOO_LARGE' });
+		error(PAYLOAD_TOO_LARGE, { message, code: 'BODY_TOO_LARGE' });
+	};
+	const declared = request.headers.get('content-length');
+	if (declared !== null && !(Number(declared) <= limit)) return tooLarge();
+	const bytes = await readAtMost(request.body, limit);
+	if (bytes === null) return tooLarge();
+	// Handlers read the buffered copy; the original stream has been consumed.
+	event.request = new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal });
 	return resolve(event);
 };

@@ -30,7 +30,24 @@ export function describeError(error: unknown): string {
 const PAYLOAD_TOO_LARGE = 413;
 const FIRST_SERVER_ERROR = 500;
 
-export const handleServerError: HandleServerError = ({ error, event, status, message }) => {
+/**
+ * What the funnel answered for each request, for `answeredError` (the API answers it as JSON). Keyed
+ * by the request's `locals`: SvelteKit hands handleError a copy of the event, but the same locals.
+ */
+const answered = new WeakMap<App.Locals, App.Error>();
+
+/** The body `handleServerError` produced for the request with these locals, if it produced one. */
+export function answeredError(locals: App.Locals): App.Error | undefined {
+	return answered.get(locals);
+}
+
+export const handleServerError: HandleServerError = (input) => {
+	const body = errorBody(input);
+	answered.set(input.event.locals, body);
+	return body;
+};
+
+function errorBody({ error, event, status, message }: Parameters<HandleServerError>[0]): App.Error {
 	if (status === 404) return { message: 'There is nothing at this address.', code: 'NOT_FOUND' };
 	if (status === PAYLOAD_TOO_LARGE) return { message: 'The request body is larger than this server accepts. Send less data per request.', code: 'BODY_TOO_LARGE' };
 	// Other client errors raised by SvelteKit itself (malformed requests): its message is safe to show.
@@ -42,4 +59,4 @@ export const handleServerError: HandleServerError = ({ error, event, status, mes
 		message: `Something went wrong on our side (error ${errorId}). Please try again; if it keeps happening, give the server's operator this error id.`,
 		code: 'INTERNAL'
 	};
-};
+}

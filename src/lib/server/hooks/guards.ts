@@ -14,10 +14,27 @@ export function requireApiUser(locals: App.Locals): AuthUser {
 	error(401, { message: 'Sign in, or send "Authorization: Bearer <token>" with a personal API token.', code: 'UNAUTHENTICATED' });
 }
 
-/** Only same-site paths: "//evil.example" and "/\evil" would leave the site. */
-export function safeRedirectTarget(target: string | null): string {
-	if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return '/';
-	return target;
+/**
+ * Browsers drop TAB, CR and LF inside a URL and read a backslash as "/", so "/<TAB>/evil.example" or
+ * "/<backslash>evil" would leave the site, and a raw control character cannot go into a Location header at all.
+ */
+const UNSAFE_IN_TARGET = /[\u0000-\u001f\u007f-\u009f\\]/;
+
+/**
+ * A path of this site to redirect to after a form (sign-in, the language switch), or "/". The target
+ * is resolved against the site's own origin and kept only when it stays there; what is returned is the
+ * resolved path, re-serialised, so it is always a valid header value.
+ */
+export function safeRedirectTarget(target: string | null, site: URL): string {
+	if (!target || !target.startsWith('/') || target.startsWith('//') || UNSAFE_IN_TARGET.test(target)) return '/';
+	let resolved: URL;
+	try {
+		resolved = new URL(target, site.origin);
+	} catch {
+		return '/';
+	}
+	if (resolved.origin !== site.origin) return '/';
+	return resolved.pathname + resolved.search + resolved.hash;
 }
 
 /** A text field of a submitted form; a missing field or an uploaded file reads as ''. */

@@ -1,6 +1,9 @@
 /** What `src/hooks.server.ts` plugs in, plus the small request guards routes share. */
 export { handleAuth, setSessionCookie, clearSessionCookie } from './auth';
 export { handleBodySize } from './body-size';
+export { handleApiErrors } from './api-errors';
+export { handleSecurityHeaders, securityHeaders } from './security-headers';
 export { handleLanguage } from './language';
-export { handleServerError, describeError } from './errors';
+export { handleServerError, describeError, answeredError } from './errors';
+export { clientAddress } from './client-address';
 export { requireUser, requireApiUser, safeRedirectTarget, formText } from './guards';

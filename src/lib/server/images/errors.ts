@@ -20,6 +20,17 @@ export class ImageStoreError extends Error {
 	}
 }
 
+/** The user has ordered all the hand-made regenerations their day allows. */
+export class RegenerationLimitError extends Error {
+	constructor(
+		readonly limit: number,
+		readonly resetsAt: Date
+	) {
+		super(`You have regenerated ${limit} images today, all your day allows. More can be ordered after ${resetsAt.toISOString()}.`);
+		this.name = 'RegenerationLimitError';
+	}
+}
+
 export type ImageJobErrorCode = 'not_found' | 'invalid_input';
 
 /** A hand-made image request that can't be placed (unknown character or scene). */

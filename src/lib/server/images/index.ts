@@ -4,7 +4,7 @@
  * server), storage behind one interface (local files by default), serving headers, and the
  * hand-made "regenerate" order metered by the budget guard.
  */
-export { ImageRunner, MANUAL_ORDER_PREFIX, type ImageRunnerDeps, type ImageBudget } from './runner';
+export { ImageRunner, MANUAL_ORDER_PREFIX, IMAGE_RESERVATION_TTL_MS, type ImageRunnerDeps, type ImageBudget } from './runner';
 export {
 	MAX_IMAGE_ATTEMPTS,
 	IMAGE_RETRY_BASE_MS,
@@ -19,10 +19,10 @@ export {
 	type ImageJobPolicy
 } from './jobs';
 export { IMAGE_FORMATS, sniffRaster, type ImageProvider, type ImageRequest, type ImageKind, type GeneratedImage, type ImageContentType } from './provider';
-export { OfflineImageProvider, gridBackdropSvg, silhouetteSvg } from './offline';
+export { OfflineImageProvider, placeBackdropSvg, silhouetteSvg } from './offline';
 export { OpenAIImageProvider, OPENAI_IMAGES_BASE_URL, IMAGE_REQUEST_TIMEOUT_MS, MAX_IMAGE_BYTES, type OpenAIImagesOptions } from './openai';
 export { createImageProvider } from './create';
 export { LocalImageStore, IMAGE_KEY_PATTERN, isImageKey, imageKey, type ImageStore, type StoredImage } from './store';
 export { imageHeaders, imageResponse, IMAGE_CACHE_CONTROL, SVG_CONTENT_SECURITY_POLICY } from './serve';
 export { regenerateImage, RegenerateRequestSchema, type RegenerateRequest, type RegenerateDeps } from './regenerate';
-export { ImageProviderError, ImageStoreError, ImageJobError, type ImageJobErrorCode } from './errors';
+export { ImageProviderError, ImageStoreError, ImageJobError, RegenerationLimitError, type ImageJobErrorCode } from './errors';

@@ -1,16 +1,18 @@
 /**
  * A new image by hand (the player's "regenerate" button): a new order for a character's sprite or a
- * place's background, committed at once (it belongs to no turn) and metered like an LLM call: refused
- * when the player's day or the session is over budget, charged the per-image price when placed.
+ * place's background, committed at once (it belongs to no turn). Each user has a daily allowance of
+ * these; an order for a target that still has one waiting (pending or being generated) is that
+ * order, not a second one. The image is charged like any other when it is generated, not when it is
+ * ordered: an order that never produces an image costs nothing.
  */
 import * as v from 'valibot';
-import { eq } from 'drizzle-orm';
-import { newId, sessionSchema } from '../db';
-import { BudgetGuard, loadScopes, recordCall } from '../budget';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { newId, sessionSchema, type SessionExec } from '../db';
+import { BudgetGuard, loadScopes, returnRegeneration, takeRegeneration } from '../budget';
 import { getPlaySession } from '../sessions';
 import * as stage from '../stage';
 import type { App } from '../app';
-import { ImageJobError } from './errors';
+import { ImageJobError, RegenerationLimitError } from './errors';
 import { MANUAL_ORDER_PREFIX } from './runner';
 import type { ImageJob } from './jobs';
 
@@ -24,39 +26,67 @@ export type RegenerateRequest = v.InferInput<typeof RegenerateRequestSchema>;
 
 export type RegenerateDeps = Pick<App, 'config' | 'control' | 'sessions' | 'images'>;
 
+/** The order for a character's sprite or a place's background, under its registered name. */
+async function orderFor(exec: SessionExec, target: 'npc' | 'scene', name: string): Promise<stage.imageOrders.OrderInput> {
+	if (target === 'npc') {
+		const npc = await stage.npcs.get(exec, name);
+		if (!npc) throw new ImageJobError('not_found', `No character named "${name}" is on the stage.`);
+		return { target, targetName: npc.name, prompt: stage.npcSpritePrompt(npc) };
+	}
+	const scene = await stage.scenes.get(exec, name);
+	if (!scene) throw new ImageJobError('not_found', `No place named "${name}" is on the stage.`);
+	return { target, targetName: scene.name, prompt: stage.sceneBackgroundPrompt(scene) };
+}
+
+/** The committed order of this target that is still waiting or being generated, if any. */
+async function waitingOrder(exec: SessionExec, order: stage.imageOrders.OrderInput): Promise<ImageJob | undefined> {
+	const [row] = await exec
+		.select()
+		.from(imageOrders)
+		.where(and(eq(imageOrders.target, order.target), eq(imageOrders.targetName, order.targetName), inArray(imageOrders.status, ['pending', 'running']), isNotNull(imageOrders.turnId)))
+		.limit(1);
+	return row;
+}
+
 /**
- * Places the order and kicks the runner; returns the order. Throws PlaySessionNotFoundError for a
- * session the user doesn't own, ImageJobError for bad input or an unknown name, and
- * BudgetExceededError when a budget is used up (nothing is placed or charged then).
+ * Places the order (or finds the one already waiting for the target) and kicks the runner. Throws
+ * PlaySessionNotFoundError for a session the user doesn't own, ImageJobError for bad input or an
+ * unknown name, BudgetExceededError when a budget is used up and RegenerationLimitError when the
+ * day's allowance is (nothing is placed then).
  */
 export async function regenerateImage(app: RegenerateDeps, sessionId: string, userId: string, request: RegenerateRequest, now = Date.now()): Promise<ImageJob> {
 	const session = await getPlaySession(app, userId, sessionId);
 	const parsed = v.safeParse(RegenerateRequestSchema, request);
 	if (!parsed.success) throw new ImageJobError('invalid_input', parsed.issues[0].message);
 	const { target, name } = parsed.output;
-	const turnId = `${MANUAL_ORDER_PREFIX}${newId()}`;
 	const limits = { ...app.config.engine.budget, maxToolRounds: app.config.engine.maxToolRounds };
-	new BudgetGuard(await loadScopes(app.control.db, { userId, sessionId: session.id, turnId }, limits, now)).check();
-	const placed = await app.sessions.use(session.id, (s) =>
-		s.write(async (tx) => {
-			let order: stage.imageOrders.OrderInput;
-			if (target === 'npc') {
-				const npc = await stage.npcs.get(tx, name);
-				if (!npc) throw new ImageJobError('not_found', `No character named "${name}" is on the stage.`);
-				order = { target, targetName: npc.name, prompt: stage.npcSpritePrompt(npc) };
-			} else {
-				const scene = await stage.scenes.get(tx, name);
-				if (!scene) throw new ImageJobError('not_found', `No place named "${name}" is on the stage.`);
-				order = { target, targetName: scene.name, prompt: stage.sceneBackgroundPrompt(scene) };
-			}
-			const placed = await stage.imageOrders.place(tx, order);
-			// Committed at once: a hand-made order waits for no turn.
-			const [row] = await tx.update(imageOrders).set({ turnId }).where(eq(imageOrders.id, placed.id)).returning();
-			if (!row) throw new Error('image order update returned no row');
-			return row;
-		})
-	);
-	await recordCall(app.control.db, { userId, sessionId: session.id }, app.config.images.priceMicros, now);
-	app.images.kick(session.id);
-	return placed;
+	new BudgetGuard(await loadScopes(app.control.db, { userId, sessionId: session.id, turnId: `${MANUAL_ORDER_PREFIX}check` }, limits, now)).check();
+
+	const result = await app.sessions.use(session.id, async (s) => {
+		const order = await orderFor(s.db, target, name);
+		const waiting = await waitingOrder(s.db, order);
+		if (waiting) return { order: waiting, placed: false };
+		const allowance = app.config.images.regenerationsPerDay;
+		const taken = await takeRegeneration(app.control.db, userId, allowance, now);
+		if (!taken.ok) throw new RegenerationLimitError(allowance, taken.resetsAt);
+		try {
+			const outcome = await s.write(async (tx) => {
+				// Another request may have ordered it since the look above.
+				const again = await waitingOrder(tx, order);
+				if (again) return { order: again, placed: false };
+				const placed = await stage.imageOrders.place(tx, await orderFor(tx, target, name));
+				// Committed at once: a hand-made order waits for no turn.
+				const [row] = await tx.update(imageOrders).set({ turnId: `${MANUAL_ORDER_PREFIX}${newId()}` }).where(eq(imageOrders.id, placed.id)).returning();
+				if (!row) throw new Error('image order update returned no row');
+				return { order: row, placed: true };
+			});
+			if (!outcome.placed) await returnRegeneration(app.control.db, userId, now);
+			return outcome;
+		} catch (err) {
+			await returnRegeneration(app.control.db, userId, now);
+			throw err;
+		}
+	});
+	if (result.placed) app.images.kick(session.id);
+	return result.order;
 }

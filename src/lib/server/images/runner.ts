@@ -7,18 +7,22 @@
  */
 import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
-import { newId, sessionSchema, type ControlDb, type SessionDb, type SessionDbPool } from '../db';
-import { BudgetGuard, loadScopes, recordCall, type ScopeLimits } from '../budget';
+import { controlSchema, newId, sessionSchema, type ControlDb, type SessionDb, type SessionDbPool } from '../db';
+import { release, reserveWhenFree, settle, type Payer, type Reservation, type ScopeLimits } from '../budget';
 import type { EventBus } from '../turn/events';
 import { ImageProviderError } from './errors';
 import type { ImageProvider } from './provider';
 import { imageKey, type ImageStore } from './store';
+import { IMAGE_REQUEST_TIMEOUT_MS } from './openai';
 import { claimNextJob, completeJob, DEFAULT_IMAGE_JOB_POLICY, failAttempt, nextWakeAt, recordImage, renewJobLease, type ImageJob, type ImageJobPolicy } from './jobs';
 
 const { turns } = sessionSchema;
+const { playSessions } = controlSchema;
 
-/** Turn ids of hand-made orders start with this; they were paid for when placed (see regenerate.ts). */
+/** Turn ids of hand-made orders start with this (see regenerate.ts); the session's owner pays for them. */
 export const MANUAL_ORDER_PREFIX = 'manual:';
+/** How long an image's budget reservation may outlive a runner that died while generating it. */
+export const IMAGE_RESERVATION_TTL_MS = IMAGE_REQUEST_TIMEOUT_MS + 60_000;
 /** Error messages kept on an order and sent in events are cut to this length. */
 const MAX_ERROR_CHARS = 500;
 
@@ -179,12 +183,22 @@ export class ImageRunner {
 			return;
 		}
 		const payer = await this.payer(s, job);
+		let reservationId: string | undefined;
 		if (payer) {
-			const refused = new BudgetGuard(await loadScopes(payer.budget.control.db, { userId: payer.userId, sessionId: s.id, turnId: job.turnId ?? '' }, payer.budget.limits, this.now())).exceeded();
-			if (refused) {
-				await this.fail(s, job, `Not generated: ${refused.message}.`, false);
+			// The image's price is held against the shared budgets while it is generated (other turns and
+			// images can't spend the same money meanwhile) and charged only if an image comes back.
+			let reservation: Reservation;
+			try {
+				reservation = await reserveWhenFree(payer.budget.control.db, payer.who, payer.budget.limits, payer.budget.priceMicros, { now: this.now, ttlMs: IMAGE_RESERVATION_TTL_MS, signal });
+			} catch (err) {
+				if (signal.aborted) return;
+				throw err;
+			}
+			if (!reservation.ok) {
+				await this.fail(s, job, `Not generated: ${reservation.exceeded.message}.`, false);
 				return;
 			}
+			reservationId = reservation.id;
 		}
 		let key: string;
 		try {
@@ -193,6 +207,7 @@ export class ImageRunner {
 			key = imageKey(image.bytes, image.contentType);
 			await this.deps.store.put(s.id, key, image.bytes, image.contentType);
 		} catch (err) {
+			if (payer) await release(payer.budget.control.db, reservationId);
 			// Stopping or a lost lease: leave the job to whoever holds it, or to the lease's expiry.
 			if (signal.aborted) return;
 			const retryable = err instanceof ImageProviderError ? err.retryable : true;
@@ -201,7 +216,7 @@ export class ImageRunner {
 			await this.fail(s, job, message, retryable);
 			return;
 		}
-		if (payer) await recordCall(payer.budget.control.db, { userId: payer.userId, sessionId: s.id }, payer.budget.priceMicros, this.now());
+		if (payer) await settle(payer.budget.control.db, reservationId, payer.who, payer.budget.priceMicros, this.now());
 		if (!(await s.write((tx) => recordImage(tx, job.id, this.owner, key, this.now())))) return;
 		await this.finish(s, job, key);
 	}
@@ -217,11 +232,18 @@ export class ImageRunner {
 		if (outcome.status === 'failed') this.deps.bus.notify(s.id);
 	}
 
-	/** Who pays for a turn's image: the player of that turn. Hand-made orders were paid when placed. */
-	private async payer(s: SessionDb, job: ImageJob): Promise<{ budget: ImageBudget; userId: string } | undefined> {
+	/** Who pays for an image: the player of the turn that ordered it, or the session's owner for a hand-made order. */
+	private async payer(s: SessionDb, job: ImageJob): Promise<{ budget: ImageBudget; who: Payer } | undefined> {
 		const budget = this.deps.budget;
-		if (!budget || budget.priceMicros === 0 || !job.turnId || job.turnId.startsWith(MANUAL_ORDER_PREFIX)) return undefined;
-		const [turn] = await s.db.select({ userId: turns.userId }).from(turns).where(eq(turns.id, job.turnId));
-		return turn ? { budget, userId: turn.userId } : undefined;
+		if (!budget || budget.priceMicros === 0 || !job.turnId) return undefined;
+		let userId: string | undefined;
+		if (job.turnId.startsWith(MANUAL_ORDER_PREFIX)) {
+			const [owner] = await budget.control.db.select({ id: playSessions.ownerId }).from(playSessions).where(eq(playSessions.id, s.id));
+			userId = owner?.id;
+		} else {
+			const [turn] = await s.db.select({ userId: turns.userId }).from(turns).where(eq(turns.id, job.turnId));
+			userId = turn?.userId;
+		}
+		return userId === undefined ? undefined : { budget, who: { userId, sessionId: s.id } };
 	}
 }

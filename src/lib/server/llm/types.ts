@@ -3,7 +3,9 @@
  * from each vendor's wire format.
  */
 
-export type ProviderName = 'openai' | 'anthropic';
+import type { ProviderName } from '../../types/settings';
+
+export type { ProviderName };
 
 /** A tool the model may call. `parameters` is a JSON Schema object (produced from the tool's valibot schema). */
 export interface LlmToolSpec {

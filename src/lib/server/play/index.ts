@@ -1,18 +1,7 @@
 /**
- * The play screen's reads: what the page loads and what a committed turn added. Routes call these;
- * the turn engine and the records stay unaware of the screen.
+ * The play log's read model, and the play screen's reads: a page of the log with its stage (the
+ * page load, a commit's catch-up, the backlog), the plain message page, the stage's images, and what
+ * the page renders first. Routes call these; the turn engine and the records stay unaware of the screen.
  */
-export {
-	loadPlayView,
-	loadLogAfter,
-	PLAY_MESSAGE_WINDOW,
-	LOG_AFTER_LIMIT,
-	type PlayView,
-	type PlayMessage,
-	type PlayCue,
-	type StageImage,
-	type ImageStatus,
-	type ActiveTurn,
-	type FinishedTurn,
-	type LogAfter
-} from './view';
+export { logPage, messagesPage, stageImages } from './log';
+export { loadPlayView, PLAY_MESSAGE_WINDOW } from './view';

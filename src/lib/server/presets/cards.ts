@@ -11,7 +11,8 @@
  * for the author, and the editor says what is missing.
  */
 import * as v from 'valibot';
-import { emptyForm, PresetFormSchema, type PresetForm, type PresetLanguage } from '../../presets/form';
+import { emptyForm, PresetFormSchema, type PresetForm } from '../../presets/form';
+import type { Language } from '../../types/settings';
 import { PresetError } from './errors';
 
 export const CARD_SPECS = ['chara_card_v2', 'chara_card_v3'] as const;
@@ -84,7 +85,7 @@ const MAX_NPC_NAME = 40;
 const MAX_TAGLINE = 200;
 const MAX_TITLE = 200;
 
-const WORDS: Record<PresetLanguage, { user: string; examples: string; greetings: string; entry: string }> = {
+const WORDS: Record<Language, { user: string; examples: string; greetings: string; entry: string }> = {
 	ja: { user: 'プレイヤー', examples: '会話の例', greetings: 'ほかの始まり方', entry: '項目' },
 	en: { user: 'the player', examples: 'Example dialogue', greetings: 'Other openings', entry: 'Entry' }
 };
@@ -97,7 +98,7 @@ function oneLine(value: string, max: number): string {
 /** The card as a draft preset's form: everything mapped that has a place, the rest left empty. */
 export function cardToForm(card: CharacterCard): PresetForm {
 	const d = card.data;
-	const language: PresetLanguage = JAPANESE.test(`${d.name}${d.description}${d.scenario}${d.first_mes}`) ? 'ja' : 'en';
+	const language: Language = JAPANESE.test(`${d.name}${d.description}${d.scenario}${d.first_mes}`) ? 'ja' : 'en';
 	const w = WORDS[language];
 	const name = oneLine(d.name.replace(TAG_RESERVED, ' '), MAX_NPC_NAME);
 	// The card's macros name the character and the user; in a preset they are the NPC and the player.

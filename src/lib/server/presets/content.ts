@@ -55,6 +55,7 @@ function classify(issue: v.BaseIssue<unknown>): { code: ContentIssueCode; params
 	// An empty key fails its pattern first; "fill this in" says more than the pattern does.
 	if (issue.type === 'non_empty' || issue.message.endsWith(' is empty.') || (issue.type === 'regex' && issue.input === '')) return { code: 'empty', params: {} };
 	if (issue.type === 'regex' && issue.message.endsWith('must be a single line.')) return { code: 'singleLine', params: {} };
+	if (issue.type === 'check' && issue.message.includes(' contains a control character ')) return { code: 'controlCharacter', params: {} };
 	const requirement = typeof issue.requirement === 'number' ? issue.requirement : undefined;
 	const isArray = Array.isArray(issue.input);
 	if (issue.type === 'max_length' && requirement !== undefined && v.getDotPath(issue) === 'opening.present') return { code: 'onStageTooMany', params: { max: requirement } };

@@ -7,15 +7,16 @@
  * whose lease expired. The previous cover stays until the new one is ready; pages show a placeholder
  * while there is none.
  *
- * A cover is metered like any image: charged to the preset's author (user-day budget), and refused
- * when their day or the server's month is over budget.
+ * A cover is metered like any image: its price is reserved against the author's day and the server's
+ * month while it is drawn (so covers, turns and stage images racing for the same budget can't overshoot
+ * it), charged when it is stored, and refused when their day or the server's month is over budget.
  */
 import { and, asc, eq, isNull, lt, lte, min, or, sql } from 'drizzle-orm';
 import { controlSchema, newId, type ControlDb } from '../db';
-import { BudgetGuard, loadScopes, recordCall, type ScopeLimits } from '../budget';
+import { release, reserveWhenFree, settle, type Payer, type Reservation, type ScopeLimits } from '../budget';
 import { sceneBackgroundPrompt } from '../stage';
 import type { ImageProvider, ImageStore } from '../images';
-import { imageKey } from '../images';
+import { IMAGE_RESERVATION_TTL_MS, imageKey } from '../images';
 import type { PresetRow } from './store';
 
 const { presetCovers, presets } = controlSchema;
@@ -194,31 +195,43 @@ export class CoverRunner {
 		const db = this.deps.control.db;
 		const [preset] = await db.select({ authorId: presets.authorId }).from(presets).where(eq(presets.id, job.presetId)).limit(1);
 		if (!preset) return;
-		const payer = preset.authorId ?? OPERATOR;
-		const usageKey = `${USAGE_PREFIX}${job.slot}`;
+		const payer: Payer = { userId: preset.authorId ?? OPERATOR, sessionId: `${USAGE_PREFIX}${job.slot}` };
 		const { limits, priceMicros } = this.deps.budget;
+		let reservationId: string | undefined;
 		if (priceMicros > 0) {
-			const refused = new BudgetGuard(await loadScopes(db, { userId: payer, sessionId: usageKey, turnId: '' }, limits, this.now())).exceeded();
-			if (refused) {
-				await this.fail(job, `Not drawn: ${refused.message}.`, false);
+			let reservation: Reservation;
+			try {
+				reservation = await reserveWhenFree(db, payer, limits, priceMicros, { now: this.now, ttlMs: IMAGE_RESERVATION_TTL_MS, signal: this.controller.signal });
+			} catch (err) {
+				if (this.controller.signal.aborted) return;
+				throw err;
+			}
+			if (!reservation.ok) {
+				await this.fail(job, `Not drawn: ${reservation.exceeded.message}.`, false);
 				return;
 			}
+			reservationId = reservation.id;
 		}
 		const { provider, store } = this.deps.images();
 		let key: string;
 		try {
 			const image = await provider.generate({ kind: 'background', prompt: job.prompt, subject: job.subject, signal: this.controller.signal });
 			key = imageKey(image.bytes, image.contentType);
-			if (this.forgotten.has(job.slot)) return;
+			if (this.forgotten.has(job.slot)) {
+				// Drawn for a preset deleted meanwhile: nothing is stored, so nothing is charged either.
+				if (priceMicros > 0) await release(db, reservationId);
+				return;
+			}
 			await store.put(job.slot, key, image.bytes, image.contentType);
 		} catch (err) {
+			if (priceMicros > 0) await release(db, reservationId);
 			if (this.controller.signal.aborted) return;
 			const message = err instanceof Error ? err.message : String(err);
 			console.warn(`[kantera] cover of preset ${job.presetId} (attempt ${job.attempts}) failed: ${message}`);
 			await this.fail(job, message, true);
 			return;
 		}
-		if (priceMicros > 0) await recordCall(db, { userId: payer, sessionId: usageKey }, priceMicros, this.now());
+		if (priceMicros > 0) await settle(db, reservationId, payer, priceMicros, this.now());
 		// Only if the order is still this prompt: a newer order meanwhile stays pending for its own image.
 		await db
 			.update(presetCovers)

@@ -1,7 +1,7 @@
 /** The limits the editor shows counters for, read from the constants the schema itself checks. */
 import { MAX_BODY_CHARS, MAX_NAME_CHARS } from '../records';
-import { MAX_LOOK_CHARS, MAX_STAGE_NAME_CHARS, STAGE_SLOTS } from '../stage';
-import { MAX_SPEAKER_CHARS } from '../../adv';
+import { MAX_LOOK_CHARS, MAX_STAGE_NAME_CHARS } from '../stage';
+import { MAX_SPEAKER_CHARS, STAGE_SLOTS } from '../../adv';
 import { MAX_SECRET_MARKERS, MAX_TAGLINE_CHARS, MAX_WORLD_NPCS, MAX_WORLD_SECRETS, MIN_SETTING_HEADINGS } from '../worlds';
 import type { PresetLimits } from '../../presets/form';
 import { MAX_PRESET_BYTES } from './content';

@@ -7,7 +7,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { controlSchema, type ControlDrizzle } from '../db';
-import { getWorld, WORLD_IDS, WORLD_LANGUAGES, type WorldLanguage } from '../worlds';
+import { getWorld, WORLD_IDS } from '../worlds';
+import { LANGUAGES, type Language } from '../../types/settings';
 import { searchTextOf } from './store';
 import type { CoverRunner } from './covers';
 
@@ -16,11 +17,11 @@ const { presets } = controlSchema;
 /** The official presets' content version: they change with a release, not by editing. */
 export const OFFICIAL_VERSION = 1;
 /** Official presets are listed first, in this order; their row's title is in this language. */
-const ROW_LANGUAGE: WorldLanguage = 'en';
+const ROW_LANGUAGE: Language = 'en';
 
 export async function syncOfficialPresets(db: ControlDrizzle, now = Date.now()): Promise<void> {
 	for (const id of WORLD_IDS) {
-		const texts = WORLD_LANGUAGES.map((language) => getWorld(id, language));
+		const texts = LANGUAGES.map((language) => getWorld(id, language));
 		const row = getWorld(id, ROW_LANGUAGE);
 		const searchText = searchTextOf(...texts.flatMap((w) => [w.title, w.tagline]));
 		await db

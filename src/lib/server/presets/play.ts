@@ -3,7 +3,8 @@
  * version. The session copies that version (an author's later edits apply to new sessions only),
  * keeps the documents sealed when the player is not the author, and the play is counted.
  */
-import { getWorld, WORLD_LANGUAGES, type WorldLanguage, type WorldPreset } from '../worlds';
+import { getWorld, type WorldPreset } from '../worlds';
+import { isLanguage, type Language } from '../../types/settings';
 import { startSession, TITLE_MAX, type StartSessionInput, type StartedSession } from '../sessions';
 import type { App } from '../app';
 import { isSealedFor, visiblePreset, type Viewer } from './access';
@@ -19,15 +20,15 @@ export interface PlayOptions {
 	 * An official preset's language (they exist in every language). An author's preset plays in its
 	 * own language: asking for another is refused rather than silently ignored.
 	 */
-	language?: WorldLanguage;
+	language?: Language;
 	llm?: StartSessionInput['llm'];
 	now?: number;
 }
 
 /** The content a session would start from: the preset's current version, or the official world in `language`. */
-export async function playableContent(app: Pick<App, 'control'>, row: PresetRow, language: WorldLanguage | undefined): Promise<{ world: WorldPreset; version: number }> {
+export async function playableContent(app: Pick<App, 'control'>, row: PresetRow, language: Language | undefined): Promise<{ world: WorldPreset; version: number }> {
 	if (row.official) {
-		const lang = language && WORLD_LANGUAGES.includes(language) ? language : 'en';
+		const lang = language && isLanguage(language) ? language : 'en';
 		return { world: getWorld(row.id, lang), version: OFFICIAL_VERSION };
 	}
 	if (row.currentVersion === null) throw new PresetError('not_playable', 'This preset is only a draft: save it as a complete world before playing it.');

@@ -10,6 +10,7 @@ import * as v from 'valibot';
 import { controlSchema, type ControlDrizzle } from '../db';
 import { isAuthor, type Viewer } from './access';
 import { PresetError } from './errors';
+import { withoutControlCharacters } from '../validation';
 import type { PresetRow } from './store';
 
 const { presets, presetReports, users } = controlSchema;
@@ -18,6 +19,7 @@ export const MAX_REASON_CHARS = 1000;
 
 export const ReportReasonSchema = v.pipe(
 	v.string('Say why you report this preset.'),
+	withoutControlCharacters('The reason'),
 	v.trim(),
 	v.nonEmpty('Say why you report this preset.'),
 	v.maxLength(MAX_REASON_CHARS, `A reason has at most ${MAX_REASON_CHARS} characters.`)

@@ -2,7 +2,8 @@
  * What pages, form actions and API routes do with presets, each operation with its access check:
  * the routes stay thin and every entry point applies the same rules (access.ts).
  */
-import { getWorld, WORLD_LANGUAGES, type WorldLanguage, type WorldPreset } from '../worlds';
+import { getWorld, type WorldPreset } from '../worlds';
+import { LANGUAGES, type Language } from '../../types/settings';
 import type { App } from '../app';
 import { formToInput, type PresetForm } from '../../presets/form';
 import type { OwnPresetDto, PresetCardDto, PresetDetailDto } from '../../types/presets';
@@ -30,12 +31,12 @@ import {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function pickLanguage(language: string | undefined): WorldLanguage {
-	return WORLD_LANGUAGES.find((l) => l === language) ?? 'en';
+function pickLanguage(language: string | undefined): Language {
+	return LANGUAGES.find((l) => l === language) ?? 'en';
 }
 
 /** The content behind a card: the official world in `language`, the current version, or nothing yet. */
-async function currentContent(app: App, row: PresetRow, language: WorldLanguage): Promise<WorldPreset | null> {
+async function currentContent(app: App, row: PresetRow, language: Language): Promise<WorldPreset | null> {
 	if (row.official) return getWorld(row.id, language);
 	if (row.currentVersion === null) return null;
 	return loadVersion(app.control.db, row.id, row.currentVersion);

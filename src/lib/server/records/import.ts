@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import type { SessionTx } from '../db';
 import { RecordError } from './errors';
+import { withoutControlCharacters } from '../validation';
 import { RECORD_KINDS, type RecordKind } from './kinds';
 import { LOG_ROLES } from './log';
 import { STORY_TYPES } from './story';
@@ -26,14 +27,14 @@ export const ImportLineSchema = v.object(
 	{
 		kind: v.picklist(RECORD_KINDS, (issue) => `unknown record kind ${JSON.stringify(issue.input) ?? 'undefined'}; use one of ${RECORD_KINDS.join(', ')}`),
 		/** memory: the note name; document: its title; story: the entry key. Required for those kinds. */
-		title: v.optional(v.string()),
+		title: v.optional(v.pipe(v.string(), withoutControlCharacters('title'))),
 		/** state: a JSON object as text (a merge patch); story truth: the truth; otherwise the record text. */
-		body: v.string('body must be a string'),
-		ref: v.optional(v.string()),
+		body: v.pipe(v.string('body must be a string'), withoutControlCharacters('body')),
+		ref: v.optional(v.pipe(v.string(), withoutControlCharacters('ref'))),
 		/** log only; 'gm' when absent. */
 		role: v.optional(v.picklist(LOG_ROLES, `role must be one of ${LOG_ROLES.join(', ')}`)),
 		/** log only. */
-		speaker: v.optional(v.string()),
+		speaker: v.optional(v.pipe(v.string(), withoutControlCharacters('speaker'))),
 		/** document only. */
 		gmOnly: v.optional(v.boolean()),
 		/** story only; 'truth' when absent. */

@@ -7,26 +7,26 @@ import * as v from 'valibot';
 import { controlSchema, newId, isSessionId } from '../db';
 import type { App } from '../app';
 import { PlaySessionNotFoundError, PlaySessionValidationError } from './errors';
+import { LanguageSchema, type Language } from '../../types/settings';
+import { withoutControlCharacters } from '../validation';
 
 const { playSessions, users } = controlSchema;
 
 export const TITLE_MAX = 100;
-export const LANGUAGES = ['ja', 'en'] as const;
-export type SessionLanguage = (typeof LANGUAGES)[number];
 
 export const TitleSchema = v.pipe(
 	v.string('Enter a title.'),
+	withoutControlCharacters('The title'),
 	v.trim(),
 	v.minLength(1, 'Enter a title.'),
 	v.maxLength(TITLE_MAX, `A title has at most ${TITLE_MAX} characters.`)
 );
-export const LanguageSchema = v.picklist(LANGUAGES, 'Language must be ja or en.');
 
 export interface PlaySession {
 	id: string;
 	ownerId: string;
 	title: string;
-	language: SessionLanguage;
+	language: Language;
 	createdAt: Date;
 	updatedAt: Date;
 }
@@ -64,8 +64,14 @@ export async function createPlaySession(deps: SessionsDeps, input: CreatePlaySes
 	const title = parse(TitleSchema, 'title', input.title);
 	const language = parse(LanguageSchema, 'language', input.language ?? 'en');
 	const id = newId();
-	// Open the session database first: it is created and migrated now, so a listed session always has one.
-	await deps.sessions.use(id, async () => undefined);
+	// Create the session database first (and migrate it), so a listed session always has one.
+	try {
+		await deps.sessions.create(id);
+	} catch (err) {
+		// Half-made (created but not migrated): remove it again; a Turso database that resists is recorded.
+		await deps.sessions.destroy(id).catch((cleanup: unknown) => console.warn(`session ${id}: removing its half-created database failed: ${cleanup instanceof Error ? cleanup.message : String(cleanup)}`));
+		throw err;
+	}
 	try {
 		const [row] = await deps.control.db
 			.insert(playSessions)

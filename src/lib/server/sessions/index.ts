@@ -8,12 +8,9 @@ export {
 	renamePlaySession,
 	deletePlaySession,
 	TitleSchema,
-	LanguageSchema,
-	LANGUAGES,
 	TITLE_MAX,
 	type PlaySession,
 	type PlaySessionWithOwner,
-	type SessionLanguage,
 	type SessionsDeps,
 	type CreatePlaySessionInput
 } from './index-store';

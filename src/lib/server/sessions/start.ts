@@ -1,14 +1,16 @@
 /**
  * Starting a play session, the one way every entry point does it (pages, API, CLI): the index row,
  * then in the session's database, in one transaction, either a world seeded from a preset (documents,
- * secrets, NPCs, opening scene, its GM behaviour in the pinned mission) or a bare mission, plus the
- * session's language and LLM settings. If that fails, the session is removed again.
+ * secrets, NPCs, opening scene, its GM behaviour in the pinned mission, and the title card and
+ * prologue the screen opens on) or a bare mission, plus the session's language and LLM settings. If
+ * that fails, the session is removed again.
  */
 import { composeMission, ensureMission, writeSettings, type SessionSettings } from '../turn';
-import { isWorldId, seedSessionFromPreset, seedSessionFromWorld, type SeededWorld, type SeedOptions, type WorldPreset } from '../worlds';
+import { getWorld, isWorldId, seedSessionFromPreset, seedSessionFromWorld, type SeededWorld, type SeedOptions, type WorldPreset } from '../worlds';
+import { writePrologue, type PrologueSource } from '../stage';
 import { PlaySessionValidationError } from './errors';
 import type { App } from '../app';
-import { createPlaySession, deletePlaySession, type PlaySession, type SessionLanguage } from './index-store';
+import { createPlaySession, deletePlaySession, type PlaySession } from './index-store';
 
 /** Title, language and world may come straight from a form: they are validated here. */
 export interface StartSessionInput {
@@ -32,7 +34,7 @@ export async function startSession(app: Pick<App, 'control' | 'sessions'> & Part
 	if (raw !== undefined && raw !== '' && !(typeof raw === 'string' && isWorldId(raw))) throw new PlaySessionValidationError({ world: 'Choose one of the listed worlds.' });
 	const worldId = typeof raw === 'string' && raw !== '' ? raw : undefined;
 	const session = await createPlaySession(app, { ownerId: input.ownerId, title: input.title, language: input.language });
-	const language: SessionLanguage = session.language;
+	const language = session.language;
 	try {
 		const world = await app.sessions.use(session.id, (s) =>
 			s.write(async (tx) => {
@@ -43,6 +45,10 @@ export async function startSession(app: Pick<App, 'control' | 'sessions'> & Part
 						? undefined
 						: await seedSessionFromWorld(tx, worldId, language);
 				if (!seeded) await ensureMission(tx, composeMission(language));
+				// The opening plays from the preset itself (the version the session copied): no LLM call
+				// before the player's first line.
+				const world = preset?.world ?? (worldId === undefined ? undefined : getWorld(worldId, language));
+				if (world) await writePrologue(tx, prologueSource(world, { sealed: preset?.sealed ?? false }));
 				await writeSettings(tx, { language, ...input.llm });
 				return seeded;
 			})
@@ -55,4 +61,21 @@ export async function startSession(app: Pick<App, 'control' | 'sessions'> & Part
 		await deletePlaySession(app, input.ownerId, session.id).catch(() => undefined);
 		throw err;
 	}
+}
+
+/**
+ * A preset's player-visible fields the prologue is told from (never the GM-only ones). When the
+ * documents are sealed (someone else's world: the player sees their names only), the premise is one
+ * of them, so the prologue opens on the opening scene and the characters present alone (fields the
+ * author's leak check already treats as player-visible).
+ */
+export function prologueSource(world: WorldPreset, options: { sealed: boolean } = { sealed: false }): PrologueSource {
+	return {
+		language: world.language,
+		title: world.title,
+		tagline: world.tagline,
+		premise: options.sealed ? '' : world.documents.premise.body,
+		scene: world.opening.scene,
+		present: world.opening.present.flatMap((name) => world.npcs.filter((n) => n.name === name).map((n) => ({ name: n.name, role: n.role })))
+	};
 }

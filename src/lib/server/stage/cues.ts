@@ -1,35 +1,22 @@
 /**
  * ADV stage cues: enter, exit, move, expression and background changes tied to paragraphs of a GM
  * message. Collected during a turn, saved with the turn's GM message in its commit, and read back so
- * the screen (and the backlog) can replay the stage each message had.
+ * the screen (the play page and the backlog alike) can replay the stage each message had.
+ *
+ * The cue's shape is `StageCueSchema` in `$lib/adv`, shared with the browser. Stored JSON is outside
+ * data on the way out: every read goes through `toRows`, which leaves out (and logs) a row that is
+ * not a cue, so no reader plays a cue another one drops.
  */
-import { asc, inArray } from 'drizzle-orm';
+import { asc, inArray, lt, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import { stageCues } from '../db/session-schema';
 import type { SessionExec, SessionTx } from '../db';
-import { MAX_CHARACTER_NAME_CHARS, MAX_STAGE_NAME_CHARS } from './limits';
-import { MAX_TAG_EXPRESSION_CHARS } from '../../adv';
+import { MAX_TAG_EXPRESSION_CHARS, StageCueSchema, type MessageCue, type StageCue } from '../../adv';
 
-export const STAGE_ACTIONS = ['enter', 'exit', 'move', 'expression', 'background'] as const;
-export type StageAction = (typeof STAGE_ACTIONS)[number];
-/** The screen has three sprite positions. */
-export const STAGE_SLOTS = ['left', 'center', 'right'] as const;
-export type StageSlot = (typeof STAGE_SLOTS)[number];
-/** An expression is a short word (smile, angry, 驚き), the key of a sprite variant. */
+/** An expression is a short word (smile, angry, 驚き), the key of a sprite variant: the `adv_stage` tool's bound. */
 export const MAX_EXPRESSION_CHARS = MAX_TAG_EXPRESSION_CHARS;
-/** A reply longer than this many paragraphs is not a reply; the bound keeps cue indexes sane. */
+/** A reply longer than this many paragraphs is not a reply: the `adv_stage` tool's bound on cue indexes. */
 export const MAX_PARAGRAPH = 500;
-
-/** A stored cue, as the screen reads it. Stored JSON is outside data: it is checked on the way out. */
-export const StageCueSchema = v.object({
-	paragraph: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_PARAGRAPH)),
-	action: v.picklist(STAGE_ACTIONS),
-	character: v.optional(v.pipe(v.string(), v.maxLength(MAX_CHARACTER_NAME_CHARS))),
-	slot: v.optional(v.picklist(STAGE_SLOTS)),
-	expression: v.optional(v.pipe(v.string(), v.maxLength(MAX_EXPRESSION_CHARS))),
-	scene: v.optional(v.pipe(v.string(), v.maxLength(MAX_STAGE_NAME_CHARS)))
-});
-export type StageCue = v.InferOutput<typeof StageCueSchema>;
 
 export interface SaveCuesInput {
 	readonly turnId: string;
@@ -49,19 +36,32 @@ export async function save(tx: SessionTx, input: SaveCuesInput): Promise<number>
 	return rows.length;
 }
 
-/** The cues of each message, in play order (by paragraph, then as given). Messages without cues are absent. */
-export async function forMessages(exec: SessionExec, messageIds: readonly number[]): Promise<Map<number, StageCue[]>> {
-	const out = new Map<number, StageCue[]>();
-	if (messageIds.length === 0) return out;
-	const rows = await exec
-		.select()
-		.from(stageCues)
-		.where(inArray(stageCues.messageId, [...messageIds]))
-		.orderBy(asc(stageCues.messageId), asc(stageCues.paragraph), asc(stageCues.ord));
+function toRows(rows: readonly { messageId: number; paragraph: number; ord: number; cue: unknown }[]): MessageCue[] {
+	const out: MessageCue[] = [];
 	for (const row of rows) {
-		const list = out.get(row.messageId) ?? [];
-		list.push(v.parse(StageCueSchema, row.cue));
-		out.set(row.messageId, list);
+		const cue = v.safeParse(StageCueSchema, row.cue);
+		if (cue.success) out.push({ messageId: row.messageId, paragraph: row.paragraph, ord: row.ord, cue: cue.output });
+		else console.warn(`[kantera] a stored stage cue of message ${row.messageId} is not a cue (${cue.issues[0].message}); it is left out`);
 	}
 	return out;
+}
+
+async function select(exec: SessionExec, where: SQL | undefined): Promise<MessageCue[]> {
+	const rows = await exec
+		.select({ messageId: stageCues.messageId, paragraph: stageCues.paragraph, ord: stageCues.ord, cue: stageCues.cue })
+		.from(stageCues)
+		.where(where)
+		.orderBy(asc(stageCues.messageId), asc(stageCues.paragraph), asc(stageCues.ord));
+	return toRows(rows);
+}
+
+/** The cue rows of these messages, in play order (message, paragraph, then as given). */
+export async function forMessages(exec: SessionExec, messageIds: readonly number[]): Promise<MessageCue[]> {
+	if (messageIds.length === 0) return [];
+	return select(exec, inArray(stageCues.messageId, [...messageIds]));
+}
+
+/** The cue rows of the messages before `messageId` (all of them when undefined), in play order. */
+export async function before(exec: SessionExec, messageId: number | undefined): Promise<MessageCue[]> {
+	return select(exec, messageId === undefined ? undefined : lt(stageCues.messageId, messageId));
 }

@@ -3,17 +3,17 @@
  * every cue of the earlier messages, folded by the same rules and in the same order as the browser's
  * `StageTimeline`. The play page and the backlog both start from this one state.
  */
-import { asc, eq, lt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { sessionSchema, type SessionExec, type SessionTx } from '../db';
-import { EMPTY_STAGE, STAGE_SLOTS, StageTimeline, readCue, type MessageCue, type StageState } from '../../adv';
+import { EMPTY_STAGE, STAGE_SLOTS, StageTimeline, type StageState } from '../../adv';
+import * as cues from './cues';
 
-const { meta, stageCues } = sessionSchema;
+const { meta } = sessionSchema;
 const OPENING_KEY = 'stage.opening';
 
 const OpeningSchema = v.object({ scene: v.nullable(v.string()), present: v.array(v.string()) });
 export type Opening = v.InferOutput<typeof OpeningSchema>;
-
 
 export async function setOpening(tx: SessionTx, opening: Opening): Promise<void> {
 	const value = JSON.stringify({ scene: opening.scene, present: opening.present.slice(0, STAGE_SLOTS.length) });
@@ -37,22 +37,8 @@ export async function openingStage(exec: SessionExec): Promise<StageState> {
 	return { ...EMPTY_STAGE, background: scene ? { scene } : null };
 }
 
-/** Cues of the messages before `messageId` (all when undefined), in play order. */
-async function cuesBefore(exec: SessionExec, messageId: number | undefined): Promise<MessageCue[]> {
-	const rows = await exec
-		.select({ messageId: stageCues.messageId, paragraph: stageCues.paragraph, ord: stageCues.ord, cue: stageCues.cue })
-		.from(stageCues)
-		.where(messageId === undefined ? undefined : lt(stageCues.messageId, messageId))
-		.orderBy(asc(stageCues.messageId), asc(stageCues.paragraph), asc(stageCues.ord));
-	return rows.flatMap((r) => {
-		const cue = readCue(r.cue);
-		return cue ? [{ messageId: r.messageId, paragraph: r.paragraph, ord: r.ord, cue }] : [];
-	});
-}
-
 /** The stage as message `messageId` begins; with no message, after every cue so far. */
 export async function stageBefore(exec: SessionExec, messageId: number | undefined): Promise<StageState> {
 	const initial = await openingStage(exec);
-	const cues = await cuesBefore(exec, messageId);
-	return new StageTimeline([], cues, { initial }).before(messageId ?? Number.MAX_SAFE_INTEGER);
+	return new StageTimeline([], await cues.before(exec, messageId), { initial }).before(messageId ?? Number.MAX_SAFE_INTEGER);
 }

@@ -6,25 +6,24 @@
 import type { SessionExec, SessionTx } from '../db';
 import type { Embedder } from '../search';
 import type { Rng } from './dice';
+import type { StageCue } from '../../adv';
+import type { Language } from '../../types/settings';
+import type { StagedPlace } from '../../types/events';
 
-/** One ADV stage cue, tied to a paragraph of the GM's reply; played after the reply completes. */
-export interface AdvCue {
-	/** 0-based paragraph of the reply before which the cue plays. */
-	paragraph: number;
-	action: 'enter' | 'exit' | 'move' | 'expression' | 'background';
-	character?: string | undefined;
-	slot?: 'left' | 'center' | 'right' | undefined;
-	expression?: string | undefined;
-	scene?: string | undefined;
-}
+/** The stage cues a turn collects: the one cue shape the stage stores and the screen plays. */
+export type AdvCue = StageCue;
 
 export interface ToolContext {
 	read<T>(fn: (exec: SessionExec) => Promise<T>): Promise<T>;
 	write<T>(fn: (tx: SessionTx) => Promise<T>): Promise<T>;
 	embedder: Embedder;
-	language: 'ja' | 'en';
+	language: Language;
 	/** Dice RNG; the cryptographic one unless a test injects another. */
 	rng?: Rng | undefined;
 	/** Stage cues collected during the turn; committed with the GM's message. */
 	cues: AdvCue[];
+	/** Places registered during the turn (set_scene), so the screen can draw them while the reply streams. */
+	places: StagedPlace[];
+	/** What the GM offers the player to say next (adv_stage `choices`), the latest call's; empty for none. */
+	choices: string[];
 }

@@ -10,6 +10,7 @@ import type { Config } from '../config';
 import { appendEvent } from './events';
 import { activeTurn, interruptExpired, type TurnRow } from './leases';
 import { QuotaExceededError, TurnError } from './errors';
+import { markWorkIfTaken } from './work';
 
 const { turns } = sessionSchema;
 
@@ -54,7 +55,8 @@ export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptIn
 	if (seen) return { turnId: seen.id, status: seen.status, created: false };
 	if (!deps.config.llm.configured) throw new TurnError('not_configured', deps.config.llm.reason);
 
-	const quota = await takeTurnQuota(deps.control.db, input.userId, deps.config.engine.freeTurnsPerDay, now);
+	// The session is noted as having work in the same batch (one durable commit), before its turn exists.
+	const quota = await takeTurnQuota(deps.control.db, input.userId, deps.config.engine.freeTurnsPerDay, now, markWorkIfTaken(deps.control.db, s.id, now));
 	if (!quota.ok) throw new QuotaExceededError(deps.config.engine.freeTurnsPerDay, quota.resetsAt);
 	let result: AcceptedTurn;
 	try {

@@ -9,9 +9,9 @@ import type { Config } from '../config';
 import { log, summaries } from '../records';
 import * as stage from '../stage';
 import type { Embedder } from '../search';
-import { BudgetGuard, BudgetExceededError, costMicros, loadScopes, markWarned, priceFor, recordCall, type BudgetWarning } from '../budget';
+import { BudgetGuard, BudgetExceededError, costMicros, loadScopes, markWarned, priceFor, release, reserveWhenFree, settle, worstCaseMicros, type BudgetWarning, type Payer } from '../budget';
 import { buildContext, checkpointInstruction, checkpointMessages, systemText, windowOf, type ContextMessage, type TokenCounter } from '../memory';
-import { LlmError, type LlmMessage, type LlmProvider, type LlmToolCall, type LlmUsage, type ProviderName } from '../llm';
+import { LlmError, type LlmMessage, type LlmProvider, type LlmRequest, type LlmToolCall, type LlmUsage, type ProviderName } from '../llm';
 import { runToolCall } from '../tools/run';
 import type { Tool } from '../tools/define';
 import type { AdvCue, ToolContext } from '../tools/context';
@@ -24,6 +24,8 @@ import { readMission } from './mission';
 import { readSettings } from './settings';
 import { applyPendingModel } from './handoff';
 import { LeaseLostError, TurnCancelledError } from './errors';
+import { classifyFailure, logFailure, newErrorId, TurnDeadlineError } from './failure';
+import type { TurnFailure } from '../../types/events';
 
 const { turns, ledger } = sessionSchema;
 
@@ -44,7 +46,8 @@ export interface TurnOutcome {
 	status: 'committed' | 'failed' | 'cancelled';
 	reply?: string;
 	stopped?: string;
-	error?: string;
+	/** Why a failed turn failed; the details went to the server log under its error id. */
+	failure?: TurnFailure;
 }
 
 interface LedgerRow {
@@ -58,14 +61,31 @@ interface LedgerRow {
 /** The model's output cap per call; generous for narration, bounded so one call can't run away. */
 export const MAX_OUTPUT_TOKENS = 4096;
 
+/**
+ * How long a call's budget reservation outlives the turn's deadline: a process that died mid-call
+ * leaves one behind, and this is when it stops holding the money.
+ */
+export const RESERVATION_GRACE_MS = 60_000;
+
+const NO_USAGE: LlmUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+
 /** Why a committed turn ended early, in words the player reads. */
 function stopReason(err: BudgetExceededError): string {
 	if (err.scope === 'turn' && err.unit === 'calls') return 'round_cap';
 	return `budget:${err.scope}`;
 }
 
+/**
+ * Runs one turn. `signal` is the player's cancel (or the runner stopping); the turn's own deadline
+ * (KANTERA_TURN_TIMEOUT_S) is kept here and ends it as failed, timed out.
+ */
 export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow, owner: string, signal: AbortSignal): Promise<TurnOutcome> {
 	const now = deps.now ?? Date.now;
+	const deadlineMs = deps.config.engine.turnTimeoutMs;
+	const deadline = AbortSignal.timeout(deadlineMs);
+	/** Everything the turn waits for (LLM calls, budget waits) stops on either. */
+	const stop = AbortSignal.any([signal, deadline]);
+	const halted = () => (signal.aborted ? new TurnCancelledError() : new TurnDeadlineError(deadlineMs));
 	const staging = new Staging(s);
 	const settings = await readSettings(s.db, deps.config);
 	const ledgerRows: LedgerRow[] = [];
@@ -108,48 +128,75 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 		const guard = new BudgetGuard(
 			await loadScopes(deps.control.db, { userId: turn.userId, sessionId: s.id, turnId: turn.id }, { ...deps.config.engine.budget, maxToolRounds: deps.config.engine.maxToolRounds }, now())
 		);
+		const payer: Payer = { userId: turn.userId, sessionId: s.id };
+		const price = priceFor(deps.config.engine.prices, settings.model);
 		const toolCtx: ToolContext = {
 			read: (fn) => staging.read(fn),
 			write: (fn) => staging.write(fn),
 			embedder: deps.embedder,
 			language: settings.language,
-			cues
+			cues,
+			places: [],
+			choices: []
 		};
 		const toolSpecs = [...deps.tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
 		const replyParts: string[] = [];
 		let stopped: string | undefined;
 
 		for (;;) {
-			if (signal.aborted) throw new TurnCancelledError();
+			if (stop.aborted) throw halted();
 			const exceeded = guard.exceeded();
 			if (exceeded) {
 				stopped = stopReason(exceeded);
 				break;
 			}
+			const request = { model: settings.model, system, messages: conversation, tools: toolSpecs, maxOutputTokens: MAX_OUTPUT_TOKENS, signal: stop };
+			// The scopes other turns share hold this call's worst case until it is settled, so turns running
+			// at once (in any session or process) can't all start a call on the same remaining money.
+			const reservation = await reserveWhenFree(deps.control.db, payer, deps.config.engine.budget, worstCaseMicros(price, requestBytes(request), MAX_OUTPUT_TOKENS), {
+				now,
+				ttlMs: deadlineMs + RESERVATION_GRACE_MS,
+				signal: stop
+			});
+			if (!reservation.ok) {
+				stopped = stopReason(reservation.exceeded);
+				break;
+			}
+			guard.refresh(reservation.totals);
 			let text = '';
 			const calls: LlmToolCall[] = [];
 			let usage: LlmUsage | undefined;
+			let finished = false;
 			try {
-				for await (const ev of provider.stream({ model: settings.model, system, messages: conversation, tools: toolSpecs, maxOutputTokens: MAX_OUTPUT_TOKENS, signal })) {
+				for await (const ev of provider.stream(request)) {
 					if (ev.type === 'text') {
+						// The reply joins rounds with a blank line: stream it too, so live paragraph numbers match the cues'.
+						if (turn.kind === 'player' && text === '' && replyParts.length > 0) deltas.push('\n\n');
 						text += ev.delta;
 						if (turn.kind === 'player') deltas.push(ev.delta);
 					} else if (ev.type === 'tool_call') calls.push({ id: ev.id, name: ev.name, arguments: ev.arguments });
 					else if (ev.type === 'usage') usage = ev;
 				}
+				finished = true;
 			} finally {
 				// Metered even when the stream failed part-way: whatever the vendor reported was paid for.
-				if (usage) await meter(deps, s, turn, settings.provider, settings.model, usage, guard, ledgerRows, emit, now());
+				// A call that failed before reporting anything only gives its reservation back.
+				if (usage || finished) await meter(deps, s, turn, payer, reservation.id, settings.provider, settings.model, usage ?? NO_USAGE, guard, ledgerRows, emit, now());
+				else await release(deps.control.db, reservation.id);
 			}
-			if (!usage) await meter(deps, s, turn, settings.provider, settings.model, { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }, guard, ledgerRows, emit, now());
 			if (text.trim()) replyParts.push(text.trim());
 			if (calls.length === 0) break;
 			conversation.push({ role: 'assistant', content: text, toolCalls: calls });
 			for (const call of calls) {
-				if (signal.aborted) throw new TurnCancelledError();
+				if (stop.aborted) throw halted();
+				const staged = { cues: toolCtx.cues.length, places: toolCtx.places.length };
 				const result = await runToolCall(deps.tools, call, toolCtx);
 				conversation.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result.content, isError: result.isError });
 				if (turn.kind === 'player' && deps.visibleTools.has(call.name)) await emit({ type: 'tool.activity', turnId: turn.id, tool: call.name });
+				// Staged stage directions go to the screen now, to play at their paragraph while the reply streams.
+				if (turn.kind === 'player' && (toolCtx.cues.length > staged.cues || toolCtx.places.length > staged.places)) {
+					await emit({ type: 'stage.staged', turnId: turn.id, cues: toolCtx.cues.slice(staged.cues), places: toolCtx.places.slice(staged.places) });
+				}
 			}
 		}
 
@@ -157,7 +204,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 		// Each write transaction is a durable commit (an fsync, ~4 ms on a VM disk): the last streamed
 		// text goes into the turn's commit, right before turn.committed, instead of a transaction of its own.
 		tail = await deltas.take();
-		if (signal.aborted) throw new TurnCancelledError();
+		if (stop.aborted) throw halted();
 		if (turn.kind !== 'player' && !reply) throw new LlmError('protocol', 'The GM wrote no hand-off summary.', { retryable: true });
 
 		const tokens = turn.kind === 'player' ? deps.countTokens(turn.input) + deps.countTokens(reply) : null;
@@ -175,6 +222,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 					const gm = await log.append(tx, { role: 'gm', body: reply, turnId: turn.id });
 					messageIds.push(gm.id);
 					await stage.cues.save(tx, { turnId: turn.id, messageId: gm.id, cues });
+					if (toolCtx.choices.length > 0) await stage.choices.save(tx, { messageId: gm.id, options: toolCtx.choices });
 				}
 			} else {
 				summaryId = (await summaries.append(tx, { body: reply })).id;
@@ -189,7 +237,8 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 				.where(and(eq(turns.id, turn.id), eq(turns.status, 'running'), eq(turns.leaseOwner, owner)))
 				.returning({ id: turns.id });
 			if (done.length === 0) throw new LeaseLostError(turn.id);
-			if (turn.kind === 'player') await appendEvent(tx, { type: 'turn.committed', turnId: turn.id, reply, messageIds, ...(stopped ? { stopped } : {}) });
+			const offered = reply && toolCtx.choices.length > 0 ? { choices: [...toolCtx.choices] } : {};
+			if (turn.kind === 'player') await appendEvent(tx, { type: 'turn.committed', turnId: turn.id, reply, messageIds, ...(stopped ? { stopped } : {}), ...offered });
 			else await appendEvent(tx, { type: 'checkpoint.done', turnId: turn.id, summaryId });
 		});
 		deps.bus.notify(s.id);
@@ -197,27 +246,34 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 	} catch (err) {
 		deltas.push(tail);
 		await deltas.flush().catch(() => undefined);
-		if (err instanceof LeaseLostError) return { status: 'failed', error: err.message };
-		const cancelled = err instanceof TurnCancelledError || (signal.aborted && err instanceof LlmError && err.kind === 'aborted');
-		const status = cancelled ? 'cancelled' : 'failed';
-		const message = cancelled ? 'Cancelled.' : describeFailure(err);
-		const retryable = err instanceof LlmError ? err.retryable : false;
+		const errorId = newErrorId();
+		if (err instanceof LeaseLostError) {
+			// Another runner holds the turn now and says how it ends; only the log hears of this one.
+			const failure: TurnFailure = { reason: 'internal', errorId };
+			logFailure({ sessionId: s.id, turnId: turn.id }, failure, err);
+			return { status: 'failed', failure };
+		}
+		// The player's cancel wins over whatever error the abort caused; then the deadline over its error.
+		const cancelled = err instanceof TurnCancelledError || signal.aborted;
+		const cause = !cancelled && deadline.aborted ? new TurnDeadlineError(deadlineMs) : err;
+		const classified = classifyFailure(cause);
+		const failure: TurnFailure = { reason: classified.reason, errorId };
+		if (!cancelled) logFailure({ sessionId: s.id, turnId: turn.id }, failure, cause);
 		const ended = await s.write(async (tx) => {
-			const ok = await finishUncommitted(tx, turn.id, owner, { status, error: message }, now());
+			const ok = await finishUncommitted(tx, turn.id, owner, cancelled ? { status: 'cancelled', error: 'Cancelled.' } : { status: 'failed', failure }, now());
 			if (!ok) return false;
-			await writeLedger(tx, turn.id, status, ledgerRows);
-			await appendEvent(tx, cancelled ? { type: 'turn.cancelled', turnId: turn.id } : { type: 'turn.failed', turnId: turn.id, error: message, retryable });
+			await writeLedger(tx, turn.id, cancelled ? 'cancelled' : 'failed', ledgerRows);
+			await appendEvent(tx, cancelled ? { type: 'turn.cancelled', turnId: turn.id } : { type: 'turn.failed', turnId: turn.id, ...failure, retryable: classified.retryable });
 			return true;
 		});
 		if (ended) deps.bus.notify(s.id);
-		return { status, error: message };
+		return cancelled ? { status: 'cancelled' } : { status: 'failed', failure };
 	}
 }
 
-function describeFailure(err: unknown): string {
-	if (err instanceof LlmError) return `The LLM call failed (${err.kind}): ${err.message}`;
-	if (err instanceof Error) return `The turn failed: ${err.message}`;
-	return 'The turn failed.';
+/** The size of what a call sends, in bytes: the bound its worst-case input is priced at. */
+function requestBytes(req: Pick<LlmRequest, 'system' | 'messages' | 'tools'>): number {
+	return Buffer.byteLength(req.system) + Buffer.byteLength(JSON.stringify(req.messages)) + Buffer.byteLength(JSON.stringify(req.tools));
 }
 
 async function writeLedger(tx: SessionTx, turnId: string, outcome: 'committed' | 'failed' | 'cancelled', rows: readonly LedgerRow[]): Promise<void> {
@@ -237,11 +293,13 @@ async function writeLedger(tx: SessionTx, turnId: string, outcome: 'committed' |
 	}
 }
 
-/** Meters one finished call: price it, count it everywhere, fire each scope's warning once. */
+/** Meters one finished call: price it, settle its reservation with the real cost, fire each scope's warning once. */
 async function meter(
 	deps: EngineDeps,
 	s: SessionDb,
 	turn: TurnRow,
+	payer: Payer,
+	reservationId: string | undefined,
 	provider: string,
 	model: string,
 	usage: LlmUsage,
@@ -252,7 +310,7 @@ async function meter(
 ): Promise<void> {
 	const cost = costMicros(priceFor(deps.config.engine.prices, model), usage);
 	rows.push({ provider, model, usage, costMicros: cost, at });
-	await recordCall(deps.control.db, { userId: turn.userId, sessionId: s.id }, cost, at);
+	await settle(deps.control.db, reservationId, payer, cost, at);
 	for (const w of guard.record(cost)) await warn(deps, s, turn, w, emit, at);
 }
 

@@ -6,7 +6,7 @@
  */
 import { and, asc, gt, inArray, lt, max, notInArray } from 'drizzle-orm';
 import { sessionSchema, type SessionExec } from '../db';
-import type { LoggedEvent, SessionEvent } from '../../types/events';
+import { parseSessionEvent, type LoggedEvent, type SessionEvent } from '../../types/events';
 
 const { events, turns } = sessionSchema;
 
@@ -21,15 +21,10 @@ export async function appendEvent(exec: SessionExec, event: SessionEvent): Promi
 }
 
 function decode(row: { id: number; data: string }): LoggedEvent | undefined {
-	try {
-		const event: unknown = JSON.parse(row.data);
-		// Our own rows; the check guards against a hand-edited database, not against attackers.
-		if (typeof event === 'object' && event !== null && 'type' in event && typeof event.type === 'string') {
-			return { id: row.id, event: event as SessionEvent };
-		}
-	} catch {
-		// fall through
-	}
+	// Our own rows; the check guards against a hand-edited or older database, not against attackers.
+	const event = parseSessionEvent(row.data);
+	if (event) return { id: row.id, event };
+	console.warn(`[kantera] event ${row.id} of the session log is not a known event; it is not sent`);
 	return undefined;
 }
 
@@ -60,7 +55,7 @@ export async function pruneStreamingEvents(exec: SessionExec, finishedBefore: nu
 		.delete(events)
 		.where(
 			and(
-				inArray(events.type, ['text.delta', 'tool.activity']),
+				inArray(events.type, ['text.delta', 'tool.activity', 'stage.staged']),
 				inArray(events.turnId, exec.select({ id: turns.id }).from(turns).where(and(lt(turns.finishedAt, finishedBefore), notInArray(turns.status, ['accepted', 'running']))))
 			)
 		)

@@ -12,11 +12,12 @@ import { checkpointInstruction } from '../memory';
 import { activeTurn, interruptExpired } from './leases';
 import { readSettings, writeSettings } from './settings';
 import { TurnError } from './errors';
+import { ProviderNameSchema } from '../../types/settings';
 
 const { meta, turns } = sessionSchema;
 const NEXT_KEY = 'llm.next';
 
-const NextSchema = v.object({ provider: v.picklist(['openai', 'anthropic']), model: v.pipe(v.string(), v.minLength(1)) });
+const NextSchema = v.object({ provider: ProviderNameSchema, model: v.pipe(v.string(), v.minLength(1)) });
 export type ModelChoice = v.InferOutput<typeof NextSchema>;
 
 export type SwitchResult = { switched: 'now' } | { switched: 'after_handoff'; turnId: string } | { switched: 'unchanged' };

@@ -3,11 +3,13 @@
  * lease, streamed through the session's event log, committed whole or not at all.
  */
 export { acceptTurn, IdempotencyKeySchema, type AcceptInput, type AcceptedTurn, type AcceptDeps } from './accept';
-export { TurnRunner, EMBED_BATCHES_PER_TURN, type RunnerDeps } from './runner';
-export { executeTurn, MAX_OUTPUT_TOKENS, type EngineDeps, type TurnOutcome } from './engine';
+export { TurnRunner, EMBED_BATCHES_PER_TURN, LEASE_SWEEP_MARGIN_MS, type RunnerDeps } from './runner';
+export { executeTurn, MAX_OUTPUT_TOKENS, RESERVATION_GRACE_MS, type EngineDeps, type TurnOutcome } from './engine';
 export { Staging } from './staging';
 export { EventBus, appendEvent, readEventsAfter, lastEventId, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS } from './events';
-export { LEASE_MS, LEASE_RENEW_MS, interruptExpired, type TurnRow } from './leases';
+export { LEASE_MS, LEASE_RENEW_MS, DEFAULT_LEASE, interruptExpired, readTurn, type LeaseTiming, type TurnRow } from './leases';
+export { markWork, markWorkIfTaken, clearWork, sessionsWithWork, ACCEPT_WINDOW_MS } from './work';
+export { classifyFailure, failureMessage, logDetail, TurnDeadlineError, ERROR_ID_LENGTH, MAX_LOGGED_DETAIL_CHARS } from './failure';
 export { composeMission, ensureMission, readMission, GM_RULES } from './mission';
 export { readSettings, writeSettings, type SessionSettings } from './settings';
 export { TurnError, QuotaExceededError, TurnCancelledError } from './errors';

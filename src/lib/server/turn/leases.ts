@@ -3,8 +3,9 @@
  * lease while it works; a lease that expires means its process died, and the turn is marked
  * interrupted. Nothing ever sends an interrupted turn to the LLM again by itself.
  */
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
-import { sessionSchema, type SessionExec, type SessionTx } from '../db';
+import { and, asc, eq, inArray, lt, min, sql } from 'drizzle-orm';
+import { sessionSchema, type SessionDb, type SessionExec, type SessionTx } from '../db';
+import type { TurnFailure } from '../../types/events';
 import { appendEvent } from './events';
 
 const { turns } = sessionSchema;
@@ -13,6 +14,14 @@ const { turns } = sessionSchema;
 export const LEASE_MS = 15_000;
 /** How often a runner renews its leases (well inside LEASE_MS). */
 export const LEASE_RENEW_MS = 5_000;
+
+/** A runner's lease timings; tests shorten them to watch a dead runner's lease run out. */
+export interface LeaseTiming {
+	leaseMs: number;
+	renewMs: number;
+}
+
+export const DEFAULT_LEASE: Readonly<LeaseTiming> = Object.freeze({ leaseMs: LEASE_MS, renewMs: LEASE_RENEW_MS });
 
 export type TurnRow = typeof turns.$inferSelect;
 
@@ -25,6 +34,31 @@ export async function interruptExpired(tx: SessionTx, now: number): Promise<stri
 		.returning({ id: turns.id });
 	for (const t of expired) await appendEvent(tx, { type: 'turn.interrupted', turnId: t.id });
 	return expired.map((t) => t.id);
+}
+
+/**
+ * Reads a turn as it stands now: one still marked running whose lease ran out belongs to a runner
+ * that died, so it is marked interrupted first (a client that only polls must see it end).
+ * Returns undefined for an unknown id; `interrupted` says whether this read wrote anything.
+ */
+export async function readTurn(s: SessionDb, turnId: string, now: number): Promise<{ turn: TurnRow | undefined; interrupted: boolean }> {
+	const [row] = await s.db.select().from(turns).where(eq(turns.id, turnId));
+	if (!row || row.status !== 'running' || row.leaseExpiresAt === null || row.leaseExpiresAt >= now) return { turn: row, interrupted: false };
+	const interrupted = await s.write((tx) => interruptExpired(tx, now));
+	const [fresh] = await s.db.select().from(turns).where(eq(turns.id, turnId));
+	return { turn: fresh, interrupted: interrupted.length > 0 };
+}
+
+/** When the earliest lease of a running turn runs out, if any turn is running. */
+export async function nextLeaseExpiry(exec: SessionExec): Promise<number | undefined> {
+	const [row] = await exec.select({ at: min(turns.leaseExpiresAt) }).from(turns).where(eq(turns.status, 'running'));
+	return row?.at ?? undefined;
+}
+
+/** Whether the session has turns waiting or running. */
+export async function hasUnfinished(exec: SessionExec): Promise<boolean> {
+	const [row] = await exec.select({ id: turns.id }).from(turns).where(inArray(turns.status, ['accepted', 'running'])).limit(1);
+	return row !== undefined;
 }
 
 /**
@@ -46,7 +80,7 @@ export async function activeTurn(exec: SessionExec): Promise<TurnRow | undefined
  * Claims the oldest accepted turn for `owner`, unless another turn of the session is running under a
  * live lease. The status change accepted → running is the single point that makes a turn run once.
  */
-export async function claimNext(tx: SessionTx, owner: string, now: number): Promise<TurnRow | undefined> {
+export async function claimNext(tx: SessionTx, owner: string, now: number, leaseMs = LEASE_MS): Promise<TurnRow | undefined> {
 	await interruptExpired(tx, now);
 	const [running] = await tx.select({ id: turns.id }).from(turns).where(eq(turns.status, 'running')).limit(1);
 	if (running) return undefined;
@@ -54,7 +88,7 @@ export async function claimNext(tx: SessionTx, owner: string, now: number): Prom
 	if (!next) return undefined;
 	const [claimed] = await tx
 		.update(turns)
-		.set({ status: 'running', leaseOwner: owner, leaseExpiresAt: now + LEASE_MS, startedAt: now })
+		.set({ status: 'running', leaseOwner: owner, leaseExpiresAt: now + leaseMs, startedAt: now })
 		.where(and(eq(turns.id, next.id), eq(turns.status, 'accepted')))
 		.returning();
 	if (claimed) await appendEvent(tx, { type: 'turn.started', turnId: claimed.id });
@@ -62,10 +96,10 @@ export async function claimNext(tx: SessionTx, owner: string, now: number): Prom
 }
 
 /** Extends the lease; false when it is no longer ours (and the turn must stop). Also reports a cancel request. */
-export async function renewLease(tx: SessionTx, turnId: string, owner: string, now: number): Promise<{ held: boolean; cancelRequested: boolean }> {
+export async function renewLease(tx: SessionTx, turnId: string, owner: string, now: number, leaseMs = LEASE_MS): Promise<{ held: boolean; cancelRequested: boolean }> {
 	const [row] = await tx
 		.update(turns)
-		.set({ leaseExpiresAt: now + LEASE_MS })
+		.set({ leaseExpiresAt: now + leaseMs })
 		.where(and(eq(turns.id, turnId), eq(turns.status, 'running'), eq(turns.leaseOwner, owner)))
 		.returning({ cancel: turns.cancelRequested });
 	return { held: row !== undefined, cancelRequested: row?.cancel ?? false };
@@ -76,12 +110,13 @@ export async function finishUncommitted(
 	tx: SessionTx,
 	turnId: string,
 	owner: string,
-	outcome: { status: 'failed' | 'cancelled'; error?: string },
+	outcome: { status: 'cancelled'; error: string } | { status: 'failed'; failure: TurnFailure },
 	now: number
 ): Promise<boolean> {
+	const ending = outcome.status === 'failed' ? { error: null, failureReason: outcome.failure.reason, errorId: outcome.failure.errorId } : { error: outcome.error };
 	const rows = await tx
 		.update(turns)
-		.set({ status: outcome.status, error: outcome.error ?? null, finishedAt: now, leaseOwner: null, leaseExpiresAt: null })
+		.set({ status: outcome.status, ...ending, finishedAt: now, leaseOwner: null, leaseExpiresAt: null })
 		.where(and(eq(turns.id, turnId), eq(turns.status, 'running'), eq(turns.leaseOwner, owner)))
 		.returning({ id: turns.id });
 	return rows.length > 0;

@@ -5,6 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { sessionSchema, type SessionExec, type SessionTx } from '../db';
+import type { Language } from '../../types/settings';
 
 const { meta } = sessionSchema;
 const MISSION_KEY = 'mission';
@@ -41,7 +42,7 @@ export const LANGUAGE_RULE = {
 	en: 'Write all narration and dialogue in English.'
 } as const;
 
-export function composeMission(language: 'ja' | 'en', worldBehaviour?: string): string {
+export function composeMission(language: Language, worldBehaviour?: string): string {
 	const parts = [GM_RULES];
 	if (worldBehaviour?.trim()) parts.push(`## This world's GM behaviour\n${worldBehaviour.trim()}`);
 	parts.push(`## Language\n${LANGUAGE_RULE[language]}`);

@@ -13,7 +13,8 @@ import { embedPending } from '../search';
 import { checkpointDue, checkpointInstruction } from '../memory';
 import { summaries } from '../records';
 import { appendEvent } from './events';
-import { claimNext, renewLease, requestCancel, LEASE_MS, LEASE_RENEW_MS, type TurnRow } from './leases';
+import { claimNext, hasUnfinished, nextLeaseExpiry, renewLease, requestCancel, DEFAULT_LEASE, type LeaseTiming, type TurnRow } from './leases';
+import { clearWork, markWork, sessionsWithWork } from './work';
 import { executeTurn, type EngineDeps, type TurnOutcome } from './engine';
 import { historySinceCheckpoint } from './history';
 import { readSettings } from './settings';
@@ -22,11 +23,15 @@ const { turns } = sessionSchema;
 
 /** Embedding batches before and after a turn; the rest waits for the next turn (never blocks play). */
 export const EMBED_BATCHES_PER_TURN = 4;
+/** A lease is looked at again this long after it should have run out, so the look finds it expired. */
+export const LEASE_SWEEP_MARGIN_MS = 50;
 
 export interface RunnerDeps extends EngineDeps {
 	sessions: SessionDbPool;
 	/** The image job runner, kicked after each commit: a turn's image orders start only then. */
 	images?: { kick(sessionId: string): void };
+	/** Lease timings; production's by default. */
+	lease?: Partial<LeaseTiming>;
 }
 
 export class TurnRunner {
@@ -34,9 +39,32 @@ export class TurnRunner {
 	private readonly loops = new Map<string, Promise<void>>();
 	private readonly again = new Set<string>();
 	private readonly controllers = new Map<string, AbortController>();
+	/**
+	 * Sessions to look at again later: another runner's turn runs there (until its lease runs out), or
+	 * the note that they have work is too young to drop yet.
+	 */
+	private readonly sweeps = new Map<string, ReturnType<typeof setTimeout>>();
+	private readonly lease: LeaseTiming;
+	private resuming: Promise<void> = Promise.resolve();
 	private stopped = false;
 
-	constructor(private readonly deps: RunnerDeps) {}
+	constructor(private readonly deps: RunnerDeps) {
+		this.lease = { ...DEFAULT_LEASE, ...deps.lease };
+	}
+
+	/**
+	 * At start-up: works through every session that may have unfinished turns (accepted ones run;
+	 * those whose runner died are marked interrupted once their lease has run out, without waiting
+	 * for anyone to look at the session).
+	 */
+	resume(): Promise<void> {
+		this.resuming = sessionsWithWork(this.deps.control.db)
+			.then((ids) => {
+				for (const id of ids) this.kick(id);
+			})
+			.catch((err: unknown) => console.error('[kantera] could not resume unfinished turns:', err instanceof Error ? err.message : err));
+		return this.resuming;
+	}
 
 	/** Makes sure the session's queue is being worked on. Safe to call any number of times. */
 	kick(sessionId: string): void {
@@ -69,7 +97,10 @@ export class TurnRunner {
 
 	async stop(): Promise<void> {
 		this.stopped = true;
+		for (const timer of this.sweeps.values()) clearTimeout(timer);
+		this.sweeps.clear();
 		for (const c of this.controllers.values()) c.abort();
+		await this.resuming;
 		await this.idle();
 	}
 
@@ -79,12 +110,49 @@ export class TurnRunner {
 				if (this.stopped) return;
 				await this.embed(s);
 				await this.checkpointIfDue(s);
-				const turn = await s.write((tx) => claimNext(tx, this.owner, Date.now()));
-				if (!turn) return;
+				const checkedAt = Date.now();
+				const turn = await s.write((tx) => claimNext(tx, this.owner, checkedAt, this.lease.leaseMs));
+				if (!turn) {
+					await this.settle(s, checkedAt);
+					return;
+				}
 				this.deps.bus.notify(s.id);
+				// Player turns were noted when accepted; a model switch's hand-off is noted here.
+				if (turn.kind !== 'player') await markWork(this.deps.control.db, s.id, checkedAt);
 				await this.runLeased(s, turn);
 			}
 		});
+	}
+
+	/**
+	 * Nothing to claim: if another runner's turn is running, look again when its lease runs out (it
+	 * is marked interrupted then if that runner died); if nothing is left at all, forget the session
+	 * (or look again once its note of work is old enough to drop).
+	 */
+	private async settle(s: SessionDb, checkedAt: number): Promise<void> {
+		const expiry = await nextLeaseExpiry(s.db);
+		if (expiry !== undefined) {
+			this.sweepAt(s.id, expiry + LEASE_SWEEP_MARGIN_MS);
+			return;
+		}
+		if (await hasUnfinished(s.db)) return;
+		const again = await clearWork(this.deps.control.db, s.id, checkedAt);
+		if (again !== undefined) this.sweepAt(s.id, again + LEASE_SWEEP_MARGIN_MS);
+	}
+
+	private sweepAt(sessionId: string, at: number): void {
+		if (this.stopped) return;
+		clearTimeout(this.sweeps.get(sessionId));
+		const timer = setTimeout(
+			() => {
+				this.sweeps.delete(sessionId);
+				this.kick(sessionId);
+			},
+			Math.max(0, at - Date.now())
+		);
+		// A pending look must not keep the process (or a test worker) alive.
+		timer.unref();
+		this.sweeps.set(sessionId, timer);
 	}
 
 	private async embed(s: SessionDb): Promise<void> {
@@ -111,14 +179,15 @@ export class TurnRunner {
 			const id = newId();
 			const [row] = await tx
 				.insert(turns)
-				.values({ id, idempotencyKey: `checkpoint:${id}`, kind: 'checkpoint', userId: last.userId, input: instruction, status: 'running', leaseOwner: this.owner, leaseExpiresAt: now + LEASE_MS, createdAt: now, startedAt: now })
+				.values({ id, idempotencyKey: `checkpoint:${id}`, kind: 'checkpoint', userId: last.userId, input: instruction, status: 'running', leaseOwner: this.owner, leaseExpiresAt: now + this.lease.leaseMs, createdAt: now, startedAt: now })
 				.returning();
 			if (row) await appendEvent(tx, { type: 'turn.started', turnId: id });
 			return row;
 		});
 		if (!turn) return undefined;
+		await markWork(this.deps.control.db, s.id, now);
 		const outcome = await this.runLeased(s, turn);
-		if (outcome.status !== 'committed') console.warn(`[kantera] checkpoint in session ${s.id} did not commit: ${outcome.error ?? outcome.status}`);
+		if (outcome.status !== 'committed') console.warn(`[kantera] checkpoint in session ${s.id} did not commit: ${outcome.failure ? `${outcome.failure.reason}, error id ${outcome.failure.errorId}` : outcome.status}`);
 		return outcome;
 	}
 
@@ -127,12 +196,12 @@ export class TurnRunner {
 		this.controllers.set(turn.id, controller);
 		const renew = setInterval(() => {
 			void s
-				.write((tx) => renewLease(tx, turn.id, this.owner, Date.now()))
+				.write((tx) => renewLease(tx, turn.id, this.owner, Date.now(), this.lease.leaseMs))
 				.then((lease) => {
 					if (!lease.held || lease.cancelRequested) controller.abort();
 				})
 				.catch(() => undefined);
-		}, LEASE_RENEW_MS);
+		}, this.lease.renewMs);
 		try {
 			const outcome = await executeTurn(this.deps, s, turn, this.owner, controller.signal);
 			if (outcome.status === 'committed') {

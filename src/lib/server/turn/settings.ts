@@ -2,12 +2,13 @@
 import { eq, inArray } from 'drizzle-orm';
 import { sessionSchema, type SessionExec, type SessionTx } from '../db';
 import type { Config } from '../config';
+import { isLanguage, isProviderName, type Language, type ProviderName } from '../../types/settings';
 
 const { meta } = sessionSchema;
 
 export interface SessionSettings {
-	language: 'ja' | 'en';
-	provider: 'openai' | 'anthropic' | undefined;
+	language: Language;
+	provider: ProviderName | undefined;
 	model: string | undefined;
 }
 
@@ -16,9 +17,10 @@ const KEYS = ['language', 'llm.provider', 'llm.model'] as const;
 export async function readSettings(exec: SessionExec, cfg: Pick<Config, 'llm'>): Promise<SessionSettings> {
 	const rows = await exec.select().from(meta).where(inArray(meta.key, [...KEYS]));
 	const get = (k: (typeof KEYS)[number]) => rows.find((r) => r.key === k)?.value;
-	const language = get('language') === 'ja' ? 'ja' : 'en';
+	const storedLanguage = get('language');
+	const language = isLanguage(storedLanguage) ? storedLanguage : 'en';
 	const storedProvider = get('llm.provider');
-	const provider = storedProvider === 'openai' || storedProvider === 'anthropic' ? storedProvider : cfg.llm.configured ? cfg.llm.provider : undefined;
+	const provider = isProviderName(storedProvider) ? storedProvider : cfg.llm.configured ? cfg.llm.provider : undefined;
 	const model = get('llm.model') ?? (cfg.llm.configured ? cfg.llm.model : undefined);
 	return { language, provider, model };
 }

@@ -5,7 +5,8 @@
  */
 import * as v from 'valibot';
 import { WorldError } from './errors';
-import { WORLD_LANGUAGES, WorldPresetSchema, type WorldLanguage, type WorldPreset, type WorldPresetInput } from './schema';
+import { WorldPresetSchema, type WorldPreset, type WorldPresetInput } from './schema';
+import { LANGUAGES, type Language } from '../../types/settings';
 import { swordAndSorceryEn } from './content/sword-and-sorcery.en';
 import { swordAndSorceryJa } from './content/sword-and-sorcery.ja';
 import { ironWalkersEn } from './content/iron-walkers.en';
@@ -14,7 +15,7 @@ import { ironWalkersJa } from './content/iron-walkers.ja';
 const SHIPPED = {
 	'sword-and-sorcery': { ja: swordAndSorceryJa, en: swordAndSorceryEn },
 	'iron-walkers': { ja: ironWalkersJa, en: ironWalkersEn }
-} as const satisfies Record<string, Record<WorldLanguage, WorldPresetInput>>;
+} as const satisfies Record<string, Record<Language, WorldPresetInput>>;
 
 export type WorldId = keyof typeof SHIPPED;
 export const WORLD_IDS: readonly WorldId[] = ['sword-and-sorcery', 'iron-walkers'];
@@ -33,9 +34,9 @@ export function isWorldId(value: string): value is WorldId {
 const parsed = new Map<string, WorldPreset>();
 
 /** A shipped world in one language, validated. Throws WorldError for an unknown id. */
-export function getWorld(id: string, language: WorldLanguage): WorldPreset {
+export function getWorld(id: string, language: Language): WorldPreset {
 	if (!isWorldId(id)) throw new WorldError('unknown_world', `There is no world "${id}"; the worlds are ${WORLD_IDS.join(', ')}.`);
-	if (!WORLD_LANGUAGES.includes(language)) throw new WorldError('unknown_world', `Worlds are written in ${WORLD_LANGUAGES.join(' and ')}; got "${String(language)}".`);
+	if (!LANGUAGES.includes(language)) throw new WorldError('unknown_world', `Worlds are written in ${LANGUAGES.join(' and ')}; got "${String(language)}".`);
 	const cacheKey = `${id}:${language}`;
 	const cached = parsed.get(cacheKey);
 	if (cached) return cached;
@@ -52,7 +53,7 @@ export function getWorld(id: string, language: WorldLanguage): WorldPreset {
 }
 
 /** What a world picker shows, in the player's language. */
-export function listWorlds(language: WorldLanguage): WorldSummary[] {
+export function listWorlds(language: Language): WorldSummary[] {
 	return WORLD_IDS.map((id) => {
 		const world = getWorld(id, language);
 		return { id, title: world.title, tagline: world.tagline };

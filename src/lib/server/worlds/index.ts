@@ -13,7 +13,6 @@ export {
 	WorldOpeningSchema,
 	findLeaks,
 	playerVisibleFields,
-	WORLD_LANGUAGES,
 	MAX_TAGLINE_CHARS,
 	MAX_WORLD_NPCS,
 	MAX_WORLD_SECRETS,
@@ -24,7 +23,6 @@ export {
 	type WorldPresetInput,
 	type WorldNpc,
 	type WorldSecret,
-	type WorldLanguage,
 	type Leak,
 	type LeakCheckInput
 } from './schema';

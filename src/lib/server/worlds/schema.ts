@@ -14,17 +14,16 @@
  */
 import * as v from 'valibot';
 import { isJsonObject, isJsonValue, MAX_BODY_CHARS, MAX_NAME_CHARS, type JsonObject } from '../records';
-import { MAX_LOOK_CHARS, MAX_STAGE_NAME_CHARS, STAGE_SLOTS } from '../stage';
-import { MAX_SPEAKER_CHARS } from '../../adv';
+import { MAX_LOOK_CHARS, MAX_STAGE_NAME_CHARS } from '../stage';
+import { MAX_SPEAKER_CHARS, STAGE_SLOTS } from '../../adv';
+import { LanguageSchema } from '../../types/settings';
+import { controlCharacterMessage, hasControlCharacter, withoutControlCharacters } from '../validation';
 import { findLeaks } from '../../presets/leaks';
 import { countHeadings } from '../../presets/form';
 
 export { countHeadings };
 
 export { findLeaks, playerVisibleFields, type Leak, type LeakCheckInput } from '../../presets/leaks';
-
-export const WORLD_LANGUAGES = ['ja', 'en'] as const;
-export type WorldLanguage = (typeof WORLD_LANGUAGES)[number];
 
 /** A picker line: short enough to sit under a title on a phone. */
 export const MAX_TAGLINE_CHARS = 200;
@@ -40,6 +39,7 @@ const ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const singleLine = (max: number, what: string) =>
 	v.pipe(
 		v.string(),
+		withoutControlCharacters(what),
 		v.trim(),
 		v.nonEmpty(`${what} is empty.`),
 		v.maxLength(max, `${what} is longer than ${max} characters.`),
@@ -47,7 +47,12 @@ const singleLine = (max: number, what: string) =>
 	);
 
 const text = (max: number, what: string) =>
-	v.pipe(v.string(), v.check((s) => s.trim() !== '', `${what} is empty.`), v.maxLength(max, `${what} is longer than ${max} characters.`));
+	v.pipe(
+		v.string(),
+		withoutControlCharacters(what),
+		v.check((s) => s.trim() !== '', `${what} is empty.`),
+		v.maxLength(max, `${what} is longer than ${max} characters.`)
+	);
 
 export const WorldDocumentSchema = v.object({
 	title: singleLine(MAX_NAME_CHARS, 'A document title'),
@@ -81,7 +86,18 @@ export const WorldSecretSchema = v.object({
 	markers: v.optional(v.pipe(v.array(singleLine(MAX_NAME_CHARS, 'A secret marker')), v.maxLength(MAX_SECRET_MARKERS)), [])
 });
 
-const JsonObjectSchema = v.custom<JsonObject>((value) => isJsonValue(value) && isJsonObject(value), 'The opening state must be a JSON object.');
+/** Whether any key or string value inside a JSON value holds a control character. */
+function jsonHasControlCharacter(value: unknown): boolean {
+	if (typeof value === 'string') return hasControlCharacter(value);
+	if (Array.isArray(value)) return value.some(jsonHasControlCharacter);
+	if (typeof value === 'object' && value !== null) return Object.entries(value).some(([key, inner]) => hasControlCharacter(key) || jsonHasControlCharacter(inner));
+	return false;
+}
+
+const JsonObjectSchema = v.pipe(
+	v.custom<JsonObject>((value) => isJsonValue(value) && isJsonObject(value), 'The opening state must be a JSON object.'),
+	v.check((state) => !jsonHasControlCharacter(state), controlCharacterMessage('The opening state'))
+);
 
 export const WorldOpeningSchema = v.object({
 	scene: v.object({
@@ -100,7 +116,7 @@ export const WorldOpeningSchema = v.object({
 export const WorldPresetSchema = v.pipe(
 	v.object({
 		id: v.pipe(v.string(), v.regex(ID_PATTERN, 'A world id is lower-case words joined by hyphens.'), v.maxLength(MAX_NAME_CHARS)),
-		language: v.picklist(WORLD_LANGUAGES),
+		language: LanguageSchema,
 		title: singleLine(MAX_NAME_CHARS, 'The world title'),
 		tagline: singleLine(MAX_TAGLINE_CHARS, 'The tagline'),
 		documents: v.object({

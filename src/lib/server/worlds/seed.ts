@@ -19,7 +19,8 @@ import { writeSettings } from '../turn/settings';
 import { getWorld } from './catalog';
 import { WorldError } from './errors';
 import { writeOrigin, type PresetOrigin } from './origin';
-import type { WorldLanguage, WorldPreset } from './schema';
+import type { WorldPreset } from './schema';
+import type { Language } from '../../types/settings';
 
 /**
  * The turn id the seed's image orders are claimed under. Orders placed outside a turn would otherwise
@@ -37,7 +38,7 @@ export const SEALED_DOCUMENTS_RULE = `The player did not write this world and ha
 
 export interface SeededWorld {
 	readonly worldId: string;
-	readonly language: WorldLanguage;
+	readonly language: Language;
 	readonly title: string;
 	/** The world's GM behaviour, as composed into the pinned mission. */
 	readonly gmBehaviour: string;
@@ -59,7 +60,7 @@ function refOf(world: WorldPreset, part: string): string {
  * database that already has a mission or documents (the mission would stay the old one and the
  * documents would be duplicated).
  */
-export async function seedSessionFromWorld(tx: SessionTx, worldId: string, language: WorldLanguage, options: SeedOptions = {}): Promise<SeededWorld> {
+export async function seedSessionFromWorld(tx: SessionTx, worldId: string, language: Language, options: SeedOptions = {}): Promise<SeededWorld> {
 	return seedSessionFromPreset(tx, getWorld(worldId, language), options);
 }
 

@@ -16,7 +16,7 @@ import {
 	visiblePreset,
 	type Visibility
 } from '$lib/server/presets';
-import { PRESET_VISIBILITIES } from '$lib/server/db/control-schema';
+import { PresetVisibilitySchema } from '$lib/types/presets';
 import { TitleSchema } from '$lib/server/sessions';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -81,7 +81,7 @@ export const actions = {
 	/** The author changes who can see it. */
 	visibility: async ({ request, locals, url, params }) => {
 		const user = requireUser(locals, url);
-		const choice = v.safeParse(v.picklist(PRESET_VISIBILITIES), formText(await request.formData(), 'visibility'));
+		const choice = v.safeParse(PresetVisibilitySchema, formText(await request.formData(), 'visibility'));
 		if (!choice.success) return fail(400, { visibility: { code: 'invalid' as const, message: 'Choose private, unlisted or public.' } });
 		const visibility: Visibility = choice.output;
 		try {

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { apiEndpoint, jsonResponse } from '$lib/server/api';
 import { badRequest } from '$lib/server/api/errors';
-import { LanguageSchema } from '$lib/server/sessions';
+import { LanguageSchema } from '$lib/types/settings';
 import { listWorlds } from '$lib/server/worlds';
 import type { RequestHandler } from './$types';
 

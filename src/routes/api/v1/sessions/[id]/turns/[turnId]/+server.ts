@@ -1,7 +1,7 @@
-import { apiEndpoint, jsonResponse, playerTurn, turnDto, withSession } from '$lib/server/api';
+import { apiEndpoint, jsonResponse, readPlayerTurn, turnDto, withSession } from '$lib/server/api';
 import type { RequestHandler } from './$types';
 
 export const GET = apiEndpoint(async ({ app, user, params }) => {
-	const turn = await withSession(app, user, params.id, (s) => playerTurn(s, params.turnId));
+	const turn = await withSession(app, user, params.id, (s) => readPlayerTurn(app, s, params.turnId));
 	return jsonResponse(turnDto(turn));
 }) satisfies RequestHandler;

@@ -1,0 +1,101 @@
+/**
+ * The play log's one read model: pages of messages with their stage cues, the stage as a page
+ * begins, and the images of the registered characters and places. The play page opens on the latest
+ * page, a committed turn's messages arrive as an `?after=` page, the backlog pages back with
+ * `?before=`, and `GET …/messages` is the same paging without the stage. A new stage feature is added
+ * here and in `LogPageSchema` (`$lib/types/log.ts`), once.
+ *
+ * Only player-visible data leaves through here: the play log itself (player-visible by rule), the
+ * cues and the names and image URLs of registered characters and places.
+ */
+import { asc } from 'drizzle-orm';
+import { sessionSchema, type SessionExec } from '../db';
+import { log } from '../records';
+import { cues, npcs, placeKind, scenes, stageBefore } from '../stage';
+import { parseSpriteVariant } from '../../adv';
+import { imageUrl, isImageKey } from '../images';
+import type { ImageTarget } from '../../types/events';
+import type { ImageStatus, LogPageDto, MessageDto, MessagesPageDto, StageImageDto, StageImagesDto } from '../../types/log';
+
+const { imageOrders } = sessionSchema;
+
+/** Neither cursor: the latest page. `before` pages back from a message; `after` catches up from one. */
+export interface LogQuery {
+	readonly before?: number | undefined;
+	readonly after?: number | undefined;
+	readonly limit: number;
+}
+
+function messageDto(m: log.LogMessage): MessageDto {
+	return { id: m.id, role: m.role, speaker: m.speaker, body: m.body, turnId: m.turnId, createdAt: new Date(m.createdAt).toISOString() };
+}
+
+async function messageRows(exec: SessionExec, q: LogQuery): Promise<{ rows: log.LogMessage[]; nextBefore?: number }> {
+	const rows = await log.list(exec, { beforeId: q.before, afterId: q.after, limit: q.limit });
+	const first = rows[0];
+	// A full page going backwards may have more before it.
+	return first && rows.length === q.limit && q.after === undefined ? { rows, nextBefore: first.id } : { rows };
+}
+
+/** `GET …/messages`: a page of the play log without its stage. */
+export async function messagesPage(exec: SessionExec, q: LogQuery): Promise<MessagesPageDto> {
+	const { rows, nextBefore } = await messageRows(exec, q);
+	return { messages: rows.map(messageDto), ...(nextBefore === undefined ? {} : { nextBefore }) };
+}
+
+/** A page of the play log with its cues, the stage as it begins, and the current images. */
+export async function logPage(exec: SessionExec, sessionId: string, q: LogQuery): Promise<LogPageDto> {
+	const { rows, nextBefore } = await messageRows(exec, q);
+	const first = rows[0];
+	const [pageCues, before, images] = await Promise.all([
+		cues.forMessages(
+			exec,
+			rows.map((m) => m.id)
+		),
+		// An empty page still begins somewhere: before `before`, or after everything so far.
+		stageBefore(exec, first?.id ?? q.before),
+		stageImages(exec, sessionId)
+	]);
+	return { messages: rows.map(messageDto), cues: pageCues, stageBefore: before, ...(nextBefore === undefined ? {} : { nextBefore }), images };
+}
+
+/**
+ * Every registered character and place with its image: the URL once there is one, and whether one is
+ * coming; each character's expression sprites (ordered by `register_npc`) as entries of their own;
+ * each place's kind, for the backdrop drawn until its image is ready.
+ */
+export async function stageImages(exec: SessionExec, sessionId: string): Promise<StageImagesDto> {
+	const [orders, characters, places] = await Promise.all([
+		exec.select({ target: imageOrders.target, name: imageOrders.targetName, status: imageOrders.status, image: imageOrders.image }).from(imageOrders).orderBy(asc(imageOrders.id)),
+		npcs.list(exec),
+		scenes.list(exec)
+	]);
+	// The newest order of a target says whether a (new) image is still coming; the newest done one is its image.
+	const latest = new Map<string, string>();
+	const done = new Map<string, string>();
+	for (const o of orders) {
+		latest.set(`${o.target}:${o.name}`, o.status);
+		if (o.status === 'done' && o.image !== null) done.set(`${o.target}:${o.name}`, o.image);
+	}
+	const image = (target: ImageTarget, name: string, key: string | null): StageImageDto => {
+		const url = key !== null && isImageKey(key) ? imageUrl(sessionId, key) : null;
+		return { name, url, status: imageStatus(latest.get(`${target}:${name}`), url !== null) };
+	};
+	const registered = new Set(characters.map((n) => n.name));
+	const variants: StageImageDto[] = [];
+	for (const key of latest.keys()) {
+		const name = key.slice('npc:'.length);
+		const variant = key.startsWith('npc:') ? parseSpriteVariant(name) : null;
+		if (variant && registered.has(variant.character)) variants.push({ ...image('npc', name, done.get(key) ?? null), name: variant.character, expression: variant.expression });
+	}
+	return {
+		characters: [...characters.map((n) => image('npc', n.name, n.spriteImage)), ...variants],
+		scenes: places.map((s) => ({ ...image('scene', s.name, s.backgroundImage), kind: placeKind(s.name, s.description) }))
+	};
+}
+
+function imageStatus(newestOrder: string | undefined, hasImage: boolean): ImageStatus {
+	if (newestOrder === 'failed') return hasImage ? 'ready' : 'failed';
+	if (newestOrder === 'pending' || newestOrder === 'running') return 'pending';
+	return hasImage ? 'ready' : 'pending';
+}

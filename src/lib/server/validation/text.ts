@@ -1,0 +1,23 @@
+/**
+ * The rule every piece of text from outside obeys (titles, turn input, documents, names…): no
+ * control characters except TAB, LF and CR. SQLite's C interface ends a string at NUL, so such text
+ * would be stored cut short without a word; the others are invisible and mean nothing in prose.
+ */
+import * as v from 'valibot';
+
+/** C0 controls other than TAB (09), LF (0A) and CR (0D); DEL; the C1 controls. */
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+export function hasControlCharacter(text: string): boolean {
+	return CONTROL_CHARACTER.test(text);
+}
+
+/** The message for `what` ("The title", "text"…), for forms and API errors alike. */
+export function controlCharacterMessage(what: string): string {
+	return `${what} contains a control character (such as NUL); only tabs and line breaks are allowed.`;
+}
+
+/** A valibot check for a string pipe: refuses control characters other than TAB, LF and CR. */
+export function withoutControlCharacters(what: string) {
+	return v.check((text: string) => !hasControlCharacter(text), controlCharacterMessage(what));
+}
