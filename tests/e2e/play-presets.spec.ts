@@ -80,16 +80,25 @@ test('an author shares a world unlisted, another user plays it spoiler-free, it 
 	await page.getByRole('button', { name: 'Play this world' }).click();
 	await expect(page).toHaveURL(/\/sessions\/[a-z2-7]{20}$/);
 	const sessionId = sessionIdOf(page);
-	await page.getByRole('tab', { name: 'Documents' }).click();
-	const panel = page.getByRole('tabpanel', { name: 'Documents' });
+	// It opens on the world's title card and the prologue told from the preset's opening: the place and
+	// who is there, not the premise (a document this player doesn't read).
+	await expect(page.getByTestId('title-card')).toContainText(title);
+	await page.keyboard.press('Enter');
+	await expect(page.getByTestId('line-text')).toContainText('Reading Room');
+	for (let i = 0; i < 10 && !(await page.locator('#turn-input').isVisible()); i++) await page.keyboard.press('Enter');
+	await expect(page.getByTestId('line-text')).toHaveText('Ilse — Head archivist.');
+	await expect(page.locator('.stage [data-slot="center"]')).toHaveAttribute('data-character', 'Ilse');
+	await page.getByRole('navigation', { name: 'Records and menu' }).getByRole('link', { name: 'Documents' }).click();
+	const panel = page.getByRole('dialog', { name: 'Documents' });
 	await expect(panel.getByText('World Setting (for the GM only)')).toBeVisible();
-	await expect(panel.getByRole('button', { name: 'World Setting' })).toHaveCount(0);
+	await expect(panel.getByRole('link', { name: 'World Setting' })).toHaveCount(0);
 	await expect(panel.getByText(/kept for the game master/)).toBeVisible();
-	await page.getByLabel('Text speed').selectOption('instant');
-	await page.getByLabel('What do you do?').fill('I ask Ilse what lies below the archive. #lore');
-	await page.getByRole('button', { name: 'Send' }).click();
-	await expect(page.getByTestId('text-window')).toContainText(LORE_REPLY, { timeout: 30_000 });
 	await page.screenshot({ path: `${SHOTS}/03-sealed-documents-panel.png`, fullPage: true });
+	await page.keyboard.press('Escape');
+	await page.locator('#turn-input').fill('I ask Ilse what lies below the archive. #lore');
+	await page.locator('#turn-input').press('Enter');
+	await expect(page.getByTestId('line-text')).toContainText(LORE_REPLY, { timeout: 30_000 });
+	await page.screenshot({ path: `${SHOTS}/03-sealed-play-reply.png`, fullPage: true });
 	expect(await page.content()).not.toContain(MARKER);
 	const visible = await playerVisibleText(page, sessionId);
 	expect(visible).toContain(LORE_REPLY);

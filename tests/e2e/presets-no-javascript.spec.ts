@@ -61,5 +61,18 @@ test('without JavaScript: per-field errors with nothing lost, rows added, saved,
 	await page.getByLabel('Title of your session (optional)').fill('My lantern night');
 	await page.getByRole('button', { name: 'Play this world' }).click();
 	await expect(page).toHaveURL(/\/sessions\/[a-z2-7]{20}$/);
-	await expect(page.getByRole('heading', { name: 'My lantern night' })).toBeVisible();
+	await expect(page).toHaveTitle('My lantern night · Kantera');
+	// The session opens on the world's own title card; Start is a link, and the prologue is the
+	// opening scene and who is there (the premise is one of the documents this player doesn't read).
+	await expect(page.getByRole('heading', { name: title })).toBeVisible();
+	await page.getByRole('link', { name: 'Start' }).click();
+	await expect(page.getByTestId('line-text')).toContainText('Reading Room');
+	await expect(page.getByTestId('rest-line').last()).toHaveText('Ilse — Head archivist.');
+	await expect(page.locator('body')).not.toContainText('You arrive at the Saltglass Archive');
+	// The Documents drawer, rendered by the server: the names only, none of them a link.
+	await page.getByRole('link', { name: 'Documents', exact: true }).click();
+	const docs = page.locator('#documents');
+	await expect(docs.getByText('World Setting (for the GM only)')).toBeVisible();
+	await expect(docs.getByRole('link', { name: 'World Setting' })).toHaveCount(0);
+	await page.screenshot({ path: 'test-results/presets/11-no-js-sealed-play.png', fullPage: true });
 });

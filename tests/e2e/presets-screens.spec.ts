@@ -12,10 +12,20 @@ import path from 'node:path';
 const SHOTS = 'test-results/presets/screens';
 const LANGUAGES = ['en', 'ja'] as const;
 
+/** Content-Security-Policy violations reported by any page of the run (the gallery, editor and preset pages run under the policy too). */
+const violations: string[] = [];
+
 async function contextIn(browser: Browser, language: 'en' | 'ja'): Promise<BrowserContext> {
 	const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
 	const url = new URL(test.info().project.use.baseURL ?? 'http://127.0.0.1');
 	await context.addCookies([{ name: 'kantera_lang', value: language, domain: url.hostname, path: '/' }]);
+	await context.exposeFunction('kanteraPolicyViolation', (text: string) => violations.push(text));
+	await context.addInitScript(() => {
+		document.addEventListener('securitypolicyviolation', (e) => {
+			const report: unknown = Reflect.get(window, 'kanteraPolicyViolation');
+			if (typeof report === 'function') report(`${e.violatedDirective} blocked ${e.blockedURI} on ${location.pathname}`);
+		});
+	});
 	return context;
 }
 
@@ -23,8 +33,8 @@ async function shoot(page: Page, name: string, language: string): Promise<void> 
 	await page.screenshot({ path: `${SHOTS}/${name}.${language}.png`, fullPage: true });
 }
 
-async function createPublic(page: Page, title: string, tagline: string): Promise<string> {
-	const res = await page.request.post('/api/v1/presets', { data: presetContent({ title, tagline }) });
+async function createPublic(page: Page, title: string, tagline: string, language: 'en' | 'ja'): Promise<string> {
+	const res = await page.request.post('/api/v1/presets', { data: presetContent({ title, tagline }, language) });
 	expect(res.status()).toBe(201);
 	const body: unknown = await res.json();
 	const id = typeof body === 'object' && body !== null && 'id' in body && typeof body.id === 'string' ? body.id : '';
@@ -52,7 +62,7 @@ test('the preset screens in both languages, and moderation', async ({ browser })
 			await expect(author.getByRole('button', { name: 'サインアウト' })).toBeVisible();
 		});
 		const title = language === 'ja' ? `塩硝子の書庫 ${Date.now() % 100000}` : `Saltglass Archive ${Date.now() % 100000}`;
-		const id = await createPublic(author, title, language === 'ja' ? '硝子の本と静かな書庫、ひとつの盗み。' : 'Glass books, quiet floors, one theft.');
+		const id = await createPublic(author, title, language === 'ja' ? '硝子の本と静かな書庫、ひとつの盗み。' : 'Glass books, quiet floors, one theft.', language);
 
 		const anon = await (await contextIn(browser, language)).newPage();
 		await anon.goto('/');
@@ -104,8 +114,18 @@ test('the preset screens in both languages, and moderation', async ({ browser })
 		await reader.goto(`/presets/${id}`);
 		await reader.locator('form[action="?/play"] button[type="submit"]').click();
 		await expect(reader).toHaveURL(/\/sessions\/[a-z2-7]{20}$/);
-		await reader.getByRole('tab', { name: language === 'ja' ? '資料' : 'Documents' }).click();
-		await expect(reader.getByText(language === 'ja' ? '(GM 専用)' : '(for the GM only)').first()).toBeVisible();
+		// The session opens on the world's own title card, then its prologue: the opening place and who is there.
+		await expect(reader.getByTestId('title-card')).toContainText(title);
+		await shoot(reader, 'play-title-card', language);
+		await reader.keyboard.press('Enter');
+		await expect(reader.getByTestId('line-text')).toContainText(language === 'ja' ? '閲覧室' : 'Reading Room');
+		await expect(reader.getByTestId('title-card')).toBeHidden();
+		await expect(reader.getByTestId('text-window')).toHaveAttribute('data-complete', 'true');
+		await shoot(reader, 'play-prologue', language);
+		await reader.getByRole('navigation', { name: language === 'ja' ? '記録とメニュー' : 'Records and menu' }).getByRole('link', { name: language === 'ja' ? '資料' : 'Documents' }).click();
+		const docs = reader.getByRole('dialog', { name: language === 'ja' ? '資料' : 'Documents' });
+		await expect(docs.getByText(language === 'ja' ? '(GM 専用)' : '(for the GM only)').first()).toBeVisible();
+		await expect(docs.getByRole('link', { name: language === 'ja' ? '世界設定' : 'World Setting' })).toHaveCount(0);
 		await shoot(reader, 'play-sealed-documents', language);
 
 		// Moderation: the reader reports it, the administrator unlists it.
@@ -133,4 +153,5 @@ test('the preset screens in both languages, and moderation', async ({ browser })
 		await shoot(author, 'preset-taken-down', language);
 		for (const c of [authorCtx, readerCtx, adminCtx, anon.context()]) await c.close();
 	}
+	expect(violations).toEqual([]);
 });

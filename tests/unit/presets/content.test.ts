@@ -110,5 +110,7 @@ describe('checkContent', () => {
 		const issues = issuesOf(formToInput(emptyForm('ja')));
 		expect(issues.map((i) => i.path)).toEqual(expect.arrayContaining(['title', 'tagline', 'documents.premise.body', 'npcs.0.name', 'secrets.0.key', 'opening.scene.name']));
 		expect(issues.every((i) => i.code !== 'other')).toBe(true);
+		// An empty secret key is missing, not badly written.
+		expect(issues.find((i) => i.path === 'secrets.0.key')?.code).toBe('empty');
 	});
 });

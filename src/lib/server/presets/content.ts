@@ -49,11 +49,11 @@ function fieldPath(path: string): string {
 }
 
 function classify(issue: v.BaseIssue<unknown>): { code: ContentIssueCode; params: Record<string, string | number> } {
+	// An empty key fails its pattern first; "fill this in" says more than the pattern does.
+	if (issue.type === 'non_empty' || issue.message.endsWith(' is empty.') || (issue.type === 'regex' && issue.input === '')) return { code: 'empty', params: {} };
 	const exact = EXACT[issue.message];
 	if (exact) return { code: exact, params: {} };
 	if (issue.message.startsWith('The world setting needs at least')) return { code: 'headings', params: { min: Number(/\d+/.exec(issue.message)?.[0] ?? 0) } };
-	// An empty key fails its pattern first; "fill this in" says more than the pattern does.
-	if (issue.type === 'non_empty' || issue.message.endsWith(' is empty.') || (issue.type === 'regex' && issue.input === '')) return { code: 'empty', params: {} };
 	if (issue.type === 'regex' && issue.message.endsWith('must be a single line.')) return { code: 'singleLine', params: {} };
 	if (issue.type === 'check' && issue.message.includes(' contains a control character ')) return { code: 'controlCharacter', params: {} };
 	const requirement = typeof issue.requirement === 'number' ? issue.requirement : undefined;
