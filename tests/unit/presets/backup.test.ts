@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type Client } from '@libsql/client';
 import * as v from 'valibot';
 import { testEnv, tempDir, type TestEnv } from '../../helpers/env';
+import { createApp } from '../../../src/lib/server/app';
 import { freshDatabaseUrl } from '../../helpers/databases';
 import { createUser } from '../../../src/lib/server/auth';
 import { changeVisibility, createFromInput, favorite } from '../../../src/lib/server/presets';
@@ -69,5 +70,19 @@ describe('presets in a backup export', () => {
 		// The triggers came back too: a favourite removed after the restore still counts down.
 		await target.execute(`DELETE FROM preset_favorites WHERE preset_id = '${row.id}'`);
 		expect(await rowsOf(target, `SELECT favorites FROM presets WHERE id = '${row.id}'`)).toEqual([['0']]);
+	});
+
+	it('a restart leaves the control database as it was (the official presets are synced, not written again)', async () => {
+		env = await testEnv();
+		const { app, config } = env;
+		const client = () => createClient({ url: config.controlDb.url, authToken: config.controlDb.authToken, intMode: 'bigint' });
+		await app.covers.idle();
+		const first = client();
+		const before = await exportOf(first);
+		first.close();
+		for (let i = 0; i < 2; i++) await (await createApp(config, { background: false })).close();
+		const second = client();
+		cleanups.push(() => second.close());
+		expect(await exportOf(second)).toEqual(before);
 	});
 });

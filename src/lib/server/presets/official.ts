@@ -5,7 +5,7 @@
  * favourites, search text in every language). Written at start-up, updated when a release changes
  * a title or tagline.
  */
-import { sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { controlSchema, type ControlDrizzle } from '../db';
 import { getWorld, WORLD_IDS } from '../worlds';
 import { LANGUAGES, type Language } from '../../types/settings';
@@ -20,29 +20,32 @@ export const OFFICIAL_VERSION = 1;
 const ROW_LANGUAGE: Language = 'en';
 
 export async function syncOfficialPresets(db: ControlDrizzle, now = Date.now()): Promise<void> {
+	const existing = new Set((await db.select({ id: presets.id }).from(presets).where(inArray(presets.id, [...WORLD_IDS]))).map((r) => r.id));
 	for (const id of WORLD_IDS) {
 		const texts = LANGUAGES.map((language) => getWorld(id, language));
 		const row = getWorld(id, ROW_LANGUAGE);
 		const searchText = searchTextOf(...texts.flatMap((w) => [w.title, w.tagline]));
-		await db
-			.insert(presets)
-			.values({
-				id,
-				official: true,
-				visibility: 'public',
-				title: row.title,
-				tagline: row.tagline,
-				searchText,
-				currentVersion: OFFICIAL_VERSION,
-				createdAt: now,
-				updatedAt: now
-			})
-			.onConflictDoUpdate({
-				target: presets.id,
-				set: { title: row.title, tagline: row.tagline, searchText },
-				// Only when a release changed them: otherwise the search index is left alone.
-				setWhere: sql`${presets.searchText} IS NOT ${searchText} OR ${presets.title} IS NOT ${row.title}`
-			});
+		if (existing.has(id)) {
+			// Only when a release changed them: otherwise the row and the search index are left alone. (An
+			// upsert would do the same, but it takes an AUTOINCREMENT number at every start even when it
+			// only updates, so the control database would change on every start.)
+			await db
+				.update(presets)
+				.set({ title: row.title, tagline: row.tagline, searchText })
+				.where(and(eq(presets.id, id), sql`(${presets.searchText} IS NOT ${searchText} OR ${presets.title} IS NOT ${row.title} OR ${presets.tagline} IS NOT ${row.tagline})`));
+			continue;
+		}
+		await db.insert(presets).values({
+			id,
+			official: true,
+			visibility: 'public',
+			title: row.title,
+			tagline: row.tagline,
+			searchText,
+			currentVersion: OFFICIAL_VERSION,
+			createdAt: now,
+			updatedAt: now
+		});
 	}
 }
 
