@@ -17,6 +17,7 @@ const REMOTE_SUITES = [
 	'tests/unit/db/migrations.test.ts',
 	'tests/unit/sessions/play-sessions.test.ts',
 	'tests/unit/db/backup.test.ts',
+	'tests/unit/presets/backup.test.ts',
 	'tests/remote/**/*.test.ts'
 ];
 

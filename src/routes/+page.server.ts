@@ -2,7 +2,10 @@ import { fail, redirect } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
 import { formText } from '$lib/server/hooks';
 import { listWorlds, WORLD_IDS } from '$lib/server/worlds';
-import { startSession, listPlaySessions, renamePlaySession, PlaySessionValidationError, PlaySessionNotFoundError } from '$lib/server/sessions';
+import { startSession, listPlaySessions, renamePlaySession, PlaySessionValidationError, PlaySessionNotFoundError, TitleSchema } from '$lib/server/sessions';
+import { LanguageSchema } from '$lib/types/settings';
+import { playPreset } from '$lib/server/presets';
+import * as v from 'valibot';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals }) => {
@@ -25,7 +28,16 @@ export const actions = {
 		const world = formText(data, 'world');
 		let id: string;
 		try {
-			id = (await startSession(await getApp(), { ownerId: locals.user.id, title, language, worldId: world })).session.id;
+			const app = await getApp();
+			if (world === '') id = (await startSession(app, { ownerId: locals.user.id, title, language })).session.id;
+			else {
+				// An official world is a preset: started through the presets module, so the play is counted.
+				const checked = { title: v.safeParse(TitleSchema, title), language: v.safeParse(LanguageSchema, language) };
+				if (!checked.title.success) throw new PlaySessionValidationError({ title: checked.title.issues[0].message });
+				if (!checked.language.success) throw new PlaySessionValidationError({ language: checked.language.issues[0].message });
+				if (!WORLD_IDS.some((worldId) => worldId === world)) throw new PlaySessionValidationError({ world: 'Choose one of the listed worlds.' });
+				id = (await playPreset(app, locals.user, world, { title: checked.title.output, language: checked.language.output })).session.id;
+			}
 		} catch (err) {
 			if (err instanceof PlaySessionValidationError) return fail(400, { create: { title, language, world, errors: err.fields } });
 			throw err;

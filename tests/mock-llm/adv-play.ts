@@ -8,6 +8,8 @@
  * - `#fail`   breaks the upstream stream mid-reply the first time a given line is sent, and answers
  *             normally when the same line is sent again (the retry);
  * - `#perf`   streams deltas carrying `{{now}}` send-time stamps (latency measurement);
+ * - `#lore`   looks the world up — recall, then read_document of "World Setting" in full — and
+ *             narrates without quoting it (the spoiler-free play test checks the player sees none of it);
  * - `#leak`   refuses the request with an error whose message carries LEAK_MARKER and quotes the
  *             request's system text (the GM-only mission) back, as some providers do;
  * - `#live`   stages Bram's entrance (paragraph 1) before writing, then streams the reply slowly, so
@@ -32,6 +34,7 @@ export const SLOW_PARAGRAPHS = [
 ];
 export const SLOW_REPLY = SLOW_PARAGRAPHS.join('\n\n');
 export const RETRY_REPLY = 'The fog lifts, and the road is quiet again.';
+export const LORE_REPLY = 'The archivist looks up from her ledger and says nothing of what lies below.';
 /** In the error message of `#leak`; must never reach the player. */
 export const LEAK_MARKER = 'LEAK-MARKER-7f3a';
 export const LIVE_PARAGRAPHS = ['The cellar door creaks open, and a lantern comes down the steps.', '@Bram: Who is down here? Show yourself, slowly, hands where I can see them.', 'His boots stop on the last step.'];
@@ -101,6 +104,16 @@ function gate(followUp: boolean, request: RecordedRequest): ScriptedReply {
 					]
 				}
 			}
+		]
+	};
+}
+
+function lore(followUp: boolean): ScriptedReply {
+	if (followUp) return { text: LORE_REPLY };
+	return {
+		toolCalls: [
+			{ name: 'recall', arguments: { query: 'vault below the archive' } },
+			{ name: 'read_document', arguments: { title: 'World Setting' } }
 		]
 	};
 }
@@ -175,6 +188,7 @@ export function advPlay(): MockHandler {
 		if (line.includes('#choices')) return choices(followUp);
 		if (line.includes('#face')) return face(followUp, request);
 		if (line.includes('#harbour')) return harbour(followUp);
+		if (line.includes('#lore')) return lore(followUp);
 		if (line.includes('#slow')) return { text: chunks(SLOW_REPLY, SLOW_CHUNK_CHARS), frameDelayMs: SLOW_FRAME_MS };
 		if (line.includes('#fail')) {
 			if (failedOnce.has(line)) return { text: RETRY_REPLY };

@@ -14,6 +14,7 @@ import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
 import { countTokensO200k, type TokenCounter } from './memory';
 import { EventBus, TurnRunner, type LeaseTiming } from './turn';
 import { createImageProvider, ImageRunner, LocalImageStore, type ImageRunnerDeps } from './images';
+import { CoverRunner, orderOfficialCovers, syncOfficialPresets, type CoverPolicy } from './presets';
 
 export interface App {
 	config: Config;
@@ -24,6 +25,8 @@ export interface App {
 	runner: TurnRunner;
 	/** Image generation jobs; `images.store` holds the generated images. */
 	images: ImageRunner;
+	/** Preset covers (the opening scene's background), drawn with the same provider and store. */
+	covers: CoverRunner;
 	close(): Promise<void>;
 }
 
@@ -33,6 +36,7 @@ export interface AppOverrides {
 	countTokens?: TokenCounter;
 	/** Tests inject recording or failing image providers, a store, retry timings and a clock. */
 	images?: Partial<Pick<ImageRunnerDeps, 'provider' | 'store' | 'policy' | 'now'>>;
+	coverPolicy?: Partial<CoverPolicy>;
 	/** Tests shorten turn leases to watch a killed runner's lease run out. */
 	turnLease?: Partial<LeaseTiming>;
 	/** Tests shorten the Turso Platform API retries. */
@@ -48,6 +52,8 @@ export interface AppOverrides {
 
 export async function createApp(cfg: Config, overrides: AppOverrides = {}): Promise<App> {
 	const control = await openControlDb(cfg);
+	// The official worlds are read-only presets: their rows follow the shipped content.
+	await syncOfficialPresets(control.db);
 	// Turso per session: databases are created and deleted through the Platform API (and swept when a call failed).
 	const turso = cfg.turso ? new TursoPlacement({ cfg: { sessionDb: cfg.sessionDb, turso: cfg.turso }, control, ...(overrides.turso?.retry ? { retry: overrides.turso.retry } : {}) }) : undefined;
 	const background = overrides.background !== false;
@@ -80,6 +86,13 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		...(overrides.images?.policy ? { policy: overrides.images.policy } : {}),
 		...(overrides.images?.now ? { now: overrides.images.now } : {})
 	});
+	const covers = new CoverRunner({
+		control,
+		images: () => ({ provider: images.provider, store: images.store }),
+		budget: { limits: budgetLimits, priceMicros: cfg.images.priceMicros },
+		...(overrides.coverPolicy ? { policy: overrides.coverPolicy } : {})
+	});
+	await orderOfficialCovers(covers);
 	const runner = new TurnRunner({
 		config: cfg,
 		control,
@@ -103,10 +116,12 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		embedder,
 		runner,
 		images,
+		covers,
 		async close() {
 			stopSweeper?.();
 			stopBackups?.();
 			await runner.stop();
+			await covers.stop();
 			await images.stop();
 			await sessions.closeAll();
 			control.close();

@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { TURN_STATUSES, TurnFailureSchema } from './events';
 import { LanguageSchema, ProviderNameSchema } from './settings';
+import { ContentIssueSchema } from './presets';
 
 const Id = v.pipe(v.number(), v.integer());
 
@@ -15,8 +16,10 @@ export const ApiErrorBodySchema = v.object({
 	code: v.string(),
 	/** LLM_NOT_CONFIGURED: what the operator must set. */
 	hint: v.optional(v.string()),
-	/** QUOTA_EXCEEDED: when the daily quota refills. */
-	resetsAt: v.optional(v.string())
+	/** QUOTA_EXCEEDED: when the daily quota refills; PUBLISH_RATE_LIMITED: when the next publication is allowed. */
+	resetsAt: v.optional(v.string()),
+	/** INVALID_PRESET: every problem of the preset, on its field (see ./presets). */
+	issues: v.optional(v.array(ContentIssueSchema))
 });
 export type ApiErrorBody = v.InferOutput<typeof ApiErrorBodySchema>;
 
@@ -93,7 +96,14 @@ export type JournalPageDto = v.InferOutput<typeof JournalPageSchema>;
 export const StateSchema = v.object({ state: v.record(v.string(), v.unknown()), version: v.number() });
 export type StateDto = v.InferOutput<typeof StateSchema>;
 
-export const DocumentInfoSchema = v.object({ id: Id, title: v.string(), createdAt: v.string(), updatedAt: v.string() });
+export const DocumentInfoSchema = v.object({
+	id: Id,
+	title: v.string(),
+	createdAt: v.string(),
+	updatedAt: v.string(),
+	/** Another author's world: the player sees this document's name only (its body is for the GM). */
+	sealed: v.optional(v.literal(true))
+});
 export type DocumentInfoDto = v.InferOutput<typeof DocumentInfoSchema>;
 
 export const DocumentListSchema = v.object({ documents: v.array(DocumentInfoSchema) });

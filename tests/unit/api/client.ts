@@ -29,6 +29,13 @@ import * as regenerateRoute from '../../../src/routes/api/v1/sessions/[id]/image
 import * as imagesRoute from '../../../src/routes/api/v1/sessions/[id]/images/+server';
 import * as backlogRoute from '../../../src/routes/api/v1/sessions/[id]/backlog/+server';
 import * as journalRecentRoute from '../../../src/routes/api/v1/sessions/[id]/journal/recent/+server';
+import * as presetsRoute from '../../../src/routes/api/v1/presets/+server';
+import * as presetRoute from '../../../src/routes/api/v1/presets/[id]/+server';
+import * as presetFavoriteRoute from '../../../src/routes/api/v1/presets/[id]/favorite/+server';
+import * as presetDraftRoute from '../../../src/routes/api/v1/presets/[id]/draft/+server';
+import * as presetReportRoute from '../../../src/routes/api/v1/presets/[id]/report/+server';
+import * as presetImportRoute from '../../../src/routes/api/v1/presets/import/+server';
+import * as galleryRoute from '../../../src/routes/api/v1/gallery/+server';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 type Handler<P extends Partial<Record<string, string>>> = (event: ApiEvent<P>) => Promise<Response>;
@@ -68,13 +75,20 @@ const ROUTES: Route[] = [
 	route(new RegExp(`^/api/v1/sessions/${SEG}/images/regenerate$`), regenerateRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/images$`), imagesRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/backlog$`), backlogRoute, ([id = '']) => ({ id })),
-	route(new RegExp(`^/api/v1/sessions/${SEG}/journal/recent$`), journalRecentRoute, ([id = '']) => ({ id }))
+	route(new RegExp(`^/api/v1/sessions/${SEG}/journal/recent$`), journalRecentRoute, ([id = '']) => ({ id })),
+	route(/^\/api\/v1\/presets$/, presetsRoute, () => ({})),
+	route(/^\/api\/v1\/presets\/import$/, presetImportRoute, () => ({})),
+	route(/^\/api\/v1\/gallery$/, galleryRoute, () => ({})),
+	route(new RegExp(`^/api/v1/presets/${SEG}$`), presetRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/presets/${SEG}/favorite$`), presetFavoriteRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/presets/${SEG}/draft$`), presetDraftRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/presets/${SEG}/report$`), presetReportRoute, ([id = '']) => ({ id }))
 ];
 
 const ORIGIN = 'http://kantera.test';
 
 export interface RequestOptions {
-	/** An object is sent as JSON; a string is sent as it is (malformed on purpose). */
+	/** An object is sent as JSON; a string is sent as it is (malformed on purpose); bytes and forms as they are. */
 	body?: unknown;
 	headers?: Record<string, string>;
 	signal?: AbortSignal;
@@ -94,8 +108,10 @@ export function caller(user: AuthUser | null, seen: (res: Response, path: string
 	const request = async (method: Method, path: string, options: RequestOptions = {}) => {
 		const url = new URL(path, ORIGIN);
 		const headers = new Headers(options.headers);
-		let body: string | undefined;
-		if (options.body !== undefined) {
+		let body: string | Uint8Array<ArrayBuffer> | FormData | undefined;
+		if (options.body instanceof Uint8Array) body = new Uint8Array(options.body);
+		else if (options.body instanceof FormData) body = options.body;
+		else if (options.body !== undefined) {
 			body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
 			if (!headers.has('content-type')) headers.set('content-type', 'application/json');
 		}

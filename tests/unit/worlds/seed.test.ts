@@ -11,6 +11,7 @@ import { readSettings } from '../../../src/lib/server/turn/settings';
 import {
 	getWorld,
 	PLOT_KEY,
+	seedSessionFromPreset,
 	seedSessionFromWorld,
 	WORLD_IDS,
 	WORLD_SEED_TURN_ID,
@@ -147,6 +148,41 @@ describe('seedSessionFromWorld', () => {
 			expect(again).toBeInstanceOf(WorldError);
 			expect(again).toMatchObject({ code: 'not_empty' });
 			expect(await documents.list(s.db, { includeGmOnly: true })).toHaveLength(4);
+		});
+	});
+});
+
+describe('seeding another author’s world (sealed)', () => {
+	const MARKER = 'QUILLFEATHER-7Z';
+	/** The fantasy world with a marker in a setting section of its own. */
+	function authored(): WorldPreset {
+		const world = getWorld('sword-and-sorcery', 'en');
+		const body = `${world.documents.setting.body}\n\n## The Vault Below\n\nUnder the salt office lies a vault sealed with the word ${MARKER}.`;
+		return { ...world, id: 'abcdefghijklmnopqrst', documents: { ...world.documents, setting: { ...world.documents.setting, body } } };
+	}
+
+	it('the player sees document names only: no body, no heading, no recall hit, no image prompt holds the marker; the GM finds it', async () => {
+		await emptySession(async (s) => {
+			await s.write((tx) => seedSessionFromPreset(tx, authored(), { sealed: true, origin: { presetId: 'abcdefghijklmnopqrst', version: 3 } }));
+			const visible = (await playerVisibleText(s)).toLowerCase();
+			expect(visible).not.toContain(MARKER.toLowerCase());
+			const titles = await documents.toc(s.db, { includeGmOnly: false, includeVisibleTitles: true });
+			expect(titles.map((d) => [d.title, d.headings])).toEqual([
+				['Premise', []],
+				['World Setting', []],
+				['PC Sheet', []]
+			]);
+			const prompts = (await imageOrders.pending(s.db, 100)).map((o) => o.prompt).join('\n');
+			expect(prompts).not.toContain(MARKER);
+			for (const query of [MARKER, 'vault under the salt office', 'Vault Below']) {
+				const player = await recall(s.db, query, { k: 20 });
+				expect(player.filter((h) => h.kind === 'document')).toEqual([]);
+				expect(JSON.stringify(player)).not.toContain(MARKER);
+			}
+			const gm = await recall(s.db, MARKER, { k: 5, includeGmOnly: true });
+			expect(gm[0]?.path).toBe('World Setting › The Vault Below');
+			const gmToc = await documents.toc(s.db, { includeGmOnly: true });
+			expect(gmToc.find((d) => d.title === 'World Setting')?.headings).toContain('World Setting › The Vault Below');
 		});
 	});
 });

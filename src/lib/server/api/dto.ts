@@ -36,7 +36,8 @@ export function journalEntryDto(e: journal.JournalEntry): JournalEntryDto {
 }
 
 export function documentInfoDto(d: documents.DocumentInfo): DocumentInfoDto {
-	return { id: d.id, title: d.title, createdAt: iso(d.createdAt), updatedAt: iso(d.updatedAt) };
+	// A GM-only document listed for the player at all is one whose title only they may see.
+	return { id: d.id, title: d.title, createdAt: iso(d.createdAt), updatedAt: iso(d.updatedAt), ...(d.gmOnly ? { sealed: true as const } : {}) };
 }
 
 export function documentDto(d: documents.Document): DocumentDto {

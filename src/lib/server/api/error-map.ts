@@ -9,6 +9,8 @@ import { isRecordError } from '../records';
 import { LLM_SETUP_HINT } from '../config';
 import { ImageJobError, RegenerationLimitError } from '../images';
 import { BudgetExceededError } from '../budget';
+import { PresetError } from '../presets';
+import { GalleryError } from '../gallery';
 import { ApiError } from './errors';
 import { errorResponse } from './respond';
 
@@ -21,6 +23,16 @@ const TURN_ERRORS: Record<TurnError['code'], { status: number; code: string }> =
 	not_configured: { status: 503, code: 'LLM_NOT_CONFIGURED' },
 	not_found: { status: 404, code: 'NOT_FOUND' },
 	not_cancellable: { status: 409, code: 'TURN_FINISHED' }
+};
+
+const PRESET_ERRORS: Record<PresetError['code'], { status: number; code: string }> = {
+	not_found: { status: 404, code: 'NOT_FOUND' },
+	forbidden: { status: 403, code: 'FORBIDDEN' },
+	read_only: { status: 403, code: 'READ_ONLY' },
+	invalid: { status: 400, code: 'INVALID_PRESET' },
+	not_playable: { status: 409, code: 'NOT_PLAYABLE' },
+	rate_limited: { status: 429, code: 'PUBLISH_RATE_LIMITED' },
+	bad_import: { status: 400, code: 'BAD_IMPORT' }
 };
 
 /** Whole seconds until `at`, at least 1: Retry-After takes integer seconds. */
@@ -44,6 +56,16 @@ export function toErrorResponse(err: unknown): Response | undefined {
 	}
 	if (err instanceof ImageJobError) return errorResponse(err.code === 'not_found' ? 404 : 400, { message: err.message, code: err.code === 'not_found' ? 'NOT_FOUND' : 'INVALID_BODY' });
 	if (err instanceof BudgetExceededError) return errorResponse(429, { message: `${err.message}. Nothing was ordered or charged.`, code: 'BUDGET_EXCEEDED' });
+	if (err instanceof PresetError) {
+		const { status, code } = PRESET_ERRORS[err.code];
+		const { issues, retryAt } = err.details;
+		return errorResponse(
+			status,
+			{ message: err.message, code, ...(issues ? { issues: [...issues] } : {}), ...(retryAt ? { resetsAt: retryAt.toISOString() } : {}) },
+			retryAt ? { 'retry-after': String(retryAfterSeconds(retryAt)) } : {}
+		);
+	}
+	if (err instanceof GalleryError) return errorResponse(400, { message: err.message, code: 'INVALID_QUERY' });
 	if (isRecordError(err, 'not_found')) return errorResponse(404, { message: err.message, code: 'NOT_FOUND' });
 	if (isRecordError(err, 'invalid_input')) return errorResponse(400, { message: err.message, code: 'INVALID_INPUT' });
 	// requireApiUser and SvelteKit helpers throw these with an App.Error body.

@@ -2,6 +2,7 @@
  * The player-visible records the play page renders into its drawers on the server (state, the
  * latest journal entries, the documents and the one being read or edited), in the same shapes the
  * API answers, so the drawers read without JavaScript and the browser's panels take over from them.
+ * A sealed document (another author's world) is listed by name and never opened here either.
  */
 import { documents, isRecordError, state } from '../records';
 import type { SessionExec } from '../db';
@@ -11,9 +12,9 @@ import { JOURNAL_RECENT_DEFAULT_PAGE, journalRecent } from './panels';
 
 export async function recordsView(exec: SessionExec, docId: number | undefined): Promise<RecordsView> {
 	const snapshot = await state.get(exec);
-	const list = await documents.list(exec, { includeGmOnly: false });
+	const list = await documents.list(exec, { includeGmOnly: false, includeVisibleTitles: true });
 	let document: DocumentDto | null = null;
-	if (docId !== undefined && list.some((d) => d.id === docId)) {
+	if (docId !== undefined && list.some((d) => d.id === docId && !d.gmOnly)) {
 		try {
 			document = documentDto(await documents.get(exec, docId));
 		} catch (err) {

@@ -6,7 +6,8 @@
 import * as v from 'valibot';
 import { inArray } from 'drizzle-orm';
 import { deletePlaySession, getPlaySession, renamePlaySession, startSession, TitleSchema, type PlaySession } from '../sessions';
-import { isWorldId, listWorlds } from '../worlds';
+import { isWorldId } from '../worlds';
+import { isPresetId, playPreset } from '../presets';
 import { lastEventId, readSettings, switchModel, type SessionSettings } from '../turn';
 import { sessionSchema, type SessionDb } from '../db';
 import { MAX_NAME_CHARS } from '../records';
@@ -27,14 +28,21 @@ export const ModelSchema = v.pipe(
 	v.regex(/^[\x21-\x7e]+$/, 'model must be printable ASCII without spaces')
 );
 
-export const CreateSessionBody = v.strictObject({
+const CreateSessionFields = v.strictObject({
 	title: v.optional(TitleSchema),
 	language: v.optional(LanguageSchema),
 	/** An official world to start from (GET /api/v1/worlds lists them). */
 	world: v.optional(v.pipe(v.string('world must be a string'), v.check(isWorldId, 'unknown world; GET /api/v1/worlds lists them'))),
+	/** A preset to start from: an official world's id or an author's preset you can see (GET /api/v1/gallery). */
+	preset: v.optional(v.pipe(v.string('preset must be a string'), v.check((id: string) => isPresetId(id), 'preset must be a preset id'))),
 	provider: v.optional(ProviderNameSchema),
 	model: v.optional(ModelSchema)
 });
+
+export const CreateSessionBody = v.pipe(
+	CreateSessionFields,
+	v.check((b) => b.world === undefined || b.preset === undefined, 'Send world or preset, not both.')
+);
 
 export const PatchSessionBody = v.pipe(
 	v.strictObject({
@@ -96,17 +104,18 @@ export async function sessionDto(app: Kantera, session: PlaySession, s: SessionD
 }
 
 export async function createSession(app: Kantera, user: AuthUser, body: v.InferOutput<typeof CreateSessionBody>): Promise<SessionDto> {
-	const language = body.language ?? 'en';
 	// Pin the server's defaults now, so changing them later does not switch a campaign's model under it.
 	const defaults: LlmChoice = app.config.llm.configured ? { provider: app.config.llm.provider, model: app.config.llm.model } : {};
 	const choice = body.provider === undefined && body.model === undefined ? defaults : chooseLlm(app.config, defaults, body);
-	const title = body.title ?? (body.world ? worldTitle(body.world, language) : DEFAULT_TITLE[language]);
-	const { session } = await startSession(app, { ownerId: user.id, title, language, worldId: body.world, llm: choice });
+	// An official world is a preset too: both start through the presets module (access, copy, play count).
+	const presetId = body.preset ?? body.world;
+	if (presetId !== undefined) {
+		const { session } = await playPreset(app, user, presetId, { title: body.title, language: body.language, llm: choice });
+		return app.sessions.use(session.id, (s) => sessionDto(app, session, s));
+	}
+	const language = body.language ?? 'en';
+	const { session } = await startSession(app, { ownerId: user.id, title: body.title ?? DEFAULT_TITLE[language], language, llm: choice });
 	return app.sessions.use(session.id, (s) => sessionDto(app, session, s));
-}
-
-function worldTitle(worldId: string, language: Language): string {
-	return listWorlds(language).find((w) => w.id === worldId)?.title ?? DEFAULT_TITLE[language];
 }
 
 /**

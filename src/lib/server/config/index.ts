@@ -7,11 +7,13 @@ import path from 'node:path';
 import { LLM_ENV_ENTRIES, llmConfig, type LlmConfig } from './llm';
 import { ENGINE_ENV_ENTRIES, engineConfig, type EngineConfig } from './engine';
 import { IMAGES_ENV_ENTRIES, imagesConfig, type ImagesConfig } from './images';
+import { PRESETS_ENV_ENTRIES, presetsConfig, type PresetsConfig } from './presets';
 import { DEPLOY_ENV_ENTRIES, deployConfig, type BackupConfig, type TursoConfig } from './deploy';
 
 export type { EngineConfig, MoneyLimit } from './engine';
 export { LLM_SETUP_HINT, DEFAULT_LLM_MODELS, type LlmConfig, type ProviderEndpoint } from './llm';
 export { DEFAULT_IMAGE_MODEL, type ImagesConfig } from './images';
+export type { PresetsConfig } from './presets';
 export type { BackupConfig, TursoConfig } from './deploy';
 
 const PositiveInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be greater than 0'));
@@ -47,6 +49,7 @@ const EnvSchema = v.object({
 	...LLM_ENV_ENTRIES,
 	...ENGINE_ENV_ENTRIES,
 	...IMAGES_ENV_ENTRIES,
+	...PRESETS_ENV_ENTRIES,
 	...DEPLOY_ENV_ENTRIES
 });
 
@@ -64,6 +67,7 @@ export interface Config {
 	llm: LlmConfig;
 	engine: EngineConfig;
 	images: ImagesConfig;
+	presets: PresetsConfig;
 	/** Turso databases per session (undefined: session databases come from the URL template alone). */
 	turso: TursoConfig | undefined;
 	backup: BackupConfig;
@@ -131,6 +135,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		llm,
 		engine,
 		images,
+		presets: presetsConfig(e),
 		turso: deploy.turso,
 		backup: { ...deploy.backup, dir: deploy.backup.dir === undefined ? undefined : path.resolve(deploy.backup.dir) }
 	});

@@ -41,12 +41,16 @@ export const memoryNotes = sqliteTable('memory_notes', {
 	updatedAt: integer('updated_at').notNull()
 });
 
-/** Markdown documents: world setting, premise, PC sheet. `gmOnly` ones never reach the player. */
+/**
+ * Markdown documents: world setting, premise, PC sheet. `gmOnly` ones never reach the player; a
+ * GM-only document with `titleVisible` (another author's world) shows the player its title only.
+ */
 export const documents = sqliteTable('documents', {
 	id: integer('id').primaryKey({ autoIncrement: true }),
 	title: text('title').notNull(),
 	body: text('body').notNull(),
 	gmOnly: integer('gm_only', { mode: 'boolean' }).notNull().default(false),
+	titleVisible: integer('title_visible', { mode: 'boolean' }).notNull().default(false),
 	ref: text('ref'),
 	createdAt: integer('created_at').notNull(),
 	updatedAt: integer('updated_at').notNull()

@@ -1,9 +1,11 @@
 /**
  * Documents: markdown the player and GM share (world setting, premise, PC sheet), or GM-only ones
  * (secrets of a preset). Indexed by heading (`Geography › North › North Gate`); a GM-only document's
- * sections are flagged so player-side reads and searches never see them.
+ * sections are flagged so player-side reads and searches never see them. A GM-only document may
+ * show the player its title (`titleVisible`: another author's world, played spoiler-free): it is
+ * listed by name, and everything else about it stays GM-only.
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, or } from 'drizzle-orm';
 import { documents, sections } from '../db/session-schema';
 import type { SessionExec, SessionTx } from '../db';
 import { RecordError } from './errors';
@@ -19,14 +21,18 @@ export interface DocumentInput {
 	/** May be empty: a document can be created first and written later. */
 	readonly body: string;
 	readonly gmOnly?: boolean;
+	/** With `gmOnly`: the player may see the title (never the body or headings). */
+	readonly titleVisible?: boolean;
 	readonly ref?: string | null;
 }
 
-export type DocumentChange = Partial<DocumentInput>;
+export type DocumentChange = Partial<Omit<DocumentInput, 'titleVisible'>>;
 
 export interface VisibilityOptions {
 	/** GM context: true. Anything shown to the player: false. */
 	readonly includeGmOnly: boolean;
+	/** With `includeGmOnly: false`: also list GM-only documents whose title the player may see (names only). */
+	readonly includeVisibleTitles?: boolean;
 }
 
 export async function create(tx: SessionTx, input: DocumentInput): Promise<Document> {
@@ -36,7 +42,7 @@ export async function create(tx: SessionTx, input: DocumentInput): Promise<Docum
 	const now = Date.now();
 	const [row] = await tx
 		.insert(documents)
-		.values({ title, body, gmOnly: input.gmOnly ?? false, ref, createdAt: now, updatedAt: now })
+		.values({ title, body, gmOnly: input.gmOnly ?? false, titleVisible: input.titleVisible ?? false, ref, createdAt: now, updatedAt: now })
 		.returning();
 	if (!row) throw new Error('document insert returned no row');
 	await index(tx, row);
@@ -64,9 +70,17 @@ export async function get(exec: SessionExec, id: number): Promise<Document> {
 /** Documents by id, without bodies. */
 export async function list(exec: SessionExec, options: VisibilityOptions): Promise<DocumentInfo[]> {
 	return exec
-		.select({ id: documents.id, title: documents.title, gmOnly: documents.gmOnly, ref: documents.ref, createdAt: documents.createdAt, updatedAt: documents.updatedAt })
+		.select({
+			id: documents.id,
+			title: documents.title,
+			gmOnly: documents.gmOnly,
+			titleVisible: documents.titleVisible,
+			ref: documents.ref,
+			createdAt: documents.createdAt,
+			updatedAt: documents.updatedAt
+		})
 		.from(documents)
-		.where(options.includeGmOnly ? undefined : eq(documents.gmOnly, false))
+		.where(options.includeGmOnly ? undefined : options.includeVisibleTitles ? or(eq(documents.gmOnly, false), eq(documents.titleVisible, true)) : eq(documents.gmOnly, false))
 		.orderBy(asc(documents.id));
 }
 

@@ -6,7 +6,7 @@
  * that fails, the session is removed again.
  */
 import { composeMission, ensureMission, writeSettings, type SessionSettings } from '../turn';
-import { getWorld, isWorldId, seedSessionFromWorld, type SeededWorld, type WorldPreset } from '../worlds';
+import { getWorld, isWorldId, seedSessionFromPreset, seedSessionFromWorld, type SeededWorld, type SeedOptions, type WorldPreset } from '../worlds';
 import { writePrologue, type PrologueSource } from '../stage';
 import { PlaySessionValidationError } from './errors';
 import type { App } from '../app';
@@ -19,6 +19,8 @@ export interface StartSessionInput {
 	language?: unknown;
 	/** An official world id (see worlds/listWorlds); none or '' → an empty world with the bare GM rules. */
 	worldId?: unknown;
+	/** A preset version already resolved and checked by the presets module (instead of `worldId`). */
+	preset?: { world: WorldPreset } & SeedOptions;
 	llm?: Partial<Pick<SessionSettings, 'provider' | 'model'>>;
 }
 
@@ -36,10 +38,17 @@ export async function startSession(app: Pick<App, 'control' | 'sessions'> & Part
 	try {
 		const world = await app.sessions.use(session.id, (s) =>
 			s.write(async (tx) => {
-				const seeded = worldId === undefined ? undefined : await seedSessionFromWorld(tx, worldId, language);
+				const { preset } = input;
+				const seeded = preset
+					? await seedSessionFromPreset(tx, preset.world, preset)
+					: worldId === undefined
+						? undefined
+						: await seedSessionFromWorld(tx, worldId, language);
 				if (!seeded) await ensureMission(tx, composeMission(language));
-				// The opening plays from the preset itself: no LLM call before the player's first line.
-				if (worldId !== undefined) await writePrologue(tx, prologueSource(getWorld(worldId, language)));
+				// The opening plays from the preset itself (the version the session copied): no LLM call
+				// before the player's first line.
+				const world = preset?.world ?? (worldId === undefined ? undefined : getWorld(worldId, language));
+				if (world) await writePrologue(tx, prologueSource(world, { sealed: preset?.sealed ?? false }));
 				await writeSettings(tx, { language, ...input.llm });
 				return seeded;
 			})
@@ -54,13 +63,18 @@ export async function startSession(app: Pick<App, 'control' | 'sessions'> & Part
 	}
 }
 
-/** A preset's player-visible fields the prologue is told from (never the GM-only ones). */
-export function prologueSource(world: WorldPreset): PrologueSource {
+/**
+ * A preset's player-visible fields the prologue is told from (never the GM-only ones). When the
+ * documents are sealed (someone else's world: the player sees their names only), the premise is one
+ * of them, so the prologue opens on the opening scene and the characters present alone (fields the
+ * author's leak check already treats as player-visible).
+ */
+export function prologueSource(world: WorldPreset, options: { sealed: boolean } = { sealed: false }): PrologueSource {
 	return {
 		language: world.language,
 		title: world.title,
 		tagline: world.tagline,
-		premise: world.documents.premise.body,
+		premise: options.sealed ? '' : world.documents.premise.body,
 		scene: world.opening.scene,
 		present: world.opening.present.flatMap((name) => world.npcs.filter((n) => n.name === name).map((n) => ({ name: n.name, role: n.role })))
 	};

@@ -3,7 +3,8 @@
  * preset follows, and seeding a new session from one.
  */
 export { listWorlds, getWorld, isWorldId, WORLD_IDS, type WorldId, type WorldSummary } from './catalog';
-export { seedSessionFromWorld, seedSessionFromPreset, WORLD_SEED_TURN_ID, PLOT_KEY, type SeededWorld } from './seed';
+export { seedSessionFromWorld, seedSessionFromPreset, WORLD_SEED_TURN_ID, PLOT_KEY, SEALED_DOCUMENTS_RULE, type SeededWorld, type SeedOptions } from './seed';
+export { readOrigin, readPresetCopy, type PresetOrigin, type StoredOrigin } from './origin';
 export {
 	WorldPresetSchema,
 	WorldNpcSchema,
@@ -16,6 +17,8 @@ export {
 	MAX_WORLD_NPCS,
 	MAX_WORLD_SECRETS,
 	MIN_SETTING_HEADINGS,
+	MAX_SECRET_MARKERS,
+	countHeadings,
 	type WorldPreset,
 	type WorldPresetInput,
 	type WorldNpc,

@@ -17,6 +17,13 @@ import { isJsonObject, isJsonValue, MAX_BODY_CHARS, MAX_NAME_CHARS, type JsonObj
 import { MAX_LOOK_CHARS, MAX_STAGE_NAME_CHARS } from '../stage';
 import { MAX_SPEAKER_CHARS, STAGE_SLOTS } from '../../adv';
 import { LanguageSchema } from '../../types/settings';
+import { controlCharacterMessage, hasControlCharacter, withoutControlCharacters } from '../validation';
+import { findLeaks } from '../../presets/leaks';
+import { countHeadings } from '../../presets/form';
+
+export { countHeadings };
+
+export { findLeaks, playerVisibleFields, type Leak, type LeakCheckInput } from '../../presets/leaks';
 
 /** A picker line: short enough to sit under a title on a phone. */
 export const MAX_TAGLINE_CHARS = 200;
@@ -28,11 +35,11 @@ export const MAX_SECRET_MARKERS = 10;
 export const MIN_SETTING_HEADINGS = 3;
 
 const ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const HEADING_LINES = /^ {0,3}#{1,6}[ \t\u3000]+\S/gm;
 
 const singleLine = (max: number, what: string) =>
 	v.pipe(
 		v.string(),
+		withoutControlCharacters(what),
 		v.trim(),
 		v.nonEmpty(`${what} is empty.`),
 		v.maxLength(max, `${what} is longer than ${max} characters.`),
@@ -40,7 +47,12 @@ const singleLine = (max: number, what: string) =>
 	);
 
 const text = (max: number, what: string) =>
-	v.pipe(v.string(), v.check((s) => s.trim() !== '', `${what} is empty.`), v.maxLength(max, `${what} is longer than ${max} characters.`));
+	v.pipe(
+		v.string(),
+		withoutControlCharacters(what),
+		v.check((s) => s.trim() !== '', `${what} is empty.`),
+		v.maxLength(max, `${what} is longer than ${max} characters.`)
+	);
 
 export const WorldDocumentSchema = v.object({
 	title: singleLine(MAX_NAME_CHARS, 'A document title'),
@@ -74,7 +86,18 @@ export const WorldSecretSchema = v.object({
 	markers: v.optional(v.pipe(v.array(singleLine(MAX_NAME_CHARS, 'A secret marker')), v.maxLength(MAX_SECRET_MARKERS)), [])
 });
 
-const JsonObjectSchema = v.custom<JsonObject>((value) => isJsonValue(value) && isJsonObject(value), 'The opening state must be a JSON object.');
+/** Whether any key or string value inside a JSON value holds a control character. */
+function jsonHasControlCharacter(value: unknown): boolean {
+	if (typeof value === 'string') return hasControlCharacter(value);
+	if (Array.isArray(value)) return value.some(jsonHasControlCharacter);
+	if (typeof value === 'object' && value !== null) return Object.entries(value).some(([key, inner]) => hasControlCharacter(key) || jsonHasControlCharacter(inner));
+	return false;
+}
+
+const JsonObjectSchema = v.pipe(
+	v.custom<JsonObject>((value) => isJsonValue(value) && isJsonObject(value), 'The opening state must be a JSON object.'),
+	v.check((state) => !jsonHasControlCharacter(state), controlCharacterMessage('The opening state'))
+);
 
 export const WorldOpeningSchema = v.object({
 	scene: v.object({
@@ -111,11 +134,37 @@ export const WorldPresetSchema = v.pipe(
 		secrets: v.pipe(v.array(WorldSecretSchema), v.minLength(1, 'A world needs at least one secret.'), v.maxLength(MAX_WORLD_SECRETS)),
 		opening: WorldOpeningSchema
 	}),
-	v.check((w) => new Set(w.npcs.map((n) => n.name)).size === w.npcs.length, 'Two NPCs share a name.'),
-	v.check((w) => new Set(w.secrets.map((s) => s.key)).size === w.secrets.length, 'Two secrets share a key.'),
-	v.check((w) => w.opening.present.every((name) => w.npcs.some((n) => n.name === name)), 'The opening names an NPC the world does not have.'),
-	v.check((w) => new Set(w.opening.present).size === w.opening.present.length, 'The opening names an NPC twice.'),
-	v.check((w) => countHeadings(w.documents.setting.body) >= MIN_SETTING_HEADINGS, `The world setting needs at least ${MIN_SETTING_HEADINGS} markdown headings, so it is searched by section.`),
+	// Cross-field rules are reported on the field to fix, and checked as soon as the fields they read
+	// are valid (partialCheck), so an editor shows them next to the other errors, not after.
+	v.forward(
+		v.partialCheck([['npcs']], (w) => new Set(w.npcs.map((n) => n.name)).size === w.npcs.length, 'Two NPCs share a name.'),
+		['npcs']
+	),
+	v.forward(
+		v.partialCheck([['secrets']], (w) => new Set(w.secrets.map((s) => s.key)).size === w.secrets.length, 'Two secrets share a key.'),
+		['secrets']
+	),
+	v.forward(
+		v.partialCheck(
+			[['npcs'], ['opening', 'present']],
+			(w) => w.opening.present.every((name) => w.npcs.some((n) => n.name === name)),
+			'The opening names an NPC the world does not have.'
+		),
+		['opening', 'present']
+	),
+	v.forward(
+		v.partialCheck([['opening', 'present']], (w) => new Set(w.opening.present).size === w.opening.present.length, 'The opening names an NPC twice.'),
+		['opening', 'present']
+	),
+	v.forward(
+		v.partialCheck(
+			[['documents', 'setting', 'body']],
+			(w) => countHeadings(w.documents.setting.body) >= MIN_SETTING_HEADINGS,
+			`The world setting needs at least ${MIN_SETTING_HEADINGS} markdown headings, so it is searched by section.`
+		),
+		// valibot types forward paths two keys deep; the editor shows it on the setting's body.
+		['documents', 'setting']
+	),
 	v.check((w) => findLeaks(w).length === 0, 'A secret marker appears in a player-visible field; run findLeaks for where.')
 );
 
@@ -124,53 +173,4 @@ export type WorldPresetInput = v.InferInput<typeof WorldPresetSchema>;
 export type WorldNpc = v.InferOutput<typeof WorldNpcSchema>;
 export type WorldSecret = v.InferOutput<typeof WorldSecretSchema>;
 
-function countHeadings(markdown: string): number {
-	return markdown.match(HEADING_LINES)?.length ?? 0;
-}
 
-export interface Leak {
-	/** Where the marker was found, e.g. `documents.setting.body` or `npcs[2].appearance`. */
-	readonly field: string;
-	readonly secret: string;
-	readonly marker: string;
-}
-
-/** The fields the leak check reads, spelled out (not derived from the schema, which uses the check). */
-export interface LeakCheckInput {
-	readonly title: string;
-	readonly tagline: string;
-	readonly documents: Readonly<Record<'premise' | 'setting' | 'pc', { readonly title: string; readonly body: string }>>;
-	readonly npcs: readonly { readonly name: string; readonly role: string; readonly appearance: string }[];
-	readonly secrets: readonly { readonly key: string; readonly markers?: readonly string[] }[];
-	readonly opening: { readonly scene: { readonly name: string; readonly description: string }; readonly state: unknown };
-}
-
-/** Every player-visible field of a preset, by name: what the player reads and what image prompts are built from. */
-export function playerVisibleFields(world: Omit<LeakCheckInput, 'secrets'>): [string, string][] {
-	const fields: [string, string][] = [
-		['title', world.title],
-		['tagline', world.tagline]
-	];
-	for (const name of ['premise', 'setting', 'pc'] as const) {
-		const doc = world.documents[name];
-		fields.push([`documents.${name}.title`, doc.title], [`documents.${name}.body`, doc.body]);
-	}
-	world.npcs.forEach((npc, i) => fields.push([`npcs[${i}].name`, npc.name], [`npcs[${i}].role`, npc.role], [`npcs[${i}].appearance`, npc.appearance]));
-	fields.push(['opening.scene.name', world.opening.scene.name], ['opening.scene.description', world.opening.scene.description]);
-	fields.push(['opening.state', JSON.stringify(world.opening.state)]);
-	return fields;
-}
-
-/** Secret markers found in player-visible fields (case-insensitive). Empty when the preset keeps its secrets. */
-export function findLeaks(world: LeakCheckInput): Leak[] {
-	const leaks: Leak[] = [];
-	const fields = playerVisibleFields(world).map(([field, value]) => [field, value.toLowerCase()] as const);
-	for (const secret of world.secrets) {
-		for (const marker of secret.markers ?? []) {
-			const needle = marker.trim().toLowerCase();
-			if (needle === '') continue;
-			for (const [field, value] of fields) if (value.includes(needle)) leaks.push({ field, secret: secret.key, marker });
-		}
-	}
-	return leaks;
-}

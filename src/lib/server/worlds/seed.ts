@@ -18,6 +18,7 @@ import { composeMission, ensureMission, readMission } from '../turn/mission';
 import { writeSettings } from '../turn/settings';
 import { getWorld } from './catalog';
 import { WorldError } from './errors';
+import { writeOrigin, type PresetOrigin } from './origin';
 import type { WorldPreset } from './schema';
 import type { Language } from '../../types/settings';
 
@@ -28,6 +29,12 @@ import type { Language } from '../../types/settings';
 export const WORLD_SEED_TURN_ID = 'world-seed';
 /** The story-DB key of the preset's plot skeleton. */
 export const PLOT_KEY = 'main';
+
+/**
+ * Added to the world's GM behaviour when the player is not the preset's author. The player sees
+ * only the documents' names; the GM reads them in full and must let the story reveal them.
+ */
+export const SEALED_DOCUMENTS_RULE = `The player did not write this world and has not read its documents: they see only their names. Reveal what the documents say only as the story reaches it, through what the player character sees, hears and is told. Never quote a document or recite its sections, and never copy its text into the journal, memory notes, state, summaries or image descriptions. In your first reply, tell the player who their character is and what they know, as the PC sheet allows.`;
 
 export interface SeededWorld {
 	readonly worldId: string;
@@ -53,23 +60,36 @@ function refOf(world: WorldPreset, part: string): string {
  * database that already has a mission or documents (the mission would stay the old one and the
  * documents would be duplicated).
  */
-export async function seedSessionFromWorld(tx: SessionTx, worldId: string, language: Language): Promise<SeededWorld> {
-	return seedSessionFromPreset(tx, getWorld(worldId, language));
+export async function seedSessionFromWorld(tx: SessionTx, worldId: string, language: Language, options: SeedOptions = {}): Promise<SeededWorld> {
+	return seedSessionFromPreset(tx, getWorld(worldId, language), options);
 }
 
-/** Seeds from a validated preset (a shipped one, or later one a player wrote). */
-export async function seedSessionFromPreset(tx: SessionTx, world: WorldPreset): Promise<SeededWorld> {
+export interface SeedOptions {
+	/**
+	 * The player is not the preset's author: its documents become GM-only with their titles shown
+	 * (the player sees names only; the GM reads and recalls them in full), and the mission says so.
+	 */
+	readonly sealed?: boolean;
+	/** Where the preset came from, kept in the session with the copy of the version it started from. */
+	readonly origin?: PresetOrigin;
+}
+
+/** Seeds from a validated preset (a shipped one, or one an author wrote). */
+export async function seedSessionFromPreset(tx: SessionTx, world: WorldPreset, options: SeedOptions = {}): Promise<SeededWorld> {
+	const sealed = options.sealed ?? false;
 	// A mission is pinned once and never replaced, so a session that has one already runs another campaign.
 	if ((await readMission(tx)) !== undefined || (await documents.list(tx, { includeGmOnly: true })).length > 0) {
 		throw new WorldError('not_empty', 'This session already has a mission or documents; a world can only be seeded into a new session.');
 	}
 	await writeSettings(tx, { language: world.language });
-	const mission = await ensureMission(tx, composeMission(world.language, world.gmBehaviour));
+	const behaviour = sealed ? `${world.gmBehaviour.trim()}\n\n${SEALED_DOCUMENTS_RULE}` : world.gmBehaviour;
+	const mission = await ensureMission(tx, composeMission(world.language, behaviour));
 
 	const { premise, setting, pc } = world.documents;
-	const premiseDoc = await documents.create(tx, { ...premise, ref: refOf(world, 'premise') });
-	const settingDoc = await documents.create(tx, { ...setting, ref: refOf(world, 'setting') });
-	const pcDoc = await documents.create(tx, { ...pc, ref: refOf(world, 'pc') });
+	const visibility = { gmOnly: sealed, titleVisible: sealed };
+	const premiseDoc = await documents.create(tx, { ...premise, ...visibility, ref: refOf(world, 'premise') });
+	const settingDoc = await documents.create(tx, { ...setting, ...visibility, ref: refOf(world, 'setting') });
+	const pcDoc = await documents.create(tx, { ...pc, ...visibility, ref: refOf(world, 'pc') });
 	const notesDoc = await documents.create(tx, { title: world.gmNotesTitle, body: gmNotes(world), gmOnly: true, ref: refOf(world, 'gm-notes') });
 
 	await story.setPlot(tx, { key: PLOT_KEY, title: world.plot.title, body: world.plot.body, ref: refOf(world, 'plot') });
@@ -89,12 +109,13 @@ export async function seedSessionFromPreset(tx: SessionTx, world: WorldPreset): 
 	await setOpening(tx, { scene: scene.name, present: [...world.opening.present] });
 
 	await state.patch(tx, world.opening.state);
+	if (options.origin) await writeOrigin(tx, options.origin, world, sealed);
 
 	return {
 		worldId: world.id,
 		language: world.language,
 		title: world.title,
-		gmBehaviour: world.gmBehaviour,
+		gmBehaviour: behaviour,
 		mission,
 		opening: { scene: scene.name, present: [...world.opening.present] },
 		documentIds: { premise: premiseDoc.id, setting: settingDoc.id, pc: pcDoc.id, gmNotes: notesDoc.id }

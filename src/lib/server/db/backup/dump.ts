@@ -1,7 +1,7 @@
 /**
  * A logical copy of a libSQL database as JSON lines: its schema, then every row of every ordinary
  * table in rowid order, then the AUTOINCREMENT counters. Derived data is left out (FTS5 shadow tables,
- * libSQL vector index shadows): it is rebuilt on import. The same content always gives the same bytes,
+ * libSQL vector index shadows, generated columns): it is rebuilt on import. The same content always gives the same bytes,
  * so the text's SHA-256 tells whether a database changed between two backups.
  *
  *   {"format":"kantera-export","version":1}
@@ -41,6 +41,7 @@ export class DumpFormatError extends Error {
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const isVirtual = (sql: string) => /^\s*create\s+virtual\s+table/i.test(sql);
+const isUniqueIndex = (s: SchemaRow) => s.type === 'index' && /^\s*create\s+unique\s+index/i.test(s.sql);
 
 interface Exec {
 	execute(stmt: InStatement): Promise<ResultSet>;
@@ -59,6 +60,12 @@ async function layout(tx: Exec): Promise<{ tables: string[]; schema: SchemaRow[]
 	const schema = master.rows.map((r) => v.parse(SchemaRow, { type: r.type, name: r.name, tbl_name: r.tbl_name, sql: r.sql })).filter((r) => !skip.has(r.name) && !skip.has(r.tbl_name));
 	const tables = schema.filter((r) => r.type === 'table' && !isVirtual(r.sql)).map((r) => r.name);
 	return { tables, schema };
+}
+
+/** The columns a row is written with: generated columns are computed again on import (and refuse an INSERT). */
+async function storedColumns(tx: Exec, table: string): Promise<string[]> {
+	const rs = await tx.execute({ sql: 'SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0 ORDER BY cid', args: [table] });
+	return rs.rows.map((r) => String(r.name));
 }
 
 async function hasRowid(tx: Exec, table: string): Promise<boolean> {
@@ -83,19 +90,17 @@ export async function dumpDatabase(client: Client, write: (line: string) => void
 		let rows = 0;
 		for (const table of tables) {
 			const keyed = await hasRowid(tx, table);
+			const columns = await storedColumns(tx, table);
+			const list = columns.map(quote).join(', ');
+			await write(JSON.stringify({ table, columns }));
 			let after: unknown = null;
-			let columns: string[] | undefined;
 			for (;;) {
 				// Keyset paging on rowid: each page is an index range, however large the table.
 				const rs = !keyed
-					? await tx.execute(`SELECT * FROM ${quote(table)}`)
+					? await tx.execute(`SELECT ${list} FROM ${quote(table)}`)
 					: after === null
-						? await tx.execute(`SELECT rowid AS ${ROWID}, * FROM ${quote(table)} ORDER BY rowid LIMIT ${PAGE_ROWS}`)
-						: await tx.execute({ sql: `SELECT rowid AS ${ROWID}, * FROM ${quote(table)} WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE_ROWS}`, args: [BigInt(String(after))] });
-				if (!columns) {
-					columns = keyed ? rs.columns.slice(1) : rs.columns;
-					await write(JSON.stringify({ table, columns }));
-				}
+						? await tx.execute(`SELECT rowid AS ${ROWID}, ${list} FROM ${quote(table)} ORDER BY rowid LIMIT ${PAGE_ROWS}`)
+						: await tx.execute({ sql: `SELECT rowid AS ${ROWID}, ${list} FROM ${quote(table)} WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE_ROWS}`, args: [BigInt(String(after))] });
 				for (const row of rs.rows) {
 					const values = Array.from(row);
 					if (keyed) after = values.shift();
@@ -159,6 +164,9 @@ export async function loadDatabase(client: Client, lines: AsyncIterable<string> 
 		await tx.execute('PRAGMA defer_foreign_keys = ON');
 		await wipeDatabase(tx);
 		for (const s of schema) if (s.type === 'table' && !isVirtual(s.sql)) await tx.execute(s.sql);
+		// A foreign key may reference a column made unique by an index (not the primary key): without that
+		// index, inserting a referencing row is a schema error, deferred foreign keys or not.
+		for (const s of schema) if (isUniqueIndex(s)) await tx.execute(s.sql);
 		const known = new Set(schema.filter((s) => s.type === 'table').map((s) => s.name));
 		let tables = 0;
 		let rows = 0;
@@ -200,7 +208,7 @@ export async function loadDatabase(client: Client, lines: AsyncIterable<string> 
 			const content = /\bcontent\s*=\s*'([^']+)'/i.exec(s.sql);
 			if (/\busing\s+fts5\s*\(/i.test(s.sql) && content) await tx.execute(`INSERT INTO ${quote(s.name)}(${quote(s.name)}) VALUES ('rebuild')`);
 		}
-		for (const kind of ['index', 'trigger', 'view'] as const) for (const s of schema) if (s.type === kind) await tx.execute(s.sql);
+		for (const kind of ['index', 'trigger', 'view'] as const) for (const s of schema) if (s.type === kind && !isUniqueIndex(s)) await tx.execute(s.sql);
 		if (sequence.length > 0) {
 			await tx.execute('DELETE FROM sqlite_sequence');
 			await runAll(

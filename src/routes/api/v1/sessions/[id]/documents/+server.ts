@@ -2,8 +2,11 @@ import { apiEndpoint, documentInfoDto, jsonResponse, withSession } from '$lib/se
 import { documents } from '$lib/server/records';
 import type { RequestHandler } from './$types';
 
-/** The documents the player may see (world setting, premise, PC sheet); GM-only ones are not listed at all. */
+/**
+ * The documents the player may see (world setting, premise, PC sheet). In another author's world they
+ * are listed by name only (`sealed: true`; their bodies answer 404); other GM-only ones are not listed.
+ */
 export const GET = apiEndpoint(async ({ app, user, params }) => {
-	const rows = await withSession(app, user, params.id, (s) => documents.list(s.db, { includeGmOnly: false }));
+	const rows = await withSession(app, user, params.id, (s) => documents.list(s.db, { includeGmOnly: false, includeVisibleTitles: true }));
 	return jsonResponse({ documents: rows.map(documentInfoDto) });
 }) satisfies RequestHandler;

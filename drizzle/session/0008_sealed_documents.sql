@@ -1,0 +1,1 @@
+ALTER TABLE `documents` ADD `title_visible` integer DEFAULT false NOT NULL;

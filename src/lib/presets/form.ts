@@ -1,0 +1,286 @@
+/**
+ * The preset editor's form: the world preset as the author types it (every value a string, the
+ * markers one per line, the state as JSON text, "on stage at the opening" as a tick per NPC). It is
+ * what a form post carries, what autosave stores as a draft and what an import produces; turning it
+ * into the preset schema's input (`formToInput`) is the one step between the two shapes.
+ *
+ * Browser-safe: the editor, the API's draft endpoint and the server's form actions share it.
+ * Field names in the HTML are the dot paths used here (`npcs.0.name`), which are also the paths of
+ * the schema's issues, so each error lands next to its field.
+ */
+import * as v from 'valibot';
+import { LanguageSchema, type Language } from '../types/settings';
+
+
+export interface DocumentForm {
+	title: string;
+	body: string;
+}
+
+export interface NpcForm {
+	name: string;
+	role: string;
+	appearance: string;
+	personality: string;
+	/** On stage when play begins (the opening's `present`, in NPC order). */
+	present: boolean;
+}
+
+export interface SecretForm {
+	key: string;
+	title: string;
+	body: string;
+	/** One marker per line. */
+	markers: string;
+}
+
+export interface PresetForm {
+	language: Language;
+	title: string;
+	tagline: string;
+	documents: { premise: DocumentForm; setting: DocumentForm; pc: DocumentForm };
+	gmNotesTitle: string;
+	npcs: NpcForm[];
+	gmBehaviour: string;
+	plot: { title: string; body: string };
+	secrets: SecretForm[];
+	opening: { scene: { name: string; description: string }; situation: string; state: string };
+}
+
+export const DOCUMENT_NAMES = ['premise', 'setting', 'pc'] as const;
+export type DocumentName = (typeof DOCUMENT_NAMES)[number];
+
+/**
+ * The limits the editor counts against. The server fills them from the schema's own constants and
+ * passes them to the page, so the counters can never disagree with the validation.
+ */
+export interface PresetLimits {
+	name: number;
+	tagline: number;
+	body: number;
+	look: number;
+	npcName: number;
+	sceneName: number;
+	npcs: number;
+	secrets: number;
+	markers: number;
+	onStage: number;
+	settingHeadings: number;
+	presetBytes: number;
+}
+
+/** Generous caps for drafts: unsaved work may be over the preset's limits, but never unbounded. */
+const DRAFT_TEXT_MAX = 400_000;
+const DRAFT_LINE_MAX = 2_000;
+/** Rows a draft may hold: a few over the preset's limits, so an over-full import can still be trimmed in the editor. */
+export const DRAFT_MAX_ROWS = 40;
+
+const line = v.pipe(v.string(), v.maxLength(DRAFT_LINE_MAX));
+const block = v.pipe(v.string(), v.maxLength(DRAFT_TEXT_MAX));
+const doc = v.object({ title: line, body: block });
+
+/** A stored or posted draft: the form's shape with bounded strings. Validates autosave bodies and imports. */
+export const PresetFormSchema = v.object({
+	language: LanguageSchema,
+	title: line,
+	tagline: line,
+	documents: v.object({ premise: doc, setting: doc, pc: doc }),
+	gmNotesTitle: line,
+	npcs: v.pipe(
+		v.array(v.object({ name: line, role: line, appearance: block, personality: block, present: v.boolean() })),
+		v.maxLength(DRAFT_MAX_ROWS, `a draft holds at most ${DRAFT_MAX_ROWS} NPCs`)
+	),
+	gmBehaviour: block,
+	plot: v.object({ title: line, body: block }),
+	secrets: v.pipe(
+		v.array(v.object({ key: line, title: line, body: block, markers: block })),
+		v.maxLength(DRAFT_MAX_ROWS, `a draft holds at most ${DRAFT_MAX_ROWS} secrets`)
+	),
+	opening: v.object({ scene: v.object({ name: line, description: block }), situation: block, state: block })
+});
+
+const emptyNpc = (): NpcForm => ({ name: '', role: '', appearance: '', personality: '', present: false });
+const emptySecret = (): SecretForm => ({ key: '', title: '', body: '', markers: '' });
+
+const DEFAULT_TITLES: Record<Language, { premise: string; setting: string; pc: string; gmNotes: string; plot: string }> = {
+	ja: { premise: '前提', setting: '世界設定', pc: 'PCシート', gmNotes: 'GMメモ', plot: 'メインプロット' },
+	en: { premise: 'Premise', setting: 'World Setting', pc: 'PC Sheet', gmNotes: 'GM Notes', plot: 'Main Plot' }
+};
+
+/** A new preset's form: the usual document titles filled in, one empty NPC and one empty secret. */
+export function emptyForm(language: Language): PresetForm {
+	const t = DEFAULT_TITLES[language];
+	return {
+		language,
+		title: '',
+		tagline: '',
+		documents: { premise: { title: t.premise, body: '' }, setting: { title: t.setting, body: '' }, pc: { title: t.pc, body: '' } },
+		gmNotesTitle: t.gmNotes,
+		npcs: [emptyNpc()],
+		gmBehaviour: '',
+		plot: { title: t.plot, body: '' },
+		secrets: [emptySecret()],
+		opening: { scene: { name: '', description: '' }, situation: '', state: '{}' }
+	};
+}
+
+export const addNpc = (form: PresetForm): PresetForm => ({ ...form, npcs: [...form.npcs, emptyNpc()] });
+export const addSecret = (form: PresetForm): PresetForm => ({ ...form, secrets: [...form.secrets, emptySecret()] });
+export const removeNpc = (form: PresetForm, index: number): PresetForm => ({ ...form, npcs: form.npcs.filter((_, i) => i !== index) });
+export const removeSecret = (form: PresetForm, index: number): PresetForm => ({ ...form, secrets: form.secrets.filter((_, i) => i !== index) });
+
+/** The preset as the schema reads it, from a valid preset (an export, a stored version, an official world). */
+export interface PresetContentLike {
+	language: Language;
+	title: string;
+	tagline: string;
+	documents: { premise: DocumentForm; setting: DocumentForm; pc: DocumentForm };
+	gmNotesTitle: string;
+	npcs: readonly { name: string; role: string; appearance: string; personality: string }[];
+	gmBehaviour: string;
+	plot: { title: string; body: string };
+	secrets: readonly { key: string; title: string; body: string; markers?: readonly string[] }[];
+	opening: { scene: { name: string; description: string }; present: readonly string[]; situation: string; state: unknown };
+}
+
+export function formFromContent(content: PresetContentLike): PresetForm {
+	const present = new Set(content.opening.present);
+	return {
+		language: content.language,
+		title: content.title,
+		tagline: content.tagline,
+		documents: {
+			premise: { ...content.documents.premise },
+			setting: { ...content.documents.setting },
+			pc: { ...content.documents.pc }
+		},
+		gmNotesTitle: content.gmNotesTitle,
+		npcs: content.npcs.map((n) => ({ name: n.name, role: n.role, appearance: n.appearance, personality: n.personality, present: present.has(n.name) })),
+		gmBehaviour: content.gmBehaviour,
+		plot: { ...content.plot },
+		secrets: content.secrets.map((s) => ({ key: s.key, title: s.title, body: s.body, markers: (s.markers ?? []).join('\n') })),
+		opening: { scene: { ...content.opening.scene }, situation: content.opening.situation, state: JSON.stringify(content.opening.state, null, 2) }
+	};
+}
+
+export function markerLines(markers: string): string[] {
+	return markers
+		.split(/\r?\n/)
+		.map((m) => m.trim())
+		.filter((m) => m !== '');
+}
+
+/** The opening state's JSON text, parsed; `undefined` when it is not JSON at all. */
+export function parseStateText(text: string): unknown {
+	if (text.trim() === '') return {};
+	try {
+		const value: unknown = JSON.parse(text);
+		return value;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The form as the preset schema's input. The state stays its text when it is not JSON (the schema
+ * then refuses it as "not a JSON object", next to its field).
+ */
+export function formToInput(form: PresetForm): Record<string, unknown> {
+	const state = parseStateText(form.opening.state);
+	return {
+		language: form.language,
+		title: form.title,
+		tagline: form.tagline,
+		documents: form.documents,
+		gmNotesTitle: form.gmNotesTitle,
+		npcs: form.npcs.map((n) => ({ name: n.name, role: n.role, appearance: n.appearance, personality: n.personality })),
+		gmBehaviour: form.gmBehaviour,
+		plot: form.plot,
+		secrets: form.secrets.map((s) => ({ key: s.key, title: s.title, body: s.body, markers: markerLines(s.markers) })),
+		opening: {
+			scene: form.opening.scene,
+			present: form.npcs.filter((n) => n.present).map((n) => n.name.trim()),
+			situation: form.opening.situation,
+			state: state === undefined ? form.opening.state : state
+		}
+	};
+}
+
+/** What the leak check reads from the form, as the author has typed it. */
+export function leakInputOf(form: PresetForm) {
+	return {
+		title: form.title,
+		tagline: form.tagline,
+		documents: form.documents,
+		npcs: form.npcs,
+		secrets: form.secrets.map((s) => ({ key: s.key.trim() || s.title.trim(), markers: markerLines(s.markers) })),
+		opening: { scene: form.opening.scene, state: form.opening.state }
+	};
+}
+
+/** `npcs[2].appearance` (the leak check's spelling) as a form field name, `npcs.2.appearance`. */
+export function fieldOfLeak(field: string): string {
+	return field.replace(/\[(\d+)\]/g, '.$1');
+}
+
+/** Form fields by their HTML name. Numbered rows are read in index order; gaps are closed up. */
+export function formFromFormData(data: FormData): PresetForm {
+	const text = (name: string): string => {
+		const value = data.get(name);
+		return typeof value === 'string' ? value : '';
+	};
+	const rows = (prefix: string): number[] => {
+		const seen = new Set<number>();
+		for (const key of data.keys()) {
+			const m = new RegExp(`^${prefix}\\.(\\d{1,3})\\.`).exec(key);
+			if (m?.[1] !== undefined) seen.add(Number(m[1]));
+		}
+		return [...seen].sort((a, b) => a - b).slice(0, DRAFT_MAX_ROWS);
+	};
+	const language = text('language');
+	const doc = (name: DocumentName): DocumentForm => ({ title: text(`documents.${name}.title`), body: text(`documents.${name}.body`) });
+	return {
+		language: language === 'ja' ? 'ja' : 'en',
+		title: text('title'),
+		tagline: text('tagline'),
+		documents: { premise: doc('premise'), setting: doc('setting'), pc: doc('pc') },
+		gmNotesTitle: text('gmNotesTitle'),
+		npcs: rows('npcs').map((i) => ({
+			name: text(`npcs.${i}.name`),
+			role: text(`npcs.${i}.role`),
+			appearance: text(`npcs.${i}.appearance`),
+			personality: text(`npcs.${i}.personality`),
+			present: data.get(`npcs.${i}.present`) !== null
+		})),
+		gmBehaviour: text('gmBehaviour'),
+		plot: { title: text('plot.title'), body: text('plot.body') },
+		secrets: rows('secrets').map((i) => ({
+			key: text(`secrets.${i}.key`),
+			title: text(`secrets.${i}.title`),
+			body: text(`secrets.${i}.body`),
+			markers: text(`secrets.${i}.markers`)
+		})),
+		opening: {
+			scene: { name: text('opening.scene.name'), description: text('opening.scene.description') },
+			situation: text('opening.situation'),
+			state: text('opening.state')
+		}
+	};
+}
+
+const HEADING_LINES = /^ {0,3}#{1,6}[ \t\u3000]+\S/gm;
+
+/** Markdown headings in a text, as the world schema counts them (the setting needs a few). */
+export function countHeadings(markdown: string): number {
+	return markdown.match(HEADING_LINES)?.length ?? 0;
+}
+
+/** Characters of a string as the schema counts them (UTF-16 code units, like `maxLength`). */
+export function charCount(value: string): number {
+	return value.length;
+}
+
+/** Bytes of the preset as stored (its JSON in UTF-8): what the whole-preset size limit counts. */
+export function presetBytes(input: unknown): number {
+	return new TextEncoder().encode(JSON.stringify(input)).byteLength;
+}

@@ -1,0 +1,51 @@
+/**
+ * Request bodies of the preset and gallery endpoints, checked with valibot where they enter. The
+ * preset content itself is checked by the presets module against the world schema (every problem
+ * reported on its field); here only the envelope is.
+ */
+import * as v from 'valibot';
+import { PresetVisibilitySchema } from '../../types/presets';
+import { ImportFileSchema, MAX_IMPORT_BYTES, PresetError, ReportReasonSchema } from '../presets';
+import { ApiError, badRequest } from './errors';
+
+/** The preset's fields without `id` (the server gives the id). */
+export const PresetBody = v.pipe(
+	v.record(v.string(), v.unknown()),
+	v.check((body) => !Object.hasOwn(body, 'id'), 'id is given by the server: leave it out of the body')
+);
+
+export const VisibilityBody = v.strictObject({
+	visibility: PresetVisibilitySchema
+});
+
+export const ReportBody = v.strictObject({ reason: ReportReasonSchema });
+
+const RAW_TYPES = /^(application\/json|image\/png|application\/octet-stream)\s*(;|$)/i;
+const MULTIPART = /^multipart\/form-data\s*(;|$)/i;
+
+/**
+ * The file of an import request: a multipart form with a `file` field (what a browser sends), or the
+ * file itself as the body with its type (application/json, image/png, application/octet-stream),
+ * which scripts can send without the Origin header SvelteKit requires of form posts.
+ */
+export async function readImportFile(request: Request): Promise<Uint8Array> {
+	const type = request.headers.get('content-type') ?? '';
+	if (MULTIPART.test(type)) {
+		let data: FormData;
+		try {
+			data = await request.formData();
+		} catch {
+			throw badRequest('The multipart body could not be read.', 'INVALID_BODY');
+		}
+		const file = v.safeParse(ImportFileSchema, data.get('file'));
+		if (!file.success) throw new PresetError('bad_import', file.issues[0].message);
+		return new Uint8Array(await file.output.arrayBuffer());
+	}
+	if (RAW_TYPES.test(type)) {
+		const bytes = new Uint8Array(await request.arrayBuffer());
+		if (bytes.byteLength === 0) throw new PresetError('bad_import', 'The file is empty.');
+		if (bytes.byteLength > MAX_IMPORT_BYTES) throw new PresetError('bad_import', `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB, the most an import takes.`);
+		return bytes;
+	}
+	throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data (field "file"), or as the body with content-type application/json, image/png or application/octet-stream.');
+}

@@ -1,0 +1,201 @@
+/**
+ * The gallery's shelves, a page at a time:
+ * - New: latest published first;
+ * - Popular: most distinct players in the last 30 days, then most favourites (then newest);
+ * - Favourites: the signed-in user's, latest favourited first (any preset they can still see).
+ * The official presets lead New and Popular (first page, with their badge). Paging is by keyset
+ * (an opaque cursor holding the last row's sort key), so a deep page costs what the first one does,
+ * and each shelf walks an index made for its order (see the presets table's indexes).
+ */
+import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import * as v from 'valibot';
+import { controlSchema, type ControlDrizzle } from '../db';
+import { getWorld, WORLD_IDS } from '../worlds';
+import type { Language } from '../../types/settings';
+import { coverUrl, refreshPopularity } from '../presets';
+import { GALLERY_SHELVES, type GalleryItemDto, type GalleryPageDto, type GalleryShelf } from '../../types/presets';
+import { searchCondition, SearchQuerySchema } from './search';
+
+const { presets, presetFavorites, presetCovers, users } = controlSchema;
+
+export { GALLERY_SHELVES };
+export const GALLERY_PAGE_SIZE = 24;
+export const MAX_GALLERY_PAGE_SIZE = 60;
+
+export class GalleryError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'GalleryError';
+	}
+}
+
+export const GalleryQuerySchema = v.object({
+	shelf: v.optional(v.picklist(GALLERY_SHELVES, 'shelf must be new, popular or favorites'), 'new'),
+	language: v.optional(v.union([v.picklist(['ja', 'en'], 'language must be ja or en'), v.literal('')]), ''),
+	q: v.optional(SearchQuerySchema, ''),
+	cursor: v.optional(v.pipe(v.string(), v.maxLength(300, 'cursor is not one this server gave out')), ''),
+	limit: v.optional(
+		v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'limit must be a whole number'), v.transform(Number), v.minValue(1, 'limit must be at least 1'), v.maxValue(MAX_GALLERY_PAGE_SIZE, `limit must be at most ${MAX_GALLERY_PAGE_SIZE}`)),
+		String(GALLERY_PAGE_SIZE)
+	)
+});
+export type GalleryQuery = v.InferOutput<typeof GalleryQuerySchema>;
+
+export interface GalleryRequest extends GalleryQuery {
+	/** The signed-in user: required for Favourites; shown nothing else differently. */
+	viewerId?: string | undefined;
+	/** The language official presets are shown in when no language filter is set. */
+	displayLanguage: Language;
+	now?: number;
+}
+
+// Keys: New (publishedAt, seq); Popular (players30d, favorites, publishedAt, seq); Favourites (favourited at, preset id).
+const Int = v.pipe(v.number(), v.integer());
+const CursorSchema = v.variant('s', [
+	v.object({ s: v.literal('new'), k: v.tuple([Int, Int]) }),
+	v.object({ s: v.literal('popular'), k: v.tuple([Int, Int, Int, Int]) }),
+	v.object({ s: v.literal('favorites'), k: v.tuple([Int, v.pipe(v.string(), v.maxLength(64))]) })
+]);
+type Cursor = v.InferOutput<typeof CursorSchema>;
+
+export function encodeCursor(cursor: Cursor): string {
+	return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+}
+
+function decodeCursor(raw: string, shelf: GalleryShelf): Cursor | undefined {
+	if (raw === '') return undefined;
+	let data: unknown;
+	try {
+		data = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+	} catch {
+		throw new GalleryError('cursor is not one this server gave out');
+	}
+	const parsed = v.safeParse(CursorSchema, data);
+	if (!parsed.success || parsed.output.s !== shelf) throw new GalleryError('cursor is not one this server gave out (or belongs to another shelf)');
+	return parsed.output;
+}
+
+const columns = {
+	seq: presets.seq,
+	id: presets.id,
+	official: presets.official,
+	language: presets.language,
+	title: presets.title,
+	tagline: presets.tagline,
+	author: users.name,
+	plays: presets.playersTotal,
+	recentPlayers: presets.players30d,
+	favorites: presets.favorites,
+	publishedAt: presets.publishedAt,
+	cover: presetCovers.image
+};
+
+interface Row {
+	seq: number;
+	id: string;
+	official: boolean;
+	language: 'ja' | 'en' | null;
+	title: string;
+	tagline: string;
+	author: string | null;
+	plays: number;
+	recentPlayers: number;
+	favorites: number;
+	publishedAt: number | null;
+	cover: string | null;
+}
+
+function item(row: Row, displayLanguage: Language): GalleryItemDto {
+	// Official presets are shown in the reader's (or the filter's) language, from the shipped content.
+	const official = row.official ? getWorld(row.id, displayLanguage) : undefined;
+	return {
+		id: row.id,
+		title: official?.title ?? row.title,
+		tagline: official?.tagline ?? row.tagline,
+		language: row.official ? null : row.language,
+		author: row.author,
+		plays: row.plays,
+		favorites: row.favorites,
+		official: row.official,
+		recentPlayers: row.recentPlayers,
+		coverUrl: coverUrl(row.id, row.cover)
+	};
+}
+
+function base(db: ControlDrizzle) {
+	return db.select(columns).from(presets).leftJoin(users, eq(users.id, presets.authorId)).leftJoin(presetCovers, eq(presetCovers.presetId, presets.id));
+}
+
+/** The official presets matching the search, in catalogue order (they have every language). */
+async function officials(db: ControlDrizzle, q: string): Promise<Row[]> {
+	// By id (the unique index): a scan for `official` would read every preset.
+	const rows = await base(db).where(and(inArray(presets.id, [...WORLD_IDS]), eq(presets.official, true), searchCondition(q)));
+	return WORLD_IDS.flatMap((id) => rows.filter((r) => r.id === id));
+}
+
+export async function galleryPage(db: ControlDrizzle, req: GalleryRequest): Promise<GalleryPageDto> {
+	const cursor = decodeCursor(req.cursor, req.shelf);
+	const display: Language = req.language === '' ? req.displayLanguage : req.language;
+	const search = searchCondition(req.q);
+	const limit = req.limit;
+
+	if (req.shelf === 'favorites') {
+		if (req.viewerId === undefined) return { items: [], nextCursor: null };
+		const k = cursor?.s === 'favorites' ? cursor.k : undefined;
+		const viewer = req.viewerId;
+		const rows = await db
+			.select({ ...columns, favoritedAt: presetFavorites.createdAt })
+			.from(presetFavorites)
+			.innerJoin(presets, eq(presets.id, presetFavorites.presetId))
+			.leftJoin(users, eq(users.id, presets.authorId))
+			.leftJoin(presetCovers, eq(presetCovers.presetId, presets.id))
+			.where(
+				and(
+					eq(presetFavorites.userId, viewer),
+					// Still visible to the user: the same rule as opening the preset (presets/access.ts).
+					or(
+						eq(presets.official, true),
+						eq(presets.authorId, viewer),
+						and(sql`${presets.visibility} <> 'private'`, sql`${presets.currentVersion} IS NOT NULL`, isNull(presets.moderatedAt))
+					),
+					req.language === '' ? undefined : or(eq(presets.language, req.language), eq(presets.official, true)),
+					search,
+					k ? sql`(${presetFavorites.createdAt}, ${presetFavorites.presetId}) < (${k[0]}, ${k[1]})` : undefined
+				)
+			)
+			.orderBy(desc(presetFavorites.createdAt), desc(presetFavorites.presetId))
+			.limit(limit + 1);
+		const page = rows.slice(0, limit);
+		const last = page[page.length - 1];
+		return {
+			items: page.map((r) => item(r, display)),
+			nextCursor: rows.length > limit && last ? encodeCursor({ s: 'favorites', k: [last.favoritedAt, last.id] }) : null
+		};
+	}
+
+	if (req.shelf === 'popular') await refreshPopularity(db, req.now);
+	const where: (SQL | undefined)[] = [eq(presets.listed, true), req.language === '' ? undefined : eq(presets.language, req.language), search];
+	let order: SQL[];
+	if (req.shelf === 'new') {
+		const k = cursor?.s === 'new' ? cursor.k : undefined;
+		if (k) where.push(sql`(${presets.publishedAt}, ${presets.seq}) < (${k[0]}, ${k[1]})`);
+		order = [desc(presets.publishedAt), desc(presets.seq)];
+	} else {
+		const k = cursor?.s === 'popular' ? cursor.k : undefined;
+		if (k) where.push(sql`(${presets.players30d}, ${presets.favorites}, ${presets.publishedAt}, ${presets.seq}) < (${k[0]}, ${k[1]}, ${k[2]}, ${k[3]})`);
+		order = [desc(presets.players30d), desc(presets.favorites), desc(presets.publishedAt), desc(presets.seq)];
+	}
+	const rows = await base(db)
+		.where(and(...where))
+		.orderBy(...order)
+		.limit(limit + 1);
+	const page = rows.slice(0, limit);
+	const last = page[page.length - 1];
+	let nextCursor: string | null = null;
+	if (rows.length > limit && last) {
+		const published = last.publishedAt ?? 0;
+		nextCursor = encodeCursor(req.shelf === 'new' ? { s: 'new', k: [published, last.seq] } : { s: 'popular', k: [last.recentPlayers, last.favorites, published, last.seq] });
+	}
+	const lead = cursor === undefined ? await officials(db, req.q) : [];
+	return { items: [...lead, ...page].map((r) => item(r, display)), nextCursor };
+}

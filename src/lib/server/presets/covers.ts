@@ -1,0 +1,262 @@
+/**
+ * Preset covers: the opening scene's background, drawn by the same image provider as the stage and
+ * kept in the same image store, as a durable job in the control database. Ordering a cover (when a
+ * version is saved with a new opening scene) marks the job pending; the runner takes it under a
+ * lease, generates, stores and marks it done, retrying with backoff and giving up visibly after a few
+ * attempts. Nothing lives only in memory: after a restart the next kick finds pending jobs and jobs
+ * whose lease expired. The previous cover stays until the new one is ready; pages show a placeholder
+ * while there is none.
+ *
+ * A cover is metered like any image: its price is reserved against the author's day and the server's
+ * month while it is drawn (so covers, turns and stage images racing for the same budget can't overshoot
+ * it), charged when it is stored, and refused when their day or the server's month is over budget.
+ */
+import { and, asc, eq, isNull, lt, lte, min, or, sql } from 'drizzle-orm';
+import { controlSchema, newId, type ControlDb } from '../db';
+import { release, reserveWhenFree, settle, type Payer, type Reservation, type ScopeLimits } from '../budget';
+import { sceneBackgroundPrompt } from '../stage';
+import type { ImageProvider, ImageStore } from '../images';
+import { IMAGE_RESERVATION_TTL_MS, imageKey } from '../images';
+import type { PresetRow } from './store';
+
+const { presetCovers, presets } = controlSchema;
+
+export type CoverJob = typeof presetCovers.$inferSelect;
+
+export interface CoverPolicy {
+	maxAttempts: number;
+	retryBaseMs: number;
+	leaseMs: number;
+}
+
+export const DEFAULT_COVER_POLICY: Readonly<CoverPolicy> = Object.freeze({ maxAttempts: 3, retryBaseMs: 30_000, leaseMs: 120_000 });
+/** Usage rows of covers are keyed apart from play sessions. */
+const USAGE_PREFIX = 'cover:';
+/** The payer of official presets' covers: no user, only the server's monthly scope. */
+const OPERATOR = '';
+const MAX_ERROR_CHARS = 500;
+
+export interface CoverRunnerDeps {
+	control: ControlDb;
+	/** Read at each job: the image provider and store are the stage's own. */
+	images: () => { provider: ImageProvider; store: ImageStore };
+	budget: { limits: ScopeLimits; priceMicros: number };
+	policy?: Partial<CoverPolicy>;
+	now?: () => number;
+}
+
+/** The URL of a preset's cover image (the route checks that the viewer may see the preset). */
+export function coverUrl(presetId: string, image: string | null): string | null {
+	return image === null ? null : `/presets/${presetId}/cover/${image}`;
+}
+
+export class CoverRunner {
+	private readonly policy: CoverPolicy;
+	private readonly now: () => number;
+	private loop: Promise<void> | undefined;
+	private again = false;
+	private timer: { at: number; handle: ReturnType<typeof setTimeout> } | undefined;
+	private stopped = false;
+	private resumed = false;
+	private readonly controller = new AbortController();
+	/** The cover being drawn, by its image slot: deleting a preset waits for it before removing the files. */
+	private readonly working = new Map<string, Promise<void>>();
+	/** Slots of deleted presets: a drawing that finishes late is not stored. */
+	private readonly forgotten = new Set<string>();
+
+	constructor(private readonly deps: CoverRunnerDeps) {
+		this.policy = { ...DEFAULT_COVER_POLICY, ...deps.policy };
+		this.now = deps.now ?? Date.now;
+	}
+
+	/**
+	 * Orders the cover of a preset's opening scene; nothing happens when it is already this scene's.
+	 * `kick: false` only records the order (start-up), for `resume` to start.
+	 */
+	async order(presetId: string, scene: { name: string; description: string }, opts: { kick?: boolean } = {}): Promise<void> {
+		const prompt = sceneBackgroundPrompt(scene);
+		const now = this.now();
+		await this.deps.control.db
+			.insert(presetCovers)
+			.values({ presetId, slot: newId(), prompt, subject: scene.name, status: 'pending', updatedAt: now })
+			.onConflictDoUpdate({
+				target: presetCovers.presetId,
+				set: { prompt, subject: scene.name, status: 'pending', attempts: 0, error: null, nextAttemptAt: null, leaseExpiresAt: null, updatedAt: now },
+				setWhere: sql`${presetCovers.prompt} IS NOT ${prompt} OR ${presetCovers.status} = 'failed'`
+			});
+		if (opts.kick !== false) this.kick();
+	}
+
+	/**
+	 * Starts the work left from before this process (orders made at start-up, jobs of a runner that
+	 * died) the first time a page that shows covers is served; later calls do nothing.
+	 */
+	resume(): void {
+		if (this.resumed) return;
+		this.resumed = true;
+		this.kick();
+	}
+
+	async get(presetId: string): Promise<CoverJob | undefined> {
+		const [row] = await this.deps.control.db.select().from(presetCovers).where(eq(presetCovers.presetId, presetId)).limit(1);
+		return row;
+	}
+
+	/** Removes a deleted preset's images (its job row went with the preset), after any drawing of it in progress. */
+	async forget(slot: string): Promise<void> {
+		this.forgotten.add(slot);
+		await this.working.get(slot)?.catch(() => undefined);
+		await this.deps.images().store.deleteSession(slot);
+	}
+
+	/** Makes sure pending covers are being drawn. Safe to call any number of times. */
+	kick(): void {
+		if (this.stopped) return;
+		if (this.loop) {
+			this.again = true;
+			return;
+		}
+		this.loop = this.drain()
+			.catch((err: unknown) => console.error('[kantera] cover runner failed:', err instanceof Error ? err.message : err))
+			.finally(() => {
+				this.loop = undefined;
+				if (this.again) {
+					this.again = false;
+					this.kick();
+				}
+			});
+	}
+
+	/** Resolves when no cover is being drawn (covers waiting out a backoff don't count). */
+	async idle(): Promise<void> {
+		while (this.loop) await this.loop;
+	}
+
+	async stop(): Promise<void> {
+		this.stopped = true;
+		if (this.timer) clearTimeout(this.timer.handle);
+		this.controller.abort();
+		await this.idle();
+	}
+
+	private async drain(): Promise<void> {
+		for (;;) {
+			if (this.stopped) return;
+			const job = await this.claim();
+			if (!job) break;
+			const work = this.run(job);
+			this.working.set(job.slot, work);
+			try {
+				await work;
+			} finally {
+				this.working.delete(job.slot);
+			}
+		}
+		const [next] = await this.deps.control.db
+			.select({ at: min(presetCovers.nextAttemptAt) })
+			.from(presetCovers)
+			.where(eq(presetCovers.status, 'pending'));
+		if (next?.at != null) this.wakeAt(next.at);
+	}
+
+	private wakeAt(at: number): void {
+		if (this.stopped || (this.timer && this.timer.at <= at)) return;
+		if (this.timer) clearTimeout(this.timer.handle);
+		const handle = setTimeout(
+			() => {
+				this.timer = undefined;
+				this.kick();
+			},
+			Math.max(0, at - this.now())
+		);
+		// A waiting retry must not keep the process (or a test worker) alive.
+		handle.unref();
+		this.timer = { at, handle };
+	}
+
+	private async claim(): Promise<CoverJob | undefined> {
+		const now = this.now();
+		const due = or(
+			and(eq(presetCovers.status, 'pending'), or(isNull(presetCovers.nextAttemptAt), lte(presetCovers.nextAttemptAt, now))),
+			and(eq(presetCovers.status, 'running'), lt(presetCovers.leaseExpiresAt, now))
+		);
+		const [candidate] = await this.deps.control.db.select({ id: presetCovers.presetId }).from(presetCovers).where(due).orderBy(asc(presetCovers.updatedAt)).limit(1);
+		if (!candidate) return undefined;
+		// The conditional update is the claim: of two runners, only one sees a row come back.
+		const [job] = await this.deps.control.db
+			.update(presetCovers)
+			.set({ status: 'running', attempts: sql`${presetCovers.attempts} + 1`, leaseExpiresAt: now + this.policy.leaseMs })
+			.where(and(eq(presetCovers.presetId, candidate.id), due))
+			.returning();
+		return job;
+	}
+
+	private async run(job: CoverJob): Promise<void> {
+		const db = this.deps.control.db;
+		const [preset] = await db.select({ authorId: presets.authorId }).from(presets).where(eq(presets.id, job.presetId)).limit(1);
+		if (!preset) return;
+		const payer: Payer = { userId: preset.authorId ?? OPERATOR, sessionId: `${USAGE_PREFIX}${job.slot}` };
+		const { limits, priceMicros } = this.deps.budget;
+		let reservationId: string | undefined;
+		if (priceMicros > 0) {
+			let reservation: Reservation;
+			try {
+				reservation = await reserveWhenFree(db, payer, limits, priceMicros, { now: this.now, ttlMs: IMAGE_RESERVATION_TTL_MS, signal: this.controller.signal });
+			} catch (err) {
+				if (this.controller.signal.aborted) return;
+				throw err;
+			}
+			if (!reservation.ok) {
+				await this.fail(job, `Not drawn: ${reservation.exceeded.message}.`, false);
+				return;
+			}
+			reservationId = reservation.id;
+		}
+		const { provider, store } = this.deps.images();
+		let key: string;
+		try {
+			const image = await provider.generate({ kind: 'background', prompt: job.prompt, subject: job.subject, signal: this.controller.signal });
+			key = imageKey(image.bytes, image.contentType);
+			if (this.forgotten.has(job.slot)) {
+				// Drawn for a preset deleted meanwhile: nothing is stored, so nothing is charged either.
+				if (priceMicros > 0) await release(db, reservationId);
+				return;
+			}
+			await store.put(job.slot, key, image.bytes, image.contentType);
+		} catch (err) {
+			if (priceMicros > 0) await release(db, reservationId);
+			if (this.controller.signal.aborted) return;
+			const message = err instanceof Error ? err.message : String(err);
+			console.warn(`[kantera] cover of preset ${job.presetId} (attempt ${job.attempts}) failed: ${message}`);
+			await this.fail(job, message, true);
+			return;
+		}
+		if (priceMicros > 0) await settle(db, reservationId, payer, priceMicros, this.now());
+		// Only if the order is still this prompt: a newer order meanwhile stays pending for its own image.
+		await db
+			.update(presetCovers)
+			.set({ status: 'done', image: key, error: null, leaseExpiresAt: null, updatedAt: this.now() })
+			.where(and(eq(presetCovers.presetId, job.presetId), eq(presetCovers.prompt, job.prompt), eq(presetCovers.status, 'running')));
+	}
+
+	private async fail(job: CoverJob, error: string, retryable: boolean): Promise<void> {
+		const now = this.now();
+		const last = !retryable || job.attempts >= this.policy.maxAttempts;
+		await this.deps.control.db
+			.update(presetCovers)
+			.set({
+				status: last ? 'failed' : 'pending',
+				error: error.slice(0, MAX_ERROR_CHARS),
+				leaseExpiresAt: null,
+				nextAttemptAt: last ? null : now + this.policy.retryBaseMs * 2 ** Math.max(0, job.attempts - 1),
+				updatedAt: now
+			})
+			.where(and(eq(presetCovers.presetId, job.presetId), eq(presetCovers.prompt, job.prompt), eq(presetCovers.status, 'running')));
+	}
+}
+
+/** The cover slot of a preset, if it has had a cover ordered (for deleting its images with it). */
+export async function coverSlotOf(control: ControlDb, row: Pick<PresetRow, 'id'>): Promise<string | undefined> {
+	const [job] = await control.db.select({ slot: presetCovers.slot }).from(presetCovers).where(eq(presetCovers.presetId, row.id)).limit(1);
+	return job?.slot;
+}

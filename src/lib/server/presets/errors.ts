@@ -1,0 +1,43 @@
+/**
+ * Errors of the presets capability. `not_found` covers "does not exist", "private and not yours"
+ * and "taken down and not yours" alike, so a private preset can't be told apart from no preset.
+ */
+import type { ContentIssueDto } from '../../types/presets';
+
+export type PresetErrorCode =
+	/** Unknown, or not visible to this user. */
+	| 'not_found'
+	/** Visible, but only its author may do this. */
+	| 'forbidden'
+	/** An official preset: it ships with the app and can't be edited, deleted or reported. */
+	| 'read_only'
+	/** The content (or a visibility change) breaks a rule; `fields` says where when it can. */
+	| 'invalid'
+	/** Only a draft so far: nothing to play or publish until it is saved as a valid preset. */
+	| 'not_playable'
+	/** Too many publications in the window. */
+	| 'rate_limited'
+	/** An imported file that is not a preset, card or card PNG, or one that is broken. */
+	| 'bad_import';
+
+export interface PresetErrorDetails {
+	/** For `invalid` content: every problem, on its field. */
+	readonly issues?: readonly ContentIssueDto[];
+	/** For `rate_limited`: when the next publication is allowed. */
+	readonly retryAt?: Date;
+}
+
+export class PresetError extends Error {
+	constructor(
+		readonly code: PresetErrorCode,
+		message: string,
+		readonly details: PresetErrorDetails = {}
+	) {
+		super(message);
+		this.name = 'PresetError';
+	}
+}
+
+export function isPresetError(err: unknown, code?: PresetErrorCode): err is PresetError {
+	return err instanceof PresetError && (code === undefined || err.code === code);
+}

@@ -1,0 +1,86 @@
+/**
+ * Preset files: the JSON a preset is exported as and imported from. Versioned, so a later Kantera
+ * can read what an earlier one wrote (and an earlier one says plainly that a file is too new):
+ *
+ *   { "format": "kantera.preset", "formatVersion": 1, "exportedAt": "…", "preset": { …the preset's fields without id… } }
+ *
+ * An import becomes a draft: fields are read loosely (a hand-edited file with a mistake still opens
+ * in the editor, where the mistake is shown next to its field), but a file that is not this format,
+ * or one from a newer format version, is refused.
+ */
+import * as v from 'valibot';
+import { formFromContent, PresetFormSchema, type PresetForm } from '../../presets/form';
+import type { WorldPreset } from '../worlds';
+import { contentOf } from './content';
+import { PresetError } from './errors';
+
+export const PRESET_FILE_FORMAT = 'kantera.preset';
+export const PRESET_FILE_VERSION = 1;
+
+export interface PresetFile {
+	format: typeof PRESET_FILE_FORMAT;
+	formatVersion: number;
+	exportedAt: string;
+	preset: Omit<WorldPreset, 'id'>;
+}
+
+export function exportPreset(preset: WorldPreset, now = Date.now()): PresetFile {
+	return { format: PRESET_FILE_FORMAT, formatVersion: PRESET_FILE_VERSION, exportedAt: new Date(now).toISOString(), preset: contentOf(preset) };
+}
+
+/** A file name for the download: the title's letters and digits, or the id. */
+export function exportFileName(preset: Pick<WorldPreset, 'id' | 'title'>): string {
+	const slug = preset.title
+		.normalize('NFKC')
+		.replace(/[^\p{L}\p{N}]+/gu, '-')
+		.replace(/^-+|-+$/g, '')
+		.slice(0, 60);
+	return `${slug || preset.id}.kantera-preset.json`;
+}
+
+const str = v.optional(v.string(), '');
+const Doc = v.optional(v.object({ title: str, body: str }), { title: '', body: '' });
+const LoosePreset = v.object({
+	language: v.optional(v.picklist(['ja', 'en'], 'language must be ja or en'), 'en'),
+	title: str,
+	tagline: str,
+	documents: v.optional(v.object({ premise: Doc, setting: Doc, pc: Doc }), {}),
+	gmNotesTitle: str,
+	npcs: v.optional(v.array(v.object({ name: str, role: str, appearance: str, personality: str })), []),
+	gmBehaviour: str,
+	plot: v.optional(v.object({ title: str, body: str }), { title: '', body: '' }),
+	secrets: v.optional(v.array(v.object({ key: str, title: str, body: str, markers: v.optional(v.array(v.string()), []) })), []),
+	opening: v.optional(
+		v.object({
+			scene: v.optional(v.object({ name: str, description: str }), { name: '', description: '' }),
+			present: v.optional(v.array(v.string()), []),
+			situation: str,
+			state: v.optional(v.unknown(), {})
+		}),
+		{}
+	)
+});
+
+const Envelope = v.object({ format: v.literal(PRESET_FILE_FORMAT), formatVersion: v.pipe(v.number(), v.integer(), v.minValue(1)), preset: v.unknown() });
+
+export function isPresetFile(json: unknown): boolean {
+	return typeof json === 'object' && json !== null && 'format' in json && json.format === PRESET_FILE_FORMAT;
+}
+
+/** A preset file as a draft's form, or PresetError('bad_import'). */
+export function presetFileToForm(json: unknown): PresetForm {
+	const envelope = v.safeParse(Envelope, json);
+	if (!envelope.success) throw new PresetError('bad_import', `This is not a Kantera preset file: ${envelope.issues[0].message}.`);
+	if (envelope.output.formatVersion > PRESET_FILE_VERSION) {
+		throw new PresetError('bad_import', `This preset file has format version ${envelope.output.formatVersion}; this Kantera reads version ${PRESET_FILE_VERSION}. Update Kantera to import it.`);
+	}
+	const preset = v.safeParse(LoosePreset, envelope.output.preset);
+	if (!preset.success) {
+		const path = v.getDotPath(preset.issues[0]);
+		throw new PresetError('bad_import', `The preset in this file is malformed${path ? ` at ${path}` : ''}: ${preset.issues[0].message}.`);
+	}
+	const form = formFromContent(preset.output);
+	const bounded = v.safeParse(PresetFormSchema, form);
+	if (!bounded.success) throw new PresetError('bad_import', `The preset is too large to import (${v.getDotPath(bounded.issues[0]) ?? 'preset'}: ${bounded.issues[0].message}).`);
+	return bounded.output;
+}

@@ -1,0 +1,172 @@
+/**
+ * What pages, form actions and API routes do with presets, each operation with its access check:
+ * the routes stay thin and every entry point applies the same rules (access.ts).
+ */
+import { getWorld, type WorldPreset } from '../worlds';
+import { LANGUAGES, type Language } from '../../types/settings';
+import type { App } from '../app';
+import { formToInput, type PresetForm } from '../../presets/form';
+import type { OwnPresetDto, PresetCardDto, PresetDetailDto } from '../../types/presets';
+import { isAuthor, ownPreset, visiblePreset, type Viewer } from './access';
+import { checkContent, contentOf, invalidContent, requireContent, type ContentCheck } from './content';
+import { coverSlotOf, coverUrl } from './covers';
+import { addFavorite, isFavorite, removeFavorite } from './favorites';
+import { importToForm } from './import';
+import { OFFICIAL_VERSION } from './official';
+import { setVisibility, type Visibility } from './visibility';
+import {
+	authorNameOf,
+	createDraftPreset,
+	createPreset,
+	deletePresetRow,
+	discardDraft,
+	draftOf,
+	listOwnPresets,
+	loadVersion,
+	newPresetId,
+	saveDraft,
+	saveVersion,
+	type PresetRow
+} from './store';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function pickLanguage(language: string | undefined): Language {
+	return LANGUAGES.find((l) => l === language) ?? 'en';
+}
+
+/** The content behind a card: the official world in `language`, the current version, or nothing yet. */
+async function currentContent(app: App, row: PresetRow, language: Language): Promise<WorldPreset | null> {
+	if (row.official) return getWorld(row.id, language);
+	if (row.currentVersion === null) return null;
+	return loadVersion(app.control.db, row.id, row.currentVersion);
+}
+
+async function card(app: App, row: PresetRow, viewer: Viewer | null, content: WorldPreset | null): Promise<PresetCardDto> {
+	const draft = content === null && isAuthor(row, viewer) ? draftOf(row)?.form : undefined;
+	const cover = await app.covers.get(row.id);
+	return {
+		id: row.id,
+		official: row.official,
+		language: row.official ? null : row.language,
+		title: content?.title ?? row.title,
+		tagline: content?.tagline ?? row.tagline,
+		author: await authorNameOf(app.control.db, row),
+		visibility: row.visibility,
+		documents: content ? [content.documents.premise.title, content.documents.setting.title, content.documents.pc.title] : draft ? [draft.documents.premise.title, draft.documents.setting.title, draft.documents.pc.title] : [],
+		npcs: (content?.npcs ?? draft?.npcs ?? []).map((n) => ({ name: n.name, role: n.role, appearance: n.appearance })),
+		opening: { scene: content?.opening.scene.name ?? draft?.opening.scene.name ?? '' },
+		plays: row.playersTotal,
+		favorites: row.favorites,
+		favorited: await isFavorite(app.control.db, row.id, viewer?.id),
+		coverUrl: coverUrl(row.id, cover?.image ?? null),
+		version: row.official ? OFFICIAL_VERSION : row.currentVersion,
+		publishedAt: row.publishedAt === null ? null : iso(row.publishedAt),
+		updatedAt: iso(row.updatedAt),
+		moderated: row.moderatedAt !== null
+	};
+}
+
+/** What this viewer may know of a preset: the card, or for its author the whole of it. */
+export async function presetView(app: App, id: unknown, viewer: Viewer | null, language?: string): Promise<PresetCardDto | PresetDetailDto> {
+	app.covers.resume();
+	const row = await visiblePreset(app.control.db, id, viewer);
+	const content = await currentContent(app, row, pickLanguage(language));
+	const base = await card(app, row, viewer, content);
+	if (!isAuthor(row, viewer)) return base;
+	const draft = draftOf(row);
+	return { ...base, content: content ? contentOf(content) : null, draft: draft ? { form: draft.form, updatedAt: iso(draft.updatedAt) } : null };
+}
+
+/** The viewer's own preset with its current content and draft, for the editor. */
+export async function editablePreset(app: App, id: unknown, viewer: Viewer): Promise<{ row: PresetRow; content: WorldPreset | null; draft: ReturnType<typeof draftOf> }> {
+	const row = await ownPreset(app.control.db, id, viewer);
+	return { row, content: await currentContent(app, row, 'en'), draft: draftOf(row) };
+}
+
+function orderCover(app: App, preset: WorldPreset, row: PresetRow): Promise<void> {
+	return app.covers.order(row.id, preset.opening.scene);
+}
+
+/** Checks content for a new preset (the id it would get is part of the check). */
+export function checkNew(input: unknown): { id: string; check: ContentCheck } {
+	const id = newPresetId();
+	return { id, check: checkContent(input, id) };
+}
+
+/** Creates a private preset from valid content (its first version); PresetError('invalid') names every problem. */
+export async function createFromInput(app: App, viewer: Viewer, input: unknown): Promise<PresetRow> {
+	const { id, check } = checkNew(input);
+	if (!check.ok) throw invalidContent(check.issues);
+	const row = await createPreset(app.control.db, viewer.id, { ...check.preset, id });
+	await orderCover(app, check.preset, row);
+	return row;
+}
+
+/** Saves valid content as the viewer's preset's new version (sessions already started keep theirs). */
+export async function updateFromInput(app: App, viewer: Viewer, id: unknown, input: unknown): Promise<PresetRow> {
+	const row = await ownPreset(app.control.db, id, viewer);
+	const preset = requireContent(input, row.id);
+	const updated = await saveVersion(app.control.db, row, preset);
+	await orderCover(app, preset, updated);
+	return updated;
+}
+
+/** The editor's form, checked and saved: a new preset when `id` is undefined. */
+export async function saveForm(app: App, viewer: Viewer, id: string | undefined, form: PresetForm): Promise<PresetRow> {
+	const input = formToInput(form);
+	return id === undefined ? createFromInput(app, viewer, input) : updateFromInput(app, viewer, id, input);
+}
+
+export async function storeDraft(app: App, viewer: Viewer, id: unknown, form: PresetForm): Promise<void> {
+	const row = await ownPreset(app.control.db, id, viewer);
+	await saveDraft(app.control.db, row, form);
+}
+
+export async function dropDraft(app: App, viewer: Viewer, id: unknown): Promise<void> {
+	const row = await ownPreset(app.control.db, id, viewer);
+	await discardDraft(app.control.db, row);
+}
+
+/** Deletes the viewer's preset and its cover images; sessions already played from it are untouched. */
+export async function deletePreset(app: App, viewer: Viewer, id: unknown): Promise<void> {
+	const row = await ownPreset(app.control.db, id, viewer);
+	const slot = await coverSlotOf(app.control, row);
+	await deletePresetRow(app.control.db, row);
+	if (slot) await app.covers.forget(slot);
+}
+
+export async function changeVisibility(app: App, viewer: Viewer, id: unknown, visibility: Visibility): Promise<PresetRow> {
+	const row = await ownPreset(app.control.db, id, viewer);
+	return setVisibility(app.control.db, row, visibility, { publishPerDay: app.config.presets.publishPerDay });
+}
+
+export async function favorite(app: App, viewer: Viewer, id: unknown, on: boolean): Promise<PresetRow> {
+	const row = await visiblePreset(app.control.db, id, viewer);
+	if (on) await addFavorite(app.control.db, row.id, viewer.id);
+	else await removeFavorite(app.control.db, row.id, viewer.id);
+	return row;
+}
+
+/** A file (preset file, card JSON, card PNG) as a new private draft preset of the viewer's. */
+export async function importPreset(app: App, viewer: Viewer, bytes: Uint8Array): Promise<PresetRow> {
+	return createDraftPreset(app.control.db, viewer.id, importToForm(bytes));
+}
+
+export async function listMine(app: App, viewer: Viewer): Promise<OwnPresetDto[]> {
+	const rows = await listOwnPresets(app.control.db, viewer.id);
+	return rows.map((r) => ({
+		id: r.id,
+		title: r.title,
+		tagline: r.tagline,
+		language: r.language,
+		visibility: r.visibility,
+		version: r.currentVersion,
+		hasDraft: r.draft !== null,
+		moderated: r.moderatedAt !== null,
+		plays: r.playersTotal,
+		favorites: r.favorites,
+		updatedAt: iso(r.updatedAt)
+	}));
+}
+

@@ -1,0 +1,123 @@
+/**
+ * JSON shapes of world presets and the gallery (`/api/v1/presets…`, `/api/v1/gallery`), one valibot
+ * schema each, shared by the routes that write them and the pages that read them. Browser-safe.
+ */
+import * as v from 'valibot';
+import { PresetFormSchema } from '../presets/form';
+import { LanguageSchema } from './settings';
+
+export const PRESET_VISIBILITIES = ['private', 'unlisted', 'public'] as const;
+export const PresetVisibilitySchema = v.picklist(PRESET_VISIBILITIES, 'visibility must be private, unlisted or public');
+export type PresetVisibility = v.InferOutput<typeof PresetVisibilitySchema>;
+
+export const CONTENT_ISSUE_CODES = [
+	'empty',
+	'tooLong',
+	'singleLine',
+	'controlCharacter',
+	'tooFewRows',
+	'tooManyRows',
+	'npcNameTag',
+	'secretKey',
+	'duplicateNpc',
+	'duplicateSecret',
+	'presentUnknown',
+	'presentTwice',
+	'onStageTooMany',
+	'headings',
+	'leak',
+	'stateObject',
+	'tooLarge',
+	'other'
+] as const;
+export type ContentIssueCode = (typeof CONTENT_ISSUE_CODES)[number];
+
+/** One problem with a preset's content, on the field (dot path, '' for the whole preset) it concerns. */
+export const ContentIssueSchema = v.object({
+	path: v.string(),
+	/** Stable code a page translates (`presetError.<code>`); `message` is the English text. */
+	code: v.picklist(CONTENT_ISSUE_CODES),
+	params: v.record(v.string(), v.union([v.string(), v.number()])),
+	message: v.string()
+});
+export type ContentIssueDto = v.InferOutput<typeof ContentIssueSchema>;
+
+/** What anyone who may see a preset sees: never document bodies, NPC personalities, GM behaviour or secrets. */
+export const PresetCardSchema = v.object({
+	id: v.string(),
+	official: v.boolean(),
+	/** null for an official preset, which is played in either language. */
+	language: v.nullable(LanguageSchema),
+	title: v.string(),
+	tagline: v.string(),
+	author: v.nullable(v.string()),
+	visibility: PresetVisibilitySchema,
+	/** Document titles only. */
+	documents: v.array(v.string()),
+	npcs: v.array(v.object({ name: v.string(), role: v.string(), appearance: v.string() })),
+	opening: v.object({ scene: v.string() }),
+	/** Distinct players other than the author, all time. */
+	plays: v.number(),
+	favorites: v.number(),
+	/** Whether the asking user has it among their favourites. */
+	favorited: v.boolean(),
+	/** The cover image (the opening scene's background); null while the placeholder shows. */
+	coverUrl: v.nullable(v.string()),
+	/** The version new sessions start from; null while the preset is only a draft. */
+	version: v.nullable(v.number()),
+	publishedAt: v.nullable(v.string()),
+	updatedAt: v.string(),
+	/** Set when an administrator took it off the shelves (only its author sees it then). */
+	moderated: v.boolean()
+});
+export type PresetCardDto = v.InferOutput<typeof PresetCardSchema>;
+
+/** The author's view: the card plus the whole content of the current version and any unsaved draft. */
+export const PresetDetailSchema = v.object({
+	...PresetCardSchema.entries,
+	/** The current version as WorldPresetSchema reads it, without `id`; null while only a draft exists. */
+	content: v.nullable(v.record(v.string(), v.unknown())),
+	draft: v.nullable(v.object({ form: PresetFormSchema, updatedAt: v.string() }))
+});
+export type PresetDetailDto = v.InferOutput<typeof PresetDetailSchema>;
+
+export const GalleryItemSchema = v.object({
+	id: v.string(),
+	title: v.string(),
+	tagline: v.string(),
+	language: v.nullable(LanguageSchema),
+	author: v.nullable(v.string()),
+	plays: v.number(),
+	favorites: v.number(),
+	official: v.boolean(),
+	/** Players in the last 30 days (the Popular shelf's order). */
+	recentPlayers: v.number(),
+	coverUrl: v.nullable(v.string())
+});
+export type GalleryItemDto = v.InferOutput<typeof GalleryItemSchema>;
+
+export const GALLERY_SHELVES = ['new', 'popular', 'favorites'] as const;
+export type GalleryShelf = (typeof GALLERY_SHELVES)[number];
+
+export const GalleryPageSchema = v.object({
+	items: v.array(GalleryItemSchema),
+	/** Pass as `?cursor=` for the next page; null at the end. */
+	nextCursor: v.nullable(v.string())
+});
+export type GalleryPageDto = v.InferOutput<typeof GalleryPageSchema>;
+
+/** The author's own presets, for "My presets". */
+export const OwnPresetSchema = v.object({
+	id: v.string(),
+	title: v.string(),
+	tagline: v.string(),
+	language: v.nullable(LanguageSchema),
+	visibility: PresetVisibilitySchema,
+	version: v.nullable(v.number()),
+	hasDraft: v.boolean(),
+	moderated: v.boolean(),
+	plays: v.number(),
+	favorites: v.number(),
+	updatedAt: v.string()
+});
+export type OwnPresetDto = v.InferOutput<typeof OwnPresetSchema>;

@@ -1,0 +1,16 @@
+import { apiEndpoint, jsonResponse, parseWith, queryOf } from '$lib/server/api';
+import { galleryPage, GalleryQuerySchema } from '$lib/server/gallery';
+import { pickLanguage } from '$lib/i18n';
+import type { RequestHandler } from './$types';
+
+/**
+ * A page of a shelf: `?shelf=new|popular|favorites&language=ja|en&q=words&cursor=…&limit=1…60`.
+ * Official presets lead the first page of New and Popular, in the `language` asked for, else in the
+ * first of the client's Accept-Language they exist in.
+ */
+export const GET = apiEndpoint(async ({ app, user, url, request }) => {
+	const query = parseWith(GalleryQuerySchema, queryOf(url), 'INVALID_QUERY');
+	const displayLanguage = pickLanguage(undefined, request.headers.get('accept-language'));
+	app.covers.resume();
+	return jsonResponse(await galleryPage(app.control.db, { ...query, viewerId: user.id, displayLanguage }));
+}) satisfies RequestHandler;

@@ -1,0 +1,123 @@
+import { fail, redirect } from '@sveltejs/kit';
+import * as v from 'valibot';
+import { getApp } from '$lib/server/app';
+import { formText, requireUser } from '$lib/server/hooks';
+import {
+	changeVisibility,
+	deletePreset,
+	favorite,
+	isAuthor,
+	isPresetError,
+	playPreset,
+	presetPageError,
+	presetView,
+	reportPreset,
+	ReportReasonSchema,
+	visiblePreset,
+	type Visibility
+} from '$lib/server/presets';
+import { PresetVisibilitySchema } from '$lib/types/presets';
+import { TitleSchema } from '$lib/server/sessions';
+import type { Actions, PageServerLoad } from './$types';
+
+const LanguageChoice = v.optional(v.picklist(['ja', 'en']));
+
+export const load: PageServerLoad = async ({ locals, params, url, setHeaders }) => {
+	const app = await getApp();
+	const viewer = locals.user;
+	const asked = v.safeParse(LanguageChoice, url.searchParams.get('language') ?? undefined);
+	const language = (asked.success ? asked.output : undefined) ?? locals.language ?? 'en';
+	try {
+		const preset = await presetView(app, params.id, viewer, language);
+		const listed = preset.official || (preset.visibility === 'public' && !preset.moderated);
+		// Only what is on the shelves may be indexed: an unlisted link stays out of search engines.
+		if (!listed) setHeaders({ 'x-robots-tag': 'noindex' });
+		// Only the author is sent the whole preset (content and draft).
+		const author = 'content' in preset;
+		return {
+			preset,
+			listed,
+			isAuthor: author,
+			sealed: !preset.official && !author,
+			signedIn: viewer !== null,
+			playLanguage: language,
+			link: `${url.origin}/presets/${preset.id}`,
+			saved: url.searchParams.has('saved')
+		};
+	} catch (err) {
+		presetPageError(err);
+	}
+};
+
+export const actions = {
+	/** Starts a session from the preset and opens it. */
+	play: async ({ request, locals, url, params }) => {
+		const user = requireUser(locals, url);
+		const data = await request.formData();
+		const title = formText(data, 'title').trim();
+		const checkedTitle = v.safeParse(v.optional(TitleSchema), title === '' ? undefined : title);
+		if (!checkedTitle.success) return fail(400, { play: { title, error: checkedTitle.issues[0].message } });
+		const language = v.safeParse(LanguageChoice, formText(data, 'language') || undefined);
+		let sessionId: string;
+		try {
+			const started = await playPreset(await getApp(), user, params.id, { title: checkedTitle.output, language: language.success ? language.output : undefined });
+			sessionId = started.session.id;
+		} catch (err) {
+			presetPageError(err);
+		}
+		redirect(303, `/sessions/${sessionId}`);
+	},
+	/** Adds to or removes from the user's favourites (`on` = 1 or 0). */
+	favorite: async ({ request, locals, url, params }) => {
+		const user = requireUser(locals, url);
+		const on = formText(await request.formData(), 'on') === '1';
+		try {
+			await favorite(await getApp(), user, params.id, on);
+		} catch (err) {
+			presetPageError(err);
+		}
+		return { favorited: on };
+	},
+	/** The author changes who can see it. */
+	visibility: async ({ request, locals, url, params }) => {
+		const user = requireUser(locals, url);
+		const choice = v.safeParse(PresetVisibilitySchema, formText(await request.formData(), 'visibility'));
+		if (!choice.success) return fail(400, { visibility: { code: 'invalid' as const, message: 'Choose private, unlisted or public.' } });
+		const visibility: Visibility = choice.output;
+		try {
+			await changeVisibility(await getApp(), user, params.id, visibility);
+		} catch (err) {
+			if (isPresetError(err, 'rate_limited')) return fail(429, { visibility: { code: 'rateLimited' as const, message: err.details.retryAt?.toISOString() ?? '' } });
+			if (isPresetError(err, 'not_playable')) return fail(409, { visibility: { code: 'notPlayable' as const, message: err.message } });
+			if (isPresetError(err, 'forbidden')) return fail(403, { visibility: { code: 'moderated' as const, message: err.message } });
+			presetPageError(err);
+		}
+		return { visibilityChanged: visibility };
+	},
+	/** The author deletes it; sessions already played from it keep their copy. */
+	delete: async ({ locals, url, params }) => {
+		const user = requireUser(locals, url);
+		try {
+			await deletePreset(await getApp(), user, params.id);
+		} catch (err) {
+			presetPageError(err);
+		}
+		redirect(303, '/presets?deleted=1');
+	},
+	/** Any signed-in user but the author reports it to the administrators. */
+	report: async ({ request, locals, url, params }) => {
+		const user = requireUser(locals, url);
+		const app = await getApp();
+		const raw = formText(await request.formData(), 'reason');
+		const reason = v.safeParse(ReportReasonSchema, raw);
+		if (!reason.success) return fail(400, { report: { reason: raw, error: 'empty' as const } });
+		try {
+			const row = await visiblePreset(app.control.db, params.id, user);
+			if (isAuthor(row, user)) return fail(403, { report: { reason: raw, error: 'own' as const } });
+			await reportPreset(app.control.db, row, user, reason.output);
+		} catch (err) {
+			presetPageError(err);
+		}
+		return { reported: true };
+	}
+} satisfies Actions;
