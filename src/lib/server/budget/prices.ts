@@ -40,6 +40,7 @@ export interface Usage {
 	outputTokens: number;
 	/** Part of inputTokens that was read from a prompt cache. */
 	cachedInputTokens: number;
+	/** Part of inputTokens that was written to a prompt cache (Anthropic). */
 	cacheWriteTokens?: number;
 }
 
@@ -64,11 +65,12 @@ const TOKENS_PER_PRICE_UNIT = 1_000_000;
 /** Cost of one call in micro-dollars (integer, rounded up: we never under-count spending). */
 export function costMicros(price: ModelPrice | undefined, usage: Usage): number {
 	if (!price) return 0;
+	// `inputTokens` already holds the cache reads and writes (see LlmUsage): each part is charged once, at its own rate.
 	const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
-	const fresh = usage.inputTokens - cached;
+	const written = Math.min(usage.cacheWriteTokens ?? 0, usage.inputTokens - cached);
+	const fresh = usage.inputTokens - cached - written;
 	const dollars =
-		(fresh * price.input + cached * (price.cachedInput ?? price.input) + (usage.cacheWriteTokens ?? 0) * (price.cacheWrite ?? price.input) + usage.outputTokens * price.output) /
-		TOKENS_PER_PRICE_UNIT;
+		(fresh * price.input + cached * (price.cachedInput ?? price.input) + written * (price.cacheWrite ?? price.input) + usage.outputTokens * price.output) / TOKENS_PER_PRICE_UNIT;
 	return Math.ceil(dollars * MICROS_PER_DOLLAR - 1e-9);
 }
 
