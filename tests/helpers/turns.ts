@@ -9,7 +9,13 @@ import { acceptTurn, composeMission, ensureMission, writeSettings, type TurnRow 
 import type { TokenCounter } from '../../src/lib/server/memory';
 import { tempDir } from './env';
 
-export type Vendor = 'openai' | 'anthropic';
+export type Vendor = 'openai' | 'anthropic' | 'google';
+
+const MOCK_KEYS: Record<Vendor, string> = { openai: 'sk-test', anthropic: 'sk-ant-test', google: 'google-test-key' };
+
+function mockUrl(vendor: Vendor, mock: MockLlm): string {
+	return vendor === 'openai' ? mock.openaiBaseUrl : vendor === 'anthropic' ? mock.anthropicBaseUrl : mock.googleBaseUrl;
+}
 
 export interface TurnHarness {
 	app: App;
@@ -48,7 +54,13 @@ export async function mockLlmApp(vendor: Vendor, env: Record<string, string> = {
 		KANTERA_DATA_DIR: dir,
 		KANTERA_LLM_PROVIDER: vendor,
 		KANTERA_LLM_MODEL: 'mock-model',
-		...(vendor === 'openai' ? { OPENAI_BASE_URL: mock.openaiBaseUrl, OPENAI_API_KEY: 'sk-test' } : { ANTHROPIC_BASE_URL: mock.anthropicBaseUrl, ANTHROPIC_API_KEY: 'sk-ant-test' }),
+		// Every vendor is reachable (the hand-off tests switch between them); KANTERA_LLM_PROVIDER picks the default.
+		OPENAI_BASE_URL: mock.openaiBaseUrl,
+		OPENAI_API_KEY: MOCK_KEYS.openai,
+		ANTHROPIC_BASE_URL: mock.anthropicBaseUrl,
+		ANTHROPIC_API_KEY: MOCK_KEYS.anthropic,
+		GOOGLE_BASE_URL: mock.googleBaseUrl,
+		GOOGLE_API_KEY: MOCK_KEYS.google,
 		...env
 	});
 	const app = await createApp(cfg, {
@@ -56,8 +68,8 @@ export async function mockLlmApp(vendor: Vendor, env: Record<string, string> = {
 		provider: (name) =>
 			createProvider({
 				provider: name,
-				apiKey: name === 'openai' ? 'sk-test' : 'sk-ant-test',
-				baseUrl: name === 'openai' ? mock.openaiBaseUrl : mock.anthropicBaseUrl,
+				apiKey: MOCK_KEYS[name],
+				baseUrl: mockUrl(name, mock),
 				retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 },
 				timeouts: { requestMs: 2_000, idleMs: 1_000, deadlineMs: 5_000, ...opts.timeouts }
 			}),

@@ -44,6 +44,8 @@ export interface MockLlm {
 	openaiBaseUrl: string;
 	/** Base URL for the Anthropic SDK (the SDK adds `/v1/messages`). */
 	anthropicBaseUrl: string;
+	/** Base URL of the Gemini OpenAI-compatible endpoint (the SDK adds `/chat/completions`). */
+	googleBaseUrl: string;
 	/** Queues replies; each request takes the next one. */
 	script(replies: ScriptedReply[]): void;
 	setHandler(handler: MockHandler | undefined): void;
@@ -57,6 +59,9 @@ export interface MockLlm {
 	reset(): void;
 	close(): Promise<void>;
 }
+
+/** Where each wire is served. */
+const ROUTES: Readonly<Record<string, WireApi>> = { '/v1/chat/completions': 'openai', '/v1/messages': 'anthropic', '/v1beta/openai/chat/completions': 'google' };
 
 const DEFAULT_TEXT_CHUNK_CHARS = 6;
 const DEFAULT_ARGUMENT_FRAGMENTS = 3;
@@ -102,13 +107,13 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 	async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
 		const path = (req.url ?? '/').split('?')[0] ?? '/';
 		if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { ok: true });
-		const api: WireApi | undefined = req.method === 'POST' && path === '/v1/chat/completions' ? 'openai' : req.method === 'POST' && path === '/v1/messages' ? 'anthropic' : undefined;
+		const api: WireApi | undefined = req.method !== 'POST' ? undefined : ROUTES[path];
 		if (!api) return sendJson(res, 404, { error: { message: `mock LLM: no route for ${req.method} ${path}` } });
 		open += 1;
 		res.on('close', () => {
 			open -= 1;
 		});
-		const errorBody = api === 'openai' ? openAiErrorBody : anthropicErrorBody;
+		const errorBody = api === 'anthropic' ? anthropicErrorBody : openAiErrorBody;
 
 		const rawBody = await readBody(req);
 		let body: unknown;
@@ -117,7 +122,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		} catch {
 			return sendJson(res, 400, errorBody(400, 'mock LLM: the body is not JSON'));
 		}
-		const openai = api === 'openai' ? checkOpenAiBody(body) : undefined;
+		const openai = api !== 'anthropic' ? checkOpenAiBody(body) : undefined;
 		const anthropic = api === 'anthropic' ? checkAnthropicBody(body) : undefined;
 		const problem = openai && !openai.ok ? openai.message : anthropic && !anthropic.ok ? anthropic.message : undefined;
 		const request: RecordedRequest = {
@@ -152,9 +157,9 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		if (fault?.kind === 'hang') return; // the socket stays open until the client gives up or close() runs
 
 		const reply = toWireReply(scripted, request, rawBody.length);
-		const messageId = nextId(api === 'openai' ? 'chatcmpl-mock' : 'msg_mock');
+		const messageId = nextId(api === 'anthropic' ? 'msg_mock' : 'chatcmpl-mock');
 		if (!request.stream) {
-			return sendJson(res, 200, api === 'openai' ? openAiJson(reply, messageId) : anthropicJson(reply, messageId));
+			return sendJson(res, 200, api === 'anthropic' ? anthropicJson(reply, messageId) : openAiJson(reply, messageId));
 		}
 
 		res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -166,9 +171,9 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 
 		if (fault?.kind === 'endless') {
 			const send = fault.send ?? 'delta';
-			const opening = api === 'openai' ? openAiEndlessOpening(reply, messageId) : anthropicEndlessOpening(reply, messageId);
+			const opening = api === 'anthropic' ? anthropicEndlessOpening(reply, messageId) : openAiEndlessOpening(reply, messageId);
 			for (const frame of opening) res.write(frame);
-			const frame = api === 'openai' ? openAiEndlessFrame(reply, messageId, send) : anthropicEndlessFrame(send);
+			const frame = api === 'anthropic' ? anthropicEndlessFrame(send) : openAiEndlessFrame(reply, messageId, send);
 			const timer = setInterval(() => {
 				if (closed) {
 					clearInterval(timer);
@@ -182,7 +187,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		}
 
 		const includeUsage = request.openai?.stream_options?.include_usage === true;
-		const frames = api === 'openai' ? openAiStreamFrames(reply, messageId, includeUsage) : anthropicStreamFrames(reply, messageId);
+		const frames = api === 'anthropic' ? anthropicStreamFrames(reply, messageId) : openAiStreamFrames(reply, messageId, includeUsage);
 		const cutAfter = fault?.kind === 'close-mid-stream' || fault?.kind === 'end-early' ? (fault.afterFrames ?? DEFAULT_FRAMES_BEFORE_FAULT) : Infinity;
 		for (const [i, frame] of frames.entries()) {
 			if (closed) return;
@@ -204,7 +209,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		const text = scripted.text === undefined ? [] : Array.isArray(scripted.text) ? scripted.text : chunkText(scripted.text, textChunkChars);
 		const toolCalls = (scripted.toolCalls ?? []).map((call) => {
 			const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
-			return { id: call.id ?? nextId(request.api === 'openai' ? 'call_mock' : 'toolu_mock'), name: call.name, arguments: args, fragments: splitInto(args, call.fragments ?? DEFAULT_ARGUMENT_FRAGMENTS) };
+			return { id: call.id ?? nextId(request.api === 'anthropic' ? 'toolu_mock' : 'call_mock'), name: call.name, arguments: args, fragments: splitInto(args, call.fragments ?? DEFAULT_ARGUMENT_FRAGMENTS) };
 		});
 		const outputChars = text.join('').length + toolCalls.reduce((sum, call) => sum + call.name.length + call.arguments.length, 0);
 		const usage = scripted.usage;
@@ -217,7 +222,8 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 				inputTokens: usage?.inputTokens ?? Math.ceil(requestChars / CHARS_PER_TOKEN),
 				outputTokens: usage?.outputTokens ?? Math.max(1, Math.ceil(outputChars / CHARS_PER_TOKEN)),
 				cachedInputTokens: usage?.cachedInputTokens ?? 0,
-				cacheWriteTokens: usage?.cacheWriteTokens ?? 0
+				cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
+				thoughtTokens: request.api === 'google' ? (usage?.thoughtTokens ?? 0) : 0
 			},
 			finish: scripted.finish ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop')
 		};
@@ -236,6 +242,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		url,
 		openaiBaseUrl: `${url}/v1`,
 		anthropicBaseUrl: url,
+		googleBaseUrl: `${url}/v1beta/openai`,
 		requests,
 		script(replies) {
 			for (const reply of replies) queue.push({ reply, remaining: reply.times ?? 1 });

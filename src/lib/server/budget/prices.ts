@@ -31,8 +31,11 @@ export const DEFAULT_PRICES: PriceTable = {
 	'claude-opus-4': { input: 15, cachedInput: 1.5, cacheWrite: 18.75, output: 75 },
 	'claude-haiku-4': { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5 },
 	'claude-3-5-haiku': { input: 0.8, cachedInput: 0.08, cacheWrite: 1, output: 4 },
-	'gemini-2.5-pro': { input: 1.25, cachedInput: 0.31, output: 10 },
-	'gemini-2.5-flash': { input: 0.3, cachedInput: 0.075, output: 2.5 }
+	// Gemini (prompts up to 200k tokens); cached input is what implicit caching bills, 10% of input on 2.5.
+	'gemini-2.5-pro': { input: 1.25, cachedInput: 0.125, output: 10 },
+	'gemini-2.5-flash': { input: 0.3, cachedInput: 0.03, output: 2.5 },
+	'gemini-2.5-flash-lite': { input: 0.1, cachedInput: 0.01, output: 0.4 },
+	'gemini-2.0-flash': { input: 0.1, cachedInput: 0.025, output: 0.4 }
 };
 
 export interface Usage {
