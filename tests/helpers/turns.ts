@@ -12,6 +12,7 @@ import { tempDir } from './env';
 export type Vendor = 'openai' | 'anthropic' | 'google';
 
 const MOCK_KEYS: Record<Vendor, string> = { openai: 'sk-test', anthropic: 'sk-ant-test', google: 'google-test-key' };
+const ENV_PREFIX: Record<Vendor, string> = { openai: 'OPENAI', anthropic: 'ANTHROPIC', google: 'GOOGLE' };
 
 function mockUrl(vendor: Vendor, mock: MockLlm): string {
 	return vendor === 'openai' ? mock.openaiBaseUrl : vendor === 'anthropic' ? mock.anthropicBaseUrl : mock.googleBaseUrl;
@@ -54,13 +55,9 @@ export async function mockLlmApp(vendor: Vendor, env: Record<string, string> = {
 		KANTERA_DATA_DIR: dir,
 		KANTERA_LLM_PROVIDER: vendor,
 		KANTERA_LLM_MODEL: 'mock-model',
-		// Every vendor is reachable (the hand-off tests switch between them); KANTERA_LLM_PROVIDER picks the default.
-		OPENAI_BASE_URL: mock.openaiBaseUrl,
-		OPENAI_API_KEY: MOCK_KEYS.openai,
-		ANTHROPIC_BASE_URL: mock.anthropicBaseUrl,
-		ANTHROPIC_API_KEY: MOCK_KEYS.anthropic,
-		GOOGLE_BASE_URL: mock.googleBaseUrl,
-		GOOGLE_API_KEY: MOCK_KEYS.google,
+		// Only the chosen vendor is configured (the API refuses the others); the provider factory below reaches all three.
+		[ENV_PREFIX[vendor] + '_BASE_URL']: mockUrl(vendor, mock),
+		[ENV_PREFIX[vendor] + '_API_KEY']: MOCK_KEYS[vendor],
 		...env
 	});
 	const app = await createApp(cfg, {

@@ -6,6 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkAnthropicBody, checkOpenAiBody, systemTextOf } from './request-shapes';
+import { CHARS_PER_TOKEN, PromptCache } from './prompt-cache';
 import type { MockHandler, RecordedRequest, ScriptedReply, WireApi } from './types';
 import {
 	anthropicEndlessFrame,
@@ -35,6 +36,8 @@ export interface MockLlmOptions {
 	textChunkChars?: number;
 	port?: number;
 	host?: string;
+	/** Report cached input as the vendors' prompt caches would (default true); scripted usage always wins. */
+	promptCache?: boolean;
 }
 
 export interface MockLlm {
@@ -67,8 +70,6 @@ const DEFAULT_TEXT_CHUNK_CHARS = 6;
 const DEFAULT_ARGUMENT_FRAGMENTS = 3;
 const DEFAULT_ENDLESS_INTERVAL_MS = 20;
 const DEFAULT_FRAMES_BEFORE_FAULT = 3;
-/** Rough characters per token for the default usage numbers; only their consistency matters. */
-const CHARS_PER_TOKEN = 4;
 
 interface QueueEntry {
 	reply: ScriptedReply;
@@ -85,6 +86,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 	let idCounter = 0;
 	const strict = options.strict ?? true;
 	const textChunkChars = options.textChunkChars ?? DEFAULT_TEXT_CHUNK_CHARS;
+	const cache = options.promptCache === false ? undefined : new PromptCache();
 	const nextId = (prefix: string) => `${prefix}${(++idCounter).toString().padStart(4, '0')}`;
 
 	async function nextReply(request: RecordedRequest): Promise<ScriptedReply | undefined> {
@@ -213,16 +215,20 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		});
 		const outputChars = text.join('').length + toolCalls.reduce((sum, call) => sum + call.name.length + call.arguments.length, 0);
 		const usage = scripted.usage;
+		const inputTokens = usage?.inputTokens ?? Math.ceil(requestChars / CHARS_PER_TOKEN);
+		// The cache sees every request; its numbers are used only where the script gives none.
+		const cached = cache?.usage(request) ?? { cachedInputTokens: 0, cacheWriteTokens: 0 };
+		const fromCache = (n: number) => (usage ? 0 : Math.min(n, inputTokens));
 		return {
 			model: request.openai?.model ?? request.anthropic?.model ?? 'mock-model',
 			text,
 			toolCalls,
 			interleaveToolCalls: scripted.interleaveToolCalls ?? false,
 			usage: {
-				inputTokens: usage?.inputTokens ?? Math.ceil(requestChars / CHARS_PER_TOKEN),
+				inputTokens,
 				outputTokens: usage?.outputTokens ?? Math.max(1, Math.ceil(outputChars / CHARS_PER_TOKEN)),
-				cachedInputTokens: usage?.cachedInputTokens ?? 0,
-				cacheWriteTokens: usage?.cacheWriteTokens ?? 0,
+				cachedInputTokens: usage?.cachedInputTokens ?? fromCache(cached.cachedInputTokens),
+				cacheWriteTokens: usage?.cacheWriteTokens ?? Math.min(fromCache(cached.cacheWriteTokens), inputTokens - fromCache(cached.cachedInputTokens)),
 				thoughtTokens: request.api === 'google' ? (usage?.thoughtTokens ?? 0) : 0
 			},
 			finish: scripted.finish ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop')
@@ -253,6 +259,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		pending: () => queue.reduce((sum, entry) => sum + entry.remaining, 0),
 		openResponses: () => open,
 		reset() {
+			cache?.forget();
 			queue.length = 0;
 			requests.length = 0;
 			seq = 0;

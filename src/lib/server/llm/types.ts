@@ -31,6 +31,12 @@ export interface LlmRequest {
 	model: string;
 	/** The pinned mission + context head; sent as the system field verbatim, never altered by the adapter. */
 	system: string;
+	/**
+	 * How many leading characters of `system` stay byte-identical for the whole session (the pinned mission):
+	 * with the tool schemas before it, the prompt-cache prefix. Anthropic gets a cache breakpoint there; the
+	 * OpenAI wire sends the system text first anyway, so its automatic prefix cache finds the same bytes.
+	 */
+	stableSystemChars?: number;
 	messages: LlmMessage[];
 	tools: LlmToolSpec[];
 	maxOutputTokens?: number;

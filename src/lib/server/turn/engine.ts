@@ -148,7 +148,8 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 				stopped = stopReason(exceeded);
 				break;
 			}
-			const request = { model: settings.model, system, messages: conversation, tools: toolSpecs, maxOutputTokens: MAX_OUTPUT_TOKENS, signal: stop };
+			// The mission leads the system text and never changes: with the tools it is the prompt-cache prefix.
+			const request = { model: settings.model, system, stableSystemChars: mission.length, messages: conversation, tools: toolSpecs, maxOutputTokens: MAX_OUTPUT_TOKENS, signal: stop };
 			// The scopes other turns share hold this call's worst case until it is settled, so turns running
 			// at once (in any session or process) can't all start a call on the same remaining money.
 			const reservation = await reserveWhenFree(deps.control.db, payer, deps.config.engine.budget, worstCaseMicros(price, requestBytes(request), MAX_OUTPUT_TOKENS), {
