@@ -13,6 +13,7 @@ import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
 import { countTokensO200k, type TokenCounter } from './memory';
 import { EventBus, TurnRunner, type LeaseTiming } from './turn';
 import { createImageProvider, ImageRunner, LocalImageStore, type ImageRunnerDeps } from './images';
+import { SignInProviders } from './auth/providers';
 
 export interface App {
 	config: Config;
@@ -23,6 +24,8 @@ export interface App {
 	runner: TurnRunner;
 	/** Image generation jobs; `images.store` holds the generated images. */
 	images: ImageRunner;
+	/** The OAuth 2.0 / OpenID Connect providers people can sign in with. */
+	signIn: SignInProviders;
 	close(): Promise<void>;
 }
 
@@ -86,6 +89,7 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		embedder,
 		runner,
 		images,
+		signIn: new SignInProviders(cfg.auth.providers),
 		async close() {
 			await runner.stop();
 			await images.stop();

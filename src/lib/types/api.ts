@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { TURN_STATUSES, TurnFailureSchema } from './events';
 import { LanguageSchema, ProviderNameSchema } from './settings';
+import { TierSchema } from './account';
 
 const Id = v.pipe(v.number(), v.integer());
 
@@ -39,6 +40,22 @@ export const SessionSummarySchema = v.object({
 });
 export type SessionSummaryDto = v.InferOutput<typeof SessionSummarySchema>;
 
+/** The signed-in player's tier and what it allows; `turnsLeft` is what the screen always shows. */
+export const PlanSchema = v.object({
+	tier: TierSchema,
+	/** False on the free tier: the model is `fixedModel` and switching is refused. */
+	modelChoice: v.boolean(),
+	fixedModel: v.optional(v.object({ provider: ProviderNameSchema, model: v.string() })),
+	/** Hand-made image regeneration (within KANTERA_IMAGE_REGENERATIONS_PER_DAY). */
+	regeneration: v.boolean(),
+	/** Null: no daily turn quota. */
+	turnsLimit: v.nullable(v.number()),
+	turnsUsed: v.number(),
+	turnsLeft: v.nullable(v.number()),
+	turnsResetAt: v.string()
+});
+export type PlanDto = v.InferOutput<typeof PlanSchema>;
+
 export const SessionSchema = v.object({
 	...SessionSummarySchema.entries,
 	/** The LLM this session's turns use; absent while the server has none configured. */
@@ -47,6 +64,8 @@ export const SessionSchema = v.object({
 	/** The newest event id: pass it as `?lastEventId=` to the events stream to miss nothing after this read. */
 	lastEventId: Id,
 	llm: LlmStatusSchema,
+	/** The requesting player's tier: model choice, regeneration, turns left today. */
+	plan: PlanSchema,
 	/**
 	 * Set when a PATCH changed the provider/model of a session with history: the current model first
 	 * writes a hand-off summary in this turn, and `provider`/`model` change when it commits.

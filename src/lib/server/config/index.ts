@@ -7,10 +7,14 @@ import path from 'node:path';
 import { LLM_ENV_ENTRIES, llmConfig, type LlmConfig } from './llm';
 import { ENGINE_ENV_ENTRIES, engineConfig, type EngineConfig } from './engine';
 import { IMAGES_ENV_ENTRIES, imagesConfig, type ImagesConfig } from './images';
+import { AUTH_ENV_ENTRIES, authProvidersConfig, type SignInProvidersConfig } from './auth';
+import { freeModelConfig, TIERS_ENV_ENTRIES, type TiersConfig } from './tiers';
 
 export type { EngineConfig, MoneyLimit } from './engine';
 export { LLM_SETUP_HINT, DEFAULT_LLM_MODELS, type LlmConfig, type ProviderEndpoint } from './llm';
 export { DEFAULT_IMAGE_MODEL, type ImagesConfig } from './images';
+export { configuredProviders, type SignInProvidersConfig, type OAuthClientConfig } from './auth';
+export type { TiersConfig, FreeModel } from './tiers';
 
 const PositiveInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be greater than 0'));
 const Bool = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'), v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s)));
@@ -41,7 +45,9 @@ const EnvSchema = v.object({
 	KANTERA_MAX_BODY_BYTES: v.optional(PositiveInt, '1048576'),
 	...LLM_ENV_ENTRIES,
 	...ENGINE_ENV_ENTRIES,
-	...IMAGES_ENV_ENTRIES
+	...IMAGES_ENV_ENTRIES,
+	...AUTH_ENV_ENTRIES,
+	...TIERS_ENV_ENTRIES
 });
 
 export type EmbeddingsConfig =
@@ -52,7 +58,8 @@ export interface Config {
 	dataDir: string;
 	controlDb: { url: string; authToken: string | undefined };
 	sessionDb: { urlTemplate: string; authToken: string | undefined; cacheSize: number };
-	auth: { allowSignup: boolean; sessionDays: number };
+	auth: { allowSignup: boolean; sessionDays: number; localAccounts: boolean; providers: SignInProvidersConfig };
+	tiers: TiersConfig;
 	embeddings: EmbeddingsConfig;
 	maxBodyBytes: number;
 	llm: LlmConfig;
@@ -104,6 +111,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 	if ('error' in engine) throw new ConfigError(`Invalid configuration:\n  ${engine.error}`);
 	const images = imagesConfig(e);
 	if ('error' in images) throw new ConfigError(`Invalid configuration:\n  ${images.error}`);
+	const signIn = authProvidersConfig(e);
+	if ('error' in signIn) throw new ConfigError(`Invalid configuration:\n  ${signIn.error}`);
+	const tiers = freeModelConfig(e, llm);
+	if ('error' in tiers) throw new ConfigError(`Invalid configuration:\n  ${tiers.error}`);
 	return Object.freeze({
 		dataDir,
 		controlDb: { url: e.KANTERA_CONTROL_DB_URL ?? `file:${path.join(dataDir, 'control.db')}`, authToken: e.KANTERA_CONTROL_DB_AUTH_TOKEN },
@@ -112,7 +123,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 			authToken: e.KANTERA_SESSION_DB_AUTH_TOKEN,
 			cacheSize: e.KANTERA_SESSION_DB_CACHE
 		},
-		auth: { allowSignup: e.KANTERA_ALLOW_SIGNUP, sessionDays: e.KANTERA_AUTH_SESSION_DAYS },
+		auth: { allowSignup: e.KANTERA_ALLOW_SIGNUP, sessionDays: e.KANTERA_AUTH_SESSION_DAYS, localAccounts: signIn.localAccounts, providers: signIn.providers },
+		tiers,
 		embeddings,
 		maxBodyBytes: e.KANTERA_MAX_BODY_BYTES,
 		llm,

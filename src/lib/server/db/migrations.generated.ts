@@ -26,6 +26,12 @@ export const controlMigrations: readonly Migration[] = [
 		"tag": "0003_budget_reservations",
 		"hash": "3c94b1e3f08ec828c2af651cc8f6daceecfb16b9902b6d1cce6cc2d3712b5167",
 		"sql": "CREATE TABLE `budget_reservations` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`session_id` text NOT NULL,\n\t`day` text NOT NULL,\n\t`micros` integer NOT NULL,\n\t`expires_at` integer NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `budget_reservations_user_day` ON `budget_reservations` (`user_id`,`day`);--> statement-breakpoint\nCREATE INDEX `budget_reservations_day` ON `budget_reservations` (`day`);--> statement-breakpoint\nCREATE INDEX `budget_reservations_session` ON `budget_reservations` (`session_id`);--> statement-breakpoint\nCREATE TABLE `session_work` (\n\t`session_id` text PRIMARY KEY NOT NULL,\n\t`since` integer NOT NULL\n);\n--> statement-breakpoint\nALTER TABLE `usage_daily` ADD `regenerations` integer DEFAULT 0 NOT NULL;"
+	},
+	{
+		"idx": 4,
+		"tag": "0004_accounts_usage",
+		"hash": "8d08f87e47addafbd9e3501499cbc1f8c2f9b9350ae3bad76259a6dcab163caa",
+		"sql": "CREATE TABLE `llm_calls` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`at` integer NOT NULL,\n\t`day` text NOT NULL,\n\t`user_id` text NOT NULL,\n\t`session_id` text NOT NULL,\n\t`provider` text NOT NULL,\n\t`model` text NOT NULL,\n\t`input_tokens` integer NOT NULL,\n\t`cached_input_tokens` integer NOT NULL,\n\t`cache_write_tokens` integer NOT NULL,\n\t`output_tokens` integer NOT NULL,\n\t`cost_micros` integer NOT NULL,\n\t`latency_ms` integer NOT NULL,\n\t`retries` integer NOT NULL,\n\t`failure` text\n);\n--> statement-breakpoint\nCREATE INDEX `llm_calls_day` ON `llm_calls` (`day`);--> statement-breakpoint\nCREATE INDEX `llm_calls_user_day` ON `llm_calls` (`user_id`,`day`);--> statement-breakpoint\nCREATE TABLE `user_identities` (\n\t`provider` text NOT NULL,\n\t`subject` text NOT NULL,\n\t`user_id` text NOT NULL,\n\t`label` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`last_used_at` integer NOT NULL,\n\tPRIMARY KEY(`provider`, `subject`),\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE INDEX `user_identities_user` ON `user_identities` (`user_id`);--> statement-breakpoint\nALTER TABLE `users` ADD `tier` text DEFAULT 'free' NOT NULL;"
 	}
 ];
 

@@ -26,11 +26,12 @@ import { applyPendingModel } from './handoff';
 import { LeaseLostError, TurnCancelledError } from './errors';
 import { classifyFailure, logFailure, newErrorId, TurnDeadlineError } from './failure';
 import type { TurnFailure } from '../../types/events';
+import { fixedModel, tierOf } from '../tiers';
 
 const { turns, ledger } = sessionSchema;
 
 export interface EngineDeps {
-	config: Pick<Config, 'engine' | 'llm'>;
+	config: Pick<Config, 'engine' | 'llm' | 'tiers'>;
 	control: ControlDb;
 	bus: EventBus;
 	embedder: Embedder;
@@ -87,7 +88,10 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 	const stop = AbortSignal.any([signal, deadline]);
 	const halted = () => (signal.aborted ? new TurnCancelledError() : new TurnDeadlineError(deadlineMs));
 	const staging = new Staging(s);
-	const settings = await readSettings(s.db, deps.config);
+	const stored = await readSettings(s.db, deps.config);
+	// A free-tier player's turns run on the operator's free model, whatever the session had stored.
+	const fixed = fixedModel(deps.config, await tierOf(deps.control.db, turn.userId));
+	const settings = fixed ? { ...stored, ...fixed } : stored;
 	const ledgerRows: LedgerRow[] = [];
 	const cues: AdvCue[] = [];
 	const deltas = new DeltaWriter(s, deps.bus, turn.id);
