@@ -47,7 +47,8 @@ async function nameTaken(deps: AuthDeps, name: string): Promise<boolean> {
 
 /** The first free name from the hints, else the best hint (or "player") with a number. */
 export async function proposeName(deps: AuthDeps, hints: readonly string[]): Promise<string> {
-	const bases = hints.map(nameFromHint).filter((x): x is string => x !== undefined);
+	const usable = hints.map(nameFromHint).filter((x): x is string => x !== undefined);
+	const bases = usable.length > 0 ? usable : [DEFAULT_NAME];
 	for (const base of bases) if (!(await nameTaken(deps, base))) return base;
 	const base = (bases[0] ?? DEFAULT_NAME).slice(0, USERNAME_MAX - 5);
 	for (let n = 2; n <= MAX_SUFFIX; n++) {

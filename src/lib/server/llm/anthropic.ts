@@ -48,6 +48,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): LlmP
 				timeouts: options.timeouts,
 				retry: options.retry,
 				random: options.random,
+				onRetry: req.onRetry,
 				open: (signal) => client.messages.create(body, { signal }),
 				newDecoder: () => new AnthropicStreamDecoder(),
 				classify: classifyAnthropicError

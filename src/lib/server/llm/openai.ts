@@ -59,6 +59,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): LlmProvide
 				timeouts: options.timeouts,
 				retry: options.retry,
 				random: options.random,
+				onRetry: req.onRetry,
 				open: (signal) => client.chat.completions.create(body, { signal }),
 				newDecoder: () => new OpenAiStreamDecoder(mapUsage),
 				classify: (error) => classifyOpenAiError(error, name)

@@ -4,6 +4,7 @@
  */
 
 import type { ProviderName } from '../../types/settings';
+import type { LlmError } from './errors';
 
 export type { ProviderName };
 
@@ -43,6 +44,8 @@ export interface LlmRequest {
 	/** OpenAI-compatible servers only: Anthropic's current Messages API takes none, so it is not sent there. */
 	temperature?: number;
 	signal?: AbortSignal;
+	/** Told before each retry of this call, with the error that caused it. */
+	onRetry?: (error: LlmError) => void;
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';

@@ -53,10 +53,10 @@ export function checkRegeneration(tier: Tier): void {
 	if (!mayRegenerate(tier)) throw new TierError('REGENERATION_OFF', 'Regenerating images by hand needs the plus tier; new characters and places still get their images.');
 }
 
-/** The tier stored for a user (free when the account is gone: the safe answer). */
-export async function tierOf(db: ControlDrizzle, userId: string): Promise<Tier> {
+/** The tier stored for a user; undefined when there is no such account. */
+export async function tierOf(db: ControlDrizzle, userId: string): Promise<Tier | undefined> {
 	const [row] = await db.select({ tier: users.tier }).from(users).where(eq(users.id, userId));
-	return row?.tier ?? 'free';
+	return row?.tier;
 }
 
 export interface TurnsToday {
