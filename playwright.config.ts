@@ -123,7 +123,11 @@ export default defineConfig({
 				KANTERA_ALLOW_SIGNUP: 'true',
 				OPENAI_BASE_URL: `http://127.0.0.1:${mockPort}/v1`,
 				OPENAI_API_KEY: 'e2e-mock-key',
-				KANTERA_LLM_MODEL: 'mock-model'
+				KANTERA_LLM_MODEL: 'mock-model',
+				// The mock model gets a price and the server budgets, so the spend panel and the usage page have money to show.
+				KANTERA_PRICES_FILE: 'tests/fixtures/prices/e2e.json',
+				KANTERA_BUDGET_SESSION_USD: '5',
+				KANTERA_BUDGET_USER_DAY_USD: '20'
 			}
 		},
 		{

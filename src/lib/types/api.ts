@@ -56,6 +56,38 @@ export const PlanSchema = v.object({
 });
 export type PlanDto = v.InferOutput<typeof PlanSchema>;
 
+/** GET /api/v1/sessions/{id}/spend: what this session cost, turn by turn, and what is left. */
+export const SpendSchema = v.object({
+	/** The most recent turns (checkpoints and hand-offs included: they cost too), oldest first. */
+	turns: v.array(
+		v.object({
+			/** 1-based position among the session's metered turns. */
+			n: v.number(),
+			kind: v.picklist(['player', 'checkpoint', 'handoff']),
+			at: v.string(),
+			calls: v.number(),
+			/** All input tokens, the cached ones included. */
+			inputTokens: v.number(),
+			cachedInputTokens: v.number(),
+			outputTokens: v.number(),
+			costMicros: v.number()
+		})
+	),
+	totals: v.object({
+		turns: v.number(),
+		inputTokens: v.number(),
+		cachedInputTokens: v.number(),
+		outputTokens: v.number(),
+		costMicros: v.number(),
+		/** cached / input over the whole session; null before any call. */
+		cacheHitRate: v.nullable(v.number())
+	}),
+	/** Every scope with a limit: money left in micro-dollars (the turn scope: its per-turn limit). */
+	budgets: v.array(v.object({ scope: v.picklist(['turn', 'session', 'user_day', 'global_month']), limitMicros: v.number(), leftMicros: v.number() })),
+	plan: PlanSchema
+});
+export type SpendDto = v.InferOutput<typeof SpendSchema>;
+
 export const SessionSchema = v.object({
 	...SessionSummarySchema.entries,
 	/** The LLM this session's turns use; absent while the server has none configured. */
