@@ -118,3 +118,32 @@ describe('ID token checks (the Google preset)', () => {
 		expect(() => checkIdToken(token({ ...good, ...change }), expected)).toThrow(SignInFlowError);
 	});
 });
+
+describe('the presets’ authorization requests', () => {
+	const flow = { state: 'state-0123456789abcdef', codeVerifier: 'v'.repeat(43), nonce: 'nonce-0123456789abcdef' };
+
+	it('Google: PKCE S256, state, nonce, OpenID scopes, to Google’s endpoint', async () => {
+		const { SignInProviders } = await import('../../../src/lib/server/auth');
+		const google = new SignInProviders({ google: { clientId: 'g-id', clientSecret: 'g-secret', issuer: undefined } }).get('google');
+		const url = await google?.authorizationUrl(flow, 'https://kantera.example/auth/google/callback');
+		expect(url?.origin + (url?.pathname ?? '')).toBe('https://accounts.google.com/o/oauth2/v2/auth');
+		expect(Object.fromEntries(url?.searchParams ?? [])).toMatchObject({
+			response_type: 'code',
+			client_id: 'g-id',
+			redirect_uri: 'https://kantera.example/auth/google/callback',
+			state: flow.state,
+			nonce: flow.nonce,
+			code_challenge_method: 'S256',
+			scope: 'openid profile email'
+		});
+		expect(url?.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+	});
+
+	it('GitHub: PKCE S256 and state, the public profile only', async () => {
+		const { SignInProviders } = await import('../../../src/lib/server/auth');
+		const github = new SignInProviders({ github: { clientId: 'gh-id', clientSecret: 'gh-secret' } }).get('github');
+		const url = await github?.authorizationUrl(flow, 'https://kantera.example/auth/github/callback');
+		expect(url?.origin + (url?.pathname ?? '')).toBe('https://github.com/login/oauth/authorize');
+		expect(Object.fromEntries(url?.searchParams ?? [])).toMatchObject({ client_id: 'gh-id', state: flow.state, code_challenge_method: 'S256', scope: 'read:user' });
+	});
+});
