@@ -29,6 +29,7 @@ test('with local accounts off the sign-in page offers only the providers', async
 	await expect(page.getByRole('link', { name: 'Sign in with Test IdP' })).toBeVisible();
 	await expect(page.getByRole('link', { name: 'Sign in with Google' })).toBeVisible();
 	await expect(page.getByLabel('Username')).toHaveCount(0);
+	await page.screenshot({ path: test.info().outputPath('signin-providers.png') });
 	await page.goto('/signup');
 	await expect(page.getByText('Accounts are created by signing in with a provider on this server.')).toBeVisible();
 });

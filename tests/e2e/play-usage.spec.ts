@@ -75,6 +75,29 @@ test('the player sees this session’s spend; the admin sees usage charts with t
 	expect(lines.some((l) => /,openai,mock-model,\d+,/.test(l))).toBe(true);
 });
 
+test('an admin moves a player to plus on /admin/users; the player then has no turn quota', async ({ page, browser }) => {
+	const admin = uniqueName('ops');
+	const player = uniqueName('player');
+	expect(createAccount(admin, true)).toBe(0);
+	expect(createAccount(player, false)).toBe(0);
+	await signIn(page, admin);
+	await expect(page.getByText(`Signed in as ${admin}`)).toBeVisible();
+	await page.goto('/admin/users');
+	await page.getByLabel(`Tier of ${player}`).selectOption('plus');
+	await page.getByRole('button', { name: `Set tier of ${player}` }).click();
+	await expect(page.getByText(`${player} is now on the plus tier.`)).toBeVisible();
+	await page.screenshot({ path: `${SHOTS}/admin-users.png`, fullPage: true });
+
+	const other = await browser.newPage();
+	await signIn(other, player);
+	await expect(other.getByText(`Signed in as ${player}`)).toBeVisible();
+	// No quota on plus: nothing to count down in the header.
+	await expect(other.getByTestId('nav-turns-left')).toHaveCount(0);
+	await other.goto('/account');
+	await expect(other.getByTestId('tier')).toHaveText('Plus');
+	await other.close();
+});
+
 test('the usage page is not there for a player who is not an admin', async ({ page, request }) => {
 	const name = uniqueName('player');
 	expect(createAccount(name, false)).toBe(0);
