@@ -83,7 +83,7 @@ test('an admin moves a player to plus on /admin/users; the player then has no tu
 	await signIn(page, admin);
 	await expect(page.getByText(`Signed in as ${admin}`)).toBeVisible();
 	await page.goto('/admin/users');
-	await page.getByLabel(`Tier of ${player}`).selectOption('plus');
+	await page.getByLabel(`Tier of ${player}`, { exact: true }).selectOption('plus');
 	await page.getByRole('button', { name: `Set tier of ${player}` }).click();
 	await expect(page.getByText(`${player} is now on the plus tier.`)).toBeVisible();
 	await page.screenshot({ path: `${SHOTS}/admin-users.png`, fullPage: true });
