@@ -1,13 +1,36 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The remote-mode contract: these suites run a second time with every database (control and per
+ * session) on the Hrana-over-HTTP test server (tests/hrana), through the real @libsql/client: records,
+ * recall (FTS5 + vector_top_k), turns, SSE, migrations, session lifecycle, backups.
+ */
+const REMOTE_SUITES = [
+	'tests/unit/records/**/*.test.ts',
+	'tests/unit/search/recall.test.ts',
+	'tests/unit/search/embed-pending.test.ts',
+	'tests/unit/turn/turn.test.ts',
+	'tests/unit/turn/handoff.test.ts',
+	'tests/unit/api/events.test.ts',
+	'tests/unit/api/turns.test.ts',
+	'tests/unit/db/migrations.test.ts',
+	'tests/unit/sessions/play-sessions.test.ts',
+	'tests/unit/db/backup.test.ts',
+	'tests/remote/**/*.test.ts'
+];
+
 export default defineConfig({
 	plugins: [sveltekit()],
 	test: {
-		include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts'],
 		environment: 'node',
 		// Real libSQL files in temp dirs; a few tests run the CLI as a child process.
 		testTimeout: 30_000,
-		hookTimeout: 30_000
+		hookTimeout: 30_000,
+		// One after the other: on two cores, running both at once only makes timing-sensitive tests flaky.
+		projects: [
+			{ extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts'], sequence: { groupOrder: 0 } } },
+			{ extends: true, test: { name: 'remote', include: REMOTE_SUITES, globalSetup: ['tests/remote/global-setup.ts'], sequence: { groupOrder: 1 } } }
+		]
 	}
 });

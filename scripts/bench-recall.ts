@@ -1,5 +1,5 @@
 /**
- * npm run bench:recall [-- --sections N] [--dims D] [--queries Q]
+ * npm run bench:recall [-- --sections N] [--dims D] [--queries Q] [--log-share F]
  *
  * Builds a generated mixed Japanese/English campaign (default 50,000 sections, 1,024-dimension
  * vectors) in ONE session database and reports index build throughput and recall latency p50/p95
@@ -25,6 +25,12 @@ const { values: args } = parseArgs({
 		dims: { type: 'string', default: '1024' },
 		queries: { type: 'string', default: '300' },
 		topics: { type: 'string', default: '500' },
+		/**
+		 * Share of sections written as play-log sections (the rest are documents). Log sections carry
+		 * their neighbours in the word index's context column and may be questions whose answer recall
+		 * looks up, so they cost more to write and to rank than document sections.
+		 */
+		'log-share': { type: 'string', default: '0' },
 		/** Keep the database in this directory and reuse it on the next run (for studying queries). */
 		dir: { type: 'string' }
 	}
@@ -36,6 +42,9 @@ const TOPICS = Number(args.topics);
 const INSERT_BATCH = 1000;
 const EMBED_BATCH = 256;
 const RECALL_K = 8;
+const LOG_SHARE = Number(args['log-share']);
+/** Share of log lines that ask something (end in a question mark). */
+const QUESTION_SHARE = 0.3;
 
 let rnd = prng(42);
 const pick = <T>(xs: readonly T[]): T => {
@@ -162,22 +171,25 @@ async function main() {
 	const embedder = new TopicEmbedder(DIMS);
 	try {
 		await app.sessions.use(id, async (s: SessionDb) => {
-			console.log(`recall bench: ${SECTIONS} sections, ${DIMS}-dimension vectors, ${TOPICS} topics, Node ${process.version}`);
+			console.log(`recall bench: ${SECTIONS} sections (${Math.round(LOG_SHARE * 100)} % play log), ${DIMS}-dimension vectors, ${TOPICS} topics, Node ${process.version}`);
 			let t = performance.now();
 			let genMs = 0;
 			for (let i = 0; i < (reuse ? 0 : SECTIONS); i += INSERT_BATCH) {
 				const g = performance.now();
 				const batch = Array.from({ length: Math.min(INSERT_BATCH, SECTIONS - i) }, (_, j) => {
 					const sec = section();
+					const log = rnd() < LOG_SHARE;
+					const body = log && rnd() < QUESTION_SHARE ? `${sec.body}?` : sec.body;
+					const where = log ? `Log › gm #${i + j + 1}` : sec.path;
 					return {
-						kind: 'document' as const,
+						kind: log ? ('log' as const) : ('document' as const),
 						recordId: i + j + 1,
 						ord: 0,
-						path: sec.path,
-						body: sec.body,
-						gmOnly: rnd() < 0.1,
+						path: where,
+						body,
+						gmOnly: !log && rnd() < 0.1,
 						ref: `s${i + j + 1}`,
-						contentHash: createHash('sha256').update(`${sec.path}\n${sec.body}`).digest('hex')
+						contentHash: createHash('sha256').update(`${where}\n${body}`).digest('hex')
 					};
 				});
 				genMs += performance.now() - g;

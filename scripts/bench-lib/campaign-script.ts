@@ -5,6 +5,7 @@
  * where the same content takes fewer characters (10–100 and 150–700) but more tokens per character.
  */
 import { between, pick, prng, type Rng } from './random';
+import type { PlantedFact } from './facts';
 
 export type Language = 'en' | 'ja';
 
@@ -20,6 +21,14 @@ export interface ScriptedTurn {
 	gm: string;
 	/** When set, the GM calls this tool first and narrates in the follow-up call. */
 	tool?: PlannedTool;
+	/** Several tools called together in the first call (instead of `tool`). */
+	tools?: PlannedTool[];
+}
+
+/** Facts said at given turns and asked for with `recall` at `askAt` (bench:campaign). */
+export interface FactPlan {
+	facts: readonly PlantedFact[];
+	askAt: number;
 }
 
 export const SIZES = {
@@ -99,7 +108,10 @@ function plannedTool(rnd: Rng, index: number): PlannedTool {
 export class CampaignScript {
 	private readonly turns = new Map<number, ScriptedTurn>();
 
-	constructor(private readonly seed = 3) {}
+	constructor(
+		private readonly seed = 3,
+		private readonly plan?: FactPlan
+	) {}
 
 	/** Turn `index` (1-based), the same on every run. */
 	turn(index: number): ScriptedTurn {
@@ -110,13 +122,19 @@ export class CampaignScript {
 		const size = SIZES[language];
 		const playerChars = between(rnd, size.player[0], size.player[1]);
 		const gmChars = between(rnd, size.gm[0], size.gm[1]);
+		const gm = language === 'ja' ? jaGm(rnd, gmChars) : enGm(rnd, gmChars);
+		const fact = this.plan?.facts.find((f) => f.turn === index);
 		const t: ScriptedTurn = {
 			index,
 			language,
 			player: language === 'ja' ? jaPlayer(rnd, playerChars) : enPlayer(rnd, playerChars),
-			gm: language === 'ja' ? jaGm(rnd, gmChars) : enGm(rnd, gmChars),
+			gm: fact ? `${fact.sentence}${language === 'ja' ? '' : ' '}${gm}` : gm,
 			...(index % TOOL_EVERY === 0 ? { tool: plannedTool(rnd, index) } : {})
 		};
+		if (this.plan && index === this.plan.askAt) {
+			delete t.tool;
+			t.tools = this.plan.facts.map((f) => ({ name: 'recall', args: { query: f.query, k: 5 } }));
+		}
 		this.turns.set(index, t);
 		return t;
 	}

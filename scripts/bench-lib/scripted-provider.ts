@@ -9,6 +9,14 @@ import type { CampaignScript, PlannedTool } from './campaign-script';
 
 export type CallKind = 'player' | 'player-after-tool' | 'checkpoint' | 'checkpoint-after-tool';
 
+/** A tool call the GM made and what the engine answered. */
+export interface ToolExchange {
+	turn: number;
+	name: string;
+	arguments: string;
+	content: string;
+}
+
 export interface CallRecord {
 	kind: CallKind;
 	/** The player turn being played (for checkpoints: the turn after which it ran). */
@@ -43,6 +51,8 @@ export class ScriptedProvider implements LlmProvider {
 	current = 0;
 	checkpoints = 0;
 	readonly calls: CallRecord[] = [];
+	/** Every tool call made for a player turn, with the engine's answer (read from the follow-up request). */
+	readonly toolExchanges: ToolExchange[] = [];
 	/** Milliseconds spent inside this provider's own code, over all calls. */
 	ownMs = 0;
 
@@ -62,24 +72,26 @@ export class ScriptedProvider implements LlmProvider {
 		const afterTool = req.messages.at(-1)?.role === 'tool';
 		const checkpoint = operatorCheckpoint(req.messages);
 		let text: string;
-		let tool: PlannedTool | undefined;
+		let tools: PlannedTool[] = [];
 		if (checkpoint) {
 			if (!afterTool) this.checkpoints++;
 			if (afterTool) text = this.script.summary(this.checkpoints);
 			else {
 				text = '';
-				tool = this.script.checkpointTool(this.checkpoints);
+				tools = [this.script.checkpointTool(this.checkpoints)];
 			}
 		} else {
 			const turn = this.script.turn(this.current);
-			if (turn.tool && !afterTool) {
+			const planned = turn.tools ?? (turn.tool ? [turn.tool] : []);
+			if (planned.length > 0 && !afterTool) {
 				text = TOOL_PREAMBLE;
-				tool = turn.tool;
+				tools = planned;
 			} else text = turn.gm;
+			if (afterTool) this.recordToolResults(req);
 		}
 		const kind: CallKind = checkpoint ? (afterTool ? 'checkpoint-after-tool' : 'checkpoint') : afterTool ? 'player-after-tool' : 'player';
-		const args = tool ? JSON.stringify(tool.args) : '';
-		const call: CallRecord = { kind, turn: this.current, inputTokens: this.opts.countInput(req), outputTokens: this.opts.countOutput(text + args), ms: 0 };
+		const args = tools.map((t) => JSON.stringify(t.args));
+		const call: CallRecord = { kind, turn: this.current, inputTokens: this.opts.countInput(req), outputTokens: this.opts.countOutput(text + args.join('')), ms: 0 };
 		this.calls.push(call);
 		this.spent(call, started);
 		this.opts.observe?.(req, call);
@@ -91,14 +103,30 @@ export class ScriptedProvider implements LlmProvider {
 			yield { type: 'text', delta };
 			started = performance.now();
 		}
-		if (tool) {
+		for (const [i, tool] of tools.entries()) {
 			this.spent(call, started);
-			yield { type: 'tool_call', id: `call_${this.calls.length}`, name: tool.name, arguments: args };
+			yield { type: 'tool_call', id: `call_${this.calls.length}_${i}`, name: tool.name, arguments: args[i] ?? '' };
 			started = performance.now();
 		}
 		this.spent(call, started);
 		yield { type: 'usage', inputTokens: call.inputTokens, outputTokens: call.outputTokens, cachedInputTokens: 0 };
-		yield { type: 'finish', reason: tool ? 'tool_calls' : 'stop' };
+		yield { type: 'finish', reason: tools.length > 0 ? 'tool_calls' : 'stop' };
+	}
+
+	/** The tool results at the end of a follow-up request, paired with the calls that asked for them. */
+	private recordToolResults(req: LlmRequest): void {
+		const results: ToolExchange[] = [];
+		for (let i = req.messages.length - 1; i >= 0; i--) {
+			const m = req.messages[i];
+			if (m?.role !== 'tool') break;
+			const asked = req.messages
+				.slice(0, i)
+				.reverse()
+				.find((x) => x.role === 'assistant');
+			const call = asked?.role === 'assistant' ? asked.toolCalls?.find((c) => c.id === m.toolCallId) : undefined;
+			results.unshift({ turn: this.current, name: m.name, arguments: call?.arguments ?? '', content: m.content });
+		}
+		this.toolExchanges.push(...results);
 	}
 }
 

@@ -23,13 +23,15 @@ export const actions = {
 		const title = formText(data, 'title');
 		const language = formText(data, 'language') || (locals.language ?? 'en');
 		const world = formText(data, 'world');
+		let id: string;
 		try {
-			await startSession(await getApp(), { ownerId: locals.user.id, title, language, worldId: world });
+			id = (await startSession(await getApp(), { ownerId: locals.user.id, title, language, worldId: world })).session.id;
 		} catch (err) {
 			if (err instanceof PlaySessionValidationError) return fail(400, { create: { title, language, world, errors: err.fields } });
 			throw err;
 		}
-		return { created: true };
+		// Straight into the new session: its title card and prologue are waiting.
+		redirect(303, `/sessions/${id}`);
 	},
 	rename: async ({ request, locals }) => {
 		if (!locals.user) redirect(303, '/signin');

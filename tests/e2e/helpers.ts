@@ -11,8 +11,16 @@ export function uniqueName(prefix: string): string {
 
 export const PASSWORD = 'correct horse battery';
 
+/**
+ * Opens a page and lets it finish loading its scripts: text typed into a form before the page has
+ * hydrated can be reset by the hydration (seen with the sign-up form on a busy machine).
+ */
+async function openForm(page: Page, path: string): Promise<void> {
+	await page.goto(path, { waitUntil: 'networkidle' });
+}
+
 export async function signUp(page: Page, name: string, password = PASSWORD): Promise<void> {
-	await page.goto('/signup');
+	await openForm(page, '/signup');
 	await page.getByLabel('Username').fill(name);
 	await page.getByLabel('Password').fill(password);
 	await page.getByRole('button', { name: 'Create account' }).click();
@@ -21,7 +29,7 @@ export async function signUp(page: Page, name: string, password = PASSWORD): Pro
 }
 
 export async function signIn(page: Page, name: string, password = PASSWORD): Promise<void> {
-	await page.goto('/signin');
+	await openForm(page, '/signin');
 	await page.getByLabel('Username').fill(name);
 	await page.getByLabel('Password').fill(password);
 	await page.getByRole('button', { name: 'Sign in' }).click();
@@ -32,16 +40,10 @@ export async function signOut(page: Page): Promise<void> {
 	await expect(page.getByRole('link', { name: 'Sign in', exact: true })).toBeVisible();
 }
 
-/** Creates a session from the home page and returns its id (from the link). */
-export async function createSession(page: Page, title: string): Promise<string> {
-	await page.goto('/');
-	await page.getByLabel('Title').fill(title);
-	await page.getByRole('button', { name: 'Create' }).click();
-	const link = page.getByRole('link', { name: title, exact: true });
-	await expect(link).toBeVisible();
-	const href = await link.getAttribute('href');
-	const id = /^\/sessions\/([a-z2-7]{20})$/.exec(href ?? '')?.[1];
-	if (!id) throw new Error(`unexpected session link ${href}`);
+/** The session id in a play page's URL. */
+export function sessionIdOf(page: Page): string {
+	const id = /\/sessions\/([a-z2-7]{20})(?:[?#]|$)/.exec(page.url())?.[1];
+	if (!id) throw new Error(`not a play page: ${page.url()}`);
 	return id;
 }
 
@@ -50,4 +52,17 @@ export async function setValue(page: Page, label: string, value: string): Promis
 	await page.getByLabel(label).evaluate((el, v) => {
 		if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) el.value = v;
 	}, value);
+}
+
+/**
+ * Creates a session from the home page (in `world`, a radio button's name, or the default one) and
+ * returns its id. Create opens the new session's play page.
+ */
+export async function createSession(page: Page, title: string, world?: RegExp): Promise<string> {
+	await openForm(page, '/');
+	await page.getByLabel('Title').fill(title);
+	if (world) await page.getByRole('radio', { name: world }).check();
+	await page.getByRole('button', { name: 'Create' }).click();
+	await expect(page).toHaveURL(/\/sessions\/[a-z2-7]{20}$/);
+	return sessionIdOf(page);
 }

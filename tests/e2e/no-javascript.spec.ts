@@ -17,6 +17,7 @@ test('the whole account and session flow works with JavaScript disabled', async 
 	await expect(page.getByRole('heading', { name: 'Your play sessions' })).toBeVisible();
 
 	await createSession(page, 'Plain HTML campaign');
+	await page.goto('/');
 	const row = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Plain HTML campaign', exact: true }) });
 	await row.getByLabel('New title for Plain HTML campaign').fill('Renamed without JS');
 	await row.getByRole('button', { name: 'Rename' }).click();

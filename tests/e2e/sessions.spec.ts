@@ -5,10 +5,12 @@ test('create, open, rename and delete a play session', async ({ page }) => {
 	await signUp(page, uniqueName('gm'));
 	await expect(page.getByText('No sessions yet.')).toBeVisible();
 
+	// Create opens the new session.
 	const id = await createSession(page, 'Night watch');
+	await expect(page).toHaveTitle('Night watch · Kantera');
+	await page.goto('/');
 	await page.getByRole('link', { name: 'Night watch', exact: true }).click();
 	await expect(page).toHaveURL(new RegExp(`/sessions/${id}$`));
-	await expect(page.getByRole('heading', { name: 'Night watch' })).toBeVisible();
 
 	await page.goto('/');
 	// An empty title is refused with a message, and nothing changes.

@@ -1,10 +1,11 @@
-/** Test-data factories: real libSQL files in a fresh temp dir per test, never mocks. */
+/** Test-data factories: real libSQL databases (files in a fresh temp dir, or the Hrana test server in the remote project), never mocks. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseConfig, type Config } from '../../src/lib/server/config';
 import { createApp, type App } from '../../src/lib/server/app';
 import { newId } from '../../src/lib/server/db';
+import { databaseEnv } from './databases';
 
 export interface TestEnv {
 	dir: string;
@@ -22,7 +23,7 @@ export function tempDir(prefix = 'kantera-test-'): { dir: string; remove(): void
 
 export async function testEnv(env: Record<string, string> = {}): Promise<TestEnv> {
 	const { dir, remove } = tempDir();
-	const config = parseConfig({ KANTERA_DATA_DIR: dir, ...env });
+	const config = parseConfig({ ...databaseEnv(dir), ...env });
 	const app = await createApp(config);
 	return {
 		dir,

@@ -8,6 +8,7 @@ import { newId, sessionSchema, type SessionDb } from '../../src/lib/server/db';
 import { acceptTurn, composeMission, ensureMission, writeSettings, type TurnRow } from '../../src/lib/server/turn';
 import type { TokenCounter } from '../../src/lib/server/memory';
 import { tempDir } from './env';
+import { databaseEnv } from './databases';
 
 export type Vendor = 'openai' | 'anthropic' | 'google';
 
@@ -52,7 +53,7 @@ export async function mockLlmApp(vendor: Vendor, env: Record<string, string> = {
 	const mock = opts.mock ?? (await startMockLlm());
 	const { dir, remove } = opts.dataDir === undefined ? tempDir() : { dir: opts.dataDir, remove: () => undefined };
 	const cfg = parseConfig({
-		KANTERA_DATA_DIR: dir,
+		...databaseEnv(dir),
 		KANTERA_LLM_PROVIDER: vendor,
 		KANTERA_LLM_MODEL: 'mock-model',
 		// Only the chosen vendor is configured (the API refuses the others); the provider factory below reaches all three.

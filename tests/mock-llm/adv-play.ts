@@ -10,9 +10,17 @@
  * - `#perf`   streams deltas carrying `{{now}}` send-time stamps (latency measurement);
  * - `#leak`   refuses the request with an error whose message carries LEAK_MARKER and quotes the
  *             request's system text (the GM-only mission) back, as some providers do;
- * anything else is narrated back. OpenAI wire only (the e2e server is configured with OPENAI_BASE_URL).
+ * - `#live`   stages Bram's entrance (paragraph 1) before writing, then streams the reply slowly, so
+ *             the screen shows him on stage, lit, while the reply still streams;
+ * - `#livefail` the same, but the upstream breaks in the middle of Bram's line (the first time);
+ * - `#choices` offers two choices with a short reply;
+ * - `#face`   registers Bram with a "stern" expression sprite and has him speak "(stern)" and then
+ *             "(angry)", which has no sprite of its own;
+ * anything else is narrated back. Scenes that bring characters on first clear the stage of whoever
+ * the opening left there (read from the context's "[Stage now]" line), as a GM would. OpenAI wire
+ * only (the e2e server is configured with OPENAI_BASE_URL).
  */
-import { lastTurnOfOpenAi } from './request-shapes';
+import { lastTurnOfOpenAi, systemTextOf } from './request-shapes';
 import type { MockHandler, RecordedRequest, ScriptedReply } from './types';
 
 export const GATE_REPLY = 'Fog hangs over the north gate.\n\n@Bram(stern): Halt! Who goes there?\n\n@Ana: Easy, Bram. It is only a traveller.';
@@ -26,10 +34,19 @@ export const SLOW_REPLY = SLOW_PARAGRAPHS.join('\n\n');
 export const RETRY_REPLY = 'The fog lifts, and the road is quiet again.';
 /** In the error message of `#leak`; must never reach the player. */
 export const LEAK_MARKER = 'LEAK-MARKER-7f3a';
+export const LIVE_PARAGRAPHS = ['The cellar door creaks open, and a lantern comes down the steps.', '@Bram: Who is down here? Show yourself, slowly, hands where I can see them.', 'His boots stop on the last step.'];
+export const LIVE_REPLY = LIVE_PARAGRAPHS.join('\n\n');
+export const CHOICES = ['Ask Bram about the gate', 'Walk away into the fog'];
+export const CHOICES_REPLY = 'Bram leans on his spear and waits for your answer.';
+export const FACE_REPLY = '@Bram(stern): You again.\n\n@Bram(angry): I said, you again!';
 /** Between two streamed frames of `#slow`: three paragraphs take a few seconds. */
 const SLOW_FRAME_MS = 120;
 const SLOW_CHUNK_CHARS = 4;
 const PERF_DELTAS = 30;
+/** `#live`: slow enough that a test sees the stage before the commit. */
+const LIVE_FRAME_MS = 150;
+/** `#livefail`: frames of Bram's line streamed before the upstream breaks. */
+const LIVE_FAIL_AFTER_FRAMES = 12;
 const PERF_FRAME_MS = 100;
 
 /** The player's line this request answers: the last user message. */
@@ -47,6 +64,18 @@ function isFollowUp(request: RecordedRequest): boolean {
 	return request.openai ? lastTurnOfOpenAi(request.openai).kind === 'tool' : false;
 }
 
+/** Who the opening left on stage, from the context's `[Stage now] … On stage: A (left), B (right).` line. */
+function onStage(request: RecordedRequest): string[] {
+	const system = systemTextOf(request) ?? '';
+	const line = /\[Stage now\][^\n]*On stage: ([^\n]*)\./.exec(system)?.[1] ?? '';
+	return [...line.matchAll(/([^,]+?) \((?:left|center|right)\)/g)].map((m) => (m[1] ?? '').trim()).filter((name) => name !== '');
+}
+
+/** Exit cues for whoever stands on stage, before the scene's own cues. */
+function clearStage(request: RecordedRequest): Record<string, unknown>[] {
+	return onStage(request).map((character) => ({ paragraph: 0, action: 'exit', character }));
+}
+
 function chunks(text: string, size: number): string[] {
 	const points = [...text];
 	const out: string[] = [];
@@ -54,7 +83,7 @@ function chunks(text: string, size: number): string[] {
 	return out;
 }
 
-function gate(followUp: boolean): ScriptedReply {
+function gate(followUp: boolean, request: RecordedRequest): ScriptedReply {
 	if (followUp) return { text: GATE_REPLY };
 	return {
 		toolCalls: [
@@ -65,6 +94,7 @@ function gate(followUp: boolean): ScriptedReply {
 				name: 'adv_stage',
 				arguments: {
 					cues: [
+						...clearStage(request),
 						{ paragraph: 0, action: 'background', scene: 'North Gate' },
 						{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' },
 						{ paragraph: 2, action: 'enter', character: 'Ana', slot: 'right' }
@@ -94,12 +124,56 @@ function harbour(followUp: boolean): ScriptedReply {
 	};
 }
 
+/** Bram is registered and his entrance staged before the text; the text streams slowly. */
+function live(followUp: boolean, request: RecordedRequest, fail: boolean): ScriptedReply {
+	if (!followUp) {
+		return {
+			toolCalls: [
+				{ name: 'register_npc', arguments: { name: 'Bram', appearance: 'A broad-shouldered gate guard in a dented helmet, grey beard, spear.' } },
+				{ name: 'set_scene', arguments: { name: 'Cellar', description: 'A damp cellar room, barrels, a single lamp.' } },
+				{
+					name: 'adv_stage',
+					arguments: { cues: [...clearStage(request), { paragraph: 0, action: 'background', scene: 'Cellar' }, { paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }] }
+				}
+			]
+		};
+	}
+	const frames = chunks(LIVE_REPLY, SLOW_CHUNK_CHARS);
+	if (!fail) return { text: frames, frameDelayMs: LIVE_FRAME_MS };
+	// Broken in the middle of Bram's line: his entrance has played, the reply never completes.
+	const inBramsLine = Math.ceil((LIVE_PARAGRAPHS[0]?.length ?? 0) / SLOW_CHUNK_CHARS) + LIVE_FAIL_AFTER_FRAMES;
+	return { text: frames, frameDelayMs: LIVE_FRAME_MS, fault: { kind: 'close-mid-stream', afterFrames: inBramsLine } };
+}
+
+function choices(followUp: boolean): ScriptedReply {
+	if (followUp) return { text: CHOICES_REPLY };
+	return { toolCalls: [{ name: 'adv_stage', arguments: { choices: CHOICES } }] };
+}
+
+function face(followUp: boolean, request: RecordedRequest): ScriptedReply {
+	if (followUp) return { text: FACE_REPLY };
+	return {
+		toolCalls: [
+			{ name: 'register_npc', arguments: { name: 'Bram', appearance: 'A broad-shouldered gate guard in a dented helmet, grey beard, spear.', expressions: ['stern'] } },
+			{ name: 'adv_stage', arguments: { cues: [...clearStage(request), { paragraph: 0, action: 'enter', character: 'Bram', slot: 'center' }] } }
+		]
+	};
+}
+
 export function advPlay(): MockHandler {
 	const failedOnce = new Set<string>();
 	return (request) => {
 		const line = playerLine(request);
 		const followUp = isFollowUp(request);
-		if (line.includes('#gate')) return gate(followUp);
+		if (line.includes('#gate')) return gate(followUp, request);
+		if (line.includes('#livefail')) {
+			const first = !failedOnce.has(line);
+			if (followUp) failedOnce.add(line);
+			return live(followUp, request, first);
+		}
+		if (line.includes('#live')) return live(followUp, request, false);
+		if (line.includes('#choices')) return choices(followUp);
+		if (line.includes('#face')) return face(followUp, request);
 		if (line.includes('#harbour')) return harbour(followUp);
 		if (line.includes('#slow')) return { text: chunks(SLOW_REPLY, SLOW_CHUNK_CHARS), frameDelayMs: SLOW_FRAME_MS };
 		if (line.includes('#fail')) {

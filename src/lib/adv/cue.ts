@@ -42,3 +42,23 @@ export function characterKey(name: string): string {
 export function sameCharacter(a: string, b: string): boolean {
 	return characterKey(a) === characterKey(b);
 }
+
+/**
+ * The image name of a character's sprite in one expression: the speaker-tag form `Name(expression)`.
+ * A registered character name may not contain parentheses (they belong to the tag), so the form can
+ * never clash with a name, and the image jobs, their events and the stage's image list carry it as
+ * an ordinary name.
+ */
+export function spriteVariantName(character: string, expression: string): string {
+	return `${character.trim()}(${expression.trim()})`;
+}
+
+const VARIANT = /^([^()]+)\(([^()]+)\)$/u;
+
+/** The character and expression of a sprite variant's image name; null for a plain name. */
+export function parseSpriteVariant(name: string): { character: string; expression: string } | null {
+	const m = VARIANT.exec(name.trim());
+	const character = m?.[1]?.trim();
+	const expression = m?.[2]?.trim();
+	return character && expression ? { character, expression } : null;
+}

@@ -7,3 +7,5 @@ export * from './script';
 export * from './stage';
 export * from './replay';
 export * from './reveal';
+export * from './place';
+export * from './placeholders';

@@ -9,6 +9,7 @@
  *   is complete, `autoDelayMs` of ticks later it advances.
  * - `click` completes the paragraph if it is still revealing; if it is complete, advances.
  * - `advance` moves to the next paragraph only when the current one is complete.
+ * - An `instant` paragraph (the player's own line) is shown whole as soon as it is on screen.
  * - A paragraph still streaming (`partial`) is never complete: the reveal catches up with the text
  *   that has arrived and waits for more.
  * - `skip(read)` passes over paragraphs whose keys are in the read set: it stops at the first unread
@@ -35,6 +36,8 @@ export interface RevealSource {
 	readonly key: string;
 	readonly text: string;
 	readonly partial?: boolean | undefined;
+	/** Shown whole the moment it is on screen, whatever the speed (the player's own line). */
+	readonly instant?: boolean | undefined;
 }
 
 export interface RevealItem {
@@ -42,6 +45,7 @@ export interface RevealItem {
 	readonly text: string;
 	readonly graphemes: readonly string[];
 	readonly partial: boolean;
+	readonly instant: boolean;
 }
 
 export interface RevealSettings {
@@ -160,11 +164,11 @@ export function readKeys(state: RevealState): string[] {
 	return isComplete(state) && key !== null ? [...passed, key] : passed;
 }
 
-/** Instant speed shows the whole paragraph at once, whatever event brought it on screen. */
+/** Instant speed (or an instant item) shows the whole paragraph at once, whatever event brought it on screen. */
 function settle(state: RevealState): RevealState {
-	if (state.charsPerSecond !== 0) return state;
 	const item = currentItem(state);
 	if (!item || state.shown >= item.graphemes.length) return state;
+	if (state.charsPerSecond !== 0 && !item.instant) return state;
 	return { ...state, shown: item.graphemes.length, carry: 0 };
 }
 
@@ -181,9 +185,10 @@ function load(state: RevealState, sources: readonly RevealSource[]): RevealState
 	const previous = new Map(state.items.map((i) => [i.key, i]));
 	const items = sources.map((s): RevealItem => {
 		const partial = s.partial === true;
+		const instant = s.instant === true;
 		const old = previous.get(s.key);
-		if (old && old.text === s.text) return old.partial === partial ? old : { ...old, partial };
-		return { key: s.key, text: s.text, graphemes: splitGraphemes(s.text), partial };
+		if (old && old.text === s.text) return old.partial === partial && old.instant === instant ? old : { ...old, partial, instant };
+		return { key: s.key, text: s.text, graphemes: splitGraphemes(s.text), partial, instant };
 	});
 	const key = currentKey(state);
 	const index = key === null ? -1 : items.findIndex((i) => i.key === key);

@@ -273,6 +273,17 @@ export function speakerOf(paragraph: Paragraph | undefined): string | null {
 	return paragraph?.kind === 'dialogue' ? paragraph.speaker : null;
 }
 
+/**
+ * The stage with `character` (if on stage) showing `expression`: a speaker tag's expression
+ * (`@Name(smile): …`) holds while that line is read; the cues' expression stays the figure's own.
+ */
+export function withExpression(state: StageState, character: string, expression: string): StageState {
+	const slot = slotOf(state, character);
+	const current = slot === null ? null : state.slots[slot];
+	if (slot === null || !current || current.expression === expression) return state;
+	return withSlots(state, { [slot]: figure(current.character, expression) });
+}
+
 export function withSpeaker(state: StageState, speaker: string | null): StageState {
 	return state.speaker === speaker ? state : { ...state, speaker };
 }

@@ -5,8 +5,29 @@
  */
 export { PlayState, setPlayContext, getPlayContext, type Translate, type TurnInFlight, type TurnOutcome, type Connection, type PlayOptions, type PastView } from './play.svelte';
 export { Story, lastExchange, MAX_READ_KEYS, type Line, type LineKind, type Exchange, type ExchangeOutcome, type FrameScheduler, type ReadStorage } from './story.svelte';
-export { StageImages, type ImageEntry } from './images.svelte';
-export { ReaderSettings, TEXT_SPEEDS, TEXT_SPEED_NAMES, isTextSpeed, readStoredSettings, type TextSpeed, type SettingsStorage } from './settings.svelte';
+export { StageImages, type ImageEntry, type SpriteImage } from './images.svelte';
+export {
+	ReaderSettings,
+	TEXT_SPEEDS,
+	TEXT_SPEED_NAMES,
+	WINDOW_OPACITIES,
+	DEFAULT_WINDOW_OPACITY,
+	TEXT_SIZES,
+	MOTION_CHOICES,
+	AUTO_DELAY_MIN_MS,
+	AUTO_DELAY_MAX_MS,
+	AUTO_DELAY_STEP_MS,
+	isTextSpeed,
+	isTextSize,
+	isWindowOpacity,
+	isMotionChoice,
+	readStoredSettings,
+	type TextSpeed,
+	type TextSize,
+	type WindowOpacity,
+	type MotionChoice,
+	type SettingsStorage
+} from './settings.svelte';
 export { connectEvents } from './stream';
 export { fetchLogPage } from './log';
 export { newIdempotencyKey } from './keys';

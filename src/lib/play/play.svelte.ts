@@ -13,7 +13,7 @@ import { ReaderSettings, type SettingsStorage, type TextSpeed } from './settings
 import { Story, type FrameScheduler } from './story.svelte';
 import { fetchLogPage } from './log';
 import { newIdempotencyKey } from './keys';
-import type { FinishedStatus, PlayView } from './types';
+import type { ChoiceMenu, FinishedStatus, PlayView } from './types';
 
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
@@ -80,6 +80,8 @@ export class PlayState {
 	liveMessages = $state.raw<MessageDto[]>([]);
 	/** Bumped on every commit: panels showing records reload. */
 	commits = $state(0);
+	/** What the GM offered to say next with its newest reply; shown once that reply has been read. */
+	choices = $state.raw<ChoiceMenu | null>(null);
 
 	private readonly fetchLog: (afterId: number) => Promise<LogPageDto>;
 	private readonly warn: (message: string) => void;
@@ -96,6 +98,7 @@ export class PlayState {
 		this.fetchLog = options.fetchLog ?? ((after) => this.defaultFetchLog(after));
 		this.settings = new ReaderSettings();
 		this.images = new StageImages(view.log.images);
+		this.choices = view.choices;
 		this.story = new Story({
 			sessionId: options.sessionId,
 			messages: view.log.messages,
@@ -108,7 +111,8 @@ export class PlayState {
 		if (view.activeTurn) {
 			const a = view.activeTurn;
 			this.turn = { id: a.id, input: a.input, phase: a.status, cancelRequested: a.cancelRequested };
-			this.story.resume(a.id, a.input, a.text);
+			this.story.resume(a.id, a.input, a.text, a.staged.cues);
+			this.images.stagePlaces(a.staged.places);
 		} else if (view.lastTurn && (view.lastTurn.status !== 'committed' || view.lastTurn.stopped)) {
 			const l = view.lastTurn;
 			this.outcome = { id: l.id, input: l.input, status: l.status, failure: l.failure, stopped: l.stopped };
@@ -190,6 +194,7 @@ export class PlayState {
 				this.turn = { id: event.turnId, input: event.input, phase: 'accepted', cancelRequested: false };
 				this.outcome = null;
 				this.activity = null;
+				this.choices = null;
 				this.story.beginTurn(event.turnId, event.input);
 				return;
 			case 'turn.started':
@@ -201,6 +206,10 @@ export class PlayState {
 				return;
 			case 'tool.activity':
 				if (this.turn?.id === event.turnId) this.activity = event.tool;
+				return;
+			case 'stage.staged':
+				this.images.stagePlaces(event.places);
+				this.story.stageDirections(event.turnId, event.cues);
 				return;
 			case 'checkpoint.started':
 				this.activity = 'checkpoint';
@@ -217,6 +226,8 @@ export class PlayState {
 				if (log) this.images.replace(log.images);
 				this.story.commit(event.turnId, event.reply, log?.messages ?? [], log?.cues ?? []);
 				if (log && log.messages.length > 0) this.liveMessages = [...this.liveMessages, ...log.messages];
+				const offeredBy = event.messageIds.at(-1);
+				this.choices = event.choices && event.choices.length > 0 && offeredBy !== undefined ? { messageId: offeredBy, options: event.choices } : null;
 				this.commits++;
 				this.finish(event.turnId, event.stopped ? { id: event.turnId, input, status: 'committed', failure: null, stopped: event.stopped } : null);
 				return;

@@ -4,10 +4,13 @@
  * and the stage each paragraph had (a `StageTimeline` over the loaded play log).
  *
  * Stage rules the screen keeps:
- * - while a reply streams, the stage stays as the last committed message left it; only the speaker
- *   changes with the paragraph's tag (cues play after the reply completes);
- * - once the turn commits, its cues play as the reader reaches their paragraphs;
- * - a failed or cancelled turn shows nothing of its reply and leaves the stage alone.
+ * - while a reply streams, the stage is the last committed message's with the cues the GM has
+ *   staged so far played at their paragraphs (provisionally); the speaker follows the paragraph's tag;
+ * - once the turn commits, its cues (the same ones, now from the play log) play as the reader
+ *   reaches their paragraphs;
+ * - a failed or cancelled turn shows nothing of its reply and its staged cues are dropped: the stage
+ *   is back where the last committed message left it;
+ * - a speaker tag's expression (`@Name(smile): …`) shows on that character while the line is read.
  */
 import {
 	applyCues,
@@ -23,8 +26,11 @@ import {
 	readKeys,
 	reveal,
 	StageTimeline,
+	stageAt,
 	visibleText,
+	withExpression,
 	withSpeaker,
+	type StageCue,
 	type RevealEvent,
 	type RevealState,
 	type SlotLight,
@@ -89,11 +95,14 @@ export interface StoryOptions {
 	warn?: (message: string) => void;
 }
 
+/** The key suffix of the player's line in an exchange (`${turn}:in`). */
+const PLAYER_LINE = 'in';
+
 function exchangeLines(x: Exchange | null): Line[] {
 	if (!x) return [];
 	const prefix = x.turnId ?? `m${x.messageId ?? 0}`;
 	const lines: Line[] = [];
-	if (x.input !== null) lines.push({ key: `${prefix}:in`, kind: 'player', speaker: null, expression: null, paragraph: -1, text: x.input, partial: false });
+	if (x.input !== null) lines.push({ key: `${prefix}:${PLAYER_LINE}`, kind: 'player', speaker: null, expression: null, paragraph: -1, text: x.input, partial: false });
 	if (x.outcome === 'failed' || x.outcome === 'cancelled' || x.outcome === 'interrupted') return lines;
 	for (const p of parseScript(x.reply, { final: x.final })) {
 		// A complete paragraph with no text (a tag and nothing else) is not worth a click.
@@ -149,13 +158,21 @@ export class Story {
 	private framePending = false;
 	private lastFrame: number | null = null;
 	private readonly options: StoryOptions;
+	/** The turn played (or resumed) while this page is open: its reply follows the player's line by itself. */
+	private liveTurn: string | null = null;
+	/** Stage directions the streaming turn has staged: played live at their paragraphs, dropped if it fails. */
+	private provisional = $state.raw<{ turnId: string; cues: readonly StageCue[] } | null>(null);
 
 	readonly visible = $derived(visibleText(this.state));
 	readonly complete = $derived(isComplete(this.state));
 	readonly caughtUp = $derived(isCaughtUp(this.state));
 	readonly hasNext = $derived(this.state.current < this.state.items.length - 1);
 	readonly current = $derived(this.lines.find((l) => l.key === currentKey(this.state)) ?? null);
-	readonly stage = $derived.by(() => this.stageFor(this.current));
+	readonly stage = $derived.by(() => {
+		const line = this.current;
+		const state = this.stageFor(line);
+		return line?.kind === 'dialogue' && line.speaker !== null && line.expression !== null ? withExpression(state, line.speaker, line.expression) : state;
+	});
 	readonly lights = $derived<{ readonly [S in StageSlot]: SlotLight }>(litSlots(this.stage));
 
 	constructor(options: StoryOptions) {
@@ -206,7 +223,9 @@ export class Story {
 	}
 
 	/** The page opened mid-turn: show what streamed so far. */
-	resume(turnId: string, input: string, text: string): void {
+	resume(turnId: string, input: string, text: string, staged: readonly StageCue[] = []): void {
+		this.liveTurn = turnId;
+		this.provisional = staged.length > 0 ? { turnId, cues: staged } : null;
 		this.exchange = { turnId, input, reply: text, final: false, messageId: null, outcome: 'streaming' };
 		this.refresh();
 		this.dispatch({ type: 'skip', read: this.read });
@@ -214,6 +233,8 @@ export class Story {
 
 	beginTurn(turnId: string, input: string): void {
 		if (this.exchange?.turnId === turnId) return;
+		this.liveTurn = turnId;
+		this.provisional = null;
 		this.exchange = { turnId, input, reply: '', final: false, messageId: null, outcome: 'streaming' };
 		this.refresh();
 	}
@@ -225,8 +246,20 @@ export class Story {
 		this.refresh();
 	}
 
+	/**
+	 * The GM staged stage directions for the streaming reply: they play at their paragraphs from now
+	 * on, provisionally (a failed or cancelled turn drops them, a commit replaces them with the log's).
+	 */
+	stageDirections(turnId: string, cues: readonly StageCue[]): void {
+		const x = this.exchange;
+		if (!x || x.turnId !== turnId || x.outcome !== 'streaming' || cues.length === 0) return;
+		const earlier = this.provisional?.turnId === turnId ? this.provisional.cues : [];
+		this.provisional = { turnId, cues: [...earlier, ...cues] };
+	}
+
 	/** The turn committed: the reply is final and its cues (in `cues`) play from here on. */
 	commit(turnId: string, reply: string, messages: readonly MessageDto[], cues: readonly MessageCue[]): void {
+		this.provisional = null;
 		this.addLog(messages, cues);
 		const gm = messages.findLast((m) => m.role === 'gm' && m.turnId === turnId);
 		const input = this.exchange?.turnId === turnId ? this.exchange.input : (messages.find((m) => m.role === 'player' && m.turnId === turnId)?.body ?? null);
@@ -237,6 +270,7 @@ export class Story {
 
 	/** The turn ended without a reply: nothing of it plays; the player's line stays with the outcome. */
 	end(turnId: string, outcome: 'failed' | 'cancelled' | 'interrupted', input?: string): void {
+		if (this.provisional?.turnId === turnId) this.provisional = null;
 		const x = this.exchange;
 		if (x && x.turnId === turnId) {
 			this.exchange = { ...x, reply: '', final: true, outcome };
@@ -267,7 +301,11 @@ export class Story {
 			return this.timeline.at(x.messageId, line.paragraph);
 		}
 		const base = this.lastMessageId === 0 ? this.initialStage : this.timeline.after(this.lastMessageId);
-		return withSpeaker(base, line?.kind === 'dialogue' ? line.speaker : null);
+		// A streaming reply: its staged cues up to this paragraph. No paragraph count is given, since
+		// more paragraphs are coming (a cue numbered past the end so far is simply not due yet).
+		const staged = this.provisional !== null && this.provisional.turnId === x?.turnId && x.outcome === 'streaming' ? this.provisional.cues : [];
+		const played = staged.length > 0 && line !== null && line.kind !== 'player' ? stageAt(base, staged, line.paragraph) : base;
+		return withSpeaker(played, line?.kind === 'dialogue' ? line.speaker : null);
 	}
 
 	private addLog(messages: readonly MessageDto[], cues: readonly MessageCue[]): void {
@@ -300,14 +338,13 @@ export class Story {
 
 	/** Re-reads the exchange into lines and the reveal. */
 	private refresh(): void {
-		const before = this.state;
-		const wasAtEnd = atEnd(before);
 		const lines = exchangeLines(this.exchange);
 		this.lines = lines;
-		let next = reveal(before, { type: 'load', paragraphs: lines.map((l) => ({ key: l.key, text: l.text, partial: l.partial })) });
-		// The player's own line needs no click: once the GM's first paragraph arrives, it is shown.
-		const key = currentKey(next);
-		if (wasAtEnd && key !== null && key.endsWith(':in') && next.current < next.items.length - 1) next = reveal(next, { type: 'advance' });
+		let next = reveal(this.state, { type: 'load', paragraphs: lines.map((l) => ({ key: l.key, text: l.text, partial: l.partial, instant: l.kind === 'player' })) });
+		// The player's own line is shown whole at once and is no stop in a live turn: as soon as the
+		// GM's first paragraph arrives (even while it still streams) the window goes on to it.
+		const current = this.lines[next.current];
+		if (current?.kind === 'player' && this.exchange?.turnId === this.liveTurn && next.current < next.items.length - 1) next = reveal(next, { type: 'advance' });
 		this.commitState(next);
 	}
 

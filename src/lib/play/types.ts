@@ -5,7 +5,8 @@
  */
 import * as v from 'valibot';
 import type { LogPageDto } from '../types/log';
-import type { TurnFailure, TurnStatus } from '../types/events';
+import type { StagedPlace, TurnFailure, TurnStatus } from '../types/events';
+import type { StageCue } from '../adv';
 
 export interface ActiveTurn {
 	id: string;
@@ -13,6 +14,8 @@ export interface ActiveTurn {
 	status: 'accepted' | 'running';
 	/** The reply streamed up to `lastEventId`. */
 	text: string;
+	/** The stage directions staged up to `lastEventId` (provisional until the turn commits). */
+	staged: { cues: StageCue[]; places: StagedPlace[] };
 	cancelRequested: boolean;
 }
 
@@ -35,6 +38,24 @@ export interface PlayView {
 	lastTurn: FinishedTurn | null;
 	/** Open the event stream after this id: everything before it is in this view. */
 	lastEventId: number;
+	/** What the GM offered the player to say next with the newest GM message, if anything. */
+	choices: ChoiceMenu | null;
+	/** The world's title card (a session started from a world); null for an empty world. */
+	titleCard: TitleCard | null;
+}
+
+/** What the title card shows: the world's title and tagline over its opening scene. */
+export interface TitleCard {
+	title: string;
+	tagline: string;
+	/** The opening scene, whose background is the card's cover. */
+	scene: string | null;
+}
+
+/** A menu of choices tied to the GM message that offered it. */
+export interface ChoiceMenu {
+	messageId: number;
+	options: string[];
 }
 
 /**

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { config as readConfig, type Config } from './config';
 import { openControlDb, SessionDbPool, type ControlDb } from './db';
+import { TursoPlacement, startSweeper, type RetryPolicy } from './db/turso';
 import { createEmbedder, type Embedder } from './search';
 import { createProvider, providerSettingsFromConfig, type LlmProvider, type ProviderName } from './llm';
 import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
@@ -37,11 +38,25 @@ export interface AppOverrides {
 	images?: Partial<Pick<ImageRunnerDeps, 'provider' | 'store' | 'policy' | 'now'>>;
 	/** Tests shorten turn leases to watch a killed runner's lease run out. */
 	turnLease?: Partial<LeaseTiming>;
+	/** Tests shorten the Turso Platform API retries. */
+	turso?: { retry?: RetryPolicy };
+	/**
+	 * Background upkeep (the Turso sweeper, scheduled backups); on by default. The CLI turns it off: a
+	 * one-off command must not start loops or back up on a schedule.
+	 */
+	background?: boolean;
 }
 
 export async function createApp(cfg: Config, overrides: AppOverrides = {}): Promise<App> {
 	const control = await openControlDb(cfg);
-	const sessions = new SessionDbPool(cfg);
+	// Turso per session: databases are created and deleted through the Platform API (and swept when a call failed).
+	const turso = cfg.turso ? new TursoPlacement({ cfg: { sessionDb: cfg.sessionDb, turso: cfg.turso }, control, ...(overrides.turso?.retry ? { retry: overrides.turso.retry } : {}) }) : undefined;
+	const background = overrides.background !== false;
+	const stopSweeper = turso && background ? startSweeper(turso) : undefined;
+	const sessions = new SessionDbPool(cfg, turso);
+	// Loaded only when scheduled: backups write to the local disk, which an isolate host does not have.
+	const { cron, dir: backupDir } = cfg.backup;
+	const stopBackups = background && cron && backupDir ? (await import('./db/backup')).startBackupSchedule({ config: cfg, control, sessions }, { ...cfg.backup, cron, dir: backupDir }) : undefined;
 	const bus = new EventBus();
 	const embedder = createEmbedder(cfg.embeddings);
 	const providers = new Map<ProviderName, LlmProvider>();
@@ -91,6 +106,8 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		images,
 		signIn: new SignInProviders(cfg.auth.providers),
 		async close() {
+			stopSweeper?.();
+			stopBackups?.();
 			await runner.stop();
 			await images.stop();
 			await sessions.closeAll();

@@ -155,3 +155,15 @@ export type DocumentDto = v.InferOutput<typeof DocumentSchema>;
 /** `POST …/images/regenerate`: the order placed; the image arrives as an `image.ready` event. */
 export const ImageOrderSchema = v.object({ orderId: Id, status: v.string() });
 export type ImageOrderDto = v.InferOutput<typeof ImageOrderSchema>;
+
+/**
+ * The player-visible records the play page renders into its drawers on the server (so they read
+ * without JavaScript): the state, the latest journal page, the documents, and the one asked for.
+ */
+export interface RecordsView {
+	state: StateDto;
+	journal: JournalPageDto;
+	documents: DocumentInfoDto[];
+	/** The document asked for (`?doc=`), when it exists and is player-visible. */
+	document: DocumentDto | null;
+}

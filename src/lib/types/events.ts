@@ -4,6 +4,7 @@
  * checks every `data:` line with it). Add a member here and both sides see it, typed and checked.
  */
 import * as v from 'valibot';
+import { PLACE_KINDS, StageCueSchema } from '../adv';
 
 export const TURN_STATUSES = ['accepted', 'running', 'committed', 'failed', 'interrupted', 'cancelled'] as const;
 export type TurnStatus = (typeof TURN_STATUSES)[number];
@@ -30,16 +31,28 @@ export type ImageTarget = (typeof IMAGE_TARGETS)[number];
 const Id = v.pipe(v.number(), v.integer());
 const ImageTargetSchema = v.picklist(IMAGE_TARGETS);
 
+/** A place the GM registered during a turn (`set_scene`): its name and the kind of backdrop it gets. */
+export const StagedPlaceSchema = v.object({ name: v.string(), kind: v.picklist(PLACE_KINDS) });
+export type StagedPlace = v.InferOutput<typeof StagedPlaceSchema>;
+
 export const SessionEventSchema = v.variant('type', [
 	v.object({ type: v.literal('turn.accepted'), turnId: v.string(), input: v.string() }),
 	v.object({ type: v.literal('turn.started'), turnId: v.string() }),
 	/** A piece of the GM's reply as it streams. Discard a turn's deltas if it ends failed or cancelled. */
 	v.object({ type: v.literal('text.delta'), turnId: v.string(), text: v.string() }),
+	/**
+	 * Stage directions the GM staged for the reply it is writing (`adv_stage` cues, places set with
+	 * `set_scene`), sent as they are staged so the stage plays them live at their paragraph. They are
+	 * provisional like the deltas: discard them if the turn ends failed or cancelled; on commit the
+	 * message's cues (the same ones) come with the play log.
+	 */
+	v.object({ type: v.literal('stage.staged'), turnId: v.string(), cues: v.array(StageCueSchema), places: v.array(StagedPlaceSchema) }),
 	/** The GM used a tool. Only the name of a player-visible tool; never arguments. */
 	v.object({ type: v.literal('tool.activity'), turnId: v.string(), tool: v.string() }),
 	v.object({ type: v.literal('checkpoint.started'), turnId: v.string() }),
 	v.object({ type: v.literal('checkpoint.done'), turnId: v.string(), summaryId: Id }),
-	v.object({ type: v.literal('turn.committed'), turnId: v.string(), reply: v.string(), messageIds: v.array(Id), stopped: v.optional(v.string()) }),
+	/** `choices`: what the GM offers the player to say next (a menu; free text stays possible). */
+	v.object({ type: v.literal('turn.committed'), turnId: v.string(), reply: v.string(), messageIds: v.array(Id), stopped: v.optional(v.string()), choices: v.optional(v.array(v.string())) }),
 	v.object({ type: v.literal('turn.failed'), turnId: v.string(), reason: v.picklist(FAILURE_CLASSES), errorId: v.string(), retryable: v.boolean() }),
 	v.object({ type: v.literal('turn.cancelled'), turnId: v.string() }),
 	v.object({ type: v.literal('turn.interrupted'), turnId: v.string() }),

@@ -6,9 +6,12 @@
  * every answer with them (`$lib/play/log.ts`).
  */
 import * as v from 'valibot';
-import { LOG_ROLES, MessageCueSchema, StageStateSchema } from '../adv';
+import { LOG_ROLES, MessageCueSchema, PLACE_KINDS, StageStateSchema } from '../adv';
 
 const Id = v.pipe(v.number(), v.integer());
+
+/** The turn id of the prologue a session from a world opens with (a GM message no LLM wrote). */
+export const PROLOGUE_TURN_ID = 'prologue';
 
 /** The most messages one page carries: a screenful many times over, and small enough to answer at once. */
 export const LOG_MAX_PAGE = 200;
@@ -44,7 +47,11 @@ export const StageImageSchema = v.object({
 		v.transform((url) => (url !== null && url.startsWith(IMAGE_ROUTE_PREFIX) ? url : null))
 	),
 	/** `pending` while a (new) image is still coming, `failed` when the last job gave up without one. */
-	status: v.picklist(IMAGE_STATUSES)
+	status: v.picklist(IMAGE_STATUSES),
+	/** A character's sprite in one expression (absent: the default sprite). */
+	expression: v.optional(v.string()),
+	/** A place's kind, for the drawn backdrop until its image is ready. */
+	kind: v.optional(v.picklist(PLACE_KINDS))
 });
 export type StageImageDto = v.InferOutput<typeof StageImageSchema>;
 

@@ -46,6 +46,14 @@ describe('splitGraphemes', () => {
 });
 
 describe('reveal', () => {
+	it('shows an instant paragraph whole at any speed, then reveals the next one at the set speed', () => {
+		let s = run(createReveal({ charsPerSecond: 10 }), load([{ key: 'x:in', text: 'my whole line', instant: true }, { key: 'x:0', text: 'abc' }]));
+		expect(visibleText(s)).toBe('my whole line');
+		expect(isComplete(s)).toBe(true);
+		s = run(s, click, tick(100));
+		expect(visibleText(s)).toBe('a');
+	});
+
 	it('reveals at the set speed, carrying fractions of a character between ticks', () => {
 		let s = run(createReveal({ charsPerSecond: 10 }), load(src('abcdefghij')));
 		expect(visibleText(s)).toBe('');

@@ -11,6 +11,7 @@ import type { Tier } from '../../../src/lib/types/account';
 import type { ApiEvent } from '../../../src/lib/server/api';
 import { mockLlmApp, type Vendor } from '../../helpers/turns';
 import { tempDir } from '../../helpers/env';
+import { databaseEnv } from '../../helpers/databases';
 import type { MockLlm } from '../../mock-llm';
 import * as statusRoute from '../../../src/routes/api/v1/status/+server';
 import * as sessionsRoute from '../../../src/routes/api/v1/sessions/+server';
@@ -143,7 +144,7 @@ export async function apiHarness(opts: { vendor?: Vendor; env?: Record<string, s
 	let cleanup: () => Promise<void>;
 	if (opts.llm === false) {
 		const { dir, remove } = tempDir();
-		app = await createApp(parseConfig({ KANTERA_DATA_DIR: dir, ...opts.env }));
+		app = await createApp(parseConfig({ ...databaseEnv(dir), ...opts.env }));
 		cleanup = async () => {
 			await app.close();
 			remove();

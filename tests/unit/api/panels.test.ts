@@ -48,7 +48,13 @@ const Cue = v.object({
 	expression: v.optional(v.string()),
 	scene: v.optional(v.string())
 });
-const Image = v.strictObject({ name: v.string(), url: v.nullable(v.string()), status: v.picklist(['pending', 'ready', 'failed']) });
+const Image = v.strictObject({
+	name: v.string(),
+	url: v.nullable(v.string()),
+	status: v.picklist(['pending', 'ready', 'failed']),
+	expression: v.optional(v.string()),
+	kind: v.optional(v.picklist(['interior', 'street', 'field', 'night']))
+});
 const BacklogPage = v.strictObject({
 	messages: v.array(v.object({ id: v.number(), role: v.picklist(['player', 'gm', 'operator', 'system']), body: v.string(), speaker: v.nullable(v.string()), turnId: v.nullable(v.string()), createdAt: v.string() })),
 	cues: v.array(v.strictObject({ messageId: v.number(), paragraph: v.number(), ord: v.number(), cue: Cue })),
@@ -202,7 +208,7 @@ describe('one read model of the play log', () => {
 		expect(story.stage.slots.left).toEqual({ character: 'Bram' });
 	});
 
-	it('answers GET …/images with every character and place, its image and whether one is coming', async () => {
+	it('answers GET …/images with every character (and expression sprite) and place, its image, whether one is coming and the kind of place', async () => {
 		const { app, alice, bob, as } = await harness();
 		const api = as(alice);
 		const id = await newSession(api);
@@ -210,14 +216,23 @@ describe('one read model of the play log', () => {
 			s.write(async (tx) => {
 				await npcs.register(tx, { name: 'Bram', appearance: 'grey beard' });
 				await npcs.setSprite(tx, 'Bram', 'abc123.png');
-				await scenes.register(tx, { name: 'Harbour', description: 'fog' });
+				await scenes.register(tx, { name: 'Harbour', description: 'fog over the quay' });
 				await imageOrders.place(tx, { target: 'scene', targetName: 'Harbour', prompt: 'fog' });
+				const smile = await imageOrders.place(tx, { target: 'npc', targetName: 'Bram(smile)', prompt: 'smile' });
+				await tx.update(sessionSchema.imageOrders).set({ status: 'done', image: 'def456.png', turnId: 't' }).where(eq(sessionSchema.imageOrders.id, smile.id));
+				await imageOrders.place(tx, { target: 'npc', targetName: 'Bram(angry)', prompt: 'angry' });
+				// An expression of nobody registered is no one's sprite.
+				await imageOrders.place(tx, { target: 'npc', targetName: 'Ghost(sad)', prompt: 'sad' });
 			})
 		);
 		const images = await (await api.get(`/api/v1/sessions/${id}/images`)).json();
 		expect(images).toEqual({
-			characters: [{ name: 'Bram', url: `/api/v1/sessions/${id}/images/abc123.png`, status: 'ready' }],
-			scenes: [{ name: 'Harbour', url: null, status: 'pending' }]
+			characters: [
+				{ name: 'Bram', url: `/api/v1/sessions/${id}/images/abc123.png`, status: 'ready' },
+				{ name: 'Bram', expression: 'smile', url: `/api/v1/sessions/${id}/images/def456.png`, status: 'ready' },
+				{ name: 'Bram', expression: 'angry', url: null, status: 'pending' }
+			],
+			scenes: [{ name: 'Harbour', url: null, status: 'pending', kind: 'street' }]
 		});
 		// The same list comes with every log page.
 		const page: LogPageDto = await fetchLogPage(fetcherFor(api), id, { limit: 1 });

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { migrate, MigrationError } from '../../../src/lib/server/db';
 import { sessionMigrations, controlMigrations } from '../../../src/lib/server/db/migrations.generated';
 import { tempDir } from '../../helpers/env';
+import { freshDatabaseUrl } from '../../helpers/databases';
 import { renderBundle } from '../../../scripts/bundle-migrations.js';
 
 const dirs: Array<{ remove(): void }> = [];
@@ -13,7 +14,8 @@ afterEach(() => dirs.splice(0).forEach((d) => d.remove()));
 function fileClient() {
 	const d = tempDir();
 	dirs.push(d);
-	return createClient({ url: `file:${path.join(d.dir, 'x.db')}` });
+	// A file, or (remote project) a fresh database on the Hrana test server through the same client.
+	return createClient({ url: freshDatabaseUrl(d.dir) });
 }
 
 async function tables(c: ReturnType<typeof createClient>) {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig, ConfigError } from '../../../src/lib/server/config';
 import {
 	createImageProvider,
-	gridBackdropSvg,
+	placeBackdropSvg,
 	ImageProviderError,
 	OfflineImageProvider,
 	OpenAIImageProvider,
@@ -19,7 +19,7 @@ describe('offline placeholders', () => {
 
 	it('are byte-identical for the same input and differ by name and kind', async () => {
 		const a = await offline.generate({ kind: 'background', prompt: 'p1', subject: 'North Gate', signal: signal() });
-		const b = await offline.generate({ kind: 'background', prompt: 'another prompt', subject: 'North Gate', signal: signal() });
+		const b = await offline.generate({ kind: 'background', prompt: 'p1', subject: 'North Gate', signal: signal() });
 		const c = await offline.generate({ kind: 'background', prompt: 'p1', subject: 'Harbour', signal: signal() });
 		const d = await offline.generate({ kind: 'sprite', prompt: 'p1', subject: 'North Gate', signal: signal() });
 		expect(a.contentType).toBe('image/svg+xml');
@@ -28,17 +28,22 @@ describe('offline placeholders', () => {
 		expect(decode(a.bytes)).not.toBe(decode(d.bytes));
 	});
 
-	it('draw a perspective grid with the place name as a label, escaped', () => {
-		const svg = gridBackdropSvg('Tom & <Jerry>\u0001 "Inn"');
-		expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 1600 900"/);
-		expect(svg).toContain('<text');
-		expect(svg).toContain('Tom &amp; &lt;Jerry&gt; &quot;Inn&quot;</text>');
-		expect(svg).not.toContain('<Jerry>');
-		expect(svg).not.toContain('\u0001');
-		expect(svg.match(/<line /g)?.length).toBeGreaterThan(20);
-		// The colour comes from the name.
-		const hue = (s: string) => /hsl\((\d+),/.exec(s)?.[1];
-		expect(new Set(['Gate', 'Harbour', 'Forest', 'Keep', 'Cellar'].map((n) => hue(gridBackdropSvg(n)))).size).toBeGreaterThan(1);
+	it('draw each kind of place its own way (room, street, open country, night), tinted by the name; nothing from the name in the markup', () => {
+		const kinds = {
+			interior: placeBackdropSvg('The Crooked Lantern', 'Place: The Crooked Lantern. The smoky common room of a tavern.'),
+			street: placeBackdropSvg('Harbour', 'Place: Harbour. A harbour at dawn, masts and gulls.'),
+			field: placeBackdropSvg('Steppe', 'Place: Steppe. Grey grassland under a wide sky.'),
+			night: placeBackdropSvg('North Gate', 'Place: North Gate. A stone city gate at night.')
+		};
+		expect(new Set(Object.values(kinds).map((svg) => svg.replace(/hsl\([^)]*\)/g, ''))).size).toBe(4);
+		for (const svg of Object.values(kinds)) {
+			expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 1600 900"/);
+			expect(svg).not.toMatch(/<script|href=|style=|<text/i);
+		}
+		const hostile = placeBackdropSvg('Tom & <Jerry>\u0001 "Inn"', 'a room');
+		expect(hostile).not.toContain('Jerry');
+		// Two rooms still differ: the colour comes from the name.
+		expect(placeBackdropSvg('Cellar', 'a room')).not.toBe(placeBackdropSvg('Inn', 'a room'));
 	});
 
 	it('draw a full-body silhouette on a transparent background, tinted by the name', () => {
@@ -51,9 +56,11 @@ describe('offline placeholders', () => {
 		expect(svg).not.toMatch(/<script|href=/i);
 	});
 
-	it('cut a very long name to a small label', () => {
-		const svg = gridBackdropSvg('x'.repeat(500));
-		expect(svg).toContain(`${'x'.repeat(59)}…</text>`);
+	it("cut a very long name to a small title, and an expression sprite wears the expression's word", () => {
+		expect(silhouetteSvg('x'.repeat(500))).toContain(`<title>${'x'.repeat(59)}…</title>`);
+		const smile = silhouetteSvg('Mira(smile & <wink> and more)');
+		expect(smile).toContain('>smile &amp; &lt;wink&gt;…</text>');
+		expect(silhouetteSvg('Mira')).not.toContain('<text');
 	});
 });
 

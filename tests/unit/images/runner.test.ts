@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { sessionSchema } from '../../../src/lib/server/db';
 import * as stage from '../../../src/lib/server/stage';
 import { EventBus } from '../../../src/lib/server/turn';
-import { ImageRunner, gridBackdropSvg, imageKey, retryDelayMs, silhouetteSvg } from '../../../src/lib/server/images';
+import { ImageRunner, placeBackdropSvg, imageKey, retryDelayMs, silhouetteSvg } from '../../../src/lib/server/images';
 import { imagesHarness, ScriptedProvider, TEST_POLICY, type ImagesHarness } from './helpers';
 
 const { imageOrders } = sessionSchema;
@@ -26,7 +26,7 @@ describe('image job runner', () => {
 		await h.run();
 
 		const bramKey = svgKey(silhouetteSvg('Bram'));
-		const gateKey = svgKey(gridBackdropSvg('North Gate'));
+		const gateKey = svgKey(placeBackdropSvg('North Gate', h.provider.requests.find((r) => r.subject === 'North Gate')?.prompt));
 		expect(await h.order(npcOrder)).toMatchObject({ status: 'done', attempts: 1, image: bramKey, error: null, leaseOwner: null });
 		expect(await h.order(sceneOrder)).toMatchObject({ status: 'done', attempts: 1, image: gateKey });
 		expect(await h.use((s) => stage.npcs.get(s.db, 'Bram'))).toMatchObject({ spriteImage: bramKey });

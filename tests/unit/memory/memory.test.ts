@@ -5,6 +5,9 @@ import {
 	checkpointDue,
 	historyTokens,
 	windowOf,
+	carryOver,
+	CARRY_EXCHANGES,
+	CARRY_TOKENS,
 	buildContext,
 	systemText,
 	checkpointInstruction,
@@ -40,6 +43,16 @@ describe('checkpoint threshold', () => {
 	});
 });
 
+describe('the opening scene in the first context', () => {
+	it('comes after the records, before the player input, and only when given', () => {
+		const head = { toc: ['document #1: Premise'], state: { hp: 10 }, journal: [] };
+		const first = buildContext('MISSION', { ...head, opening: 'The tavern is smoky.\n\nOn stage: Mirela (left).' }, [], 'I sit down.');
+		expect(first.head).toMatch(/## Recent journal[\s\S]*## Opening scene \(the player has just read this on screen; continue from it, do not retell it\)\n\nThe tavern is smoky\.\n\nOn stage: Mirela \(left\)\.$/);
+		expect(first.messages).toEqual([{ role: 'user', content: 'I sit down.' }]);
+		expect(buildContext('MISSION', head, [], 'x').head).not.toContain('Opening scene');
+	});
+});
+
 describe('window and context', () => {
 	const history = Array.from({ length: 7 }, (_, i) => ex(`player ${i}`, `gm ${i}`));
 
@@ -63,6 +76,35 @@ describe('window and context', () => {
 		expect([...order].sort((a, b) => a - b)).toEqual(order);
 		expect(ctx.messages.map((m) => m.content)).toEqual(['player 5', 'gm 5', 'player 6', 'gm 6', 'I open the door']);
 		expect(ctx.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+	});
+});
+
+describe('carried over a checkpoint', () => {
+	const carried = (player: string, gm: string, tokens?: number): Exchange => ({ player, gm, tokens, carried: true });
+	const policy = { windowExchanges: 4, checkpointTokens: 10 };
+
+	it('keeps the last exchanges from before the checkpoint, at most CARRY_EXCHANGES of them', () => {
+		const before = Array.from({ length: 5 }, (_, i) => carried(`old p${i}`, `old g${i}`));
+		expect(CARRY_EXCHANGES).toBe(2);
+		expect(windowOf(before, policy, chars).map((e) => e.player)).toEqual(['old p3', 'old p4']);
+		// Fresh exchanges follow them and push them out of the window as it fills.
+		const fresh = Array.from({ length: 3 }, (_, i) => ex(`p${i}`, `g${i}`));
+		expect(windowOf([...before, ...fresh], policy, chars).map((e) => e.player)).toEqual(['old p4', 'p0', 'p1', 'p2']);
+	});
+
+	it('keeps the newest whatever its size, an older one only within CARRY_TOKENS', () => {
+		const big = carried('a', 'b', CARRY_TOKENS + 500);
+		expect(carryOver([carried('x', 'y', 10), big]).map((e) => e.player)).toEqual(['a']);
+		expect(carryOver([carried('x', 'y', CARRY_TOKENS - 100), carried('a', 'b', 100)]).map((e) => e.player)).toEqual(['x', 'a']);
+		expect(carryOver([carried('x', 'y', CARRY_TOKENS - 99), carried('a', 'b', 100)]).map((e) => e.player)).toEqual(['a']);
+	});
+
+	it('does not count towards the next checkpoint and is not sent with it', () => {
+		const history = [carried('abcdefghij', 'klmnopqrst'), ex('abc', 'def')];
+		expect(historyTokens(history, chars)).toBe(6);
+		expect(checkpointDue(history, policy, chars)).toBe(false);
+		expect(checkpointDue([carried('abcdefghij', 'klmnopqrst')], { windowExchanges: 4, checkpointTokens: 1 }, chars)).toBe(false);
+		expect(checkpointMessages(history, 'CHECKPOINT').map((m) => m.content)).toEqual(['abc', 'def', 'CHECKPOINT']);
 	});
 });
 

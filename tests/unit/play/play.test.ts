@@ -18,7 +18,8 @@ describe('reading what the server sends', () => {
 
 	it('names every event type for the stream listeners', () => {
 		expect(SESSION_EVENT_TYPES).toContain('turn.committed');
-		expect(new Set(SESSION_EVENT_TYPES).size).toBe(13);
+		expect(new Set(SESSION_EVENT_TYPES).size).toBe(14);
+		expect(SESSION_EVENT_TYPES).toContain('stage.staged');
 	});
 
 	it('reads a log page only when well-formed, and never draws an image from elsewhere', () => {
@@ -73,7 +74,7 @@ describe('PlayState', () => {
 		play.story.click();
 		expect(play.story.current).toMatchObject({ speaker: 'Bram', text: 'Off.' });
 		expect(play.story.stage.slots.center?.character).toBe('Bram');
-		expect(play.images.sprite('bram')).toEqual({ url: null, status: 'pending' });
+		expect(play.images.sprite('bram')).toEqual({ url: null, status: 'pending', expressed: true });
 		await play.receive(15, { type: 'image.ready', orderId: 1, target: 'npc', name: 'Bram', url: '/api/v1/sessions/sess/images/abc' });
 		expect(play.images.sprite('Bram').url).toBe('/api/v1/sessions/sess/images/abc');
 	});
@@ -96,8 +97,41 @@ describe('PlayState', () => {
 		expect(play.outcome).toMatchObject({ status: 'committed', stopped: 'budget:session' });
 	});
 
+	it('plays staged stage directions live at their paragraph: the entering speaker is lit before the commit, and a failed turn reverts them', async () => {
+		const play = playState(view({ log: { messages: [player(1, 't1', 'hi'), gm(2, 't1', 'Hello.')] }, lastEventId: 10 }));
+		play.story.configure(0, false);
+		await play.receive(11, { type: 'turn.accepted', turnId: 't2', input: 'Who is there?' });
+		await play.receive(12, { type: 'stage.staged', turnId: 't2', cues: [{ paragraph: 0, action: 'background', scene: 'Cellar' }, { paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }], places: [{ name: 'Cellar', kind: 'interior' }] });
+		// The player's line: the stage as it was (the cues belong to the reply's paragraphs).
+		expect(play.story.stage.background).toBeNull();
+		await play.receive(13, { type: 'text.delta', turnId: 't2', text: 'Steps on the stair.\n\n@Bram: It is' });
+		expect(play.story.current).toMatchObject({ paragraph: 0 });
+		expect(play.story.stage.background).toEqual({ scene: 'Cellar' });
+		expect(play.images.background('Cellar')).toMatchObject({ kind: 'interior', url: null });
+		expect(play.story.stage.slots.left).toBeNull();
+		play.story.click();
+		// Bram's line is still streaming and the turn is not committed: he is on stage, lit.
+		expect(play.story.current).toMatchObject({ speaker: 'Bram', partial: true });
+		expect(play.story.stage.slots.left?.character).toBe('Bram');
+		expect(play.story.lights.left).toBe('lit');
+		await play.receive(14, { type: 'turn.failed', turnId: 't2', reason: 'provider_unavailable', errorId: 'e1', retryable: true });
+		expect(play.story.stage.slots.left).toBeNull();
+		expect(play.story.stage.background).toBeNull();
+	});
+
+	it('offers the choices a committed reply came with, and forgets them when the next turn starts', async () => {
+		const play = playState(view({ log: { messages: [player(1, 't1', 'hi'), gm(2, 't1', 'Hello.')] }, lastEventId: 10, choices: { messageId: 2, options: ['Wave', 'Leave'] } }), async () =>
+			logPage({ messages: [player(3, 't2', 'Wave'), gm(4, 't2', 'She waves back.')] })
+		);
+		expect(play.choices).toEqual({ messageId: 2, options: ['Wave', 'Leave'] });
+		await play.receive(11, { type: 'turn.accepted', turnId: 't2', input: 'Wave' });
+		expect(play.choices).toBeNull();
+		await play.receive(12, { type: 'turn.committed', turnId: 't2', reply: 'She waves back.', messageIds: [3, 4], choices: ['Follow her', 'Stay'] });
+		expect(play.choices).toEqual({ messageId: 4, options: ['Follow her', 'Stay'] });
+	});
+
 	it('resumes a turn in flight from the page data and shows a finished failure on load', () => {
-		const resumed = playState(view({ activeTurn: { id: 't9', input: 'wait', status: 'running', text: 'The door', cancelRequested: false } }));
+		const resumed = playState(view({ activeTurn: { id: 't9', input: 'wait', status: 'running', text: 'The door', staged: { cues: [], places: [] }, cancelRequested: false } }));
 		expect(resumed.turn).toMatchObject({ id: 't9', phase: 'running' });
 		expect(resumed.story.exchange).toMatchObject({ turnId: 't9', reply: 'The door', outcome: 'streaming' });
 		const failed = playState(view({ lastTurn: { id: 't8', input: 'run', status: 'interrupted', failure: null, stopped: null } }));

@@ -49,6 +49,28 @@ describe('Story (text window and stage)', () => {
 		expect(s.stage.slots.right).toBeNull();
 	});
 
+	it("shows the player's long line whole at once and goes on to the reply as it streams, with no click", () => {
+		const frames = manualFrames();
+		const s = story();
+		s.attach(null, frames);
+		s.configure(20, false);
+		const line = 'I draw my sabre, step between Sefa and the door, and tell the man in grey that he can leave now or be carried out. '.repeat(3).trim();
+		expect(line.length).toBeGreaterThan(270);
+		s.beginTurn('t2', line);
+		// At reading speed the player's line would take 14 s; it is shown whole, and complete.
+		expect(s.current).toMatchObject({ kind: 'player' });
+		expect(s.visible).toBe(line);
+		expect(s.complete).toBe(true);
+		// The GM's first paragraph arrives, still streaming: the window is on it at once and reveals it.
+		s.appendDelta('t2', 'The man in grey');
+		expect(s.current).toMatchObject({ kind: 'narration', partial: true });
+		frames.run(0);
+		frames.run(200);
+		expect(s.visible).toBe('The ');
+		frames.run(10_000);
+		expect(s.visible).toBe('The man in grey');
+	});
+
 	it('a failed turn shows only the player line and leaves the stage as it was', () => {
 		const s = story();
 		s.configure(0, false);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sessionSchema, type SessionDb } from '../../../src/lib/server/db';
 import * as records from '../../../src/lib/server/records';
-import { cues, imageOrders, npcs, scenes, setOpening } from '../../../src/lib/server/stage';
+import { choices, cues, imageOrders, npcs, scenes, setOpening } from '../../../src/lib/server/stage';
 import { appendEvent } from '../../../src/lib/server/turn';
 import { logPage, loadPlayView, PLAY_MESSAGE_WINDOW } from '../../../src/lib/server/play';
 import { WORLD_SEED_TURN_ID } from '../../../src/lib/server/worlds';
@@ -36,7 +36,7 @@ describe('loadPlayView', () => {
 			});
 			const empty = (await loadPlayView(s.db, 'sid')).log;
 			expect(empty.stageBefore.background).toEqual({ scene: 'Lantern Inn' });
-			expect(empty.images.scenes).toEqual([{ name: 'Lantern Inn', url: null, status: 'pending' }]);
+			expect(empty.images.scenes).toEqual([{ name: 'Lantern Inn', url: null, status: 'pending', kind: 'interior' }]);
 
 			await exchange(s, 't0', 'Intro.\n\n@Bram: Hi.', [{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }]);
 			// Enough turns after it that the first one falls out of the window.
@@ -70,10 +70,19 @@ describe('loadPlayView', () => {
 				await appendEvent(tx, { type: 'turn.accepted', turnId: 'live', input: 'x' });
 				await appendEvent(tx, { type: 'text.delta', turnId: 'live', text: 'The door ' });
 				await appendEvent(tx, { type: 'text.delta', turnId: 'other', text: 'NOT THIS' });
+				await appendEvent(tx, { type: 'stage.staged', turnId: 'live', cues: [{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }], places: [{ name: 'Cellar', kind: 'interior' }] });
+				await appendEvent(tx, { type: 'stage.staged', turnId: 'other', cues: [{ paragraph: 0, action: 'exit', character: 'Bram' }], places: [] });
 				await appendEvent(tx, { type: 'text.delta', turnId: 'live', text: 'creaks.' });
 			});
 			const view = await loadPlayView(s.db, 'sid');
-			expect(view.activeTurn).toEqual({ id: 'live', input: 'input of live', status: 'running', text: 'The door creaks.', cancelRequested: false });
+			expect(view.activeTurn).toEqual({
+				id: 'live',
+				input: 'input of live',
+				status: 'running',
+				text: 'The door creaks.',
+				staged: { cues: [{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }], places: [{ name: 'Cellar', kind: 'interior' }] },
+				cancelRequested: false
+			});
 			expect(view.lastTurn).toBeNull();
 			expect(view.lastEventId).toBeGreaterThanOrEqual(4);
 
@@ -82,6 +91,16 @@ describe('loadPlayView', () => {
 			const stale = await loadPlayView(s.db, 'sid');
 			expect(stale.activeTurn).toBeNull();
 			expect(stale.lastTurn).toMatchObject({ id: 'live', status: 'interrupted' });
+		});
+	});
+
+	it('offers the latest choices only while the message that offered them is the newest GM message', async () => {
+		await withSession(async (s) => {
+			const first = await exchange(s, 't1', 'A fork in the road.');
+			await s.write((tx) => choices.save(tx, { messageId: first, options: ['Left', 'Right'] }));
+			expect((await loadPlayView(s.db, 'sid')).choices).toEqual({ messageId: first, options: ['Left', 'Right'] });
+			await exchange(s, 't2', 'You go left.');
+			expect((await loadPlayView(s.db, 'sid')).choices).toBeNull();
 		});
 	});
 });

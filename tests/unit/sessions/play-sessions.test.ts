@@ -1,7 +1,6 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { testEnv, type TestEnv } from '../../helpers/env';
+import { databaseExists, databaseGone } from '../../helpers/databases';
 import { createUser } from '../../../src/lib/server/auth';
 import {
 	createPlaySession,
@@ -13,7 +12,10 @@ import {
 	PlaySessionNotFoundError,
 	PlaySessionValidationError
 } from '../../../src/lib/server/sessions';
-import { sessionSchema } from '../../../src/lib/server/db';
+import { sessionSchema, sessionDbUrl } from '../../../src/lib/server/db';
+
+/** Whether the session's own database exists (a file, or a database on the Hrana test server). */
+const hasDatabase = (e: TestEnv, id: string) => databaseExists(sessionDbUrl(e.config.sessionDb.urlTemplate, id));
 
 let env: TestEnv | undefined;
 afterEach(async () => {
@@ -34,7 +36,7 @@ describe('play sessions index', () => {
 		const s = await createPlaySession(env.app, { ownerId: alice.id, title: '  北門の夜警  ', language: 'ja' });
 		expect(s.title).toBe('北門の夜警');
 		expect(s.language).toBe('ja');
-		expect(existsSync(path.join(env.dir, 'sessions', `${s.id}.db`))).toBe(true);
+		expect(hasDatabase(env, s.id)).toBe(true);
 		const meta = await env.app.sessions.use(s.id, (db) => db.db.select().from(sessionSchema.journal));
 		expect(meta).toEqual([]);
 		expect((await listPlaySessions(env.app, alice.id)).map((x) => x.id)).toEqual([s.id]);
@@ -59,7 +61,7 @@ describe('play sessions index', () => {
 		await expect(getPlaySession(env.app, alice.id, '../../etc/passwd')).rejects.toBeInstanceOf(PlaySessionNotFoundError);
 		expect(await listPlaySessions(env.app, bob.id)).toEqual([]);
 		expect((await getPlaySession(env.app, alice.id, s.id)).title).toBe('Alice only');
-		expect(existsSync(path.join(env.dir, 'sessions', `${s.id}.db`))).toBe(true);
+		expect(hasDatabase(env, s.id)).toBe(true);
 	});
 
 	it('renames and deletes (row and database file)', async () => {
@@ -78,7 +80,7 @@ describe('play sessions index', () => {
 
 		await deletePlaySession(env.app, alice.id, s.id);
 		expect(await listPlaySessions(env.app, alice.id)).toEqual([]);
-		expect(existsSync(path.join(env.dir, 'sessions', `${s.id}.db`))).toBe(false);
+		expect(await databaseGone(sessionDbUrl(env.config.sessionDb.urlTemplate, s.id))).toBe(true);
 		await expect(getPlaySession(env.app, alice.id, s.id)).rejects.toBeInstanceOf(PlaySessionNotFoundError);
 		expect((await listPlaySessions(env.app, bob.id)).map((x) => x.id)).toEqual([other.id]);
 	});

@@ -25,6 +25,13 @@ function userTexts(r: RecordedRequest): string[] {
 	return [];
 }
 
+/** Every assistant-role text of a request, in order (the GM's earlier replies in the window). */
+function assistantTexts(r: RecordedRequest): string[] {
+	if (r.openai) return r.openai.messages.flatMap((m) => (m.role === 'assistant' && typeof m.content === 'string' ? [m.content] : []));
+	if (r.anthropic) return r.anthropic.messages.flatMap((m) => (m.role !== 'assistant' ? [] : typeof m.content === 'string' ? [m.content] : m.content.flatMap((b) => (b.type === 'text' ? [b.text] : []))));
+	return [];
+}
+
 /**
  * A faithful scripted GM: narrates player lines; at a checkpoint writes a summary that carries the
  * previous summary forward and lists every player line it was shown. Only what the harness puts in
@@ -53,9 +60,19 @@ describe.each<Vendor>(['openai', 'anthropic'])('pinned mission over a long campa
 		const cps = await checkpoints(h);
 		expect(cps.length).toBeGreaterThan(1);
 		for (const r of h.mock.requests) expect(systemTextOf(r)?.startsWith(h.mission), `request ${r.seq}`).toBe(true);
-		// The window holds at most 3 exchanges (6 messages) plus the input.
+		// The window holds at most 3 exchanges (6 messages) plus the input, across checkpoints too.
 		const playerRequests = h.mock.requests.filter((r) => !userTexts(r).some((t) => t.startsWith('[OPERATOR')));
 		for (const r of playerRequests) expect(userTexts(r).length).toBeLessThanOrEqual(4);
+		// After a checkpoint the window does not restart empty: every player request past the first has history.
+		for (const r of playerRequests.slice(1)) expect(userTexts(r).length, `request ${r.seq}`).toBeGreaterThan(1);
+		// A checkpoint request carries only the exchanges since the previous checkpoint: the carried ones are in its summary.
+		const checkpointRequests = h.mock.requests.filter((r) => userTexts(r).some((t) => t.startsWith('[OPERATOR')));
+		for (const [i, r] of checkpointRequests.entries()) {
+			if (i === 0) continue;
+			const previous = checkpointRequests[i - 1];
+			const before = new Set(previous ? userTexts(previous) : []);
+			expect(userTexts(r).filter((t) => !t.startsWith('[OPERATOR') && before.has(t)), `checkpoint request ${r.seq}`).toEqual([]);
+		}
 		// Exchange 1 left the window long ago; the summary still puts it in every later context.
 		const lastRequest = h.mock.requests.at(-1);
 		expect(lastRequest && userTexts(lastRequest).some((t) => t.includes('brass key'))).toBe(false);
@@ -76,7 +93,7 @@ describe('checkpoint threshold', () => {
 		expect(h.mock.requests).toHaveLength(1);
 	});
 
-	it('one token over: exactly one checkpoint, and the next context starts from its summary', async () => {
+	it('one token over: exactly one checkpoint, and the next context starts from its summary and the last exchange', async () => {
 		h = await turnHarness('openai', { KANTERA_CHECKPOINT_TOKENS: '20' }, { countTokens: chars });
 		h.mock.script([{ text: 'GM: abcdefghijk' }, { text: '## Current scene\nThe cellar, candle lit.' }, { text: 'GM: onward' }]);
 		await h.play('abcdef');
@@ -89,8 +106,37 @@ describe('checkpoint threshold', () => {
 		await h.play('next');
 		const next = h.mock.requests[2];
 		expect(next && systemTextOf(next)).toContain('The cellar, candle lit.');
-		expect(next && userTexts(next)).toEqual(['next']);
+		// The exchange from before the checkpoint is still there, verbatim; the summary replaced nothing of it.
+		expect(next && userTexts(next)).toEqual(['abcdef', 'next']);
+		// The carried exchange does not count again: still one checkpoint.
 		expect(await checkpoints(h)).toHaveLength(1);
+	});
+
+	it('the exchange just before a checkpoint is in the next request; older ones are not', async () => {
+		h = await turnHarness('openai', { KANTERA_WINDOW_EXCHANGES: '8', KANTERA_CHECKPOINT_TOKENS: '120' }, { countTokens: chars });
+		h.mock.setHandler(gm);
+		const lines = ['I light the lantern', 'I open the cellar door', 'I walk down the stairs', 'I call out to Bram', 'I listen for an answer'];
+		for (const line of lines) await h.play(line);
+		const cps = await checkpoints(h);
+		expect(cps.length).toBeGreaterThanOrEqual(1);
+		// Find the first checkpoint request and the player request right after it.
+		const cpIndex = h.mock.requests.findIndex((r) => userTexts(r).some((t) => t.startsWith('[OPERATOR')));
+		const cpRequest = h.mock.requests[cpIndex];
+		const afterIndex = h.mock.requests.findIndex((r, i) => i > cpIndex && !userTexts(r).some((t) => t.startsWith('[OPERATOR')));
+		const after = h.mock.requests[afterIndex];
+		expect(cpRequest && after).toBeTruthy();
+		if (!cpRequest || !after) return;
+		const shown = userTexts(cpRequest).filter((t) => !t.startsWith('[OPERATOR'));
+		const lastBefore = shown.at(-1) ?? '';
+		// The player's last line and the GM's reply to it, both verbatim, right before the new input.
+		const users = userTexts(after);
+		expect(users.at(-2)).toBe(lastBefore);
+		expect(assistantTexts(after).at(-1)).toBe(`GM: ${lastBefore.slice(0, 20)}`);
+		// At most the carry budget of them (2 exchanges), never the whole history the summary replaced.
+		expect(users.length).toBeLessThanOrEqual(3);
+		expect(shown.length).toBeGreaterThan(2);
+		expect(users).not.toContain(shown[0]);
+		expect(systemTextOf(after)).toContain('## Current scene');
 	});
 });
 

@@ -6,6 +6,8 @@ import { sessionSchema } from '../../../src/lib/server/db';
 import { journal, log } from '../../../src/lib/server/records';
 import * as stage from '../../../src/lib/server/stage';
 import { acceptTurn, readEventsAfter, pruneStreamingEvents, LEASE_MS } from '../../../src/lib/server/turn';
+import { prologueSource } from '../../../src/lib/server/sessions/start';
+import { getWorld } from '../../../src/lib/server/worlds';
 
 let h: TurnHarness | undefined;
 afterEach(async () => {
@@ -110,6 +112,54 @@ describe('stage writes in a turn', () => {
 		expect(await h.use((s) => stage.npcs.get(s.db, 'Bram'))).toMatchObject({ spriteImage: orders[0]?.image });
 		expect(cues).toHaveLength(1);
 		expect(cues[0]?.cue).toMatchObject({ action: 'enter', character: 'Bram', slot: 'left' });
+	});
+});
+
+describe('stage directions while the reply streams', () => {
+	it('sends each staged cue and place as an event before the reply text and the commit; the commit carries the choices', async () => {
+		h = await turnHarness('openai');
+		h.mock.script([
+			{
+				text: 'Steps on the stair.',
+				toolCalls: [
+					{ name: 'set_scene', arguments: { name: 'Cellar', description: 'A damp cellar room, barrels, one lamp.' } },
+					{ name: 'adv_stage', arguments: { cues: [{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }], choices: ['Hide', 'Call out'] } }
+				]
+			},
+			{ text: '@Bram: Who is down here?' }
+		]);
+		const turn = await h.play('I listen');
+		expect(turn.status).toBe('committed');
+		expect(turn.reply).toBe('Steps on the stair.\n\n@Bram: Who is down here?');
+		const events = (await h.use((s) => readEventsAfter(s.db, 0))).map((e) => e.event);
+		const staged = events.flatMap((e) => (e.type === 'stage.staged' ? [e] : []));
+		expect(staged).toEqual([
+			{ type: 'stage.staged', turnId: turn.id, cues: [], places: [{ name: 'Cellar', kind: 'interior' }] },
+			{ type: 'stage.staged', turnId: turn.id, cues: [{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }], places: [] }
+		]);
+		const types = events.map((e) => e.type);
+		const lastStaged = types.lastIndexOf('stage.staged');
+		// Staged before the text that follows the tool calls streams, and long before the commit.
+		expect(types.slice(lastStaged + 1)).toContain('text.delta');
+		// The streamed text has the reply's paragraph break between the two rounds, so live paragraph numbers match the cues.
+		expect(events.flatMap((e) => (e.type === 'text.delta' ? [e.text] : [])).join('')).toBe(turn.reply);
+		expect(events.find((e) => e.type === 'turn.committed')).toMatchObject({ choices: ['Hide', 'Call out'] });
+		const offer = await h.use((s) => stage.choices.latest(s.db));
+		expect(offer?.options).toEqual(['Hide', 'Call out']);
+	});
+});
+
+describe('the opening in the first context', () => {
+	it('gives the first turn the prologue the player read and the stage it left; later turns do not repeat it', async () => {
+		h = await turnHarness('anthropic');
+		await h.use((s) => s.write((tx) => stage.writePrologue(tx, prologueSource(getWorld('sword-and-sorcery', 'en')))));
+		h.mock.script([{ text: 'Sefa slams her palm on the table.' }, { text: 'Mirela sighs.' }]);
+		await h.play('I look up from my wine.');
+		const first = systemTextOf(h.mock.requests[0] ?? { openai: undefined, anthropic: undefined }) ?? '';
+		expect(first).toMatch(/## Opening scene \(the player has just read this on screen; continue from it, do not retell it\)\n\nVesca is a walled port/);
+		expect(first).toContain('[Stage now] Background: The Crooked Lantern. On stage: Mirela (left), Sefa (right).');
+		await h.play('I ask what happened.');
+		expect(systemTextOf(h.mock.requests[1] ?? { openai: undefined, anthropic: undefined })).not.toContain('## Opening scene');
 	});
 });
 

@@ -25,3 +25,5 @@ export {
 export { PostTurnBody, postTurn, playerTurn, readPlayerTurn, cancelTurn, type PostedTurn } from './turns';
 export { sessionSummaryDto, turnDto, journalEntryDto, documentInfoDto, documentDto } from './dto';
 export { openEventStream, formatEvent, SSE_KEEPALIVE_MS, SSE_POLL_MS, SSE_RETRY_MS, SSE_BATCH, SSE_HEADERS, type EventStreamOptions } from './sse';
+export { recordsView } from './records-view';
+export { DocumentEditBody, editDocument, documentIdParam } from './panels';

@@ -48,8 +48,8 @@ export class CommandArgs {
 }
 
 export interface Command {
-	/** Two words: the group and the verb, e.g. `['sessions', 'create']`. */
-	name: readonly [group: string, verb: string];
+	/** Two words, the group and the verb (`['sessions', 'create']`), or one for an operation of its own (`['doctor']`). */
+	name: readonly [group: string, verb: string] | readonly [command: string];
 	summary: string;
 	/** Option synopsis shown in help, e.g. `--title T [--owner N]`. */
 	usage: string;

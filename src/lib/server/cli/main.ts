@@ -15,7 +15,7 @@ import { commandHelp, commandUsage, generalHelp } from './help';
 const HELP_WORDS = new Set(['help', '--help', '-h']);
 
 function find(commands: readonly Command[], group: string | undefined, verb: string | undefined): Command | undefined {
-	return commands.find((c) => c.name[0] === group && c.name[1] === verb);
+	return commands.find((c) => c.name[0] === group && c.name[1] === verb) ?? commands.find((c) => c.name.length === 1 && c.name[0] === group);
 }
 
 /** node:util parseArgs reports bad options as TypeErrors with ERR_PARSE_ARGS_* codes. */
@@ -47,13 +47,15 @@ export async function main(argv: readonly string[], io: CliIO, commands: readonl
 	}
 
 	const command = find(commands, group, verb);
+	// A one-word command's options start right after it.
+	const args = command?.name.length === 1 ? [verb, ...rest].filter((a) => a !== undefined) : rest;
 	if (!command) {
 		const known = commands.some((c) => c.name[0] === group);
 		const what = known && verb && !verb.startsWith('-') ? `unknown command "${group} ${verb}"` : known ? `"${group}" needs a subcommand` : `unknown command "${group}"`;
 		print(io.stderr, `kantera: ${what}\n\n${generalHelp(commands, known ? group : undefined)}`);
 		return EXIT_USAGE;
 	}
-	if (rest.some((a) => a === '--help' || a === '-h')) {
+	if (args.some((a) => a === '--help' || a === '-h')) {
 		print(io.stdout, commandHelp(command));
 		return EXIT_OK;
 	}
@@ -61,14 +63,15 @@ export async function main(argv: readonly string[], io: CliIO, commands: readonl
 	let app: Promise<App> | undefined;
 	const ctx: CommandContext = {
 		io,
-		app: () => (app ??= createApp(parseConfig(io.env))),
+		// No background upkeep (Turso sweeper, scheduled backups) in a one-off command: the server does that.
+		app: () => (app ??= createApp(parseConfig(io.env), { background: false })),
 		out: (line) => print(io.stdout, line),
 		note: (line) => print(io.stderr, line)
 	};
 	try {
 		let parsed;
 		try {
-			parsed = parseArgs({ args: [...rest], options: command.options, strict: true, allowPositionals: command.positionals !== undefined });
+			parsed = parseArgs({ args: [...args], options: command.options, strict: true, allowPositionals: command.positionals !== undefined });
 		} catch (err) {
 			if (isParseArgsError(err)) throw new UsageError(err.message, commandId(command));
 			throw err;

@@ -9,12 +9,14 @@ import { ENGINE_ENV_ENTRIES, engineConfig, type EngineConfig } from './engine';
 import { IMAGES_ENV_ENTRIES, imagesConfig, type ImagesConfig } from './images';
 import { AUTH_ENV_ENTRIES, authProvidersConfig, type SignInProvidersConfig } from './auth';
 import { freeModelConfig, TIERS_ENV_ENTRIES, type TiersConfig } from './tiers';
+import { DEPLOY_ENV_ENTRIES, deployConfig, type BackupConfig, type TursoConfig } from './deploy';
 
 export type { EngineConfig, MoneyLimit } from './engine';
 export { LLM_SETUP_HINT, DEFAULT_LLM_MODELS, type LlmConfig, type ProviderEndpoint } from './llm';
 export { DEFAULT_IMAGE_MODEL, type ImagesConfig } from './images';
 export { configuredProviders, type SignInProvidersConfig, type OAuthClientConfig } from './auth';
 export type { TiersConfig, FreeModel } from './tiers';
+export type { BackupConfig, TursoConfig } from './deploy';
 
 const PositiveInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be greater than 0'));
 const Bool = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'), v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s)));
@@ -25,8 +27,11 @@ const EnvSchema = v.object({
 	/** Control database (users, auth sessions, tokens, the index of play sessions). */
 	KANTERA_CONTROL_DB_URL: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
 	KANTERA_CONTROL_DB_AUTH_TOKEN: v.optional(v.string()),
-	/** URL template for per-session databases; `{id}` is replaced by the validated session id. */
-	KANTERA_SESSION_DB_URL: v.optional(v.pipe(v.string(), v.trim(), v.includes('{id}', 'must contain {id}'))),
+	/**
+	 * URL template for per-session databases; `{id}` is replaced by the validated session id. With Turso
+	 * databases per session, `{hostname}` is the database's hostname as the Platform API reported it.
+	 */
+	KANTERA_SESSION_DB_URL: v.optional(v.pipe(v.string(), v.trim(), v.regex(/\{id\}|\{hostname\}/, 'must contain {id} (or {hostname} with Turso)'))),
 	KANTERA_SESSION_DB_AUTH_TOKEN: v.optional(v.string()),
 	/** How many session databases stay open at once (LRU). */
 	KANTERA_SESSION_DB_CACHE: v.optional(PositiveInt, '64'),
@@ -47,7 +52,8 @@ const EnvSchema = v.object({
 	...ENGINE_ENV_ENTRIES,
 	...IMAGES_ENV_ENTRIES,
 	...AUTH_ENV_ENTRIES,
-	...TIERS_ENV_ENTRIES
+	...TIERS_ENV_ENTRIES,
+	...DEPLOY_ENV_ENTRIES
 });
 
 export type EmbeddingsConfig =
@@ -65,6 +71,9 @@ export interface Config {
 	llm: LlmConfig;
 	engine: EngineConfig;
 	images: ImagesConfig;
+	/** Turso databases per session (undefined: session databases come from the URL template alone). */
+	turso: TursoConfig | undefined;
+	backup: BackupConfig;
 }
 
 export class ConfigError extends Error {
@@ -115,11 +124,15 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 	if ('error' in signIn) throw new ConfigError(`Invalid configuration:\n  ${signIn.error}`);
 	const tiers = freeModelConfig(e, llm);
 	if ('error' in tiers) throw new ConfigError(`Invalid configuration:\n  ${tiers.error}`);
+	const deploy = deployConfig(e);
+	if ('error' in deploy) throw new ConfigError(`Invalid configuration:\n  ${deploy.error}`);
+	const sessionTemplate = e.KANTERA_SESSION_DB_URL ?? (deploy.turso ? 'libsql://{hostname}' : `file:${path.join(dataDir, 'sessions', '{id}.db')}`);
+	if (!deploy.turso && !sessionTemplate.includes('{id}')) throw new ConfigError('Invalid configuration:\n  KANTERA_SESSION_DB_URL: must contain {id} ({hostname} only exists with KANTERA_TURSO_*)');
 	return Object.freeze({
 		dataDir,
 		controlDb: { url: e.KANTERA_CONTROL_DB_URL ?? `file:${path.join(dataDir, 'control.db')}`, authToken: e.KANTERA_CONTROL_DB_AUTH_TOKEN },
 		sessionDb: {
-			urlTemplate: e.KANTERA_SESSION_DB_URL ?? `file:${path.join(dataDir, 'sessions', '{id}.db')}`,
+			urlTemplate: sessionTemplate,
 			authToken: e.KANTERA_SESSION_DB_AUTH_TOKEN,
 			cacheSize: e.KANTERA_SESSION_DB_CACHE
 		},
@@ -129,7 +142,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		maxBodyBytes: e.KANTERA_MAX_BODY_BYTES,
 		llm,
 		engine,
-		images
+		images,
+		turso: deploy.turso,
+		backup: { ...deploy.backup, dir: deploy.backup.dir === undefined ? undefined : path.resolve(deploy.backup.dir) }
 	});
 }
 

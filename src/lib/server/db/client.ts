@@ -1,22 +1,31 @@
-import { createClient, type Client } from '@libsql/client';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+/**
+ * Opening a libSQL client for a database URL. Local files (`file:`) use @libsql/client's native driver;
+ * remote databases (`libsql:`, `https:`, `http:`, `wss:`, `ws:` — Turso or a libSQL server) use its
+ * web entry, which needs nothing but `fetch`. The two are loaded on demand, so a deployment on remote
+ * databases never loads the native binding nor `node:fs` (neither exists on an isolate host).
+ */
+import type { Client, IntMode } from '@libsql/client';
 
 /** How long a connection waits on a locked local database file before failing. */
 export const BUSY_TIMEOUT_MS = 5_000;
 
-/**
- * Opens a libSQL client for a `file:`, `libsql:`, `http(s):` or `ws(s):` URL. For local files the
- * parent directory is created and WAL mode switched on, so readers never wait for the one writer.
- */
-export async function openClient(url: string, authToken: string | undefined, concurrency: number): Promise<Client> {
-	const isFile = url.startsWith('file:');
-	if (isFile) {
-		const filePath = url.startsWith('file://') ? fileURLToPath(url) : url.slice('file:'.length);
-		mkdirSync(path.dirname(path.resolve(filePath)), { recursive: true });
+export function isFileUrl(url: string): boolean {
+	return url.startsWith('file:');
+}
+
+/** Opens a client; for local files the parent directory is created and WAL mode switched on. */
+export async function openClient(url: string, authToken: string | undefined, concurrency: number, intMode: IntMode = 'number'): Promise<Client> {
+	if (isFileUrl(url)) {
+		const { openFileClient } = await import('./file-client');
+		return openFileClient(url, concurrency, BUSY_TIMEOUT_MS, intMode);
 	}
-	const client = createClient({ url, authToken, concurrency, timeout: BUSY_TIMEOUT_MS, intMode: 'number' });
-	if (isFile) await client.execute('PRAGMA journal_mode=WAL');
-	return client;
+	const { createClient } = await import('@libsql/client/web');
+	return createClient({ url, authToken, concurrency, intMode });
+}
+
+/** Deletes a local database's files (with its WAL and shared-memory files); remote URLs are not touched. */
+export async function removeFileDatabase(url: string): Promise<void> {
+	if (!isFileUrl(url)) return;
+	const { removeDatabaseFiles } = await import('./file-client');
+	removeDatabaseFiles(url);
 }

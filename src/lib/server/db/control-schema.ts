@@ -196,3 +196,26 @@ export const sessionWork = sqliteTable('session_work', {
 	sessionId: text('session_id').primaryKey(),
 	since: integer('since').notNull()
 });
+
+/**
+ * Session databases created through a platform API (Turso): one row per database from before it is
+ * requested until it is confirmed deleted, so a crash or a failed call never leaves an untracked
+ * database behind. `creating` → `ready` → `deleting` → (row removed). Rows in `deleting`, and `ready`
+ * rows whose play session is gone, are retried by the sweeper and listed by `kantera doctor`.
+ */
+export const sessionDatabases = sqliteTable(
+	'session_databases',
+	{
+		sessionId: text('session_id').primaryKey(),
+		/** The database's name on the platform. */
+		name: text('name').notNull().unique(),
+		/** Its hostname, once created. */
+		hostname: text('hostname'),
+		status: text('status', { enum: ['creating', 'ready', 'deleting'] }).notNull(),
+		attempts: integer('attempts').notNull().default(0),
+		lastError: text('last_error'),
+		createdAt: integer('created_at').notNull(),
+		updatedAt: integer('updated_at').notNull()
+	},
+	(t) => [index('session_databases_status').on(t.status, t.updatedAt)]
+);

@@ -1,15 +1,15 @@
 /**
- * Per-session databases: one libSQL database per play session, located by a URL template, migrated
- * on open and kept in a bounded LRU cache so thousands of sessions don't exhaust file handles.
+ * Per-session databases: one libSQL database per play session, located by its placement (a URL
+ * template, or Turso's Platform API), migrated on open and kept in a bounded LRU cache so thousands of
+ * sessions don't exhaust file handles.
  */
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import type { Client } from '@libsql/client';
-import { rmSync } from 'node:fs';
 import * as sessionSchema from './session-schema';
 import { sessionMigrations } from './migrations.generated';
 import { migrate } from './migrate';
 import { openClient } from './client';
-import { isSessionId } from './ids';
+import { TemplatePlacement, type SessionPlacement } from './placement';
 import type { Config } from '../config';
 
 export type SessionDrizzle = LibSQLDatabase<typeof sessionSchema>;
@@ -20,13 +20,6 @@ export type SessionExec = SessionDrizzle | SessionTx;
 /** Connections per session database: one writer plus a few readers is all a session needs. */
 const SESSION_DB_CONCURRENCY = 3;
 
-export class InvalidSessionIdError extends Error {
-	constructor() {
-		super('invalid session id');
-		this.name = 'InvalidSessionIdError';
-	}
-}
-
 export interface SessionDb {
 	readonly id: string;
 	readonly client: Client;
@@ -36,11 +29,6 @@ export interface SessionDb {
 	 * so concurrent callers queue instead of failing on SQLITE_BUSY.
 	 */
 	write<T>(fn: (tx: SessionTx) => Promise<T>): Promise<T>;
-}
-
-export function sessionDbUrl(template: string, id: string): string {
-	if (!isSessionId(id)) throw new InvalidSessionIdError();
-	return template.replaceAll('{id}', id);
 }
 
 class Handle implements SessionDb {
@@ -68,7 +56,20 @@ class Handle implements SessionDb {
 export class SessionDbPool {
 	private readonly open = new Map<string, Promise<Handle>>();
 
-	constructor(private readonly cfg: Pick<Config, 'sessionDb'>) {}
+	readonly placement: SessionPlacement;
+
+	constructor(
+		private readonly cfg: Pick<Config, 'sessionDb'>,
+		placement?: SessionPlacement
+	) {
+		this.placement = placement ?? new TemplatePlacement(cfg);
+	}
+
+	/** Creates a new session's database (through its placement) and migrates it. */
+	async create(id: string): Promise<void> {
+		await this.placement.create(id);
+		await this.use(id, async () => undefined);
+	}
 
 	/** Opens (creating and migrating if needed) the database of session `id` for the duration of `fn`. */
 	async use<T>(id: string, fn: (s: SessionDb) => Promise<T>): Promise<T> {
@@ -81,7 +82,8 @@ export class SessionDbPool {
 	}
 
 	private async acquire(id: string): Promise<Handle> {
-		const url = sessionDbUrl(this.cfg.sessionDb.urlTemplate, id);
+		// A database being destroyed is not reopened until it is gone (its files would vanish under the new handle).
+		await this.destroying.get(id);
 		let pending = this.open.get(id);
 		if (pending) {
 			// Refresh LRU position.
@@ -89,7 +91,8 @@ export class SessionDbPool {
 			this.open.set(id, pending);
 		} else {
 			pending = (async () => {
-				const client = await openClient(url, this.cfg.sessionDb.authToken, SESSION_DB_CONCURRENCY);
+				const { url, authToken } = await this.placement.locate(id);
+				const client = await openClient(url, authToken, SESSION_DB_CONCURRENCY);
 				try {
 					await migrate(client, sessionMigrations);
 				} catch (err) {
@@ -133,9 +136,22 @@ export class SessionDbPool {
 		return this.open.size;
 	}
 
-	/** Closes the session's database and deletes its files when they are local. */
+	/** Databases being destroyed, by session id: settles when the destruction has ended either way. */
+	private readonly destroying = new Map<string, Promise<void>>();
+
+	/** Closes the session's database and has its placement remove it (files, remote contents, Turso database). */
 	async destroy(id: string): Promise<void> {
-		const url = sessionDbUrl(this.cfg.sessionDb.urlTemplate, id);
+		const running = this.destroyDatabase(id);
+		const settled = running.catch(() => undefined);
+		this.destroying.set(id, settled);
+		try {
+			await running;
+		} finally {
+			if (this.destroying.get(id) === settled) this.destroying.delete(id);
+		}
+	}
+
+	private async destroyDatabase(id: string): Promise<void> {
 		const pending = this.open.get(id);
 		this.open.delete(id);
 		if (pending) {
@@ -146,11 +162,7 @@ export class SessionDbPool {
 				h.client.close();
 			}
 		}
-		if (url.startsWith('file:')) {
-			const file = url.slice('file:'.length).replace(/^\/\/(localhost)?/, '');
-			for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
-		}
-		// Remote databases (Turso, libSQL server) are left to the operator: deleting them needs a platform API.
+		await this.placement.remove(id);
 	}
 
 	async closeAll(): Promise<void> {

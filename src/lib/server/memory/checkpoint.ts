@@ -29,10 +29,14 @@ ${headings}
 Rules: keep confirmed events, rumours, guesses and unexecuted plans apart and label them; write contradictions as they are and never invent facts to reconcile them; never copy story-DB truths or spoilers into the summary. ${replyLanguage}${previous}`;
 }
 
-/** Messages of a checkpoint request: the whole history since the last checkpoint, then the instruction. */
+/**
+ * Messages of a checkpoint request: the whole history since the last checkpoint, then the
+ * instruction. Exchanges carried over the previous checkpoint are left out: the previous summary,
+ * which heads the records, already holds them.
+ */
 export function checkpointMessages(history: readonly Exchange[], instruction: string): ContextMessage[] {
 	const messages: ContextMessage[] = [];
-	for (const ex of history) messages.push({ role: 'user', content: ex.player }, { role: 'assistant', content: ex.gm });
+	for (const ex of history) if (!ex.carried) messages.push({ role: 'user', content: ex.player }, { role: 'assistant', content: ex.gm });
 	messages.push({ role: 'user', content: instruction });
 	return messages;
 }

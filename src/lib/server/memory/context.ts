@@ -1,6 +1,8 @@
 /**
  * Builds what the GM sees, in a fixed order: pinned mission → latest hand-off summary → documents'
- * table of contents + state + recent journal → the last N exchanges → the player's input.
+ * table of contents + state + recent journal (+ the opening scene, on the first turn) → the last N
+ * exchanges (after a checkpoint, the last one or two from before it: see CARRY_EXCHANGES) → the
+ * player's input.
  *
  * The mission is its own field and goes first, verbatim, in every request: nothing here truncates,
  * compacts or summarises it. Everything after it is rebuilt from records on every turn, which is
@@ -16,6 +18,11 @@ export interface RecordsHead {
 	state: unknown;
 	/** Recent journal entries, oldest first. */
 	journal: readonly string[];
+	/**
+	 * The opening the player has just been shown (the prologue and who stands where), given only
+	 * until the first exchange: the first reply continues from it instead of starting over.
+	 */
+	opening?: string | undefined;
 }
 
 export interface ContextMessage {
@@ -40,6 +47,7 @@ export function renderHead(h: RecordsHead): string {
 	parts.push('## Documents (table of contents; read sections with read_document or recall)', h.toc.length ? h.toc.map((line) => `- ${line}`).join('\n') : '(no documents)');
 	parts.push('## State', '```json\n' + JSON.stringify(h.state ?? {}, null, 2) + '\n```');
 	parts.push('## Recent journal', h.journal.length ? h.journal.map((j) => `- ${j}`).join('\n') : '(empty)');
+	if (h.opening?.trim()) parts.push('## Opening scene (the player has just read this on screen; continue from it, do not retell it)', h.opening.trim());
 	return parts.join('\n\n');
 }
 

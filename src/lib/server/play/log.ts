@@ -11,7 +11,8 @@
 import { asc } from 'drizzle-orm';
 import { sessionSchema, type SessionExec } from '../db';
 import { log } from '../records';
-import { cues, npcs, scenes, stageBefore } from '../stage';
+import { cues, npcs, placeKind, scenes, stageBefore } from '../stage';
+import { parseSpriteVariant } from '../../adv';
 import { imageUrl, isImageKey } from '../images';
 import type { ImageTarget } from '../../types/events';
 import type { ImageStatus, LogPageDto, MessageDto, MessagesPageDto, StageImageDto, StageImagesDto } from '../../types/log';
@@ -58,23 +59,38 @@ export async function logPage(exec: SessionExec, sessionId: string, q: LogQuery)
 	return { messages: rows.map(messageDto), cues: pageCues, stageBefore: before, ...(nextBefore === undefined ? {} : { nextBefore }), images };
 }
 
-/** Every registered character and place with its image: the URL once there is one, and whether one is coming. */
+/**
+ * Every registered character and place with its image: the URL once there is one, and whether one is
+ * coming; each character's expression sprites (ordered by `register_npc`) as entries of their own;
+ * each place's kind, for the backdrop drawn until its image is ready.
+ */
 export async function stageImages(exec: SessionExec, sessionId: string): Promise<StageImagesDto> {
 	const [orders, characters, places] = await Promise.all([
-		exec.select({ target: imageOrders.target, name: imageOrders.targetName, status: imageOrders.status }).from(imageOrders).orderBy(asc(imageOrders.id)),
+		exec.select({ target: imageOrders.target, name: imageOrders.targetName, status: imageOrders.status, image: imageOrders.image }).from(imageOrders).orderBy(asc(imageOrders.id)),
 		npcs.list(exec),
 		scenes.list(exec)
 	]);
-	// The newest order of a target says whether a (new) image is still coming.
+	// The newest order of a target says whether a (new) image is still coming; the newest done one is its image.
 	const latest = new Map<string, string>();
-	for (const o of orders) latest.set(`${o.target}:${o.name}`, o.status);
+	const done = new Map<string, string>();
+	for (const o of orders) {
+		latest.set(`${o.target}:${o.name}`, o.status);
+		if (o.status === 'done' && o.image !== null) done.set(`${o.target}:${o.name}`, o.image);
+	}
 	const image = (target: ImageTarget, name: string, key: string | null): StageImageDto => {
 		const url = key !== null && isImageKey(key) ? imageUrl(sessionId, key) : null;
 		return { name, url, status: imageStatus(latest.get(`${target}:${name}`), url !== null) };
 	};
+	const registered = new Set(characters.map((n) => n.name));
+	const variants: StageImageDto[] = [];
+	for (const key of latest.keys()) {
+		const name = key.slice('npc:'.length);
+		const variant = key.startsWith('npc:') ? parseSpriteVariant(name) : null;
+		if (variant && registered.has(variant.character)) variants.push({ ...image('npc', name, done.get(key) ?? null), name: variant.character, expression: variant.expression });
+	}
 	return {
-		characters: characters.map((n) => image('npc', n.name, n.spriteImage)),
-		scenes: places.map((s) => image('scene', s.name, s.backgroundImage))
+		characters: [...characters.map((n) => image('npc', n.name, n.spriteImage)), ...variants],
+		scenes: places.map((s) => ({ ...image('scene', s.name, s.backgroundImage), kind: placeKind(s.name, s.description) }))
 	};
 }
 

@@ -12,6 +12,7 @@ import { sessionSchema, type SessionExec } from '../db';
 import { lastEventId } from '../turn';
 import { parseSessionEvent } from '../../types/events';
 import type { ActiveTurn, FinishedTurn, PlayView } from '../../play/types';
+import { choices, titleCard } from '../stage';
 import { logPage } from './log';
 
 const { turns, events } = sessionSchema;
@@ -19,18 +20,24 @@ const { turns, events } = sessionSchema;
 /** Messages the screen starts with; the backlog pages further back through the API. */
 export const PLAY_MESSAGE_WINDOW = 50;
 
-async function streamedText(exec: SessionExec, turnId: string, through: number): Promise<string> {
+/** What a running turn has streamed up to the cursor: its text, and the stage directions it staged. */
+async function streamed(exec: SessionExec, turnId: string, through: number): Promise<Pick<ActiveTurn, 'text' | 'staged'>> {
 	const rows = await exec
 		.select({ data: events.data })
 		.from(events)
-		.where(and(eq(events.turnId, turnId), eq(events.type, 'text.delta'), lte(events.id, through)))
+		.where(and(eq(events.turnId, turnId), inArray(events.type, ['text.delta', 'stage.staged']), lte(events.id, through)))
 		.orderBy(asc(events.id));
 	let text = '';
+	const staged: ActiveTurn['staged'] = { cues: [], places: [] };
 	for (const row of rows) {
 		const event = parseSessionEvent(row.data);
 		if (event?.type === 'text.delta') text += event.text;
+		else if (event?.type === 'stage.staged') {
+			staged.cues.push(...event.cues);
+			staged.places.push(...event.places);
+		}
 	}
-	return text;
+	return { text, staged };
 }
 
 async function turnsOfInterest(exec: SessionExec, cursor: number, now: number): Promise<{ activeTurn: ActiveTurn | null; lastTurn: FinishedTurn | null }> {
@@ -44,7 +51,7 @@ async function turnsOfInterest(exec: SessionExec, cursor: number, now: number): 
 	const stale = active?.status === 'running' && active.leaseExpiresAt !== null && active.leaseExpiresAt < now;
 	if (active && !stale && (active.status === 'accepted' || active.status === 'running')) {
 		return {
-			activeTurn: { id: active.id, input: active.input, status: active.status, text: await streamedText(exec, active.id, cursor), cancelRequested: active.cancelRequested },
+			activeTurn: { id: active.id, input: active.input, status: active.status, ...(await streamed(exec, active.id, cursor)), cancelRequested: active.cancelRequested },
 			lastTurn: null
 		};
 	}
@@ -60,9 +67,15 @@ async function turnsOfInterest(exec: SessionExec, cursor: number, now: number): 
 export async function loadPlayView(exec: SessionExec, sessionId: string, now = Date.now()): Promise<PlayView> {
 	// The cursor first: whatever is read after it may include later events, but the client resumes after it.
 	const cursor = await lastEventId(exec);
+	const log = await logPage(exec, sessionId, { limit: PLAY_MESSAGE_WINDOW });
+	// A menu belongs to the newest GM message: once the player answered it, it is not shown again.
+	const offer = await choices.latest(exec);
+	const newestGm = log.messages.findLast((m) => m.role === 'gm');
 	return {
-		log: await logPage(exec, sessionId, { limit: PLAY_MESSAGE_WINDOW }),
+		log,
 		...(await turnsOfInterest(exec, cursor, now)),
-		lastEventId: cursor
+		lastEventId: cursor,
+		choices: offer && newestGm?.id === offer.messageId ? offer : null,
+		titleCard: await titleCard(exec)
 	};
 }

@@ -1,5 +1,5 @@
 /**
- * Draining the embedding queue. Embedding never blocks a write: triggers queue new and changed
+ * Draining the embedding queue (and the word index's context queue). Embedding never blocks a write: triggers queue new and changed
  * sections in the writer's transaction; this reads a batch, embeds it outside any transaction
  * (provider calls can take seconds), then stores the vectors in one short write transaction,
  * skipping sections that changed meanwhile (they are still queued with their new content).
@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { SessionDb } from '../db';
 import { isZeroVector, type Embedder } from './embeddings';
+import { CONTEXT_REFRESH_BATCH, refreshContexts } from './context-queue';
 import { ensureVectorTable, readVectorSpace, sameSpace, vectorBlob, VECTOR_TABLE } from './vector-table';
 
 export const DEFAULT_EMBED_BATCH_SIZE = 32;
@@ -43,6 +44,12 @@ export function embeddingText(path: string, body: string): string {
 export async function embedPending(s: SessionDb, embedder: Embedder, options: EmbedPendingOptions = {}): Promise<EmbedPendingResult> {
 	const batchSize = options.batchSize ?? DEFAULT_EMBED_BATCH_SIZE;
 	const maxBatches = options.maxBatches ?? DEFAULT_EMBED_MAX_BATCHES;
+	// The word index's neighbour contexts are brought up to date at the same moment: after the
+	// writer's commit, off its path (see context-queue.ts). They need no model, so they go first.
+	for (let batch = 0; batch < maxBatches; batch++) {
+		options.signal?.throwIfAborted();
+		if ((await refreshContexts(s)) < CONTEXT_REFRESH_BATCH) break;
+	}
 	let recreated = false;
 	if (!sameSpace(await readVectorSpace(s.db), embedder)) recreated = (await s.write((tx) => ensureVectorTable(tx, embedder))).recreated;
 

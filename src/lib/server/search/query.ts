@@ -17,6 +17,11 @@ export const MAX_SHORT_TERMS = 6;
 export interface QueryTerms {
 	/** Normalised query text, for the embedder. */
 	text: string;
+	/**
+	 * `latin` when no token is written in a CJK script: words are delimited and word BM25 can lead.
+	 * `cjk` otherwise: words are not delimited and the substring side carries them.
+	 */
+	script: 'latin' | 'cjk';
 	/** Substrings of 3+ characters for the trigram index. */
 	substrings: string[];
 	/** Substrings of 1-2 characters: answered through the trigram vocabulary and column tails. */
@@ -33,6 +38,7 @@ export function analyseQuery(query: string): QueryTerms {
 	const short = new Set<string>();
 	const words = new Set<string>();
 	const addSubstring = (term: string) => (length(term) >= TRIGRAM_MIN_CHARS ? substrings : short).add(term);
+	let cjk = false;
 
 	for (const token of tokens(text)) {
 		if (!isCjk(token)) {
@@ -41,6 +47,7 @@ export function analyseQuery(query: string): QueryTerms {
 			addSubstring(token);
 			continue;
 		}
+		cjk = true;
 		const runs = scriptRuns(token);
 		const wholeHiragana = runs.length === 1 && runs[0]?.script === 'hiragana';
 		if (wholeHiragana && JAPANESE_STOP_WORDS.has(token)) continue;
@@ -61,6 +68,7 @@ export function analyseQuery(query: string): QueryTerms {
 	const shortTerms = [...short].sort((a, b) => length(b) - length(a));
 	return {
 		text,
+		script: cjk ? 'cjk' : 'latin',
 		substrings: [...substrings].slice(0, MAX_TERMS),
 		short: shortTerms.slice(0, MAX_SHORT_TERMS),
 		words: [...words].slice(0, MAX_TERMS)

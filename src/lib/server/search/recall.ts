@@ -1,17 +1,24 @@
 /**
  * recall: one call over every section of a session. Keyword lists (trigram substrings, column tails,
- * English words) and the meaning list (nearest vectors, cut by a similarity floor and a gap from the
- * top) are fused by Reciprocal Rank Fusion. Works on the database or inside an open transaction, and
- * then sees that transaction's uncommitted sections (through the keyword side until they are embedded).
+ * English words with their neighbours' context) and the meaning list (nearest vectors, cut by a
+ * similarity floor and a gap from the top) are fused, routed by the query's script:
+ * - English-style (Latin-script) queries: word BM25 leads; substrings and meaning add weighted,
+ *   normalised scores (weightedScoreFusion). Substrings of English words are mostly noise (`ing`,
+ *   `the`), and a weak meaning side must not pull a good word ranking down.
+ * - Japanese and mixed queries: no list leads (the substring side carries the words, which are not
+ *   delimited), so the lists vote equally by Reciprocal Rank Fusion.
+ * Works on the database or inside an open transaction, and then sees that transaction's uncommitted
+ * sections (through the keyword side until they are embedded).
  */
 import { sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { SessionExec } from '../db';
 import { isZeroVector, type Embedder } from './embeddings';
 import { SECTION_KINDS, type SectionFilter, type SectionKind } from './filter';
-import { reciprocalRankFusion } from './fuse';
+import { normaliseByTop, normaliseFromFloor, reciprocalRankFusion, weightedScoreFusion, type Fused } from './fuse';
+import { answersFollowQuestions } from './dialogue';
 import { rankedSearch, substringTerms, tailSearch, wordTerms } from './keyword';
-import { analyseQuery } from './query';
+import { analyseQuery, ftsQuote, TRIGRAM_MIN_CHARS } from './query';
 import { snippet } from './snippet';
 import { readVectorSpace, sameSpace } from './vector-table';
 import { cutHits, DEFAULT_SIMILARITY_FLOOR, vectorSearch } from './vector-search';
@@ -21,6 +28,14 @@ export const MAX_RECALL_K = 100;
 /** Each list contributes this many candidates per wanted result (and at least MIN_CANDIDATES). */
 const CANDIDATES_PER_RESULT = 5;
 const MIN_CANDIDATES = 40;
+/**
+ * Weights of English-style fusion, against word BM25 at 1. The substring side only breaks ties and
+ * catches what words miss (a misspelt or partial name); measured on LoCoMo and the fixture
+ * (docs/performance.md).
+ */
+export const LATIN_SUBSTRING_WEIGHT = 0.02;
+/** The meaning side's weight when the embedder does not state one. */
+export const DEFAULT_MEANING_WEIGHT = 1;
 
 export interface RecallOptions {
 	/** How many sections to return (default 8). */
@@ -45,7 +60,7 @@ export interface RecallHit {
 	/** Heading path, e.g. `Geography › North › North Gate`. */
 	path: string;
 	snippet: string;
-	/** Reciprocal Rank Fusion score: only comparable within one result list. */
+	/** Fusion score: only comparable within one result list. */
 	score: number;
 }
 
@@ -72,6 +87,7 @@ export async function withQueryEmbedded(embedder: Embedder, query: string, signa
 		id: embedder.id,
 		dimensions: embedder.dimensions,
 		...(embedder.similarityFloor === undefined ? {} : { similarityFloor: embedder.similarityFloor }),
+		...(embedder.fusionWeight === undefined ? {} : { fusionWeight: embedder.fusionWeight }),
 		embed: (texts, s) => (texts.length === 1 && texts[0] === text ? Promise.resolve([vector]) : embedder.embed(texts, s))
 	};
 }
@@ -84,25 +100,48 @@ export async function recall(exec: SessionExec, query: string, options: RecallOp
 	const terms = analyseQuery(query);
 	if (terms.text.length === 0) return [];
 
-	const tails = await tailSearch(exec, terms.short, filter, candidates);
-	const ranked = await rankedSearch(exec, 'sections_trigram', await substringTerms(exec, terms.substrings, terms.short), filter, candidates);
-	// One substring list: sections titled by a short term lead (BM25 cannot see them: no trigram starts
-	// at the end of a heading), then the ranked matches, then sections whose body merely ends in the term.
-	const substrings = [...new Set([...tails.path, ...ranked, ...tails.body])].slice(0, candidates);
-	const words = await rankedSearch(exec, 'sections_words', await wordTerms(exec, terms.words), filter, candidates);
-	const lists: number[][] = [substrings, words];
+	const wordList = await wordTerms(exec, terms.words);
+	const words = (await answersFollowQuestions(exec, await rankedSearch(exec, 'sections_words', wordList, filter, candidates), filter)).slice(0, candidates);
+	// English-style queries ask the substring index only for the words the word index does not know
+	// (a partial or misspelt name): for known words it would only add substrings of them (`ring` in
+	// `during`) and cost a second full search.
+	const latin = terms.script === 'latin';
+	const known = new Set(wordList.map((t) => t.expr));
+	const substringsWanted = latin ? terms.words.filter((w) => !known.has(ftsQuote(w)) && [...w].length >= TRIGRAM_MIN_CHARS) : terms.substrings;
+	const shortWanted = latin ? [] : terms.short;
+	const tails = latin ? { path: [], body: [] } : await tailSearch(exec, shortWanted, filter, candidates);
+	const ranked =
+		substringsWanted.length + shortWanted.length === 0
+			? []
+			: await rankedSearch(exec, 'sections_trigram', await substringTerms(exec, substringsWanted, shortWanted), filter, candidates);
 
+	let meaning: Fused[] = [];
+	let floor = DEFAULT_SIMILARITY_FLOOR;
 	const embedder = options.embedder;
 	if (embedder && sameSpace(await readVectorSpace(exec), embedder)) {
+		floor = embedder.similarityFloor ?? DEFAULT_SIMILARITY_FLOOR;
 		const [vector] = await embedder.embed([terms.text], options.signal);
 		if (vector && !isZeroVector(vector)) {
 			const hits = await vectorSearch(exec, vector, embedder.id, filter, candidates);
-			const kept = options.cutoff === false ? hits : cutHits(hits, embedder.similarityFloor ?? DEFAULT_SIMILARITY_FLOOR);
-			lists.push(kept.map((h) => h.id));
+			const kept = options.cutoff === false ? hits : cutHits(hits, floor);
+			meaning = kept.map((h) => ({ id: h.id, score: h.similarity }));
 		}
 	}
 
-	const fused = reciprocalRankFusion(lists).slice(0, k);
+	let fused: Fused[];
+	if (latin) {
+		fused = weightedScoreFusion([
+			{ weight: 1, hits: normaliseByTop(words) },
+			{ weight: LATIN_SUBSTRING_WEIGHT, hits: normaliseByTop(ranked) },
+			{ weight: embedder?.fusionWeight ?? DEFAULT_MEANING_WEIGHT, hits: normaliseFromFloor(meaning, floor) }
+		]);
+	} else {
+		// One substring list: sections titled by a short term lead (BM25 cannot see them: no trigram starts
+		// at the end of a heading), then the ranked matches, then sections whose body merely ends in the term.
+		const substrings = [...new Set([...tails.path, ...ranked.map((h) => h.id), ...tails.body])].slice(0, candidates);
+		fused = reciprocalRankFusion([substrings, words.map((h) => h.id), meaning.map((h) => h.id)]);
+	}
+	fused = fused.slice(0, k);
 	if (fused.length === 0) return [];
 	const rows = v.parse(
 		v.array(SectionRow),

@@ -64,8 +64,14 @@ export async function createPlaySession(deps: SessionsDeps, input: CreatePlaySes
 	const title = parse(TitleSchema, 'title', input.title);
 	const language = parse(LanguageSchema, 'language', input.language ?? 'en');
 	const id = newId();
-	// Open the session database first: it is created and migrated now, so a listed session always has one.
-	await deps.sessions.use(id, async () => undefined);
+	// Create the session database first (and migrate it), so a listed session always has one.
+	try {
+		await deps.sessions.create(id);
+	} catch (err) {
+		// Half-made (created but not migrated): remove it again; a Turso database that resists is recorded.
+		await deps.sessions.destroy(id).catch((cleanup: unknown) => console.warn(`session ${id}: removing its half-created database failed: ${cleanup instanceof Error ? cleanup.message : String(cleanup)}`));
+		throw err;
+	}
 	try {
 		const [row] = await deps.control.db
 			.insert(playSessions)

@@ -1,11 +1,13 @@
 /**
  * Starting a play session, the one way every entry point does it (pages, API, CLI): the index row,
  * then in the session's database, in one transaction, either a world seeded from a preset (documents,
- * secrets, NPCs, opening scene, its GM behaviour in the pinned mission) or a bare mission, plus the
- * session's language and LLM settings. If that fails, the session is removed again.
+ * secrets, NPCs, opening scene, its GM behaviour in the pinned mission, and the title card and
+ * prologue the screen opens on) or a bare mission, plus the session's language and LLM settings. If
+ * that fails, the session is removed again.
  */
 import { composeMission, ensureMission, writeSettings, type SessionSettings } from '../turn';
-import { isWorldId, seedSessionFromWorld, type SeededWorld } from '../worlds';
+import { getWorld, isWorldId, seedSessionFromWorld, type SeededWorld, type WorldPreset } from '../worlds';
+import { writePrologue, type PrologueSource } from '../stage';
 import { PlaySessionValidationError } from './errors';
 import type { App } from '../app';
 import { createPlaySession, deletePlaySession, type PlaySession } from './index-store';
@@ -36,6 +38,8 @@ export async function startSession(app: Pick<App, 'control' | 'sessions'> & Part
 			s.write(async (tx) => {
 				const seeded = worldId === undefined ? undefined : await seedSessionFromWorld(tx, worldId, language);
 				if (!seeded) await ensureMission(tx, composeMission(language));
+				// The opening plays from the preset itself: no LLM call before the player's first line.
+				if (worldId !== undefined) await writePrologue(tx, prologueSource(getWorld(worldId, language)));
 				await writeSettings(tx, { language, ...input.llm });
 				return seeded;
 			})
@@ -48,4 +52,16 @@ export async function startSession(app: Pick<App, 'control' | 'sessions'> & Part
 		await deletePlaySession(app, input.ownerId, session.id).catch(() => undefined);
 		throw err;
 	}
+}
+
+/** A preset's player-visible fields the prologue is told from (never the GM-only ones). */
+export function prologueSource(world: WorldPreset): PrologueSource {
+	return {
+		language: world.language,
+		title: world.title,
+		tagline: world.tagline,
+		premise: world.documents.premise.body,
+		scene: world.opening.scene,
+		present: world.opening.present.flatMap((name) => world.npcs.filter((n) => n.name === name).map((n) => ({ name: n.name, role: n.role })))
+	};
 }

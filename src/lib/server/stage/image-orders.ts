@@ -9,6 +9,7 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { imageOrders } from '../db/session-schema';
 import type { SessionExec, SessionTx } from '../db';
+import { parseSpriteVariant, sameCharacter } from '../../adv';
 
 export type ImageOrder = typeof imageOrders.$inferSelect;
 export type ImageTarget = ImageOrder['target'];
@@ -66,4 +67,18 @@ export async function forTarget(exec: SessionExec, target: ImageTarget, targetNa
 		.from(imageOrders)
 		.where(and(eq(imageOrders.target, target), eq(imageOrders.targetName, targetName)))
 		.orderBy(asc(imageOrders.id));
+}
+
+/**
+ * The expression variants ordered for a character (image names `Name(expression)`, see
+ * `spriteVariantName`), each once, in the order first placed.
+ */
+export async function variantNames(exec: SessionExec, character: string): Promise<string[]> {
+	const rows = await exec.select({ name: imageOrders.targetName }).from(imageOrders).where(eq(imageOrders.target, 'npc')).orderBy(asc(imageOrders.id));
+	const names = new Set<string>();
+	for (const { name } of rows) {
+		const variant = parseSpriteVariant(name);
+		if (variant && sameCharacter(variant.character, character)) names.add(name);
+	}
+	return [...names];
 }

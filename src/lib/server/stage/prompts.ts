@@ -25,9 +25,11 @@ const SPRITE_FRAME =
 	'Full-body character sprite for a visual novel: one person standing, facing the viewer, whole figure in frame, transparent background, no text, no other people.';
 const BACKGROUND_FRAME = 'Background art for a visual novel scene: wide 16:9 landscape, no people, no text.';
 
-export function npcSpritePrompt(look: NpcLook): string {
+/** `expression` makes the sprite variant for that expression (a short visible word: smile, angry…). */
+export function npcSpritePrompt(look: NpcLook, expression?: string): string {
 	const { name, appearance } = look;
-	return cap(`${SPRITE_FRAME} Character: ${oneLine(name)}. Appearance: ${oneLine(appearance)}`);
+	const face = expression === undefined ? '' : ` Facial expression and pose: ${oneLine(expression)}.`;
+	return cap(`${SPRITE_FRAME} Character: ${oneLine(name)}.${face} Appearance: ${oneLine(appearance)}`);
 }
 
 export function sceneBackgroundPrompt(look: SceneLook): string {

@@ -8,6 +8,7 @@ import type { Embedder } from '../search';
 import type { Rng } from './dice';
 import type { StageCue } from '../../adv';
 import type { Language } from '../../types/settings';
+import type { StagedPlace } from '../../types/events';
 
 /** The stage cues a turn collects: the one cue shape the stage stores and the screen plays. */
 export type AdvCue = StageCue;
@@ -21,4 +22,8 @@ export interface ToolContext {
 	rng?: Rng | undefined;
 	/** Stage cues collected during the turn; committed with the GM's message. */
 	cues: AdvCue[];
+	/** Places registered during the turn (set_scene), so the screen can draw them while the reply streams. */
+	places: StagedPlace[];
+	/** What the GM offers the player to say next (adv_stage `choices`), the latest call's; empty for none. */
+	choices: string[];
 }

@@ -140,7 +140,9 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 			write: (fn) => staging.write(fn),
 			embedder: deps.embedder,
 			language: settings.language,
-			cues
+			cues,
+			places: [],
+			choices: []
 		};
 		const toolSpecs = [...deps.tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
 		const replyParts: string[] = [];
@@ -176,6 +178,8 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 			try {
 				for await (const ev of provider.stream({ ...request, onRetry: () => void (call.retries += 1) })) {
 					if (ev.type === 'text') {
+						// The reply joins rounds with a blank line: stream it too, so live paragraph numbers match the cues'.
+						if (turn.kind === 'player' && text === '' && replyParts.length > 0) deltas.push('\n\n');
 						text += ev.delta;
 						if (turn.kind === 'player') deltas.push(ev.delta);
 					} else if (ev.type === 'tool_call') calls.push({ id: ev.id, name: ev.name, arguments: ev.arguments });
@@ -198,9 +202,14 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 			conversation.push({ role: 'assistant', content: text, toolCalls: calls });
 			for (const call of calls) {
 				if (stop.aborted) throw halted();
+				const staged = { cues: toolCtx.cues.length, places: toolCtx.places.length };
 				const result = await runToolCall(deps.tools, call, toolCtx);
 				conversation.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result.content, isError: result.isError });
 				if (turn.kind === 'player' && deps.visibleTools.has(call.name)) await emit({ type: 'tool.activity', turnId: turn.id, tool: call.name });
+				// Staged stage directions go to the screen now, to play at their paragraph while the reply streams.
+				if (turn.kind === 'player' && (toolCtx.cues.length > staged.cues || toolCtx.places.length > staged.places)) {
+					await emit({ type: 'stage.staged', turnId: turn.id, cues: toolCtx.cues.slice(staged.cues), places: toolCtx.places.slice(staged.places) });
+				}
 			}
 		}
 
@@ -226,6 +235,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 					const gm = await log.append(tx, { role: 'gm', body: reply, turnId: turn.id });
 					messageIds.push(gm.id);
 					await stage.cues.save(tx, { turnId: turn.id, messageId: gm.id, cues });
+					if (toolCtx.choices.length > 0) await stage.choices.save(tx, { messageId: gm.id, options: toolCtx.choices });
 				}
 			} else {
 				summaryId = (await summaries.append(tx, { body: reply })).id;
@@ -240,7 +250,8 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 				.where(and(eq(turns.id, turn.id), eq(turns.status, 'running'), eq(turns.leaseOwner, owner)))
 				.returning({ id: turns.id });
 			if (done.length === 0) throw new LeaseLostError(turn.id);
-			if (turn.kind === 'player') await appendEvent(tx, { type: 'turn.committed', turnId: turn.id, reply, messageIds, ...(stopped ? { stopped } : {}) });
+			const offered = reply && toolCtx.choices.length > 0 ? { choices: [...toolCtx.choices] } : {};
+			if (turn.kind === 'player') await appendEvent(tx, { type: 'turn.committed', turnId: turn.id, reply, messageIds, ...(stopped ? { stopped } : {}), ...offered });
 			else await appendEvent(tx, { type: 'checkpoint.done', turnId: turn.id, summaryId });
 		});
 		deps.bus.notify(s.id);

@@ -55,7 +55,7 @@ export async function pruneStreamingEvents(exec: SessionExec, finishedBefore: nu
 		.delete(events)
 		.where(
 			and(
-				inArray(events.type, ['text.delta', 'tool.activity']),
+				inArray(events.type, ['text.delta', 'tool.activity', 'stage.staged']),
 				inArray(events.turnId, exec.select({ id: turns.id }).from(turns).where(and(lt(turns.finishedAt, finishedBefore), notInArray(turns.status, ['accepted', 'running']))))
 			)
 		)

@@ -1,9 +1,10 @@
 import { error, fail, redirect } from '@sveltejs/kit';
 import { randomBytes } from 'node:crypto';
+import * as v from 'valibot';
 import { getApp, type App as Kantera } from '$lib/server/app';
 import { formText, requireUser } from '$lib/server/hooks';
 import { getPlaySession, PlaySessionNotFoundError } from '$lib/server/sessions';
-import { ApiError, cancelTurn, postTurn, withSession } from '$lib/server/api';
+import { ApiError, cancelTurn, DocumentEditBody, editDocument, IdString, postTurn, recordsView, withSession } from '$lib/server/api';
 import { QuotaExceededError, TurnError } from '$lib/server/turn';
 import { loadPlayView } from '$lib/server/play';
 import { controlCharacterMessage, hasControlCharacter } from '$lib/server/validation';
@@ -23,15 +24,23 @@ function notFound(): never {
 	error(404, { message: 'There is no play session at this address.', code: 'NOT_FOUND' });
 }
 
+/** `?doc=<id>` opens a document in the Documents drawer without JavaScript; anything else opens none. */
+const DocQuery = v.object({ doc: v.optional(IdString) });
+
 export const load: PageServerLoad = async ({ locals, params, url }) => {
 	const user = requireUser(locals, url);
 	const app = await getApp();
+	const query = v.safeParse(DocQuery, { doc: url.searchParams.get('doc') ?? undefined });
+	const docId = query.success ? query.output.doc : undefined;
 	try {
 		const s = await getPlaySession(app, user.id, params.id);
-		const view = await app.sessions.use(s.id, (db) => loadPlayView(db.db, s.id));
+		const [view, records] = await app.sessions.use(s.id, async (db) => [await loadPlayView(db.db, s.id), await recordsView(db.db, docId)] as const);
 		return {
+			// The play page is the whole screen: the site's header and column stay out of it.
+			fullscreen: true,
 			session: { id: s.id, title: s.title, language: s.language, createdAt: s.createdAt.toISOString() },
 			view,
+			records: { ...records, editing: records.document !== null && url.searchParams.has('edit') },
 			llmConfigured: app.config.llm.configured,
 			maxInputChars: app.config.engine.maxInputChars,
 			idempotencyKey: formKey(),
@@ -75,6 +84,24 @@ async function sendTurn(app: Kantera, locals: App.Locals, url: URL, sessionId: s
 export const actions = {
 	/** Plays a turn (the input box and the retry button); without JavaScript the page reloads to follow it. */
 	turn: async ({ request, locals, params, url }) => sendTurn(await getApp(), locals, url, params.id, await request.formData()),
+	/** A document edit from the Documents drawer without JavaScript (the browser's panel uses PUT …/documents/{id}). */
+	document: async ({ request, locals, params, url }) => {
+		const user = requireUser(locals, url);
+		const app = await getApp();
+		const data = await request.formData();
+		const id = v.safeParse(IdString, formText(data, 'id'));
+		// A form sends a textarea's line breaks as CRLF; the records keep LF.
+		const edit = v.safeParse(DocumentEditBody, { title: formText(data, 'title'), body: formText(data, 'body').replace(/\r\n?/g, '\n') });
+		if (!id.success) notFound();
+		if (!edit.success) return fail(400, { document: { id: id.output, message: edit.issues[0].message } });
+		try {
+			await withSession(app, user, params.id, (s) => editDocument(s, id.output, edit.output));
+		} catch (err) {
+			if (err instanceof PlaySessionNotFoundError || (err instanceof ApiError && err.status === 404)) notFound();
+			throw err;
+		}
+		redirect(303, `/sessions/${params.id}?doc=${id.output}#documents`);
+	},
 	/** The stop button: cancels the running turn, which then writes nothing. */
 	cancel: async ({ request, locals, params, url }) => {
 		const user = requireUser(locals, url);

@@ -27,7 +27,7 @@ export interface Turn {
 
 export function turnOn(s: SessionDb, rng?: Rng): Turn {
 	const staging = new Staging(s);
-	const ctx: ToolContext = { read: (fn) => staging.read(fn), write: (fn) => staging.write(fn), embedder, language: 'en', rng, cues: [] };
+	const ctx: ToolContext = { read: (fn) => staging.read(fn), write: (fn) => staging.write(fn), embedder, language: 'en', rng, cues: [], places: [], choices: [] };
 	const tools = gmToolMap();
 	let calls = 0;
 	const call = (name: string, args: unknown = {}) =>

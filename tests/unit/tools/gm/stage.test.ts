@@ -70,6 +70,42 @@ describe('register_npc / set_scene', () => {
 		});
 	});
 
+	it('orders expression sprites under the tag name "Name(expression)", at most four per character, again when the look changes', async () => {
+		await withTurn(async (t) => {
+			const first = json(await t.ok('register_npc', { name: 'Mira', appearance: 'young woman, red scarf', expressions: ['smile', 'angry', 'smile'] }));
+			expect(first).toMatchObject({ registration: 'created', expression_sprites_ordered: ['smile', 'angry'] });
+			const more = json(await t.ok('register_npc', { name: 'Mira', appearance: 'young woman, red scarf', expressions: ['sad', 'surprised', 'sleepy', 'smile'] }));
+			expect(more).toMatchObject({ registration: 'unchanged', expression_sprites_ordered: ['sad', 'surprised'] });
+			expect(String(more.expressions_not_ordered)).toMatch(/^sleepy: a character has at most 4 expression sprites/);
+			await t.commit();
+			const smile = await imageOrders.forTarget(t.s.db, 'npc', 'Mira(smile)');
+			expect(smile).toHaveLength(1);
+			expect(smile[0]?.prompt).toMatch(/Character: Mira\. Facial expression and pose: smile\. Appearance: young woman, red scarf/);
+			expect(await imageOrders.variantNames(t.s.db, 'mira')).toEqual(['Mira(smile)', 'Mira(angry)', 'Mira(sad)', 'Mira(surprised)']);
+
+			// A new look re-draws every expression with it; the names stay free of tag punctuation.
+			const later = t.next();
+			expect(json(await later.ok('register_npc', { name: 'Mira', appearance: 'young woman, blue scarf' }))).toMatchObject({ expression_sprites_ordered: ['smile', 'angry', 'sad', 'surprised'] });
+			const bad = await later.call('register_npc', { name: 'Mira', appearance: 'x', expressions: ['grin)'] });
+			expect(bad).toMatchObject({ isError: true });
+			expect(bad.content).toMatch(/may not contain @ : \( \)/);
+		});
+	});
+
+	it('stages the place set_scene registers, with its kind, for the screen', async () => {
+		await withTurn(async (t) => {
+			await t.ok('set_scene', { name: 'Harbour', description: 'A harbour at dawn, masts and gulls.' });
+			await t.ok('set_scene', { name: 'Cellar', description: 'A damp cellar room with barrels.' });
+			expect(t.ctx.places).toEqual([
+				{ name: 'Harbour', kind: 'street' },
+				{ name: 'Cellar', kind: 'interior' }
+			]);
+			// A refused registration stages nothing.
+			await t.call('set_scene', { name: 'Gate', description: '   ' });
+			expect(t.ctx.places).toHaveLength(2);
+		});
+	});
+
 	it('rejects an empty or oversized look before anything is written', async () => {
 		await withTurn(async (t) => {
 			const empty = await t.call('register_npc', { name: 'Bram', appearance: '' });
@@ -85,6 +121,18 @@ describe('register_npc / set_scene', () => {
 });
 
 describe('adv_stage', () => {
+	it("keeps the choices to offer (the latest call's), with or without cues", async () => {
+		await withTurn(async (t) => {
+			expect(json(await t.ok('adv_stage', { choices: ['Ask Sefa  about\nher brother', 'Leave'] }))).toEqual({ staged: 0, cues_this_turn: 0, choices_offered: 2 });
+			expect(t.ctx.choices).toEqual(['Ask Sefa about her brother', 'Leave']);
+			await t.ok('adv_stage', { cues: [{ paragraph: 0, action: 'enter', character: 'Sefa', slot: 'left' }] });
+			expect(t.ctx.choices).toHaveLength(2);
+			await t.ok('adv_stage', { cues: [{ paragraph: 1, action: 'exit', character: 'Sefa' }], choices: ['Follow her', 'Stay', 'Call the watch'] });
+			expect(t.ctx.choices).toEqual(['Follow her', 'Stay', 'Call the watch']);
+			expect(t.ctx.cues).toHaveLength(2);
+		});
+	});
+
 	it('validates cues per action and adds them to the turn', async () => {
 		await withTurn(async (t) => {
 			await t.ok('register_npc', { name: 'Bram', appearance: 'tall man, grey beard' });
@@ -143,6 +191,10 @@ describe('adv_stage', () => {
 				[{ cues: [{ paragraph: -1, action: 'exit', character: 'Bram' }] }, /paragraph/],
 				[{ cues: [{ paragraph: 1, action: 'dance', character: 'Bram' }] }, /action/],
 				[{ cues: [] }, /at least one cue/],
+				[{}, /at least one cue/],
+				[{ choices: ['Only one'] }, /choices/],
+				[{ choices: ['a', 'b', 'c', 'd', 'e'] }, /choices/],
+				[{ choices: ['ok', ''] }, /choices\.1/],
 				[{ cues: [{ paragraph: 0, action: 'exit', character: 'Mira' }, { paragraph: 1, action: 'move', character: 'Mira' }] }, /cues\.1\.slot/]
 			];
 			for (const [args, message] of cases) {

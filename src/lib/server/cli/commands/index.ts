@@ -11,10 +11,14 @@ import { userCommands } from './user';
 import { tokenCommands } from './token';
 import { sessionsCommands } from './sessions';
 import { recordsCommands } from './records';
+import { backupCommands } from './backup';
+import { doctorCommands } from './doctor';
 
 export const COMMANDS: readonly Command[] = [
 	...userCommands,
 	...tokenCommands,
 	...sessionsCommands,
-	...recordsCommands
+	...recordsCommands,
+	...backupCommands,
+	...doctorCommands
 ];

@@ -13,6 +13,13 @@ export interface Embedder {
 	 * When absent recall uses DEFAULT_SIMILARITY_FLOOR.
 	 */
 	readonly similarityFloor?: number;
+	/**
+	 * How much the meaning list counts against word BM25 (weight 1) when recall fuses an English-style
+	 * query by score. It belongs to the model too: a hashed bag of n-grams mostly repeats what the
+	 * words found, a neural model knows synonyms and paraphrase. When absent recall uses
+	 * DEFAULT_MEANING_WEIGHT (an equal say).
+	 */
+	readonly fusionWeight?: number;
 	/** One vector per text, in order. Vectors need not be normalised (cosine distance is used). */
 	embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
 }

@@ -34,6 +34,13 @@ const MAX_WORD_RUN = 8;
  * vectors help with; 0.35 starts to lose some.
  */
 export const OFFLINE_SIMILARITY_FLOOR = 0.3;
+/**
+ * Its say against word BM25 in English-style queries. The hashed features are the same words and
+ * word pieces the keyword side already matches, so on LoCoMo every weight above zero ranked worse
+ * (0.1: −0.4 R@10, 0.3: −1.1, 1: −5.9; docs/performance.md). It stays a fallback: a hit only the
+ * vectors find (a misspelt name) still comes back, after the keyword hits.
+ */
+export const OFFLINE_FUSION_WEIGHT = 0.02;
 
 /** Adds the features of one text to `bag` (feature → raw weight). */
 export function features(text: string, bag = new Map<string, number>()): Map<string, number> {
@@ -99,6 +106,7 @@ export function hashFeatures(bag: Map<string, number>, dimensions: number): Floa
 export class OfflineEmbedder implements Embedder {
 	readonly id = OFFLINE_EMBEDDER_ID;
 	readonly similarityFloor = OFFLINE_SIMILARITY_FLOOR;
+	readonly fusionWeight = OFFLINE_FUSION_WEIGHT;
 
 	constructor(readonly dimensions: number) {
 		if (!Number.isInteger(dimensions) || dimensions < 1) throw new RangeError('dimensions must be a positive integer');

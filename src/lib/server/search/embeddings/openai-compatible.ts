@@ -41,6 +41,8 @@ export interface OpenAICompatibleOptions {
 	/** Requested vector length. Sent to the server only when set (older models reject the field). */
 	dimensions?: number;
 	similarityFloor?: number;
+	/** Say of the meaning list against word BM25 in English-style queries (default: equal). */
+	fusionWeight?: number;
 	timeoutMs?: number;
 	maxRetries?: number;
 	backoffMs?: number;
@@ -54,6 +56,7 @@ export class OpenAICompatibleEmbedder implements Embedder {
 	readonly id: string;
 	readonly dimensions: number;
 	readonly similarityFloor: number;
+	readonly fusionWeight?: number;
 	private readonly url: string;
 	private readonly sendDimensions: boolean;
 
@@ -65,6 +68,7 @@ export class OpenAICompatibleEmbedder implements Embedder {
 		this.dimensions = dimensions;
 		this.sendDimensions = options.dimensions !== undefined;
 		this.similarityFloor = options.similarityFloor ?? NEURAL_SIMILARITY_FLOOR;
+		if (options.fusionWeight !== undefined) this.fusionWeight = options.fusionWeight;
 		this.url = `${options.baseUrl.replace(/\/+$/, '')}/embeddings`;
 	}
 

@@ -1,7 +1,9 @@
 /**
  * adv_stage: the GM's stage directions for this reply. Cues are checked per action here and kept in
- * the turn's context; the turn saves them with the GM's message and the screen plays them after the
- * reply completes (a failed turn plays nothing). How many sprites fit is the screen's business.
+ * the turn's context; the turn streams them to the screen as they are staged (it plays them at their
+ * paragraph while the reply streams, provisionally) and saves them with the GM's message, so a failed
+ * turn keeps nothing. How many sprites fit is the screen's business. `choices` are what the player is
+ * offered to say next, as a menu at the end of the reply.
  */
 import * as v from 'valibot';
 import { MAX_CHARACTER_NAME_CHARS, MAX_EXPRESSION_CHARS, MAX_PARAGRAPH, MAX_STAGE_NAME_CHARS, npcs, scenes } from '../../stage';
@@ -9,9 +11,14 @@ import { STAGE_ACTIONS, STAGE_SLOTS } from '../../../adv';
 import { defineTool } from '../define';
 import type { ToolContext } from '../context';
 import { int, quote, text } from './shared';
+import { ToolError } from '../run';
 
 /** One reply rarely needs more; a runaway list is a bug in the model's output. */
 export const MAX_CUES_PER_CALL = 24;
+/** A visual-novel menu: a few clear options, each a short line in the player's voice. */
+export const MIN_CHOICES = 2;
+export const MAX_CHOICES = 4;
+export const MAX_CHOICE_CHARS = 160;
 
 const paragraph = () => int(0, MAX_PARAGRAPH, '0-based index of the paragraph of your reply (paragraphs are separated by blank lines) before which the cue plays.');
 const character = () => text(MAX_CHARACTER_NAME_CHARS, 'The character\'s name as registered with register_npc. enter, exit, move, expression.');
@@ -39,14 +46,34 @@ const cueExact = v.variant('action', [
 	v.object({ paragraph: paragraph(), action: v.literal('background'), scene: scene() }, 'background needs "scene"')
 ]);
 
+/** The arguments. The tool's schema pipes them into a custom check, where the JSON Schema converter stops (see shared.ts). */
+const advStageArgs = v.object({
+	cues: v.optional(v.pipe(v.array(v.pipe(cueFlat, cueExact)), v.maxLength(MAX_CUES_PER_CALL), v.description('The cues, in the order they play.')), []),
+	choices: v.optional(
+		v.pipe(
+			v.array(text(MAX_CHOICE_CHARS, 'One option, a short single line in the player\'s voice, e.g. "Ask Sefa about her brother".')),
+			v.minLength(MIN_CHOICES),
+			v.maxLength(MAX_CHOICES),
+			v.description(
+				`${MIN_CHOICES}-${MAX_CHOICES} options offered to the player at the end of this reply, as a menu of buttons; the one picked is sent as the player's next line. The player can always write something else. Offer them at a real decision point, not every turn. A later call replaces them.`
+			)
+		)
+	)
+});
+
+type AdvStageArgs = v.InferOutput<typeof advStageArgs>;
+
 export const advStageTool = defineTool({
 	name: 'adv_stage',
 	description:
-		'Stage directions for the reply you are writing: characters enter, exit, move or change expression, and the background changes, each before a given paragraph. They play on screen after your reply is complete. Register characters with register_npc and places with set_scene first; unregistered names still play, as silhouettes. Up to three characters fit on screen (left, center, right).',
-	schema: v.object({
-		cues: v.pipe(v.array(v.pipe(cueFlat, cueExact)), v.minLength(1, 'give at least one cue'), v.maxLength(MAX_CUES_PER_CALL), v.description('The cues, in the order they play.'))
-	}),
+		'Stage directions for the reply you are writing: characters enter, exit, move or change expression, and the background changes, each before a given paragraph. Call it before you write the reply: the screen plays each cue when the reader reaches its paragraph, even while you are still writing. Register characters with register_npc and places with set_scene first; unregistered names still play, as silhouettes. Up to three characters fit on screen (left, center, right). Optionally offer `choices` for what the player does next, shown as a menu after the reply.',
+	schema: v.pipe(
+		advStageArgs,
+		v.custom<AdvStageArgs>((a) => v.is(advStageArgs, a) && ((a.cues?.length ?? 0) > 0 || a.choices !== undefined), 'cues: give at least one cue (or offer choices)')
+	),
 	async handler(args, ctx: ToolContext) {
+		const choices = args.choices?.map((c) => c.replace(/\s+/g, ' ').trim()) ?? [];
+		if (choices.some((c) => c === '')) throw new ToolError('a choice is blank; write each option as a short line.');
 		const known = await ctx.read(async (exec) => ({
 			characters: new Set((await npcs.list(exec)).map((n) => n.name.toLowerCase())),
 			scenes: new Set((await scenes.list(exec)).map((s) => s.name.toLowerCase()))
@@ -61,6 +88,12 @@ export const advStageTool = defineTool({
 			}
 		}
 		ctx.cues.push(...args.cues);
-		return { staged: args.cues.length, cues_this_turn: ctx.cues.length, ...(notes.size > 0 ? { notes: [...notes] } : {}) };
+		if (args.choices !== undefined) ctx.choices.splice(0, ctx.choices.length, ...choices);
+		return {
+			staged: args.cues.length,
+			cues_this_turn: ctx.cues.length,
+			...(ctx.choices.length > 0 ? { choices_offered: ctx.choices.length } : {}),
+			...(notes.size > 0 ? { notes: [...notes] } : {})
+		};
 	}
 });

@@ -311,7 +311,8 @@ Act 3 — What Hollis does. Options include: a raid to bring back No. 17's crew;
 			hp: 10,
 			hpMax: 10,
 			oldMeg: { hull: 12, hullMax: 12, legs: 'four sound', gaitDrums: ['walk (Pattern 4)', 'wade (Pattern 4)', 'climb (Pattern 4)', 'spare walk'], shells: 120, lewisDrums: 60, fuel: 'full' },
-			inventory: ['Webley revolver (24 rounds)', 'trench coat', 'leather helmet and splash mask', 'box respirator', 'trench maps', 'prismatic compass', 'wristwatch', 'electric torch', 'whistle', 'field glasses', 'dented cigarette case', "photograph of Nell"]
+			inventory: ['Webley revolver (24 rounds)', 'trench coat', 'leather helmet and splash mask', 'box respirator', 'trench maps', 'prismatic compass', 'wristwatch', 'electric torch', 'whistle', 'field glasses', 'dented cigarette case', "photograph of Nell"],
+			_labels: { hp: 'HP', oldMeg: 'Old Meg', hull: 'Hull', legs: 'Legs', gaitDrums: 'Gait drums', shells: 'Shells', lewisDrums: 'Lewis drums', fuel: 'Fuel' }
 		}
 	}
 } satisfies WorldPresetInput;

@@ -289,7 +289,8 @@ Act 3 — The sea calls. Under the oldest pier the sleepers go down into the flo
 			hpMax: 10,
 			silver: 6,
 			inventory: ['steppe sabre (notched)', 'long knife', 'leather jerkin', 'wool cloak', 'flint and steel', 'wineskin', 'black-salt charm'],
-			debts: { greyHands: '30 silver marks, due at the new moon (in 11 days)' }
+			debts: { greyHands: '30 silver marks, due at the new moon (in 11 days)' },
+			_labels: { silver: 'Silver marks', greyHands: 'The Grey Hands' }
 		}
 	}
 } satisfies WorldPresetInput;

@@ -289,7 +289,8 @@ export const swordAndSorceryJa = {
 			hpMax: 10,
 			silver: 6,
 			inventory: ['草原の曲刀（刃こぼれ）', '長めのナイフ', '革の胴着', '羊毛の外套', '火打ち石と火打ち金', '葡萄酒の革袋', '黒塩のお守り'],
-			debts: { greyHands: '銀貨30枚、新月が期限（あと11日）' }
+			debts: { greyHands: '銀貨30枚、新月が期限（あと11日）' },
+			_labels: { location: '現在地', time: '日時', hp: '体力', silver: '銀貨', greyHands: '灰色の手' }
 		}
 	}
 } satisfies WorldPresetInput;

@@ -1,0 +1,113 @@
+/**
+ * npm run bench:roundtrips [-- --delay-ms 25] [--turns 5]
+ *
+ * Round trips to the database per operation in remote mode. The app runs with every database on the
+ * Hrana-over-HTTP test server (tests/hrana), which waits `--delay-ms` before answering each request (a
+ * simulated network round trip) and counts the requests it answers: one HTTP request is one round trip.
+ * Measured through the real @libsql/client and the real engine, with the scripted mock LLM (real SDK):
+ *   - session creation from a world (startSession, the world seeded);
+ *   - a plain GM turn: one tool call (journal_append), then a reply; accept → runner idle (post-commit
+ *     embedding included).
+ * The same operations run on local files for the wall-time baseline. Not a test: figures go to
+ * docs/performance.md.
+ */
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { startHranaServer, type HranaServer } from '../tests/hrana';
+import { startMockLlm, type MockLlm } from '../tests/mock-llm';
+import { createApp, type App } from '../src/lib/server/app';
+import { createProvider } from '../src/lib/server/llm';
+import { createUser } from '../src/lib/server/auth';
+import { startSession } from '../src/lib/server/sessions';
+import { acceptTurn } from '../src/lib/server/turn';
+import { newId } from '../src/lib/server/db';
+import { benchConfig, tempDataDir } from './bench-lib/setup';
+import { percentile } from './bench-lib/stats';
+
+const { values: args } = parseArgs({ options: { 'delay-ms': { type: 'string', default: '25' }, turns: { type: 'string', default: '5' } } });
+const DELAY_MS = Number(args['delay-ms']);
+const TURNS = Number(args.turns);
+
+interface Sample {
+	ms: number;
+	requests: number;
+	control: number;
+	session: number;
+	statements: number;
+}
+
+async function appOn(dir: string, mock: MockLlm, hrana: HranaServer | undefined): Promise<App> {
+	const remote = hrana ? { KANTERA_CONTROL_DB_URL: hrana.urlFor('control'), KANTERA_SESSION_DB_URL: `${hrana.origin}/s-{id}/` } : {};
+	const cfg = benchConfig(dir, { OPENAI_BASE_URL: mock.openaiBaseUrl, ...remote });
+	return createApp(cfg, {
+		provider: (name) => createProvider({ provider: name, apiKey: 'sk-bench', baseUrl: mock.openaiBaseUrl, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, timeouts: { requestMs: 10_000, idleMs: 10_000, deadlineMs: 30_000 } }),
+		background: false
+	});
+}
+
+async function measure(hrana: HranaServer | undefined, fn: () => Promise<unknown>): Promise<Sample> {
+	hrana?.resetStats();
+	const start = performance.now();
+	await fn();
+	const ms = performance.now() - start;
+	const by = [...(hrana?.stats.byDatabase ?? new Map<string, number>()).entries()];
+	const control = by.filter(([db]) => db === 'control').reduce((a, [, n]) => a + n, 0);
+	const requests = hrana?.stats.requests ?? 0;
+	return { ms, requests, control, session: requests - control, statements: hrana?.stats.statements ?? 0 };
+}
+
+async function run(label: string, hrana: HranaServer | undefined, mock: MockLlm): Promise<{ label: string; create: Sample[]; turn: Sample[] }> {
+	const d = tempDataDir('kantera-bench-rt-');
+	const app = await appOn(d.dir, mock, hrana);
+	try {
+		const user = await createUser(app, { name: 'bench', password: 'bench-password' });
+		const create: Sample[] = [];
+		const turn: Sample[] = [];
+		let sessionId = '';
+		for (let i = 0; i < 3; i++) {
+			create.push(await measure(hrana, async () => (sessionId = (await startSession(app, { ownerId: user.id, title: `Bench ${i}`, worldId: 'sword-and-sorcery', language: 'en' })).session.id)));
+			// The world's image orders run in the background: let them finish before the next measure.
+			await app.images.idle();
+		}
+		for (let i = 0; i < TURNS + 1; i++) {
+			mock.script([{ toolCalls: [{ name: 'journal_append', arguments: { entry: `Day ${i}: the bell of the salt tower rings.` } }] }, { text: 'Gulls cry over the pier. The guard waves you through.' }]);
+			const sample = await measure(hrana, async () => {
+				await app.sessions.use(sessionId, (s) => acceptTurn(app, s, { userId: user.id, text: `I walk on (${i})`, idempotencyKey: newId() }));
+				app.runner.kick(sessionId);
+				await app.runner.idle();
+			});
+			// The first turn of a session pays one-off costs (settings, vector table): kept apart.
+			if (i > 0) turn.push(sample);
+		}
+		return { label, create, turn };
+	} finally {
+		await app.close();
+		d.remove();
+	}
+}
+
+const med = (xs: number[]) => percentile(xs, 50);
+const fmt = (s: Sample[], k: keyof Sample) => String(Math.round(med(s.map((x) => x[k]))));
+
+const mock = await startMockLlm();
+const dbs = tempDataDir('kantera-bench-hrana-');
+const delayed = await startHranaServer({ dir: dbs.dir, autoCreate: true, delayMs: DELAY_MS });
+const results = [];
+try {
+	results.push(await run('local files', undefined, mock));
+	results.push(await run(`Hrana, ${DELAY_MS} ms per request`, delayed, mock));
+} finally {
+	await delayed.close();
+	await mock.close();
+	dbs.remove();
+}
+
+console.log(`\nmedians; session creation: 3 runs; GM turn (one tool call + reply): ${TURNS} runs after a first turn\n`);
+console.log('| operation | database | wall time | HTTP round trips (control + session) | SQL statements |');
+console.log('|---|---|---|---|---|');
+for (const r of results) {
+	for (const [op, s] of [['session from a world', r.create], ['plain GM turn', r.turn]] as const) {
+		const remote = r.label !== 'local files';
+		console.log(`| ${op} | ${r.label} | ${fmt(s, 'ms')} ms | ${remote ? `${fmt(s, 'requests')} (${fmt(s, 'control')} + ${fmt(s, 'session')})` : '—'} | ${remote ? fmt(s, 'statements') : '—'} |`);
+	}
+}

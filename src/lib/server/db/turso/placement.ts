@@ -1,0 +1,242 @@
+/**
+ * Turso databases per session: creating a session creates its database through the Platform API and
+ * deleting the session deletes it. Every database is recorded in the control database (table
+ * `session_databases`) before it is requested and until its deletion is confirmed, so a failed or
+ * interrupted call never leaves an untracked database: calls are retried, what still fails is recorded
+ * with its error, swept again later (`sweep`) and reported by `kantera doctor`.
+ */
+import { and, eq, inArray, lt, notExists } from 'drizzle-orm';
+import type { Config, TursoConfig } from '../../config';
+import type { ControlDb } from '../control';
+import * as controlSchema from '../control-schema';
+import { isSessionId } from '../ids';
+import { InvalidSessionIdError, type SessionDbLocation, type SessionPlacement } from '../placement';
+import { TursoApiError, TursoPlatformApi, type TursoDatabase } from './api';
+
+const { sessionDatabases, playSessions } = controlSchema;
+
+/** Platform API calls per operation, and the waits between them. */
+export interface RetryPolicy {
+	attempts: number;
+	delaysMs: readonly number[];
+}
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, delaysMs: [300, 1_500] };
+/** A database still `creating`, or `ready` with no play session, this long after its last change is an orphan. */
+export const ORPHAN_AFTER_MS = 10 * 60_000;
+/** Minted group tokens live this long and are replaced a day before they expire. */
+const GROUP_TOKEN_EXPIRATION = '7d';
+const GROUP_TOKEN_RENEW_AFTER_MS = 6 * 24 * 3_600_000;
+
+export class SessionDatabaseError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'SessionDatabaseError';
+	}
+}
+
+export interface TursoPlacementDeps {
+	cfg: Pick<Config, 'sessionDb'> & { turso: TursoConfig };
+	control: ControlDb;
+	api?: TursoPlatformApi;
+	retry?: RetryPolicy;
+	now?: () => number;
+}
+
+export interface SweepReport {
+	deleted: string[];
+	failed: Array<{ name: string; error: string }>;
+}
+
+export interface OrphanReport {
+	/** Recorded databases that are waiting to be deleted or were left half-made. */
+	pending: Array<{ sessionId: string; name: string; status: string; attempts: number; lastError: string | null }>;
+	/** Databases in the group with Kantera's prefix that nothing records (only when the API answered). */
+	untracked: string[];
+}
+
+function message(err: unknown): string {
+	return err instanceof Error ? err.message : String(err);
+}
+
+export class TursoPlacement implements SessionPlacement {
+	readonly api: TursoPlatformApi;
+	private readonly retry: RetryPolicy;
+	private readonly now: () => number;
+	private readonly hostnames = new Map<string, string>();
+	private token: { jwt: string; renewAt: number } | undefined;
+	private minting: Promise<string> | undefined;
+
+	constructor(private readonly deps: TursoPlacementDeps) {
+		this.api = deps.api ?? new TursoPlatformApi(deps.cfg.turso);
+		this.retry = deps.retry ?? DEFAULT_RETRY;
+		this.now = deps.now ?? Date.now;
+	}
+
+	databaseName(id: string): string {
+		if (!isSessionId(id)) throw new InvalidSessionIdError();
+		return `${this.deps.cfg.turso.dbPrefix}${id}`;
+	}
+
+	private get db() {
+		return this.deps.control.db;
+	}
+
+	private async withRetry<T>(fn: () => Promise<T>): Promise<T> {
+		for (let attempt = 1; ; attempt++) {
+			try {
+				return await fn();
+			} catch (err) {
+				const transient = !(err instanceof TursoApiError) || err.transient;
+				if (!transient || attempt >= this.retry.attempts) throw err;
+				await new Promise((r) => setTimeout(r, this.retry.delaysMs[attempt - 1] ?? this.retry.delaysMs.at(-1) ?? 0));
+			}
+		}
+	}
+
+	/** Creates the database; one left over from a first attempt whose answer was lost is adopted. */
+	private async createOrAdopt(name: string): Promise<TursoDatabase> {
+		try {
+			return await this.api.createDatabase(name);
+		} catch (err) {
+			if (err instanceof TursoApiError && err.status === 409) {
+				const existing = await this.api.getDatabase(name);
+				if (existing) return existing;
+			}
+			throw err;
+		}
+	}
+
+	async create(id: string): Promise<void> {
+		const name = this.databaseName(id);
+		const now = this.now();
+		// Recorded before the request: whatever happens next, this database cannot go unnoticed.
+		await this.db.insert(sessionDatabases).values({ sessionId: id, name, status: 'creating', attempts: 1, createdAt: now, updatedAt: now });
+		let created: TursoDatabase;
+		try {
+			created = await this.withRetry(() => this.createOrAdopt(name));
+		} catch (err) {
+			await this.db.update(sessionDatabases).set({ lastError: message(err), updatedAt: this.now() }).where(eq(sessionDatabases.sessionId, id));
+			// The create may have happened even though its answer was lost: delete whatever may exist.
+			await this.remove(id);
+			throw new SessionDatabaseError(`Could not create the session's database on Turso: ${message(err)}`);
+		}
+		await this.db.update(sessionDatabases).set({ status: 'ready', hostname: created.hostname, lastError: null, updatedAt: this.now() }).where(eq(sessionDatabases.sessionId, id));
+		this.hostnames.set(id, created.hostname);
+	}
+
+	private async hostname(id: string): Promise<string> {
+		const cached = this.hostnames.get(id);
+		if (cached) return cached;
+		const [row] = await this.db.select().from(sessionDatabases).where(eq(sessionDatabases.sessionId, id)).limit(1);
+		if (!row || row.status !== 'ready' || !row.hostname) throw new SessionDatabaseError(`Session ${id} has no database on Turso${row ? ` (it is ${row.status})` : ''}.`);
+		this.hostnames.set(id, row.hostname);
+		return row.hostname;
+	}
+
+	/** The group token: the configured one, else one minted through the API and renewed before it expires. */
+	private async authToken(): Promise<string> {
+		const configured = this.deps.cfg.sessionDb.authToken;
+		if (configured) return configured;
+		if (this.token && this.now() < this.token.renewAt) return this.token.jwt;
+		this.minting ??= this.withRetry(() => this.api.mintGroupToken(GROUP_TOKEN_EXPIRATION))
+			.then((jwt) => {
+				this.token = { jwt, renewAt: this.now() + GROUP_TOKEN_RENEW_AFTER_MS };
+				return jwt;
+			})
+			.finally(() => {
+				this.minting = undefined;
+			});
+		return this.minting;
+	}
+
+	async locate(id: string): Promise<SessionDbLocation> {
+		const hostname = await this.hostname(id);
+		const url = this.deps.cfg.sessionDb.urlTemplate.replaceAll('{hostname}', hostname).replaceAll('{id}', id);
+		return { url, authToken: await this.authToken() };
+	}
+
+	async prepareRestore(id: string): Promise<SessionDbLocation> {
+		const [row] = await this.db.select().from(sessionDatabases).where(eq(sessionDatabases.sessionId, id)).limit(1);
+		if (row?.status === 'ready' && row.hostname && (await this.withRetry(() => this.api.getDatabase(row.name)))) return this.locate(id);
+		// Gone (or never finished): forget the old record and create the database anew.
+		if (row) await this.db.delete(sessionDatabases).where(eq(sessionDatabases.sessionId, id));
+		this.hostnames.delete(id);
+		await this.create(id);
+		return this.locate(id);
+	}
+
+	/**
+	 * Deletes the session's database. A failure does not fail the caller (the session itself is already
+	 * gone): the row stays in `deleting` with the error, for the sweeper and `kantera doctor`.
+	 */
+	async remove(id: string): Promise<void> {
+		this.hostnames.delete(id);
+		const [row] = await this.db.select().from(sessionDatabases).where(eq(sessionDatabases.sessionId, id)).limit(1);
+		if (!row) return;
+		await this.db
+			.update(sessionDatabases)
+			.set({ status: 'deleting', attempts: row.status === 'deleting' ? row.attempts + 1 : 1, updatedAt: this.now() })
+			.where(eq(sessionDatabases.sessionId, id));
+		try {
+			await this.withRetry(() => this.api.deleteDatabase(row.name));
+		} catch (err) {
+			await this.db.update(sessionDatabases).set({ lastError: message(err), updatedAt: this.now() }).where(eq(sessionDatabases.sessionId, id));
+			console.warn(`session ${id}: deleting Turso database ${row.name} failed; it is recorded and will be retried: ${message(err)}`);
+			return;
+		}
+		await this.db.delete(sessionDatabases).where(eq(sessionDatabases.sessionId, id));
+	}
+
+	/** Recorded databases that should not exist: waiting for deletion, or made for a session that never was. */
+	private async strays() {
+		const staleBefore = this.now() - ORPHAN_AFTER_MS;
+		const noSession = notExists(this.db.select({ id: playSessions.id }).from(playSessions).where(eq(playSessions.id, sessionDatabases.sessionId)));
+		const deleting = await this.db.select().from(sessionDatabases).where(eq(sessionDatabases.status, 'deleting'));
+		const abandoned = await this.db
+			.select()
+			.from(sessionDatabases)
+			.where(and(inArray(sessionDatabases.status, ['creating', 'ready']), lt(sessionDatabases.updatedAt, staleBefore), noSession));
+		return [...deleting, ...abandoned];
+	}
+
+	/** Retries every pending deletion and deletes databases whose session never came to be. */
+	async sweep(): Promise<SweepReport> {
+		const report: SweepReport = { deleted: [], failed: [] };
+		for (const row of await this.strays()) {
+			await this.remove(row.sessionId);
+			const [left] = await this.db.select().from(sessionDatabases).where(eq(sessionDatabases.sessionId, row.sessionId)).limit(1);
+			if (left) report.failed.push({ name: row.name, error: left.lastError ?? 'unknown error' });
+			else report.deleted.push(row.name);
+		}
+		return report;
+	}
+
+	/** What `kantera doctor` shows: stray rows, and (when the API answers) databases nothing records. */
+	async orphans(): Promise<OrphanReport> {
+		const pending = (await this.strays()).map((r) => ({ sessionId: r.sessionId, name: r.name, status: r.status, attempts: r.attempts, lastError: r.lastError }));
+		const recorded = new Set((await this.db.select({ name: sessionDatabases.name }).from(sessionDatabases)).map((r) => r.name));
+		const listed = await this.api.listDatabases();
+		const untracked = listed.map((d) => d.name).filter((name) => name.startsWith(this.deps.cfg.turso.dbPrefix) && !recorded.has(name));
+		return { pending, untracked };
+	}
+}
+
+/** How often a server retries pending deletions and removes abandoned databases. */
+export const SWEEP_INTERVAL_MS = 10 * 60_000;
+
+/** Sweeps now and then every SWEEP_INTERVAL_MS; returns the function that stops it. */
+export function startSweeper(placement: TursoPlacement, intervalMs = SWEEP_INTERVAL_MS): () => void {
+	const run = () => {
+		placement.sweep().then(
+			(r) => {
+				if (r.deleted.length) console.info(`turso sweeper: deleted ${r.deleted.length} leftover database(s): ${r.deleted.join(', ')}`);
+				if (r.failed.length) console.warn(`turso sweeper: ${r.failed.length} database(s) still to delete (see kantera doctor)`);
+			},
+			(err: unknown) => console.warn(`turso sweeper: ${message(err)}`)
+		);
+	};
+	run();
+	const timer = setInterval(run, intervalMs);
+	timer.unref?.();
+	return () => clearInterval(timer);
+}

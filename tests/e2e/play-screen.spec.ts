@@ -1,0 +1,193 @@
+/**
+ * The play screen as a visual novel, keyboard first: the quick menu and the usual keys (L log, A auto,
+ * Ctrl skip, H hide, F full screen, Esc menu, ? help), the reader's settings, the record drawers (the
+ * state as a readable sheet), the layout (16:9 letterboxed on a desktop, the full height of a phone),
+ * and a screenshot of every screen in both languages and both sizes for a person to look at.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { uniqueName, signUp, createSession } from './helpers';
+import { CHOICES_REPLY } from '../mock-llm/adv-play';
+
+const SHOTS = 'test-results/play/screens';
+
+const textWindow = (page: Page) => page.getByTestId('text-window');
+const input = (page: Page) => page.locator('#turn-input');
+const turnIdle = (page: Page) => expect(page.locator('form[action="?/cancel"] button')).toHaveAttribute('aria-disabled', 'true', { timeout: 20_000 });
+
+async function readToEnd(page: Page): Promise<void> {
+	for (let i = 0; i < 30 && !(await input(page).isVisible()); i++) await page.keyboard.press('Enter');
+	await expect(input(page)).toBeVisible();
+}
+
+async function say(page: Page, text: string): Promise<void> {
+	await input(page).fill(text);
+	await input(page).press('Enter');
+}
+
+test('the quick menu and the usual keys: log, auto, skip, hide, help, menu, full screen; settings change the window', async ({ page }) => {
+	await signUp(page, uniqueName('keys'));
+	await createSession(page, 'Keys', /Vesca/);
+	await page.keyboard.press('Enter');
+	const quick = page.getByRole('navigation', { name: 'Quick menu' });
+	for (const name of ['Log', 'Auto', 'Skip', 'Settings', 'Hide', 'Full screen']) await expect(quick.getByRole(name === 'Log' || name === 'Settings' ? 'link' : 'button', { name, exact: true })).toBeVisible();
+	// Save and load come with save points; until then the menu does not offer them.
+	await expect(quick.getByText(/^(Save|Load|Q\.Save|Q\.Load)$/)).toHaveCount(0);
+
+	// Ctrl held races through the prologue to its last paragraph.
+	await page.keyboard.down('Control');
+	await expect(input(page)).toBeVisible({ timeout: 10_000 });
+	await page.keyboard.up('Control');
+	await expect(page.getByTestId('line-text')).toHaveText('Sefa — Young thief of the Grey Hands.');
+
+	// A: auto mode, shown on the menu.
+	await textWindow(page).focus();
+	await page.keyboard.press('a');
+	await expect(quick.getByRole('button', { name: 'Auto' })).toHaveAttribute('aria-pressed', 'true');
+	await page.keyboard.press('a');
+	await expect(quick.getByRole('button', { name: 'Auto' })).toHaveAttribute('aria-pressed', 'false');
+
+	// L: the log, as a dialog over the stage; Esc closes it and the keyboard is back on the window.
+	await page.keyboard.press('l');
+	await expect(page.getByRole('dialog', { name: 'Backlog' })).toBeVisible();
+	await expect(page.getByRole('dialog', { name: 'Backlog' }).getByRole('option').first()).toContainText('Vesca is a walled port');
+	await page.keyboard.press('Escape');
+	await expect(page.getByRole('dialog')).toHaveCount(0);
+	await expect(textWindow(page)).toBeFocused();
+
+	// H hides the window to see the picture; any key brings it back.
+	await page.keyboard.press('h');
+	await expect(textWindow(page)).toBeHidden();
+	await page.keyboard.press('x');
+	await expect(textWindow(page)).toBeVisible();
+
+	// ?: every key, listed.
+	await page.keyboard.press('?');
+	const help = page.getByRole('dialog', { name: 'Keys and controls' });
+	for (const row of ['Show the whole paragraph, then go on', 'Hold to race through the text', 'Auto mode on or off', 'Log: every line so far', 'Hide the text window to see the picture', 'Full screen on or off', 'Menu; closes whatever is open']) await expect(help).toContainText(row);
+	await page.keyboard.press('Escape');
+
+	// Esc: the menu, with every layer and the way back to the sessions.
+	await page.keyboard.press('Escape');
+	const menu = page.getByRole('dialog', { name: 'Menu' });
+	await expect(menu.getByRole('link', { name: 'All sessions' })).toBeVisible();
+	await menu.getByRole('link', { name: 'Settings' }).click();
+	const settings = page.getByRole('dialog', { name: 'Settings' });
+	await settings.getByLabel('Text size').selectOption('large');
+	await settings.getByLabel('Window opacity').fill('4');
+	await settings.getByLabel('Motion').selectOption('reduced');
+	const vn = page.locator('.vn');
+	await expect(vn).toHaveAttribute('data-text-size', 'large');
+	await expect(vn).toHaveAttribute('data-window-opacity', '100');
+	await expect(vn).toHaveAttribute('data-motion', 'reduced');
+	await page.keyboard.press('Escape');
+	// Kept in this browser.
+	await page.reload();
+	await expect(vn).toHaveAttribute('data-text-size', 'large');
+
+	// F: full screen (where the browser allows it).
+	await page.keyboard.press('f');
+	await expect.poll(() => page.evaluate(() => document.fullscreenElement !== null)).toBe(true);
+	await expect(quick.getByRole('button', { name: 'Window' })).toBeVisible();
+	await page.keyboard.press('f');
+	await expect.poll(() => page.evaluate(() => document.fullscreenElement !== null)).toBe(false);
+});
+
+test('the state drawer reads as a sheet, in the story’s words; journal and documents open as drawers', async ({ page }) => {
+	await signUp(page, uniqueName('sheet'));
+	await createSession(page, 'Sheet', /Vesca/);
+	await page.keyboard.press('Escape');
+	await page.getByRole('navigation', { name: 'Records and menu' }).getByRole('link', { name: 'State' }).click();
+	const drawer = page.getByRole('dialog', { name: 'State' });
+	const sheet = drawer.getByTestId('state-sheet');
+	await expect(sheet).toContainText('Location');
+	await expect(sheet).toContainText('The Crooked Lantern, Vesca');
+	await expect(sheet).toContainText('Silver marks');
+	await expect(sheet).toContainText('The Grey Hands');
+	await expect(sheet.locator('meter')).toHaveAttribute('value', '10');
+	for (const raw of ['hpMax', 'greyHands', '_labels', '{']) await expect(sheet).not.toContainText(raw);
+	await page.keyboard.press('Escape');
+	await page.getByRole('navigation', { name: 'Records and menu' }).getByRole('link', { name: 'Documents' }).click();
+	const docs = page.getByRole('dialog', { name: 'Documents' });
+	await docs.getByRole('link', { name: 'Premise' }).click();
+	await expect(docs.getByRole('heading', { name: 'Premise' })).toBeFocused();
+});
+
+test('desktop: the stage is 16:9 and letterboxed; phone: it takes the full height, with no sideways scroll', async ({ page }) => {
+	await signUp(page, uniqueName('layout'));
+	await createSession(page, 'Layout', /Vesca/);
+	const frame = page.locator('.frame');
+	await page.setViewportSize({ width: 1366, height: 900 });
+	let box = await frame.boundingBox();
+	expect(box && Math.abs(box.width / box.height - 16 / 9)).toBeLessThan(0.01);
+	expect(box && Math.round(box.width)).toBe(1366);
+	await page.setViewportSize({ width: 1920, height: 900 });
+	box = await frame.boundingBox();
+	expect(box && Math.round(box.height)).toBe(900);
+	expect(box && box.x).toBeGreaterThan(100);
+	await page.setViewportSize({ width: 375, height: 740 });
+	box = await frame.boundingBox();
+	expect(box && [Math.round(box.width), Math.round(box.height)]).toEqual([375, 740]);
+	const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+	expect(overflow).toBeLessThanOrEqual(0);
+});
+
+for (const language of ['en', 'ja'] as const) {
+	for (const device of [
+		{ name: 'desktop', width: 1366, height: 768 },
+		{ name: 'phone', width: 390, height: 844 }
+	]) {
+		test(`screens (${language}, ${device.name}): title, prologue, a streamed reply with a speaker, choices, log, state, settings, help, menu`, async ({ page }) => {
+			test.slow();
+			await page.setViewportSize({ width: device.width, height: device.height });
+			await page.addInitScript(() => localStorage.setItem('kantera.reader', JSON.stringify({ speed: 'instant' })));
+			await signUp(page, uniqueName(`shots${language}`));
+			if (language === 'ja') {
+				await page.getByLabel('Display language').selectOption('ja');
+				await page.getByRole('button', { name: 'Change', exact: true }).click();
+				await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+			}
+			await page.waitForLoadState('networkidle');
+			await page.locator('#new-title').fill(language === 'ja' ? '霧の夜' : 'Night of fog');
+			await page.locator('#new-language').selectOption(language);
+			await page.locator('input[name="world"][value="sword-and-sorcery"]').check();
+			await page.locator('form[action="?/create"] button[type="submit"]').click();
+			const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${device.name}-${language}-${name}.png` });
+			await expect(page.getByTestId('title-card')).toBeVisible();
+			await shot('01-title');
+			await page.keyboard.press('Enter');
+			await shot('02-prologue');
+			await readToEnd(page);
+			await shot('03-prologue-cast');
+			await say(page, language === 'ja' ? '門へ向かう。#gate' : 'To the gate. #gate');
+			await expect(page.getByTestId('line-text')).toHaveText('Fog hangs over the north gate.', { timeout: 15_000 });
+			await turnIdle(page);
+			await page.keyboard.press('Enter');
+			await expect(page.getByTestId('speaker')).toHaveText('Bram');
+			await shot('04-speaker');
+			await readToEnd(page);
+			await say(page, language === 'ja' ? 'ブラムを見る。#choices' : 'I look at Bram. #choices');
+			await expect(page.getByTestId('line-text')).toHaveText(CHOICES_REPLY, { timeout: 15_000 });
+			await turnIdle(page);
+			await shot('05-choices');
+			await page.keyboard.press('l');
+			await shot('06-log');
+			await page.keyboard.press('Escape');
+			await page.locator('.hud a[href="#state"]').click();
+			await shot('07-state');
+			await page.keyboard.press('Escape');
+			await page.locator('.quick a[href="#settings"]').click();
+			await shot('08-settings');
+			await page.keyboard.press('Escape');
+			await page.keyboard.press('?');
+			await shot('09-help');
+			await page.keyboard.press('Escape');
+			await page.keyboard.press('Escape');
+			await shot('10-menu');
+			await page.keyboard.press('Escape');
+			await page.keyboard.press('h');
+			await shot('11-hidden');
+			const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+			expect(overflow).toBeLessThanOrEqual(0);
+		});
+	}
+}

@@ -1,0 +1,391 @@
+/**
+ * A Hrana-over-HTTP server for tests: the wire protocol of a libSQL server (sqld / Turso), written from
+ * the public Hrana 3 specification, serving local libSQL files. It exists because no libSQL server
+ * binary can be installed here; the app under test talks to it through the real @libsql/client.
+ *
+ * Supported: `GET v2`, `GET v3` (version checks), `POST v2/pipeline` and `POST v3/pipeline` (JSON) with
+ * every stream request (execute, batch with conditions, sequence, describe, store_sql, close_sql,
+ * get_autocommit on v3, close), `POST v3/cursor` (JSON lines), batons that tie interactive
+ * transactions to one connection, idle-stream expiry (rolled back), bearer-token checks and an
+ * injected per-request delay (a simulated network round trip). Not supported: Protobuf encodings
+ * (`GET v3-protobuf` answers 404, so a v3 client falls back to JSON), Hrana over WebSocket.
+ *
+ * One server holds many databases, one per first path segment: `http://host:port/<name>/v2/pipeline`
+ * is database `<name>` (file `<dir>/<name>.db`); a bare `http://host:port/v2/pipeline` is `default`.
+ * @libsql/client resolves its endpoints relative to the URL, so database URLs end with a slash.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import * as v from 'valibot';
+import { CursorReqBodySchema, PipelineReqBodySchema, type BatchCond, type CursorEntry, type StreamRequest, type StreamResponse, type StreamResult } from './protocol';
+import { describeStmt, executeBatch, executeSequence, executeStmt, openConnection, sqliteError, sqlText, StmtError, toHranaError, whenNotBusy, type Connection, type SqlStore } from './sql';
+
+const DB_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const DEFAULT_DB = 'default';
+/** sqld closes streams after a short idle period; clients must not rely on a stream living longer. */
+const DEFAULT_STREAM_IDLE_MS = 10_000;
+const DEFAULT_BUSY_WAIT_MS = 5_000;
+const MAX_IDLE_CONNECTIONS = 4;
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+export interface HranaServerOptions {
+	/** Where the database files live: `<dir>/<name>.db`. */
+	dir: string;
+	port?: number;
+	host?: string;
+	/**
+	 * Serve any database name, creating its file on first use (a libSQL server with a database per URL).
+	 * When false, only databases made with `createDatabase` exist: the others answer 404, as a Turso
+	 * hostname does before its database is created.
+	 */
+	autoCreate?: boolean;
+	/** Checks the bearer token of each request (undefined when none was sent); false answers 401. */
+	authorize?: (database: string, token: string | undefined) => boolean;
+	/** Waits this long before answering each request: a simulated network round trip. */
+	delayMs?: number;
+	streamIdleMs?: number;
+	busyWaitMs?: number;
+	/** Serve HTTPS with this key and certificate (PEM). */
+	tls?: { key: string; cert: string };
+}
+
+export interface HranaStats {
+	/** HTTP requests answered, all endpoints. */
+	requests: number;
+	/** HTTP requests per database name. */
+	byDatabase: Map<string, number>;
+	/** SQL statements executed (batch steps that ran, each `execute`, each `sequence`). */
+	statements: number;
+}
+
+export interface HranaServer {
+	/** `http://host:port` (or https). */
+	readonly origin: string;
+	/** The URL of one database, with the trailing slash @libsql/client needs to keep the path. */
+	urlFor(database: string): string;
+	createDatabase(database: string): void;
+	deleteDatabase(database: string): void;
+	hasDatabase(database: string): boolean;
+	databaseFile(database: string): string;
+	readonly stats: HranaStats;
+	resetStats(): void;
+	/** Sets the simulated round-trip delay for the following requests. */
+	setDelay(ms: number): void;
+	close(): Promise<void>;
+}
+
+interface Stream {
+	database: string;
+	conn: Connection | undefined;
+	sqls: SqlStore;
+	timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+class HttpError extends Error {
+	constructor(
+		readonly status: number,
+		message: string,
+		readonly code: string
+	) {
+		super(message);
+	}
+}
+
+function readBody(req: IncomingMessage): Promise<unknown> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		req.on('data', (c: Buffer) => {
+			size += c.length;
+			if (size > MAX_BODY_BYTES) {
+				reject(new HttpError(413, 'request body too large', 'BODY_TOO_LARGE'));
+				req.destroy();
+				return;
+			}
+			chunks.push(c);
+		});
+		req.on('end', () => {
+			try {
+				resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+			} catch {
+				reject(new HttpError(400, 'request body is not JSON', 'PROTO_ERROR'));
+			}
+		});
+		req.on('error', reject);
+	});
+}
+
+function usesIsAutocommit(cond: BatchCond | null | undefined): boolean {
+	if (!cond) return false;
+	switch (cond.type) {
+		case 'is_autocommit':
+			return true;
+		case 'not':
+			return usesIsAutocommit(cond.cond);
+		case 'and':
+		case 'or':
+			return cond.conds.some(usesIsAutocommit);
+		default:
+			return false;
+	}
+}
+
+export async function startHranaServer(opts: HranaServerOptions): Promise<HranaServer> {
+	mkdirSync(opts.dir, { recursive: true });
+	const streamIdleMs = opts.streamIdleMs ?? DEFAULT_STREAM_IDLE_MS;
+	const busyWaitMs = opts.busyWaitMs ?? DEFAULT_BUSY_WAIT_MS;
+	let delayMs = opts.delayMs ?? 0;
+	const streams = new Map<string, Stream>();
+	const idle = new Map<string, Connection[]>();
+	const known = new Set<string>();
+	const stats: HranaStats = { requests: 0, byDatabase: new Map(), statements: 0 };
+
+	const fileOf = (database: string) => path.join(opts.dir, `${database}.db`);
+	const exists = (database: string) => known.has(database) || (opts.autoCreate === true && DB_NAME.test(database));
+
+	const walReady = new Set<string>();
+
+	/**
+	 * Switches a database to WAL once (it stays so in the file). Not per connection: the switch needs a
+	 * lock, and a connection opened while another holds the write lock would fail instead of waiting.
+	 */
+	async function prepare(database: string): Promise<void> {
+		if (walReady.has(database)) return;
+		await whenNotBusy(() => {
+			const conn = openConnection(fileOf(database));
+			try {
+				conn.exec('PRAGMA journal_mode = WAL');
+			} catch (err) {
+				throw sqliteError(err);
+			} finally {
+				conn.close();
+			}
+		}, busyWaitMs);
+		walReady.add(database);
+	}
+
+	function acquire(database: string): Connection {
+		return idle.get(database)?.pop() ?? openConnection(fileOf(database));
+	}
+
+	function release(database: string, conn: Connection) {
+		try {
+			if (conn.inTransaction) conn.exec('ROLLBACK');
+		} catch {
+			conn.close();
+			return;
+		}
+		const list = idle.get(database) ?? [];
+		if (list.length >= MAX_IDLE_CONNECTIONS || !exists(database)) {
+			conn.close();
+			return;
+		}
+		list.push(conn);
+		idle.set(database, list);
+	}
+
+	function closeStream(stream: Stream) {
+		clearTimeout(stream.timer);
+		if (stream.conn) release(stream.database, stream.conn);
+		stream.conn = undefined;
+	}
+
+	function park(stream: Stream): string {
+		const baton = randomBytes(18).toString('base64url');
+		streams.set(baton, stream);
+		// An abandoned stream is rolled back and closed, as a libSQL server does.
+		stream.timer = setTimeout(() => {
+			streams.delete(baton);
+			closeStream(stream);
+		}, streamIdleMs);
+		stream.timer.unref();
+		return baton;
+	}
+
+	function takeStream(database: string, baton: string | null | undefined): Stream {
+		if (baton === null || baton === undefined) return { database, conn: undefined, sqls: new Map(), timer: undefined };
+		const stream = streams.get(baton);
+		if (!stream) throw new HttpError(400, 'the stream of this baton is closed or has expired', 'STREAM_EXPIRED');
+		if (stream.database !== database) throw new HttpError(400, 'the baton belongs to another database', 'PROTO_ERROR');
+		streams.delete(baton);
+		clearTimeout(stream.timer);
+		return stream;
+	}
+
+	const connOf = (stream: Stream) => (stream.conn ??= acquire(stream.database));
+
+	async function handleRequest(stream: Stream, request: StreamRequest, version: 2 | 3): Promise<StreamResponse> {
+		switch (request.type) {
+			case 'close':
+				return { type: 'close' };
+			case 'execute':
+				stats.statements++;
+				return { type: 'execute', result: await whenNotBusy(() => executeStmt(connOf(stream), request.stmt, stream.sqls), busyWaitMs) };
+			case 'batch':
+				if (version < 3 && request.batch.steps.some((s) => usesIsAutocommit(s.condition))) throw new StmtError('is_autocommit conditions need Hrana 3', 'PROTO_ERROR');
+				return { type: 'batch', result: await executeBatch(connOf(stream), request.batch, stream.sqls, busyWaitMs, (e) => (e.type === 'step_begin' || e.type === 'step_error' ? stats.statements++ : undefined)) };
+			case 'sequence': {
+				const sql = sqlText(request, stream.sqls);
+				stats.statements++;
+				await whenNotBusy(() => executeSequence(connOf(stream), sql), busyWaitMs);
+				return { type: 'sequence' };
+			}
+			case 'describe':
+				return { type: 'describe', result: describeStmt(connOf(stream), sqlText(request, stream.sqls)) };
+			case 'store_sql':
+				if (stream.sqls.has(request.sql_id)) throw new StmtError(`SQL text ${request.sql_id} is already stored`, 'PROTO_ERROR');
+				stream.sqls.set(request.sql_id, request.sql);
+				return { type: 'store_sql' };
+			case 'close_sql':
+				stream.sqls.delete(request.sql_id);
+				return { type: 'close_sql' };
+			case 'get_autocommit':
+				if (version < 3) throw new StmtError('get_autocommit needs Hrana 3', 'PROTO_ERROR');
+				return { type: 'get_autocommit', is_autocommit: !connOf(stream).inTransaction };
+		}
+	}
+
+	async function pipeline(database: string, body: unknown, version: 2 | 3): Promise<{ baton: string | null; base_url: null; results: StreamResult[] }> {
+		const parsed = v.safeParse(PipelineReqBodySchema, body);
+		if (!parsed.success) throw new HttpError(400, `invalid pipeline request: ${parsed.issues[0].message}`, 'PROTO_ERROR');
+		const stream = takeStream(database, parsed.output.baton);
+		const results: StreamResult[] = [];
+		let closed = false;
+		for (const request of parsed.output.requests) {
+			if (closed) {
+				results.push({ type: 'error', error: { message: 'the stream is closed', code: 'STREAM_CLOSED' } });
+				continue;
+			}
+			try {
+				results.push({ type: 'ok', response: await handleRequest(stream, request, version) });
+				if (request.type === 'close') closed = true;
+			} catch (err) {
+				results.push({ type: 'error', error: toHranaError(err) });
+			}
+		}
+		if (closed) {
+			closeStream(stream);
+			return { baton: null, base_url: null, results };
+		}
+		return { baton: park(stream), base_url: null, results };
+	}
+
+	async function cursor(database: string, body: unknown, res: ServerResponse) {
+		const parsed = v.safeParse(CursorReqBodySchema, body);
+		if (!parsed.success) throw new HttpError(400, `invalid cursor request: ${parsed.issues[0].message}`, 'PROTO_ERROR');
+		const stream = takeStream(database, parsed.output.baton);
+		const entries: CursorEntry[] = [];
+		try {
+			await executeBatch(connOf(stream), parsed.output.batch, stream.sqls, busyWaitMs, (e) => entries.push(e));
+		} catch (err) {
+			entries.push({ type: 'error', error: toHranaError(err) });
+		}
+		const baton = park(stream);
+		res.writeHead(200, { 'content-type': 'text/plain' });
+		res.write(`${JSON.stringify({ baton, base_url: null })}\n`);
+		for (const e of entries) res.write(`${JSON.stringify(e)}\n`);
+		res.end();
+	}
+
+	function route(url: string): { database: string; endpoint: string } {
+		const pathname = new URL(url, 'http://x').pathname;
+		const parts = pathname.split('/').filter((p) => p !== '');
+		const first = parts[0];
+		if (first === undefined || /^v\d/.test(first)) return { database: DEFAULT_DB, endpoint: parts.join('/') };
+		return { database: decodeURIComponent(first), endpoint: parts.slice(1).join('/') };
+	}
+
+	async function handle(req: IncomingMessage, res: ServerResponse) {
+		stats.requests++;
+		if (req.url === '/health') {
+			res.writeHead(200).end('ok');
+			return;
+		}
+		const { database, endpoint } = route(req.url ?? '/');
+		stats.byDatabase.set(database, (stats.byDatabase.get(database) ?? 0) + 1);
+		if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+		if (!DB_NAME.test(database) || !exists(database)) throw new HttpError(404, `no database named ${database}`, 'NAMESPACE_DOESNT_EXIST');
+		const auth = req.headers.authorization;
+		const token = auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length) : undefined;
+		if (opts.authorize && !opts.authorize(database, token)) throw new HttpError(401, 'authentication failed', 'AUTH_FAILED');
+		known.add(database);
+		await prepare(database);
+		if (req.method === 'GET' && (endpoint === 'v2' || endpoint === 'v3')) {
+			res.writeHead(200, { 'content-type': 'text/plain' }).end();
+			return;
+		}
+		if (req.method === 'POST' && (endpoint === 'v2/pipeline' || endpoint === 'v3/pipeline')) {
+			const out = await pipeline(database, await readBody(req), endpoint === 'v2/pipeline' ? 2 : 3);
+			res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(out));
+			return;
+		}
+		if (req.method === 'POST' && endpoint === 'v3/cursor') {
+			await cursor(database, await readBody(req), res);
+			return;
+		}
+		throw new HttpError(404, `no endpoint ${req.method ?? ''} ${endpoint}`, 'NOT_FOUND');
+	}
+
+	const listener = (req: IncomingMessage, res: ServerResponse) => {
+		handle(req, res).catch((err: unknown) => {
+			const status = err instanceof HttpError ? err.status : 500;
+			const body = err instanceof HttpError ? { message: err.message, code: err.code } : toHranaError(err);
+			if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json' });
+			res.end(JSON.stringify(body));
+		});
+	};
+	const server: Server = opts.tls ? createHttpsServer({ key: opts.tls.key, cert: opts.tls.cert }, listener) : createHttpServer(listener);
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+	});
+	const address = server.address();
+	if (address === null || typeof address === 'string') throw new Error('the Hrana server is not listening on a TCP port');
+	const host = opts.host ?? '127.0.0.1';
+	const origin = `${opts.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+
+	function dropConnections(database: string) {
+		for (const [baton, stream] of streams) {
+			if (stream.database !== database) continue;
+			streams.delete(baton);
+			closeStream(stream);
+		}
+		for (const conn of idle.get(database) ?? []) conn.close();
+		idle.delete(database);
+	}
+
+	return {
+		origin,
+		urlFor: (database) => `${origin}/${encodeURIComponent(database)}/`,
+		createDatabase(database) {
+			if (!DB_NAME.test(database)) throw new Error(`invalid database name ${database}`);
+			known.add(database);
+			openConnection(fileOf(database)).close();
+		},
+		deleteDatabase(database) {
+			known.delete(database);
+			walReady.delete(database);
+			dropConnections(database);
+			for (const suffix of ['', '-wal', '-shm']) rmSync(fileOf(database) + suffix, { force: true });
+		},
+		hasDatabase: (database) => known.has(database) && existsSync(fileOf(database)),
+		databaseFile: fileOf,
+		stats,
+		resetStats() {
+			stats.requests = 0;
+			stats.statements = 0;
+			stats.byDatabase.clear();
+		},
+		setDelay(ms) {
+			delayMs = ms;
+		},
+		async close() {
+			for (const database of new Set([...idle.keys(), ...[...streams.values()].map((s) => s.database)])) dropConnections(database);
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		}
+	};
+}

@@ -1,0 +1,97 @@
+/** `kantera doctor`: read-only checks that answer quickly even when nothing is reachable. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:net';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { createClient } from '@libsql/client';
+import { tempDir } from '../../helpers/env';
+import { kanteraInProcess } from '../../helpers/cli';
+import { startMockLlm } from '../../mock-llm';
+import { migrate } from '../../../src/lib/server/db';
+import { controlMigrations } from '../../../src/lib/server/db/migrations.generated';
+import { runDoctor, type Finding } from '../../../src/lib/server/cli/doctor';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+	for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const find = (findings: Finding[], area: string) => findings.filter((f) => f.area === area);
+
+/** A TCP server that accepts connections and never answers: a provider that hangs. */
+async function silentServer(): Promise<{ port: number }> {
+	const sockets = new Set<import('node:net').Socket>();
+	const server: Server = createServer((s) => sockets.add(s));
+	await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+	cleanups.push(() => {
+		for (const s of sockets) s.destroy();
+		return new Promise<void>((r) => server.close(() => r()));
+	});
+	const address = server.address();
+	if (address === null || typeof address === 'string') throw new Error('no port');
+	return { port: address.port };
+}
+
+async function closedPort(): Promise<number> {
+	const { port } = await silentServer();
+	await cleanups.pop()?.();
+	return port;
+}
+
+describe('kantera doctor', () => {
+	// The first check is the offline case of this machine: every provider unreachable, answered in time.
+	it('reports unreachable providers clearly, within the time limit, and exits 1', async () => {
+		const d = tempDir();
+		cleanups.push(() => d.remove());
+		const hang = await silentServer();
+		const refused = await closedPort();
+		const env = {
+			KANTERA_DATA_DIR: d.dir,
+			OPENAI_BASE_URL: `http://127.0.0.1:${refused}/v1`,
+			KANTERA_LLM_MODEL: 'm',
+			KANTERA_EMBEDDINGS: 'openai',
+			KANTERA_EMBEDDINGS_BASE_URL: `http://127.0.0.1:${hang.port}/v1`,
+			KANTERA_EMBEDDINGS_MODEL: 'e'
+		};
+		const run = await kanteraInProcess(d.dir, ['doctor', '--timeout-ms', '300'], undefined, env);
+		expect(run.code).toBe(1);
+		expect(run.stdout).toMatch(/FAIL\s+LLM provider\s+http:\/\/127\.0\.0\.1:\d+\/v1\/models unreachable: .*ECONNREFUSED/);
+		expect(run.stdout).toMatch(/FAIL\s+embeddings provider\s+.* unreachable: no answer within 300 ms/);
+		expect(run.stdout).toMatch(/control database\s+.*does not exist yet/);
+		expect(run.stderr).toMatch(/2 check\(s\) failed/);
+	});
+
+	it('checks the databases: versions, pending migrations, stray session files; a reachable provider is ok', async () => {
+		const d = tempDir();
+		cleanups.push(() => d.remove());
+		const mock = await startMockLlm();
+		cleanups.push(() => mock.close());
+		const env = { KANTERA_DATA_DIR: d.dir, OPENAI_BASE_URL: mock.openaiBaseUrl, OPENAI_API_KEY: 'sk-test', KANTERA_LLM_MODEL: 'mock-model' };
+		expect((await kanteraInProcess(d.dir, ['user', 'create', '--name', 'alice', '--password-stdin'], 'wonderland\n', env)).code).toBe(0);
+		expect((await kanteraInProcess(d.dir, ['sessions', 'create', '--title', 'One'], undefined, env)).code).toBe(0);
+		mkdirSync(path.join(d.dir, 'sessions'), { recursive: true });
+		writeFileSync(path.join(d.dir, 'sessions', 'aaaaaaaaaaaaaaaaaaaa.db'), '');
+		const findings = await runDoctor(env, { timeoutMs: 2_000, repair: false });
+		expect(find(findings, 'control database')).toEqual([expect.objectContaining({ status: 'ok', message: expect.stringMatching(/SQLite 3\.\d+.*migrations applied/) })]);
+		expect(find(findings, 'session databases')).toEqual([expect.objectContaining({ status: 'ok', message: expect.stringMatching(/^1\/1 reachable \(files, SQLite/) })]);
+		expect(find(findings, 'orphaned databases')).toEqual([expect.objectContaining({ status: 'warn', message: expect.stringContaining('aaaaaaaaaaaaaaaaaaaa.db') })]);
+		// The mock LLM has no GET /models: reachable, with the status it gave (a 401/403 would be a FAIL).
+		expect(find(findings, 'LLM provider')).toEqual([expect.objectContaining({ status: 'warn', message: expect.stringMatching(/\/v1\/models answered HTTP 404/) })]);
+		expect(findings.filter((f) => f.status === 'fail')).toEqual([]);
+	});
+
+	it('reports pending migrations without applying them, and a bad configuration', async () => {
+		const d = tempDir();
+		cleanups.push(() => d.remove());
+		const c = createClient({ url: `file:${path.join(d.dir, 'control.db')}` });
+		await migrate(c, controlMigrations.slice(0, 1));
+		c.close();
+		const findings = await runDoctor({ KANTERA_DATA_DIR: d.dir }, { timeoutMs: 1_000, repair: false });
+		expect(find(findings, 'control database')[0]).toMatchObject({ status: 'warn', message: expect.stringMatching(new RegExp(`${controlMigrations.length - 1} of ${controlMigrations.length} migration\\(s\\) pending`)) });
+		const again = await runDoctor({ KANTERA_DATA_DIR: d.dir }, { timeoutMs: 1_000, repair: false });
+		expect(find(again, 'control database')[0]?.status).toBe('warn');
+
+		const bad = await runDoctor({ KANTERA_DATA_DIR: d.dir, KANTERA_SESSION_DB_CACHE: '0', KANTERA_TURSO_ORG: 'x' }, { timeoutMs: 1_000, repair: false });
+		expect(bad).toEqual([expect.objectContaining({ area: 'config', status: 'fail', message: expect.stringMatching(/KANTERA_SESSION_DB_CACHE/) })]);
+	});
+});

@@ -1,0 +1,202 @@
+/**
+ * Backups (`kantera backup` / `kantera restore`) of a campaign in play: real turns against the mock LLM,
+ * real databases (local files here; the Hrana test server in the remote project, where copies are
+ * exports and restores are loads over HTTP).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@libsql/client';
+import { mockLlmApp, type MockLlmApp } from '../../helpers/turns';
+import { tempDir } from '../../helpers/env';
+import { databaseEnv, isRemoteRun } from '../../helpers/databases';
+import { kanteraInProcess } from '../../helpers/cli';
+import { createApp, type App } from '../../../src/lib/server/app';
+import { parseConfig, type Config } from '../../../src/lib/server/config';
+import { createUser } from '../../../src/lib/server/auth';
+import { startSession } from '../../../src/lib/server/sessions';
+import { acceptTurn } from '../../../src/lib/server/turn';
+import { newId } from '../../../src/lib/server/db';
+import { recall, OfflineEmbedder } from '../../../src/lib/server/search';
+import { readManifest, startBackupSchedule, listBackups } from '../../../src/lib/server/db/backup';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+	for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** The variables that point a CLI (or a second app) at the same databases as `cfg`. */
+const envOf = (cfg: Config): Record<string, string> => ({
+	KANTERA_DATA_DIR: cfg.dataDir,
+	KANTERA_CONTROL_DB_URL: cfg.controlDb.url,
+	KANTERA_SESSION_DB_URL: cfg.sessionDb.urlTemplate
+});
+
+async function campaign(): Promise<MockLlmApp & { sessionIds: string[]; userId: string; play(sessionId: string, text: string): Promise<void> }> {
+	const m = await mockLlmApp('openai');
+	cleanups.push(() => m.cleanup());
+	const user = await createUser(m.app, { name: 'alice', password: 'wonderland' });
+	const ids: string[] = [];
+	for (const world of ['sword-and-sorcery', 'iron-walkers']) ids.push((await startSession(m.app, { ownerId: user.id, title: world, worldId: world, language: 'en' })).session.id);
+	await m.app.images.idle();
+	return {
+		...m,
+		sessionIds: ids,
+		userId: user.id,
+		async play(sessionId, text) {
+			m.mock.script([
+				{ toolCalls: [{ name: 'journal_append', arguments: { entry: `${text}: the bell of the salt tower rings.` } }, { name: 'update_state', arguments: { patch: { location: text } } }] },
+				{ text: `${text}. Gulls cry over the pier.` }
+			]);
+			await m.app.sessions.use(sessionId, (s) => acceptTurn(m.app, s, { userId: user.id, text, idempotencyKey: newId() }));
+			m.app.runner.kick(sessionId);
+			await m.app.runner.idle();
+			await m.app.images.idle();
+		}
+	};
+}
+
+/** Every row of every table that holds data of its own (search indexes are derived), blobs as base64. */
+async function rows(client: Client): Promise<Record<string, unknown[]>> {
+	const tables = await client.execute("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%\\_shadow' ESCAPE '\\' ORDER BY name");
+	const out: Record<string, unknown[]> = {};
+	for (const t of tables.rows.map((r) => String(r.name))) {
+		const rs = await client.execute(`SELECT * FROM "${t}" ORDER BY 1, 2`);
+		out[t] = rs.rows.map((r) => Object.fromEntries(rs.columns.map((c, i) => [c, r[i] instanceof ArrayBuffer ? Buffer.from(r[i]).toString('base64') : r[i]])));
+	}
+	const seq = await client.execute("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_sequence'");
+	if (Number(seq.rows[0]?.[0]) > 0) out.sqlite_sequence = (await client.execute('SELECT name, seq FROM sqlite_sequence ORDER BY name')).rows.map((r) => [r.name, r.seq]);
+	return out;
+}
+
+const embedder = new OfflineEmbedder(384);
+
+/** The control database and each session's: all rows, plus what recall (FTS5 + vectors) finds. */
+async function snapshot(app: App, ids: string[]) {
+	const sessions: Record<string, unknown> = {};
+	for (const id of ids) {
+		sessions[id] = await app.sessions.use(id, async (s) => {
+			const hits = await recall(s.db, 'salt tower bell', { embedder, includeGmOnly: true });
+			const vectors = await s.client.execute("SELECT count(*) FROM sqlite_master WHERE name = 'section_vectors'");
+			const near = Number(vectors.rows[0]?.[0]) > 0 ? (await s.client.execute("SELECT id FROM vector_top_k('section_vectors_idx', (SELECT embedding FROM section_vectors LIMIT 1), 5)")).rows.map((r) => r.id) : [];
+			return { rows: await rows(s.client), recall: hits.map((h) => [h.kind, h.recordId, h.path]), near };
+		});
+	}
+	return { control: await rows(app.control.client), sessions };
+}
+
+async function cli(env: Record<string, string>, args: string[]) {
+	const run = await kanteraInProcess(env.KANTERA_DATA_DIR ?? '', args, undefined, env);
+	return run;
+}
+
+// Whole campaigns, two worlds each, through the CLI: seconds on an idle machine, far more on a shared one.
+describe('kantera backup / restore', { timeout: 180_000 }, () => {
+	it('restores a backup taken mid-campaign, while the server runs, with every record identical', async () => {
+		const c = await campaign();
+		const [a, b] = c.sessionIds;
+		if (!a || !b) throw new Error('two sessions expected');
+		await c.play(a, 'North Gate');
+		await c.play(b, 'Trench line');
+		const out = tempDir('kantera-backups-');
+		cleanups.push(() => out.remove());
+		const env = envOf(c.app.config);
+
+		const before = await snapshot(c.app, [a, b]);
+		expect(Object.keys(before.sessions)).toHaveLength(2);
+		expect(before.sessions[a]).toMatchObject({ recall: expect.arrayContaining([expect.arrayContaining(['journal'])]) });
+		const taken = await cli(env, ['backup', '--out', out.dir]);
+		expect(taken.stderr).toBe('');
+		expect(taken.code).toBe(0);
+		const [backup] = await listBackups(out.dir);
+		if (!backup) throw new Error('no backup written');
+		const manifest = await readManifest(backup.dir);
+		expect(manifest.sessions.map((s) => s.id).sort()).toEqual([a, b].sort());
+		expect(manifest.control.kind).toBe(isRemoteRun() ? 'export' : 'file');
+
+		// The campaign goes on after the backup.
+		await c.play(a, 'Harbour');
+		expect(await snapshot(c.app, [a, b])).not.toEqual(before);
+
+		// Restored into fresh databases: everything as it was at the backup.
+		const fresh = tempDir();
+		cleanups.push(() => fresh.remove());
+		const freshEnv = databaseEnv(fresh.dir);
+		const restored = await cli(freshEnv, ['restore', '--from', backup.dir]);
+		expect(restored.stderr).toMatch(/control database restored/);
+		expect(restored.code).toBe(0);
+		const app2 = await createApp(parseConfig(freshEnv), { background: false });
+		cleanups.push(() => app2.close());
+		expect(await snapshot(app2, [a, b])).toEqual(before);
+
+		// Restored in place over the later turn (the server stopped first).
+		await c.app.close();
+		const inPlace = await cli(env, ['restore', '--from', backup.dir]);
+		expect(inPlace.code).toBe(0);
+		const app3 = await createApp(parseConfig(env), { background: false });
+		cleanups.push(() => app3.close());
+		expect(await snapshot(app3, [a, b])).toEqual(before);
+	});
+
+	it('copies only the databases that changed since the last backup, the rest are linked', async () => {
+		const c = await campaign();
+		const [a, b] = c.sessionIds;
+		if (!a || !b) throw new Error('two sessions expected');
+		const out = tempDir('kantera-backups-');
+		cleanups.push(() => out.remove());
+		const env = envOf(c.app.config);
+		expect((await cli(env, ['backup', '--out', out.dir])).code).toBe(0);
+		await c.play(a, 'North Gate');
+		const second = await cli(env, ['backup', '--out', out.dir]);
+		expect(second.code).toBe(0);
+		expect(second.stdout).toMatch(/2 database\(s\) copied, 1 unchanged/);
+		const [newest, oldest] = await listBackups(out.dir);
+		if (!newest || !oldest) throw new Error('two backups expected');
+		const manifest = await readManifest(newest.dir);
+		expect(manifest.previous).toBe(oldest.name);
+		expect(Object.fromEntries(manifest.sessions.map((s) => [s.id, s.changed]))).toEqual({ [a]: true, [b]: false });
+		const bFile = manifest.sessions.find((s) => s.id === b)?.file ?? '';
+		// Hard-linked: the unchanged copy is the same file in both backups.
+		expect(statSync(path.join(newest.dir, bFile)).ino).toBe(statSync(path.join(oldest.dir, bFile)).ino);
+	});
+
+	it('refuses a damaged backup and changes nothing', async () => {
+		const c = await campaign();
+		const out = tempDir('kantera-backups-');
+		cleanups.push(() => out.remove());
+		const env = envOf(c.app.config);
+		expect((await cli(env, ['backup', '--out', out.dir])).code).toBe(0);
+		const [backup] = await listBackups(out.dir);
+		if (!backup) throw new Error('no backup');
+		const before = await snapshot(c.app, c.sessionIds);
+		const manifest = await readManifest(backup.dir);
+		const victim = path.join(backup.dir, manifest.sessions[0]?.file ?? '');
+		const bytes = readFileSync(victim);
+		bytes[bytes.length - 10] = (bytes[bytes.length - 10] ?? 0) ^ 0xff;
+		writeFileSync(victim, bytes);
+		const run = await cli(env, ['restore', '--from', backup.dir]);
+		expect(run.code).toBe(1);
+		expect(run.stderr).toMatch(/damaged/);
+		expect(await snapshot(c.app, c.sessionIds)).toEqual(before);
+	});
+
+	it('runs on a cron schedule in the server and keeps only the newest backups', async () => {
+		const c = await campaign();
+		const out = tempDir('kantera-backups-');
+		cleanups.push(() => out.remove());
+		// Every second (croner's six-field form), keeping one.
+		const stop = startBackupSchedule({ config: c.app.config, control: c.app.control, sessions: c.app.sessions }, { cron: '* * * * * *', dir: out.dir, keep: 1 });
+		cleanups.push(stop);
+		const deadline = Date.now() + 15_000;
+		const seen = new Set<string>();
+		while (Date.now() < deadline && seen.size < 3) {
+			for (const b of await listBackups(out.dir)) seen.add(b.name);
+			await new Promise((r) => setTimeout(r, 100));
+		}
+		stop();
+		await new Promise((r) => setTimeout(r, 1_500));
+		expect(seen.size).toBeGreaterThanOrEqual(3);
+		expect((await listBackups(out.dir)).length).toBe(1);
+		expect(readdirSync(out.dir).filter((n) => n.endsWith('.partial'))).toEqual([]);
+	});
+});
