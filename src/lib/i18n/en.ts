@@ -159,8 +159,7 @@ export const en = {
 	'images.none': 'No characters or places yet.',
 	// Sign-in providers, account, plan, spend
 	'nav.account': "Account",
-	'nav.adminUsers': "Users",
-	'nav.adminUsage': "Usage",
+	'nav.adminPages': "Admin",
 	'signin.title': "Sign in",
 	'signin.with': "Sign in with {provider}",
 	'signin.or': "or with a username and password",

@@ -161,8 +161,7 @@ export const ja: Messages = {
 	'images.none': 'まだ人物も場所もありません。',
 	// Sign-in providers, account, plan, spend
 	'nav.account': "アカウント",
-	'nav.adminUsers': "ユーザー",
-	'nav.adminUsage': "使用量",
+	'nav.adminPages': "管理",
 	'signin.title': "サインイン",
 	'signin.with': "{provider} でサインイン",
 	'signin.or': "またはユーザー名とパスワードで",
