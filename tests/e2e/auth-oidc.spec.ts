@@ -30,6 +30,15 @@ test('with local accounts off the sign-in page offers only the providers', async
 	await expect(page.getByRole('link', { name: 'Sign in with Google' })).toBeVisible();
 	await expect(page.getByLabel('Username')).toHaveCount(0);
 	await page.screenshot({ path: test.info().outputPath('signin-providers.png') });
+	// The same page in Japanese (the header's language switch).
+	await page.getByLabel('Display language').selectOption('ja');
+	await page.getByRole('button', { name: 'Change', exact: true }).click();
+	await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+	await expect(page.getByRole('link', { name: 'Google でサインイン' })).toBeVisible();
+	await page.screenshot({ path: test.info().outputPath('signin-providers-ja.png') });
+	await page.getByLabel('表示言語').selectOption('en');
+	await page.getByRole('button', { name: '変更', exact: true }).click();
+	await expect(page.locator('html')).toHaveAttribute('lang', 'en');
 	await page.goto('/signup');
 	await expect(page.getByText('Accounts are created by signing in with a provider on this server.')).toBeVisible();
 });
