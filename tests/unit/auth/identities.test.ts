@@ -82,6 +82,16 @@ describe('linking and unlinking', () => {
 		expect((await listIdentities(env.app, user.id)).map((i) => i.provider)).toEqual(['oidc']);
 	});
 
+	it('keeps control characters out: a label loses them, a subject with one is refused and creates nothing', async () => {
+		env = await testEnv();
+		const { user } = await signInWithProvider(env.app, { ...profile('sub-1'), label: 'Al\u0000ice\u001b[31m' });
+		expect((await listIdentities(env.app, user.id)).map((i) => i.label)).toEqual(['Alice[31m']);
+		await expect(signInWithProvider(env.app, profile('sub\u0000-2', ['bob']))).rejects.toMatchObject({ problem: 'provider' });
+		await expect(linkIdentity(env.app, user.id, profile('g\u0007', [], 'google'))).rejects.toMatchObject({ problem: 'provider' });
+		expect((await listIdentities(env.app, user.id)).map((i) => i.provider)).toEqual(['oidc']);
+		expect(await proposeName(env.app, ['bob'])).toBe('bob');
+	});
+
 	it('counts a password as a way in while local accounts are on', async () => {
 		env = await testEnv();
 		const local = await createUser(env.app, { name: 'carol', password: 'correct horse battery' }, { viaOperator: true });

@@ -12,6 +12,7 @@ import { signupOpen, toAuthUser, isUniqueViolation, type AuthDeps, type AuthUser
 import { UsernameSchema, USERNAME_MAX, USERNAME_MIN } from './validation';
 import { LastWayInError, SignupDisabledError } from './errors';
 import { SignInFlowError, type ProviderProfile } from './providers';
+import { hasControlCharacter } from '../validation';
 
 const { users, userIdentities } = controlSchema;
 
@@ -20,6 +21,20 @@ export interface LinkedIdentity {
 	label: string;
 	createdAt: Date;
 	lastUsedAt: Date;
+}
+
+/** A label longer than this (an odd profile) is cut: it is only shown on the account page. */
+const LABEL_MAX = 200;
+
+/**
+ * The provider's profile as it may be stored. The subject identifies the account, so one with a control
+ * character is refused (the provider answered something unusable); the label is only shown, so control
+ * characters are dropped from it and it is cut to a sane length.
+ */
+function storable(profile: ProviderProfile): ProviderProfile {
+	if (hasControlCharacter(profile.subject)) throw new SignInFlowError('provider', `The ${profile.provider} account id contains a control character.`);
+	const label = [...profile.label].filter((ch) => !hasControlCharacter(ch)).join('').trim().slice(0, LABEL_MAX);
+	return { ...profile, label: label || profile.subject };
 }
 
 /** The fallback when no hint yields a usable name. */
@@ -84,7 +99,8 @@ export interface ProviderSignIn {
  * Signs in the account linked to the profile, or creates one (when sign-up is open, or for the very first
  * account). The account and its identity are written in one batch, so a half-made account never exists.
  */
-export async function signInWithProvider(deps: AuthDeps, profile: ProviderProfile, now = Date.now()): Promise<ProviderSignIn> {
+export async function signInWithProvider(deps: AuthDeps, given: ProviderProfile, now = Date.now()): Promise<ProviderSignIn> {
+	const profile = storable(given);
 	const existing = await userOfIdentity(deps, profile.provider, profile.subject);
 	if (existing) {
 		await touch(deps, profile, now);
@@ -114,7 +130,8 @@ export async function signInWithProvider(deps: AuthDeps, profile: ProviderProfil
 }
 
 /** Links a provider account to a signed-in user; already linked to them is fine, to someone else is refused. */
-export async function linkIdentity(deps: AuthDeps, userId: string, profile: ProviderProfile, now = Date.now()): Promise<void> {
+export async function linkIdentity(deps: AuthDeps, userId: string, given: ProviderProfile, now = Date.now()): Promise<void> {
+	const profile = storable(given);
 	const owner = await userOfIdentity(deps, profile.provider, profile.subject);
 	if (owner && owner.id !== userId) throw new SignInFlowError('in_use', 'This provider account is linked to another Kantera account.');
 	if (owner) return touch(deps, profile, now);
