@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { appEnvFor } from './tests/oidc/clients';
 
 /** Asks the OS for a free port in a child process, because the config must be built synchronously. */
 function freePort(): string {
@@ -32,6 +33,17 @@ const mockPort = process.env.KANTERA_E2E_MOCK_PORT;
 const playURL = `http://127.0.0.1:${playPort}`;
 /** play*.spec.ts run against the LLM server, except play-no-llm*.spec.ts. */
 const PLAY_SPECS = /play(?!-no-llm)[^/]*\.spec\.ts$/;
+
+// Sign-in through providers: a real OpenID Connect provider (oidc-provider, tests/oidc) and a third app
+// server configured for it (as the generic OIDC provider and as the Google preset), with local accounts off.
+process.env.KANTERA_E2E_AUTH_PORT ||= freePort();
+process.env.KANTERA_E2E_IDP_PORT ||= freePort();
+const authPort = process.env.KANTERA_E2E_AUTH_PORT;
+const idpPort = process.env.KANTERA_E2E_IDP_PORT;
+const authURL = `http://127.0.0.1:${authPort}`;
+const idpURL = `http://127.0.0.1:${idpPort}`;
+/** auth-*.spec.ts run against the sign-in server. */
+const AUTH_SPECS = /auth-[^/]*\.spec\.ts$/;
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 /** Flags for a container with no GPU, no user namespaces and no outside network. */
@@ -66,7 +78,8 @@ export default defineConfig({
 		launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS }
 	},
 	projects: [
-		{ name: 'chromium', testIgnore: PLAY_SPECS, use: { ...devices['Desktop Chrome'] } },
+		{ name: 'chromium', testIgnore: [PLAY_SPECS, AUTH_SPECS], use: { ...devices['Desktop Chrome'] } },
+		{ name: 'auth', testMatch: AUTH_SPECS, use: { ...devices['Desktop Chrome'], baseURL: authURL } },
 		{ name: 'play', testMatch: PLAY_SPECS, use: { ...devices['Desktop Chrome'], baseURL: playURL } }
 	],
 	webServer: [
@@ -110,7 +123,34 @@ export default defineConfig({
 				KANTERA_ALLOW_SIGNUP: 'true',
 				OPENAI_BASE_URL: `http://127.0.0.1:${mockPort}/v1`,
 				OPENAI_API_KEY: 'e2e-mock-key',
-				KANTERA_LLM_MODEL: 'mock-model'
+				KANTERA_LLM_MODEL: 'mock-model',
+				// The mock model gets a price and the server budgets, so the spend panel and the usage page have money to show.
+				KANTERA_PRICES_FILE: 'tests/fixtures/prices/e2e.json',
+				KANTERA_BUDGET_SESSION_USD: '5',
+				KANTERA_BUDGET_USER_DAY_USD: '20'
+			}
+		},
+		{
+			command: `node --import tsx tests/oidc/cli.ts --port ${idpPort} --app ${authURL}`,
+			url: `${idpURL}/.well-known/openid-configuration`,
+			reuseExistingServer: false,
+			timeout: SERVER_START_TIMEOUT_MS,
+			stdout: 'pipe',
+			stderr: 'pipe'
+		},
+		{
+			command: 'npm start',
+			url: `${authURL}/healthz`,
+			reuseExistingServer: false,
+			timeout: SERVER_START_TIMEOUT_MS,
+			stdout: 'pipe',
+			stderr: 'pipe',
+			env: {
+				PORT: authPort,
+				HOST: '127.0.0.1',
+				KANTERA_DATA_DIR: path.join(dataDir, 'auth'),
+				KANTERA_LOCAL_ACCOUNTS: 'false',
+				...appEnvFor(idpURL)
 			}
 		}
 	]

@@ -10,7 +10,14 @@ import type { TokenCounter } from '../../src/lib/server/memory';
 import { tempDir } from './env';
 import { databaseEnv } from './databases';
 
-export type Vendor = 'openai' | 'anthropic';
+export type Vendor = 'openai' | 'anthropic' | 'google';
+
+const MOCK_KEYS: Record<Vendor, string> = { openai: 'sk-test', anthropic: 'sk-ant-test', google: 'google-test-key' };
+const ENV_PREFIX: Record<Vendor, string> = { openai: 'OPENAI', anthropic: 'ANTHROPIC', google: 'GOOGLE' };
+
+function mockUrl(vendor: Vendor, mock: MockLlm): string {
+	return vendor === 'openai' ? mock.openaiBaseUrl : vendor === 'anthropic' ? mock.anthropicBaseUrl : mock.googleBaseUrl;
+}
 
 export interface TurnHarness {
 	app: App;
@@ -49,7 +56,9 @@ export async function mockLlmApp(vendor: Vendor, env: Record<string, string> = {
 		...databaseEnv(dir),
 		KANTERA_LLM_PROVIDER: vendor,
 		KANTERA_LLM_MODEL: 'mock-model',
-		...(vendor === 'openai' ? { OPENAI_BASE_URL: mock.openaiBaseUrl, OPENAI_API_KEY: 'sk-test' } : { ANTHROPIC_BASE_URL: mock.anthropicBaseUrl, ANTHROPIC_API_KEY: 'sk-ant-test' }),
+		// Only the chosen vendor is configured (the API refuses the others); the provider factory below reaches all three.
+		[ENV_PREFIX[vendor] + '_BASE_URL']: mockUrl(vendor, mock),
+		[ENV_PREFIX[vendor] + '_API_KEY']: MOCK_KEYS[vendor],
 		...env
 	});
 	const app = await createApp(cfg, {
@@ -57,8 +66,8 @@ export async function mockLlmApp(vendor: Vendor, env: Record<string, string> = {
 		provider: (name) =>
 			createProvider({
 				provider: name,
-				apiKey: name === 'openai' ? 'sk-test' : 'sk-ant-test',
-				baseUrl: name === 'openai' ? mock.openaiBaseUrl : mock.anthropicBaseUrl,
+				apiKey: MOCK_KEYS[name],
+				baseUrl: mockUrl(name, mock),
 				retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 },
 				timeouts: { requestMs: 2_000, idleMs: 1_000, deadlineMs: 5_000, ...opts.timeouts }
 			}),

@@ -6,6 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkAnthropicBody, checkOpenAiBody, systemTextOf } from './request-shapes';
+import { CHARS_PER_TOKEN, PromptCache } from './prompt-cache';
 import type { MockHandler, RecordedRequest, ScriptedReply, WireApi } from './types';
 import {
 	anthropicEndlessFrame,
@@ -35,6 +36,8 @@ export interface MockLlmOptions {
 	textChunkChars?: number;
 	port?: number;
 	host?: string;
+	/** Report cached input as the vendors' prompt caches would (default true); scripted usage always wins. */
+	promptCache?: boolean;
 }
 
 export interface MockLlm {
@@ -44,6 +47,8 @@ export interface MockLlm {
 	openaiBaseUrl: string;
 	/** Base URL for the Anthropic SDK (the SDK adds `/v1/messages`). */
 	anthropicBaseUrl: string;
+	/** Base URL of the Gemini OpenAI-compatible endpoint (the SDK adds `/chat/completions`). */
+	googleBaseUrl: string;
 	/** Queues replies; each request takes the next one. */
 	script(replies: ScriptedReply[]): void;
 	setHandler(handler: MockHandler | undefined): void;
@@ -58,12 +63,13 @@ export interface MockLlm {
 	close(): Promise<void>;
 }
 
+/** Where each wire is served. */
+const ROUTES: Readonly<Record<string, WireApi>> = { '/v1/chat/completions': 'openai', '/v1/messages': 'anthropic', '/v1beta/openai/chat/completions': 'google' };
+
 const DEFAULT_TEXT_CHUNK_CHARS = 6;
 const DEFAULT_ARGUMENT_FRAGMENTS = 3;
 const DEFAULT_ENDLESS_INTERVAL_MS = 20;
 const DEFAULT_FRAMES_BEFORE_FAULT = 3;
-/** Rough characters per token for the default usage numbers; only their consistency matters. */
-const CHARS_PER_TOKEN = 4;
 
 interface QueueEntry {
 	reply: ScriptedReply;
@@ -80,6 +86,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 	let idCounter = 0;
 	const strict = options.strict ?? true;
 	const textChunkChars = options.textChunkChars ?? DEFAULT_TEXT_CHUNK_CHARS;
+	const cache = options.promptCache === false ? undefined : new PromptCache();
 	const nextId = (prefix: string) => `${prefix}${(++idCounter).toString().padStart(4, '0')}`;
 
 	async function nextReply(request: RecordedRequest): Promise<ScriptedReply | undefined> {
@@ -102,13 +109,13 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 	async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
 		const path = (req.url ?? '/').split('?')[0] ?? '/';
 		if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { ok: true });
-		const api: WireApi | undefined = req.method === 'POST' && path === '/v1/chat/completions' ? 'openai' : req.method === 'POST' && path === '/v1/messages' ? 'anthropic' : undefined;
+		const api: WireApi | undefined = req.method !== 'POST' ? undefined : ROUTES[path];
 		if (!api) return sendJson(res, 404, { error: { message: `mock LLM: no route for ${req.method} ${path}` } });
 		open += 1;
 		res.on('close', () => {
 			open -= 1;
 		});
-		const errorBody = api === 'openai' ? openAiErrorBody : anthropicErrorBody;
+		const errorBody = api === 'anthropic' ? anthropicErrorBody : openAiErrorBody;
 
 		const rawBody = await readBody(req);
 		let body: unknown;
@@ -117,7 +124,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		} catch {
 			return sendJson(res, 400, errorBody(400, 'mock LLM: the body is not JSON'));
 		}
-		const openai = api === 'openai' ? checkOpenAiBody(body) : undefined;
+		const openai = api !== 'anthropic' ? checkOpenAiBody(body) : undefined;
 		const anthropic = api === 'anthropic' ? checkAnthropicBody(body) : undefined;
 		const problem = openai && !openai.ok ? openai.message : anthropic && !anthropic.ok ? anthropic.message : undefined;
 		const request: RecordedRequest = {
@@ -152,9 +159,9 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		if (fault?.kind === 'hang') return; // the socket stays open until the client gives up or close() runs
 
 		const reply = toWireReply(scripted, request, rawBody.length);
-		const messageId = nextId(api === 'openai' ? 'chatcmpl-mock' : 'msg_mock');
+		const messageId = nextId(api === 'anthropic' ? 'msg_mock' : 'chatcmpl-mock');
 		if (!request.stream) {
-			return sendJson(res, 200, api === 'openai' ? openAiJson(reply, messageId) : anthropicJson(reply, messageId));
+			return sendJson(res, 200, api === 'anthropic' ? anthropicJson(reply, messageId) : openAiJson(reply, messageId));
 		}
 
 		res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -166,9 +173,9 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 
 		if (fault?.kind === 'endless') {
 			const send = fault.send ?? 'delta';
-			const opening = api === 'openai' ? openAiEndlessOpening(reply, messageId) : anthropicEndlessOpening(reply, messageId);
+			const opening = api === 'anthropic' ? anthropicEndlessOpening(reply, messageId) : openAiEndlessOpening(reply, messageId);
 			for (const frame of opening) res.write(frame);
-			const frame = api === 'openai' ? openAiEndlessFrame(reply, messageId, send) : anthropicEndlessFrame(send);
+			const frame = api === 'anthropic' ? anthropicEndlessFrame(send) : openAiEndlessFrame(reply, messageId, send);
 			const timer = setInterval(() => {
 				if (closed) {
 					clearInterval(timer);
@@ -182,7 +189,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		}
 
 		const includeUsage = request.openai?.stream_options?.include_usage === true;
-		const frames = api === 'openai' ? openAiStreamFrames(reply, messageId, includeUsage) : anthropicStreamFrames(reply, messageId);
+		const frames = api === 'anthropic' ? anthropicStreamFrames(reply, messageId) : openAiStreamFrames(reply, messageId, includeUsage);
 		const cutAfter = fault?.kind === 'close-mid-stream' || fault?.kind === 'end-early' ? (fault.afterFrames ?? DEFAULT_FRAMES_BEFORE_FAULT) : Infinity;
 		for (const [i, frame] of frames.entries()) {
 			if (closed) return;
@@ -204,20 +211,25 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		const text = scripted.text === undefined ? [] : Array.isArray(scripted.text) ? scripted.text : chunkText(scripted.text, textChunkChars);
 		const toolCalls = (scripted.toolCalls ?? []).map((call) => {
 			const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
-			return { id: call.id ?? nextId(request.api === 'openai' ? 'call_mock' : 'toolu_mock'), name: call.name, arguments: args, fragments: splitInto(args, call.fragments ?? DEFAULT_ARGUMENT_FRAGMENTS) };
+			return { id: call.id ?? nextId(request.api === 'anthropic' ? 'toolu_mock' : 'call_mock'), name: call.name, arguments: args, fragments: splitInto(args, call.fragments ?? DEFAULT_ARGUMENT_FRAGMENTS) };
 		});
 		const outputChars = text.join('').length + toolCalls.reduce((sum, call) => sum + call.name.length + call.arguments.length, 0);
 		const usage = scripted.usage;
+		const inputTokens = usage?.inputTokens ?? Math.ceil(requestChars / CHARS_PER_TOKEN);
+		// The cache sees every request; its numbers are used only where the script gives none.
+		const cached = cache?.usage(request) ?? { cachedInputTokens: 0, cacheWriteTokens: 0 };
+		const fromCache = (n: number) => (usage ? 0 : Math.min(n, inputTokens));
 		return {
 			model: request.openai?.model ?? request.anthropic?.model ?? 'mock-model',
 			text,
 			toolCalls,
 			interleaveToolCalls: scripted.interleaveToolCalls ?? false,
 			usage: {
-				inputTokens: usage?.inputTokens ?? Math.ceil(requestChars / CHARS_PER_TOKEN),
+				inputTokens,
 				outputTokens: usage?.outputTokens ?? Math.max(1, Math.ceil(outputChars / CHARS_PER_TOKEN)),
-				cachedInputTokens: usage?.cachedInputTokens ?? 0,
-				cacheWriteTokens: usage?.cacheWriteTokens ?? 0
+				cachedInputTokens: usage?.cachedInputTokens ?? fromCache(cached.cachedInputTokens),
+				cacheWriteTokens: usage?.cacheWriteTokens ?? Math.min(fromCache(cached.cacheWriteTokens), inputTokens - fromCache(cached.cachedInputTokens)),
+				thoughtTokens: request.api === 'google' ? (usage?.thoughtTokens ?? 0) : 0
 			},
 			finish: scripted.finish ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop')
 		};
@@ -236,6 +248,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		url,
 		openaiBaseUrl: `${url}/v1`,
 		anthropicBaseUrl: url,
+		googleBaseUrl: `${url}/v1beta/openai`,
 		requests,
 		script(replies) {
 			for (const reply of replies) queue.push({ reply, remaining: reply.times ?? 1 });
@@ -246,6 +259,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		pending: () => queue.reduce((sum, entry) => sum + entry.remaining, 0),
 		openResponses: () => open,
 		reset() {
+			cache?.forget();
 			queue.length = 0;
 			requests.length = 0;
 			seq = 0;

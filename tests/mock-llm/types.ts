@@ -1,7 +1,8 @@
 /** What a test scripts into the mock LLM, and what the mock records. */
 import type { AnthropicBody, OpenAiBody } from './request-shapes';
 
-export type WireApi = 'openai' | 'anthropic';
+/** `google` is Gemini's OpenAI-compatible endpoint: the OpenAI wire under `/v1beta/openai`, with Gemini's usage numbers. */
+export type WireApi = 'openai' | 'anthropic' | 'google';
 
 export interface ScriptedToolCall {
 	/** Defaults to a fresh `call_N` (OpenAI) or `toolu_N` (Anthropic) id, unique for the server's lifetime. */
@@ -20,6 +21,8 @@ export interface ScriptedUsage {
 	cachedInputTokens?: number;
 	/** Anthropic only: tokens written to the prompt cache. */
 	cacheWriteTokens?: number;
+	/** Google only: thinking tokens, billed as output; Gemini's compatible endpoint counts them in total_tokens. */
+	thoughtTokens?: number;
 }
 
 export type ScriptedFault =

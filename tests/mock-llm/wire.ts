@@ -17,7 +17,7 @@ export interface WireReply {
 	text: string[];
 	toolCalls: WireToolCall[];
 	interleaveToolCalls: boolean;
-	usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number; cacheWriteTokens: number };
+	usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number; cacheWriteTokens: number; thoughtTokens: number };
 	finish: ScriptedFinish;
 }
 
@@ -36,7 +36,7 @@ function openAiUsage(reply: WireReply): Record<string, unknown> {
 	return {
 		prompt_tokens: reply.usage.inputTokens,
 		completion_tokens: reply.usage.outputTokens,
-		total_tokens: reply.usage.inputTokens + reply.usage.outputTokens,
+		total_tokens: reply.usage.inputTokens + reply.usage.outputTokens + reply.usage.thoughtTokens,
 		prompt_tokens_details: { cached_tokens: reply.usage.cachedInputTokens }
 	};
 }

@@ -50,9 +50,17 @@ export interface PlayOptions {
 	view: PlayView;
 	llmConfigured: boolean;
 	t: Translate;
+	/** The player's turns left today when the page was rendered; null on a tier without a daily quota. */
+	turnsLeft?: TurnsLeft | null;
 	/** Reads the log page after a message (what a commit added); the API's backlog in the browser. */
 	fetchLog?: (afterId: number) => Promise<LogPageDto>;
 	warn?: (message: string) => void;
+}
+
+/** A daily turn quota as the player sees it. */
+export interface TurnsLeft {
+	left: number;
+	limit: number;
 }
 
 export class PlayState {
@@ -80,6 +88,8 @@ export class PlayState {
 	liveMessages = $state.raw<MessageDto[]>([]);
 	/** Bumped on every commit: panels showing records reload. */
 	commits = $state(0);
+	/** Turns left today; each player turn accepted while the page is open took one. */
+	turnsLeft = $state<TurnsLeft | null>(null);
 	/** What the GM offered to say next with its newest reply; shown once that reply has been read. */
 	choices = $state.raw<ChoiceMenu | null>(null);
 
@@ -96,6 +106,7 @@ export class PlayState {
 		this.lastEventId = view.lastEventId;
 		this.warn = options.warn ?? ((m) => console.warn(`[kantera] ${m}`));
 		this.fetchLog = options.fetchLog ?? ((after) => this.defaultFetchLog(after));
+		this.turnsLeft = options.turnsLeft ?? null;
 		this.settings = new ReaderSettings();
 		this.images = new StageImages(view.log.images);
 		this.choices = view.choices;
@@ -191,6 +202,7 @@ export class PlayState {
 	private async handle(event: SessionEvent): Promise<void> {
 		switch (event.type) {
 			case 'turn.accepted':
+				if (this.turnsLeft) this.turnsLeft = { ...this.turnsLeft, left: Math.max(0, this.turnsLeft.left - 1) };
 				this.turn = { id: event.turnId, input: event.input, phase: 'accepted', cancelRequested: false };
 				this.outcome = null;
 				this.activity = null;

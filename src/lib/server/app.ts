@@ -15,6 +15,7 @@ import { countTokensO200k, type TokenCounter } from './memory';
 import { EventBus, TurnRunner, type LeaseTiming } from './turn';
 import { createImageProvider, ImageRunner, LocalImageStore, type ImageRunnerDeps } from './images';
 import { CoverRunner, orderOfficialCovers, syncOfficialPresets, type CoverPolicy } from './presets';
+import { SignInProviders } from './auth/providers';
 
 export interface App {
 	config: Config;
@@ -27,6 +28,8 @@ export interface App {
 	images: ImageRunner;
 	/** Preset covers (the opening scene's background), drawn with the same provider and store. */
 	covers: CoverRunner;
+	/** The OAuth 2.0 / OpenID Connect providers people can sign in with. */
+	signIn: SignInProviders;
 	close(): Promise<void>;
 }
 
@@ -117,6 +120,7 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		runner,
 		images,
 		covers,
+		signIn: new SignInProviders(cfg.auth.providers),
 		async close() {
 			stopSweeper?.();
 			stopBackups?.();

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { TURN_STATUSES, TurnFailureSchema } from './events';
 import { LanguageSchema, ProviderNameSchema } from './settings';
 import { ContentIssueSchema } from './presets';
+import { TierSchema } from './account';
 
 const Id = v.pipe(v.number(), v.integer());
 
@@ -42,6 +43,54 @@ export const SessionSummarySchema = v.object({
 });
 export type SessionSummaryDto = v.InferOutput<typeof SessionSummarySchema>;
 
+/** The signed-in player's tier and what it allows; `turnsLeft` is what the screen always shows. */
+export const PlanSchema = v.object({
+	tier: TierSchema,
+	/** False on the free tier: the model is `fixedModel` and switching is refused. */
+	modelChoice: v.boolean(),
+	fixedModel: v.optional(v.object({ provider: ProviderNameSchema, model: v.string() })),
+	/** Hand-made image regeneration (within KANTERA_IMAGE_REGENERATIONS_PER_DAY). */
+	regeneration: v.boolean(),
+	/** Null: no daily turn quota. */
+	turnsLimit: v.nullable(v.number()),
+	turnsUsed: v.number(),
+	turnsLeft: v.nullable(v.number()),
+	turnsResetAt: v.string()
+});
+export type PlanDto = v.InferOutput<typeof PlanSchema>;
+
+/** GET /api/v1/sessions/{id}/spend: what this session cost, turn by turn, and what is left. */
+export const SpendSchema = v.object({
+	/** The most recent turns (checkpoints and hand-offs included: they cost too), oldest first. */
+	turns: v.array(
+		v.object({
+			/** 1-based position among the session's metered turns. */
+			n: v.number(),
+			kind: v.picklist(['player', 'checkpoint', 'handoff']),
+			at: v.string(),
+			calls: v.number(),
+			/** All input tokens, the cached ones included. */
+			inputTokens: v.number(),
+			cachedInputTokens: v.number(),
+			outputTokens: v.number(),
+			costMicros: v.number()
+		})
+	),
+	totals: v.object({
+		turns: v.number(),
+		inputTokens: v.number(),
+		cachedInputTokens: v.number(),
+		outputTokens: v.number(),
+		costMicros: v.number(),
+		/** cached / input over the whole session; null before any call. */
+		cacheHitRate: v.nullable(v.number())
+	}),
+	/** Every scope with a limit: money left in micro-dollars (the turn scope: its per-turn limit). */
+	budgets: v.array(v.object({ scope: v.picklist(['turn', 'session', 'user_day', 'global_month']), limitMicros: v.number(), leftMicros: v.number() })),
+	plan: PlanSchema
+});
+export type SpendDto = v.InferOutput<typeof SpendSchema>;
+
 export const SessionSchema = v.object({
 	...SessionSummarySchema.entries,
 	/** The LLM this session's turns use; absent while the server has none configured. */
@@ -50,6 +99,8 @@ export const SessionSchema = v.object({
 	/** The newest event id: pass it as `?lastEventId=` to the events stream to miss nothing after this read. */
 	lastEventId: Id,
 	llm: LlmStatusSchema,
+	/** The requesting player's tier: model choice, regeneration, turns left today. */
+	plan: PlanSchema,
 	/**
 	 * Set when a PATCH changed the provider/model of a session with history: the current model first
 	 * writes a hand-off summary in this turn, and `provider`/`model` change when it commits.

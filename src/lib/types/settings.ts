@@ -13,9 +13,9 @@ export function isLanguage(value: unknown): value is Language {
 	return LANGUAGES.some((l) => l === value);
 }
 
-export const PROVIDER_NAMES = ['openai', 'anthropic'] as const;
+export const PROVIDER_NAMES = ['openai', 'anthropic', 'google'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
-export const ProviderNameSchema = v.picklist(PROVIDER_NAMES, 'provider must be openai or anthropic');
+export const ProviderNameSchema = v.picklist(PROVIDER_NAMES, 'provider must be openai, anthropic or google');
 
 export function isProviderName(value: unknown): value is ProviderName {
 	return PROVIDER_NAMES.some((p) => p === value);

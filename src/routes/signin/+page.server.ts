@@ -1,12 +1,23 @@
 import { fail, redirect } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
-import { signIn, createCookieSession, InvalidCredentialsError, SignInThrottledError } from '$lib/server/auth';
+import { signIn, createCookieSession, InvalidCredentialsError, LocalAccountsDisabledError, SignInThrottledError } from '$lib/server/auth';
 import { clientAddress, formText, safeRedirectTarget, setSessionCookie } from '$lib/server/hooks';
+import type { SignInFlowProblem } from '$lib/server/auth';
 import type { Actions, PageServerLoad } from './$types';
 
-export const load: PageServerLoad = ({ locals, url }) => {
-	if (locals.user) redirect(303, safeRedirectTarget(url.searchParams.get('redirectTo'), url));
-	return {};
+const PROBLEMS: readonly SignInFlowProblem[] = ['state', 'token', 'denied', 'provider', 'signup_closed', 'in_use', 'not_signed_in'];
+
+export const load: PageServerLoad = async ({ locals, url }) => {
+	const redirectTo = safeRedirectTarget(url.searchParams.get('redirectTo'), url);
+	if (locals.user) redirect(303, redirectTo);
+	const app = await getApp();
+	const error = url.searchParams.get('error');
+	return {
+		providers: app.signIn.list(),
+		localAccounts: app.config.auth.localAccounts,
+		redirectTo,
+		problem: PROBLEMS.find((p) => p === error) ?? null
+	};
 };
 
 export const actions = {
@@ -20,6 +31,7 @@ export const actions = {
 			userId = (await signIn(app, { name, password: formText(data, 'password') }, { address: clientAddress(event) })).id;
 		} catch (err) {
 			if (err instanceof InvalidCredentialsError) return fail(400, { name, message: err.message });
+			if (err instanceof LocalAccountsDisabledError) return fail(403, { name, message: err.message });
 			if (err instanceof SignInThrottledError) {
 				event.setHeaders({ 'retry-after': String(err.retryAfterSeconds) });
 				return fail(429, { name, message: err.message });

@@ -1,12 +1,13 @@
 import { fail, redirect } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
-import { signUp, createCookieSession, signupOpen, AuthValidationError, SignInThrottledError, SignupDisabledError, UsernameTakenError } from '$lib/server/auth';
+import { signUp, createCookieSession, signupOpen, AuthValidationError, SignInThrottledError, SignupDisabledError, UsernameTakenError, LocalAccountsDisabledError } from '$lib/server/auth';
 import { clientAddress, formText, setSessionCookie } from '$lib/server/hooks';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals }) => {
 	if (locals.user) redirect(303, '/');
-	return { open: await signupOpen(await getApp()) };
+	const app = await getApp();
+	return { open: await signupOpen(app), localAccounts: app.config.auth.localAccounts };
 };
 
 export const actions = {
@@ -24,7 +25,7 @@ export const actions = {
 			// The password is never sent back: the form comes back with the name only.
 			if (err instanceof AuthValidationError) return fail(400, { name, errors: err.fields });
 			if (err instanceof UsernameTakenError) return fail(400, { name, errors: { name: err.message } });
-			if (err instanceof SignupDisabledError) return fail(403, { name, errors: { form: err.message } });
+			if (err instanceof SignupDisabledError || err instanceof LocalAccountsDisabledError) return fail(403, { name, errors: { form: err.message } });
 			if (err instanceof SignInThrottledError) {
 				event.setHeaders({ 'retry-after': String(err.retryAfterSeconds) });
 				return fail(429, { name, errors: { form: err.message } });

@@ -6,7 +6,8 @@
  */
 import { setAppForTests, createApp, type App } from '../../../src/lib/server/app';
 import { parseConfig } from '../../../src/lib/server/config';
-import { createUser, type AuthUser } from '../../../src/lib/server/auth';
+import { createUser, setTier, type AuthUser } from '../../../src/lib/server/auth';
+import type { Tier } from '../../../src/lib/types/account';
 import type { ApiEvent } from '../../../src/lib/server/api';
 import { mockLlmApp, type Vendor } from '../../helpers/turns';
 import { tempDir } from '../../helpers/env';
@@ -36,6 +37,7 @@ import * as presetDraftRoute from '../../../src/routes/api/v1/presets/[id]/draft
 import * as presetReportRoute from '../../../src/routes/api/v1/presets/[id]/report/+server';
 import * as presetImportRoute from '../../../src/routes/api/v1/presets/import/+server';
 import * as galleryRoute from '../../../src/routes/api/v1/gallery/+server';
+import * as spendRoute from '../../../src/routes/api/v1/sessions/[id]/spend/+server';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 type Handler<P extends Partial<Record<string, string>>> = (event: ApiEvent<P>) => Promise<Response>;
@@ -73,6 +75,7 @@ const ROUTES: Route[] = [
 	route(new RegExp(`^/api/v1/sessions/${SEG}/documents/${SEG}$`), documentRoute, ([id = '', docId = '']) => ({ id, docId })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/events$`), eventsRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/images/regenerate$`), regenerateRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/spend$`), spendRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/images$`), imagesRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/backlog$`), backlogRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/journal/recent$`), journalRecentRoute, ([id = '']) => ({ id })),
@@ -151,7 +154,7 @@ export interface ApiHarness {
 const PASSWORD = 'correct horse battery staple';
 
 /** A test app (mock LLM by default, or none) installed as the app of this test file, with two users. */
-export async function apiHarness(opts: { vendor?: Vendor; env?: Record<string, string>; llm?: boolean } = {}): Promise<ApiHarness> {
+export async function apiHarness(opts: { vendor?: Vendor; env?: Record<string, string>; llm?: boolean; tier?: Tier } = {}): Promise<ApiHarness> {
 	let app: App;
 	let mock: MockLlm | undefined;
 	let cleanup: () => Promise<void>;
@@ -167,8 +170,10 @@ export async function apiHarness(opts: { vendor?: Vendor; env?: Record<string, s
 		({ app, mock, cleanup } = built);
 	}
 	setAppForTests(app);
-	const alice = await createUser(app, { name: 'alice', password: PASSWORD }, { viaOperator: true });
-	const bob = await createUser(app, { name: 'bob', password: PASSWORD }, { viaOperator: true });
+	// New accounts are free; tests of plus features ask for plus.
+	const made = [await createUser(app, { name: 'alice', password: PASSWORD }, { viaOperator: true }), await createUser(app, { name: 'bob', password: PASSWORD }, { viaOperator: true })];
+	const [alice, bob] = await Promise.all(made.map(async (u) => (opts.tier && opts.tier !== u.tier ? ((await setTier(app, u.id, opts.tier)) ?? u) : u)));
+	if (!alice || !bob) throw new Error('test users missing');
 	const seenBodies: Promise<string>[] = [];
 	const record = (res: Response) => {
 		if (res.headers.get('content-type')?.startsWith('application/json')) seenBodies.push(res.clone().text());

@@ -37,7 +37,7 @@ describe('POST /api/v1/sessions', () => {
 	});
 
 	it('takes a provider and model the server can reach, refuses one it cannot', async () => {
-		const { alice, as } = await harness();
+		const { alice, as } = await harness({ tier: 'plus' });
 		const ok = await as(alice).post('/api/v1/sessions', { provider: 'openai', model: 'other-model' });
 		expect(ok.status).toBe(201);
 		expect(await bodyOf(ok, Session)).toMatchObject({ provider: 'openai', model: 'other-model' });
@@ -94,7 +94,7 @@ describe('GET/PATCH/DELETE /api/v1/sessions/{id}', () => {
 	});
 
 	it('stores a new model; refuses a language change (pinned in the mission) and an empty patch', async () => {
-		const { app, alice, as } = await harness();
+		const { app, alice, as } = await harness({ tier: 'plus' });
 		const api = as(alice);
 		const s = await bodyOf(await api.post('/api/v1/sessions', { language: 'en' }), Session);
 		const changed = await api.patch(`/api/v1/sessions/${s.id}`, { model: 'bigger-model' });
@@ -156,7 +156,7 @@ describe('no LLM configured', () => {
 
 describe('PATCH provider/model in a session with history', () => {
 	it('runs a handoff turn by the current model, then the new model takes over', async () => {
-		const { app, alice, as, mock } = await harness();
+		const { app, alice, as, mock } = await harness({ tier: 'plus' });
 		const api = as(alice);
 		const s = await bodyOf(await api.post('/api/v1/sessions', {}), Session);
 		mock?.script([{ text: 'You enter the tavern.' }, { text: '## Current scene\nThe tavern.' }, { text: 'The other model speaks.' }]);

@@ -14,10 +14,20 @@ export const SessionSummary = v.object({ id: v.string(), title: v.string(), lang
 
 export const Session = v.object({
 	...SessionSummary.entries,
-	provider: v.optional(v.picklist(['openai', 'anthropic'])),
+	provider: v.optional(v.picklist(['openai', 'anthropic', 'google'])),
 	model: v.optional(v.string()),
 	lastEventId: v.number(),
-	llm: Llm
+	llm: Llm,
+	plan: v.object({
+		tier: v.picklist(['free', 'plus']),
+		modelChoice: v.boolean(),
+		fixedModel: v.optional(v.object({ provider: v.string(), model: v.string() })),
+		regeneration: v.boolean(),
+		turnsLimit: v.nullable(v.number()),
+		turnsUsed: v.number(),
+		turnsLeft: v.nullable(v.number()),
+		turnsResetAt: v.string()
+	})
 });
 
 export const SessionList = v.object({ sessions: v.array(SessionSummary) });

@@ -47,7 +47,7 @@ describe('worlds', () => {
 
 describe('world images', () => {
 	it('draws the seeded NPCs and opening scene at once, and regenerates one by hand', async () => {
-		h = await apiHarness();
+		h = await apiHarness({ tier: 'plus' });
 		const { app } = h;
 		const api = h.as(h.alice);
 		const s = await bodyOf(await api.post('/api/v1/sessions', { world: 'sword-and-sorcery', language: 'ja' }), Session);

@@ -42,6 +42,23 @@ describe('kantera CLI', () => {
 		expect(again.stderr + again.stdout).not.toContain('another password');
 	});
 
+	it('sets a tier by name, and refuses an unknown tier or account', async () => {
+		const done = await kantera(dir, ['user', 'set-tier', 'alice', 'plus']);
+		expect([done.code, done.stdout.trim()]).toEqual([0, 'alice is now on the plus tier']);
+		const app = await createApp(parseConfig({ KANTERA_DATA_DIR: dir }));
+		try {
+			const { getUserByName } = await import('../../../src/lib/server/auth');
+			expect((await getUserByName(app, 'alice')).tier).toBe('plus');
+		} finally {
+			await app.close();
+		}
+		const badTier = await kantera(dir, ['user', 'set-tier', 'alice', 'gold']);
+		expect([badTier.code, badTier.stderr]).toEqual([2, expect.stringMatching(/tier must be free or plus/)]);
+		const nobody = await kantera(dir, ['user', 'set-tier', 'nobody', 'plus']);
+		expect([nobody.code, nobody.stderr]).toEqual([1, expect.stringMatching(/no user named "nobody"/)]);
+		expect((await kantera(dir, ['user', 'set-tier', 'alice', 'free'])).code).toBe(0);
+	});
+
 	it('prints a working token as the last word of token create', async () => {
 		const run = await kantera(dir, ['token', 'create', '--user', 'alice', '--name', 'ci', '--expires-days', '7']);
 		expect(run.code).toBe(0);

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { createApp, setAppForTests, type App } from '../../../src/lib/server/app';
 import { parseConfig } from '../../../src/lib/server/config';
 import { controlSchema, sessionSchema } from '../../../src/lib/server/db';
-import { createUser, type AuthUser } from '../../../src/lib/server/auth';
+import { createUser, setTier, type AuthUser } from '../../../src/lib/server/auth';
 import { createPlaySession } from '../../../src/lib/server/sessions';
 import * as stage from '../../../src/lib/server/stage';
 import { regenerateImage, RegenerationLimitError } from '../../../src/lib/server/images';
@@ -41,7 +41,9 @@ async function setup(env: Record<string, string>, steps: Step[] = []): Promise<S
 		await app.close();
 		remove();
 	});
-	const alice = await createUser(app, { name: 'alice', password: 'correct horse battery staple' }, { viaOperator: true });
+	// Regeneration by hand is a plus feature (the free tier's refusal is tested in tiers.test.ts).
+	const created = await createUser(app, { name: 'alice', password: 'correct horse battery staple' }, { viaOperator: true });
+	const alice = (await setTier(app, created.id, 'plus')) ?? created;
 	const { id: sessionId } = await createPlaySession(app, { ownerId: alice.id, title: 'Gate' });
 	await app.sessions.use(sessionId, (s) =>
 		s.write(async (tx) => {

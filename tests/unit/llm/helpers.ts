@@ -2,7 +2,12 @@
 import { createProvider, type LlmEvent, type LlmProvider, type LlmRequest, type ProviderName, type ProviderSettings } from '../../../src/lib/server/llm';
 import type { MockLlm } from '../../mock-llm';
 
-export const PROVIDERS: ProviderName[] = ['openai', 'anthropic'];
+export const PROVIDERS: ProviderName[] = ['openai', 'anthropic', 'google'];
+
+/** Where each provider finds the mock. */
+export function mockBaseUrl(name: ProviderName, mock: MockLlm): string {
+	return name === 'openai' ? mock.openaiBaseUrl : name === 'anthropic' ? mock.anthropicBaseUrl : mock.googleBaseUrl;
+}
 export const TEST_KEY = 'sk-test-0123456789abcdef';
 
 /** Fast enough that fault tests take milliseconds, slow enough that a loaded 2-core CI box doesn't trip them. */
@@ -13,7 +18,7 @@ export function providerFor(name: ProviderName, mock: MockLlm, overrides: Partia
 	return createProvider({
 		provider: name,
 		apiKey: TEST_KEY,
-		baseUrl: name === 'openai' ? mock.openaiBaseUrl : mock.anthropicBaseUrl,
+		baseUrl: mockBaseUrl(name, mock),
 		timeouts: FAST_TIMEOUTS,
 		retry: FAST_RETRY,
 		...overrides

@@ -88,7 +88,9 @@ describe.each(PROVIDERS)('%s provider against the mock', (name) => {
 		const events = await drain(providerFor(name, mock).stream(request({ messages, tools: [DICE_TOOL], maxOutputTokens: 321 })));
 		expect(textDeltas(events).join('')).toBe('The gate opens.');
 		const sent = mock.requests[0];
-		if (name === 'openai') {
+		if (name !== 'anthropic') {
+			// Gemini's compatible endpoint is reached at its own path, with the OpenAI wire.
+			expect(sent?.path).toBe(name === 'google' ? '/v1beta/openai/chat/completions' : '/v1/chat/completions');
 			const body = sent?.openai;
 			expect(body?.tools).toEqual([{ type: 'function', function: DICE_TOOL }]);
 			expect(body?.max_tokens).toBe(321);
@@ -136,8 +138,14 @@ describe.each(PROVIDERS)('%s provider against the mock', (name) => {
 		mock.script([{ text: 'ok', usage: { inputTokens: 1200, outputTokens: 80, cachedInputTokens: 1000, cacheWriteTokens: name === 'anthropic' ? 150 : 0 } }]);
 		const events = await drain(providerFor(name, mock).stream(request()));
 		const usage = events.find((e) => e.type === 'usage');
-		if (name === 'openai') expect(usage).toEqual({ type: 'usage', inputTokens: 1200, outputTokens: 80, cachedInputTokens: 1000 });
+		if (name !== 'anthropic') expect(usage).toEqual({ type: 'usage', inputTokens: 1200, outputTokens: 80, cachedInputTokens: 1000 });
 		else expect(usage).toEqual({ type: 'usage', inputTokens: 1200, outputTokens: 80, cachedInputTokens: 1000, cacheWriteTokens: 150 });
+	});
+
+	it.runIf(name === 'google')('counts Gemini thinking tokens as output when completion_tokens leaves them out', async () => {
+		mock.script([{ text: 'ok', usage: { inputTokens: 1200, outputTokens: 80, cachedInputTokens: 1000, thoughtTokens: 300 } }]);
+		const events = await drain(providerFor(name, mock).stream(request()));
+		expect(events.find((e) => e.type === 'usage')).toEqual({ type: 'usage', inputTokens: 1200, outputTokens: 380, cachedInputTokens: 1000 });
 	});
 
 	it('retries a 500 twice, then succeeds', async () => {

@@ -21,8 +21,15 @@ describe('LLM config', () => {
 			provider: 'openai',
 			model: 'gpt-4.1-mini',
 			openai: { apiKey: 'sk-1', baseUrl: undefined },
-			anthropic: { apiKey: undefined, baseUrl: undefined }
+			anthropic: { apiKey: undefined, baseUrl: undefined },
+			google: { apiKey: undefined, baseUrl: undefined }
 		});
+	});
+
+	it('infers Google from its key, with Gemini as the default model', () => {
+		const llm = parseConfig({ ...base, GOOGLE_API_KEY: 'gk' }).llm;
+		expect(llm.configured && [llm.provider, llm.model, llm.google.apiKey]).toEqual(['google', 'gemini-2.5-flash', 'gk']);
+		expect(() => parseConfig({ ...base, GOOGLE_BASE_URL: 'http://gw.test/v1beta/openai' })).toThrow(/KANTERA_LLM_MODEL: required when GOOGLE_BASE_URL is set/);
 	});
 
 	it('infers Anthropic from its key', () => {
@@ -48,8 +55,8 @@ describe('LLM config', () => {
 	});
 
 	it('rejects an unknown provider and a malformed base URL at start-up', () => {
-		expect(() => parseConfig({ ...base, KANTERA_LLM_PROVIDER: 'gemini' })).toThrow(ConfigError);
-		expect(() => parseConfig({ ...base, KANTERA_LLM_PROVIDER: 'gemini' })).toThrow(/KANTERA_LLM_PROVIDER: must be openai or anthropic/);
+		expect(() => parseConfig({ ...base, KANTERA_LLM_PROVIDER: 'mistral' })).toThrow(ConfigError);
+		expect(() => parseConfig({ ...base, KANTERA_LLM_PROVIDER: 'mistral' })).toThrow(/KANTERA_LLM_PROVIDER: must be openai, anthropic or google/);
 		expect(() => parseConfig({ ...base, OPENAI_BASE_URL: 'localhost:11434' })).toThrow(/OPENAI_BASE_URL/);
 		expect(() => parseConfig({ ...base, ANTHROPIC_BASE_URL: 'ftp://example.test' })).toThrow(/ANTHROPIC_BASE_URL/);
 	});

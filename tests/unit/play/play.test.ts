@@ -6,6 +6,8 @@ import { readStoredSettings } from '../../../src/lib/play/settings.svelte';
 import { readTurnFormError } from '../../../src/lib/play/form-errors';
 import { newIdempotencyKey } from '../../../src/lib/play/keys';
 import { cue, gm, logPage, player, playState, view } from './factories';
+import { PlayState } from '../../../src/lib/play/play.svelte';
+import { translator } from '../../../src/lib/i18n';
 
 describe('reading what the server sends', () => {
 	it('accepts well-formed events and drops anything else (the one event schema)', () => {
@@ -137,6 +139,23 @@ describe('PlayState', () => {
 		const failed = playState(view({ lastTurn: { id: 't8', input: 'run', status: 'interrupted', failure: null, stopped: null } }));
 		expect(failed.outcome).toMatchObject({ status: 'interrupted', input: 'run' });
 		expect(failed.story.lines.map((l) => [l.kind, l.text])).toEqual([['player', 'run']]);
+	});
+
+	it('counts the turns left today down with each accepted turn, once per event, never below zero; none without a quota', async () => {
+		const play = new PlayState({ sessionId: 'sess', view: view(), llmConfigured: true, t: translator('en'), fetchLog: async () => logPage(), turnsLeft: { left: 2, limit: 50 } });
+		await play.receive(1, { type: 'turn.accepted', turnId: 't1', input: 'a' });
+		// A resumed stream sends the same event again: it took the quota once.
+		await play.receive(1, { type: 'turn.accepted', turnId: 't1', input: 'a' });
+		expect(play.turnsLeft).toEqual({ left: 1, limit: 50 });
+		await play.receive(2, { type: 'turn.committed', turnId: 't1', reply: 'Ok.', messageIds: [] });
+		await play.receive(3, { type: 'turn.accepted', turnId: 't2', input: 'b' });
+		await play.receive(4, { type: 'turn.committed', turnId: 't2', reply: 'Ok.', messageIds: [] });
+		await play.receive(5, { type: 'turn.accepted', turnId: 't3', input: 'c' });
+		expect(play.turnsLeft).toEqual({ left: 0, limit: 50 });
+
+		const plus = playState(view());
+		await plus.receive(1, { type: 'turn.accepted', turnId: 't1', input: 'a' });
+		expect(plus.turnsLeft).toBeNull();
 	});
 
 	it('events of a checkpoint turn it never saw end nothing on screen', async () => {

@@ -31,6 +31,37 @@ describe('switching models mid-session', () => {
 		expect(next && systemTextOf(next)?.startsWith(harness.mission)).toBe(true);
 	});
 
+	it('hands over across all three providers: OpenAI → Google (Gemini) → Anthropic → OpenAI', async () => {
+		h = await turnHarness('openai');
+		const harness = h;
+		const chain = [
+			{ provider: 'google', model: 'gemini-2.5-flash' },
+			{ provider: 'anthropic', model: 'claude-sonnet-4-5' },
+			{ provider: 'openai', model: 'gpt-4.1-mini' }
+		] as const;
+		h.mock.script([{ text: 'Turn on OpenAI.' }]);
+		await h.play('I open the door');
+		let previous = 'openai';
+		for (const [i, next] of chain.entries()) {
+			h.mock.script([{ text: `## Current scene\nHanded over by ${previous}, marker ${i}.` }, { text: `Turn on ${next.provider}.` }]);
+			const switched = await h.use((s) => switchModel(harness.app.config, s, harness.userId, next));
+			expect(switched.switched).toBe('after_handoff');
+			h.app.runner.kick(h.sessionId);
+			await h.app.runner.idle();
+			// The outgoing model wrote the summary.
+			expect(h.mock.requests.at(-1)?.api).toBe(previous);
+			await h.play(`I go on (${i})`);
+			const request = h.mock.requests.at(-1);
+			expect(request?.api).toBe(next.provider);
+			// The incoming model starts from the mission, byte for byte, and the hand-off summary.
+			expect(request && systemTextOf(request)?.startsWith(harness.mission)).toBe(true);
+			expect(request && systemTextOf(request)).toContain(`Handed over by ${previous}, marker ${i}.`);
+			previous = next.provider;
+		}
+		const turns = await h.turns();
+		expect(turns.filter((t) => t.status === 'committed').map((t) => t.provider)).toEqual(['openai', 'openai', 'google', 'google', 'anthropic', 'anthropic', 'openai']);
+	});
+
 	it('switches at once when nothing has been played, and does nothing for the same model', async () => {
 		h = await turnHarness('openai');
 		const harness = h;

@@ -12,6 +12,7 @@ import { BudgetExceededError } from '../budget';
 import { PresetError } from '../presets';
 import { GalleryError } from '../gallery';
 import { ApiError } from './errors';
+import { TierError } from '../tiers';
 import { errorResponse } from './respond';
 
 const MS_PER_SECOND = 1000;
@@ -42,6 +43,7 @@ export function retryAfterSeconds(at: Date, now = Date.now()): number {
 
 export function toErrorResponse(err: unknown): Response | undefined {
 	if (err instanceof ApiError) return errorResponse(err.status, { message: err.message, code: err.code, ...err.extra.body }, err.extra.headers);
+	if (err instanceof TierError) return errorResponse(403, { message: err.message, code: err.code });
 	if (err instanceof PlaySessionNotFoundError) return errorResponse(404, { message: err.message, code: 'NOT_FOUND' });
 	if (err instanceof PlaySessionValidationError) return errorResponse(400, { message: err.message, code: 'INVALID_BODY' });
 	if (err instanceof QuotaExceededError) {

@@ -19,6 +19,7 @@ import { LanguageSchema, ProviderNameSchema, type Language, type ProviderName } 
 import { ApiError, badRequest } from './errors';
 import { llmStatus, providerProblem } from './llm-status';
 import { sessionSummaryDto } from './dto';
+import { checkModelChoice, fixedModel, planOf } from '../tiers';
 
 export const ModelSchema = v.pipe(
 	v.string('model must be a string'),
@@ -92,30 +93,35 @@ export async function withSession<T>(app: Kantera, user: AuthUser, id: string | 
 	return app.sessions.use(session.id, (s) => fn(s, session));
 }
 
-export async function sessionDto(app: Kantera, session: PlaySession, s: SessionDb): Promise<SessionDto> {
+export async function sessionDto(app: Kantera, session: PlaySession, s: SessionDb, user: AuthUser): Promise<SessionDto> {
 	const settings = await readSettings(s.db, app.config);
+	// What the free tier plays is what the screen shows, whatever the session had stored.
+	const fixed = fixedModel(app.config, user.tier);
 	return {
 		...sessionSummaryDto(session),
-		provider: settings.provider,
-		model: settings.model,
+		provider: fixed?.provider ?? settings.provider,
+		model: fixed?.model ?? settings.model,
 		lastEventId: await lastEventId(s.db),
-		llm: llmStatus(app.config)
+		llm: llmStatus(app.config),
+		plan: await planOf(app.control.db, app.config, user)
 	};
 }
 
 export async function createSession(app: Kantera, user: AuthUser, body: v.InferOutput<typeof CreateSessionBody>): Promise<SessionDto> {
 	// Pin the server's defaults now, so changing them later does not switch a campaign's model under it.
-	const defaults: LlmChoice = app.config.llm.configured ? { provider: app.config.llm.provider, model: app.config.llm.model } : {};
+	checkModelChoice(app.config, user.tier, body);
+	const fixed = fixedModel(app.config, user.tier);
+	const defaults: LlmChoice = fixed ?? (app.config.llm.configured ? { provider: app.config.llm.provider, model: app.config.llm.model } : {});
 	const choice = body.provider === undefined && body.model === undefined ? defaults : chooseLlm(app.config, defaults, body);
 	// An official world is a preset too: both start through the presets module (access, copy, play count).
 	const presetId = body.preset ?? body.world;
 	if (presetId !== undefined) {
 		const { session } = await playPreset(app, user, presetId, { title: body.title, language: body.language, llm: choice });
-		return app.sessions.use(session.id, (s) => sessionDto(app, session, s));
+		return app.sessions.use(session.id, (s) => sessionDto(app, session, s, user));
 	}
 	const language = body.language ?? 'en';
 	const { session } = await startSession(app, { ownerId: user.id, title: body.title ?? DEFAULT_TITLE[language], language, llm: choice });
-	return app.sessions.use(session.id, (s) => sessionDto(app, session, s));
+	return app.sessions.use(session.id, (s) => sessionDto(app, session, s, user));
 }
 
 /**
@@ -129,9 +135,11 @@ export async function updateSession(app: Kantera, user: AuthUser, id: string | u
 	if (body.language !== undefined && body.language !== session.language) {
 		throw new ApiError(409, 'LANGUAGE_PINNED', "The language is part of the GM's pinned mission and can't change during a campaign; start a new session to play in another language.");
 	}
+	checkModelChoice(app.config, user.tier, body);
 	return app.sessions.use(session.id, async (s) => {
 		const current = await readSettings(s.db, app.config);
-		const choice = chooseLlm(app.config, current, body);
+		// The free tier's model is fixed: asking for it again changes nothing.
+		const choice = fixedModel(app.config, user.tier) ? {} : chooseLlm(app.config, current, body);
 		if (body.title !== undefined) session = await renamePlaySession(app, user.id, session.id, body.title);
 		let handoffTurnId: string | undefined;
 		if (choice.provider !== undefined && choice.model !== undefined) {
@@ -141,7 +149,7 @@ export async function updateSession(app: Kantera, user: AuthUser, id: string | u
 				app.runner.kick(s.id);
 			}
 		}
-		const dto = await sessionDto(app, session, s);
+		const dto = await sessionDto(app, session, s, user);
 		return handoffTurnId ? { ...dto, handoffTurnId } : dto;
 	});
 }

@@ -32,7 +32,7 @@ export interface PostedTurn {
 }
 
 export async function postTurn(app: Kantera, user: AuthUser, s: SessionDb, body: v.InferOutput<typeof PostTurnBody>): Promise<PostedTurn> {
-	const accepted = await acceptTurn(app, s, { userId: user.id, text: body.text, idempotencyKey: body.idempotencyKey });
+	const accepted = await acceptTurn(app, s, { userId: user.id, tier: user.tier, text: body.text, idempotencyKey: body.idempotencyKey });
 	// Wake event streams for turn.accepted; kick even on a resend, in case the first request's process died before it could.
 	if (accepted.created) app.bus.notify(s.id);
 	app.runner.kick(s.id);

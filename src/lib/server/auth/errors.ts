@@ -87,3 +87,17 @@ export class TokenNotFoundError extends AuthError {
 		super('No such API token.');
 	}
 }
+
+/** KANTERA_LOCAL_ACCOUNTS=false: passwords are not a way in on this server. */
+export class LocalAccountsDisabledError extends AuthError {
+	constructor() {
+		super('Sign-in with a username and password is turned off on this server. Use one of the sign-in providers.');
+	}
+}
+
+/** Unlinking would leave the account with no way to sign in. */
+export class LastWayInError extends AuthError {
+	constructor() {
+		super("This is the account's last way to sign in; link another provider before removing it.");
+	}
+}

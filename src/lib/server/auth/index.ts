@@ -12,6 +12,9 @@ export {
 	getUserById,
 	firstAdmin,
 	listUsers,
+	renameUser,
+	setTier,
+	hasPassword,
 	type AuthUser,
 	type AuthDeps,
 	type CreateUserInput
@@ -39,6 +42,11 @@ export {
 	UnknownUserError,
 	AuthValidationError,
 	InvalidTokenError,
-	TokenNotFoundError
+	TokenNotFoundError,
+	LocalAccountsDisabledError,
+	LastWayInError
 } from './errors';
+export { signInWithProvider, linkIdentity, unlinkIdentity, listIdentities, proposeName, nameFromHint, type LinkedIdentity, type ProviderSignIn } from './identities';
+export { startFlow, finishFlow, redirectUriFor, FLOW_COOKIE, type FinishedFlow } from './flow';
+export { SignInProviders, SignInFlowError, checkIdToken, isLoopback, type SignInFlowProblem, type ProviderProfile, type SignInClient } from './providers';
 export { USERNAME_MIN, USERNAME_MAX, PASSWORD_MIN, PASSWORD_MAX, TOKEN_NAME_MAX, TOKEN_MAX_DAYS, TokenDaysSchema } from './validation';

@@ -3,9 +3,10 @@ import { eq, sql } from 'drizzle-orm';
 import { controlSchema, newId } from '../db';
 import type { App } from '../app';
 import { hashPassword, verifyPassword, dummyPasswordHash } from './password';
-import { InvalidCredentialsError, SignupDisabledError, UsernameTakenError, UnknownUserError, AuthValidationError } from './errors';
+import { InvalidCredentialsError, LocalAccountsDisabledError, SignupDisabledError, UsernameTakenError, UnknownUserError, AuthValidationError } from './errors';
 import { UsernameSchema, PasswordSchema, PASSWORD_MAX, parseField } from './validation';
 import * as v from 'valibot';
+import type { Tier } from '../../types/account';
 
 const { users } = controlSchema;
 
@@ -14,6 +15,7 @@ export interface AuthUser {
 	id: string;
 	name: string;
 	isAdmin: boolean;
+	tier: Tier;
 }
 
 export type AuthDeps = Pick<App, 'control' | 'config'>;
@@ -22,8 +24,9 @@ interface UserRow {
 	id: string;
 	name: string;
 	isAdmin: boolean;
+	tier: Tier;
 }
-const toAuthUser = (row: UserRow): AuthUser => ({ id: row.id, name: row.name, isAdmin: row.isAdmin });
+export const toAuthUser = (row: UserRow): AuthUser => ({ id: row.id, name: row.name, isAdmin: row.isAdmin, tier: row.tier });
 
 /** Names are unique without regard to case: "Alice" and "alice" would be the same person to a reader. */
 const sameName = (name: string) => sql`lower(${users.name}) = lower(${name})`;
@@ -45,7 +48,7 @@ function validateAccount(input: CreateUserInput): { name: string; password: stri
 }
 
 /** drizzle wraps driver errors; the SQLite message may sit on the error or its cause. */
-function isUniqueViolation(err: unknown): boolean {
+export function isUniqueViolation(err: unknown): boolean {
 	for (let e: unknown = err; e instanceof Error; e = e.cause) {
 		if (/UNIQUE constraint failed/i.test(e.message)) return true;
 	}
@@ -69,6 +72,7 @@ export async function signupOpen(deps: AuthDeps): Promise<boolean> {
  */
 export async function createUser(deps: AuthDeps, input: CreateUserInput, opts: { viaOperator?: boolean; admin?: boolean } = {}): Promise<AuthUser> {
 	const { name, password } = validateAccount(input);
+	if (!opts.viaOperator && !deps.config.auth.localAccounts) throw new LocalAccountsDisabledError();
 	if (!opts.viaOperator && !(await signupOpen(deps))) throw new SignupDisabledError();
 	if (await findUserByName(deps, name)) throw new UsernameTakenError(name);
 	const passwordHash = await hashPassword(password);
@@ -83,7 +87,7 @@ export async function createUser(deps: AuthDeps, input: CreateUserInput, opts: {
 				isAdmin: opts.admin ? true : sql`(SELECT count(*) = 0 FROM users)`,
 				createdAt: Date.now()
 			})
-			.returning({ id: users.id, name: users.name, isAdmin: users.isAdmin });
+			.returning({ id: users.id, name: users.name, isAdmin: users.isAdmin, tier: users.tier });
 		if (!row) throw new Error('insert returned no row');
 		return toAuthUser(row);
 	} catch (err) {
@@ -95,6 +99,7 @@ export async function createUser(deps: AuthDeps, input: CreateUserInput, opts: {
 
 /** Checks a name and password. Unknown name and wrong password fail the same way, in about the same time. */
 export async function verifyCredentials(deps: AuthDeps, input: { name: unknown; password: unknown }): Promise<AuthUser> {
+	if (!deps.config.auth.localAccounts) throw new LocalAccountsDisabledError();
 	const name = v.safeParse(UsernameSchema, input.name);
 	// No minimum here (rules may change); the maximum spares the KDF from huge inputs.
 	const password = v.safeParse(v.pipe(v.string(), v.maxLength(PASSWORD_MAX)), input.password);
@@ -134,4 +139,31 @@ export async function firstAdmin(deps: AuthDeps): Promise<AuthUser | null> {
 export async function listUsers(deps: AuthDeps): Promise<AuthUser[]> {
 	const rows = await deps.control.db.select().from(users).orderBy(users.createdAt, users.id);
 	return rows.map(toAuthUser);
+}
+
+/** Renames an account (the same rules as sign-up); the name is also the local sign-in handle. */
+export async function renameUser(deps: AuthDeps, userId: string, name: unknown): Promise<AuthUser> {
+	const valid = parseField(UsernameSchema, 'name', name);
+	const existing = await findUserByName(deps, valid);
+	if (existing && existing.id !== userId) throw new UsernameTakenError(valid);
+	try {
+		const [row] = await deps.control.db.update(users).set({ name: valid }).where(eq(users.id, userId)).returning();
+		if (!row) throw new UnknownUserError(valid);
+		return toAuthUser(row);
+	} catch (err) {
+		if (isUniqueViolation(err)) throw new UsernameTakenError(valid);
+		throw err;
+	}
+}
+
+/** Sets an account's tier (an admin's or the operator's act). */
+export async function setTier(deps: AuthDeps, userId: string, tier: Tier): Promise<AuthUser | null> {
+	const [row] = await deps.control.db.update(users).set({ tier }).where(eq(users.id, userId)).returning();
+	return row ? toAuthUser(row) : null;
+}
+
+/** Whether the account has a password it can sign in with (accounts made through a provider have none). */
+export async function hasPassword(deps: AuthDeps, userId: string): Promise<boolean> {
+	const [row] = await deps.control.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId));
+	return Boolean(row?.hash);
 }

@@ -31,8 +31,11 @@ export const DEFAULT_PRICES: PriceTable = {
 	'claude-opus-4': { input: 15, cachedInput: 1.5, cacheWrite: 18.75, output: 75 },
 	'claude-haiku-4': { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5 },
 	'claude-3-5-haiku': { input: 0.8, cachedInput: 0.08, cacheWrite: 1, output: 4 },
-	'gemini-2.5-pro': { input: 1.25, cachedInput: 0.31, output: 10 },
-	'gemini-2.5-flash': { input: 0.3, cachedInput: 0.075, output: 2.5 }
+	// Gemini (prompts up to 200k tokens); cached input is what implicit caching bills, 10% of input on 2.5.
+	'gemini-2.5-pro': { input: 1.25, cachedInput: 0.125, output: 10 },
+	'gemini-2.5-flash': { input: 0.3, cachedInput: 0.03, output: 2.5 },
+	'gemini-2.5-flash-lite': { input: 0.1, cachedInput: 0.01, output: 0.4 },
+	'gemini-2.0-flash': { input: 0.1, cachedInput: 0.025, output: 0.4 }
 };
 
 export interface Usage {
@@ -40,6 +43,7 @@ export interface Usage {
 	outputTokens: number;
 	/** Part of inputTokens that was read from a prompt cache. */
 	cachedInputTokens: number;
+	/** Part of inputTokens that was written to a prompt cache (Anthropic). */
 	cacheWriteTokens?: number;
 }
 
@@ -64,11 +68,12 @@ const TOKENS_PER_PRICE_UNIT = 1_000_000;
 /** Cost of one call in micro-dollars (integer, rounded up: we never under-count spending). */
 export function costMicros(price: ModelPrice | undefined, usage: Usage): number {
 	if (!price) return 0;
+	// `inputTokens` already holds the cache reads and writes (see LlmUsage): each part is charged once, at its own rate.
 	const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
-	const fresh = usage.inputTokens - cached;
+	const written = Math.min(usage.cacheWriteTokens ?? 0, usage.inputTokens - cached);
+	const fresh = usage.inputTokens - cached - written;
 	const dollars =
-		(fresh * price.input + cached * (price.cachedInput ?? price.input) + (usage.cacheWriteTokens ?? 0) * (price.cacheWrite ?? price.input) + usage.outputTokens * price.output) /
-		TOKENS_PER_PRICE_UNIT;
+		(fresh * price.input + cached * (price.cachedInput ?? price.input) + written * (price.cacheWrite ?? price.input) + usage.outputTokens * price.output) / TOKENS_PER_PRICE_UNIT;
 	return Math.ceil(dollars * MICROS_PER_DOLLAR - 1e-9);
 }
 

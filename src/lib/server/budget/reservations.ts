@@ -13,6 +13,7 @@ import { eq, lt, sql, type SQL } from 'drizzle-orm';
 import { controlSchema, newId, type ControlDrizzle } from '../db';
 import { BudgetExceededError, type ScopeName } from './guard';
 import { callCounts, utcDay, utcMonth, type MoneyLimits } from './usage';
+import { callLogInsert, type CallRecord } from './calls';
 
 const { budgetReservations, usageDaily, usageSession } = controlSchema;
 
@@ -137,15 +138,26 @@ export async function reserveWhenFree(
  * Replaces the reservation by the call's real cost, in one transaction: the call is counted against
  * the user's day and the session, and the money set aside is free again.
  */
-export async function settle(db: ControlDrizzle, reservationId: string | undefined, payer: Payer, costMicros: number, now: number): Promise<void> {
+export async function settle(db: ControlDrizzle, reservationId: string | undefined, payer: Payer, costMicros: number, now: number, call?: CallRecord): Promise<void> {
 	const [daily, session] = callCounts(db, payer, costMicros, now);
-	if (reservationId === undefined) await db.batch([daily, session]);
-	else await db.batch([db.delete(budgetReservations).where(eq(budgetReservations.id, reservationId)), daily, session]);
+	const log = call ? [callLogInsert(db, payer, call, now)] : [];
+	if (reservationId === undefined) await db.batch([daily, session, ...log]);
+	else await db.batch([db.delete(budgetReservations).where(eq(budgetReservations.id, reservationId)), daily, session, ...log]);
 }
 
-/** Gives a reservation back without counting anything: the call failed before it used anything. */
-export async function release(db: ControlDrizzle, reservationId: string | undefined): Promise<void> {
-	if (reservationId !== undefined) await db.delete(budgetReservations).where(eq(budgetReservations.id, reservationId));
+/**
+ * Gives a reservation back without counting anything: the call failed before it used anything. The call
+ * still goes into the call log (as a failure), in the same batch.
+ */
+export async function release(db: ControlDrizzle, reservationId: string | undefined, call?: { payer: Payer; record: CallRecord; at: number }): Promise<void> {
+	const log = call ? callLogInsert(db, call.payer, call.record, call.at) : undefined;
+	if (reservationId === undefined) {
+		if (log) await log;
+		return;
+	}
+	const give = db.delete(budgetReservations).where(eq(budgetReservations.id, reservationId));
+	if (log) await db.batch([give, log]);
+	else await give;
 }
 
 /** Money reserved and not yet settled (tests, diagnostics). */

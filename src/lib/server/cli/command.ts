@@ -56,6 +56,8 @@ export interface Command {
 	/** Longer help: one line per option. */
 	details?: readonly string[];
 	options: CommandOptions;
+	/** Names of the positional arguments the command takes, in order (none when absent). */
+	positionals?: readonly string[];
 	run(ctx: CommandContext, args: CommandArgs): Promise<void>;
 }
 

@@ -71,7 +71,7 @@ export async function main(argv: readonly string[], io: CliIO, commands: readonl
 	try {
 		let parsed;
 		try {
-			parsed = parseArgs({ args: [...args], options: command.options, strict: true, allowPositionals: false });
+			parsed = parseArgs({ args: [...args], options: command.options, strict: true, allowPositionals: command.positionals !== undefined });
 		} catch (err) {
 			if (isParseArgsError(err)) throw new UsageError(err.message, commandId(command));
 			throw err;

@@ -8,12 +8,16 @@ import { LLM_ENV_ENTRIES, llmConfig, type LlmConfig } from './llm';
 import { ENGINE_ENV_ENTRIES, engineConfig, type EngineConfig } from './engine';
 import { IMAGES_ENV_ENTRIES, imagesConfig, type ImagesConfig } from './images';
 import { PRESETS_ENV_ENTRIES, presetsConfig, type PresetsConfig } from './presets';
+import { AUTH_ENV_ENTRIES, authProvidersConfig, type SignInProvidersConfig } from './auth';
+import { freeModelConfig, TIERS_ENV_ENTRIES, type TiersConfig } from './tiers';
 import { DEPLOY_ENV_ENTRIES, deployConfig, type BackupConfig, type TursoConfig } from './deploy';
 
 export type { EngineConfig, MoneyLimit } from './engine';
 export { LLM_SETUP_HINT, DEFAULT_LLM_MODELS, type LlmConfig, type ProviderEndpoint } from './llm';
 export { DEFAULT_IMAGE_MODEL, type ImagesConfig } from './images';
 export type { PresetsConfig } from './presets';
+export { configuredProviders, type SignInProvidersConfig, type OAuthClientConfig } from './auth';
+export type { TiersConfig, FreeModel } from './tiers';
 export type { BackupConfig, TursoConfig } from './deploy';
 
 const PositiveInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be greater than 0'));
@@ -50,6 +54,8 @@ const EnvSchema = v.object({
 	...ENGINE_ENV_ENTRIES,
 	...IMAGES_ENV_ENTRIES,
 	...PRESETS_ENV_ENTRIES,
+	...AUTH_ENV_ENTRIES,
+	...TIERS_ENV_ENTRIES,
 	...DEPLOY_ENV_ENTRIES
 });
 
@@ -61,7 +67,8 @@ export interface Config {
 	dataDir: string;
 	controlDb: { url: string; authToken: string | undefined };
 	sessionDb: { urlTemplate: string; authToken: string | undefined; cacheSize: number };
-	auth: { allowSignup: boolean; sessionDays: number };
+	auth: { allowSignup: boolean; sessionDays: number; localAccounts: boolean; providers: SignInProvidersConfig };
+	tiers: TiersConfig;
 	embeddings: EmbeddingsConfig;
 	maxBodyBytes: number;
 	llm: LlmConfig;
@@ -117,6 +124,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 	if ('error' in engine) throw new ConfigError(`Invalid configuration:\n  ${engine.error}`);
 	const images = imagesConfig(e);
 	if ('error' in images) throw new ConfigError(`Invalid configuration:\n  ${images.error}`);
+	const signIn = authProvidersConfig(e);
+	if ('error' in signIn) throw new ConfigError(`Invalid configuration:\n  ${signIn.error}`);
+	const tiers = freeModelConfig(e, llm);
+	if ('error' in tiers) throw new ConfigError(`Invalid configuration:\n  ${tiers.error}`);
 	const deploy = deployConfig(e);
 	if ('error' in deploy) throw new ConfigError(`Invalid configuration:\n  ${deploy.error}`);
 	const sessionTemplate = e.KANTERA_SESSION_DB_URL ?? (deploy.turso ? 'libsql://{hostname}' : `file:${path.join(dataDir, 'sessions', '{id}.db')}`);
@@ -129,7 +140,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 			authToken: e.KANTERA_SESSION_DB_AUTH_TOKEN,
 			cacheSize: e.KANTERA_SESSION_DB_CACHE
 		},
-		auth: { allowSignup: e.KANTERA_ALLOW_SIGNUP, sessionDays: e.KANTERA_AUTH_SESSION_DAYS },
+		auth: { allowSignup: e.KANTERA_ALLOW_SIGNUP, sessionDays: e.KANTERA_AUTH_SESSION_DAYS, localAccounts: signIn.localAccounts, providers: signIn.providers },
+		tiers,
 		embeddings,
 		maxBodyBytes: e.KANTERA_MAX_BODY_BYTES,
 		llm,

@@ -3,14 +3,68 @@ import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { LANGUAGES } from '../../types/settings';
 import { PRESET_VISIBILITIES } from '../../types/presets';
+import { SIGN_IN_PROVIDERS, TIERS } from '../../types/account';
 
 export const users = sqliteTable('users', {
 	id: text('id').primaryKey(),
 	name: text('name').notNull().unique(),
+	/** '' for an account without a password (one made by signing in with a provider): it never verifies. */
 	passwordHash: text('password_hash').notNull(),
 	isAdmin: integer('is_admin', { mode: 'boolean' }).notNull().default(false),
+	/** `free` (daily turn quota, fixed model, no hand-made image regeneration) or `plus`. */
+	tier: text('tier', { enum: TIERS }).notNull().default('free'),
 	createdAt: integer('created_at').notNull()
 });
+
+/**
+ * Ways in through an OAuth 2.0 / OpenID Connect provider: the provider's stable subject id for the person
+ * (OIDC `sub`, GitHub's numeric user id), linked to one account. An account may have several.
+ */
+export const userIdentities = sqliteTable(
+	'user_identities',
+	{
+		provider: text('provider', { enum: SIGN_IN_PROVIDERS }).notNull(),
+		subject: text('subject').notNull(),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		/** What the provider called the person when linked (shown on the account page only). */
+		label: text('label').notNull(),
+		createdAt: integer('created_at').notNull(),
+		lastUsedAt: integer('last_used_at').notNull()
+	},
+	(t) => [primaryKey({ columns: [t.provider, t.subject] }), index('user_identities_user').on(t.userId)]
+);
+
+/**
+ * One row per LLM call: metadata only (who, which provider and model, token counts, cost, latency, outcome,
+ * retries), never the prompt or the reply. The operator's usage page reads this.
+ */
+export const llmCalls = sqliteTable(
+	'llm_calls',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		at: integer('at').notNull(),
+		/** UTC day of `at`, for grouping. */
+		day: text('day').notNull(),
+		userId: text('user_id').notNull(),
+		sessionId: text('session_id').notNull(),
+		provider: text('provider').notNull(),
+		model: text('model').notNull(),
+		inputTokens: integer('input_tokens').notNull(),
+		cachedInputTokens: integer('cached_input_tokens').notNull(),
+		cacheWriteTokens: integer('cache_write_tokens').notNull(),
+		outputTokens: integer('output_tokens').notNull(),
+		costMicros: integer('cost_micros').notNull(),
+		/** From sending the request to the end of the stream (or the failure), every retry included. */
+		latencyMs: integer('latency_ms').notNull(),
+		/** Attempts after the first one. */
+		retries: integer('retries').notNull(),
+		/** Null when the call succeeded; else the LlmError kind (rate_limit, timeout, …). */
+		failure: text('failure')
+	},
+	(t) => [index('llm_calls_day').on(t.day), index('llm_calls_user_day').on(t.userId, t.day)]
+);
 
 /** Cookie sessions. The id is the SHA-256 of the cookie token: a leaked table grants nothing. */
 export const authSessions = sqliteTable(

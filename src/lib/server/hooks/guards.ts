@@ -8,6 +8,13 @@ export function requireUser(locals: App.Locals, url: URL): AuthUser {
 	redirect(303, `/signin?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
 }
 
+/** An admin, or a 404 for anyone else (the page does not exist for them); sign-in first when signed out. */
+export function requireAdmin(locals: App.Locals, url: URL): AuthUser {
+	const user = requireUser(locals, url);
+	if (!user.isAdmin) error(404, 'Not found');
+	return user;
+}
+
 /** For JSON endpoints: 401 with a message instead of a redirect. */
 export function requireApiUser(locals: App.Locals): AuthUser {
 	if (locals.user) return locals.user;

@@ -6,4 +6,4 @@ export { handleSecurityHeaders, securityHeaders } from './security-headers';
 export { handleLanguage } from './language';
 export { handleServerError, describeError, answeredError } from './errors';
 export { clientAddress } from './client-address';
-export { requireUser, requireApiUser, safeRedirectTarget, formText } from './guards';
+export { requireUser, requireAdmin, requireApiUser, safeRedirectTarget, formText } from './guards';

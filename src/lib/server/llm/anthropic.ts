@@ -1,6 +1,6 @@
 /** Anthropic Messages adapter (`@anthropic-ai/sdk`), base URL configurable for compatible gateways. */
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import type { ContentBlockParam, MessageCreateParamsStreaming, MessageParam, RawMessageStreamEvent, Tool } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlockParam, MessageCreateParamsStreaming, MessageParam, RawMessageStreamEvent, TextBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import * as v from 'valibot';
 import { AnthropicStreamDecoder } from './anthropic-decoder';
 import { errorFromStatus, LlmError, networkError, retryAfterMs, shortDetail } from './errors';
@@ -18,8 +18,9 @@ export interface AnthropicProviderOptions {
 	timeouts: LlmTimeouts;
 	retry: LlmRetryPolicy;
 	/**
-	 * Marks the system prompt as a prompt-cache breakpoint (tools + system are then cached), so the tool rounds of
-	 * one turn re-read the pinned mission at the cache price. On by default.
+	 * Prompt-cache breakpoints (on by default): one after the stable prefix (tool schemas + pinned mission), read
+	 * at the cache price by every later call of the session, and one after the whole system text, read by the
+	 * later tool rounds of the same turn.
 	 */
 	promptCaching?: boolean;
 	random?: () => number;
@@ -47,6 +48,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): LlmP
 				timeouts: options.timeouts,
 				retry: options.retry,
 				random: options.random,
+				onRetry: req.onRetry,
 				open: (signal) => client.messages.create(body, { signal }),
 				newDecoder: () => new AnthropicStreamDecoder(),
 				classify: classifyAnthropicError
@@ -62,12 +64,24 @@ export function toAnthropicRequest(req: LlmRequest, options: { promptCaching: bo
 		messages: toAnthropicMessages(req.messages),
 		stream: true
 	};
-	if (req.system !== '') {
-		body.system = options.promptCaching ? [{ type: 'text', text: req.system, cache_control: { type: 'ephemeral' } }] : req.system;
-	}
+	if (req.system !== '') body.system = options.promptCaching ? cachedSystem(req.system, req.stableSystemChars ?? 0) : req.system;
 	if (req.tools.length > 0) body.tools = req.tools.map(toAnthropicTool);
 	// No temperature: the Messages API of this SDK generation no longer takes one.
 	return body;
+}
+
+/**
+ * The system text as blocks with cache breakpoints. Anthropic caches the prefix up to each breakpoint (tools,
+ * then system blocks, in that order), so the split never changes a byte of what the model reads.
+ */
+function cachedSystem(system: string, stableChars: number): TextBlockParam[] {
+	const ephemeral = { type: 'ephemeral' } as const;
+	const split = Math.min(Math.max(0, stableChars), system.length);
+	if (split === 0 || split === system.length) return [{ type: 'text', text: system, cache_control: ephemeral }];
+	return [
+		{ type: 'text', text: system.slice(0, split), cache_control: ephemeral },
+		{ type: 'text', text: system.slice(split), cache_control: ephemeral }
+	];
 }
 
 function toAnthropicTool(tool: LlmToolSpec): Tool {

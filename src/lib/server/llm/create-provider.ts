@@ -6,6 +6,9 @@ import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, type LlmRetryPolicy, type LlmTimeouts 
 import { createOpenAiProvider, OPENAI_DEFAULT_BASE_URL, OPENAI_PLACEHOLDER_KEY, type MaxTokensField } from './openai';
 import type { LlmProvider, ProviderName } from './types';
 
+/** Gemini's OpenAI-compatible endpoint (the SDK appends `/chat/completions`). */
+export const GOOGLE_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta/openai';
+
 export interface ProviderSettings {
 	provider: ProviderName;
 	apiKey?: string;
@@ -31,6 +34,12 @@ export function createProvider(settings: ProviderSettings): LlmProvider {
 		// A local server needs no key, OpenAI's own endpoint always does.
 		if (apiKey === undefined && settings.baseUrl === undefined) throw new LlmConfigError('OPENAI_API_KEY is not set (or set OPENAI_BASE_URL for a server that needs no key).', 'openai');
 		return createOpenAiProvider({ apiKey: apiKey ?? OPENAI_PLACEHOLDER_KEY, baseUrl, timeouts, retry, maxTokensField: settings.maxTokensField, random: settings.random });
+	}
+	if (settings.provider === 'google') {
+		// Gemini through its OpenAI-compatible endpoint: the same wire, the same SDK, Google's usage fields.
+		const baseUrl = checkBaseUrl(settings.baseUrl ?? GOOGLE_DEFAULT_BASE_URL, 'google');
+		if (apiKey === undefined && settings.baseUrl === undefined) throw new LlmConfigError('GOOGLE_API_KEY is not set.', 'google');
+		return createOpenAiProvider({ name: 'google', apiKey: apiKey ?? OPENAI_PLACEHOLDER_KEY, baseUrl, timeouts, retry, maxTokensField: settings.maxTokensField ?? 'max_tokens', random: settings.random });
 	}
 	const baseUrl = checkBaseUrl(settings.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL, 'anthropic');
 	if (apiKey === undefined) throw new LlmConfigError('ANTHROPIC_API_KEY is not set.', 'anthropic');

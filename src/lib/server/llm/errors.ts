@@ -79,9 +79,12 @@ export class LlmConfigError extends LlmError {
 	}
 }
 
+/** How messages name each vendor's server. */
+const SERVER_NAME: Record<ProviderName, string> = { openai: 'The OpenAI-compatible server', anthropic: 'The Anthropic server', google: 'The Google (Gemini) server' };
+
 /** Maps an HTTP status from the provider to an error kind; the SDKs' error classes carry the status. */
 export function errorFromStatus(provider: ProviderName, status: number, detail: string, options: { retryAfterMs?: number; cause?: unknown } = {}): LlmError {
-	const who = provider === 'openai' ? 'The OpenAI-compatible server' : 'The Anthropic server';
+	const who = SERVER_NAME[provider];
 	const suffix = detail ? `: ${detail}` : '';
 	const base = { provider, status, ...options };
 	if (status === 401 || status === 403) return new LlmError('auth', `${who} rejected the API key (${status})${suffix}`, base);
@@ -116,7 +119,7 @@ export function retryAfterMs(headers: Headers | undefined, now = Date.now()): nu
 
 /** Anything else thrown while talking to the server: a refused connection, a socket closed mid-stream. */
 export function networkError(provider: ProviderName, error: unknown): LlmError {
-	const who = provider === 'openai' ? 'the OpenAI-compatible server' : 'the Anthropic server';
+	const who = SERVER_NAME[provider].replace(/^The/, 'the');
 	const detail = error instanceof Error ? shortDetail(describeCause(error)) : 'unknown error';
 	return new LlmError('network', `Lost the connection to ${who}: ${detail}`, { provider, cause: error });
 }

@@ -54,6 +54,8 @@ export interface GuardedStreamSpec<Chunk> {
 	classify(error: unknown): LlmError;
 	/** For tests: the source of jitter. */
 	random?: () => number;
+	/** Told before each retry (metering counts them). */
+	onRetry?: (error: LlmError) => void;
 }
 
 export function backoffDelayMs(attempt: number, policy: LlmRetryPolicy, random: () => number = Math.random): number {
@@ -103,6 +105,7 @@ export async function* guardedStream<Chunk>(spec: GuardedStreamSpec<Chunk>): Asy
 					delay = Math.max(delay, failure.retryAfterMs);
 				}
 				if (delay >= call.remainingMs()) throw failure;
+				spec.onRetry?.(failure);
 				await call.sleep(delay);
 			} finally {
 				guard.dispose();

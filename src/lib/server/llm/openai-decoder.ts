@@ -46,6 +46,18 @@ export function mapOpenAiUsage(usage: CompletionUsage): LlmUsage {
 	};
 }
 
+/**
+ * Gemini's OpenAI-compatible endpoint: `prompt_tokens` includes the implicitly cached tokens, which it reports
+ * in `prompt_tokens_details.cached_tokens` as OpenAI does. Its thinking tokens are billed as output but have
+ * not always been counted in `completion_tokens`; `total_tokens` always holds them, so the larger of the two
+ * readings is the output.
+ */
+export function mapGeminiUsage(usage: CompletionUsage): LlmUsage {
+	const base = mapOpenAiUsage(usage);
+	const fromTotal = (usage.total_tokens ?? 0) - base.inputTokens;
+	return { ...base, outputTokens: Math.max(base.outputTokens, fromTotal) };
+}
+
 export class OpenAiStreamDecoder implements StreamDecoder<ChatCompletionChunk> {
 	private readonly calls: PendingCall[] = [];
 	private readonly callAtIndex = new Map<number, PendingCall>();
@@ -53,9 +65,11 @@ export class OpenAiStreamDecoder implements StreamDecoder<ChatCompletionChunk> {
 	private finish: FinishReason | undefined;
 	private usage: LlmUsage | undefined;
 
+	constructor(private readonly mapUsage: (usage: CompletionUsage) => LlmUsage = mapOpenAiUsage) {}
+
 	push(chunk: ChatCompletionChunk): LlmEvent[] {
 		const events: LlmEvent[] = [];
-		if (chunk.usage) this.usage = mapOpenAiUsage(chunk.usage);
+		if (chunk.usage) this.usage = this.mapUsage(chunk.usage);
 		// Only the first choice is ours: we never ask for n > 1. The usage-only chunk has no choices at all.
 		const choice = chunk.choices?.[0];
 		if (!choice) return events;

@@ -6,8 +6,8 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUse
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { errorFromStatus, LlmError, networkError, retryAfterMs, shortDetail } from './errors';
 import { guardedStream, type LlmRetryPolicy, type LlmTimeouts } from './guarded-stream';
-import { OpenAiStreamDecoder } from './openai-decoder';
-import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest, LlmToolSpec } from './types';
+import { mapGeminiUsage, mapOpenAiUsage, OpenAiStreamDecoder } from './openai-decoder';
+import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest, LlmToolSpec, ProviderName } from './types';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -24,6 +24,8 @@ export const OPENAI_PLACEHOLDER_KEY = 'not-needed';
 export type MaxTokensField = 'auto' | 'max_tokens' | 'max_completion_tokens';
 
 export interface OpenAiProviderOptions {
+	/** Which vendor this wire format reaches: `openai` (and compatible servers) or `google` (Gemini's compatible endpoint). */
+	name?: Extract<ProviderName, 'openai' | 'google'>;
 	apiKey: string;
 	baseUrl: string;
 	timeouts: LlmTimeouts;
@@ -44,20 +46,23 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): LlmProvide
 		project: null
 	});
 	const maxTokensField = resolveMaxTokensField(options.maxTokensField ?? 'auto', options.baseUrl);
+	const name = options.name ?? 'openai';
+	const mapUsage = name === 'google' ? mapGeminiUsage : mapOpenAiUsage;
 
 	return {
-		name: 'openai',
+		name,
 		stream(req: LlmRequest): AsyncGenerator<LlmEvent, void, undefined> {
 			const body = toOpenAiRequest(req, maxTokensField);
 			return guardedStream<ChatCompletionChunk>({
-				provider: 'openai',
+				provider: name,
 				signal: req.signal,
 				timeouts: options.timeouts,
 				retry: options.retry,
 				random: options.random,
+				onRetry: req.onRetry,
 				open: (signal) => client.chat.completions.create(body, { signal }),
-				newDecoder: () => new OpenAiStreamDecoder(),
-				classify: classifyOpenAiError
+				newDecoder: () => new OpenAiStreamDecoder(mapUsage),
+				classify: (error) => classifyOpenAiError(error, name)
 			});
 		}
 	};
@@ -103,20 +108,20 @@ function toOpenAiMessage(message: LlmMessage): ChatCompletionMessageParam {
 	}
 }
 
-export function classifyOpenAiError(error: unknown): LlmError {
+export function classifyOpenAiError(error: unknown, provider: Extract<ProviderName, 'openai' | 'google'> = 'openai'): LlmError {
 	if (error instanceof LlmError) return error;
-	if (error instanceof APIUserAbortError) return new LlmError('aborted', 'The OpenAI request was aborted.', { provider: 'openai', cause: error });
-	if (error instanceof APIConnectionTimeoutError) return new LlmError('timeout', 'The OpenAI-compatible server did not answer in time.', { provider: 'openai', cause: error });
-	if (error instanceof APIConnectionError) return networkError('openai', error);
+	if (error instanceof APIUserAbortError) return new LlmError('aborted', 'The request was aborted.', { provider, cause: error });
+	if (error instanceof APIConnectionTimeoutError) return new LlmError('timeout', 'The OpenAI-compatible server did not answer in time.', { provider, cause: error });
+	if (error instanceof APIConnectionError) return networkError(provider, error);
 	if (error instanceof APIError) {
 		if (typeof error.status === 'number') {
-			return errorFromStatus('openai', error.status, shortDetail(apiMessage(error)), { retryAfterMs: retryAfterMs(error.headers), cause: error });
+			return errorFromStatus(provider, error.status, shortDetail(apiMessage(error)), { retryAfterMs: retryAfterMs(error.headers), cause: error });
 		}
 		// An error object inside the stream, after a 200: the server failed mid-answer.
-		return new LlmError('server', `The OpenAI-compatible server reported an error mid-stream: ${shortDetail(error.message)}`, { provider: 'openai', cause: error });
+		return new LlmError('server', `The OpenAI-compatible server reported an error mid-stream: ${shortDetail(error.message)}`, { provider, cause: error });
 	}
-	if (error instanceof SyntaxError) return new LlmError('protocol', `The OpenAI-compatible server sent a chunk that is not JSON: ${shortDetail(error.message)}`, { provider: 'openai', cause: error });
-	return networkError('openai', error);
+	if (error instanceof SyntaxError) return new LlmError('protocol', `The OpenAI-compatible server sent a chunk that is not JSON: ${shortDetail(error.message)}`, { provider, cause: error });
+	return networkError(provider, error);
 }
 
 function apiMessage(error: APIError): string {

@@ -4,6 +4,7 @@
  */
 
 import type { ProviderName } from '../../types/settings';
+import type { LlmError } from './errors';
 
 export type { ProviderName };
 
@@ -31,12 +32,20 @@ export interface LlmRequest {
 	model: string;
 	/** The pinned mission + context head; sent as the system field verbatim, never altered by the adapter. */
 	system: string;
+	/**
+	 * How many leading characters of `system` stay byte-identical for the whole session (the pinned mission):
+	 * with the tool schemas before it, the prompt-cache prefix. Anthropic gets a cache breakpoint there; the
+	 * OpenAI wire sends the system text first anyway, so its automatic prefix cache finds the same bytes.
+	 */
+	stableSystemChars?: number;
 	messages: LlmMessage[];
 	tools: LlmToolSpec[];
 	maxOutputTokens?: number;
 	/** OpenAI-compatible servers only: Anthropic's current Messages API takes none, so it is not sent there. */
 	temperature?: number;
 	signal?: AbortSignal;
+	/** Told before each retry of this call, with the error that caused it. */
+	onRetry?: (error: LlmError) => void;
 }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';

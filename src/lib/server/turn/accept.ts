@@ -11,6 +11,8 @@ import { appendEvent } from './events';
 import { activeTurn, interruptExpired, type TurnRow } from './leases';
 import { QuotaExceededError, TurnError } from './errors';
 import { markWorkIfTaken } from './work';
+import { turnQuota } from '../tiers';
+import type { Tier } from '../../types/account';
 
 const { turns } = sessionSchema;
 
@@ -21,6 +23,8 @@ export const IdempotencyKeySchema = v.pipe(
 
 export interface AcceptInput {
 	userId: string;
+	/** The player's tier decides the daily quota (free: KANTERA_FREE_TURNS_PER_DAY; plus: none). */
+	tier?: Tier;
 	text: string;
 	idempotencyKey: string;
 }
@@ -56,8 +60,9 @@ export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptIn
 	if (!deps.config.llm.configured) throw new TurnError('not_configured', deps.config.llm.reason);
 
 	// The session is noted as having work in the same batch (one durable commit), before its turn exists.
-	const quota = await takeTurnQuota(deps.control.db, input.userId, deps.config.engine.freeTurnsPerDay, now, markWorkIfTaken(deps.control.db, s.id, now));
-	if (!quota.ok) throw new QuotaExceededError(deps.config.engine.freeTurnsPerDay, quota.resetsAt);
+	const allowance = turnQuota(deps.config, input.tier ?? 'free');
+	const quota = await takeTurnQuota(deps.control.db, input.userId, allowance, now, markWorkIfTaken(deps.control.db, s.id, now));
+	if (!quota.ok) throw new QuotaExceededError(allowance, quota.resetsAt);
 	let result: AcceptedTurn;
 	try {
 		result = await s.write(async (tx) => {

@@ -9,7 +9,7 @@ import type { Config } from '../config';
 import { log, summaries } from '../records';
 import * as stage from '../stage';
 import type { Embedder } from '../search';
-import { BudgetGuard, BudgetExceededError, costMicros, loadScopes, markWarned, priceFor, release, reserveWhenFree, settle, worstCaseMicros, type BudgetWarning, type Payer } from '../budget';
+import { BudgetGuard, BudgetExceededError, costMicros, type CallRecord, loadScopes, markWarned, priceFor, release, reserveWhenFree, settle, worstCaseMicros, type BudgetWarning, type Payer } from '../budget';
 import { buildContext, checkpointInstruction, checkpointMessages, systemText, windowOf, type ContextMessage, type TokenCounter } from '../memory';
 import { LlmError, type LlmMessage, type LlmProvider, type LlmRequest, type LlmToolCall, type LlmUsage, type ProviderName } from '../llm';
 import { runToolCall } from '../tools/run';
@@ -26,11 +26,12 @@ import { applyPendingModel } from './handoff';
 import { LeaseLostError, TurnCancelledError } from './errors';
 import { classifyFailure, logFailure, newErrorId, TurnDeadlineError } from './failure';
 import type { TurnFailure } from '../../types/events';
+import { fixedModel, tierOf } from '../tiers';
 
 const { turns, ledger } = sessionSchema;
 
 export interface EngineDeps {
-	config: Pick<Config, 'engine' | 'llm'>;
+	config: Pick<Config, 'engine' | 'llm' | 'tiers'>;
 	control: ControlDb;
 	bus: EventBus;
 	embedder: Embedder;
@@ -87,7 +88,11 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 	const stop = AbortSignal.any([signal, deadline]);
 	const halted = () => (signal.aborted ? new TurnCancelledError() : new TurnDeadlineError(deadlineMs));
 	const staging = new Staging(s);
-	const settings = await readSettings(s.db, deps.config);
+	const stored = await readSettings(s.db, deps.config);
+	// A free-tier player's turns run on the operator's free model, whatever the session had stored.
+	const tier = await tierOf(deps.control.db, turn.userId);
+	const fixed = tier ? fixedModel(deps.config, tier) : undefined;
+	const settings = fixed ? { ...stored, ...fixed } : stored;
 	const ledgerRows: LedgerRow[] = [];
 	const cues: AdvCue[] = [];
 	const deltas = new DeltaWriter(s, deps.bus, turn.id);
@@ -150,7 +155,8 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 				stopped = stopReason(exceeded);
 				break;
 			}
-			const request = { model: settings.model, system, messages: conversation, tools: toolSpecs, maxOutputTokens: MAX_OUTPUT_TOKENS, signal: stop };
+			// The mission leads the system text and never changes: with the tools it is the prompt-cache prefix.
+			const request = { model: settings.model, system, stableSystemChars: mission.length, messages: conversation, tools: toolSpecs, maxOutputTokens: MAX_OUTPUT_TOKENS, signal: stop };
 			// The scopes other turns share hold this call's worst case until it is settled, so turns running
 			// at once (in any session or process) can't all start a call on the same remaining money.
 			const reservation = await reserveWhenFree(deps.control.db, payer, deps.config.engine.budget, worstCaseMicros(price, requestBytes(request), MAX_OUTPUT_TOKENS), {
@@ -167,8 +173,10 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 			const calls: LlmToolCall[] = [];
 			let usage: LlmUsage | undefined;
 			let finished = false;
+			let failure: string | undefined;
+			const call = { started: now(), retries: 0 };
 			try {
-				for await (const ev of provider.stream(request)) {
+				for await (const ev of provider.stream({ ...request, onRetry: () => void (call.retries += 1) })) {
 					if (ev.type === 'text') {
 						// The reply joins rounds with a blank line: stream it too, so live paragraph numbers match the cues'.
 						if (turn.kind === 'player' && text === '' && replyParts.length > 0) deltas.push('\n\n');
@@ -178,11 +186,16 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 					else if (ev.type === 'usage') usage = ev;
 				}
 				finished = true;
+			} catch (err) {
+				failure = err instanceof LlmError ? err.kind : 'internal';
+				throw err;
 			} finally {
+				const at = now();
+				const logged = { provider: settings.provider, model: settings.model, latencyMs: at - call.started, retries: call.retries, failure };
 				// Metered even when the stream failed part-way: whatever the vendor reported was paid for.
-				// A call that failed before reporting anything only gives its reservation back.
-				if (usage || finished) await meter(deps, s, turn, payer, reservation.id, settings.provider, settings.model, usage ?? NO_USAGE, guard, ledgerRows, emit, now());
-				else await release(deps.control.db, reservation.id);
+				// A call that failed before reporting anything only gives its reservation back (and is logged as failed).
+				if (usage || finished) await meter(deps, s, turn, payer, reservation.id, logged, usage ?? NO_USAGE, guard, ledgerRows, emit, at);
+				else await release(deps.control.db, reservation.id, { payer, record: { ...logged, ...NO_USAGE, cacheWriteTokens: 0, costMicros: 0 }, at });
 			}
 			if (text.trim()) replyParts.push(text.trim());
 			if (calls.length === 0) break;
@@ -300,17 +313,18 @@ async function meter(
 	turn: TurnRow,
 	payer: Payer,
 	reservationId: string | undefined,
-	provider: string,
-	model: string,
+	call: Pick<CallRecord, 'provider' | 'model' | 'latencyMs' | 'retries' | 'failure'>,
 	usage: LlmUsage,
 	guard: BudgetGuard,
 	rows: LedgerRow[],
 	emit: (e: Parameters<typeof appendEvent>[1]) => Promise<void>,
 	at: number
 ): Promise<void> {
+	const { provider, model } = call;
 	const cost = costMicros(priceFor(deps.config.engine.prices, model), usage);
 	rows.push({ provider, model, usage, costMicros: cost, at });
-	await settle(deps.control.db, reservationId, payer, cost, at);
+	const record: CallRecord = { ...call, inputTokens: usage.inputTokens, cachedInputTokens: usage.cachedInputTokens, cacheWriteTokens: usage.cacheWriteTokens ?? 0, outputTokens: usage.outputTokens, costMicros: cost };
+	await settle(deps.control.db, reservationId, payer, cost, at, record);
 	for (const w of guard.record(cost)) await warn(deps, s, turn, w, emit, at);
 }
 

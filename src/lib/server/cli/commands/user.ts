@@ -1,4 +1,6 @@
-import { createUser } from '../../auth';
+import * as v from 'valibot';
+import { createUser, getUserByName, setTier } from '../../auth';
+import { TierSchema } from '../../../types/account';
 import { readSecretFromStdin } from '../stdin';
 import { UsageError } from '../errors';
 import type { Command } from '../command';
@@ -25,4 +27,23 @@ const create: Command = {
 	}
 };
 
-export const userCommands: readonly Command[] = [create];
+const setTierCommand: Command = {
+	name: ['user', 'set-tier'],
+	summary: "set an account's tier: free (daily turn quota, fixed model) or plus",
+	usage: 'NAME free|plus',
+	details: ['NAME                the account name', 'free|plus           free: KANTERA_FREE_TURNS_PER_DAY turns a day on KANTERA_FREE_MODEL, no hand-made image regeneration; plus: none of those limits'],
+	options: {},
+	positionals: ['name', 'tier'],
+	async run(ctx, args) {
+		const [name, tierText, ...extra] = args.positionals;
+		if (name === undefined || tierText === undefined || extra.length > 0) throw new UsageError('give the account name and the tier, e.g. user set-tier alice plus', 'user set-tier');
+		const tier = v.safeParse(TierSchema, tierText);
+		if (!tier.success) throw new UsageError(tier.issues[0].message, 'user set-tier');
+		const app = await ctx.app();
+		const user = await getUserByName(app, name);
+		await setTier(app, user.id, tier.output);
+		ctx.out(`${user.name} is now on the ${tier.output} tier`);
+	}
+};
+
+export const userCommands: readonly Command[] = [create, setTierCommand];

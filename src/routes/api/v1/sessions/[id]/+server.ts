@@ -2,7 +2,7 @@ import { apiEndpoint, deleteSession, jsonResponse, PatchSessionBody, readJson, s
 import type { RequestHandler } from './$types';
 
 export const GET = apiEndpoint(async ({ app, user, params }) => {
-	const session = await withSession(app, user, params.id, (s, found) => sessionDto(app, found, s));
+	const session = await withSession(app, user, params.id, (s, found) => sessionDto(app, found, s, user));
 	return jsonResponse(session);
 }) satisfies RequestHandler;
 

@@ -1,0 +1,29 @@
+/**
+ * The call log: one row of metadata per LLM call (who, provider, model, tokens, cost, latency, retries,
+ * outcome), written in the same batch that settles the call's money, so it costs no durable commit of its
+ * own. Never the prompt or the reply: the operator's usage page needs counts, not conversations.
+ */
+import { controlSchema, type ControlDrizzle } from '../db';
+import { utcDay } from './usage';
+import type { Payer } from './reservations';
+
+const { llmCalls } = controlSchema;
+
+export interface CallRecord {
+	provider: string;
+	model: string;
+	inputTokens: number;
+	cachedInputTokens: number;
+	cacheWriteTokens: number;
+	outputTokens: number;
+	costMicros: number;
+	latencyMs: number;
+	retries: number;
+	/** Undefined for a call that finished; else why it did not (an LlmError kind, `aborted`, …). */
+	failure: string | undefined;
+}
+
+/** The insert for one call, to go into a batch. */
+export function callLogInsert(db: ControlDrizzle, payer: Payer, call: CallRecord, at: number) {
+	return db.insert(llmCalls).values({ ...call, failure: call.failure ?? null, userId: payer.userId, sessionId: payer.sessionId, at, day: utcDay(at) });
+}

@@ -1,0 +1,91 @@
+/**
+ * What each tier may do. Free: the daily turn quota (KANTERA_FREE_TURNS_PER_DAY), the one model the operator
+ * picked (KANTERA_FREE_MODEL), no hand-made image regeneration. Plus: no turn quota, any model the server
+ * reaches, regeneration within the daily allowance. Both stay under every budget scope.
+ */
+import { and, eq } from 'drizzle-orm';
+import { controlSchema, type ControlDrizzle } from '../db';
+import { nextUtcDay, utcDay } from '../budget';
+import type { Config, FreeModel } from '../config';
+import type { Tier } from '../../types/account';
+import type { ProviderName } from '../../types/settings';
+import type { PlanDto } from '../../types/api';
+
+const { users, usageDaily } = controlSchema;
+
+/** Turns a user of this tier may start per UTC day; 0 means no quota (only counted). */
+export function turnQuota(cfg: Pick<Config, 'engine'>, tier: Tier): number {
+	return tier === 'free' ? cfg.engine.freeTurnsPerDay : 0;
+}
+
+/** The model a tier must play, or undefined when it may choose. */
+export function fixedModel(cfg: Pick<Config, 'tiers'>, tier: Tier): FreeModel | undefined {
+	return tier === 'free' ? cfg.tiers.freeModel : undefined;
+}
+
+export function mayRegenerate(tier: Tier): boolean {
+	return tier !== 'free';
+}
+
+/** A request the tier does not allow; the API answers 403 with the code. */
+export class TierError extends Error {
+	constructor(
+		readonly code: 'MODEL_FIXED' | 'REGENERATION_OFF',
+		message: string
+	) {
+		super(message);
+		this.name = 'TierError';
+	}
+}
+
+export function modelFixedError(model: FreeModel): TierError {
+	return new TierError('MODEL_FIXED', `On the free tier the game master is always ${model.provider}/${model.model}; choosing another provider or model needs the plus tier.`);
+}
+
+/** Refuses a provider/model choice the tier does not allow. A choice equal to the fixed model passes. */
+export function checkModelChoice(cfg: Pick<Config, 'tiers'>, tier: Tier, requested: { provider?: ProviderName; model?: string }): void {
+	const fixed = fixedModel(cfg, tier);
+	if (!fixed || (requested.provider === undefined && requested.model === undefined)) return;
+	if ((requested.provider ?? fixed.provider) !== fixed.provider || (requested.model ?? fixed.model) !== fixed.model) throw modelFixedError(fixed);
+}
+
+export function checkRegeneration(tier: Tier): void {
+	if (!mayRegenerate(tier)) throw new TierError('REGENERATION_OFF', 'Regenerating images by hand needs the plus tier; new characters and places still get their images.');
+}
+
+/** The tier stored for a user; undefined when there is no such account. */
+export async function tierOf(db: ControlDrizzle, userId: string): Promise<Tier | undefined> {
+	const [row] = await db.select({ tier: users.tier }).from(users).where(eq(users.id, userId));
+	return row?.tier;
+}
+
+export interface TurnsToday {
+	/** Null: no quota on this tier. */
+	limit: number | null;
+	used: number;
+	left: number | null;
+	resetsAt: Date;
+}
+
+export async function turnsToday(db: ControlDrizzle, cfg: Pick<Config, 'engine'>, userId: string, tier: Tier, now = Date.now()): Promise<TurnsToday> {
+	const [row] = await db.select({ turns: usageDaily.turns }).from(usageDaily).where(and(eq(usageDaily.userId, userId), eq(usageDaily.day, utcDay(now))));
+	const used = row?.turns ?? 0;
+	const quota = turnQuota(cfg, tier);
+	return { limit: quota === 0 ? null : quota, used, left: quota === 0 ? null : Math.max(0, quota - used), resetsAt: nextUtcDay(now) };
+}
+
+/** What the player's screens need to know about their tier. */
+export async function planOf(db: ControlDrizzle, cfg: Pick<Config, 'engine' | 'tiers'>, user: { id: string; tier: Tier }, now = Date.now()): Promise<PlanDto> {
+	const turns = await turnsToday(db, cfg, user.id, user.tier, now);
+	const fixed = fixedModel(cfg, user.tier);
+	return {
+		tier: user.tier,
+		modelChoice: fixed === undefined,
+		...(fixed ? { fixedModel: fixed } : {}),
+		regeneration: mayRegenerate(user.tier),
+		turnsLimit: turns.limit,
+		turnsUsed: turns.used,
+		turnsLeft: turns.left,
+		turnsResetAt: turns.resetsAt.toISOString()
+	};
+}

@@ -1,0 +1,58 @@
+import { fail } from '@sveltejs/kit';
+import { getApp } from '$lib/server/app';
+import { AuthValidationError, hasPassword, LastWayInError, listIdentities, renameUser, unlinkIdentity, UsernameTakenError } from '$lib/server/auth';
+import { formText, requireUser } from '$lib/server/hooks';
+import { fixedModel, turnsToday } from '$lib/server/tiers';
+import { isSignInProvider, SIGN_IN_PROVIDERS, type SignInProvider } from '$lib/types/account';
+import type { Actions, PageServerLoad } from './$types';
+
+const PROBLEMS = ['state', 'token', 'denied', 'provider', 'signup_closed', 'in_use', 'not_signed_in'] as const;
+
+export const load: PageServerLoad = async ({ locals, url }) => {
+	const user = requireUser(locals, url);
+	const app = await getApp();
+	const identities = await listIdentities(app, user.id);
+	const turns = await turnsToday(app.control.db, app.config, user.id, user.tier);
+	const linked = url.searchParams.get('linked');
+	const error = url.searchParams.get('error');
+	const fixed = fixedModel(app.config, user.tier);
+	return {
+		account: { name: user.name, tier: user.tier },
+		password: app.config.auth.localAccounts && (await hasPassword(app, user.id)),
+		providers: app.signIn.list().map((p) => ({ ...p, linked: identities.filter((i) => i.provider === p.id).map((i) => i.label) })),
+		turns: { limit: turns.limit, used: turns.used, left: turns.left, resetsAt: turns.resetsAt.toISOString() },
+		freeTurns: app.config.engine.freeTurnsPerDay,
+		freeModel: fixed ? `${fixed.provider}/${fixed.model}` : app.config.tiers.freeModel ? `${app.config.tiers.freeModel.provider}/${app.config.tiers.freeModel.model}` : null,
+		regenerations: app.config.images.regenerationsPerDay,
+		welcome: url.searchParams.get('welcome') === '1',
+		linked: isSignInProvider(linked) ? linked : null,
+		problem: PROBLEMS.find((p) => p === error) ?? null
+	};
+};
+
+export const actions = {
+	rename: async ({ request, locals, url }) => {
+		const user = requireUser(locals, url);
+		const name = formText(await request.formData(), 'name');
+		try {
+			const renamed = await renameUser(await getApp(), user.id, name);
+			return { renamed: renamed.name };
+		} catch (err) {
+			if (err instanceof AuthValidationError) return fail(400, { rename: { name, error: err.fields.name ?? err.message } });
+			if (err instanceof UsernameTakenError) return fail(400, { rename: { name, error: err.message } });
+			throw err;
+		}
+	},
+	unlink: async ({ request, locals, url }) => {
+		const user = requireUser(locals, url);
+		const provider = formText(await request.formData(), 'provider');
+		if (!isSignInProvider(provider)) return fail(400, { unlink: { error: `provider must be one of ${SIGN_IN_PROVIDERS.join(', ')}` } });
+		try {
+			await unlinkIdentity(await getApp(), user.id, provider);
+		} catch (err) {
+			if (err instanceof LastWayInError) return fail(409, { unlink: { provider, lastWayIn: true } });
+			throw err;
+		}
+		return { unlinked: provider satisfies SignInProvider };
+	}
+} satisfies Actions;

@@ -1,0 +1,12 @@
+import { error } from '@sveltejs/kit';
+import { getApp } from '$lib/server/app';
+import { requireAdmin } from '$lib/server/hooks';
+import { parseRange, usageReport } from '$lib/server/usage';
+import type { PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async ({ locals, url }) => {
+	requireAdmin(locals, url);
+	const range = parseRange(url.searchParams);
+	if ('error' in range) error(400, range.error);
+	return { report: await usageReport((await getApp()).control.db, range) };
+};

@@ -1,0 +1,179 @@
+/**
+ * Spend and usage as people see them, against the play server (mock LLM, a price for the mock model, session
+ * and daily budgets): the settings panel's spend chart of this session, and the admin's usage page with its
+ * charts, tables beside them and CSV export. Screenshots go to test-results/usage/ to be looked at.
+ */
+import path from 'node:path';
+import { test, expect, type Page } from '@playwright/test';
+import { PASSWORD, sessionIdOf, signIn, signUp, uniqueName } from './helpers';
+import { spawnSync } from 'node:child_process';
+
+const SHOTS = 'test-results/usage';
+
+/** `kantera user create` on the play server's databases, as an operator would run it next to the server. */
+function createAccount(name: string, admin: boolean): number | null {
+	const args = ['bin/kantera.js', 'user', 'create', '--name', name, '--password-stdin', ...(admin ? ['--admin'] : [])];
+	const env = { PATH: process.env.PATH ?? '', KANTERA_DATA_DIR: path.join(process.env.KANTERA_E2E_DATA_DIR ?? '', 'play') };
+	return spawnSync(process.execPath, args, { input: `${PASSWORD}\n`, env, encoding: 'utf8' }).status;
+}
+
+/** The reader's speed is instant in this browser: whole paragraphs, no waiting for the type-out. */
+async function instantText(page: Page): Promise<void> {
+	await page.addInitScript(() => localStorage.setItem('kantera.reader', JSON.stringify({ speed: 'instant' })));
+}
+
+const input = (page: Page) => page.locator('textarea[name="text"]');
+
+/** Enter until the reply has been read and the window asks for the player's line. */
+async function readToEnd(page: Page): Promise<void> {
+	for (let i = 0; i < 30 && !(await input(page).isVisible()); i++) await page.keyboard.press('Enter');
+	await expect(input(page)).toBeVisible();
+}
+
+/** Creates a session in Vesca (by the form's fields, in either display language), starts it from its title card and reads the prologue to its end. */
+async function startGame(page: Page, title: string): Promise<string> {
+	await page.goto('/', { waitUntil: 'networkidle' });
+	await page.locator('#new-title').fill(title);
+	await page.locator('input[name="world"][value="sword-and-sorcery"]').check();
+	await page.locator('form[action="?/create"] button[type="submit"]').click();
+	await expect(page).toHaveURL(/\/sessions\/[a-z2-7]{20}$/);
+	const id = sessionIdOf(page);
+	await expect(page.getByTestId('title-card')).toBeVisible();
+	await page.keyboard.press('Enter');
+	await readToEnd(page);
+	return id;
+}
+
+/** Sends a line and waits until the GM's reply (its first words) is on the stage, the turn is over and read. */
+async function say(page: Page, text: string, reply: string): Promise<void> {
+	await input(page).fill(text);
+	await input(page).press('Enter');
+	await expect(page.getByTestId('text-window')).toContainText(reply, { timeout: 20_000 });
+	await expect(page.locator('.vn form[action="?/cancel"] button')).toHaveAttribute('aria-disabled', 'true', { timeout: 20_000 });
+	await readToEnd(page);
+}
+
+/** The settings layer (the quick menu's link), where the session's spend panel lives. */
+async function openSettings(page: Page, title: string) {
+	await page.getByTestId('text-window').locator('a[href="#settings"]').click();
+	const settings = page.getByRole('dialog', { name: title });
+	await expect(settings).toBeVisible();
+	return settings;
+}
+
+/** The spend API's count of metered turns, once the last turn's calls are in the books. */
+async function meteredTurns(page: Page, id: string): Promise<number> {
+	const body: { turns: unknown[] } = await (await page.request.get(`/api/v1/sessions/${id}/spend`)).json();
+	return body.turns.length;
+}
+
+test('the player sees this session’s spend; the admin sees usage charts with their numbers and exports CSV', async ({ page }) => {
+	// An admin of the play server, made with the CLI on its data directory (the first account may be another test's).
+	const name = uniqueName('ops');
+	expect(createAccount(name, true)).toBe(0);
+	await signIn(page, name);
+	await expect(page.getByTestId('nav-turns-left')).toHaveText(/of 50 turns left today/);
+	await instantText(page);
+	const id = await startGame(page, 'Ledger');
+	// The site's header is not on the play screen: the turns left today are under the input box.
+	await expect(page.getByTestId('play-turns-left')).toHaveText('· 50 of 50 turns left today');
+	await say(page, 'I walk up to the north gate. #gate', 'Fog hangs over the north gate.');
+	await say(page, 'I look around', 'You said: I look around');
+	await say(page, 'I ask about the ships', 'You said: I ask about the ships');
+	await expect(page.getByTestId('play-turns-left')).toHaveText('· 47 of 50 turns left today');
+	await page.screenshot({ path: `${SHOTS}/play-turns-left-en.png` });
+	// The spend panel reads when it is shown: open it once the third turn is in the books.
+	await expect.poll(() => meteredTurns(page, id), { timeout: 20_000 }).toBe(3);
+
+	const settings = await openSettings(page, 'Settings');
+	// The free plan's model lock is in the same layer: no provider or model to pick.
+	await expect(settings.getByText('On the free plan the game master is always openai/mock-model.')).toBeVisible();
+	await expect(settings.getByLabel('Model', { exact: true })).toHaveCount(0);
+	const spend = settings.getByTestId('spend-panel');
+	await expect(spend.getByTestId('spend-turns-left')).toHaveText('47 of 50 turns left today');
+	await expect(spend.getByText(/Prompt-cache hit rate: \d+%/)).toBeVisible();
+	// The chart's numbers, as a table a screen reader reads: one row per turn.
+	const table = spend.getByRole('table', { name: 'Tokens per turn: cached input, uncached input and output' });
+	await expect(table.getByRole('row')).toHaveCount(1 + 3);
+	await expect(spend.getByRole('meter', { name: 'this session' })).toBeVisible();
+	await expect(spend.getByRole('meter', { name: 'you, today' })).toBeVisible();
+	await expect(spend.locator('canvas')).toHaveCount(1);
+	await spend.scrollIntoViewIfNeeded();
+	await spend.screenshot({ path: `${SHOTS}/spend-panel-en.png` });
+	await page.screenshot({ path: `${SHOTS}/settings-drawer-en.png` });
+
+	// The charts draw under the Content-Security-Policy: nothing is refused (the browser says so on the console).
+	const refused: string[] = [];
+	page.on('console', (m) => {
+		if (m.type() === 'error') refused.push(m.text());
+	});
+	await page.goto('/admin/usage');
+	await expect(page.getByRole('heading', { name: 'LLM usage' })).toBeVisible();
+	await expect(page.getByRole('table', { name: 'Usage per provider and model' })).toContainText('openai/mock-model');
+	await expect(page.getByRole('table', { name: 'Usage per user' })).toContainText(name);
+	await expect(page.locator('figure canvas')).toHaveCount(5);
+	await page.screenshot({ path: `${SHOTS}/admin-usage.png`, fullPage: true });
+	expect(refused).toEqual([]);
+
+	const csv = await page.request.get(`/admin/usage/export?view=days`);
+	expect(csv.headers()['content-type']).toContain('text/csv');
+	const lines = (await csv.text()).trim().split('\r\n');
+	expect(lines[0]).toBe('day,provider,model,calls,input_tokens,cached_input_tokens,cache_write_tokens,output_tokens,cost_usd,failures,retries,p50_latency_ms,p95_latency_ms');
+	expect(lines.some((l) => /,openai,mock-model,\d+,/.test(l))).toBe(true);
+});
+
+test('in Japanese: the settings layer shows the spend panel and the free plan\u2019s fixed model in Japanese', async ({ page }) => {
+	await instantText(page);
+	await signUp(page, uniqueName('spendja'));
+	await page.getByLabel('Display language').selectOption('ja');
+	await page.getByRole('button', { name: 'Change', exact: true }).click();
+	await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+	const id = await startGame(page, '帳簿');
+	await expect(page.getByTestId('play-turns-left')).toHaveText('· 今日の残り 50 / 50 ターン');
+	await say(page, 'I walk up to the north gate. #gate', 'Fog hangs over the north gate.');
+	await expect(page.getByTestId('play-turns-left')).toHaveText('· 今日の残り 49 / 50 ターン');
+	await page.screenshot({ path: `${SHOTS}/play-turns-left-ja.png` });
+	await expect.poll(() => meteredTurns(page, id), { timeout: 20_000 }).toBe(1);
+	const settings = await openSettings(page, '設定');
+	await expect(settings.getByText('フリープランでは GM は常に openai/mock-model です。')).toBeVisible();
+	const spend = settings.getByTestId('spend-panel');
+	await expect(spend.getByRole('heading', { name: 'このセッションの使用量' })).toBeVisible();
+	await expect(spend.getByTestId('spend-turns-left')).toHaveText('今日の残り 49 / 50 ターン');
+	await expect(spend.locator('canvas')).toHaveCount(1);
+	await spend.scrollIntoViewIfNeeded();
+	await spend.screenshot({ path: `${SHOTS}/spend-panel-ja.png` });
+	await page.screenshot({ path: `${SHOTS}/settings-drawer-ja.png` });
+});
+
+test('an admin moves a player to plus on /admin/users; the player then has no turn quota', async ({ page, browser }) => {
+	const admin = uniqueName('ops');
+	const player = uniqueName('player');
+	expect(createAccount(admin, true)).toBe(0);
+	expect(createAccount(player, false)).toBe(0);
+	await signIn(page, admin);
+	await expect(page.getByText(`Signed in as ${admin}`)).toBeVisible();
+	await page.goto('/admin/users');
+	await page.getByLabel(`Tier of ${player}`, { exact: true }).selectOption('plus');
+	await page.getByRole('button', { name: `Set tier of ${player}` }).click();
+	await expect(page.getByText(`${player} is now on the plus tier.`)).toBeVisible();
+	await page.screenshot({ path: `${SHOTS}/admin-users.png`, fullPage: true });
+
+	const other = await browser.newPage();
+	await signIn(other, player);
+	await expect(other.getByText(`Signed in as ${player}`)).toBeVisible();
+	// No quota on plus: nothing to count down in the header.
+	await expect(other.getByTestId('nav-turns-left')).toHaveCount(0);
+	await other.goto('/account');
+	await expect(other.getByTestId('tier')).toHaveText('Plus');
+	await other.close();
+});
+
+test('the usage page is not there for a player who is not an admin', async ({ page, request }) => {
+	const name = uniqueName('player');
+	expect(createAccount(name, false)).toBe(0);
+	await signIn(page, name);
+	await expect(page.getByText(`Signed in as ${name}`)).toBeVisible();
+	expect((await page.goto('/admin/usage'))?.status()).toBe(404);
+	expect((await page.request.get('/admin/usage/export?view=users')).status()).toBe(404);
+	expect((await request.get('/admin/users')).url()).toContain('/signin');
+});

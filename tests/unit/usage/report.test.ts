@@ -1,0 +1,120 @@
+/** The operator's usage report from the call log, its CSV, and the player's spend read through the API. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { testEnv, type TestEnv } from '../../helpers/env';
+import { csvField, parseRange, percentile, usageCsv, usageReport } from '../../../src/lib/server/usage';
+import { callLogInsert, type CallRecord } from '../../../src/lib/server/budget';
+import { createUser } from '../../../src/lib/server/auth';
+import { apiHarness, waitForTurn, type ApiHarness } from '../api/client';
+import { AcceptedTurn, bodyOf, Session } from '../api/shapes';
+import { SpendSchema } from '../../../src/lib/types/api';
+import * as v from 'valibot';
+
+let env: TestEnv | undefined;
+let h: ApiHarness | undefined;
+afterEach(async () => {
+	await env?.cleanup();
+	await h?.cleanup();
+	env = undefined;
+	h = undefined;
+});
+
+const call = (over: Partial<CallRecord> = {}): CallRecord => ({
+	provider: 'openai',
+	model: 'gpt-4.1-mini',
+	inputTokens: 1000,
+	cachedInputTokens: 400,
+	cacheWriteTokens: 0,
+	outputTokens: 100,
+	costMicros: 500,
+	latencyMs: 100,
+	retries: 0,
+	failure: undefined,
+	...over
+});
+
+describe('usage report', () => {
+	it('takes the nearest-rank percentile', () => {
+		expect(percentile([], 50)).toBeNull();
+		expect(percentile([10], 95)).toBe(10);
+		const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
+		expect([percentile(hundred, 50), percentile(hundred, 95)]).toEqual([50, 95]);
+	});
+
+	it('reads a range of UTC days, 30 by default, and refuses bad ones', () => {
+		const now = Date.parse('2026-12-02T12:00:00Z');
+		expect(parseRange(new URLSearchParams(), now)).toEqual({ from: '2026-11-03', to: '2026-12-02' });
+		expect(parseRange(new URLSearchParams('from=2026-12-03&to=2026-12-01'), now)).toEqual({ error: '"from" must not be after "to"' });
+		expect(parseRange(new URLSearchParams('from=2020-01-01&to=2026-12-01'), now)).toMatchObject({ error: expect.stringMatching(/at most 366 days/) });
+		expect(parseRange(new URLSearchParams('from=yesterday'), now)).toMatchObject({ error: expect.stringMatching(/YYYY-MM-DD/) });
+	});
+
+	it('sums per day, per provider/model and per user, with failures, retries and latency percentiles', async () => {
+		env = await testEnv();
+		const db = env.app.control.db;
+		const alice = await createUser(env.app, { name: 'alice', password: 'correct horse battery' }, { viaOperator: true });
+		const payer = { userId: alice.id, sessionId: 's1' };
+		const day1 = Date.parse('2026-12-01T10:00:00Z');
+		const day2 = Date.parse('2026-12-02T10:00:00Z');
+		for (const [record, at] of [
+			[call({ latencyMs: 100 }), day1],
+			[call({ latencyMs: 300, retries: 2 }), day1],
+			[call({ provider: 'anthropic', model: 'claude-sonnet-4-5', costMicros: 2000, cacheWriteTokens: 50, latencyMs: 200 }), day2],
+			[call({ failure: 'timeout', inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costMicros: 0, latencyMs: 9000 }), day2]
+		] as const)
+			await callLogInsert(db, payer, record, at);
+		const report = await usageReport(db, { from: '2026-11-30', to: '2026-12-02' });
+		expect(report.days.map((d) => [d.day, d.calls, d.costMicros, d.failures, d.retries, d.p50Ms, d.p95Ms])).toEqual([
+			['2026-11-30', 0, 0, 0, 0, null, null],
+			['2026-12-01', 2, 1000, 0, 2, 100, 300],
+			// The failed call's 9 s is not an LLM latency.
+			['2026-12-02', 2, 2000, 1, 0, 200, 200]
+		]);
+		expect(report.models.map((m) => [m.provider, m.model, m.calls, m.costMicros])).toEqual([
+			['anthropic', 'claude-sonnet-4-5', 1, 2000],
+			['openai', 'gpt-4.1-mini', 3, 1000]
+		]);
+		expect(report.users).toEqual([expect.objectContaining({ name: 'alice', tier: 'free', calls: 4, costMicros: 3000, cachedInputTokens: 1200 })]);
+		const csv = usageCsv(report, 'days').split('\r\n');
+		expect(csv[0]).toBe('day,provider,model,calls,input_tokens,cached_input_tokens,cache_write_tokens,output_tokens,cost_usd,failures,retries,p50_latency_ms,p95_latency_ms');
+		expect(csv[1]).toBe('2026-12-01,openai,gpt-4.1-mini,2,2000,800,0,200,0.001000,0,2,100,300');
+	});
+
+	it('writes CSV fields safely: quotes, line breaks and formula starts', () => {
+		expect(csvField('plain')).toBe('plain');
+		expect(csvField('a,b')).toBe('"a,b"');
+		expect(csvField('say "hi"')).toBe('"say ""hi"""');
+		expect(csvField('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
+		expect(csvField(null)).toBe('');
+	});
+});
+
+describe('spend through the API', () => {
+	it('gives tokens and cost per turn, the cache hit rate, budgets left and turns left; another user gets a 404', async () => {
+		h = await apiHarness({ env: { KANTERA_LLM_MODEL: 'gpt-4.1-mini', KANTERA_BUDGET_SESSION_USD: '1', KANTERA_BUDGET_USER_DAY_USD: '2' } });
+		const { alice, bob, as, mock } = h;
+		mock?.script([
+			{ text: 'One.', usage: { inputTokens: 1000, cachedInputTokens: 0, outputTokens: 50 } },
+			{ text: 'Two.', usage: { inputTokens: 1000, cachedInputTokens: 800, outputTokens: 50 } }
+		]);
+		const api = as(alice);
+		const id = (await bodyOf(await api.post('/api/v1/sessions', {}), Session)).id;
+		for (const [i, text] of ['one', 'two'].entries()) {
+			const res = await api.post(`/api/v1/sessions/${id}/turns`, { text, idempotencyKey: `spend-key-${i}-0000` });
+			await waitForTurn(api, id, (await bodyOf(res, AcceptedTurn)).turnId);
+		}
+		const spend = v.parse(SpendSchema, await (await api.get(`/api/v1/sessions/${id}/spend`)).json());
+		expect(spend.turns.map((t) => [t.n, t.kind, t.inputTokens, t.cachedInputTokens, t.outputTokens])).toEqual([
+			[1, 'player', 1000, 0, 50],
+			[2, 'player', 1000, 800, 50]
+		]);
+		expect(spend.totals.cacheHitRate).toBeCloseTo(0.4);
+		const spent = spend.totals.costMicros;
+		expect(spent).toBeGreaterThan(0);
+		expect(spend.budgets).toEqual([
+			{ scope: 'session', limitMicros: 1_000_000, leftMicros: 1_000_000 - spent },
+			{ scope: 'user_day', limitMicros: 2_000_000, leftMicros: 2_000_000 - spent }
+		]);
+		expect(spend.plan).toMatchObject({ tier: 'free', turnsUsed: 2, turnsLeft: 48 });
+		expect((await as(bob).get(`/api/v1/sessions/${id}/spend`)).status).toBe(404);
+	});
+});
