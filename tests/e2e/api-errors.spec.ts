@@ -123,3 +123,21 @@ test('a 200,000-character Japanese document (600 KB) is accepted, declared or ch
 	// Nothing of the refused bodies was saved.
 	expect(v.parse(Document, await (await request.get(path)).json()).body).toBe('港'.repeat(200_000));
 });
+
+test('a page of another origin on the same host cannot change anything with the player’s cookie', async ({ request, baseURL }) => {
+	if (!baseURL) throw new Error('no baseURL');
+	await signUpApi(request, baseURL);
+	const here = new URL(baseURL);
+	// Another port of the same host is the same site: the SameSite=Lax cookie goes along.
+	const elsewhere = `${here.protocol}//${here.hostname}:${Number(here.port) + 1}`;
+	const json = { 'content-type': 'application/json' };
+	const refused = await request.post('/api/v1/sessions', { headers: { ...json, origin: elsewhere }, data: { title: 'Planted' } });
+	expect((await errorOf(refused, 403)).code).toBe('CROSS_ORIGIN');
+	const refusedBySite = await request.post('/api/v1/sessions', { headers: { ...json, 'sec-fetch-site': 'same-site' }, data: { title: 'Planted' } });
+	expect((await errorOf(refusedBySite, 403)).code).toBe('CROSS_ORIGIN');
+	const list = v.parse(SessionList, await (await request.get('/api/v1/sessions')).json());
+	expect(list.sessions).toHaveLength(0);
+	// The site's own pages may.
+	const created = await request.post('/api/v1/sessions', { headers: { ...json, origin: here.origin }, data: { title: 'Mine' } });
+	expect(created.status()).toBe(201);
+});

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { sessionSchema } from '../../../src/lib/server/db';
 import * as stage from '../../../src/lib/server/stage';
 import { EventBus } from '../../../src/lib/server/turn';
-import { ImageRunner, placeBackdropSvg, imageKey, retryDelayMs, silhouetteSvg } from '../../../src/lib/server/images';
+import { ImageRunner, placeBackdropSvg, imageKey, retryDelayMs, silhouetteSvg, IMAGE_FAILED_TEXT } from '../../../src/lib/server/images';
 import { imagesHarness, ScriptedProvider, TEST_POLICY, type ImagesHarness } from './helpers';
 
 const { imageOrders } = sessionSchema;
@@ -87,7 +87,9 @@ describe('image job runner', () => {
 		expect(failed).toMatchObject({ status: 'failed', attempts: 3, error: 'image service answered 503', image: null, nextAttemptAt: null });
 		expect(h.provider.requests).toHaveLength(3);
 		expect(await harness.use((s) => stage.npcs.get(s.db, 'Bram'))).toMatchObject({ spriteImage: 'placeholder.svg' });
-		expect((await h.events()).filter((e) => e.type.startsWith('image.'))).toEqual([{ type: 'image.failed', orderId: id, target: 'npc', name: 'Bram', error: 'image service answered 503' }]);
+		expect((await h.events()).filter((e) => e.type.startsWith('image.'))).toEqual([{ type: 'image.failed', orderId: id, target: 'npc', name: 'Bram', error: IMAGE_FAILED_TEXT }]);
+		// The service's own words stay on the server (the order row, the log), never in the player's events.
+		expect(JSON.stringify(await h.events())).not.toContain('answered 503');
 		// Given up for good: later kicks leave it alone.
 		h.clock.now += 10 * base;
 		await h.run();

@@ -161,6 +161,21 @@ describe('the opening in the first context', () => {
 		await h.play('I ask what happened.');
 		expect(systemTextOf(h.mock.requests[1] ?? { openai: undefined, anthropic: undefined })).not.toContain('## Opening scene');
 	});
+
+	it('tells the GM on every later turn where the stage stands after its own directions', async () => {
+		h = await turnHarness('openai');
+		await h.use((s) => s.write((tx) => stage.writePrologue(tx, prologueSource(getWorld('sword-and-sorcery', 'en')))));
+		h.mock.script([
+			{ text: 'Sefa storms out.', toolCalls: [{ name: 'adv_stage', arguments: { cues: [{ paragraph: 0, action: 'exit', character: 'Sefa' }] } }] },
+			{ text: 'Mirela sighs.' },
+			{ text: 'Mirela shrugs.' }
+		]);
+		await h.play('I look up from my wine.');
+		await h.play('I ask what happened.');
+		const second = systemTextOf(h.mock.requests[2] ?? { openai: undefined, anthropic: undefined }) ?? '';
+		expect(second).not.toContain('## Opening scene');
+		expect(second).toContain('## Stage (what the player sees now; adv_stage and set_scene change it)\n\n[Stage now] Background: The Crooked Lantern. On stage: Mirela (left).');
+	});
 });
 
 describe('turn lifecycle', () => {

@@ -8,6 +8,22 @@ import { getApp } from '../app';
 import { SESSION_COOKIE, authenticateToken, validateCookieSession, sessionCookieOptions, InvalidTokenError } from '../auth';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Whether a browser sent this request from a page of another origin. SvelteKit's CSRF check covers
+ * form content types only, and the sign-in cookie (SameSite=Lax) is also sent by pages on another
+ * port of the same host (same site, other origin): a body-less or JSON `fetch` from there would act
+ * as the signed-in player. Browsers send `Origin` on every such request (and `Sec-Fetch-Site`); a
+ * client that sends neither (curl with a cookie) is not a browser page and is let through.
+ */
+export function isCrossOriginRequest(request: Request, url: URL): boolean {
+	if (SAFE_METHODS.has(request.method)) return false;
+	const origin = request.headers.get('origin');
+	if (origin !== null) return origin !== url.origin;
+	const site = request.headers.get('sec-fetch-site');
+	return site !== null && site !== 'same-origin' && site !== 'none';
+}
 
 export const handleAuth: Handle = async ({ event, resolve }) => {
 	event.locals.user = null;
@@ -32,6 +48,11 @@ export const handleAuth: Handle = async ({ event, resolve }) => {
 		const session = await validateCookieSession(app, token);
 		if (!session) {
 			clearSessionCookie(event.cookies, event.url);
+		} else if (isCrossOriginRequest(event.request, event.url)) {
+			return json(
+				{ message: 'Requests that change something must come from this site’s own pages (or use an API token).', code: 'CROSS_ORIGIN' },
+				{ status: 403, headers: { 'cache-control': 'no-store' } }
+			);
 		} else {
 			event.locals.user = session.user;
 			if (session.renewed) event.cookies.set(SESSION_COOKIE, token, sessionCookieOptions(event.url, session.expiresAt));

@@ -168,9 +168,15 @@ export async function failAttempt(tx: SessionTx, job: ImageJob, owner: string, e
 	return { status: 'retry', at };
 }
 
+/**
+ * What the player's event says: fixed words. The service's own message stays in the order row and the
+ * server log (each attempt is logged): like an LLM provider, an image service may quote the request back.
+ */
+export const IMAGE_FAILED_TEXT = 'The image service could not draw it; the placeholder stays. The server log has the details.';
+
 async function giveUp(tx: SessionTx, job: ImageJob, error: string, now: number): Promise<void> {
 	await tx.update(imageOrders).set({ status: 'failed', error, leaseOwner: null, leaseExpiresAt: null, nextAttemptAt: null, updatedAt: now }).where(eq(imageOrders.id, job.id));
-	await appendEvent(tx, { type: 'image.failed', orderId: job.id, target: job.target, name: job.targetName, error });
+	await appendEvent(tx, { type: 'image.failed', orderId: job.id, target: job.target, name: job.targetName, error: IMAGE_FAILED_TEXT });
 }
 
 /**

@@ -23,6 +23,8 @@ export interface RecordsHead {
 	 * until the first exchange: the first reply continues from it instead of starting over.
 	 */
 	opening?: string | undefined;
+	/** Where the stage stands now (background, who stands where), given on every turn. */
+	stage?: string | undefined;
 }
 
 export interface ContextMessage {
@@ -48,6 +50,7 @@ export function renderHead(h: RecordsHead): string {
 	parts.push('## State', '```json\n' + JSON.stringify(h.state ?? {}, null, 2) + '\n```');
 	parts.push('## Recent journal', h.journal.length ? h.journal.map((j) => `- ${j}`).join('\n') : '(empty)');
 	if (h.opening?.trim()) parts.push('## Opening scene (the player has just read this on screen; continue from it, do not retell it)', h.opening.trim());
+	if (h.stage?.trim()) parts.push('## Stage (what the player sees now; adv_stage and set_scene change it)', h.stage.trim());
 	return parts.join('\n\n');
 }
 

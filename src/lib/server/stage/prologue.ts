@@ -150,17 +150,24 @@ export async function prologueText(exec: SessionExec): Promise<string | undefine
 }
 
 /**
- * The opening for the GM's first context: the prologue as the player read it and the stage it left
- * (background, who stands where), so the first reply continues the scene and stages from there.
+ * The opening for the GM's first context: the prologue as the player read it. The stage it left
+ * (background, who stands where) reaches the GM through `stageNow`, like every later turn's.
  */
 export async function openingContext(exec: SessionExec): Promise<string | undefined> {
-	const text = await prologueText(exec);
-	if (text === undefined) return undefined;
+	return prologueText(exec);
+}
+
+/**
+ * The stage as the player sees it now, in one line, for every context: without it the GM loses track
+ * of who stands where after its first reply and re-enters characters already on stage or talks to
+ * someone who left.
+ */
+export async function stageNow(exec: SessionExec): Promise<string> {
 	const stage = await stageBefore(exec, undefined);
 	const standing = STAGE_SLOTS.flatMap((slot) => {
 		const figure = stage.slots[slot];
 		return figure ? [`${figure.character} (${slot})`] : [];
 	});
 	const where = stage.background ? `Background: ${stage.background.scene}.` : 'No background.';
-	return `${text}\n\n[Stage now] ${where} On stage: ${standing.length > 0 ? standing.join(', ') : 'nobody'}.`;
+	return `[Stage now] ${where} On stage: ${standing.length > 0 ? standing.join(', ') : 'nobody'}.`;
 }

@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { sessionSchema, type SessionExec } from '../db';
 import { documents, journal, state, summaries } from '../records';
-import { openingContext } from '../stage';
+import { openingContext, stageNow } from '../stage';
 import { CARRY_EXCHANGES, type Exchange, type RecordsHead } from '../memory';
 
 const { turns } = sessionSchema;
@@ -72,6 +72,7 @@ export async function loadHead(exec: SessionExec): Promise<RecordsHead> {
 		toc: toc.flatMap((d) => [`document #${d.id}: ${d.title}${d.gmOnly ? ' (GM-only)' : ''}`, ...d.headings.map((h) => `  ${h}`)]),
 		state: st.doc,
 		journal: recent.map((j) => j.body),
-		opening: played ? undefined : await openingContext(exec)
+		opening: played ? undefined : await openingContext(exec),
+		stage: await stageNow(exec)
 	};
 }
