@@ -1,6 +1,7 @@
 // @ts-check
-// Start-up decisions of `npm start` (bin/server.js), kept free of side effects so they can be tested:
-// which environment adapter-node's handler must see, and which requests never reach SvelteKit.
+// Start-up decisions of `npm start` (bin/server.js under Node, bin/server-bun.js, bin/server-deno.js),
+// kept free of side effects so they can be tested: where to listen, which environment the adapter's
+// handler must see, and which requests never reach SvelteKit.
 import * as v from 'valibot';
 
 /** The app's own default for KANTERA_MAX_BODY_BYTES (src/lib/server/config); a test keeps them equal. */
@@ -25,7 +26,9 @@ const StartEnv = v.object({
 	SOCKET_PATH: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 	SHUTDOWN_TIMEOUT: v.optional(WholeNumber),
 	KEEP_ALIVE_TIMEOUT: v.optional(WholeNumber),
-	HEADERS_TIMEOUT: v.optional(WholeNumber)
+	HEADERS_TIMEOUT: v.optional(WholeNumber),
+	// Bun's idleTimeout, in seconds; Bun takes at most 255.
+	IDLE_TIMEOUT: v.optional(v.pipe(WholeNumber, v.maxValue(255, 'must be at most 255 (seconds)')))
 });
 
 export class StartError extends Error {
@@ -57,6 +60,8 @@ export function parseByteSize(value) {
  * @property {number} shutdownTimeoutS
  * @property {number | undefined} keepAliveTimeoutS
  * @property {number | undefined} headersTimeoutS
+ * @property {number} idleTimeoutS Bun: seconds a connection may stay silent between requests (0: no limit)
+ * @property {number | undefined} bodySizeLimit BODY_SIZE_LIMIT in bytes when set (never below maxBodyBytes)
  * @property {number} maxBodyBytes
  */
 
@@ -77,6 +82,8 @@ export function startSettings(env) {
 	const maxBodyBytes = e.KANTERA_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES;
 	/** @type {Record<string, string>} */
 	const adapterEnv = {};
+	/** @type {number | undefined} */
+	let bodySizeLimit;
 	if (e.BODY_SIZE_LIMIT === undefined) {
 		// adapter-node's own cap (512K by default) would otherwise cut bodies the app accepts.
 		adapterEnv.BODY_SIZE_LIMIT = String(maxBodyBytes);
@@ -89,6 +96,7 @@ export function startSettings(env) {
 					'requests the app accepts would be cut off. Leave BODY_SIZE_LIMIT unset (npm start sets it from KANTERA_MAX_BODY_BYTES) or raise it.'
 			);
 		}
+		bodySizeLimit = limit;
 	}
 	let socketProtocolHeader;
 	if (ORIGIN_VARIABLES.every((name) => cleaned[name] === undefined)) {
@@ -102,6 +110,9 @@ export function startSettings(env) {
 		shutdownTimeoutS: e.SHUTDOWN_TIMEOUT ?? 30,
 		keepAliveTimeoutS: e.KEEP_ALIVE_TIMEOUT,
 		headersTimeoutS: e.HEADERS_TIMEOUT,
+		// Bun's own default; event streams are exempt (bin/server-bun.js).
+		idleTimeoutS: e.IDLE_TIMEOUT ?? 10,
+		bodySizeLimit,
 		maxBodyBytes
 	};
 }

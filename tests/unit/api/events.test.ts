@@ -6,6 +6,7 @@ import { AcceptedTurn, bodyOf, ErrorBody, Session } from './shapes';
 import { eventFrames, sseReader } from './sse-reader';
 import { appendEvent, readEventsAfter } from '../../../src/lib/server/turn';
 import { openEventStream, SSE_BATCH, SSE_KEEPALIVE_MS } from '../../../src/lib/server/api';
+import { parseConfig } from '../../../src/lib/server/config';
 
 let h: ApiHarness | undefined;
 afterEach(async () => {
@@ -13,8 +14,8 @@ afterEach(async () => {
 	h = undefined;
 });
 
-async function harness(): Promise<ApiHarness> {
-	h = await apiHarness();
+async function harness(env?: Record<string, string>): Promise<ApiHarness> {
+	h = await apiHarness(env ? { env } : {});
 	return h;
 }
 
@@ -141,6 +142,34 @@ describe('GET …/events', () => {
 		expect(frames.length + more.length).toBeGreaterThanOrEqual(2);
 		await stream.close();
 		expect(app.bus.listenerCount(id)).toBe(0);
+	});
+
+	it('KANTERA_SSE_KEEPALIVE_MS sets the endpoint’s keep-alive interval; 0 sends none', async () => {
+		expect(parseConfig({}).sseKeepAliveMs).toBe(SSE_KEEPALIVE_MS);
+		const often = await apiHarness({ env: { KANTERA_SSE_KEEPALIVE_MS: '5' } });
+		try {
+			const { id } = await newSession(often.as(often.alice));
+			const stream = sseReader(await often.as(often.alice).get(`/api/v1/sessions/${id}/events`));
+			await stream.next();
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			await often.app.sessions.use(id, (s) => s.write((tx) => appendEvent(tx, { type: 'turn.interrupted', turnId: 'chatty' })));
+			// Dozens at 5 ms; the default interval (7.5 s) would send none in 300 ms.
+			const frames = await stream.until((f) => f.event === 'turn.interrupted');
+			expect(frames.filter((f) => f.comments.includes('keep-alive')).length).toBeGreaterThanOrEqual(2);
+			await stream.close();
+		} finally {
+			await often.cleanup();
+		}
+		const { app, alice, as } = await harness({ KANTERA_SSE_KEEPALIVE_MS: '0' });
+		const { id } = await newSession(as(alice));
+		const stream = sseReader(await as(alice).get(`/api/v1/sessions/${id}/events`));
+		await stream.next();
+		// Quiet for a while, then one event: nothing but that event may have come in between.
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		await app.sessions.use(id, (s) => s.write((tx) => appendEvent(tx, { type: 'turn.interrupted', turnId: 'quiet' })));
+		const frames = await stream.until((f) => f.event === 'turn.interrupted');
+		expect(frames.filter((f) => f.comments.includes('keep-alive'))).toEqual([]);
+		await stream.close();
 	});
 
 	it('cleans up when the request is aborted, and ends the stream when the session is deleted', async () => {

@@ -35,6 +35,15 @@ describe('startSettings', () => {
 		expect(() => startSettings({ BODY_SIZE_LIMIT: 'lots' })).toThrow(/BODY_SIZE_LIMIT/);
 	});
 
+	it('Bun: a connection idle for IDLE_TIMEOUT seconds is closed (10 unless set, at most 255); BODY_SIZE_LIMIT is its outer cap when set', () => {
+		expect(startSettings({}).idleTimeoutS).toBe(10);
+		expect(startSettings({ IDLE_TIMEOUT: '0' }).idleTimeoutS).toBe(0);
+		expect(startSettings({ IDLE_TIMEOUT: '255' }).idleTimeoutS).toBe(255);
+		expect(() => startSettings({ IDLE_TIMEOUT: '256' })).toThrow(/IDLE_TIMEOUT/);
+		expect(startSettings({}).bodySizeLimit).toBeUndefined();
+		expect(startSettings({ BODY_SIZE_LIMIT: '2M' }).bodySizeLimit).toBe(2_097_152);
+	});
+
 	it('names every bad variable', () => {
 		let message = '';
 		try {

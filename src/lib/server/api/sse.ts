@@ -40,6 +40,7 @@ export interface EventStreamOptions {
 	stillExists?: () => Promise<boolean>;
 	/** The request's signal: aborting it ends the stream. */
 	signal?: AbortSignal;
+	/** Keep-alive comments every this many ms (SSE_KEEPALIVE_MS when unset); 0 sends none. */
 	keepAliveMs?: number;
 	pollMs?: number;
 }
@@ -94,7 +95,8 @@ export async function openEventStream(opts: EventStreamOptions): Promise<Respons
 			send(`retry: ${SSE_RETRY_MS}\nid: ${cursor}\n\n`);
 			unsubscribe = bus.subscribe(sessionId, poke);
 			poll = setInterval(poke, opts.pollMs ?? SSE_POLL_MS);
-			keepAlive = setInterval(() => send(': keep-alive\n\n'), opts.keepAliveMs ?? SSE_KEEPALIVE_MS);
+			const keepAliveMs = opts.keepAliveMs ?? SSE_KEEPALIVE_MS;
+			if (keepAliveMs > 0) keepAlive = setInterval(() => send(': keep-alive\n\n'), keepAliveMs);
 			onAbort = () => {
 				cleanup();
 				try {

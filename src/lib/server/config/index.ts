@@ -20,6 +20,7 @@ export { configuredProviders, type SignInProvidersConfig, type OAuthClientConfig
 export type { TiersConfig, FreeModel } from './tiers';
 export type { BackupConfig, TursoConfig } from './deploy';
 
+const NonNegativeInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number));
 const PositiveInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be greater than 0'));
 const Bool = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'), v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s)));
 const Url = v.pipe(v.string(), v.trim(), v.url('must be a URL'));
@@ -50,6 +51,11 @@ const EnvSchema = v.object({
 	KANTERA_EMBEDDINGS_BATCH: v.optional(PositiveInt, '32'),
 	/** Largest request body accepted by the JSON API, in bytes. */
 	KANTERA_MAX_BODY_BYTES: v.optional(PositiveInt, '1048576'),
+	/**
+	 * Milliseconds between keep-alive comments on a quiet event stream (0: none). Proxies close a stream
+	 * that stays silent too long; tests turn them off to prove the server itself never does.
+	 */
+	KANTERA_SSE_KEEPALIVE_MS: v.optional(NonNegativeInt, '7500'),
 	...LLM_ENV_ENTRIES,
 	...ENGINE_ENV_ENTRIES,
 	...IMAGES_ENV_ENTRIES,
@@ -71,6 +77,8 @@ export interface Config {
 	tiers: TiersConfig;
 	embeddings: EmbeddingsConfig;
 	maxBodyBytes: number;
+	/** Keep-alive comments on quiet event streams, every this many ms; 0: none. */
+	sseKeepAliveMs: number;
 	llm: LlmConfig;
 	engine: EngineConfig;
 	images: ImagesConfig;
@@ -144,6 +152,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		tiers,
 		embeddings,
 		maxBodyBytes: e.KANTERA_MAX_BODY_BYTES,
+		sseKeepAliveMs: e.KANTERA_SSE_KEEPALIVE_MS,
 		llm,
 		engine,
 		images,

@@ -21,6 +21,7 @@ export const GET = apiEndpoint(async ({ app, user, params, request, url }) => {
 		sessionId: session.id,
 		after,
 		signal: request.signal,
+		keepAliveMs: app.config.sseKeepAliveMs,
 		stillExists: async () => {
 			try {
 				await ownedSession(app, user, session.id);

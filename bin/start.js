@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// @ts-check
+// What `npm start` runs: the build for KANTERA_ADAPTER (node when unset) under its runtime. Node's
+// server runs in this process; Bun and Deno come from the project's own dev dependencies (nothing to
+// install besides `npm ci`) and run as a child that gets this process's signals and exit code.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { TARGETS, TargetError, targetOf } from './targets.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** @returns {import('./targets.js').Target} */
+function targetOrExit() {
+	try {
+		return targetOf(process.env.KANTERA_ADAPTER);
+	} catch (err) {
+		if (!(err instanceof TargetError)) throw err;
+		console.error(err.message);
+		process.exit(1);
+	}
+}
+
+const target = targetOrExit();
+if (!existsSync(path.join(ROOT, target.entry))) {
+	const built = Object.values(TARGETS).filter((t) => existsSync(path.join(ROOT, t.entry)));
+	const build = target.name === 'node' ? 'npm run build' : `KANTERA_ADAPTER=${target.name} npm run build`;
+	const others = built.length ? ` (built: ${built.map((t) => t.name).join(', ')}; start one with KANTERA_ADAPTER=NAME npm start)` : '';
+	console.error(`There is no ${target.name} build to start: run \`${build}\` first${others}.`);
+	process.exit(1);
+}
+
+const server = path.join(ROOT, 'bin', target.server);
+if (target.name === 'node') {
+	await import(pathToFileURL(server).href);
+} else {
+	const [command, ...args] = runtimeCommand(target.name);
+	const child = spawn(command, [...args, server], {
+		cwd: ROOT,
+		stdio: 'inherit',
+		// Deno would otherwise look for a newer release online at every start.
+		env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' }
+	});
+	for (const signal of /** @type {const} */ (['SIGTERM', 'SIGINT', 'SIGHUP'])) {
+		process.on(signal, () => child.kill(signal));
+	}
+	child.on('error', (err) => {
+		console.error(`Could not start ${target.name}: ${err.message}. Run \`npm ci\` to install it (it is a dev dependency).`);
+		process.exit(1);
+	});
+	child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+/**
+ * The runtime's executable (installed by its npm package) and the flags it runs a server with.
+ * @param {'bun' | 'deno'} name
+ * @returns {string[]}
+ */
+function runtimeCommand(name) {
+	const dir = path.dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
+	if (name === 'bun') {
+		// Like Node, Bun must not read .env files by itself: the same checkout runs with the same settings.
+		return [path.join(dir, 'bin', 'bun.exe'), '--no-env-file'];
+	}
+	// deno's install script puts the binary beside its package.json; its bin.cjs is a Node launcher for it.
+	const native = path.join(dir, process.platform === 'win32' ? 'deno.exe' : 'deno');
+	const exe = existsSync(native) ? [native] : [process.execPath, path.join(dir, 'bin.cjs')];
+	// -A: the libSQL driver is a native addon (FFI), which no narrower permission set can contain anyway.
+	// --no-lock: no deno.lock is written into the checkout; packages come from node_modules as npm installed them.
+	// --unstable-no-legacy-abort: request.signal aborts when the client goes away, not also after every
+	// answer (Deno's old default); the same meaning it has under Node and Bun.
+	return [...exe, 'run', '-A', '--no-lock', '--node-modules-dir=manual', '--unstable-no-legacy-abort'];
+}
