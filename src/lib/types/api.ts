@@ -55,7 +55,8 @@ export const SessionSchema = v.object({
 });
 export type SessionDto = v.InferOutput<typeof SessionSchema>;
 
-export const TurnStatusSchema = v.picklist(TURN_STATUSES);
+/** A turn's status as the API tells it: `undone` once an undo, reroll or edit took it back. */
+export const TurnStatusSchema = v.picklist([...TURN_STATUSES, 'undone']);
 
 export const AcceptedTurnSchema = v.object({ turnId: v.string(), status: TurnStatusSchema });
 export type AcceptedTurnDto = v.InferOutput<typeof AcceptedTurnSchema>;

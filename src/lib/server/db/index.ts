@@ -6,3 +6,4 @@ export { newId, isSessionId, SESSION_ID_PATTERN } from './ids';
 export { migrate, MigrationError, type Migration } from './migrate';
 export * as controlSchema from './control-schema';
 export * as sessionSchema from './session-schema';
+export * as undoLog from './undo-log';
