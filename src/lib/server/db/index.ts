@@ -7,3 +7,4 @@ export { migrate, MigrationError, type Migration } from './migrate';
 export * as controlSchema from './control-schema';
 export * as sessionSchema from './session-schema';
 export * as undoLog from './undo-log';
+export { copyDatabase, NOT_COPIED, type CopyResult } from './copy';

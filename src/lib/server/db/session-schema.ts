@@ -8,6 +8,7 @@
  */
 import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core';
 import { FAILURE_CLASSES } from '../../types/events';
+import type { SaveThumbnail } from '../../types/saves';
 
 /** Small key/value facts about this database (embedding model and dimension, etc.). */
 export const meta = sqliteTable('meta', {
@@ -323,8 +324,8 @@ export const saves = sqliteTable(
 		/** Player turns played up to the save. */
 		turnNumber: integer('turn_number').notNull(),
 		lastLine: text('last_line').notNull(),
-		/** The stage at that point, for the slot's thumbnail: background and sprite image URLs. */
-		thumbnail: text('thumbnail', { mode: 'json' }).notNull().$type<{ background: string | null; sprites: string[] }>(),
+		/** The stage at that point, for the slot's thumbnail: the place and the characters on it, with their images. */
+		thumbnail: text('thumbnail', { mode: 'json' }).notNull().$type<SaveThumbnail>(),
 		createdAt: integer('created_at').notNull()
 	},
 	(t) => [index('saves_created').on(t.createdAt)]
