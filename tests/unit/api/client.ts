@@ -29,6 +29,11 @@ import * as regenerateRoute from '../../../src/routes/api/v1/sessions/[id]/image
 import * as imagesRoute from '../../../src/routes/api/v1/sessions/[id]/images/+server';
 import * as backlogRoute from '../../../src/routes/api/v1/sessions/[id]/backlog/+server';
 import * as journalRecentRoute from '../../../src/routes/api/v1/sessions/[id]/journal/recent/+server';
+import * as undoRoute from '../../../src/routes/api/v1/sessions/[id]/turns/[turnId]/undo/+server';
+import * as rerollRoute from '../../../src/routes/api/v1/sessions/[id]/turns/[turnId]/reroll/+server';
+import * as savesRoute from '../../../src/routes/api/v1/sessions/[id]/saves/+server';
+import * as saveRoute from '../../../src/routes/api/v1/sessions/[id]/saves/[saveId]/+server';
+import * as loadRoute from '../../../src/routes/api/v1/sessions/[id]/saves/[saveId]/load/+server';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 type Handler<P extends Partial<Record<string, string>>> = (event: ApiEvent<P>) => Promise<Response>;
@@ -59,6 +64,11 @@ const ROUTES: Route[] = [
 	route(new RegExp(`^/api/v1/sessions/${SEG}/turns$`), turnsRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/turns/${SEG}$`), turnRoute, ([id = '', turnId = '']) => ({ id, turnId })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/turns/${SEG}/cancel$`), cancelRoute, ([id = '', turnId = '']) => ({ id, turnId })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/turns/${SEG}/undo$`), undoRoute, ([id = '', turnId = '']) => ({ id, turnId })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/turns/${SEG}/reroll$`), rerollRoute, ([id = '', turnId = '']) => ({ id, turnId })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/saves$`), savesRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/saves/${SEG}$`), saveRoute, ([id = '', saveId = '']) => ({ id, saveId })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/saves/${SEG}/load$`), loadRoute, ([id = '', saveId = '']) => ({ id, saveId })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/messages$`), messagesRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/state$`), stateRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/journal$`), journalRoute, ([id = '']) => ({ id })),

@@ -7,6 +7,7 @@ import { createPlaySession, deletePlaySession, getPlaySession } from '../../../s
 import { acceptTurn, writeSettings, ensureMission, composeMission } from '../../../src/lib/server/turn';
 import { deleteSave, listSaves, loadSave, saveGame, undoTurn, MAX_SAVE_SLOTS } from '../../../src/lib/server/timetravel';
 import { startMockLlm } from '../../mock-llm';
+import type { SaveDto } from '../../../src/lib/types/saves';
 
 let h: TurnHarness | undefined;
 afterEach(async () => {
@@ -126,7 +127,7 @@ describe('save slots', () => {
 		expect(list.map((x) => x.id)).toEqual([q2.id]);
 		expect(q2).toMatchObject({ quick: true, name: 'Quick save', turnNumber: 2, lastLine: 'Two.' });
 		expect(q1.id).not.toBe(q2.id);
-		const named = [];
+		const named: SaveDto[] = [];
 		for (let i = 0; i < MAX_SAVE_SLOTS; i++) named.push(await h.use((s) => saveGame(harness.app, s, { quick: false })));
 		await expect(h.use((s) => saveGame(harness.app, s, { quick: false }))).rejects.toMatchObject({ code: 'slots_full' });
 		await h.use((s) => deleteSave(harness.app, s, named[0]?.id));

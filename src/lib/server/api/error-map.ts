@@ -9,6 +9,7 @@ import { isRecordError } from '../records';
 import { LLM_SETUP_HINT } from '../config';
 import { ImageJobError, RegenerationLimitError } from '../images';
 import { BudgetExceededError } from '../budget';
+import { TimeTravelError } from '../timetravel';
 import { ApiError } from './errors';
 import { errorResponse } from './respond';
 
@@ -21,6 +22,15 @@ const TURN_ERRORS: Record<TurnError['code'], { status: number; code: string }> =
 	not_configured: { status: 503, code: 'LLM_NOT_CONFIGURED' },
 	not_found: { status: 404, code: 'NOT_FOUND' },
 	not_cancellable: { status: 409, code: 'TURN_FINISHED' }
+};
+
+const TIME_TRAVEL_ERRORS: Record<TimeTravelError['code'], { status: number; code: string }> = {
+	busy: { status: 409, code: 'TURN_IN_PROGRESS' },
+	not_last: { status: 409, code: 'NOT_LAST_TURN' },
+	already_undone: { status: 409, code: 'TURN_UNDONE' },
+	key_reused: { status: 409, code: 'IDEMPOTENCY_KEY_REUSED' },
+	not_found: { status: 404, code: 'NOT_FOUND' },
+	slots_full: { status: 409, code: 'SAVE_SLOTS_FULL' }
 };
 
 /** Whole seconds until `at`, at least 1: Retry-After takes integer seconds. */
@@ -38,6 +48,10 @@ export function toErrorResponse(err: unknown): Response | undefined {
 	if (err instanceof TurnError) {
 		const { status, code } = TURN_ERRORS[err.code];
 		return errorResponse(status, { message: err.message, code, ...(err.code === 'not_configured' ? { hint: LLM_SETUP_HINT } : {}) });
+	}
+	if (err instanceof TimeTravelError) {
+		const { status, code } = TIME_TRAVEL_ERRORS[err.code];
+		return errorResponse(status, { message: err.message, code });
 	}
 	if (err instanceof RegenerationLimitError) {
 		return errorResponse(429, { message: err.message, code: 'REGENERATION_LIMIT', resetsAt: err.resetsAt.toISOString() }, { 'retry-after': String(retryAfterSeconds(err.resetsAt)) });
