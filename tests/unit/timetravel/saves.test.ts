@@ -133,7 +133,8 @@ describe('save slots', () => {
 		await h.use((s) => deleteSave(harness.app, s, named[0]?.id));
 		await h.use((s) => saveGame(harness.app, s, { name: 'again', quick: false }));
 		await deletePlaySession(h.app, h.userId, listed.sessionId);
-	});
+		// Twenty-odd copies: on the remote test server each is many HTTP requests.
+	}, 180_000);
 
 	it('refuses to save while a turn is in progress', async () => {
 		const listed = await listedHarness();
