@@ -55,6 +55,8 @@ export interface PlayOptions {
 	/** Reads the log page after a message (what a commit added); the API's backlog in the browser. */
 	fetchLog?: (afterId: number) => Promise<LogPageDto>;
 	warn?: (message: string) => void;
+	/** Shows the session afresh (after an undo the records are not what the screen holds); the page reload in the browser. */
+	reload?: () => void;
 }
 
 /** A daily turn quota as the player sees it. */
@@ -92,9 +94,14 @@ export class PlayState {
 	turnsLeft = $state<TurnsLeft | null>(null);
 	/** What the GM offered to say next with its newest reply; shown once that reply has been read. */
 	choices = $state.raw<ChoiceMenu | null>(null);
+	/** The last committed player turn: what Undo, Reroll and Edit act on (null while a turn runs). */
+	undoable = $state.raw<{ turnId: string; input: string } | null>(null);
+	/** The screen is being reloaded after an undo: the records it shows are out of date. */
+	reloading = $state(false);
 
 	private readonly fetchLog: (afterId: number) => Promise<LogPageDto>;
 	private readonly warn: (message: string) => void;
+	private readonly reloadPage: () => void;
 	private queue: Promise<void> = Promise.resolve();
 	private lastEventId: number;
 
@@ -107,6 +114,8 @@ export class PlayState {
 		this.warn = options.warn ?? ((m) => console.warn(`[kantera] ${m}`));
 		this.fetchLog = options.fetchLog ?? ((after) => this.defaultFetchLog(after));
 		this.turnsLeft = options.turnsLeft ?? null;
+		this.reloadPage = options.reload ?? (() => location.reload());
+		if (!view.activeTurn && view.lastTurn?.status === 'committed') this.undoable = { turnId: view.lastTurn.id, input: view.lastTurn.input };
 		this.settings = new ReaderSettings();
 		this.images = new StageImages(view.log.images);
 		this.choices = view.choices;
@@ -175,6 +184,14 @@ export class PlayState {
 		return this.llmConfigured && this.turn === null;
 	}
 
+	/** Shows the session afresh, once. */
+	reload(): void {
+		if (this.reloading) return;
+		this.reloading = true;
+		this.undoable = null;
+		this.reloadPage();
+	}
+
 	/** The form was accepted by the server: the next submission needs a new key. */
 	submitted(): void {
 		this.idempotencyKey = newIdempotencyKey();
@@ -203,6 +220,7 @@ export class PlayState {
 		switch (event.type) {
 			case 'turn.accepted':
 				if (this.turnsLeft) this.turnsLeft = { ...this.turnsLeft, left: Math.max(0, this.turnsLeft.left - 1) };
+				this.undoable = null;
 				this.turn = { id: event.turnId, input: event.input, phase: 'accepted', cancelRequested: false };
 				this.outcome = null;
 				this.activity = null;
@@ -241,6 +259,7 @@ export class PlayState {
 				const offeredBy = event.messageIds.at(-1);
 				this.choices = event.choices && event.choices.length > 0 && offeredBy !== undefined ? { messageId: offeredBy, options: event.choices } : null;
 				this.commits++;
+				if (input) this.undoable = { turnId: event.turnId, input };
 				this.finish(event.turnId, event.stopped ? { id: event.turnId, input, status: 'committed', failure: null, stopped: event.stopped } : null);
 				return;
 			}
@@ -252,6 +271,10 @@ export class PlayState {
 				return;
 			case 'turn.interrupted':
 				this.endTurn(event.turnId, 'interrupted', null);
+				return;
+			case 'turn.undone':
+				// Every record may differ from what the screen holds (here or in another tab): show it afresh.
+				this.reload();
 				return;
 			case 'budget.warning':
 				this.budgetWarnings = [...this.budgetWarnings, event.message];

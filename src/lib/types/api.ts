@@ -109,10 +109,26 @@ export const SessionSchema = v.object({
 });
 export type SessionDto = v.InferOutput<typeof SessionSchema>;
 
-export const TurnStatusSchema = v.picklist(TURN_STATUSES);
+/** A turn's status as the API tells it: `undone` once an undo, reroll or edit took it back. */
+export const TurnStatusSchema = v.picklist([...TURN_STATUSES, 'undone']);
 
 export const AcceptedTurnSchema = v.object({ turnId: v.string(), status: TurnStatusSchema });
 export type AcceptedTurnDto = v.InferOutput<typeof AcceptedTurnSchema>;
+
+/** `POST …/turns/{turnId}/undo`: what the undo took back. */
+export const UndoneSchema = v.object({
+	/** The player turn taken back. */
+	turnId: v.string(),
+	/** The line the player had sent in it. */
+	input: v.string(),
+	/** Every turn taken back, newest first (checkpoints and hand-offs after it, then it). */
+	undone: v.array(v.string())
+});
+export type UndoneDto = v.InferOutput<typeof UndoneSchema>;
+
+/** `POST …/turns/{turnId}/reroll`: the new turn, and what was taken back for it (absent on a resend). */
+export const RerolledSchema = v.object({ turnId: v.string(), status: TurnStatusSchema, undone: v.optional(UndoneSchema) });
+export type RerolledDto = v.InferOutput<typeof RerolledSchema>;
 
 export const TurnSchema = v.object({
 	turnId: v.string(),

@@ -56,6 +56,12 @@ export const SessionEventSchema = v.variant('type', [
 	v.object({ type: v.literal('turn.failed'), turnId: v.string(), reason: v.picklist(FAILURE_CLASSES), errorId: v.string(), retryable: v.boolean() }),
 	v.object({ type: v.literal('turn.cancelled'), turnId: v.string() }),
 	v.object({ type: v.literal('turn.interrupted'), turnId: v.string() }),
+	/**
+	 * An undo (or a reroll or edit) took the player's turn `turnId` back, with the checkpoints and
+	 * hand-offs after it (`undone`, newest first): every record is as it was before it. Screens reload
+	 * the session; `input` is the line the player sent, for an edit box.
+	 */
+	v.object({ type: v.literal('turn.undone'), turnId: v.string(), undone: v.array(v.string()), input: v.string() }),
 	v.object({ type: v.literal('budget.warning'), scope: v.picklist(BUDGET_SCOPES), message: v.string() }),
 	/** An image job finished: the stage swaps the placeholder of that character or place for `url`. */
 	v.object({ type: v.literal('image.ready'), orderId: Id, target: ImageTargetSchema, name: v.string(), url: v.string() }),

@@ -38,6 +38,11 @@ import * as presetReportRoute from '../../../src/routes/api/v1/presets/[id]/repo
 import * as presetImportRoute from '../../../src/routes/api/v1/presets/import/+server';
 import * as galleryRoute from '../../../src/routes/api/v1/gallery/+server';
 import * as spendRoute from '../../../src/routes/api/v1/sessions/[id]/spend/+server';
+import * as undoRoute from '../../../src/routes/api/v1/sessions/[id]/turns/[turnId]/undo/+server';
+import * as rerollRoute from '../../../src/routes/api/v1/sessions/[id]/turns/[turnId]/reroll/+server';
+import * as savesRoute from '../../../src/routes/api/v1/sessions/[id]/saves/+server';
+import * as saveRoute from '../../../src/routes/api/v1/sessions/[id]/saves/[saveId]/+server';
+import * as loadRoute from '../../../src/routes/api/v1/sessions/[id]/saves/[saveId]/load/+server';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 type Handler<P extends Partial<Record<string, string>>> = (event: ApiEvent<P>) => Promise<Response>;
@@ -68,6 +73,11 @@ const ROUTES: Route[] = [
 	route(new RegExp(`^/api/v1/sessions/${SEG}/turns$`), turnsRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/turns/${SEG}$`), turnRoute, ([id = '', turnId = '']) => ({ id, turnId })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/turns/${SEG}/cancel$`), cancelRoute, ([id = '', turnId = '']) => ({ id, turnId })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/turns/${SEG}/undo$`), undoRoute, ([id = '', turnId = '']) => ({ id, turnId })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/turns/${SEG}/reroll$`), rerollRoute, ([id = '', turnId = '']) => ({ id, turnId })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/saves$`), savesRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/saves/${SEG}$`), saveRoute, ([id = '', saveId = '']) => ({ id, saveId })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/saves/${SEG}/load$`), loadRoute, ([id = '', saveId = '']) => ({ id, saveId })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/messages$`), messagesRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/state$`), stateRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/journal$`), journalRoute, ([id = '']) => ({ id })),

@@ -20,7 +20,8 @@ describe('reading what the server sends', () => {
 
 	it('names every event type for the stream listeners', () => {
 		expect(SESSION_EVENT_TYPES).toContain('turn.committed');
-		expect(new Set(SESSION_EVENT_TYPES).size).toBe(14);
+		expect(new Set(SESSION_EVENT_TYPES).size).toBe(15);
+		expect(SESSION_EVENT_TYPES).toContain('turn.undone');
 		expect(SESSION_EVENT_TYPES).toContain('stage.staged');
 	});
 

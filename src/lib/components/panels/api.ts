@@ -20,6 +20,8 @@ import {
 	type StateDto
 } from '../../types/api';
 import { StageImagesSchema, type StageImagesDto } from '../../types/log';
+import { RerolledSchema, UndoneSchema, type RerolledDto, type UndoneDto } from '../../types/api';
+import { LoadedSaveSchema, SaveListSchema, SaveSchema, type LoadedSaveDto, type SaveDto } from '../../types/saves';
 import type { ImageTarget } from '../../types/events';
 import type { ProviderName } from '../../types/settings';
 
@@ -46,6 +48,15 @@ export interface PanelClient {
 	images(): Promise<StageImagesDto>;
 	/** Orders a new sprite or background; it arrives as an `image.ready` event. Metered. */
 	regenerate(target: ImageTarget, name: string): Promise<ImageOrderDto>;
+	/** Takes the last turn back with every record it wrote. */
+	undo(turnId: string, idempotencyKey: string): Promise<UndoneDto>;
+	/** Takes the last turn back and sends its line again, or `text` (an edit). */
+	reroll(turnId: string, idempotencyKey: string, text?: string): Promise<RerolledDto>;
+	saves(): Promise<SaveDto[]>;
+	save(request: { name?: string; quick: boolean }): Promise<SaveDto>;
+	/** Loads a save as a new session; the answer names it. */
+	load(saveId: string): Promise<LoadedSaveDto>;
+	deleteSave(saveId: string): Promise<void>;
 }
 
 /** Journal entries per "load more". */
@@ -78,6 +89,13 @@ export function panelClient(sessionId: string, fetcher: typeof fetch = fetch): P
 		session: () => call(SessionSchema, ''),
 		switchModel: (choice) => call(SessionSchema, '', { method: 'PATCH', body: JSON.stringify(choice) }),
 		images: () => call(StageImagesSchema, '/images'),
-		regenerate: (target, name) => call(ImageOrderSchema, '/images/regenerate', { method: 'POST', body: JSON.stringify({ target, name }) })
+		regenerate: (target, name) => call(ImageOrderSchema, '/images/regenerate', { method: 'POST', body: JSON.stringify({ target, name }) }),
+		undo: (turnId, idempotencyKey) => call(UndoneSchema, `/turns/${encodeURIComponent(turnId)}/undo`, { method: 'POST', body: JSON.stringify({ idempotencyKey }) }),
+		reroll: (turnId, idempotencyKey, text) =>
+			call(RerolledSchema, `/turns/${encodeURIComponent(turnId)}/reroll`, { method: 'POST', body: JSON.stringify(text === undefined ? { idempotencyKey } : { idempotencyKey, text }) }),
+		saves: async () => (await call(SaveListSchema, '/saves')).saves,
+		save: (request) => call(SaveSchema, '/saves', { method: 'POST', body: JSON.stringify(request) }),
+		load: (saveId) => call(LoadedSaveSchema, `/saves/${encodeURIComponent(saveId)}/load`, { method: 'POST' }),
+		deleteSave: (saveId) => call(v.undefined(), `/saves/${encodeURIComponent(saveId)}`, { method: 'DELETE' })
 	};
 }

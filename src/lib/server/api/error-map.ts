@@ -11,6 +11,7 @@ import { ImageJobError, RegenerationLimitError } from '../images';
 import { BudgetExceededError } from '../budget';
 import { PresetError } from '../presets';
 import { GalleryError } from '../gallery';
+import { TimeTravelError } from '../timetravel';
 import { ApiError } from './errors';
 import { TierError } from '../tiers';
 import { errorResponse } from './respond';
@@ -36,6 +37,15 @@ const PRESET_ERRORS: Record<PresetError['code'], { status: number; code: string 
 	bad_import: { status: 400, code: 'BAD_IMPORT' }
 };
 
+const TIME_TRAVEL_ERRORS: Record<TimeTravelError['code'], { status: number; code: string }> = {
+	busy: { status: 409, code: 'TURN_IN_PROGRESS' },
+	not_last: { status: 409, code: 'NOT_LAST_TURN' },
+	already_undone: { status: 409, code: 'TURN_UNDONE' },
+	key_reused: { status: 409, code: 'IDEMPOTENCY_KEY_REUSED' },
+	not_found: { status: 404, code: 'NOT_FOUND' },
+	slots_full: { status: 409, code: 'SAVE_SLOTS_FULL' }
+};
+
 /** Whole seconds until `at`, at least 1: Retry-After takes integer seconds. */
 export function retryAfterSeconds(at: Date, now = Date.now()): number {
 	return Math.max(1, Math.ceil((at.getTime() - now) / MS_PER_SECOND));
@@ -52,6 +62,10 @@ export function toErrorResponse(err: unknown): Response | undefined {
 	if (err instanceof TurnError) {
 		const { status, code } = TURN_ERRORS[err.code];
 		return errorResponse(status, { message: err.message, code, ...(err.code === 'not_configured' ? { hint: LLM_SETUP_HINT } : {}) });
+	}
+	if (err instanceof TimeTravelError) {
+		const { status, code } = TIME_TRAVEL_ERRORS[err.code];
+		return errorResponse(status, { message: err.message, code });
 	}
 	if (err instanceof RegenerationLimitError) {
 		return errorResponse(429, { message: err.message, code: 'REGENERATION_LIMIT', resetsAt: err.resetsAt.toISOString() }, { 'retry-after': String(retryAfterSeconds(err.resetsAt)) });

@@ -27,3 +27,4 @@ export { sessionSummaryDto, turnDto, journalEntryDto, documentInfoDto, documentD
 export { openEventStream, formatEvent, SSE_KEEPALIVE_MS, SSE_POLL_MS, SSE_RETRY_MS, SSE_BATCH, SSE_HEADERS, type EventStreamOptions } from './sse';
 export { recordsView } from './records-view';
 export { DocumentEditBody, editDocument, documentIdParam } from './panels';
+export { UndoBody, RerollBody, postUndo, postReroll, postLoad } from './timetravel';

@@ -6,3 +6,5 @@ export { newId, isSessionId, SESSION_ID_PATTERN } from './ids';
 export { migrate, MigrationError, type Migration } from './migrate';
 export * as controlSchema from './control-schema';
 export * as sessionSchema from './session-schema';
+export * as undoLog from './undo-log';
+export { copyDatabase, NOT_COPIED, type CopyResult } from './copy';

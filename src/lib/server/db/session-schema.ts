@@ -6,8 +6,9 @@
  * section updates the index in the same transaction. Vectors live in `section_vectors`, created at
  * run time because its F32_BLOB dimension is fixed per database by the embedding model in use.
  */
-import { sqliteTable, text, integer, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core';
 import { FAILURE_CLASSES } from '../../types/events';
+import type { SaveThumbnail } from '../../types/saves';
 
 /** Small key/value facts about this database (embedding model and dimension, etc.). */
 export const meta = sqliteTable('meta', {
@@ -260,4 +261,76 @@ export const imageOrders = sqliteTable(
 		updatedAt: integer('updated_at').notNull()
 	},
 	(t) => [index('image_orders_status').on(t.status, t.createdAt)]
+);
+
+/**
+ * Time travel (undo, reroll, edit): the before-images of every row a turn's commit wrote, kept per
+ * turn. Filled by triggers over the live schema (db/undo-log.ts) while `undo_capture` names the
+ * committing turn, inside that commit's own transaction: `before` is the row as JSON before the turn
+ * first touched it, or null when the turn created it (undo deletes it then).
+ */
+export const undoLog = sqliteTable(
+	'undo_log',
+	{
+		turnId: text('turn_id').notNull(),
+		tbl: text('tbl').notNull(),
+		rowId: integer('row_id').notNull(),
+		before: text('before')
+	},
+	(t) => [primaryKey({ columns: [t.turnId, t.tbl, t.rowId] })]
+);
+
+/** The turn whose commit is being captured into `undo_log`; a row exists only inside that commit's transaction. */
+export const undoCapture = sqliteTable('undo_capture', {
+	turnId: text('turn_id').primaryKey()
+});
+
+/**
+ * Turns taken back by an undo, reroll or edit. Their rows leave `turns` (so the records are exactly
+ * as before them); this keeps their idempotency keys, so a resend of an undone turn's request is
+ * answered "undone" instead of playing it again.
+ */
+export const undoneTurns = sqliteTable('undone_turns', {
+	id: text('id').primaryKey(),
+	idempotencyKey: text('idempotency_key').notNull().unique(),
+	kind: text('kind', { enum: ['player', 'checkpoint', 'handoff'] }).notNull(),
+	input: text('input').notNull(),
+	/** The undo request (its idempotency key) that took the turn back. */
+	undoKey: text('undo_key').notNull(),
+	undoneAt: integer('undone_at').notNull()
+});
+
+/** Undo and reroll requests by idempotency key: a resend answers what the first one did. */
+export const timeTravelRequests = sqliteTable('time_travel_requests', {
+	key: text('key').primaryKey(),
+	action: text('action', { enum: ['undo', 'reroll'] }).notNull(),
+	/** The turn the request took back. */
+	turnId: text('turn_id').notNull(),
+	/** Every turn it took back (the target and the checkpoints and hand-offs after it), as a JSON array. */
+	undone: text('undone', { mode: 'json' }).notNull().$type<string[]>(),
+	createdAt: integer('created_at').notNull()
+});
+
+/**
+ * Save slots: a named point in the campaign. The records at that point live in a database of their
+ * own (`database`, placed like a session database), so loading one is a copy, exact on any host.
+ * `quick` marks the one quick-save slot (replaced by each quick save).
+ */
+export const saves = sqliteTable(
+	'saves',
+	{
+		id: text('id').primaryKey(),
+		name: text('name').notNull(),
+		quick: integer('quick', { mode: 'boolean' }).notNull().default(false),
+		database: text('database').notNull(),
+		/** Commit order of the last turn in the save (0 before the first). */
+		turnSeq: integer('turn_seq').notNull(),
+		/** Player turns played up to the save. */
+		turnNumber: integer('turn_number').notNull(),
+		lastLine: text('last_line').notNull(),
+		/** The stage at that point, for the slot's thumbnail: the place and the characters on it, with their images. */
+		thumbnail: text('thumbnail', { mode: 'json' }).notNull().$type<SaveThumbnail>(),
+		createdAt: integer('created_at').notNull()
+	},
+	(t) => [index('saves_created').on(t.createdAt)]
 );

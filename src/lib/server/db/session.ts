@@ -8,6 +8,7 @@ import type { Client } from '@libsql/client';
 import * as sessionSchema from './session-schema';
 import { sessionMigrations } from './migrations.generated';
 import { migrate } from './migrate';
+import { ensureUndoTriggers } from './undo-log';
 import { openClient } from './client';
 import { TemplatePlacement, type SessionPlacement } from './placement';
 import type { Config } from '../config';
@@ -95,6 +96,8 @@ export class SessionDbPool {
 				const client = await openClient(url, authToken, SESSION_DB_CONCURRENCY);
 				try {
 					await migrate(client, sessionMigrations);
+					// After the migrations: the undo log's triggers follow the schema they left.
+					await ensureUndoTriggers(client);
 				} catch (err) {
 					client.close();
 					throw err;

@@ -51,8 +51,8 @@ export class ImageRunner {
 	private readonly loops = new Map<string, Promise<void>>();
 	private readonly again = new Set<string>();
 	private readonly timers = new Map<string, { at: number; timer: ReturnType<typeof setTimeout> }>();
-	/** Running calls, by the session they work for (so deleting a session can stop its calls). */
-	private readonly controllers = new Map<AbortController, string>();
+	/** Running calls, by the session and job they work for (so deleting a session or undoing a turn can stop its calls). */
+	private readonly controllers = new Map<AbortController, { sessionId: string; jobId: number }>();
 	/** Sessions being deleted: no new work, no wake-up timers (which would re-create their database). */
 	private readonly closing = new Set<string>();
 	private readonly now: () => number;
@@ -112,12 +112,23 @@ export class ImageRunner {
 			if (wake) clearTimeout(wake.timer);
 			this.timers.delete(sessionId);
 			this.again.delete(sessionId);
-			for (const [c, id] of this.controllers) if (id === sessionId) c.abort();
+			for (const [c, job] of this.controllers) if (job.sessionId === sessionId) c.abort();
 			await this.loops.get(sessionId);
 			await this.deps.store.deleteSession(sessionId);
 		} finally {
 			this.closing.delete(sessionId);
 		}
+	}
+
+	/**
+	 * An undo took these orders back (their rows are gone or pending again): calls running for them
+	 * stop now, unpaid, and whatever they would have finished is lost (`completeJob` finds no running
+	 * order). Then the session is looked at again, for orders the undo put back to pending.
+	 */
+	cancelOrders(sessionId: string, orderIds: readonly number[]): void {
+		const ids = new Set(orderIds);
+		for (const [c, job] of this.controllers) if (job.sessionId === sessionId && ids.has(job.jobId)) c.abort();
+		this.kick(sessionId);
 	}
 
 	private async drain(sessionId: string): Promise<void> {
@@ -159,7 +170,7 @@ export class ImageRunner {
 
 	private async runLeased(s: SessionDb, job: ImageJob): Promise<void> {
 		const controller = new AbortController();
-		this.controllers.set(controller, s.id);
+		this.controllers.set(controller, { sessionId: s.id, jobId: job.id });
 		const renew = setInterval(() => {
 			void s
 				.write((tx) => renewJobLease(tx, job.id, this.owner, this.now(), this.policy))

@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { eq } from 'drizzle-orm';
-import { newId, sessionSchema, type ControlDb, type SessionDb } from '../db';
+import { newId, sessionSchema, type ControlDb, type SessionDb, type SessionTx } from '../db';
 import { takeTurnQuota, returnTurnQuota } from '../budget';
 import type { Config } from '../config';
 import { appendEvent } from './events';
@@ -14,7 +14,7 @@ import { markWorkIfTaken } from './work';
 import { turnQuota } from '../tiers';
 import type { Tier } from '../../types/account';
 
-const { turns } = sessionSchema;
+const { turns, undoneTurns } = sessionSchema;
 
 export const IdempotencyKeySchema = v.pipe(
 	v.string('idempotencyKey must be a string'),
@@ -27,11 +27,17 @@ export interface AcceptInput {
 	tier?: Tier;
 	text: string;
 	idempotencyKey: string;
+	/**
+	 * Runs in the transaction that inserts the turn, after the checks, before the insert (a reroll
+	 * takes the previous turn back here): if it throws, nothing is written and the quota goes back.
+	 */
+	prepare?: (tx: SessionTx) => Promise<void>;
 }
 
 export interface AcceptedTurn {
 	turnId: string;
-	status: TurnRow['status'];
+	/** `undone`: the key belongs to a turn an undo took back; nothing is played again. */
+	status: TurnRow['status'] | 'undone';
 	/** False when the key was seen before and the existing turn is returned. */
 	created: boolean;
 }
@@ -41,9 +47,12 @@ export interface AcceptDeps {
 	control: ControlDb;
 }
 
-async function byKey(s: SessionDb, key: string) {
-	const [row] = await s.db.select().from(turns).where(eq(turns.idempotencyKey, key));
-	return row;
+/** The turn this key already made, if any: a live one, or one an undo took back. */
+async function byKey(exec: SessionDb['db'] | SessionTx, key: string): Promise<{ id: string; status: AcceptedTurn['status'] } | undefined> {
+	const [row] = await exec.select({ id: turns.id, status: turns.status }).from(turns).where(eq(turns.idempotencyKey, key));
+	if (row) return row;
+	const [undone] = await exec.select({ id: undoneTurns.id }).from(undoneTurns).where(eq(undoneTurns.idempotencyKey, key));
+	return undone ? { id: undone.id, status: 'undone' } : undefined;
 }
 
 export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptInput, now = Date.now()): Promise<AcceptedTurn> {
@@ -55,7 +64,7 @@ export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptIn
 	const key = v.safeParse(IdempotencyKeySchema, input.idempotencyKey);
 	if (!key.success) throw new TurnError('invalid_input', key.issues[0].message);
 
-	const seen = await byKey(s, key.output);
+	const seen = await byKey(s.db, key.output);
 	if (seen) return { turnId: seen.id, status: seen.status, created: false };
 	if (!deps.config.llm.configured) throw new TurnError('not_configured', deps.config.llm.reason);
 
@@ -66,11 +75,12 @@ export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptIn
 	let result: AcceptedTurn;
 	try {
 		result = await s.write(async (tx) => {
-			const [again] = await tx.select().from(turns).where(eq(turns.idempotencyKey, key.output));
+			const again = await byKey(tx, key.output);
 			if (again) return { turnId: again.id, status: again.status, created: false };
 			await interruptExpired(tx, now);
 			const active = await activeTurn(tx);
 			if (active) throw new TurnError('conflict', 'The GM is still working on the previous turn. Wait for it to finish, or cancel it.');
+			if (input.prepare) await input.prepare(tx);
 			const id = newId();
 			await tx.insert(turns).values({ id, idempotencyKey: key.output, kind: 'player', userId: input.userId, input: text, status: 'accepted', createdAt: now });
 			await appendEvent(tx, { type: 'turn.accepted', turnId: id, input: text });

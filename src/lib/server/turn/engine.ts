@@ -253,7 +253,9 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 			const offered = reply && toolCtx.choices.length > 0 ? { choices: [...toolCtx.choices] } : {};
 			if (turn.kind === 'player') await appendEvent(tx, { type: 'turn.committed', turnId: turn.id, reply, messageIds, ...(stopped ? { stopped } : {}), ...offered });
 			else await appendEvent(tx, { type: 'checkpoint.done', turnId: turn.id, summaryId });
-		});
+			// Every record the commit wrote is noted in the undo log with it, checkpoints and hand-offs too:
+			// an undo takes back the turn and whatever summary or model switch committed after it.
+		}, { undoAs: turn.id });
 		deps.bus.notify(s.id);
 		return { status: 'committed', reply, ...(stopped ? { stopped } : {}) };
 	} catch (err) {

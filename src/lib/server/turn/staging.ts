@@ -9,7 +9,7 @@
  * milliseconds, and the session database is never locked while the LLM is thinking: the event log,
  * leases and the player's own edits keep flowing.
  */
-import type { SessionDb, SessionExec, SessionTx } from '../db';
+import { undoLog, type SessionDb, type SessionExec, type SessionTx } from '../db';
 
 export type StagedOp = (tx: SessionTx) => Promise<unknown>;
 
@@ -45,11 +45,18 @@ export class Staging {
 		return result;
 	}
 
-	/** Applies every staged write and then `finalize`, in one transaction. */
-	async commit<T>(finalize: (tx: SessionTx) => Promise<T>): Promise<T> {
+	/**
+	 * Applies every staged write and then `finalize`, in one transaction. With `undoAs`, every row the
+	 * transaction writes is noted in the undo log under that turn id (db/undo-log.ts), in the same
+	 * transaction: the turn can be taken back exactly.
+	 */
+	async commit<T>(finalize: (tx: SessionTx) => Promise<T>, options: { undoAs?: string } = {}): Promise<T> {
 		return this.session.write(async (tx) => {
+			if (options.undoAs !== undefined) await undoLog.beginCapture(tx, options.undoAs);
 			for (const op of this.ops) await op(tx);
-			return finalize(tx);
+			const result = await finalize(tx);
+			if (options.undoAs !== undefined) await undoLog.endCapture(tx);
+			return result;
 		});
 	}
 

@@ -1,0 +1,44 @@
+/**
+ * Time travel through the API: undo, reroll and edit of the last turn; save slots and loading one as
+ * a new session. Bodies are checked here; the rules (last turn only, 409 while a turn runs, keys) are
+ * the timetravel module's.
+ */
+import * as v from 'valibot';
+import { IdempotencyKeySchema } from '../turn';
+import { withoutControlCharacters } from '../validation';
+import type { AuthUser } from '../auth';
+import type { App as Kantera } from '../app';
+import { loadSave, rerollTurn, undoTurn, type UndoOutcome } from '../timetravel';
+import type { LoadedSaveDto } from '../../types/saves';
+import type { UndoneDto, RerolledDto } from '../../types/api';
+import { withSession } from './sessions';
+
+export const UndoBody = v.strictObject({ idempotencyKey: IdempotencyKeySchema });
+
+export const RerollBody = v.strictObject({
+	idempotencyKey: IdempotencyKeySchema,
+	/** An edit: the new line to send instead of the turn's own. Length and blankness are the turn engine's rules. */
+	text: v.optional(v.pipe(v.string('text must be a string'), withoutControlCharacters('The text')))
+});
+
+function undoneDto(o: UndoOutcome): UndoneDto {
+	return { turnId: o.turnId, input: o.input, undone: o.undone };
+}
+
+export async function postUndo(app: Kantera, user: AuthUser, sessionId: string | undefined, turnId: string | undefined, body: v.InferOutput<typeof UndoBody>): Promise<{ body: UndoneDto; created: boolean }> {
+	const result = await withSession(app, user, sessionId, (s) => undoTurn(app, s, turnId ?? '', body.idempotencyKey));
+	return { body: undoneDto(result.outcome), created: result.created };
+}
+
+export async function postReroll(app: Kantera, user: AuthUser, sessionId: string | undefined, turnId: string | undefined, body: v.InferOutput<typeof RerollBody>): Promise<{ body: RerolledDto; created: boolean }> {
+	const result = await withSession(app, user, sessionId, (s) => rerollTurn(app, s, user.id, turnId ?? '', { key: body.idempotencyKey, ...(body.text === undefined ? {} : { text: body.text }) }));
+	return {
+		body: { turnId: result.turn.turnId, status: result.turn.status, ...(result.undone ? { undone: undoneDto(result.undone) } : {}) },
+		created: result.turn.created
+	};
+}
+
+export async function postLoad(app: Kantera, user: AuthUser, sessionId: string | undefined, saveId: string | undefined): Promise<LoadedSaveDto> {
+	const branch = await withSession(app, user, sessionId, (s, session) => loadSave(app, s, session, saveId));
+	return { sessionId: branch.id, title: branch.title };
+}

@@ -1,0 +1,127 @@
+/**
+ * Copying a session database's records into another (migrated, empty) session database, row for row
+ * under the same row ids: what a save slot stores and what loading it starts a branch from.
+ *
+ * It goes through the libSQL client (one read transaction on the source, one write batch on the
+ * target), not through files, so it works the same on the embedded default and on a remote libSQL
+ * server or Turso. The full-text indexes are filled by the target's own triggers as the sections go
+ * in; the word index is then rebuilt once, so each section's context has its neighbours on both sides
+ * (the triggers only see the ones before it); the embedding and context queues and the vectors are
+ * copied as they were, so nothing is embedded again.
+ */
+import type { Client, InArgs, InStatement, InValue } from '@libsql/client';
+
+/** Not copied: the event log and the ledger belong to the session that played them; schema bookkeeping; save slots. */
+export const NOT_COPIED = new Set(['events', 'ledger', 'saves', '__kantera_migrations', 'sqlite_sequence', 'undo_capture']);
+
+/** Bound parameters per INSERT: far under SQLite's limit, large enough to keep the statements few. */
+const PARAMS_PER_STATEMENT = 4_000;
+
+interface TableInfo {
+	name: string;
+	ddl: string;
+	columns: string[];
+	/** The INTEGER PRIMARY KEY column, which is the rowid; otherwise the rowid is copied by name. */
+	rowidColumn: string | undefined;
+}
+
+function ident(name: string): string {
+	return `"${name.replaceAll('"', '""')}"`;
+}
+
+const isInternal = (name: string, virtualTables: readonly string[]) =>
+	name.startsWith('sqlite_') || name.startsWith('libsql_') || name.endsWith('_shadow') || virtualTables.some((vt) => name === vt || name.startsWith(`${vt}_`));
+
+async function tablesOf(exec: Pick<Client, 'execute'>): Promise<TableInfo[]> {
+	const rs = await exec.execute(
+		"SELECT m.name AS tbl, m.sql AS ddl, p.name AS col, p.type AS type, p.pk AS pk FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' ORDER BY m.name, p.cid"
+	);
+	const byName = new Map<string, { ddl: string; cols: { name: string; type: string; pk: number }[] }>();
+	for (const r of rs.rows) {
+		const name = String(r.tbl);
+		const t = byName.get(name) ?? { ddl: String(r.ddl ?? ''), cols: [] };
+		t.cols.push({ name: String(r.col), type: String(r.type ?? '').toUpperCase(), pk: Number(r.pk) });
+		byName.set(name, t);
+	}
+	const virtualTables = [...byName].filter(([, t]) => /^CREATE VIRTUAL TABLE/i.test(t.ddl)).map(([n]) => n);
+	return [...byName]
+		.filter(([name]) => !NOT_COPIED.has(name) && !isInternal(name, virtualTables))
+		.map(([name, t]) => {
+			const keys = t.cols.filter((c) => c.pk > 0);
+			const only = keys.length === 1 ? keys[0] : undefined;
+			return { name, ddl: t.ddl, columns: t.cols.map((c) => c.name), rowidColumn: only?.type === 'INTEGER' ? only.name : undefined };
+		});
+}
+
+/** Sections first (their triggers fill the queues, which are then replaced by the copied ones), the queues last. */
+function copyOrder(a: TableInfo, b: TableInfo): number {
+	const rank = (t: TableInfo) => (t.name === 'sections' ? 0 : t.name === 'embed_queue' || t.name === 'context_queue' ? 2 : 1);
+	return rank(a) - rank(b) || a.name.localeCompare(b.name);
+}
+
+export interface CopyResult {
+	tables: number;
+	rows: number;
+}
+
+/**
+ * Copies every record table of `source` into `target`, which must be freshly migrated (no rows). The
+ * vector table, made at run time with its model's dimension, is created in the target first from the
+ * source's own DDL. The AUTOINCREMENT counters are carried over, so the copy hands out no id the
+ * source already used.
+ */
+export async function copyDatabase(source: Client, target: Client): Promise<CopyResult> {
+	const read = await source.transaction('read');
+	const statements: InStatement[] = [];
+	let rows = 0;
+	let tables: TableInfo[];
+	try {
+		tables = (await tablesOf(read)).sort(copyOrder);
+		// What the migrations don't make (the vector table, its index and the triggers on `sections` that
+		// keep it) is made from the source's own DDL. The undo log's triggers are made on open.
+		const present = await target.execute("SELECT name FROM sqlite_master WHERE sql IS NOT NULL");
+		const have = new Set(present.rows.map((r) => String(r.name)));
+		const schema = await read.execute(
+			"SELECT name, tbl_name AS tbl, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'undo\\_%' ESCAPE '\\' ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END"
+		);
+		const copied = new Set(tables.map((t) => t.name));
+		for (const r of schema.rows) {
+			const name = String(r.name);
+			if (have.has(name)) continue;
+			if (!copied.has(String(r.tbl)) && !copied.has(name)) continue;
+			statements.push(String(r.sql));
+		}
+		for (const table of tables) {
+			const columns = table.rowidColumn ? table.columns : ['rowid', ...table.columns];
+			const rs = await read.execute(`SELECT ${columns.map((c) => (c === 'rowid' ? 'rowid' : ident(c))).join(', ')} FROM ${ident(table.name)} ORDER BY rowid`);
+			// The sections triggers queued every copied section; the source's queues say what is really pending.
+			if (table.name === 'embed_queue' || table.name === 'context_queue') statements.push(`DELETE FROM ${ident(table.name)}`);
+			const perStatement = Math.max(1, Math.floor(PARAMS_PER_STATEMENT / columns.length));
+			const head = `INSERT INTO ${ident(table.name)} (${columns.map((c) => (c === 'rowid' ? 'rowid' : ident(c))).join(', ')}) VALUES `;
+			const tuple = `(${columns.map(() => '?').join(', ')})`;
+			for (let i = 0; i < rs.rows.length; i += perStatement) {
+				const chunk = rs.rows.slice(i, i + perStatement);
+				const args: InValue[] = [];
+				for (const row of chunk) for (let c = 0; c < columns.length; c++) args.push(row[c] ?? null);
+				statements.push({ sql: head + chunk.map(() => tuple).join(', '), args: args satisfies InArgs });
+			}
+			rows += rs.rows.length;
+		}
+		const seq = await read.execute('SELECT name, seq FROM sqlite_sequence');
+		for (const r of seq.rows) {
+			const name = String(r.name);
+			if (!tables.some((t) => t.name === name)) continue;
+			statements.push({ sql: 'DELETE FROM sqlite_sequence WHERE name = ?', args: [name] });
+			statements.push({ sql: 'INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)', args: [name, r.seq ?? 0] });
+		}
+	} finally {
+		read.close();
+	}
+	if (tables.some((t) => t.name === 'sections')) {
+		// Each section's word-index context has its neighbours after it too, as in the source.
+		statements.push("INSERT INTO sections_words(sections_words) VALUES ('delete-all')");
+		statements.push('INSERT INTO sections_words (rowid, path, body, context) SELECT id, path, body, context FROM sections_words_source');
+	}
+	await target.batch(statements, 'write');
+	return { tables: tables.length, rows };
+}

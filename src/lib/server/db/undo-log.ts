@@ -1,0 +1,219 @@
+/**
+ * The undo log: what it takes to put back every row a turn's commit wrote.
+ *
+ * The classic SQLite undo pattern (sqlite.org/undoredo.html), kept per turn. Each captured table has
+ * three triggers that, while `undo_capture` holds the committing turn's id, note the row the statement
+ * touched the first time the turn touches it: "delete this row" for a row the turn created, "put this
+ * row back" (the old row as JSON) for one it changed or deleted. The capture row is written and
+ * removed inside the commit's own transaction, so:
+ *   - nothing else is captured (the event log, leases, the embedder, the image runner and the
+ *     player's own edits write outside it) and a failed commit leaves no log;
+ *   - it costs one small insert per row the turn wrote, in the same durable commit: no extra round
+ *     trip on a remote libSQL server, no file copy, no second transaction;
+ *   - it holds whatever the turn's tools and the commit itself wrote — state, journal, notes, story
+ *     DB, play log, sections, NPCs, places, stage cues, image orders, summaries, meta — without the
+ *     records code knowing about it.
+ *
+ * The triggers are generated from the live schema (`PRAGMA table_info`) when a database is opened,
+ * not written by hand in a migration: a migration that adds a table or a column (any helper's) is
+ * captured with it, and a stale trigger (other columns) is replaced. Tables left out are listed in
+ * UNCAPTURED with the reason; FTS and vector-index tables are left out as derived data (their own
+ * triggers follow `sections`).
+ *
+ * The row id is the key (`rowid`, which is the `id` column of the integer-keyed tables), so a row is
+ * put back under the same id. Ids are not handed out again: the AUTOINCREMENT counters
+ * (`sqlite_sequence`) are not rolled back, so an open screen, an image job or a cache that still
+ * holds an id from an undone turn can never mistake a new record for it.
+ */
+import type { Client, InStatement } from '@libsql/client';
+import { sql } from 'drizzle-orm';
+import type { SessionTx } from './session';
+
+/** Tables the undo log does not capture, and why. */
+export const UNCAPTURED: Readonly<Record<string, string>> = Object.freeze({
+	turns: 'an undo removes the undone turns rows itself (their before-image is "running")',
+	events: 'the event log is history: the undo adds an event, it never removes one',
+	ledger: 'what was spent stays spent',
+	undo_log: 'the undo log itself',
+	undo_capture: 'the undo log itself',
+	undone_turns: 'time-travel bookkeeping',
+	time_travel_requests: 'time-travel bookkeeping',
+	saves: 'save slots outlive the turns around them',
+	embed_queue: 'derived: filled by the sections triggers, drained by the embedder',
+	context_queue: 'derived: filled by the sections triggers, drained after each commit',
+	section_vectors: 'derived: the embedder writes it after the commit; deleted with its section',
+	__kantera_migrations: 'schema bookkeeping'
+});
+
+/** SQLite's, libSQL's and FTS/vector-index internals: never record tables. */
+function isInternal(name: string, virtualTables: readonly string[]): boolean {
+	return (
+		name.startsWith('sqlite_') ||
+		name.startsWith('libsql_') ||
+		name.endsWith('_shadow') ||
+		virtualTables.some((vt) => name === vt || name.startsWith(`${vt}_`))
+	);
+}
+
+export interface CapturedColumn {
+	name: string;
+	type: string;
+	/** Part of the primary key (1-based position), 0 otherwise. */
+	pk: number;
+}
+
+export interface CapturedTable {
+	name: string;
+	columns: CapturedColumn[];
+	/** The table's INTEGER PRIMARY KEY column is its rowid: restoring that column restores the rowid. */
+	rowidColumn: string | undefined;
+}
+
+/** Runs a read query and returns its rows (a libSQL client's or a drizzle transaction's). */
+export type RowQuery = (text: string) => Promise<ReadonlyArray<Record<string, unknown>>>;
+
+export const clientQuery =
+	(client: Pick<Client, 'execute'>): RowQuery =>
+	async (text) =>
+		(await client.execute(text)).rows;
+
+export const txQuery =
+	(tx: Pick<SessionTx, 'all'>): RowQuery =>
+	(text) =>
+		tx.all<Record<string, unknown>>(sql.raw(text));
+
+const SCHEMA_QUERY =
+	"SELECT m.name AS tbl, m.sql AS ddl, p.name AS col, p.type AS type, p.pk AS pk FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' ORDER BY m.name, p.cid";
+
+/** The tables the undo log captures, with their columns, read from the live schema. */
+export async function capturedTables(query: RowQuery): Promise<CapturedTable[]> {
+	const rows = await query(SCHEMA_QUERY);
+	const byTable = new Map<string, { ddl: string; columns: CapturedColumn[] }>();
+	for (const r of rows) {
+		const tbl = String(r.tbl);
+		let entry = byTable.get(tbl);
+		if (!entry) {
+			entry = { ddl: String(r.ddl ?? ''), columns: [] };
+			byTable.set(tbl, entry);
+		}
+		entry.columns.push({ name: String(r.col), type: String(r.type ?? '').toUpperCase(), pk: Number(r.pk) });
+	}
+	const virtualTables = [...byTable].filter(([, t]) => /^CREATE VIRTUAL TABLE/i.test(t.ddl)).map(([name]) => name);
+	const tables: CapturedTable[] = [];
+	for (const [name, t] of byTable) {
+		if (name in UNCAPTURED || isInternal(name, virtualTables)) continue;
+		for (const c of t.columns) {
+			// JSON holds no blobs; a record table with one needs its own encoding here first.
+			if (c.type.includes('BLOB')) throw new Error(`undo log: ${name}.${c.name} is a BLOB column; encode it or list ${name} in UNCAPTURED`);
+		}
+		const keys = t.columns.filter((c) => c.pk > 0);
+		const only = keys.length === 1 ? keys[0] : undefined;
+		tables.push({ name, columns: t.columns, rowidColumn: only && only.type === 'INTEGER' ? only.name : undefined });
+	}
+	return tables;
+}
+
+function ident(name: string): string {
+	return `"${name.replaceAll('"', '""')}"`;
+}
+
+function literal(text: string): string {
+	return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** `'$."col"'`: the JSON path of a column in a before-image. */
+function jsonPath(column: string): string {
+	return literal(`$."${column.replaceAll('"', '""')}"`);
+}
+
+const CAPTURING = 'EXISTS (SELECT 1 FROM undo_capture)';
+
+/** Notes `row` of `table` for the capturing turn, unless the turn already noted it (its first state wins). */
+function noteRow(table: string, row: string, before: string, when = ''): string {
+	return (
+		`INSERT INTO undo_log (turn_id, tbl, row_id, before) SELECT c.turn_id, ${literal(table)}, ${row}, ${before} FROM undo_capture c ` +
+		`WHERE ${when}NOT EXISTS (SELECT 1 FROM undo_log u WHERE u.turn_id = c.turn_id AND u.tbl = ${literal(table)} AND u.row_id = ${row});`
+	);
+}
+
+/** The CREATE TRIGGER statements for one table, by trigger name. */
+export function triggersFor(table: CapturedTable): Map<string, string> {
+	const t = ident(table.name);
+	const image = `json_object(${table.columns.map((c) => `${literal(c.name)}, old.${ident(c.name)}`).join(', ')})`;
+	const base = `undo_${table.name}`;
+	return new Map([
+		[`${base}_ins`, `CREATE TRIGGER ${ident(`${base}_ins`)} AFTER INSERT ON ${t} WHEN ${CAPTURING} BEGIN ${noteRow(table.name, 'new.rowid', 'NULL')} END`],
+		[
+			`${base}_upd`,
+			// An update that moves a row to another rowid leaves a row to delete under the new one too.
+			`CREATE TRIGGER ${ident(`${base}_upd`)} AFTER UPDATE ON ${t} WHEN ${CAPTURING} BEGIN ${noteRow(table.name, 'old.rowid', image)} ${noteRow(table.name, 'new.rowid', 'NULL', 'new.rowid IS NOT old.rowid AND ')} END`
+		],
+		[`${base}_del`, `CREATE TRIGGER ${ident(`${base}_del`)} AFTER DELETE ON ${t} WHEN ${CAPTURING} BEGIN ${noteRow(table.name, 'old.rowid', image)} END`]
+	]);
+}
+
+/**
+ * Brings the capture triggers in line with the live schema: creates missing ones, replaces those whose
+ * text differs (a column was added), drops those of tables that are gone. One read when nothing
+ * changed; the changes go in one write transaction.
+ */
+export async function ensureUndoTriggers(client: Client): Promise<number> {
+	const wanted = new Map<string, string>();
+	for (const table of await capturedTables(clientQuery(client))) for (const [name, ddl] of triggersFor(table)) wanted.set(name, ddl);
+	const rs = await client.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'undo\\_%' ESCAPE '\\'");
+	const existing = new Map(rs.rows.map((r) => [String(r.name), String(r.sql)]));
+	const statements: InStatement[] = [];
+	for (const [name, ddl] of existing) if (wanted.get(name) !== ddl) statements.push(`DROP TRIGGER ${ident(name)}`);
+	for (const [name, ddl] of wanted) if (existing.get(name) !== ddl) statements.push(ddl);
+	if (statements.length > 0) await client.batch(statements, 'write');
+	return statements.length;
+}
+
+/** Starts capturing `turnId`'s writes; call first thing in its commit's transaction. */
+export async function beginCapture(tx: SessionTx, turnId: string): Promise<void> {
+	await tx.run(sql`INSERT INTO undo_capture (turn_id) VALUES (${turnId})`);
+}
+
+/** Stops capturing; call last thing in the commit's transaction (a rolled-back commit leaves nothing either way). */
+export async function endCapture(tx: SessionTx): Promise<void> {
+	await tx.run(sql`DELETE FROM undo_capture`);
+}
+
+/**
+ * Puts back every row `turnId`'s commit wrote, as it was before, and drops the turn's log. First every
+ * row the turn touched goes, then the before-images come back: a row the turn renamed can't collide
+ * with the one it created under the old name. Must run inside a write transaction, newest turn first.
+ */
+export async function rollBackTurn(tx: SessionTx, turnId: string, tables: readonly CapturedTable[]): Promise<number> {
+	const touched = await tx.all<{ tbl: string; n: number }>(sql`SELECT tbl, count(*) AS n FROM undo_log WHERE turn_id = ${turnId} GROUP BY tbl`);
+	const known = new Map(tables.map((t) => [t.name, t]));
+	let rows = 0;
+	const restore: CapturedTable[] = [];
+	for (const { tbl, n } of touched) {
+		const table = known.get(tbl);
+		if (!table) throw new Error(`undo log of turn ${turnId} names table ${tbl}, which is not a captured table any more`);
+		await tx.run(sql.raw(`DELETE FROM ${ident(tbl)} WHERE rowid IN (SELECT row_id FROM undo_log WHERE turn_id = ${literal(turnId)} AND tbl = ${literal(tbl)})`));
+		restore.push(table);
+		rows += Number(n);
+	}
+	for (const table of restore) {
+		const columns = table.columns.map((c) => ident(c.name));
+		const values = table.columns.map((c) => `json_extract(before, ${jsonPath(c.name)})`);
+		// A table keyed by an INTEGER PRIMARY KEY gets its rowid back with that column; others name it.
+		const target = table.rowidColumn ? columns : ['rowid', ...columns];
+		const source = table.rowidColumn ? values : ['row_id', ...values];
+		await tx.run(
+			sql.raw(
+				`INSERT INTO ${ident(table.name)} (${target.join(', ')}) SELECT ${source.join(', ')} FROM undo_log WHERE turn_id = ${literal(turnId)} AND tbl = ${literal(table.name)} AND before IS NOT NULL ORDER BY row_id`
+			)
+		);
+	}
+	await tx.run(sql`DELETE FROM undo_log WHERE turn_id = ${turnId}`);
+	return rows;
+}
+
+/** Bytes the undo log holds (keys and before-images), for the benchmark and diagnostics. */
+export async function undoLogBytes(tx: Pick<SessionTx, 'all'>): Promise<number> {
+	const [row] = await tx.all<{ n: number | null }>(sql`SELECT sum(length(turn_id) + length(tbl) + 8 + coalesce(length(before), 0)) AS n FROM undo_log`);
+	return Number(row?.n ?? 0);
+}

@@ -1,0 +1,189 @@
+/**
+ * Save slots: a named point in the campaign, and loading it as a branch.
+ *
+ * A save copies the session's records into a database of its own (placed like a session database,
+ * see db/copy.ts), and loading copies that into a new session: the player continues from the save
+ * in a session of its own while the original stays as it was. A branch rather than a rewind because
+ * it is exact without asking anything of the player: nothing played after the save is lost by a
+ * mistaken load, and there is nothing to confirm. The copy goes through the libSQL client, so it is
+ * the same on the embedded default and on a remote server. The undo log is copied too: in the branch
+ * the last turns before the save can still be undone.
+ *
+ * The branch is a new session: its own event log and ledger (it has spent nothing yet); the player's
+ * daily quota and the global budget still count every turn it plays.
+ */
+import * as v from 'valibot';
+import { and, count, desc, eq, inArray, isNotNull, max } from 'drizzle-orm';
+import { controlSchema, copyDatabase, newId, sessionSchema, type SessionDb } from '../db';
+import { createPlaySession, TITLE_MAX, type PlaySession } from '../sessions';
+import { stageBefore } from '../stage';
+import { stageImages } from '../play';
+import { withoutControlCharacters } from '../validation';
+import type { App } from '../app';
+import type { SaveDto, SaveThumbnail } from '../../types/saves';
+import { SAVE_SLOTS } from '../../types/saves';
+import { TimeTravelError } from './errors';
+
+const { saves, turns, logMessages, npcs, scenes, imageOrders } = sessionSchema;
+
+/** Named slots per session (the quick slot is one more): each holds a full copy of the records. */
+export const MAX_SAVE_SLOTS = 20;
+export const MAX_SAVE_NAME_CHARS = 60;
+/** The last line's preview in the slot list. */
+export const LAST_LINE_CHARS = 160;
+
+export const SaveBody = v.strictObject({
+	name: v.optional(
+		v.pipe(
+			v.string('name must be a string'),
+			withoutControlCharacters('The name'),
+			v.trim(),
+			v.minLength(1, 'name must not be empty'),
+			v.maxLength(MAX_SAVE_NAME_CHARS, `name has at most ${MAX_SAVE_NAME_CHARS} characters`)
+		)
+	),
+	quick: v.optional(v.boolean('quick must be true or false'), false)
+});
+export type SaveRequest = v.InferOutput<typeof SaveBody>;
+
+export type SavesDeps = Pick<App, 'control' | 'sessions' | 'images'>;
+
+type SaveRow = typeof saves.$inferSelect;
+
+export function saveDto(row: SaveRow): SaveDto {
+	return { id: row.id, name: row.name, quick: row.quick, turnNumber: row.turnNumber, lastLine: row.lastLine, thumbnail: row.thumbnail, createdAt: new Date(row.createdAt).toISOString() };
+}
+
+export async function listSaves(s: SessionDb): Promise<SaveDto[]> {
+	const rows = await s.db.select().from(saves).orderBy(desc(saves.createdAt), desc(saves.id));
+	return rows.map(saveDto);
+}
+
+/** The stage as it stands, for the thumbnail: the place and who stands where, with their images. */
+async function thumbnail(s: SessionDb): Promise<SaveThumbnail> {
+	const [stage, images] = await Promise.all([stageBefore(s.db, undefined), stageImages(s.db, s.id)]);
+	const url = (list: readonly { name: string; url: string | null; expression?: string | undefined }[], name: string, expression?: string) =>
+		list.find((i) => i.name === name && i.expression === expression)?.url ?? list.find((i) => i.name === name && i.expression === undefined)?.url ?? null;
+	const sprites: SaveThumbnail['sprites'] = [];
+	for (const slot of SAVE_SLOTS) {
+		const figure = stage.slots[slot];
+		if (figure) sprites.push({ slot, name: figure.character, url: url(images.characters, figure.character, figure.expression) });
+	}
+	const scene = stage.background?.scene;
+	return { background: scene === undefined ? null : { name: scene, url: url(images.scenes, scene) }, sprites };
+}
+
+/** Where the campaign stands: the last commit, the player turns so far, the last line of the log. */
+async function point(s: SessionDb): Promise<Pick<SaveRow, 'turnSeq' | 'turnNumber' | 'lastLine'>> {
+	const [seq] = await s.db.select({ seq: max(turns.seq) }).from(turns).where(isNotNull(turns.seq));
+	const [played] = await s.db.select({ n: count() }).from(turns).where(and(eq(turns.kind, 'player'), eq(turns.status, 'committed')));
+	const [last] = await s.db
+		.select({ body: logMessages.body })
+		.from(logMessages)
+		.where(inArray(logMessages.role, ['player', 'gm']))
+		.orderBy(desc(logMessages.id))
+		.limit(1);
+	const line = (last?.body ?? '').replace(/\s+/g, ' ').trim();
+	return { turnSeq: seq?.seq ?? 0, turnNumber: played?.n ?? 0, lastLine: line.length > LAST_LINE_CHARS ? `${line.slice(0, LAST_LINE_CHARS - 1)}…` : line };
+}
+
+async function refuseWhileBusy(s: SessionDb): Promise<void> {
+	const [busy] = await s.db.select({ id: turns.id }).from(turns).where(inArray(turns.status, ['accepted', 'running'])).limit(1);
+	if (busy) throw new TimeTravelError('busy', 'The GM is still working on a turn. Save once it has finished.');
+}
+
+/** Makes a database of its own holding a copy of `from`'s records; removed again if the copy fails. */
+async function copyInto(deps: SavesDeps, from: SessionDb): Promise<string> {
+	const id = newId();
+	await deps.sessions.create(id);
+	try {
+		await deps.sessions.use(id, (to) => copyDatabase(from.client, to.client));
+	} catch (err) {
+		await deps.sessions.destroy(id).catch(() => undefined);
+		throw err;
+	}
+	return id;
+}
+
+/**
+ * Saves the campaign as it stands into a slot: a named one (refused when all MAX_SAVE_SLOTS are
+ * taken), or the quick slot, which replaces the previous quick save.
+ */
+export async function saveGame(deps: SavesDeps, s: SessionDb, req: SaveRequest, now = Date.now()): Promise<SaveDto> {
+	await refuseWhileBusy(s);
+	if (!req.quick) {
+		const [taken] = await s.db.select({ n: count() }).from(saves).where(eq(saves.quick, false));
+		if ((taken?.n ?? 0) >= MAX_SAVE_SLOTS) throw new TimeTravelError('slots_full', `All ${MAX_SAVE_SLOTS} save slots are taken; delete one first.`);
+	}
+	const where = await point(s);
+	const picture = await thumbnail(s);
+	const database = await copyInto(deps, s);
+	const id = newId();
+	const name = req.name ?? (req.quick ? 'Quick save' : `Turn ${where.turnNumber}`);
+	const replaced = await s.write(async (tx) => {
+		const old = req.quick ? await tx.select({ database: saves.database }).from(saves).where(eq(saves.quick, true)) : [];
+		if (req.quick) await tx.delete(saves).where(eq(saves.quick, true));
+		await tx.insert(saves).values({ id, name, quick: req.quick, database, ...where, thumbnail: picture, createdAt: now });
+		return old.map((o) => o.database);
+	});
+	for (const db of replaced) await deps.sessions.destroy(db).catch((err: unknown) => console.warn(`[kantera] removing a replaced quick save's database failed: ${err instanceof Error ? err.message : String(err)}`));
+	const [row] = await s.db.select().from(saves).where(eq(saves.id, id));
+	if (!row) throw new Error('save vanished');
+	return saveDto(row);
+}
+
+async function saveRow(s: SessionDb, saveId: string | undefined): Promise<SaveRow> {
+	if (!saveId || saveId.length > 64) throw new TimeTravelError('not_found', 'No such save in this session.');
+	const [row] = await s.db.select().from(saves).where(eq(saves.id, saveId));
+	if (!row) throw new TimeTravelError('not_found', 'No such save in this session.');
+	return row;
+}
+
+export async function deleteSave(deps: SavesDeps, s: SessionDb, saveId: string | undefined): Promise<void> {
+	const row = await saveRow(s, saveId);
+	await s.db.delete(saves).where(eq(saves.id, row.id));
+	await deps.sessions.destroy(row.database);
+}
+
+/** Every save database of a session: removed with the session. */
+export async function saveDatabases(s: SessionDb): Promise<string[]> {
+	return (await s.db.select({ database: saves.database }).from(saves)).map((r) => r.database);
+}
+
+/** The image keys a session's records refer to: a branch gets its own copy of each. */
+async function imageKeys(s: SessionDb): Promise<string[]> {
+	const keys = new Set<string>();
+	for (const r of await s.db.select({ k: npcs.spriteImage }).from(npcs)) if (r.k) keys.add(r.k);
+	for (const r of await s.db.select({ k: scenes.backgroundImage }).from(scenes)) if (r.k) keys.add(r.k);
+	for (const r of await s.db.select({ k: imageOrders.image }).from(imageOrders)) if (r.k) keys.add(r.k);
+	return [...keys];
+}
+
+/**
+ * Loads a save as a branch: a new session of the same owner, titled after the session and the save,
+ * holding the records exactly as they were saved, with the images they show.
+ */
+export async function loadSave(deps: SavesDeps, s: SessionDb, session: PlaySession, saveId: string | undefined, now = Date.now()): Promise<PlaySession> {
+	const row = await saveRow(s, saveId);
+	const suffix = ` — ${row.name}`;
+	const title = `${session.title.slice(0, Math.max(1, TITLE_MAX - suffix.length))}${suffix}`.slice(0, TITLE_MAX);
+	const branch = await createPlaySession(deps, { ownerId: session.ownerId, title, language: session.language }, now);
+	try {
+		const keys = await deps.sessions.use(row.database, async (saved) => {
+			await deps.sessions.use(branch.id, (to) => copyDatabase(saved.client, to.client));
+			return imageKeys(saved);
+		});
+		for (const key of keys) {
+			const image = await deps.images.store.get(s.id, key);
+			if (image) await deps.images.store.put(branch.id, key, image.bytes, image.contentType);
+		}
+	} catch (err) {
+		await deps.images.deleteSession(branch.id).catch(() => undefined);
+		await deps.control.db.delete(controlSchema.playSessions).where(eq(controlSchema.playSessions.id, branch.id));
+		await deps.sessions.destroy(branch.id).catch(() => undefined);
+		throw err;
+	}
+	// Orders that were still waiting at the save are generated for the branch.
+	deps.images.kick(branch.id);
+	return branch;
+}

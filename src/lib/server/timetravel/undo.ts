@@ -1,0 +1,111 @@
+/**
+ * Undo, reroll and edit: taking the last turn back with every record it wrote.
+ *
+ * Every turn's commit notes the before-images of the rows it wrote in the undo log, in the same
+ * transaction (db/undo-log.ts). An undo puts them back, newest turn first, in one write transaction:
+ * the last player turn and every checkpoint or hand-off that committed after it (the summary it wrote
+ * goes, the window is what it was, a model switch goes back). The turns' rows leave `turns` for
+ * `undone_turns`, so the records — state, journal, notes, story DB, play log, stage cues, image
+ * orders, summaries, NPCs, places, meta — are exactly as they were before the turn.
+ *
+ * What stays: the cost ledger and the control database's usage (the budget guard still counts what
+ * was spent), the event log (it gets `turn.undone`, which tells open screens to reload), the id
+ * counters (no id is handed out twice) and images already in the store.
+ */
+import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { sessionSchema, undoLog, type SessionDb, type SessionTx } from '../db';
+import { appendEvent, interruptExpired } from '../turn';
+import { TimeTravelError } from './errors';
+
+const { turns, undoneTurns, timeTravelRequests, meta, events } = sessionSchema;
+
+/** The meta key a model switch waits under until its hand-off commits (turn/handoff.ts). */
+const PENDING_MODEL_KEY = 'llm.next';
+/** Streaming events are only for following a turn live; an undone turn's are dropped with it. */
+const STREAMING_EVENTS = ['text.delta', 'tool.activity', 'stage.staged'];
+
+export interface UndoOutcome {
+	/** The player turn taken back. */
+	turnId: string;
+	/** The line the player sent in it (what an edit starts from). */
+	input: string;
+	/** Every turn taken back, newest first: the checkpoints and hand-offs after it, then it. */
+	undone: string[];
+	/** Image orders the undo took back or put back to pending: their running calls stop. */
+	orders: number[];
+}
+
+export interface UndoRequest {
+	turnId: string;
+	/** The request's idempotency key. */
+	key: string;
+	action: 'undo' | 'reroll';
+	now: number;
+}
+
+/** What a request with this key did, if one was made; a key used for another turn or action is refused. */
+export async function priorRequest(exec: SessionDb['db'] | SessionTx, req: Pick<UndoRequest, 'key' | 'turnId' | 'action'>): Promise<UndoOutcome | undefined> {
+	const [prior] = await exec.select().from(timeTravelRequests).where(eq(timeTravelRequests.key, req.key));
+	if (!prior) return undefined;
+	if (prior.turnId !== req.turnId || prior.action !== req.action) throw new TimeTravelError('key_reused', 'This idempotency key was used for another request; send a new key.');
+	const [turn] = await exec.select({ input: undoneTurns.input }).from(undoneTurns).where(eq(undoneTurns.id, prior.turnId));
+	return { turnId: prior.turnId, input: turn?.input ?? '', undone: prior.undone, orders: [] };
+}
+
+/**
+ * Takes turn `turnId` back inside `tx`. It must be the session's last committed player turn, and no
+ * turn may be waiting or running (a checkpoint included): 409 otherwise.
+ */
+export async function undoInTx(tx: SessionTx, req: UndoRequest): Promise<UndoOutcome> {
+	const [target] = await tx.select({ id: turns.id, input: turns.input, seq: turns.seq, status: turns.status, kind: turns.kind }).from(turns).where(eq(turns.id, req.turnId));
+	if (!target) {
+		const [gone] = await tx.select({ id: undoneTurns.id }).from(undoneTurns).where(eq(undoneTurns.id, req.turnId));
+		if (gone) throw new TimeTravelError('already_undone', 'This turn has already been undone.');
+		throw new TimeTravelError('not_found', 'No such turn in this session.');
+	}
+	await interruptExpired(tx, req.now);
+	const [busy] = await tx.select({ id: turns.id }).from(turns).where(inArray(turns.status, ['accepted', 'running'])).limit(1);
+	if (busy) throw new TimeTravelError('busy', 'The GM is still working on a turn. Wait for it to finish, or cancel it, then undo.');
+	const [last] = await tx
+		.select({ id: turns.id })
+		.from(turns)
+		.where(and(eq(turns.kind, 'player'), eq(turns.status, 'committed')))
+		.orderBy(desc(turns.seq))
+		.limit(1);
+	if (target.kind !== 'player' || target.status !== 'committed' || target.seq === null || last?.id !== target.id) {
+		throw new TimeTravelError('not_last', 'Only the last turn can be undone; undo the turns after it first.');
+	}
+
+	const committedSince = await tx
+		.select({ id: turns.id, kind: turns.kind })
+		.from(turns)
+		.where(and(eq(turns.status, 'committed'), gte(turns.seq, target.seq)))
+		.orderBy(desc(turns.seq));
+	const ids = committedSince.map((t) => t.id);
+	const orders = await tx.all<{ id: number }>(
+		sql`SELECT DISTINCT row_id AS id FROM undo_log WHERE tbl = 'image_orders' AND turn_id IN (${sql.join(
+			ids.map((id) => sql`${id}`),
+			sql`, `
+		)})`
+	);
+	const tables = await undoLog.capturedTables(undoLog.txQuery(tx));
+	for (const id of ids) await undoLog.rollBackTurn(tx, id, tables);
+	// The hand-off consumed the switch's waiting model; with the hand-off gone, so is the switch.
+	if (committedSince.some((t) => t.kind === 'handoff')) await tx.delete(meta).where(eq(meta.key, PENDING_MODEL_KEY));
+
+	// The turn's row and every row after it (its checkpoints, and turns that failed or were cancelled
+	// since) leave `turns`: `turns` is as it was before the turn was sent.
+	const gone = await tx.all<{ id: string; idempotencyKey: string; kind: 'player' | 'checkpoint' | 'handoff'; input: string }>(
+		sql`SELECT id, idempotency_key AS idempotencyKey, kind, input FROM turns WHERE rowid >= (SELECT rowid FROM turns WHERE id = ${target.id})`
+	);
+	for (const t of gone) {
+		await tx.insert(undoneTurns).values({ id: t.id, idempotencyKey: t.idempotencyKey, kind: t.kind, input: t.input, undoKey: req.key, undoneAt: req.now });
+	}
+	const goneIds = gone.map((t) => t.id);
+	await tx.delete(turns).where(inArray(turns.id, goneIds));
+	await tx.delete(events).where(and(inArray(events.type, STREAMING_EVENTS), inArray(events.turnId, goneIds)));
+
+	await tx.insert(timeTravelRequests).values({ key: req.key, action: req.action, turnId: target.id, undone: ids, createdAt: req.now });
+	await appendEvent(tx, { type: 'turn.undone', turnId: target.id, undone: ids, input: target.input });
+	return { turnId: target.id, input: target.input, undone: ids, orders: orders.map((o) => Number(o.id)) };
+}

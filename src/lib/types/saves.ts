@@ -1,0 +1,34 @@
+/** Save slots as the API and the play screen see them. */
+import * as v from 'valibot';
+
+export const SAVE_SLOTS = ['left', 'center', 'right'] as const;
+
+const Picture = v.object({ name: v.string(), url: v.nullable(v.string()) });
+
+/** The stage when the save was made: what the slot's thumbnail draws. */
+export const SaveThumbnailSchema = v.object({
+	background: v.nullable(Picture),
+	sprites: v.array(v.object({ slot: v.picklist(SAVE_SLOTS), name: v.string(), url: v.nullable(v.string()) }))
+});
+export type SaveThumbnail = v.InferOutput<typeof SaveThumbnailSchema>;
+
+export const SaveSchema = v.object({
+	id: v.string(),
+	name: v.string(),
+	/** The quick-save slot (one per session, replaced by each quick save). */
+	quick: v.boolean(),
+	/** Player turns played up to the save. */
+	turnNumber: v.number(),
+	/** The last line of the play log at the save (cut to a preview). */
+	lastLine: v.string(),
+	thumbnail: SaveThumbnailSchema,
+	createdAt: v.string()
+});
+export type SaveDto = v.InferOutput<typeof SaveSchema>;
+
+export const SaveListSchema = v.object({ saves: v.array(SaveSchema) });
+export type SaveListDto = v.InferOutput<typeof SaveListSchema>;
+
+/** `POST …/saves/{saveId}/load`: the new session the save continues in. */
+export const LoadedSaveSchema = v.object({ sessionId: v.string(), title: v.string() });
+export type LoadedSaveDto = v.InferOutput<typeof LoadedSaveSchema>;

@@ -1,0 +1,149 @@
+/**
+ * Time travel on the play screen, in Chromium against the built app and the scripted mock LLM: Undo,
+ * Reroll and Edit on the last exchange, the Save / Load sheet with its slot list, Q.Save / Q.Load, and
+ * a screenshot of each in both languages and both sizes for a person to look at.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { uniqueName, signUp, createSession, sessionIdOf } from './helpers';
+
+const SHOTS = 'test-results/play/timetravel';
+
+const input = (page: Page) => page.locator('#turn-input');
+const actions = (page: Page) => page.getByTestId('last-turn-actions');
+
+async function readToEnd(page: Page): Promise<void> {
+	for (let i = 0; i < 40 && !(await input(page).isVisible()); i++) await page.keyboard.press('Enter');
+	await expect(input(page)).toBeVisible({ timeout: 20_000 });
+}
+
+async function say(page: Page, text: string): Promise<void> {
+	await input(page).fill(text);
+	await input(page).press('Enter');
+	// The player's line is in the log once the turn has committed.
+	await expect.poll(() => playerLines(page), { timeout: 20_000 }).toContain(text);
+	await expect(actions(page)).toBeVisible({ timeout: 20_000 });
+	await readToEnd(page);
+}
+
+/** The player's lines in the backlog, oldest first. */
+async function playerLines(page: Page): Promise<string[]> {
+	const res = await page.request.get(`/api/v1/sessions/${sessionIdOf(page)}/messages`);
+	const body: unknown = await res.json();
+	if (typeof body !== 'object' || body === null || !('messages' in body) || !Array.isArray(body.messages)) throw new Error('unexpected messages page');
+	return body.messages.flatMap((m: unknown) => (typeof m === 'object' && m !== null && 'role' in m && 'body' in m && m.role === 'player' ? [String(m.body)] : []));
+}
+
+test('undo, reroll and edit the last turn; save, quick save and load a slot as a new session', async ({ page }) => {
+	test.slow();
+	await page.addInitScript(() => localStorage.setItem('kantera.reader', JSON.stringify({ speed: 'instant' })));
+	await signUp(page, uniqueName('time'));
+	await createSession(page, 'Time', /Vesca/);
+	await page.keyboard.press('Enter');
+	await readToEnd(page);
+	// Nothing to undo before the first turn.
+	await expect(actions(page)).toHaveCount(0);
+
+	await say(page, 'I look around.');
+	await expect(actions(page).getByRole('button', { name: 'Undo' })).toBeVisible();
+	expect(await playerLines(page)).toEqual(['I look around.']);
+
+	// Undo: the exchange is gone, the screen shows the session afresh.
+	await actions(page).getByRole('button', { name: 'Undo' }).click();
+	await expect(actions(page)).toHaveCount(0, { timeout: 20_000 });
+	await page.waitForLoadState('load');
+	expect(await playerLines(page)).toEqual([]);
+	await readToEnd(page);
+
+	// Edit: the line comes back in an edit box; the changed line replaces it.
+	await say(page, 'I look around.');
+	await actions(page).getByRole('button', { name: 'Edit' }).click();
+	const edit = page.getByLabel('Your line, changed');
+	await expect(edit).toHaveValue('I look around.');
+	await edit.fill('I open the door.');
+	await page.getByRole('button', { name: 'Send instead' }).click();
+	await expect.poll(() => playerLines(page), { timeout: 20_000 }).toEqual(['I open the door.']);
+	await page.waitForLoadState('load');
+	await expect(actions(page)).toBeVisible({ timeout: 20_000 });
+
+	// Reroll: the same line once more, the old reply replaced.
+	await actions(page).getByRole('button', { name: 'Reroll' }).click();
+	await expect.poll(() => playerLines(page), { timeout: 20_000 }).toEqual(['I open the door.']);
+	await page.waitForLoadState('load');
+	await expect(actions(page)).toBeVisible({ timeout: 20_000 });
+
+	// Save into a named slot; the list shows the turn and the last line.
+	const quick = page.getByRole('navigation', { name: 'Quick menu' });
+	await quick.getByRole('button', { name: 'Save', exact: true }).click();
+	const sheet = page.getByRole('dialog', { name: 'Save / Load' });
+	await expect(sheet).toBeVisible();
+	await sheet.getByLabel('Name').fill('Door');
+	await sheet.getByRole('button', { name: 'Save here' }).click();
+	await expect(sheet.getByRole('status')).toHaveText('Saved as “Door”.');
+	const slot = sheet.getByTestId('save-slot').filter({ has: page.locator('strong', { hasText: /^Door$/ }) });
+	await expect(slot).toContainText('Turn 1');
+	await expect(slot).toContainText('You said: I open the door.');
+	await page.keyboard.press('Escape');
+
+	// Q.Save, then play on, then Q.Load: a new session holding the records as quick-saved.
+	await quick.getByRole('button', { name: 'Q.Save', exact: true }).click();
+	await expect(quick.getByRole('status')).toHaveText('Quick-saved.');
+	const original = sessionIdOf(page);
+	await say(page, 'I step through.');
+	expect(await playerLines(page)).toEqual(['I open the door.', 'I step through.']);
+	await quick.getByRole('button', { name: 'Q.Load', exact: true }).click();
+	await expect(page).not.toHaveURL(new RegExp(original), { timeout: 20_000 });
+	await expect(page).toHaveTitle(/Time — Quick save/);
+	expect(await playerLines(page)).toEqual(['I open the door.']);
+
+	// The original session played on untouched; its named slot loads as another branch.
+	await page.goto(`/sessions/${original}`);
+	await quick.getByRole('button', { name: 'Load', exact: true }).click();
+	await sheet.getByTestId('save-slot').filter({ has: page.locator('strong', { hasText: /^Door$/ }) }).getByRole('button', { name: 'Load' }).click();
+	await expect(page).toHaveTitle(/Time — Door/, { timeout: 20_000 });
+	expect(await playerLines(page)).toEqual(['I open the door.']);
+});
+
+for (const language of ['en', 'ja'] as const) {
+	for (const device of [
+		{ name: 'desktop', width: 1366, height: 768 },
+		{ name: 'phone', width: 390, height: 844 }
+	]) {
+		test(`screens (${language}, ${device.name}): undo / reroll / edit on the last exchange, the save / load slot list`, async ({ page }) => {
+			test.slow();
+			await page.setViewportSize({ width: device.width, height: device.height });
+			await page.addInitScript(() => localStorage.setItem('kantera.reader', JSON.stringify({ speed: 'instant' })));
+			await signUp(page, uniqueName(`tt${language}`));
+			if (language === 'ja') {
+				await page.getByLabel('Display language').selectOption('ja');
+				await page.getByRole('button', { name: 'Change', exact: true }).click();
+				await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+			}
+			await page.waitForLoadState('networkidle');
+			await page.locator('#new-title').fill(language === 'ja' ? '霧の夜' : 'Night of fog');
+			await page.locator('#new-language').selectOption(language);
+			await page.locator('input[name="world"][value="sword-and-sorcery"]').check();
+			await page.locator('form[action="?/create"] button[type="submit"]').click();
+			const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${device.name}-${language}-${name}.png` });
+			await expect(page.getByTestId('title-card')).toBeVisible();
+			await page.keyboard.press('Enter');
+			await readToEnd(page);
+			await say(page, language === 'ja' ? '門へ向かう。#gate' : 'To the gate. #gate');
+			await expect(actions(page)).toBeVisible();
+			await shot('01-last-turn-actions');
+			await actions(page).locator('button').nth(2).click();
+			await expect(page.locator('#edit-line')).toBeVisible();
+			await shot('02-edit');
+			await page.locator('.last-turn .row button').nth(1).click();
+			const quick = page.locator('nav.quick');
+			await quick.locator('button').filter({ hasText: language === 'ja' ? 'Qセーブ' : 'Q.Save' }).click();
+			await expect(quick.getByRole('status')).toBeVisible();
+			await quick.locator('button').filter({ hasText: language === 'ja' ? /^セーブ$/ : /^Save$/ }).click();
+			const sheet = page.locator('[data-overlay="saves"]');
+			await sheet.locator('#save-name').fill(language === 'ja' ? '北門にて' : 'At the gate');
+			await sheet.locator('form.new button[type="submit"]').click();
+			await expect(sheet.getByTestId('save-slot')).toHaveCount(2);
+			await page.waitForTimeout(300);
+			await shot('03-save-slots');
+		});
+	}
+}

@@ -1,0 +1,131 @@
+/** Undo, reroll, edit and save slots through the API: status codes, idempotency, 409s, 404 for another user, bad bodies. */
+import { afterEach, describe, expect, it } from 'vitest';
+import * as v from 'valibot';
+import { apiHarness, waitForTurn, type ApiHarness, type Caller } from './client';
+import { AcceptedTurn, bodyOf, ErrorBody, MessagesPage, Session } from './shapes';
+import { RerolledSchema, UndoneSchema } from '../../../src/lib/types/api';
+import { LoadedSaveSchema, SaveListSchema, SaveSchema } from '../../../src/lib/types/saves';
+
+let h: ApiHarness | undefined;
+afterEach(async () => {
+	await h?.cleanup();
+	h = undefined;
+});
+
+let keySeq = 0;
+const key = () => `tt-key-${String(++keySeq).padStart(6, '0')}`;
+
+async function played(api: Caller, text: string): Promise<{ id: string; turnId: string }> {
+	const res = await api.post('/api/v1/sessions', { title: 'The harbour' });
+	const id = (await bodyOf(res, Session)).id;
+	const turn = await bodyOf(await api.post(`/api/v1/sessions/${id}/turns`, { text, idempotencyKey: key() }), AcceptedTurn);
+	await waitForTurn(api, id, turn.turnId);
+	return { id, turnId: turn.turnId };
+}
+
+const bodies = async (api: Caller, id: string) => (await bodyOf(await api.get(`/api/v1/sessions/${id}/messages`), MessagesPage)).messages.map((m) => m.body);
+
+describe('undo and reroll through the API', () => {
+	it('undo answers 200 with what it took back, the same for a resend, 409 for a second undo; another user gets 404', async () => {
+		h = await apiHarness();
+		const { alice, bob, as, mock, app } = h;
+		mock?.script([{ text: 'The fog rolls in.' }]);
+		const api = as(alice);
+		const { id, turnId } = await played(api, 'I walk to the harbour.');
+		await app.runner.idle();
+
+		const stranger = await as(bob).post(`/api/v1/sessions/${id}/turns/${turnId}/undo`, { idempotencyKey: key() });
+		expect(stranger.status).toBe(404);
+		for (const bad of [{}, { idempotencyKey: 'k' }, { idempotencyKey: key(), extra: 1 }]) {
+			const res = await api.post(`/api/v1/sessions/${id}/turns/${turnId}/undo`, bad);
+			expect(res.status).toBe(400);
+			expect((await bodyOf(res, ErrorBody)).code).toBe('INVALID_BODY');
+		}
+		expect(await bodies(api, id)).toEqual(['I walk to the harbour.', 'The fog rolls in.']);
+
+		const k = key();
+		const res = await api.post(`/api/v1/sessions/${id}/turns/${turnId}/undo`, { idempotencyKey: k });
+		expect(res.status).toBe(200);
+		expect(await bodyOf(res, UndoneSchema)).toEqual({ turnId, input: 'I walk to the harbour.', undone: [turnId] });
+		const again = await api.post(`/api/v1/sessions/${id}/turns/${turnId}/undo`, { idempotencyKey: k });
+		expect(again.status).toBe(200);
+		expect(await bodyOf(again, UndoneSchema)).toEqual({ turnId, input: 'I walk to the harbour.', undone: [turnId] });
+		const twice = await api.post(`/api/v1/sessions/${id}/turns/${turnId}/undo`, { idempotencyKey: key() });
+		expect(twice.status).toBe(409);
+		expect((await bodyOf(twice, ErrorBody)).code).toBe('TURN_UNDONE');
+		expect(await bodies(api, id)).toEqual([]);
+		const unknown = await api.post(`/api/v1/sessions/${id}/turns/nosuchturn/undo`, { idempotencyKey: key() });
+		expect(unknown.status).toBe(404);
+	});
+
+	it('reroll answers 202 with the new turn, which sends the same line once; 409 while a turn runs', async () => {
+		h = await apiHarness();
+		const { alice, as, mock, app } = h;
+		mock?.script([{ text: 'A dull reply.' }, { text: 'A better reply.', frameDelayMs: 30 }]);
+		const api = as(alice);
+		const { id, turnId } = await played(api, 'Open the door.');
+		await app.runner.idle();
+		const before = mock?.requests.length ?? 0;
+		const k = key();
+		const res = await api.post(`/api/v1/sessions/${id}/turns/${turnId}/reroll`, { idempotencyKey: k });
+		expect(res.status).toBe(202);
+		const rerolled = await bodyOf(res, RerolledSchema);
+		expect(rerolled).toMatchObject({ status: 'accepted', undone: { turnId, undone: [turnId] } });
+		// While the new turn runs, nothing can be undone or rerolled.
+		const busy = await api.post(`/api/v1/sessions/${id}/turns/${rerolled.turnId}/undo`, { idempotencyKey: key() });
+		expect(busy.status).toBe(409);
+		expect((await bodyOf(busy, ErrorBody)).code).toBe('TURN_IN_PROGRESS');
+		await waitForTurn(api, id, rerolled.turnId);
+		await app.runner.idle();
+		const resend = await api.post(`/api/v1/sessions/${id}/turns/${turnId}/reroll`, { idempotencyKey: k });
+		expect(resend.status).toBe(200);
+		expect(v.parse(RerolledSchema, await resend.json())).toEqual({ turnId: rerolled.turnId, status: 'committed' });
+		await app.runner.idle();
+		expect((mock?.requests.length ?? 0) - before).toBe(1);
+		expect(await bodies(api, id)).toEqual(['Open the door.', 'A better reply.']);
+
+		// An edit: the same, with a new line.
+		mock?.script([{ text: 'You knock politely.' }]);
+		const edit = await api.post(`/api/v1/sessions/${id}/turns/${rerolled.turnId}/reroll`, { idempotencyKey: key(), text: 'Knock on the door.' });
+		expect(edit.status).toBe(202);
+		await waitForTurn(api, id, (await bodyOf(edit, RerolledSchema)).turnId);
+		expect(await bodies(api, id)).toEqual(['Knock on the door.', 'You knock politely.']);
+		const bad = await api.post(`/api/v1/sessions/${id}/turns/${rerolled.turnId}/reroll`, { idempotencyKey: key(), text: 5 });
+		expect(bad.status).toBe(400);
+	});
+});
+
+describe('save slots through the API', () => {
+	it('saves, lists, loads as a new session of the same owner, deletes; another user gets 404', async () => {
+		h = await apiHarness();
+		const { alice, bob, as, mock, app } = h;
+		mock?.script([{ text: 'The fog rolls in.' }, { text: 'The ship sails.' }]);
+		const api = as(alice);
+		const { id } = await played(api, 'I walk to the harbour.');
+		await app.runner.idle();
+		const created = await api.post(`/api/v1/sessions/${id}/saves`, { name: 'Harbour' });
+		expect(created.status).toBe(201);
+		const save = await bodyOf(created, SaveSchema);
+		expect(save).toMatchObject({ name: 'Harbour', quick: false, turnNumber: 1, lastLine: 'The fog rolls in.' });
+		expect((await api.post(`/api/v1/sessions/${id}/saves`, { name: 7 })).status).toBe(400);
+		expect((await api.post(`/api/v1/sessions/${id}/saves`, { quick: 'yes' })).status).toBe(400);
+		expect((await as(bob).get(`/api/v1/sessions/${id}/saves`)).status).toBe(404);
+		expect((await as(bob).post(`/api/v1/sessions/${id}/saves/${save.id}/load`)).status).toBe(404);
+
+		const turn = await bodyOf(await api.post(`/api/v1/sessions/${id}/turns`, { text: 'I board the ship.', idempotencyKey: key() }), AcceptedTurn);
+		await waitForTurn(api, id, turn.turnId);
+		const list = await bodyOf(await api.get(`/api/v1/sessions/${id}/saves`), SaveListSchema);
+		expect(list.saves.map((x) => x.id)).toEqual([save.id]);
+
+		const loaded = await api.post(`/api/v1/sessions/${id}/saves/${save.id}/load`);
+		expect(loaded.status).toBe(201);
+		const branch = await bodyOf(loaded, LoadedSaveSchema);
+		expect(branch.title).toBe('The harbour — Harbour');
+		expect(await bodies(api, branch.sessionId)).toEqual(['I walk to the harbour.', 'The fog rolls in.']);
+		expect(await bodies(api, id)).toEqual(['I walk to the harbour.', 'The fog rolls in.', 'I board the ship.', 'The ship sails.']);
+		expect((await as(bob).get(`/api/v1/sessions/${branch.sessionId}/messages`)).status).toBe(404);
+
+		expect((await api.delete(`/api/v1/sessions/${id}/saves/${save.id}`)).status).toBe(204);
+		expect((await api.post(`/api/v1/sessions/${id}/saves/${save.id}/load`)).status).toBe(404);
+	});
+});

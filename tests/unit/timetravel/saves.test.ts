@@ -1,0 +1,146 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { turnHarness, type TurnHarness } from '../../helpers/turns';
+import { changedTables, dumpSession, type Dump } from '../../helpers/dump';
+import { eq } from 'drizzle-orm';
+import { controlSchema, newId, sessionSchema, type SessionDb } from '../../../src/lib/server/db';
+import { createPlaySession, deletePlaySession, getPlaySession } from '../../../src/lib/server/sessions';
+import { acceptTurn, writeSettings, ensureMission, composeMission } from '../../../src/lib/server/turn';
+import { deleteSave, listSaves, loadSave, saveGame, undoTurn, MAX_SAVE_SLOTS } from '../../../src/lib/server/timetravel';
+import { startMockLlm } from '../../mock-llm';
+import type { SaveDto } from '../../../src/lib/types/saves';
+
+let h: TurnHarness | undefined;
+afterEach(async () => {
+	await h?.cleanup();
+	h = undefined;
+});
+
+/** A loaded save must hold the same records as the saved session, the undo log and the turn bookkeeping included. */
+const SAVE_EXCLUDED = new Set(['events', 'ledger', 'saves', 'sqlite_sequence', '__kantera_migrations']);
+const dumpAll = (s: SessionDb): Promise<Dump> => dumpSession(s.client, { excluded: SAVE_EXCLUDED });
+
+async function settled(h: TurnHarness): Promise<void> {
+	await h.app.runner.idle();
+	await h.app.images.idle();
+}
+
+/** A harness whose session is listed in the control database (a save loads into a listed session of the same owner). */
+async function listedHarness(): Promise<{ h: TurnHarness; sessionId: string }> {
+	const mock = await startMockLlm();
+	const harness = await turnHarness('openai', {}, { mock });
+	const { app } = harness;
+	const user = await app.control.db.insert(controlSchema.users).values({ id: harness.userId, name: `u${newId(6)}`, passwordHash: 'x', createdAt: Date.now() }).returning();
+	expect(user).toHaveLength(1);
+	const session = await createPlaySession(app, { ownerId: harness.userId, title: 'The seal', language: 'en' });
+	await app.sessions.use(session.id, (s) =>
+		s.write(async (tx) => {
+			await ensureMission(tx, composeMission('en', 'A gaslit mystery.'));
+			await writeSettings(tx, { language: 'en' });
+		})
+	);
+	const cleanup = harness.cleanup;
+	return {
+		h: {
+			...harness,
+			sessionId: session.id,
+			use: (fn) => app.sessions.use(session.id, fn),
+			async play(text, key = newId()) {
+				const accepted = await app.sessions.use(session.id, (s) => acceptTurn(app, s, { userId: harness.userId, text, idempotencyKey: key }));
+				app.runner.kick(session.id);
+				await app.runner.idle();
+				await app.images.idle();
+				const [row] = await app.sessions.use(session.id, (s) => s.db.select().from(sessionSchema.turns).where(eq(sessionSchema.turns.id, accepted.turnId)));
+				if (!row) throw new Error('turn vanished');
+				return row;
+			},
+			async cleanup() {
+				await cleanup();
+				await mock.close();
+			}
+		},
+		sessionId: session.id
+	};
+}
+
+const SETUP = [
+	{
+		toolCalls: [
+			{ name: 'update_state', arguments: { patch: { location: 'North Gate', hp: 10 } } },
+			{ name: 'journal_append', arguments: { entry: 'Day 1: the North Gate.' } },
+			{ name: 'memory', arguments: { action: 'create', name: 'Bram', body: 'Gate guard.' } },
+			{ name: 'register_npc', arguments: { name: 'Bram', appearance: 'A tall guard with a scarred cheek and a green cloak.' } },
+			{ name: 'set_scene', arguments: { name: 'North Gate', description: 'A massive stone gate, torches, light snow.' } },
+			{ name: 'adv_stage', arguments: { cues: [{ paragraph: 0, action: 'background', scene: 'North Gate' }, { paragraph: 0, action: 'enter', character: 'Bram', slot: 'left' }] } }
+		]
+	},
+	{ text: '@Bram: Halt. Who goes there?' }
+];
+
+describe('save slots', () => {
+	it('a saved slot loads back byte-identical records, as a branch; the original plays on untouched', async () => {
+		const listed = await listedHarness();
+		h = listed.h;
+		const harness = h;
+		h.mock.script(SETUP);
+		const first = await h.play('I walk to the gate');
+		await settled(h);
+		const atSave = await h.use(dumpAll);
+		const save = await h.use((s) => saveGame(harness.app, s, { name: 'At the gate', quick: false }));
+		expect(save).toMatchObject({ name: 'At the gate', quick: false, turnNumber: 1, lastLine: '@Bram: Halt. Who goes there?' });
+		expect(save.thumbnail.background).toMatchObject({ name: 'North Gate', url: expect.stringContaining('/images/') });
+		expect(save.thumbnail.sprites).toEqual([{ slot: 'left', name: 'Bram', url: expect.stringContaining('/images/') }]);
+
+		h.mock.script([{ toolCalls: [{ name: 'update_state', arguments: { patch: { hp: 3 } } }] }, { text: 'An arrow hits you.' }]);
+		await h.play('I climb the wall');
+		const played = await h.use(dumpAll);
+		expect(changedTables(atSave, played).length).toBeGreaterThan(0);
+
+		const session = await getPlaySession(h.app, h.userId, listed.sessionId);
+		const branch = await h.use((s) => loadSave(harness.app, s, session, save.id));
+		expect(branch.id).not.toBe(listed.sessionId);
+		expect(branch.title).toBe('The seal — At the gate');
+		await h.app.images.idle();
+		const loaded = await h.app.sessions.use(branch.id, dumpAll);
+		expect(changedTables(atSave, loaded)).toEqual([]);
+		expect(loaded).toEqual(atSave);
+		// The original is as it was played; the saved slot is still there.
+		expect(changedTables(played, await h.use(dumpAll))).toEqual([]);
+		expect((await h.use(listSaves)).map((x) => x.id)).toEqual([save.id]);
+		// The branch shows the same images, from its own store.
+		const sprite = save.thumbnail.sprites[0]?.url?.split('/').at(-1);
+		expect(sprite && (await h.app.images.store.get(branch.id, sprite))).toBeTruthy();
+		// In the branch, the last turn before the save can still be undone.
+		const undone = await h.app.sessions.use(branch.id, (s) => undoTurn(harness.app, s, first.id, newId()));
+		expect(undone.outcome.undone).toEqual([first.id]);
+	});
+
+	it('quick save replaces the previous quick save; named slots are limited; deleting frees the slot and its database', async () => {
+		const listed = await listedHarness();
+		h = listed.h;
+		const harness = h;
+		h.mock.script([{ text: 'One.' }, { text: 'Two.' }]);
+		await h.play('one');
+		const q1 = await h.use((s) => saveGame(harness.app, s, { quick: true }));
+		await h.play('two');
+		const q2 = await h.use((s) => saveGame(harness.app, s, { quick: true }));
+		const list = await h.use(listSaves);
+		expect(list.map((x) => x.id)).toEqual([q2.id]);
+		expect(q2).toMatchObject({ quick: true, name: 'Quick save', turnNumber: 2, lastLine: 'Two.' });
+		expect(q1.id).not.toBe(q2.id);
+		const named: SaveDto[] = [];
+		for (let i = 0; i < MAX_SAVE_SLOTS; i++) named.push(await h.use((s) => saveGame(harness.app, s, { quick: false })));
+		await expect(h.use((s) => saveGame(harness.app, s, { quick: false }))).rejects.toMatchObject({ code: 'slots_full' });
+		await h.use((s) => deleteSave(harness.app, s, named[0]?.id));
+		await h.use((s) => saveGame(harness.app, s, { name: 'again', quick: false }));
+		await deletePlaySession(h.app, h.userId, listed.sessionId);
+		// Twenty-odd copies: on the remote test server each is many HTTP requests.
+	}, 180_000);
+
+	it('refuses to save while a turn is in progress', async () => {
+		const listed = await listedHarness();
+		h = listed.h;
+		const harness = h;
+		await h.use((s) => acceptTurn(harness.app, s, { userId: harness.userId, text: 'wait', idempotencyKey: newId() }));
+		await expect(h.use((s) => saveGame(harness.app, s, { quick: true }))).rejects.toMatchObject({ code: 'busy' });
+	});
+});
