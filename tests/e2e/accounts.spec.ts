@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { test, expect, type Page } from '@playwright/test';
 import { uniqueName, signUp, signIn, signOut, PASSWORD } from './helpers';
 
 test('sign up, sign out, a wrong password is refused, sign in', async ({ page }) => {
@@ -36,9 +36,11 @@ test('sign-up explains invalid input field by field and keeps the username', asy
 	await expect(page.getByLabel('Username')).toHaveValue('no spaces allowed');
 });
 
-test('sign-up keeps what was typed before the page’s scripts ran, and creates the account with it', async ({ page }) => {
-	const name = uniqueName('early');
-	// The page's scripts are held back until the form has been filled in, as on a slow connection.
+/**
+ * Opens a form page with its scripts held back (as on a slow connection), fills it in, then lets the
+ * scripts run: what was typed must survive the hydration and be what the hydrated page sends.
+ */
+async function fillBeforeHydration(page: Page, path: string, fields: [label: string, value: string][]): Promise<void> {
 	let releaseScripts = () => {};
 	const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
 	const held: string[] = [];
@@ -49,19 +51,33 @@ test('sign-up keeps what was typed before the page’s scripts ran, and creates 
 	});
 	// SvelteKit starts its router (which sets scrollRestoration to manual) right after it has hydrated the page.
 	const hydrated = () => page.evaluate(() => history.scrollRestoration === 'manual');
-	await page.goto('/signup', { waitUntil: 'commit' });
-	await page.getByLabel('Username').fill(name);
-	await page.getByLabel('Password').fill(PASSWORD);
+	await page.goto(path, { waitUntil: 'commit' });
+	for (const [label, value] of fields) await page.getByLabel(label).fill(value);
 	await expect.poll(() => held.length).toBeGreaterThan(0);
 	expect(await hydrated()).toBe(false);
 
 	releaseScripts();
 	await expect.poll(hydrated).toBe(true);
-	await expect(page.getByLabel('Username')).toHaveValue(name);
-	await expect(page.getByLabel('Password')).toHaveValue(PASSWORD);
-	// Sent by the hydrated page (no reload: the marker survives), with what was typed.
+	for (const [label, value] of fields) await expect(page.getByLabel(label)).toHaveValue(value);
+	await page.unroute(/\/_app\/immutable\/.+\.js$/);
+	// Sent by the hydrated page (no reload: the marker survives).
 	await page.evaluate(() => Reflect.set(window, '__beforeSubmit', true));
+}
+
+test('sign-up keeps what was typed before the page’s scripts ran, and creates the account with it', async ({ page }) => {
+	const name = uniqueName('early');
+	await fillBeforeHydration(page, '/signup', [['Username', name], ['Password', PASSWORD]]);
 	await page.getByRole('button', { name: 'Create account' }).click();
+	await expect(page.getByText(`Signed in as ${name}`)).toBeVisible();
+	expect(await page.evaluate(() => Reflect.get(window, '__beforeSubmit'))).toBe(true);
+});
+
+test('sign-in keeps what was typed before the page’s scripts ran, and signs in with it', async ({ page }) => {
+	const name = uniqueName('earlyin');
+	await signUp(page, name);
+	await signOut(page);
+	await fillBeforeHydration(page, '/signin', [['Username', name], ['Password', PASSWORD]]);
+	await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 	await expect(page.getByText(`Signed in as ${name}`)).toBeVisible();
 	expect(await page.evaluate(() => Reflect.get(window, '__beforeSubmit'))).toBe(true);
 });

@@ -28,11 +28,12 @@ export async function signUp(page: Page, name: string, password = PASSWORD): Pro
 	await expect(page.getByText(`Signed in as ${name}`)).toBeVisible();
 }
 
+/** Signs in through the form, in whichever language the browser's cookie picked. */
 export async function signIn(page: Page, name: string, password = PASSWORD): Promise<void> {
 	await openForm(page, '/signin');
-	await page.getByLabel('Username').fill(name);
-	await page.getByLabel('Password').fill(password);
-	await page.getByRole('button', { name: 'Sign in' }).click();
+	await page.getByLabel(/^(Username|ユーザー名)$/).fill(name);
+	await page.getByLabel(/^(Password|パスワード)$/).fill(password);
+	await page.getByRole('button', { name: /^(Sign in|サインイン)$/ }).click();
 }
 
 export async function signOut(page: Page): Promise<void> {
