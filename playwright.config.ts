@@ -11,7 +11,8 @@ import { appEnvFor } from './tests/oidc/clients';
 
 /** Asks the OS for a free port in a child process, because the config must be built synchronously. */
 function freePort(): string {
-	const script = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+	const script =
+		"const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
 	return execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim();
 }
 

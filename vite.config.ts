@@ -32,7 +32,10 @@ export default defineConfig({
 		// One after the other: on two cores, running both at once only makes timing-sensitive tests flaky.
 		projects: [
 			{ extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts'], sequence: { groupOrder: 0 } } },
-			{ extends: true, test: { name: 'remote', include: REMOTE_SUITES, globalSetup: ['tests/remote/global-setup.ts'], sequence: { groupOrder: 1 } } }
+			{
+				extends: true,
+				test: { name: 'remote', include: REMOTE_SUITES, globalSetup: ['tests/remote/global-setup.ts'], sequence: { groupOrder: 1 } }
+			}
 		]
 	}
 });

@@ -47,7 +47,10 @@ const OriginEnv = v.object({
 	HOST_HEADER: v.optional(HeaderName),
 	PORT_HEADER: v.optional(HeaderName),
 	ADDRESS_HEADER: v.optional(HeaderName),
-	XFF_DEPTH: v.optional(v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')), '1')
+	XFF_DEPTH: v.optional(
+		v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')),
+		'1'
+	)
 });
 
 /**
@@ -66,14 +69,23 @@ const OriginEnv = v.object({
  * @returns {OriginSettings}
  */
 export function originSettings(env) {
-	const cleaned = Object.fromEntries(Object.entries(env).filter(([key, value]) => key in OriginEnv.entries && value !== undefined && value !== ''));
+	const cleaned = Object.fromEntries(
+		Object.entries(env).filter(([key, value]) => key in OriginEnv.entries && value !== undefined && value !== '')
+	);
 	const parsed = v.safeParse(OriginEnv, cleaned);
 	if (!parsed.success) {
 		const lines = parsed.issues.map((issue) => `${v.getDotPath(issue) ?? '(environment)'}: ${issue.message}`);
 		throw new StartError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
 	}
 	const e = parsed.output;
-	return { origin: e.ORIGIN, protocolHeader: e.PROTOCOL_HEADER, hostHeader: e.HOST_HEADER, portHeader: e.PORT_HEADER, addressHeader: e.ADDRESS_HEADER, xffDepth: e.XFF_DEPTH };
+	return {
+		origin: e.ORIGIN,
+		protocolHeader: e.PROTOCOL_HEADER,
+		hostHeader: e.HOST_HEADER,
+		portHeader: e.PORT_HEADER,
+		addressHeader: e.ADDRESS_HEADER,
+		xffDepth: e.XFF_DEPTH
+	};
 }
 
 /**
@@ -128,6 +140,7 @@ export function clientAddressOf(request, peer, settings) {
 	if (value === null) throw new Error(`Address header was specified with ADDRESS_HEADER=${header} but is absent from request`);
 	if (header !== 'x-forwarded-for') return value;
 	const addresses = value.split(',');
-	if (settings.xffDepth > addresses.length) throw new Error(`XFF_DEPTH is ${settings.xffDepth}, but only found ${addresses.length} addresses`);
+	if (settings.xffDepth > addresses.length)
+		throw new Error(`XFF_DEPTH is ${settings.xffDepth}, but only found ${addresses.length} addresses`);
 	return (addresses[addresses.length - settings.xffDepth] ?? '').trim();
 }

@@ -65,12 +65,15 @@ const server = Bun.serve({
 	fetch,
 	...(websocket ? { websocket } : {}),
 	idleTimeout: settings.idleTimeoutS,
-	maxRequestBodySize: settings.bodySizeLimit !== undefined && Number.isFinite(settings.bodySizeLimit) ? settings.bodySizeLimit : Number.MAX_SAFE_INTEGER,
+	maxRequestBodySize:
+		settings.bodySizeLimit !== undefined && Number.isFinite(settings.bodySizeLimit) ? settings.bodySizeLimit : Number.MAX_SAFE_INTEGER,
 	...('path' in listen ? { unix: listen.path } : { hostname: listen.host, port: listen.port })
 });
 console.log(`Listening on ${'path' in listen ? listen.path : `http://${listen.host}:${server.port}`} (Bun ${Bun.version})`);
 if (settings.socketProtocolHeader) {
-	console.log('ORIGIN is not set: pages are served at the http:// address the browser uses. Behind an https proxy, set ORIGIN (or PROTOCOL_HEADER and HOST_HEADER).');
+	console.log(
+		'ORIGIN is not set: pages are served at the http:// address the browser uses. Behind an https proxy, set ORIGIN (or PROTOCOL_HEADER and HOST_HEADER).'
+	);
 }
 
 /** Stops taking requests, lets running ones finish for SHUTDOWN_TIMEOUT seconds, then closes the rest. */

@@ -81,7 +81,9 @@ const server = Deno.serve(
 		onListen(addr) {
 			console.log(`Listening on ${'path' in addr ? addr.path : `http://${listen.host}:${addr.port}`} (Deno ${Deno.version.deno})`);
 			if (!settings.origin.origin && !settings.origin.protocolHeader) {
-				console.log('ORIGIN is not set: pages are served at the http:// address the browser uses. Behind an https proxy, set ORIGIN (or PROTOCOL_HEADER and HOST_HEADER).');
+				console.log(
+					'ORIGIN is not set: pages are served at the http:// address the browser uses. Behind an https proxy, set ORIGIN (or PROTOCOL_HEADER and HOST_HEADER).'
+				);
 			}
 		}
 	},

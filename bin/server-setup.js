@@ -89,7 +89,10 @@ export function startSettings(env) {
 		adapterEnv.BODY_SIZE_LIMIT = String(maxBodyBytes);
 	} else {
 		const limit = parseByteSize(e.BODY_SIZE_LIMIT);
-		if (Number.isNaN(limit)) throw new StartError(`Invalid configuration:\n  BODY_SIZE_LIMIT: must be a number of bytes, optionally with K, M or G (got "${e.BODY_SIZE_LIMIT}")`);
+		if (Number.isNaN(limit))
+			throw new StartError(
+				`Invalid configuration:\n  BODY_SIZE_LIMIT: must be a number of bytes, optionally with K, M or G (got "${e.BODY_SIZE_LIMIT}")`
+			);
 		if (limit < maxBodyBytes) {
 			throw new StartError(
 				`Invalid configuration:\n  BODY_SIZE_LIMIT: ${e.BODY_SIZE_LIMIT} (${limit} bytes) is below KANTERA_MAX_BODY_BYTES (${maxBodyBytes}); ` +

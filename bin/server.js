@@ -60,7 +60,9 @@ server.listen(listen, () => {
 	const where = 'path' in listen ? listen.path : `http://${listen.host}:${listen.port}`;
 	console.log(`Listening on ${where}`);
 	if (settings.socketProtocolHeader) {
-		console.log('ORIGIN is not set: pages are served at the http:// address the browser uses. Behind an https proxy, set ORIGIN (or PROTOCOL_HEADER and HOST_HEADER).');
+		console.log(
+			'ORIGIN is not set: pages are served at the http:// address the browser uses. Behind an https proxy, set ORIGIN (or PROTOCOL_HEADER and HOST_HEADER).'
+		);
 	}
 });
 

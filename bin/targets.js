@@ -60,7 +60,8 @@ export function targetsOf(value) {
 export function targetOf(value) {
 	const targets = targetsOf(value);
 	const [target] = targets;
-	if (targets.length !== 1 || target === undefined) throw new TargetError(`Invalid configuration:\n  KANTERA_ADAPTER: name the one target to start: node, bun or deno (got "${value}")`);
+	if (targets.length !== 1 || target === undefined)
+		throw new TargetError(`Invalid configuration:\n  KANTERA_ADAPTER: name the one target to start: node, bun or deno (got "${value}")`);
 	return target;
 }
 

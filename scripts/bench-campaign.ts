@@ -75,7 +75,8 @@ async function main() {
 	const facts = PLANTED_FACTS.filter((f) => f.turn < TURNS);
 	const script = new CampaignScript(undefined, { facts, askAt: TURNS });
 	for (const f of facts)
-		if (script.turn(f.turn).language !== f.language) throw new Error(`fact at turn ${f.turn} is written in ${f.language}, but that turn is played in ${script.turn(f.turn).language}`);
+		if (script.turn(f.turn).language !== f.language)
+			throw new Error(`fact at turn ${f.turn} is written in ${f.language}, but that turn is played in ${script.turn(f.turn).language}`);
 	const samples: Sample[] = [];
 	let toolTokens = 0;
 	const provider = new ScriptedProvider(script, {
@@ -86,7 +87,14 @@ async function main() {
 		countOutput: countTokensO200k,
 		observe: (req, call) => {
 			const system = countTokensO200k(req.system);
-			samples.push({ call: samples.length + 1, turn: call.turn, kind: call.kind, system, messages: call.inputTokens - toolTokens - system, input: call.inputTokens - toolTokens });
+			samples.push({
+				call: samples.length + 1,
+				turn: call.turn,
+				kind: call.kind,
+				system,
+				messages: call.inputTokens - toolTokens - system,
+				input: call.inputTokens - toolTokens
+			});
 		}
 	});
 	const app = await createApp(cfg, { provider: () => provider, countTokens: countTokensO200k });
@@ -100,7 +108,8 @@ async function main() {
 		for (let i = 1; i <= TURNS; i++) {
 			provider.current = i;
 			await p.play(script.turn(i).player);
-			if (i % 100 === 0) console.log(`  ${i} turns, ${provider.checkpoints} checkpoints, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+			if (i % 100 === 0)
+				console.log(`  ${i} turns, ${provider.checkpoints} checkpoints, ${((performance.now() - started) / 1000).toFixed(1)} s`);
 		}
 
 		// The naive harness: mission + all previous exchanges + the input, same script, same tokenizer.
@@ -120,9 +129,18 @@ async function main() {
 
 		const { ledgerMicros, warnings, stopped, checkpointTurns } = await app.sessions.use(p.sessionId, async (s) => {
 			const [l] = await s.db.select({ n: sql<number>`coalesce(sum(${sessionSchema.ledger.costMicros}), 0)` }).from(sessionSchema.ledger);
-			const [w] = await s.db.select({ n: sql<number>`count(*)` }).from(sessionSchema.events).where(sql`${sessionSchema.events.type} = 'budget.warning'`);
-			const [st] = await s.db.select({ n: sql<number>`count(*)` }).from(sessionSchema.turns).where(sql`${sessionSchema.turns.stopped} IS NOT NULL`);
-			const [cp] = await s.db.select({ n: sql<number>`count(*)` }).from(sessionSchema.turns).where(sql`${sessionSchema.turns.kind} = 'checkpoint' AND ${sessionSchema.turns.status} = 'committed'`);
+			const [w] = await s.db
+				.select({ n: sql<number>`count(*)` })
+				.from(sessionSchema.events)
+				.where(sql`${sessionSchema.events.type} = 'budget.warning'`);
+			const [st] = await s.db
+				.select({ n: sql<number>`count(*)` })
+				.from(sessionSchema.turns)
+				.where(sql`${sessionSchema.turns.stopped} IS NOT NULL`);
+			const [cp] = await s.db
+				.select({ n: sql<number>`count(*)` })
+				.from(sessionSchema.turns)
+				.where(sql`${sessionSchema.turns.kind} = 'checkpoint' AND ${sessionSchema.turns.status} = 'committed'`);
 			return { ledgerMicros: l?.n ?? 0, warnings: w?.n ?? 0, stopped: st?.n ?? 0, checkpointTurns: cp?.n ?? 0 };
 		});
 
@@ -134,7 +152,9 @@ async function main() {
 						.select({ id: sessionSchema.logMessages.id })
 						.from(sessionSchema.logMessages)
 						.where(sql`instr(${sessionSchema.logMessages.body}, ${f.answer}) > 0`);
-					const asked = provider.toolExchanges.find((x) => x.turn === TURNS && x.name === 'recall' && x.arguments.includes(JSON.stringify(f.query)));
+					const asked = provider.toolExchanges.find(
+						(x) => x.turn === TURNS && x.name === 'recall' && x.arguments.includes(JSON.stringify(f.query))
+					);
 					const parsed = asked ? v.safeParse(RecallOutput, safeJson(asked.content)) : undefined;
 					const hits = parsed?.success ? parsed.output.hits : [];
 					const ids = new Set(said.map((r) => r.id));
@@ -153,15 +173,33 @@ async function main() {
 			const all = samples.filter((x) => x.turn >= from && x.turn <= to).map((x) => x.input);
 			const first = firstCalls.filter((x) => x.turn >= from && x.turn <= to).map((x) => x.input);
 			const nv = naive.slice(from - 1, to);
-			rows.push([`${from}–${to}`, all.length, Math.min(...all), Math.round(mean(all)), Math.max(...all), Math.min(...first), Math.round(mean(first)), Math.max(...first), Math.round(mean(nv))]);
+			rows.push([
+				`${from}–${to}`,
+				all.length,
+				Math.min(...all),
+				Math.round(mean(all)),
+				Math.max(...all),
+				Math.min(...first),
+				Math.round(mean(first)),
+				Math.max(...first),
+				Math.round(mean(nv))
+			]);
 		}
 		console.log('\ninput tokens per LLM call (system + messages, o200k), by 50-turn bucket:');
 		console.log(table(['turns', 'calls', 'all min', 'all mean', 'all max', 'player min', 'player mean', 'player max', 'naive mean'], rows));
 
 		const lastAll = spread(samples.slice(-LAST).map((x) => x.input));
 		const lastPlayer = spread(firstCalls.slice(-LAST).map((x) => x.input));
-		const lastNonCheckpoint = spread(samples.filter((x) => !x.kind.startsWith('checkpoint')).slice(-LAST).map((x) => x.input));
-		const lastCheckpoint = samples.filter((x) => x.kind.startsWith('checkpoint')).slice(-10).map((x) => x.input);
+		const lastNonCheckpoint = spread(
+			samples
+				.filter((x) => !x.kind.startsWith('checkpoint'))
+				.slice(-LAST)
+				.map((x) => x.input)
+		);
+		const lastCheckpoint = samples
+			.filter((x) => x.kind.startsWith('checkpoint'))
+			.slice(-10)
+			.map((x) => x.input);
 		const windowPart = spread(firstCalls.slice(-LAST).map((x) => x.messages));
 		const systemPart = spread(firstCalls.slice(-LAST).map((x) => x.system));
 		const flat = (s: ReturnType<typeof spread>) => s.belowMean <= FLAT_TOLERANCE && s.aboveMean <= FLAT_TOLERANCE;
@@ -172,29 +210,46 @@ async function main() {
 		console.log(describe('all calls', lastAll));
 		console.log(describe('player calls (no checkpoint calls)', lastNonCheckpoint));
 		console.log(describe(`first call of the last ${LAST} turns`, lastPlayer));
-		console.log(`  of which system (mission + head): min ${systemPart.min} max ${systemPart.max}; messages (window + input): min ${windowPart.min} max ${windowPart.max}`);
-		console.log(`  checkpoint calls (last ${lastCheckpoint.length}): min ${Math.min(...lastCheckpoint)} max ${Math.max(...lastCheckpoint)}`);
-		const withSchemas = spread(samples.filter((x) => !x.kind.startsWith('checkpoint')).slice(-LAST).map((x) => x.input + toolTokens));
+		console.log(
+			`  of which system (mission + head): min ${systemPart.min} max ${systemPart.max}; messages (window + input): min ${windowPart.min} max ${windowPart.max}`
+		);
+		console.log(
+			`  checkpoint calls (last ${lastCheckpoint.length}): min ${Math.min(...lastCheckpoint)} max ${Math.max(...lastCheckpoint)}`
+		);
+		const withSchemas = spread(
+			samples
+				.filter((x) => !x.kind.startsWith('checkpoint'))
+				.slice(-LAST)
+				.map((x) => x.input + toolTokens)
+		);
 		console.log(describe('player calls + tool schemas', withSchemas));
 
 		const finalActual = firstCalls.find((x) => x.turn === TURNS)?.input ?? Number.NaN;
 		const finalNaive = naive.at(-1) ?? Number.NaN;
 		const actualTotal = samples.reduce((n, x) => n + x.input + toolTokens, 0);
 		// The naive harness makes the same player calls (no checkpoints), each with the full history.
-		const naiveTotal = samples.filter((x) => !x.kind.startsWith('checkpoint')).reduce((n, x) => n + (naive[x.turn - 1] ?? 0) + toolTokens, 0);
+		const naiveTotal = samples
+			.filter((x) => !x.kind.startsWith('checkpoint'))
+			.reduce((n, x) => n + (naive[x.turn - 1] ?? 0) + toolTokens, 0);
 		const price = priceFor(cfg.engine.prices, BENCH_MODEL);
 		const naiveUsd = (naiveTotal * (price?.input ?? 0)) / 1_000_000;
 		// The naive harness writes the same replies: its output costs what the harness's player calls cost.
 		const playerOutput = provider.calls.filter((c) => !c.kind.startsWith('checkpoint')).reduce((n, c) => n + c.outputTokens, 0);
 		const naiveTotalUsd = naiveUsd + (playerOutput * (price?.output ?? 0)) / 1_000_000;
-		console.log(`\nturn ${TURNS}: harness sends ${finalActual} tokens, naive full history ${finalNaive}: ratio ${(finalNaive / finalActual).toFixed(1)}×`);
+		console.log(
+			`\nturn ${TURNS}: harness sends ${finalActual} tokens, naive full history ${finalNaive}: ratio ${(finalNaive / finalActual).toFixed(1)}×`
+		);
 		console.log(`tool schemas add ${toolTokens} tokens to every call (both harnesses)`);
 		const usd = ledgerMicros / 1_000_000;
 		console.log(
 			`cost (engine ledger, ${BENCH_MODEL} default prices, no cache discount): $${usd.toFixed(3)} for ${samples.length} calls; budget $${BUDGET_USD} (warn at $${(Number(BUDGET_USD) * WARN_FRACTION).toFixed(2)}): ${warnings} warnings, ${stopped} stopped turns`
 		);
-		console.log(`input tokens over the campaign (tool schemas included): harness ${actualTotal}, naive ${naiveTotal} (its input alone: $${naiveUsd.toFixed(2)})`);
-		console.log(`cost: harness $${usd.toFixed(2)} (checkpoints included) vs full-history baseline $${naiveTotalUsd.toFixed(2)}: ${(naiveTotalUsd / usd).toFixed(1)}× cheaper`);
+		console.log(
+			`input tokens over the campaign (tool schemas included): harness ${actualTotal}, naive ${naiveTotal} (its input alone: $${naiveUsd.toFixed(2)})`
+		);
+		console.log(
+			`cost: harness $${usd.toFixed(2)} (checkpoints included) vs full-history baseline $${naiveTotalUsd.toFixed(2)}: ${(naiveTotalUsd / usd).toFixed(1)}× cheaper`
+		);
 		if (factRows.length > 0) {
 			console.log(`\nfacts planted in GM replies, asked for at turn ${TURNS} with recall (top ${FACT_TOP_K}):`);
 			for (const f of factRows)
@@ -213,7 +268,12 @@ async function main() {
 				checkpointTokens: cfg.engine.memory.checkpointTokens,
 				windowExchanges: cfg.engine.memory.windowExchanges,
 				toolSchemaTokens: toolTokens,
-				lastCalls: { all: roundSpread(lastAll), player: roundSpread(lastNonCheckpoint), firstCallPerTurn: roundSpread(lastPlayer), playerWithSchemas: roundSpread(withSchemas) },
+				lastCalls: {
+					all: roundSpread(lastAll),
+					player: roundSpread(lastNonCheckpoint),
+					firstCallPerTurn: roundSpread(lastPlayer),
+					playerWithSchemas: roundSpread(withSchemas)
+				},
 				flat: { all: flat(lastAll), player: flat(lastNonCheckpoint) },
 				finalTurn: { harness: finalActual, naive: finalNaive, ratio: round(finalNaive / finalActual, 1) },
 				totals: { harness: actualTotal, naive: naiveTotal, naiveInputUsd: round(naiveUsd, 2), naiveUsd: round(naiveTotalUsd, 2) },

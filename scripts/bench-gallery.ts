@@ -43,8 +43,50 @@ const CHUNK = 500;
 const DAY = 24 * 3600_000;
 const NOW = Date.now();
 
-const EN_WORDS = ['salt', 'iron', 'ghost', 'orchard', 'harbour', 'lantern', 'winter', 'empire', 'river', 'clockwork', 'dragon', 'academy', 'desert', 'crown', 'signal', 'garden', 'storm', 'mirror', 'station', 'library'];
-const JA_WORDS = ['魔法', '海底', '都市', '森', '郵便屋', '鉄', '幽霊', '果樹園', '港', '灯台', '冬', '帝国', '川', '時計', '竜', '学園', '砂漠', '王冠', '信号', '図書館'];
+const EN_WORDS = [
+	'salt',
+	'iron',
+	'ghost',
+	'orchard',
+	'harbour',
+	'lantern',
+	'winter',
+	'empire',
+	'river',
+	'clockwork',
+	'dragon',
+	'academy',
+	'desert',
+	'crown',
+	'signal',
+	'garden',
+	'storm',
+	'mirror',
+	'station',
+	'library'
+];
+const JA_WORDS = [
+	'魔法',
+	'海底',
+	'都市',
+	'森',
+	'郵便屋',
+	'鉄',
+	'幽霊',
+	'果樹園',
+	'港',
+	'灯台',
+	'冬',
+	'帝国',
+	'川',
+	'時計',
+	'竜',
+	'学園',
+	'砂漠',
+	'王冠',
+	'信号',
+	'図書館'
+];
 
 function pick<T>(rng: Rng, xs: readonly T[]): T {
 	const x = xs[Math.floor(rng() * xs.length)];
@@ -74,7 +116,9 @@ async function seed(db: ControlDrizzle, rng: Rng): Promise<{ heavyUser: string; 
 		const ja = rng() < 0.5;
 		const words = ja ? JA_WORDS : EN_WORDS;
 		const title = ja ? `${pick(rng, words)}の${pick(rng, words)} ${i}` : `The ${pick(rng, words)} of ${pick(rng, words)} ${i}`;
-		const tagline = ja ? `${pick(rng, words)}と${pick(rng, words)}と${pick(rng, words)}の物語。` : `A tale of ${pick(rng, words)}, ${pick(rng, words)} and ${pick(rng, words)}.`;
+		const tagline = ja
+			? `${pick(rng, words)}と${pick(rng, words)}と${pick(rng, words)}の物語。`
+			: `A tale of ${pick(rng, words)}, ${pick(rng, words)} and ${pick(rng, words)}.`;
 		const id = newId();
 		presetIds.push(id);
 		const publishedAt = NOW - Math.floor(rng() * 365 * DAY);
@@ -131,7 +175,9 @@ function time<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
 async function seededUsers(db: ControlDrizzle): Promise<{ heavyUser: string; users: string[] }> {
 	const rows = await db.select({ id: controlSchema.users.id }).from(controlSchema.users).orderBy(controlSchema.users.name);
 	const users = rows.map((r) => r.id);
-	const [heavy] = await db.all<{ id: string }>(sql`SELECT user_id AS id FROM preset_favorites GROUP BY user_id ORDER BY count(*) DESC LIMIT 1`);
+	const [heavy] = await db.all<{ id: string }>(
+		sql`SELECT user_id AS id FROM preset_favorites GROUP BY user_id ORDER BY count(*) DESC LIMIT 1`
+	);
 	return { heavyUser: heavy?.id ?? '', users };
 }
 
@@ -143,7 +189,10 @@ async function main(): Promise<void> {
 		const control = await openControlDb(cfg);
 		const db = control.db;
 		const rng = prng(20240905);
-		if (!reuse) console.log(`seeding ${PRESETS.toLocaleString()} public presets, ${FAVORITES.toLocaleString()} favourites, ${PLAYS.toLocaleString()} play records, ${USERS.toLocaleString()} users…`);
+		if (!reuse)
+			console.log(
+				`seeding ${PRESETS.toLocaleString()} public presets, ${FAVORITES.toLocaleString()} favourites, ${PLAYS.toLocaleString()} play records, ${USERS.toLocaleString()} users…`
+			);
 		const seeded = reuse ? await time(() => seededUsers(db)) : await time(() => seed(db, rng));
 		const refresh = await time(() => refreshPopularity(db, NOW, { force: true }));
 		const [counts] = await db.all<{ presets: number; favorites: number; players: number; recent: number }>(
@@ -166,7 +215,15 @@ async function main(): Promise<void> {
 			['popular, page 50', { ...base, shelf: 'popular', cursor: await deepCursor({ shelf: 'popular' }, 49) }],
 			['popular, language=en', { ...base, shelf: 'popular', language: 'en' }],
 			['favourites (1,000), first page', { ...base, shelf: 'favorites', viewerId: seeded.value.heavyUser }],
-			['favourites (1,000), page 20', { ...base, shelf: 'favorites', viewerId: seeded.value.heavyUser, cursor: await deepCursor({ shelf: 'favorites', viewerId: seeded.value.heavyUser }, 19) }],
+			[
+				'favourites (1,000), page 20',
+				{
+					...base,
+					shelf: 'favorites',
+					viewerId: seeded.value.heavyUser,
+					cursor: await deepCursor({ shelf: 'favorites', viewerId: seeded.value.heavyUser }, 19)
+				}
+			],
 			['favourites (typical user)', { ...base, shelf: 'favorites', viewerId: seeded.value.users[7] }],
 			['search "salt" (common)', { ...base, q: 'salt' }],
 			['search "clockwork dragon"', { ...base, q: 'clockwork dragon' }],
@@ -204,7 +261,10 @@ async function main(): Promise<void> {
 				'baseline: popular aggregated per read',
 				sql`SELECT p.id, p.title, count(pp.user_id) AS players, (SELECT count(*) FROM preset_favorites f WHERE f.preset_id = p.id) AS favs FROM presets p LEFT JOIN preset_players pp ON pp.preset_id = p.id AND pp.last_played_at >= ${cut} WHERE p.listed GROUP BY p.seq ORDER BY players DESC, favs DESC, p.published_at DESC, p.seq DESC LIMIT 25`
 			],
-			['baseline: search "zzzzqqq" as LIKE', sql`SELECT id, title FROM presets WHERE listed AND (title LIKE '%zzzzqqq%' OR tagline LIKE '%zzzzqqq%') ORDER BY published_at DESC, seq DESC LIMIT 25`]
+			[
+				'baseline: search "zzzzqqq" as LIKE',
+				sql`SELECT id, title FROM presets WHERE listed AND (title LIKE '%zzzzqqq%' OR tagline LIKE '%zzzzqqq%') ORDER BY published_at DESC, seq DESC LIMIT 25`
+			]
 		];
 		for (const [name, query] of baselines) {
 			for (let i = 0; i < 5; i++) await db.all(query);

@@ -59,12 +59,73 @@ const pickSkewed = <T>(xs: readonly T[]): T => {
 	return x;
 };
 
-const KANJI = [...'北南東西門塔森湖川橋城村街港丘谷岩石鉄銀金竜狼鷹月星灰黒白赤青古新神聖魔剣盾炎氷霧雪風雷影光闇王騎士鍛冶酒場宿薬草書庫庭泉井墓寺'];
+const KANJI = [
+	...'北南東西門塔森湖川橋城村街港丘谷岩石鉄銀金竜狼鷹月星灰黒白赤青古新神聖魔剣盾炎氷霧雪風雷影光闇王騎士鍛冶酒場宿薬草書庫庭泉井墓寺'
+];
 const KANA = [...'アイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモラリルレロワン'];
 const EN_SYL = ['bra', 'mar', 'ed', 'rin', 'tha', 'lo', 'ven', 'dor', 'is', 'al', 'wyn', 'kel', 'tor', 'sa', 'mi', 'gar', 'eth', 'ul'];
-const EN_NOUNS = ['gate', 'tower', 'forge', 'tavern', 'harbour', 'bridge', 'well', 'temple', 'market', 'lighthouse', 'mine', 'library', 'garden', 'crypt', 'mill', 'barracks'];
-const EN_WORDS = ['guards', 'hides', 'remembers', 'sells', 'fears', 'the old', 'a stolen', 'map', 'sword', 'lantern', 'oath', 'debt', 'rumour', 'letter', 'key', 'storm', 'night', 'silver', 'smugglers', 'queen', 'merchant', 'priest', 'dragon', 'wolf', 'winter', 'festival', 'ship', 'fever', 'herb', 'coin'];
-const JA_WORDS = ['を守っている', 'に隠されている', 'の噂を聞いた', 'と取引している', 'を恐れている', 'の鍵を持つ', 'で姿を消した', 'へ手紙を送った', 'に借りがある', 'の祭りを待つ'];
+const EN_NOUNS = [
+	'gate',
+	'tower',
+	'forge',
+	'tavern',
+	'harbour',
+	'bridge',
+	'well',
+	'temple',
+	'market',
+	'lighthouse',
+	'mine',
+	'library',
+	'garden',
+	'crypt',
+	'mill',
+	'barracks'
+];
+const EN_WORDS = [
+	'guards',
+	'hides',
+	'remembers',
+	'sells',
+	'fears',
+	'the old',
+	'a stolen',
+	'map',
+	'sword',
+	'lantern',
+	'oath',
+	'debt',
+	'rumour',
+	'letter',
+	'key',
+	'storm',
+	'night',
+	'silver',
+	'smugglers',
+	'queen',
+	'merchant',
+	'priest',
+	'dragon',
+	'wolf',
+	'winter',
+	'festival',
+	'ship',
+	'fever',
+	'herb',
+	'coin'
+];
+const JA_WORDS = [
+	'を守っている',
+	'に隠されている',
+	'の噂を聞いた',
+	'と取引している',
+	'を恐れている',
+	'の鍵を持つ',
+	'で姿を消した',
+	'へ手紙を送った',
+	'に借りがある',
+	'の祭りを待つ'
+];
 
 interface Topic {
 	id: number;
@@ -94,7 +155,8 @@ function body(t: Topic): string {
 	const out: string[] = [];
 	for (let i = 0; i < sentences; i++) {
 		const a = rnd() < 0.6 ? pick(t.names) : pickSkewed(pickSkewed(topics).names);
-		if (t.ja) out.push(`${a}は${pick(t.names)}${pick(JA_WORDS)}。${rnd() < 0.3 ? `${pick(KANJI)}${pick(KANJI)}の件も気にかけている。` : ''}`);
+		if (t.ja)
+			out.push(`${a}は${pick(t.names)}${pick(JA_WORDS)}。${rnd() < 0.3 ? `${pick(KANJI)}${pick(KANJI)}の件も気にかけている。` : ''}`);
 		else out.push(`${a} ${pick(EN_WORDS)} ${pick(EN_WORDS)} near the ${pick(EN_NOUNS)} of ${pick(t.names)}.`);
 	}
 	return out.join(t.ja ? '' : ' ');
@@ -171,7 +233,9 @@ async function main() {
 	const embedder = new TopicEmbedder(DIMS);
 	try {
 		await app.sessions.use(id, async (s: SessionDb) => {
-			console.log(`recall bench: ${SECTIONS} sections (${Math.round(LOG_SHARE * 100)} % play log), ${DIMS}-dimension vectors, ${TOPICS} topics, Node ${process.version}`);
+			console.log(
+				`recall bench: ${SECTIONS} sections (${Math.round(LOG_SHARE * 100)} % play log), ${DIMS}-dimension vectors, ${TOPICS} topics, Node ${process.version}`
+			);
 			let t = performance.now();
 			let genMs = 0;
 			for (let i = 0; i < (reuse ? 0 : SECTIONS); i += INSERT_BATCH) {
@@ -196,7 +260,10 @@ async function main() {
 				await s.write((tx) => tx.insert(sessionSchema.sections).values(batch));
 			}
 			const ftsMs = performance.now() - t - genMs;
-			if (!reuse) console.log(`index build, FTS (sections + trigram + words + queue, ${INSERT_BATCH}/transaction): ${(SECTIONS / (ftsMs / 1000)).toFixed(0)} sections/s (${(ftsMs / 1000).toFixed(1)} s)`);
+			if (!reuse)
+				console.log(
+					`index build, FTS (sections + trigram + words + queue, ${INSERT_BATCH}/transaction): ${(SECTIONS / (ftsMs / 1000)).toFixed(0)} sections/s (${(ftsMs / 1000).toFixed(1)} s)`
+				);
 
 			t = performance.now();
 			let last = 0;
@@ -211,9 +278,10 @@ async function main() {
 				}
 			});
 			const vecMs = performance.now() - t;
-			if (!reuse) console.log(
-				`index build, vectors (embed + F32_BLOB + DiskANN, ${EMBED_BATCH}/transaction): ${(result.embedded / (vecMs / 1000)).toFixed(0)} sections/s (${(vecMs / 1000).toFixed(1)} s)`
-			);
+			if (!reuse)
+				console.log(
+					`index build, vectors (embed + F32_BLOB + DiskANN, ${EMBED_BATCH}/transaction): ${(result.embedded / (vecMs / 1000)).toFixed(0)} sections/s (${(vecMs / 1000).toFixed(1)} s)`
+				);
 			const file = path.join(dir, 'sessions', `${id}.db`);
 			const size = ['', '-wal'].reduce((sum, suffix) => sum + (statSync(file + suffix, { throwIfNoEntry: false })?.size ?? 0), 0);
 			console.log(`database size: ${(size / 1024 / 1024).toFixed(0)} MB`);
@@ -230,7 +298,8 @@ async function main() {
 				else if (r < 5) classes['ja 1-2 chars']?.push(rnd() < 0.75 ? `${pick(KANJI)}${pick(KANJI)}` : pick(KANJI));
 				else if (r < 7) classes['en words']?.push(`who ${pick(EN_WORDS)} the ${pick(EN_NOUNS)} ${pick(EN_WORDS)}`);
 				else if (r < 9) classes['en name']?.push(pick(enTopic.names));
-				else classes.unrelated?.push(pick(['what is the airspeed of a swallow', 'quarterly tax returns', 'how to bake bread', '今日の天気']));
+				else
+					classes.unrelated?.push(pick(['what is the airspeed of a swallow', 'quarterly tax returns', 'how to bake bread', '今日の天気']));
 			}
 			const all = Object.values(classes).flat();
 			// Warm the page cache and statement paths once, as a running server would be.
@@ -252,7 +321,9 @@ async function main() {
 			console.log('fused, by query class:');
 			for (const [name, qs] of Object.entries(classes)) {
 				const xs = await timeAll(qs, (q) => recall(s.db, q, { k: RECALL_K, embedder }));
-				console.log(`  ${name.padEnd(13)} n=${String(qs.length).padStart(3)}  p50 ${fmt(percentile(xs, 50))}  p95 ${fmt(percentile(xs, 95))}`);
+				console.log(
+					`  ${name.padEnd(13)} n=${String(qs.length).padStart(3)}  p50 ${fmt(percentile(xs, 50))}  p95 ${fmt(percentile(xs, 95))}`
+				);
 			}
 		});
 	} finally {

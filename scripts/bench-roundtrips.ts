@@ -40,7 +40,14 @@ async function appOn(dir: string, mock: MockLlm, hrana: HranaServer | undefined)
 	const remote = hrana ? { KANTERA_CONTROL_DB_URL: hrana.urlFor('control'), KANTERA_SESSION_DB_URL: `${hrana.origin}/s-{id}/` } : {};
 	const cfg = benchConfig(dir, { OPENAI_BASE_URL: mock.openaiBaseUrl, ...remote });
 	return createApp(cfg, {
-		provider: (name) => createProvider({ provider: name, apiKey: 'sk-bench', baseUrl: mock.openaiBaseUrl, retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 }, timeouts: { requestMs: 10_000, idleMs: 10_000, deadlineMs: 30_000 } }),
+		provider: (name) =>
+			createProvider({
+				provider: name,
+				apiKey: 'sk-bench',
+				baseUrl: mock.openaiBaseUrl,
+				retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 },
+				timeouts: { requestMs: 10_000, idleMs: 10_000, deadlineMs: 30_000 }
+			}),
 		background: false
 	});
 }
@@ -56,7 +63,11 @@ async function measure(hrana: HranaServer | undefined, fn: () => Promise<unknown
 	return { ms, requests, control, session: requests - control, statements: hrana?.stats.statements ?? 0 };
 }
 
-async function run(label: string, hrana: HranaServer | undefined, mock: MockLlm): Promise<{ label: string; create: Sample[]; turn: Sample[] }> {
+async function run(
+	label: string,
+	hrana: HranaServer | undefined,
+	mock: MockLlm
+): Promise<{ label: string; create: Sample[]; turn: Sample[] }> {
 	const d = tempDataDir('kantera-bench-rt-');
 	const app = await appOn(d.dir, mock, hrana);
 	try {
@@ -65,14 +76,26 @@ async function run(label: string, hrana: HranaServer | undefined, mock: MockLlm)
 		const turn: Sample[] = [];
 		let sessionId = '';
 		for (let i = 0; i < 3; i++) {
-			create.push(await measure(hrana, async () => (sessionId = (await startSession(app, { ownerId: user.id, title: `Bench ${i}`, worldId: 'sword-and-sorcery', language: 'en' })).session.id)));
+			create.push(
+				await measure(
+					hrana,
+					async () =>
+						(sessionId = (await startSession(app, { ownerId: user.id, title: `Bench ${i}`, worldId: 'sword-and-sorcery', language: 'en' }))
+							.session.id)
+				)
+			);
 			// The world's image orders run in the background: let them finish before the next measure.
 			await app.images.idle();
 		}
 		for (let i = 0; i < TURNS + 1; i++) {
-			mock.script([{ toolCalls: [{ name: 'journal_append', arguments: { entry: `Day ${i}: the bell of the salt tower rings.` } }] }, { text: 'Gulls cry over the pier. The guard waves you through.' }]);
+			mock.script([
+				{ toolCalls: [{ name: 'journal_append', arguments: { entry: `Day ${i}: the bell of the salt tower rings.` } }] },
+				{ text: 'Gulls cry over the pier. The guard waves you through.' }
+			]);
 			const sample = await measure(hrana, async () => {
-				await app.sessions.use(sessionId, (s) => acceptTurn(app, s, { userId: user.id, text: `I walk on (${i})`, idempotencyKey: newId() }));
+				await app.sessions.use(sessionId, (s) =>
+					acceptTurn(app, s, { userId: user.id, text: `I walk on (${i})`, idempotencyKey: newId() })
+				);
 				app.runner.kick(sessionId);
 				await app.runner.idle();
 			});
@@ -106,8 +129,13 @@ console.log(`\nmedians; session creation: 3 runs; GM turn (one tool call + reply
 console.log('| operation | database | wall time | HTTP round trips (control + session) | SQL statements |');
 console.log('|---|---|---|---|---|');
 for (const r of results) {
-	for (const [op, s] of [['session from a world', r.create], ['plain GM turn', r.turn]] as const) {
+	for (const [op, s] of [
+		['session from a world', r.create],
+		['plain GM turn', r.turn]
+	] as const) {
 		const remote = r.label !== 'local files';
-		console.log(`| ${op} | ${r.label} | ${fmt(s, 'ms')} ms | ${remote ? `${fmt(s, 'requests')} (${fmt(s, 'control')} + ${fmt(s, 'session')})` : '—'} | ${remote ? fmt(s, 'statements') : '—'} |`);
+		console.log(
+			`| ${op} | ${r.label} | ${fmt(s, 'ms')} ms | ${remote ? `${fmt(s, 'requests')} (${fmt(s, 'control')} + ${fmt(s, 'session')})` : '—'} | ${remote ? fmt(s, 'statements') : '—'} |`
+		);
 	}
 }

@@ -69,8 +69,15 @@ async function main(): Promise<void> {
 			await s.client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
 			const [pages] = (await s.client.execute('PRAGMA page_count')).rows;
 			const [size] = (await s.client.execute('PRAGMA page_size')).rows;
-			const [entries] = await s.db.all<{ n: number; turns: number }>(sql`SELECT count(*) AS n, count(DISTINCT turn_id) AS turns FROM undo_log`);
-			return { db: Number(pages?.[0]) * Number(size?.[0]), undo: await undoLog.undoLogBytes(s.db), entries: Number(entries?.n), loggedTurns: Number(entries?.turns) };
+			const [entries] = await s.db.all<{ n: number; turns: number }>(
+				sql`SELECT count(*) AS n, count(DISTINCT turn_id) AS turns FROM undo_log`
+			);
+			return {
+				db: Number(pages?.[0]) * Number(size?.[0]),
+				undo: await undoLog.undoLogBytes(s.db),
+				entries: Number(entries?.n),
+				loggedTurns: Number(entries?.turns)
+			};
 		});
 		let fileBytes = 0;
 		try {
@@ -104,7 +111,9 @@ async function main(): Promise<void> {
 			const target = newId();
 			await app.sessions.create(target);
 			const t1 = performance.now();
-			const copied = await app.sessions.use(saved.database, (from) => app.sessions.use(target, (to) => copyDatabase(from.client, to.client)));
+			const copied = await app.sessions.use(saved.database, (from) =>
+				app.sessions.use(target, (to) => copyDatabase(from.client, to.client))
+			);
 			loadMs.push(performance.now() - t1);
 			rows = copied.rows;
 			saveBytes = await app.sessions.use(saved.database, async (db) => {
@@ -134,11 +143,20 @@ async function main(): Promise<void> {
 				['measure', 'value'],
 				[
 					['session database (after the campaign)', `${kb(fileBytes)} KiB`],
-					['undo log, all turns (keys + before-images)', `${kb(sizes.undo)} KiB (${round((100 * sizes.undo) / Math.max(1, fileBytes), 1)} % of the database)`],
-					['undo log per turn (mean over turns incl. checkpoints)', `${round(sizes.undo / turnsLogged, 0)} B (${round(sizes.entries / turnsLogged, 1)} rows)`],
+					[
+						'undo log, all turns (keys + before-images)',
+						`${kb(sizes.undo)} KiB (${round((100 * sizes.undo) / Math.max(1, fileBytes), 1)} % of the database)`
+					],
+					[
+						'undo log per turn (mean over turns incl. checkpoints)',
+						`${round(sizes.undo / turnsLogged, 0)} B (${round(sizes.entries / turnsLogged, 1)} rows)`
+					],
 					['session database per turn', `${round(fileBytes / TURNS / 1024, 2)} KiB`],
 					[`undo of the last turn (median / p90 of ${undoMs.length})`, `${round(median(undoMs), 1)} / ${round(p90(undoMs), 1)} ms`],
-					[`save (copy into a save database; median of ${saveMs.length})`, `${round(median(saveMs), 0)} ms, ${rows} rows, ${kb(saveBytes)} KiB`],
+					[
+						`save (copy into a save database; median of ${saveMs.length})`,
+						`${round(median(saveMs), 0)} ms, ${rows} rows, ${kb(saveBytes)} KiB`
+					],
 					[`load (copy into a new session; median of ${loadMs.length})`, `${round(median(loadMs), 0)} ms`],
 					[`a turn with the undo capture (median of ${withCapture.length})`, `${round(median(withCapture), 1)} ms`],
 					[`a turn without it: ${dropped} triggers dropped (median of ${withoutCapture.length})`, `${round(median(withoutCapture), 1)} ms`]

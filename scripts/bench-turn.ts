@@ -16,8 +16,25 @@ import { newId, openControlDb, sessionSchema, type ControlDb, type SessionDb, ty
 import type { Config } from '../src/lib/server/config';
 import { createEmbedder } from '../src/lib/server/search';
 import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from '../src/lib/server/tools';
-import { buildContext, checkpointDue, countTokensO200k, estimateTokens, systemText, windowOf, type TokenCounter } from '../src/lib/server/memory';
-import { acceptTurn, appendEvent, historySinceCheckpoint, loadHead, readMission, readSettings, Staging, TurnRunner } from '../src/lib/server/turn';
+import {
+	buildContext,
+	checkpointDue,
+	countTokensO200k,
+	estimateTokens,
+	systemText,
+	windowOf,
+	type TokenCounter
+} from '../src/lib/server/memory';
+import {
+	acceptTurn,
+	appendEvent,
+	historySinceCheckpoint,
+	loadHead,
+	readMission,
+	readSettings,
+	Staging,
+	TurnRunner
+} from '../src/lib/server/turn';
 import { loadScopes, recordCall } from '../src/lib/server/budget';
 import { journal, log } from '../src/lib/server/records';
 import { CampaignScript } from './bench-lib/campaign-script';
@@ -118,7 +135,9 @@ async function main() {
 	try {
 		await sessions.use(p.sessionId, (s) => seedSession(s));
 		countTokensO200k('warm up'); // loads the o200k ranks (about a second) before anything is timed
-		console.log(`turn bench: ${HISTORY} committed turns, then ${TURNS} measured with o200k and ${TURNS} with the estimator; KANTERA_CHECKPOINT_TOKENS=${cfg.engine.memory.checkpointTokens}, KANTERA_WINDOW_EXCHANGES=${cfg.engine.memory.windowExchanges}, embeddings ${cfg.embeddings.provider} (${cfg.embeddings.dimensions ?? '?'} dims); PRAGMA synchronous=${SYNC_NORMAL ? 'NORMAL' : 'FULL (production default)'}; Node ${process.version}`);
+		console.log(
+			`turn bench: ${HISTORY} committed turns, then ${TURNS} measured with o200k and ${TURNS} with the estimator; KANTERA_CHECKPOINT_TOKENS=${cfg.engine.memory.checkpointTokens}, KANTERA_WINDOW_EXCHANGES=${cfg.engine.memory.windowExchanges}, embeddings ${cfg.embeddings.provider} (${cfg.embeddings.dimensions ?? '?'} dims); PRAGMA synchronous=${SYNC_NORMAL ? 'NORMAL' : 'FULL (production default)'}; Node ${process.version}`
+		);
 
 		let index = 0;
 		const buildStarted = performance.now();
@@ -135,7 +154,15 @@ async function main() {
 				const rows = await s.db.all<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM ${table}`));
 				return rows[0]?.n ?? 0;
 			};
-			return { turns: await n('turns'), events: await n('events'), logMessages: await n('log_messages'), journal: await n('journal'), memoryNotes: await n('memory_notes'), sections: await n('sections'), summaries: await n('summaries') };
+			return {
+				turns: await n('turns'),
+				events: await n('events'),
+				logMessages: await n('log_messages'),
+				journal: await n('journal'),
+				memoryNotes: await n('memory_notes'),
+				sections: await n('sections'),
+				summaries: await n('summaries')
+			};
 		});
 		console.log(`built in ${buildSeconds.toFixed(1)} s: ${JSON.stringify(counts)}`);
 
@@ -184,7 +211,15 @@ async function main() {
 		const a = summarise(withO200k);
 		const b = summarise(withEstimate);
 		const row = (name: string, l: Latency, l2: Latency) => [name, ms(l.p50), ms(l.p95), ms(l.max), ms(l2.p50), ms(l2.p95), ms(l2.max)];
-		const count = (name: string, l: Latency, l2: Latency) => [name, l.p50.toFixed(0), l.p95.toFixed(0), l.max.toFixed(0), l2.p50.toFixed(0), l2.p95.toFixed(0), l2.max.toFixed(0)];
+		const count = (name: string, l: Latency, l2: Latency) => [
+			name,
+			l.p50.toFixed(0),
+			l.p95.toFixed(0),
+			l.max.toFixed(0),
+			l2.p50.toFixed(0),
+			l2.p95.toFixed(0),
+			l2.max.toFixed(0)
+		];
 		console.log(`\nper turn, ${TURNS} turns each (after ${HISTORY} committed turns):`);
 		console.log(
 			table(
@@ -207,11 +242,18 @@ async function main() {
 			)
 		);
 		console.log(`checkpoints during the measured turns: ${a.checkpoints} (o200k), ${b.checkpoints} (estimator)`);
-		console.log(`target p95 ≤ ${TARGET_P95_MS} ms: ${a.overhead.p95 <= TARGET_P95_MS ? 'met' : 'MISSED'} (o200k), ${b.overhead.p95 <= TARGET_P95_MS ? 'met' : 'MISSED'} (estimator)`);
+		console.log(
+			`target p95 ≤ ${TARGET_P95_MS} ms: ${a.overhead.p95 <= TARGET_P95_MS ? 'met' : 'MISSED'} (o200k), ${b.overhead.p95 <= TARGET_P95_MS ? 'met' : 'MISSED'} (estimator)`
+		);
 
 		const profile = await sessions.use(p.sessionId, (s) => componentProfile(s, deps, p.userId, script));
 		console.log(`\ncomponent profile on the same database (${REPS} repetitions each):`);
-		console.log(table(['step', 'p50', 'p95', 'max'], profile.map(([name, l]) => [name, ms(l.p50), ms(l.p95), ms(l.max)])));
+		console.log(
+			table(
+				['step', 'p50', 'p95', 'max'],
+				profile.map(([name, l]) => [name, ms(l.p50), ms(l.p95), ms(l.max)])
+			)
+		);
 
 		const r = (l: Latency) => ({ p50: round(l.p50), p95: round(l.p95), max: round(l.max) });
 		console.log(
@@ -222,7 +264,16 @@ async function main() {
 				buildSeconds: round(buildSeconds, 1),
 				database: counts,
 				synchronous: SYNC_NORMAL ? 'NORMAL' : 'FULL (default)',
-				o200k: { overhead: r(a.overhead), cpu: r(a.cpu), total: r(a.total), tokenizer: r(a.tokenizer), writes: r(a.writeMs), afterCommit: r(a.after), afterCommitEmbedder: r(a.afterEmbed), afterCheckpoint: r(a.afterCheckpoint) },
+				o200k: {
+					overhead: r(a.overhead),
+					cpu: r(a.cpu),
+					total: r(a.total),
+					tokenizer: r(a.tokenizer),
+					writes: r(a.writeMs),
+					afterCommit: r(a.after),
+					afterCommitEmbedder: r(a.afterEmbed),
+					afterCheckpoint: r(a.afterCheckpoint)
+				},
 				estimator: { overhead: r(b.overhead), cpu: r(b.cpu), total: r(b.total), tokenizer: r(b.tokenizer), afterCommit: r(b.after) },
 				targetP95Ms: TARGET_P95_MS,
 				met: a.overhead.p95 <= TARGET_P95_MS,
@@ -286,15 +337,27 @@ async function componentProfile(s: SessionDb, deps: Deps, userId: string, script
 	out.push(['loadHead (summary, toc, state, journal)', await timeIt(REPS, () => loadHead(s.db))]);
 	out.push([`historySinceCheckpoint (${history.length} exchanges)`, await timeIt(REPS, () => historySinceCheckpoint(s.db))]);
 	out.push(['checkpointDue (stored token counts)', await timeIt(REPS, () => checkpointDue(history, cfg.engine.memory, countTokensO200k))]);
-	out.push(['buildContext + systemText', await timeIt(REPS, () => systemText(buildContext(mission, head, windowOf(history, cfg.engine.memory), turn.player)))]);
-	out.push([`o200k: input + reply (${turn.player.length + turn.gm.length} chars)`, await timeIt(REPS, () => countTokensO200k(turn.player) + countTokensO200k(turn.gm))]);
+	out.push([
+		'buildContext + systemText',
+		await timeIt(REPS, () => systemText(buildContext(mission, head, windowOf(history, cfg.engine.memory), turn.player)))
+	]);
+	out.push([
+		`o200k: input + reply (${turn.player.length + turn.gm.length} chars)`,
+		await timeIt(REPS, () => countTokensO200k(turn.player) + countTokensO200k(turn.gm))
+	]);
 	out.push(['estimator: input + reply', await timeIt(REPS, () => estimateTokens(turn.player) + estimateTokens(turn.gm))]);
 	const who = { userId, sessionId: s.id, turnId: 'bench' };
 	const limits = { ...cfg.engine.budget, maxToolRounds: cfg.engine.maxToolRounds };
 	out.push(['loadScopes (control DB, 4 reads)', await timeIt(REPS, () => loadScopes(deps.control.db, who, limits, Date.now()))]);
 	out.push(['recordCall (control DB write, committed)', await timeIt(REPS, () => recordCall(deps.control.db, who, 0, Date.now()))]);
-	out.push(['write transaction changing nothing', await timeIt(REPS, () => s.write(async (tx) => tx.run(sql`UPDATE meta SET value = value WHERE key = 'language'`)))]);
-	out.push(['one-row write transaction, committed (durable)', await timeIt(REPS, (i) => s.write(async (tx) => tx.run(sql`INSERT OR REPLACE INTO meta (key, value) VALUES ('bench', ${String(i)})`)))]);
+	out.push([
+		'write transaction changing nothing',
+		await timeIt(REPS, () => s.write(async (tx) => tx.run(sql`UPDATE meta SET value = value WHERE key = 'language'`)))
+	]);
+	out.push([
+		'one-row write transaction, committed (durable)',
+		await timeIt(REPS, (i) => s.write(async (tx) => tx.run(sql`INSERT OR REPLACE INTO meta (key, value) VALUES ('bench', ${String(i)})`)))
+	]);
 	out.push([
 		`log.append player + GM reply (${turn.player.length} + ${turn.gm.length} chars: sections, FTS, embed queue; rolled back)`,
 		await timeIt(REPS, () =>
@@ -304,8 +367,14 @@ async function componentProfile(s: SessionDb, deps: Deps, userId: string, script
 			})
 		)
 	]);
-	out.push(['appendEvent (rolled back)', await timeIt(REPS, () => rolledBack(s, (tx) => appendEvent(tx, { type: 'text.delta', turnId: 'bench', text: turn.gm })))]);
-	out.push(['staged journal_append, nothing staged before (speculation)', await timeIt(REPS, () => new Staging(s).write((tx) => journal.append(tx, { body: 'Bench entry.' })))]);
+	out.push([
+		'appendEvent (rolled back)',
+		await timeIt(REPS, () => rolledBack(s, (tx) => appendEvent(tx, { type: 'text.delta', turnId: 'bench', text: turn.gm })))
+	]);
+	out.push([
+		'staged journal_append, nothing staged before (speculation)',
+		await timeIt(REPS, () => new Staging(s).write((tx) => journal.append(tx, { body: 'Bench entry.' })))
+	]);
 	const fourth: number[] = [];
 	for (let r = 0; r < Math.ceil(REPS / 4); r++) {
 		const st = new Staging(s);
@@ -316,7 +385,10 @@ async function componentProfile(s: SessionDb, deps: Deps, userId: string, script
 	}
 	out.push(['staged journal_append with 3 staged before', latency(fourth)]);
 	const [{ n } = { n: 0 }] = await s.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${sessionSchema.turns}`);
-	out.push([`select turns by status (${n} turns)`, await timeIt(REPS, () => s.db.all(sql`SELECT id FROM turns WHERE status IN ('accepted', 'running') ORDER BY created_at LIMIT 1`))]);
+	out.push([
+		`select turns by status (${n} turns)`,
+		await timeIt(REPS, () => s.db.all(sql`SELECT id FROM turns WHERE status IN ('accepted', 'running') ORDER BY created_at LIMIT 1`))
+	]);
 	return out;
 }
 

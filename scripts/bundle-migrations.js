@@ -20,7 +20,8 @@ export function renderBundle() {
 			return { idx: e.idx, tag: e.tag, hash: createHash('sha256').update(sql).digest('hex'), sql };
 		});
 		const files = readdirSync(dir).filter((f) => f.endsWith('.sql'));
-		if (files.length !== migrations.length) throw new Error(`drizzle/${db}: ${files.length} .sql files but ${migrations.length} journal entries`);
+		if (files.length !== migrations.length)
+			throw new Error(`drizzle/${db}: ${files.length} .sql files but ${migrations.length} journal entries`);
 		out.push(`export const ${db}Migrations: readonly Migration[] = ${JSON.stringify(migrations, null, '\t')};`, '');
 	}
 	return out.join('\n');

@@ -19,7 +19,9 @@ if (process.platform !== 'linux' || !existsSync('/usr/bin/apt-get')) {
 	process.exit(1);
 }
 if (process.getuid?.() !== 0) {
-	console.error(`ensure-chromium: ${CHROMIUM} is missing. Install Debian's Chromium, then run the tests again:\n\n  sudo sh -c '${INSTALL}'\n`);
+	console.error(
+		`ensure-chromium: ${CHROMIUM} is missing. Install Debian's Chromium, then run the tests again:\n\n  sudo sh -c '${INSTALL}'\n`
+	);
 	process.exit(1);
 }
 console.log(`ensure-chromium: ${CHROMIUM} is missing; installing Debian's chromium package…`);

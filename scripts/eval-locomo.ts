@@ -61,7 +61,13 @@ const LABEL: Record<System, string> = {
 };
 /** With --sides, each side of the fusion alone too: fusion should not lose to either. */
 const SYSTEMS: readonly System[] = args.sides ? ALL_SYSTEMS : ['recall', 'plain', 'strong'];
-const newTables = (): Record<System, RecallTable> => ({ recall: new RecallTable(), plain: new RecallTable(), strong: new RecallTable(), words: new RecallTable(), vectors: new RecallTable() });
+const newTables = (): Record<System, RecallTable> => ({
+	recall: new RecallTable(),
+	plain: new RecallTable(),
+	strong: new RecallTable(),
+	words: new RecallTable(),
+	vectors: new RecallTable()
+});
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'tests', 'fixtures', 'recall');
 const Unrelated = v.object({ id: v.string(), query: v.string() });
@@ -82,7 +88,12 @@ async function nearest(s: SessionDb, embedder: Embedder, question: string): Prom
 	const rows = await s.db
 		.select({ id: sessionSchema.sections.id, ref: sessionSchema.sections.ref })
 		.from(sessionSchema.sections)
-		.where(inArray(sessionSchema.sections.id, hits.map((h) => h.id)));
+		.where(
+			inArray(
+				sessionSchema.sections.id,
+				hits.map((h) => h.id)
+			)
+		);
 	const refOf = new Map(rows.map((r) => [r.id, r.ref]));
 	return hits.map((h) => refOf.get(h.id) ?? null);
 }
@@ -114,7 +125,9 @@ async function main() {
 	const latencies: number[] = [];
 	console.log(
 		`LoCoMo recall: ${conversations.length} conversations, ${conversations.reduce((n, c) => n + c.questions.length, 0)} questions, k = ${K}, cut-offs off; ` +
-			(args['keyword-only'] ? 'keyword only' : `embedder ${embedder.id} (${embedder.dimensions} dims, fusion weight ${embedder.fusionWeight ?? 'default'})`)
+			(args['keyword-only']
+				? 'keyword only'
+				: `embedder ${embedder.id} (${embedder.dimensions} dims, fusion weight ${embedder.fusionWeight ?? 'default'})`)
 	);
 	try {
 		for (const conv of conversations) {
@@ -147,10 +160,13 @@ async function main() {
 						own[system].add(q.category, q.evidence, ranked[system]);
 					}
 					if (recallAt(q.evidence, ranked.recall, 10) < recallAt(q.evidence, ranked.strong, 10))
-						misses.push(`  [${conv.id} ${CATEGORY_NAMES[q.category] ?? q.category}] ${q.question} — want ${q.evidence.join(',')}; got ${ranked.recall.slice(0, 10).join(',')}`);
+						misses.push(
+							`  [${conv.id} ${CATEGORY_NAMES[q.category] ?? q.category}] ${q.question} — want ${q.evidence.join(',')}; got ${ranked.recall.slice(0, 10).join(',')}`
+						);
 				}
 				let empty = 0;
-				for (const u of unrelated) if ((await recall(s.db, u, { includeGmOnly: true, embedder: args['keyword-only'] ? undefined : embedder })).length === 0) empty++;
+				for (const u of unrelated)
+					if ((await recall(s.db, u, { includeGmOnly: true, embedder: args['keyword-only'] ? undefined : embedder })).length === 0) empty++;
 				emptyUnrelated.push(empty);
 			});
 			anchors.close();
@@ -164,7 +180,10 @@ async function main() {
 		rmSync(dir, { recursive: true, force: true });
 	}
 
-	const groups: [string, string][] = [['all', 'all'], ...CATEGORY_ORDER.map((c): [string, string] => [String(c), `${CATEGORY_NAMES[c] ?? c} (${c})`])];
+	const groups: [string, string][] = [
+		['all', 'all'],
+		...CATEGORY_ORDER.map((c): [string, string] => [String(c), `${CATEGORY_NAMES[c] ?? c} (${c})`])
+	];
 	const header = ['group', 'n', ...SYSTEMS.flatMap((sys) => RECALL_KS.map((k) => `${sys} @${k}`))];
 	const rows = groups.flatMap(([key, name]) => {
 		const n = tables.recall.row(key)?.n;
@@ -179,16 +198,43 @@ async function main() {
 
 	const at10 = (sys: System, key: string) => tables[sys].row(key)?.at[1] ?? 0;
 	const below = groups.filter(([key]) => tables.recall.row(key) && at10('recall', key) < at10('strong', key)).map(([, name]) => name);
-	console.log(`\nR@10: recall ${at10('recall', 'all').toFixed(1)}, strong anchor ${at10('strong', 'all').toFixed(1)}, plain ${at10('plain', 'all').toFixed(1)}`);
-	console.log(below.length === 0 ? 'recall is at or above the strong anchor in every category (R@10)' : `recall is BELOW the strong anchor (R@10) in: ${below.join(', ')}`);
-	console.log(`unrelated questions answered with nothing (cut-offs on): ${emptyUnrelated.map((n) => `${n}/${unrelated.length}`).join(', ')} per conversation`);
+	console.log(
+		`\nR@10: recall ${at10('recall', 'all').toFixed(1)}, strong anchor ${at10('strong', 'all').toFixed(1)}, plain ${at10('plain', 'all').toFixed(1)}`
+	);
+	console.log(
+		below.length === 0
+			? 'recall is at or above the strong anchor in every category (R@10)'
+			: `recall is BELOW the strong anchor (R@10) in: ${below.join(', ')}`
+	);
+	console.log(
+		`unrelated questions answered with nothing (cut-offs on): ${emptyUnrelated.map((n) => `${n}/${unrelated.length}`).join(', ')} per conversation`
+	);
 	const sorted = [...latencies].sort((a, b) => a - b);
-	console.log(`per question (recall + both anchors): p50 ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, p95 ${sorted[Math.floor(sorted.length * 0.95)]?.toFixed(1)} ms`);
+	console.log(
+		`per question (recall + both anchors): p50 ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, p95 ${sorted[Math.floor(sorted.length * 0.95)]?.toFixed(1)} ms`
+	);
 	const showMisses = Number(args.misses);
-	if (showMisses > 0) console.log(`\nquestions where recall@10 < strong anchor (${misses.length}):\n${misses.slice(0, showMisses).join('\n')}`);
+	if (showMisses > 0)
+		console.log(`\nquestions where recall@10 < strong anchor (${misses.length}):\n${misses.slice(0, showMisses).join('\n')}`);
 	if (args.json) {
-		const out = Object.fromEntries(SYSTEMS.map((sys) => [sys, Object.fromEntries(groups.map(([key, name]) => [name, tables[sys].row(key)]))]));
-		writeFileSync(args.json, JSON.stringify({ conversations: conversations.map((c) => c.id), k: K, embedder: embedder.id, keywordOnly: args['keyword-only'], figures: out, unrelatedEmpty: emptyUnrelated }, null, 2));
+		const out = Object.fromEntries(
+			SYSTEMS.map((sys) => [sys, Object.fromEntries(groups.map(([key, name]) => [name, tables[sys].row(key)]))])
+		);
+		writeFileSync(
+			args.json,
+			JSON.stringify(
+				{
+					conversations: conversations.map((c) => c.id),
+					k: K,
+					embedder: embedder.id,
+					keywordOnly: args['keyword-only'],
+					figures: out,
+					unrelatedEmpty: emptyUnrelated
+				},
+				null,
+				2
+			)
+		);
 	}
 }
 

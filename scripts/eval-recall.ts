@@ -32,8 +32,20 @@ const { values: args } = parseArgs({
 });
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'tests', 'fixtures', 'recall');
-const Section = v.object({ ref: v.string(), kind: v.picklist(SECTION_KINDS), path: v.string(), body: v.string(), gmOnly: v.optional(v.boolean(), false) });
-const Query = v.object({ id: v.string(), lang: v.picklist(['ja', 'en']), type: v.string(), query: v.string(), answers: v.pipe(v.array(v.string()), v.minLength(1)) });
+const Section = v.object({
+	ref: v.string(),
+	kind: v.picklist(SECTION_KINDS),
+	path: v.string(),
+	body: v.string(),
+	gmOnly: v.optional(v.boolean(), false)
+});
+const Query = v.object({
+	id: v.string(),
+	lang: v.picklist(['ja', 'en']),
+	type: v.string(),
+	query: v.string(),
+	answers: v.pipe(v.array(v.string()), v.minLength(1))
+});
 const Unrelated = v.object({ id: v.string(), query: v.string() });
 
 function jsonl<T extends v.GenericSchema>(file: string, schema: T): v.InferOutput<T>[] {
@@ -60,7 +72,9 @@ async function main() {
 	const cfg = parseConfig({ ...process.env, KANTERA_DATA_DIR: dir });
 	const base = createEmbedder(cfg.embeddings);
 	const embedder: Embedder =
-		args.floor === undefined ? base : { id: base.id, dimensions: base.dimensions, similarityFloor: Number(args.floor), embed: (t, sig) => base.embed(t, sig) };
+		args.floor === undefined
+			? base
+			: { id: base.id, dimensions: base.dimensions, similarityFloor: Number(args.floor), embed: (t, sig) => base.embed(t, sig) };
 	const app = await createApp(cfg);
 	try {
 		await app.sessions.use(newId(), async (s) => {
@@ -79,7 +93,12 @@ async function main() {
 				)
 			);
 			await embedPending(s, embedder, { maxBatches: Number.POSITIVE_INFINITY });
-			const options = { k: Math.max(...KS), includeGmOnly: true, cutoff: !args['no-cutoff'], embedder: args['keyword-only'] ? undefined : embedder };
+			const options = {
+				k: Math.max(...KS),
+				includeGmOnly: true,
+				cutoff: !args['no-cutoff'],
+				embedder: args['keyword-only'] ? undefined : embedder
+			};
 			console.log(
 				`recall eval: ${sections.length} sections, ${queries.length} queries, embedder ${embedder.id} (${embedder.dimensions} dims, floor ${embedder.similarityFloor})` +
 					`${args['no-cutoff'] ? ', no cutoff' : ''}${args['keyword-only'] ? ', keyword only' : ''}`
@@ -99,7 +118,8 @@ async function main() {
 				add(`${q.lang}`, scores);
 				add(`${q.lang} · ${q.type}`, scores);
 				add('all', scores);
-				if ((scores.at(-1) ?? 0) < 1) misses.push(`  ${q.id} ${JSON.stringify(q.query)} want ${q.answers.join(',')} got ${refs.slice(0, 5).join(',') || '(nothing)'}`);
+				if ((scores.at(-1) ?? 0) < 1)
+					misses.push(`  ${q.id} ${JSON.stringify(q.query)} want ${q.answers.join(',')} got ${refs.slice(0, 5).join(',') || '(nothing)'}`);
 			}
 			const row = (key: string) => {
 				const g = groups.get(key);

@@ -44,10 +44,34 @@ export const TOOL_EVERY = 4;
 export const SUMMARY_CHARS = [1200, 2400] as const;
 
 const NAMES = ['Bram', 'Mira', 'Oswin', 'Tarrow', 'Ilse', 'Kestrel', 'Vey', 'Corwin', 'Anneke', 'Rusk'];
-const PLACES = ['the North Gate', 'the Lantern Inn', 'the salt market', 'the old lighthouse', 'the clock tower', 'the flooded crypt', 'the river docks', 'the guild hall'];
-const THINGS = ['a brass key', 'a sealed letter', 'the silver compass', 'a bloodied glove', 'the harbour ledger', 'a lantern', 'the map fragment', 'a vial of ink'];
+const PLACES = [
+	'the North Gate',
+	'the Lantern Inn',
+	'the salt market',
+	'the old lighthouse',
+	'the clock tower',
+	'the flooded crypt',
+	'the river docks',
+	'the guild hall'
+];
+const THINGS = [
+	'a brass key',
+	'a sealed letter',
+	'the silver compass',
+	'a bloodied glove',
+	'the harbour ledger',
+	'a lantern',
+	'the map fragment',
+	'a vial of ink'
+];
 const VERBS = ['studies', 'hides', 'offers', 'questions', 'follows', 'remembers', 'refuses', 'examines'];
-const MOODS = ['Rain drums on the shutters.', 'Gaslight flickers along the wet cobbles.', 'A bell tolls somewhere to the east.', 'The fog thickens over the canal.', 'Someone laughs too loudly in the next room.'];
+const MOODS = [
+	'Rain drums on the shutters.',
+	'Gaslight flickers along the wet cobbles.',
+	'A bell tolls somewhere to the east.',
+	'The fog thickens over the canal.',
+	'Someone laughs too loudly in the next room.'
+];
 const PLAYER_EN = ['I ask', 'I look at', 'I walk over to', 'Can I search', 'I tell', 'I quietly follow', 'I pocket', 'I show'];
 
 const JA_NAMES = ['ブラム', 'ミラ', 'オズウィン', 'タロウ', 'イルゼ', 'ケストレル'];
@@ -81,7 +105,10 @@ function jaPlayer(rnd: Rng, chars: number): string {
 function jaGm(rnd: Rng, chars: number): string {
 	return fill(
 		chars,
-		() => (rnd() < 0.3 ? `「${pick(rnd, ['ここでは話せない', '遅かったな', '声を落とせ', '何も見ていない'])}」と${pick(rnd, JA_NAMES)}は言った。` : `${pick(rnd, JA_NAMES)}は${pick(rnd, JA_PLACES)}で${pick(rnd, JA_THINGS)}${pick(rnd, JA_VERBS)}。${pick(rnd, JA_MOODS)}`),
+		() =>
+			rnd() < 0.3
+				? `「${pick(rnd, ['ここでは話せない', '遅かったな', '声を落とせ', '何も見ていない'])}」と${pick(rnd, JA_NAMES)}は言った。`
+				: `${pick(rnd, JA_NAMES)}は${pick(rnd, JA_PLACES)}で${pick(rnd, JA_THINGS)}${pick(rnd, JA_VERBS)}。${pick(rnd, JA_MOODS)}`,
 		''
 	);
 }
@@ -92,16 +119,42 @@ function plannedTool(rnd: Rng, index: number): PlannedTool {
 	const name = TOOL_ROTATION[Math.floor(index / TOOL_EVERY) % TOOL_ROTATION.length] ?? 'roll_dice';
 	switch (name) {
 		case 'journal_append':
-			return { name, args: { entry: `Turn ${index}: ${pick(rnd, NAMES)} ${pick(rnd, VERBS)} ${pick(rnd, THINGS)} at ${pick(rnd, PLACES)}.` } };
+			return {
+				name,
+				args: { entry: `Turn ${index}: ${pick(rnd, NAMES)} ${pick(rnd, VERBS)} ${pick(rnd, THINGS)} at ${pick(rnd, PLACES)}.` }
+			};
 		case 'update_state':
 			// A fixed set of keys: the state in the context stays the same size, as in a real game.
-			return { name, args: { patch: { location: pick(rnd, PLACES), time: `Day ${1 + Math.floor(index / 20)}, ${pick(rnd, ['dawn', 'noon', 'dusk', 'night'])}`, hp: between(rnd, 3, 12), gold: between(rnd, 0, 80) } } };
+			return {
+				name,
+				args: {
+					patch: {
+						location: pick(rnd, PLACES),
+						time: `Day ${1 + Math.floor(index / 20)}, ${pick(rnd, ['dawn', 'noon', 'dusk', 'night'])}`,
+						hp: between(rnd, 3, 12),
+						gold: between(rnd, 0, 80)
+					}
+				}
+			};
 		case 'memory':
-			return { name, args: { action: 'create', name: `npc-${index}`, body: `${pick(rnd, NAMES)} owes the party a favour; met at ${pick(rnd, PLACES)} on turn ${index}.` } };
+			return {
+				name,
+				args: {
+					action: 'create',
+					name: `npc-${index}`,
+					body: `${pick(rnd, NAMES)} owes the party a favour; met at ${pick(rnd, PLACES)} on turn ${index}.`
+				}
+			};
 		case 'recall':
 			return { name, args: { query: `${pick(rnd, NAMES)} ${pick(rnd, THINGS)}` } };
 		default:
-			return { name: 'roll_dice', args: { notation: '1d20+3', reason: `${pick(rnd, NAMES)} tries to ${pick(rnd, ['climb the wall', 'pick the lock', 'spot the tail'])}` } };
+			return {
+				name: 'roll_dice',
+				args: {
+					notation: '1d20+3',
+					reason: `${pick(rnd, NAMES)} tries to ${pick(rnd, ['climb the wall', 'pick the lock', 'spot the tail'])}`
+				}
+			};
 	}
 }
 
@@ -151,6 +204,9 @@ export class CampaignScript {
 	/** What the GM records with a tool at the `n`-th checkpoint before writing the summary. */
 	checkpointTool(n: number): PlannedTool {
 		const rnd = prng(this.seed * 104_729 + n);
-		return { name: 'journal_append', args: { entry: `Checkpoint ${n}: ${pick(rnd, NAMES)} still ${pick(rnd, VERBS)} ${pick(rnd, THINGS)}.` } };
+		return {
+			name: 'journal_append',
+			args: { entry: `Checkpoint ${n}: ${pick(rnd, NAMES)} still ${pick(rnd, VERBS)} ${pick(rnd, THINGS)}.` }
+		};
 	}
 }

@@ -91,7 +91,13 @@ export class ScriptedProvider implements LlmProvider {
 		}
 		const kind: CallKind = checkpoint ? (afterTool ? 'checkpoint-after-tool' : 'checkpoint') : afterTool ? 'player-after-tool' : 'player';
 		const args = tools.map((t) => JSON.stringify(t.args));
-		const call: CallRecord = { kind, turn: this.current, inputTokens: this.opts.countInput(req), outputTokens: this.opts.countOutput(text + args.join('')), ms: 0 };
+		const call: CallRecord = {
+			kind,
+			turn: this.current,
+			inputTokens: this.opts.countInput(req),
+			outputTokens: this.opts.countOutput(text + args.join('')),
+			ms: 0
+		};
 		this.calls.push(call);
 		this.spent(call, started);
 		this.opts.observe?.(req, call);

@@ -10,7 +10,15 @@ import { eq } from 'drizzle-orm';
 import { parseConfig, type Config } from '../../src/lib/server/config';
 import { newId, sessionSchema, type SessionDb, type SessionDbPool } from '../../src/lib/server/db';
 import { documents, state } from '../../src/lib/server/records';
-import { acceptTurn, composeMission, ensureMission, writeSettings, type AcceptDeps, type TurnRow, type TurnRunner } from '../../src/lib/server/turn';
+import {
+	acceptTurn,
+	composeMission,
+	ensureMission,
+	writeSettings,
+	type AcceptDeps,
+	type TurnRow,
+	type TurnRunner
+} from '../../src/lib/server/turn';
 
 /** Priced in the default table; the fake key is never used (the provider is injected). */
 export const BENCH_MODEL = 'gpt-4.1-mini';
@@ -38,7 +46,16 @@ const WORLD_BEHAVIOUR = 'Keep the tone of a gaslit harbour mystery. Clues are fa
 export const WORLD_DOCUMENT = [
 	'# Saltmere',
 	'A harbour city of canals, gaslight and fog, ruled by the Guild of Lanterns.',
-	...['The North Gate', 'The Lantern Inn', 'The salt market', 'The old lighthouse', 'The clock tower', 'The flooded crypt', 'The river docks', 'The guild hall'].flatMap((place) => [
+	...[
+		'The North Gate',
+		'The Lantern Inn',
+		'The salt market',
+		'The old lighthouse',
+		'The clock tower',
+		'The flooded crypt',
+		'The river docks',
+		'The guild hall'
+	].flatMap((place) => [
 		`## ${place}`,
 		`${place} is one of the places the party will know well. It has its regulars, its rumours and a door that should stay locked.`
 	]),
@@ -55,7 +72,13 @@ export async function seedSession(s: SessionDb, language: 'en' | 'ja' = 'en'): P
 		await ensureMission(tx, mission);
 		await writeSettings(tx, { language });
 		await documents.create(tx, { title: 'World: Saltmere', body: WORLD_DOCUMENT });
-		await state.patch(tx, { location: 'the North Gate', time: 'Day 1, dusk', hp: 10, gold: 12, inventory: ['lantern', 'rope', 'a brass key'] });
+		await state.patch(tx, {
+			location: 'the North Gate',
+			time: 'Day 1, dusk',
+			hp: 10,
+			gold: 12,
+			inventory: ['lantern', 'rope', 'a brass key']
+		});
 	});
 	return mission;
 }
@@ -75,7 +98,9 @@ export function player(deps: AcceptDeps & { sessions: SessionDbPool; runner: Tur
 			const accepted = await deps.sessions.use(sessionId, (s) => acceptTurn(deps, s, { userId, text, idempotencyKey: newId() }));
 			deps.runner.kick(sessionId);
 			await deps.runner.idle();
-			const [row] = await deps.sessions.use(sessionId, (s) => s.db.select().from(sessionSchema.turns).where(eq(sessionSchema.turns.id, accepted.turnId)));
+			const [row] = await deps.sessions.use(sessionId, (s) =>
+				s.db.select().from(sessionSchema.turns).where(eq(sessionSchema.turns.id, accepted.turnId))
+			);
 			if (!row) throw new Error(`turn ${accepted.turnId} vanished`);
 			if (row.status !== 'committed') throw new Error(`turn ${accepted.turnId} ended ${row.status}: ${row.error ?? ''}`);
 			return row;

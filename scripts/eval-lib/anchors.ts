@@ -29,7 +29,9 @@ export class LexicalAnchors {
 			'write'
 		);
 		const statements = bodies.flatMap((t, i) => {
-			const context = [...bodies.slice(Math.max(0, i - CONTEXT_TURNS), i), ...bodies.slice(i + 1, i + 1 + CONTEXT_TURNS)].map((n) => n.body).join(' ');
+			const context = [...bodies.slice(Math.max(0, i - CONTEXT_TURNS), i), ...bodies.slice(i + 1, i + 1 + CONTEXT_TURNS)]
+				.map((n) => n.body)
+				.join(' ');
 			return [
 				{ sql: 'INSERT INTO plain (rowid, body) VALUES (?, ?)', args: [i + 1, t.body] },
 				{ sql: 'INSERT INTO strong (rowid, body, context) VALUES (?, ?, ?)', args: [i + 1, t.body, context] }
@@ -48,7 +50,10 @@ export class LexicalAnchors {
 		if (kept.length === 0) return [];
 		const match = kept.map((w) => `"${w.replaceAll('"', '""')}"`).join(' OR ');
 		const order = anchor === 'strong' ? 'bm25(strong, 1.0, 1.0)' : 'bm25(plain)';
-		const rows = await this.db.execute({ sql: `SELECT rowid AS id FROM ${anchor} WHERE ${anchor} MATCH ? ORDER BY ${order} LIMIT ?`, args: [match, k] });
+		const rows = await this.db.execute({
+			sql: `SELECT rowid AS id FROM ${anchor} WHERE ${anchor} MATCH ? ORDER BY ${order} LIMIT ?`,
+			args: [match, k]
+		});
 		return rows.rows.map((r) => this.refs[Number(r.id) - 1] ?? '');
 	}
 

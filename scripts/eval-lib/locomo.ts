@@ -21,7 +21,13 @@ const Conversation = v.object({
 });
 
 /** Category ids as the data set's README names them. */
-export const CATEGORY_NAMES: Readonly<Record<number, string>> = { 4: 'single-hop', 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 5: 'adversarial' };
+export const CATEGORY_NAMES: Readonly<Record<number, string>> = {
+	4: 'single-hop',
+	1: 'multi-hop',
+	2: 'temporal',
+	3: 'open-domain',
+	5: 'adversarial'
+};
 export const CATEGORY_ORDER = [4, 1, 2, 3, 5] as const;
 
 export interface LocomoTurn {
@@ -64,7 +70,11 @@ export function loadLocomo(file: string): LocomoConversation[] {
 		);
 		const known = new Set(turns.map((t) => t.ref));
 		const questions = c.qa.map((qa) => {
-			const ids = qa.evidence.map(String).join(' ').match(/D\d+:\d+/g) ?? [];
+			const ids =
+				qa.evidence
+					.map(String)
+					.join(' ')
+					.match(/D\d+:\d+/g) ?? [];
 			return { question: qa.question, category: qa.category, evidence: [...new Set(ids.filter((id) => known.has(id)))] };
 		});
 		return { id: c.sample_id, turns, questions };

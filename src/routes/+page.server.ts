@@ -2,7 +2,14 @@ import { fail, redirect } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
 import { formText } from '$lib/server/hooks';
 import { listWorlds, WORLD_IDS } from '$lib/server/worlds';
-import { startSession, listPlaySessions, renamePlaySession, PlaySessionValidationError, PlaySessionNotFoundError, TitleSchema } from '$lib/server/sessions';
+import {
+	startSession,
+	listPlaySessions,
+	renamePlaySession,
+	PlaySessionValidationError,
+	PlaySessionNotFoundError,
+	TitleSchema
+} from '$lib/server/sessions';
 import { LanguageSchema } from '$lib/types/settings';
 import { playPreset } from '$lib/server/presets';
 import * as v from 'valibot';
@@ -35,7 +42,8 @@ export const actions = {
 				const checked = { title: v.safeParse(TitleSchema, title), language: v.safeParse(LanguageSchema, language) };
 				if (!checked.title.success) throw new PlaySessionValidationError({ title: checked.title.issues[0].message });
 				if (!checked.language.success) throw new PlaySessionValidationError({ language: checked.language.issues[0].message });
-				if (!WORLD_IDS.some((worldId) => worldId === world)) throw new PlaySessionValidationError({ world: 'Choose one of the listed worlds.' });
+				if (!WORLD_IDS.some((worldId) => worldId === world))
+					throw new PlaySessionValidationError({ world: 'Choose one of the listed worlds.' });
 				id = (await playPreset(app, locals.user, world, { title: checked.title.output, language: checked.language.output })).session.id;
 			}
 		} catch (err) {

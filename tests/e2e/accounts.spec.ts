@@ -66,7 +66,10 @@ async function fillBeforeHydration(page: Page, path: string, fields: [label: str
 
 test('sign-up keeps what was typed before the page’s scripts ran, and creates the account with it', async ({ page }) => {
 	const name = uniqueName('early');
-	await fillBeforeHydration(page, '/signup', [['Username', name], ['Password', PASSWORD]]);
+	await fillBeforeHydration(page, '/signup', [
+		['Username', name],
+		['Password', PASSWORD]
+	]);
 	await page.getByRole('button', { name: 'Create account' }).click();
 	await expect(page.getByText(`Signed in as ${name}`)).toBeVisible();
 	expect(await page.evaluate(() => Reflect.get(window, '__beforeSubmit'))).toBe(true);
@@ -76,7 +79,10 @@ test('sign-in keeps what was typed before the page’s scripts ran, and signs in
 	const name = uniqueName('earlyin');
 	await signUp(page, name);
 	await signOut(page);
-	await fillBeforeHydration(page, '/signin', [['Username', name], ['Password', PASSWORD]]);
+	await fillBeforeHydration(page, '/signin', [
+		['Username', name],
+		['Password', PASSWORD]
+	]);
 	await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 	await expect(page.getByText(`Signed in as ${name}`)).toBeVisible();
 	expect(await page.evaluate(() => Reflect.get(window, '__beforeSubmit'))).toBe(true);

@@ -43,7 +43,10 @@ async function signUpApi(request: APIRequestContext, baseURL: string): Promise<s
 async function editableDocument(request: APIRequestContext): Promise<string> {
 	const worlds = v.parse(Worlds, await (await request.get('/api/v1/worlds?language=ja')).json());
 	const world = worlds.worlds[0]?.id;
-	const session = v.parse(Created, await (await request.post('/api/v1/sessions', { data: { title: '長い文書', language: 'ja', world } })).json());
+	const session = v.parse(
+		Created,
+		await (await request.post('/api/v1/sessions', { data: { title: '長い文書', language: 'ja', world } })).json()
+	);
 	const docs = v.parse(Documents, await (await request.get(`/api/v1/sessions/${session.id}/documents`)).json());
 	const doc = docs.documents[0];
 	if (!doc) throw new Error('the world has no document');
@@ -53,12 +56,16 @@ async function editableDocument(request: APIRequestContext): Promise<string> {
 /** Sends `body` with Transfer-Encoding: chunked (no Content-Length), in 64 KiB pieces. */
 function putChunked(baseURL: string, path: string, cookie: string, body: Buffer): Promise<{ status: number; type: string; text: string }> {
 	return new Promise((resolve, reject) => {
-		const req = http.request(new URL(path, baseURL), { method: 'PUT', headers: { cookie, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-			let text = '';
-			res.setEncoding('utf8');
-			res.on('data', (c: string) => (text += c));
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), text }));
-		});
+		const req = http.request(
+			new URL(path, baseURL),
+			{ method: 'PUT', headers: { cookie, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+			(res) => {
+				let text = '';
+				res.setEncoding('utf8');
+				res.on('data', (c: string) => (text += c));
+				res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), text }));
+			}
+		);
 		// The server may answer (413) and close before the whole body is sent.
 		req.on('error', reject);
 		const PIECE = 64 * 1024;
@@ -67,13 +74,18 @@ function putChunked(baseURL: string, path: string, cookie: string, body: Buffer)
 	});
 }
 
-test('unknown paths, wrong methods and other content types are answered in JSON with the documented status', async ({ request, baseURL }) => {
+test('unknown paths, wrong methods and other content types are answered in JSON with the documented status', async ({
+	request,
+	baseURL
+}) => {
 	const origin = new URL(baseURL ?? '').origin;
 	await signUpApi(request, origin);
 	for (const accept of ['application/json', BROWSER_ACCEPT, '*/*']) {
 		expect((await errorOf(await request.get('/api/v1/nothing-here', { headers: { accept } }), 404)).code).toBe('NOT_FOUND');
 		expect((await errorOf(await request.get('/api/elsewhere', { headers: { accept } }), 404)).code).toBe('NOT_FOUND');
-		expect((await errorOf(await request.post('/api/v1/sessions/abc/turns/def/nope', { data: {}, headers: { accept } }), 404)).code).toBe('NOT_FOUND');
+		expect((await errorOf(await request.post('/api/v1/sessions/abc/turns/def/nope', { data: {}, headers: { accept } }), 404)).code).toBe(
+			'NOT_FOUND'
+		);
 
 		const wrongMethod = await request.patch('/api/v1/status', { data: {}, headers: { accept } });
 		expect((await errorOf(wrongMethod, 405)).code).toBe('METHOD_NOT_ALLOWED');
@@ -94,7 +106,10 @@ test('unknown paths, wrong methods and other content types are answered in JSON 
 	expect(list.sessions).toEqual([]);
 });
 
-test('a 200,000-character Japanese document (600 KB) is accepted, declared or chunked; past KANTERA_MAX_BODY_BYTES is 413 JSON', async ({ request, baseURL }) => {
+test('a 200,000-character Japanese document (600 KB) is accepted, declared or chunked; past KANTERA_MAX_BODY_BYTES is 413 JSON', async ({
+	request,
+	baseURL
+}) => {
 	const base = baseURL ?? '';
 	const cookie = await signUpApi(request, base);
 	const path = await editableDocument(request);
@@ -133,7 +148,10 @@ test('a page of another origin on the same host cannot change anything with the 
 	const json = { 'content-type': 'application/json' };
 	const refused = await request.post('/api/v1/sessions', { headers: { ...json, origin: elsewhere }, data: { title: 'Planted' } });
 	expect((await errorOf(refused, 403)).code).toBe('CROSS_ORIGIN');
-	const refusedBySite = await request.post('/api/v1/sessions', { headers: { ...json, 'sec-fetch-site': 'same-site' }, data: { title: 'Planted' } });
+	const refusedBySite = await request.post('/api/v1/sessions', {
+		headers: { ...json, 'sec-fetch-site': 'same-site' },
+		data: { title: 'Planted' }
+	});
 	expect((await errorOf(refusedBySite, 403)).code).toBe('CROSS_ORIGIN');
 	const list = v.parse(SessionList, await (await request.get('/api/v1/sessions')).json());
 	expect(list.sessions).toHaveLength(0);

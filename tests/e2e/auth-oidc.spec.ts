@@ -8,7 +8,10 @@ import { uniqueName } from './helpers';
 
 /** Through the IdP's scripted pages: its login (when it has no session yet) and its consent (when asked). */
 async function atIdp(page: Page, account: string): Promise<void> {
-	await page.waitForURL((url) => url.pathname.startsWith('/interaction/') || url.pathname.startsWith('/account') || url.pathname === '/' || url.pathname === '/signin');
+	await page.waitForURL(
+		(url) =>
+			url.pathname.startsWith('/interaction/') || url.pathname.startsWith('/account') || url.pathname === '/' || url.pathname === '/signin'
+	);
 	if (await page.getByRole('heading', { name: 'Test IdP sign-in' }).isVisible()) {
 		await page.getByLabel('Account').fill(account);
 		await page.getByRole('button', { name: 'Sign in at the IdP' }).click();

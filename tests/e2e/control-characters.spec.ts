@@ -10,18 +10,24 @@ test('sign-up, session title and token name forms answer a control character wit
 	await setValue(page, 'Username', 'mal\u0000lory');
 	await page.getByLabel('Password').fill('correct horse battery');
 	await page.getByRole('button', { name: 'Create account' }).click();
-	await expect(page.getByText('The username contains a control character (such as NUL); only tabs and line breaks are allowed.')).toBeVisible();
+	await expect(
+		page.getByText('The username contains a control character (such as NUL); only tabs and line breaks are allowed.')
+	).toBeVisible();
 
 	await signUp(page, uniqueName('nul'));
 	await page.goto('/');
 	await setValue(page, 'Title', 'Harbour\u0000 (the GM must not know)');
 	await page.getByRole('button', { name: 'Create' }).click();
-	await expect(page.getByText('The title contains a control character (such as NUL); only tabs and line breaks are allowed.')).toBeVisible();
+	await expect(
+		page.getByText('The title contains a control character (such as NUL); only tabs and line breaks are allowed.')
+	).toBeVisible();
 	await expect(page.getByRole('link', { name: /^Harbour/ })).toHaveCount(0);
 	await page.screenshot({ path: 'test-results/control-characters/title.png' });
 
 	await page.goto('/settings/tokens');
 	await setValue(page, 'Name', 'laptop\u0007');
 	await page.getByRole('button', { name: 'Create token' }).click();
-	await expect(page.getByText('The token name contains a control character (such as NUL); only tabs and line breaks are allowed.')).toBeVisible();
+	await expect(
+		page.getByText('The token name contains a control character (such as NUL); only tabs and line breaks are allowed.')
+	).toBeVisible();
 });

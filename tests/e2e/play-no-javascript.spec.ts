@@ -9,7 +9,9 @@ import { uniqueName, signUp, createSession } from './helpers';
 
 test.use({ javaScriptEnabled: false });
 
-test('without JavaScript: title card, the whole prologue, drawers, log and a document edit work, a turn is sent and its whole reply listed', async ({ page }) => {
+test('without JavaScript: title card, the whole prologue, drawers, log and a document edit work, a turn is sent and its whole reply listed', async ({
+	page
+}) => {
 	await signUp(page, uniqueName('nojsplay'));
 	const id = await createSession(page, 'Plain HTML game', /Vesca/);
 	await expect(page.getByRole('heading', { name: 'Vesca of the Black Salt' })).toBeVisible();

@@ -21,7 +21,9 @@ test('without an LLM the input is disabled and says why', async ({ page }) => {
 	await expect(page.getByTestId('text-window')).toContainText('The story begins with your first line.');
 });
 
-test('Create opens the new session on its title card, then the prologue tells the premise and brings the characters present on stage, with no LLM call', async ({ page }) => {
+test('Create opens the new session on its title card, then the prologue tells the premise and brings the characters present on stage, with no LLM call', async ({
+	page
+}) => {
 	// Whole paragraphs: one Enter a paragraph.
 	await page.addInitScript(() => localStorage.setItem('kantera.reader', JSON.stringify({ speed: 'instant' })));
 	await signUp(page, uniqueName('prologue'));

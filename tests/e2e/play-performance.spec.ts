@@ -51,7 +51,10 @@ test('play page JavaScript stays within 120 KB gzipped, and text deltas are pain
 	await fresh.goto(href);
 	await expect(fresh.getByTestId('text-window')).toBeVisible();
 	await fresh.waitForLoadState('networkidle');
-	const js = [...scripts.values()].reduce((sum, s) => ({ raw: sum.raw + s.raw, gzip: sum.gzip + s.gzip, transferred: sum.transferred + s.transferred }), { raw: 0, gzip: 0, transferred: 0 });
+	const js = [...scripts.values()].reduce(
+		(sum, s) => ({ raw: sum.raw + s.raw, gzip: sum.gzip + s.gzip, transferred: sum.transferred + s.transferred }),
+		{ raw: 0, gzip: 0, transferred: 0 }
+	);
 
 	// Latency: note SSE arrival of each stamped delta, and the first frame that shows it.
 	await fresh.evaluate(() => {
@@ -95,23 +98,42 @@ test('play page JavaScript stays within 120 KB gzipped, and text deltas are pain
 	await fresh.getByRole('button', { name: 'Send' }).click();
 	// Waited for inside the page, at a slow poll: an assertion polling from outside (with the run's
 	// trace recording a DOM snapshot on each try) would load the very main thread being measured.
-	await fresh.waitForFunction((n) => Object.keys((window as unknown as { __paints: object }).__paints).length >= n, PERF_DELTAS, { timeout: 30_000, polling: 500 });
+	await fresh.waitForFunction((n) => Object.keys((window as unknown as { __paints: object }).__paints).length >= n, PERF_DELTAS, {
+		timeout: 30_000,
+		polling: 500
+	});
 	await expect(fresh.getByRole('button', { name: 'Stop' })).toHaveAttribute('aria-disabled', 'true', { timeout: 30_000 });
 
 	const raw = await fresh.evaluate(() => {
 		const w = window as unknown as { __arrivals: Record<number, number>; __paints: Record<number, { sentAt: number; paintedAt: number }> };
 		return { arrivals: w.__arrivals, paints: w.__paints };
 	});
-	const timings: Timing[] = Object.entries(raw.paints).map(([i, p]) => ({ index: Number(i), sentAt: p.sentAt, arrivedAt: raw.arrivals[Number(i)] ?? null, paintedAt: p.paintedAt }));
+	const timings: Timing[] = Object.entries(raw.paints).map(([i, p]) => ({
+		index: Number(i),
+		sentAt: p.sentAt,
+		arrivedAt: raw.arrivals[Number(i)] ?? null,
+		paintedAt: p.paintedAt
+	}));
 	const sendToPaint = timings.map((t) => t.paintedAt - t.sentAt);
 	const arriveToPaint = timings.filter((t) => t.arrivedAt !== null).map((t) => t.paintedAt - (t.arrivedAt ?? 0));
 	const summary = {
 		measuredAt: new Date().toISOString(),
-		javascript: { files: scripts.size, rawBytes: js.raw, gzipBytes: js.gzip, transferredBytes: js.transferred, budgetGzipBytes: JS_BUDGET_GZIP_BYTES },
+		javascript: {
+			files: scripts.size,
+			rawBytes: js.raw,
+			gzipBytes: js.gzip,
+			transferredBytes: js.transferred,
+			budgetGzipBytes: JS_BUDGET_GZIP_BYTES
+		},
 		deltaLatencyMs: {
 			samples: sendToPaint.length,
 			mockSendToPaint: { p50: percentile(sendToPaint, 50), p95: percentile(sendToPaint, 95), max: Math.max(...sendToPaint) },
-			sseArrivalToPaint: { samples: arriveToPaint.length, p50: percentile(arriveToPaint, 50), p95: percentile(arriveToPaint, 95), max: Math.max(...arriveToPaint) }
+			sseArrivalToPaint: {
+				samples: arriveToPaint.length,
+				p50: percentile(arriveToPaint, 50),
+				p95: percentile(arriveToPaint, 95),
+				max: Math.max(...arriveToPaint)
+			}
 		}
 	};
 	mkdirSync('test-results', { recursive: true });

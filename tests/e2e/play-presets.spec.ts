@@ -40,7 +40,11 @@ test('an author shares a world unlisted, another user plays it spoiler-free, it 
 	// A writes the preset; the leak check flags the secret's marker in the NPC's look while typing.
 	await a.page.goto('/presets/new');
 	await expect(a.page.getByRole('heading', { name: 'New world preset' })).toBeVisible();
-	await fillEditor(a.page, { title, tagline: 'Glass books, quiet floors, one theft.' }, { appearance: `Brass spectacles; rumour says ${SECRET_MARKER}.` });
+	await fillEditor(
+		a.page,
+		{ title, tagline: 'Glass books, quiet floors, one theft.' },
+		{ appearance: `Brass spectacles; rumour says ${SECRET_MARKER}.` }
+	);
 	const warning = a.page.locator('#f-npcs-0-appearance-warning');
 	await expect(warning).toContainText(`Gives away the secret “ilse-is-the-thief”: this contains its marker “${SECRET_MARKER}”.`);
 	await expect(a.page.getByText('Spoiler warning: 1 secret marker(s) in what players can see')).toBeVisible();
@@ -128,7 +132,9 @@ test('an author shares a world unlisted, another user plays it spoiler-free, it 
 	await expect(page.getByRole('list', { name: 'Favourites' }).getByRole('listitem')).toHaveCount(1);
 
 	// Popular counts distinct players: the second world has more sessions but one player.
-	const second = await a.page.request.post('/api/v1/presets', { data: presetContent({ title: `Quiet Tide ${a.name.slice(-6)}`, tagline: 'A harbour that keeps its secrets.' }) });
+	const second = await a.page.request.post('/api/v1/presets', {
+		data: presetContent({ title: `Quiet Tide ${a.name.slice(-6)}`, tagline: 'A harbour that keeps its secrets.' })
+	});
 	expect(second.status()).toBe(201);
 	const created: unknown = await second.json();
 	const secondId = typeof created === 'object' && created !== null && 'id' in created && typeof created.id === 'string' ? created.id : '';
@@ -160,20 +166,48 @@ test('a Character Card PNG becomes a draft preset, finished in the editor and sa
 			system_prompt: 'Keep scenes short and weathered.',
 			character_book: {
 				entries: [
-					{ keys: ['rock'], name: 'Calloway Rock', content: 'A bare island of black stone.', enabled: true, insertion_order: 0, use_regex: false, extensions: {} },
-					{ keys: ['lamp'], name: 'The Lamp', content: 'It burns whale oil, when there is any.', enabled: true, insertion_order: 1, use_regex: false, extensions: {} },
-					{ keys: ['guild'], name: 'The Harbour Guild', content: 'They want the light dark.', enabled: true, insertion_order: 2, use_regex: false, extensions: {} }
+					{
+						keys: ['rock'],
+						name: 'Calloway Rock',
+						content: 'A bare island of black stone.',
+						enabled: true,
+						insertion_order: 0,
+						use_regex: false,
+						extensions: {}
+					},
+					{
+						keys: ['lamp'],
+						name: 'The Lamp',
+						content: 'It burns whale oil, when there is any.',
+						enabled: true,
+						insertion_order: 1,
+						use_regex: false,
+						extensions: {}
+					},
+					{
+						keys: ['guild'],
+						name: 'The Harbour Guild',
+						content: 'They want the light dark.',
+						enabled: true,
+						insertion_order: 2,
+						use_regex: false,
+						extensions: {}
+					}
 				]
 			}
 		}
 	};
 	await page.goto('/presets');
-	await page.getByLabel('File to import').setInputFiles({ name: 'mira.png', mimeType: 'image/png', buffer: Buffer.from(cardPng({ ccv3: base64Json(card) })) });
+	await page
+		.getByLabel('File to import')
+		.setInputFiles({ name: 'mira.png', mimeType: 'image/png', buffer: Buffer.from(cardPng({ ccv3: base64Json(card) })) });
 	await page.getByRole('button', { name: 'Import', exact: true }).click();
 	await expect(page).toHaveURL(/\/presets\/[a-z2-7]{20}\/edit\?imported=1$/);
 	await expect(page.locator('#f-title')).toHaveValue('Mira Calloway');
 	await expect(page.locator('#f-npcs-0-name')).toHaveValue('Mira Calloway');
-	await expect(page.locator('#f-documents-premise-body')).toHaveValue('the player washes up on Calloway Rock, where Mira Calloway keeps the lighthouse.');
+	await expect(page.locator('#f-documents-premise-body')).toHaveValue(
+		'the player washes up on Calloway Rock, where Mira Calloway keeps the lighthouse.'
+	);
 	await expect(page.locator('#f-documents-setting-body')).toHaveValue(/## Calloway Rock/);
 	await expect(page.locator('#f-gmBehaviour')).toHaveValue('Keep scenes short and weathered.');
 	await page.screenshot({ path: `${SHOTS}/06-imported-card.png`, fullPage: true });

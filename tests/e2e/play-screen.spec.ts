@@ -12,7 +12,8 @@ const SHOTS = 'test-results/play/screens';
 
 const textWindow = (page: Page) => page.getByTestId('text-window');
 const input = (page: Page) => page.locator('#turn-input');
-const turnIdle = (page: Page) => expect(page.locator('form[action="?/cancel"] button')).toHaveAttribute('aria-disabled', 'true', { timeout: 20_000 });
+const turnIdle = (page: Page) =>
+	expect(page.locator('form[action="?/cancel"] button')).toHaveAttribute('aria-disabled', 'true', { timeout: 20_000 });
 
 async function readToEnd(page: Page): Promise<void> {
 	for (let i = 0; i < 30 && !(await input(page).isVisible()); i++) await page.keyboard.press('Enter');
@@ -29,7 +30,8 @@ test('the quick menu and the usual keys: log, auto, skip, hide, help, menu, full
 	await createSession(page, 'Keys', /Vesca/);
 	await page.keyboard.press('Enter');
 	const quick = page.getByRole('navigation', { name: 'Quick menu' });
-	for (const name of ['Log', 'Auto', 'Skip', 'Settings', 'Hide', 'Full screen']) await expect(quick.getByRole(name === 'Log' || name === 'Settings' ? 'link' : 'button', { name, exact: true })).toBeVisible();
+	for (const name of ['Log', 'Auto', 'Skip', 'Settings', 'Hide', 'Full screen'])
+		await expect(quick.getByRole(name === 'Log' || name === 'Settings' ? 'link' : 'button', { name, exact: true })).toBeVisible();
 	// Save and load (the slot sheet and the quick slot) are on the menu too (see play-timetravel.spec.ts).
 	for (const name of ['Save', 'Load', 'Q.Save', 'Q.Load']) await expect(quick.getByRole('button', { name, exact: true })).toBeVisible();
 
@@ -63,7 +65,16 @@ test('the quick menu and the usual keys: log, auto, skip, hide, help, menu, full
 	// ?: every key, listed.
 	await page.keyboard.press('?');
 	const help = page.getByRole('dialog', { name: 'Keys and controls' });
-	for (const row of ['Show the whole paragraph, then go on', 'Hold to race through the text', 'Auto mode on or off', 'Log: every line so far', 'Hide the text window to see the picture', 'Full screen on or off', 'Menu; closes whatever is open']) await expect(help).toContainText(row);
+	for (const row of [
+		'Show the whole paragraph, then go on',
+		'Hold to race through the text',
+		'Auto mode on or off',
+		'Log: every line so far',
+		'Hide the text window to see the picture',
+		'Full screen on or off',
+		'Menu; closes whatever is open'
+	])
+		await expect(help).toContainText(row);
 	await page.keyboard.press('Escape');
 
 	// Esc: the menu, with every layer and the way back to the sessions.
@@ -136,7 +147,9 @@ for (const language of ['en', 'ja'] as const) {
 		{ name: 'desktop', width: 1366, height: 768 },
 		{ name: 'phone', width: 390, height: 844 }
 	]) {
-		test(`screens (${language}, ${device.name}): title, prologue, a streamed reply with a speaker, choices, log, state, settings, help, menu`, async ({ page }) => {
+		test(`screens (${language}, ${device.name}): title, prologue, a streamed reply with a speaker, choices, log, state, settings, help, menu`, async ({
+			page
+		}) => {
 			test.slow();
 			await page.setViewportSize({ width: device.width, height: device.height });
 			await page.addInitScript(() => localStorage.setItem('kantera.reader', JSON.stringify({ speed: 'instant' })));

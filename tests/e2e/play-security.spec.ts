@@ -61,7 +61,9 @@ async function messages(page: Page, id: string): Promise<unknown[]> {
 	return v.parse(Messages, await (await page.request.get(`/api/v1/sessions/${id}/messages`)).json()).messages;
 }
 
-test('a turn plays under the CSP: title card and prologue, SSE, placeholders and images, log, drawers, settings, help and menu, with no violation reported', async ({ page }) => {
+test('a turn plays under the CSP: title card and prologue, SSE, placeholders and images, log, drawers, settings, help and menu, with no violation reported', async ({
+	page
+}) => {
 	const { violations, consoleErrors } = await watchPolicy(page);
 	await instantText(page);
 	await signUp(page, uniqueName('csp'));
@@ -96,7 +98,10 @@ test('a turn plays under the CSP: title card and prologue, SSE, placeholders and
 
 	// The log puts a past line on the stage; back to the story.
 	await page.keyboard.press('l');
-	await page.getByRole('dialog', { name: 'Backlog' }).getByRole('option', { name: /Halt! Who goes there\?/ }).click();
+	await page
+		.getByRole('dialog', { name: 'Backlog' })
+		.getByRole('option', { name: /Halt! Who goes there\?/ })
+		.click();
 	await page.getByRole('button', { name: 'Back to the story' }).click();
 	// Every drawer and overlay, each of which loads its records through the API.
 	const hud = page.getByRole('navigation', { name: 'Records and menu' });

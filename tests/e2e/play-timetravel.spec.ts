@@ -29,8 +29,11 @@ async function say(page: Page, text: string): Promise<void> {
 async function playerLines(page: Page): Promise<string[]> {
 	const res = await page.request.get(`/api/v1/sessions/${sessionIdOf(page)}/messages`);
 	const body: unknown = await res.json();
-	if (typeof body !== 'object' || body === null || !('messages' in body) || !Array.isArray(body.messages)) throw new Error('unexpected messages page');
-	return body.messages.flatMap((m: unknown) => (typeof m === 'object' && m !== null && 'role' in m && 'body' in m && m.role === 'player' ? [String(m.body)] : []));
+	if (typeof body !== 'object' || body === null || !('messages' in body) || !Array.isArray(body.messages))
+		throw new Error('unexpected messages page');
+	return body.messages.flatMap((m: unknown) =>
+		typeof m === 'object' && m !== null && 'role' in m && 'body' in m && m.role === 'player' ? [String(m.body)] : []
+	);
 }
 
 test('undo, reroll and edit the last turn; save, quick save and load a slot as a new session', async ({ page }) => {
@@ -98,7 +101,11 @@ test('undo, reroll and edit the last turn; save, quick save and load a slot as a
 	// The original session played on untouched; its named slot loads as another branch.
 	await page.goto(`/sessions/${original}`);
 	await quick.getByRole('button', { name: 'Load', exact: true }).click();
-	await sheet.getByTestId('save-slot').filter({ has: page.locator('strong', { hasText: /^Door$/ }) }).getByRole('button', { name: 'Load' }).click();
+	await sheet
+		.getByTestId('save-slot')
+		.filter({ has: page.locator('strong', { hasText: /^Door$/ }) })
+		.getByRole('button', { name: 'Load' })
+		.click();
 	await expect(page).toHaveTitle(/Time — Door/, { timeout: 20_000 });
 	expect(await playerLines(page)).toEqual(['I open the door.']);
 });
@@ -108,7 +115,9 @@ for (const language of ['en', 'ja'] as const) {
 		{ name: 'desktop', width: 1366, height: 768 },
 		{ name: 'phone', width: 390, height: 844 }
 	]) {
-		test(`screens (${language}, ${device.name}): undo / reroll / edit on the last exchange, the save / load slot list`, async ({ page }) => {
+		test(`screens (${language}, ${device.name}): undo / reroll / edit on the last exchange, the save / load slot list`, async ({
+			page
+		}) => {
 			test.slow();
 			await page.setViewportSize({ width: device.width, height: device.height });
 			await page.addInitScript(() => localStorage.setItem('kantera.reader', JSON.stringify({ speed: 'instant' })));
@@ -135,9 +144,15 @@ for (const language of ['en', 'ja'] as const) {
 			await shot('02-edit');
 			await page.locator('.last-turn .row button').nth(1).click();
 			const quick = page.locator('nav.quick');
-			await quick.locator('button').filter({ hasText: language === 'ja' ? 'Qセーブ' : 'Q.Save' }).click();
+			await quick
+				.locator('button')
+				.filter({ hasText: language === 'ja' ? 'Qセーブ' : 'Q.Save' })
+				.click();
 			await expect(quick.getByRole('status')).toBeVisible();
-			await quick.locator('button').filter({ hasText: language === 'ja' ? /^セーブ$/ : /^Save$/ }).click();
+			await quick
+				.locator('button')
+				.filter({ hasText: language === 'ja' ? /^セーブ$/ : /^Save$/ })
+				.click();
 			const sheet = page.locator('[data-overlay="saves"]');
 			await sheet.locator('#save-name').fill(language === 'ja' ? '北門にて' : 'At the gate');
 			await sheet.locator('form.new button[type="submit"]').click();

@@ -118,7 +118,9 @@ test('the player sees this session’s spend; the admin sees usage charts with t
 	const csv = await page.request.get(`/admin/usage/export?view=days`);
 	expect(csv.headers()['content-type']).toContain('text/csv');
 	const lines = (await csv.text()).trim().split('\r\n');
-	expect(lines[0]).toBe('day,provider,model,calls,input_tokens,cached_input_tokens,cache_write_tokens,output_tokens,cost_usd,failures,retries,p50_latency_ms,p95_latency_ms');
+	expect(lines[0]).toBe(
+		'day,provider,model,calls,input_tokens,cached_input_tokens,cache_write_tokens,output_tokens,cost_usd,failures,retries,p50_latency_ms,p95_latency_ms'
+	);
 	expect(lines.some((l) => /,openai,mock-model,\d+,/.test(l))).toBe(true);
 });
 

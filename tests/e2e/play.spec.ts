@@ -9,7 +9,17 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { uniqueName, signUp, createSession } from './helpers';
-import { CHOICES, CHOICES_REPLY, GATE_REPLY, HARBOUR_REPLY, LEAK_MARKER, LIVE_PARAGRAPHS, RETRY_REPLY, SLOW_PARAGRAPHS, SLOW_REPLY } from '../mock-llm/adv-play';
+import {
+	CHOICES,
+	CHOICES_REPLY,
+	GATE_REPLY,
+	HARBOUR_REPLY,
+	LEAK_MARKER,
+	LIVE_PARAGRAPHS,
+	RETRY_REPLY,
+	SLOW_PARAGRAPHS,
+	SLOW_REPLY
+} from '../mock-llm/adv-play';
 
 const SHOTS = 'test-results/play';
 
@@ -60,7 +70,9 @@ async function messages(page: Page, id: string): Promise<{ role: string; body: s
 	return body.messages;
 }
 
-test('turns play on the stage: characters enter at their slots, the speaker is lit, the background changes, the backlog shows a past line as it was', async ({ page }) => {
+test('turns play on the stage: characters enter at their slots, the speaker is lit, the background changes, the backlog shows a past line as it was', async ({
+	page
+}) => {
 	await instantText(page);
 	await signUp(page, uniqueName('adv'));
 	await startGame(page, 'North gate', /Vesca/);
@@ -119,7 +131,10 @@ test('turns play on the stage: characters enter at their slots, the speaker is l
 	await page.keyboard.press('l');
 	const log = page.getByRole('dialog', { name: 'Backlog' });
 	await expect(log).toBeVisible();
-	await log.getByRole('listbox').getByRole('option', { name: /Halt! Who goes there\?/ }).click();
+	await log
+		.getByRole('listbox')
+		.getByRole('option', { name: /Halt! Who goes there\?/ })
+		.click();
 	await expect(log).toBeHidden();
 	await expect(background(page)).toHaveAttribute('data-scene', 'North Gate');
 	await expect(slot(page, 'left')).toHaveAttribute('data-character', 'Bram');
@@ -152,7 +167,11 @@ test("the player's long line is shown whole at once, and the reply starts painti
 		const note = () => {
 			const w = document.querySelector('[data-testid="text-window"]');
 			const stop = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Stop');
-			frames.push({ kind: w?.getAttribute('data-kind') ?? '', text: w?.querySelector('[data-testid="line-text"]')?.textContent ?? '', running: stop?.getAttribute('aria-disabled') !== 'true' });
+			frames.push({
+				kind: w?.getAttribute('data-kind') ?? '',
+				text: w?.querySelector('[data-testid="line-text"]')?.textContent ?? '',
+				running: stop?.getAttribute('aria-disabled') !== 'true'
+			});
 		};
 		new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
 	});
@@ -225,7 +244,11 @@ test('a scripted upstream failure offers a retry and leaves the records unchange
 	await instantText(page);
 	await signUp(page, uniqueName('fail'));
 	const id = await startGame(page, 'Upstream failure', /Vesca/);
-	const records = async () => ({ log: await messages(page, id), state: await (await page.request.get(`/api/v1/sessions/${id}/state`)).json(), journal: await (await page.request.get(`/api/v1/sessions/${id}/journal`)).json() });
+	const records = async () => ({
+		log: await messages(page, id),
+		state: await (await page.request.get(`/api/v1/sessions/${id}/state`)).json(),
+		journal: await (await page.request.get(`/api/v1/sessions/${id}/journal`)).json()
+	});
 	const before = await records();
 
 	const line = 'I step into the fog. #fail';
@@ -246,13 +269,17 @@ test('a scripted upstream failure offers a retry and leaves the records unchange
 	expect(log.map((m) => [m.role, m.body])).toEqual([...before.log.map((m) => [m.role, m.body]), ['player', line], ['gm', RETRY_REPLY]]);
 });
 
-test('a provider error that quotes the prompt back shows a fixed reason and an error id, and none of its words anywhere', async ({ page }) => {
+test('a provider error that quotes the prompt back shows a fixed reason and an error id, and none of its words anywhere', async ({
+	page
+}) => {
 	await signUp(page, uniqueName('leak'));
 	const id = await startGame(page, 'Provider echo', /Vesca|sword/i);
 	await say(page, 'I break the seal of the letter. #leak');
 	const outcome = page.getByTestId('turn-outcome');
 	await expect(outcome).toHaveAttribute('data-status', 'failed', { timeout: 20_000 });
-	await expect(outcome).toContainText('The LLM provider refused the request. Try wording your line differently. Nothing of it was recorded.');
+	await expect(outcome).toContainText(
+		'The LLM provider refused the request. Try wording your line differently. Nothing of it was recorded.'
+	);
 	const errorId = /Error id: ([a-z2-7]{10})/.exec(await page.getByTestId('turn-error-id').innerText())?.[1] ?? '';
 	expect(errorId).toMatch(/^[a-z2-7]{10}$/);
 	await page.screenshot({ path: `${SHOTS}/06b-failed-refused.png` });
@@ -325,7 +352,12 @@ test('a reload during a streaming turn continues the text once', async ({ page }
 	}
 	expect(seen).toEqual([0, 1, 2]);
 	const log = await messages(page, id);
-	expect(log.filter((m) => m.role === 'gm').map((m) => m.body).slice(1)).toEqual([SLOW_REPLY]);
+	expect(
+		log
+			.filter((m) => m.role === 'gm')
+			.map((m) => m.body)
+			.slice(1)
+	).toEqual([SLOW_REPLY]);
 });
 
 test('the stop button cancels a running turn, which then shows nothing', async ({ page }) => {
@@ -357,7 +389,10 @@ test('a choice menu over the stage sends the picked line once; writing something
 	await page.screenshot({ path: `${SHOTS}/08-choices.png` });
 	// Enter picks; a second Enter and a click on the menu send nothing more.
 	await page.keyboard.press('Enter');
-	await menu.getByRole('button', { name: CHOICES[0] }).click({ timeout: 2_000 }).catch(() => undefined);
+	await menu
+		.getByRole('button', { name: CHOICES[0] })
+		.click({ timeout: 2_000 })
+		.catch(() => undefined);
 	await page.keyboard.press('Enter');
 	await expect(menu).toHaveCount(0, { timeout: 10_000 });
 	await turnIdle(page);

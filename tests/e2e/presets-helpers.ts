@@ -24,17 +24,48 @@ export function presetContent({ title, tagline }: PresetText, language: 'en' | '
 			pc: { title: 'PC Sheet', body: 'A copyist with ink-stained hands and a good memory.' }
 		},
 		gmNotesTitle: 'GM Notes',
-		npcs: [{ name: 'Ilse', role: 'Head archivist', appearance: 'A grey-haired woman in a long blue coat with brass spectacles.', personality: 'Precise, secretive, kind to beginners.' }],
+		npcs: [
+			{
+				name: 'Ilse',
+				role: 'Head archivist',
+				appearance: 'A grey-haired woman in a long blue coat with brass spectacles.',
+				personality: 'Precise, secretive, kind to beginners.'
+			}
+		],
 		gmBehaviour: 'Keep a quiet, scholarly tone. Let the archive feel enormous.',
 		plot: { title: 'Main Plot', body: 'The copyist uncovers the theft of the tide book.' },
-		secrets: [{ key: 'ilse-is-the-thief', title: 'The thief', body: 'Ilse took the tide book herself to keep it from the guild.', markers: [SECRET_MARKER] }],
-		opening: { scene: { name: 'Reading Room', description: 'A tall reading room with green lamps and glass shelves.' }, present: ['Ilse'], situation: 'Ilse greets the copyist at dawn.', state: { hp: 10 } }
+		secrets: [
+			{
+				key: 'ilse-is-the-thief',
+				title: 'The thief',
+				body: 'Ilse took the tide book herself to keep it from the guild.',
+				markers: [SECRET_MARKER]
+			}
+		],
+		opening: {
+			scene: { name: 'Reading Room', description: 'A tall reading room with green lamps and glass shelves.' },
+			present: ['Ilse'],
+			situation: 'Ilse greets the copyist at dawn.',
+			state: { hp: 10 }
+		}
 	};
 }
 
 /** The same world written in Japanese (the Japanese screens show a Japanese world). */
 function presetContentJa({ title, tagline }: PresetText): Record<string, unknown> {
-	const setting = ['## 港町', '', '窓がすべて塩硝子でできた港町。', '', '## 書庫', '', '硝子の書架が七層に重なる。最上層は閉ざされている。', '', '## 地下の保管庫', '', `書庫の下には ${MARKER} の言葉で封じられた保管庫がある。`].join('\n');
+	const setting = [
+		'## 港町',
+		'',
+		'窓がすべて塩硝子でできた港町。',
+		'',
+		'## 書庫',
+		'',
+		'硝子の書架が七層に重なる。最上層は閉ざされている。',
+		'',
+		'## 地下の保管庫',
+		'',
+		`書庫の下には ${MARKER} の言葉で封じられた保管庫がある。`
+	].join('\n');
 	return {
 		language: 'ja',
 		title,
@@ -45,11 +76,30 @@ function presetContentJa({ title, tagline }: PresetText): Record<string, unknown
 			pc: { title: 'PCシート', body: '指にインクの染みた、記憶力のよい写字生。' }
 		},
 		gmNotesTitle: 'GMメモ',
-		npcs: [{ name: 'イルゼ', role: '書庫長', appearance: '長い青の外套に真鍮の眼鏡をかけた、白髪まじりの女性。', personality: '几帳面で秘密主義だが、新人には優しい。' }],
+		npcs: [
+			{
+				name: 'イルゼ',
+				role: '書庫長',
+				appearance: '長い青の外套に真鍮の眼鏡をかけた、白髪まじりの女性。',
+				personality: '几帳面で秘密主義だが、新人には優しい。'
+			}
+		],
 		gmBehaviour: '静かで学究的な語り口で。書庫の広大さを感じさせる。',
 		plot: { title: 'メインプロット', body: '写字生は潮の書の盗難に気づいていく。' },
-		secrets: [{ key: 'ilse-is-the-thief', title: '盗んだ者', body: 'イルゼ自身が、ギルドから守るために潮の書を持ち出した。', markers: ['イルゼが潮の書を盗んだ'] }],
-		opening: { scene: { name: '閲覧室', description: '緑のランプと硝子の書架が並ぶ、天井の高い閲覧室。' }, present: ['イルゼ'], situation: '夜明けにイルゼが写字生を迎える。', state: { hp: 10 } }
+		secrets: [
+			{
+				key: 'ilse-is-the-thief',
+				title: '盗んだ者',
+				body: 'イルゼ自身が、ギルドから守るために潮の書を持ち出した。',
+				markers: ['イルゼが潮の書を盗んだ']
+			}
+		],
+		opening: {
+			scene: { name: '閲覧室', description: '緑のランプと硝子の書架が並ぶ、天井の高い閲覧室。' },
+			present: ['イルゼ'],
+			situation: '夜明けにイルゼが写字生を迎える。',
+			state: { hp: 10 }
+		}
 	};
 }
 
@@ -119,8 +169,14 @@ export async function playerVisibleText(page: Page, sessionId: string): Promise<
 		parts.push(await res.text());
 	}
 	const docs: unknown = JSON.parse(parts[1] ?? '{}');
-	const ids = typeof docs === 'object' && docs !== null && 'documents' in docs && Array.isArray(docs.documents) ? docs.documents.map((d: { id: number }) => d.id) : [];
-	for (const id of ids) parts.push(`${(await page.request.get(`${base}/documents/${id}`)).status()} ${await (await page.request.get(`${base}/documents/${id}`)).text()}`);
+	const ids =
+		typeof docs === 'object' && docs !== null && 'documents' in docs && Array.isArray(docs.documents)
+			? docs.documents.map((d: { id: number }) => d.id)
+			: [];
+	for (const id of ids)
+		parts.push(
+			`${(await page.request.get(`${base}/documents/${id}`)).status()} ${await (await page.request.get(`${base}/documents/${id}`)).text()}`
+		);
 	parts.push(
 		await page.evaluate(async (url) => {
 			const controller = new AbortController();

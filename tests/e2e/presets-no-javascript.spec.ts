@@ -5,7 +5,9 @@ import { fillEditor } from './presets-helpers';
 
 test.use({ javaScriptEnabled: false });
 
-test('without JavaScript: per-field errors with nothing lost, rows added, saved, published, found, favourited and played', async ({ page }) => {
+test('without JavaScript: per-field errors with nothing lost, rows added, saved, published, found, favourited and played', async ({
+	page
+}) => {
 	const author = uniqueName('nojsauthor');
 	await signUp(page, author);
 	await page.goto('/presets/new');

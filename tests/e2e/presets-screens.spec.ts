@@ -47,11 +47,15 @@ test('the preset screens in both languages, and moderation', async ({ browser })
 	const dataDir = process.env.KANTERA_E2E_DATA_DIR ?? '';
 	const adminName = uniqueName('admin');
 	// An administrator, made the way the README tells operators to (the e2e server's data directory).
-	const made = spawnSync(process.execPath, [path.resolve('bin/kantera.js'), 'user', 'create', '--name', adminName, '--password-stdin', '--admin'], {
-		input: `${PASSWORD}\n`,
-		env: { PATH: process.env.PATH ?? '', KANTERA_DATA_DIR: dataDir },
-		encoding: 'utf8'
-	});
+	const made = spawnSync(
+		process.execPath,
+		[path.resolve('bin/kantera.js'), 'user', 'create', '--name', adminName, '--password-stdin', '--admin'],
+		{
+			input: `${PASSWORD}\n`,
+			env: { PATH: process.env.PATH ?? '', KANTERA_DATA_DIR: dataDir },
+			encoding: 'utf8'
+		}
+	);
 	expect(made.status, made.stderr).toBe(0);
 
 	for (const language of LANGUAGES) {
@@ -62,7 +66,12 @@ test('the preset screens in both languages, and moderation', async ({ browser })
 			await expect(author.getByRole('button', { name: 'サインアウト' })).toBeVisible();
 		});
 		const title = language === 'ja' ? `塩硝子の書庫 ${Date.now() % 100000}` : `Saltglass Archive ${Date.now() % 100000}`;
-		const id = await createPublic(author, title, language === 'ja' ? '硝子の本と静かな書庫、ひとつの盗み。' : 'Glass books, quiet floors, one theft.', language);
+		const id = await createPublic(
+			author,
+			title,
+			language === 'ja' ? '硝子の本と静かな書庫、ひとつの盗み。' : 'Glass books, quiet floors, one theft.',
+			language
+		);
 
 		const anon = await (await contextIn(browser, language)).newPage();
 		await anon.goto('/');
@@ -90,7 +99,13 @@ test('the preset screens in both languages, and moderation', async ({ browser })
 		await expect(author.locator('.error-summary')).toBeVisible();
 		await shoot(author, 'editor-errors', language);
 		await author.goto('/presets');
-		await author.locator('#import-file').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"spec": "chara_card_v9", "data": {"name": "x"}}') });
+		await author
+			.locator('#import-file')
+			.setInputFiles({
+				name: 'broken.json',
+				mimeType: 'application/json',
+				buffer: Buffer.from('{"spec": "chara_card_v9", "data": {"name": "x"}}')
+			});
 		await author.locator('form[action="?/import"] button[type="submit"]').click();
 		await expect(author.locator('#import-error')).toContainText('Unsupported card spec');
 		await shoot(author, 'my-presets', language);
@@ -122,7 +137,10 @@ test('the preset screens in both languages, and moderation', async ({ browser })
 		await expect(reader.getByTestId('title-card')).toBeHidden();
 		await expect(reader.getByTestId('text-window')).toHaveAttribute('data-complete', 'true');
 		await shoot(reader, 'play-prologue', language);
-		await reader.getByRole('navigation', { name: language === 'ja' ? '記録とメニュー' : 'Records and menu' }).getByRole('link', { name: language === 'ja' ? '資料' : 'Documents' }).click();
+		await reader
+			.getByRole('navigation', { name: language === 'ja' ? '記録とメニュー' : 'Records and menu' })
+			.getByRole('link', { name: language === 'ja' ? '資料' : 'Documents' })
+			.click();
 		const docs = reader.getByRole('dialog', { name: language === 'ja' ? '資料' : 'Documents' });
 		await expect(docs.getByText(language === 'ja' ? '(GM 専用)' : '(for the GM only)').first()).toBeVisible();
 		await expect(docs.getByRole('link', { name: language === 'ja' ? '世界設定' : 'World Setting' })).toHaveCount(0);
@@ -133,7 +151,9 @@ test('the preset screens in both languages, and moderation', async ({ browser })
 		await reader.locator('details.report summary').click();
 		await reader.locator('#report-reason').fill(language === 'ja' ? '他の作品の丸写しです。' : 'Copied from a published novel.');
 		await reader.locator('form[action="?/report"] button').click();
-		await expect(reader.getByRole('status').filter({ hasText: language === 'ja' ? '通報を確認します' : 'will look at your report' })).toBeVisible();
+		await expect(
+			reader.getByRole('status').filter({ hasText: language === 'ja' ? '通報を確認します' : 'will look at your report' })
+		).toBeVisible();
 
 		const adminCtx = await contextIn(browser, language);
 		const admin = await adminCtx.newPage();

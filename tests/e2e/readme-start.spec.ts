@@ -41,7 +41,11 @@ async function playThroughForms(browser: Browser, baseURL: string, shot: string)
 
 /** A sign-up form post as a browser without JavaScript sends it: 303 when accepted, 403 when refused as cross-site. */
 function signUpPost(api: APIRequestContext, headers: Record<string, string>) {
-	return api.post('/signup', { form: { name: uniqueName('post'), password: PASSWORD }, headers: { accept: 'text/html', ...headers }, maxRedirects: 0 });
+	return api.post('/signup', {
+		form: { name: uniqueName('post'), password: PASSWORD },
+		headers: { accept: 'text/html', ...headers },
+		maxRedirects: 0
+	});
 }
 
 test.describe('npm start with nothing set', () => {

@@ -5,7 +5,14 @@
 import { test, expect } from '@playwright/test';
 import { uniqueName, signUp, signOut, PASSWORD } from './helpers';
 
-const OFF_SITE = ['/%09/evil.example/x', '/%0A/evil.example', '/%0D%0A/evil.example', '/%5Cevil.example', '/%09%09//evil.example', '%2F%2Fevil.example'];
+const OFF_SITE = [
+	'/%09/evil.example/x',
+	'/%0A/evil.example',
+	'/%0D%0A/evil.example',
+	'/%5Cevil.example',
+	'/%09%09//evil.example',
+	'%2F%2Fevil.example'
+];
 
 test('a tampered redirectTo never leaves the site: signing in on the genuine page lands on the home page', async ({ page, baseURL }) => {
 	const name = uniqueName('redir');
@@ -46,7 +53,11 @@ test('the language switch goes back only to a path of this site', async ({ reque
 		['https://evil.example/', '/']
 	];
 	for (const [redirectTo, location] of cases) {
-		const res = await request.post('/language', { form: { language: 'en', redirectTo }, headers: { origin, accept: 'text/html' }, maxRedirects: 0 });
+		const res = await request.post('/language', {
+			form: { language: 'en', redirectTo },
+			headers: { origin, accept: 'text/html' },
+			maxRedirects: 0
+		});
 		expect(res.status(), JSON.stringify(redirectTo)).toBe(303);
 		expect(res.headers()['location'], JSON.stringify(redirectTo)).toBe(location);
 	}

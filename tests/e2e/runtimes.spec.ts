@@ -51,7 +51,11 @@ function server(runtime: Runtime): StartedServer {
 async function openQuietStream(playwright: PlaywrightWorkerArgs['playwright'], runtime: Runtime): Promise<QuietStream> {
 	const { url } = server(runtime);
 	const api = await playwright.request.newContext({ baseURL: url, extraHTTPHeaders: { origin: url } });
-	const signup = await api.post('/signup', { form: { name: uniqueName(`quiet-${runtime}`), password: PASSWORD }, headers: { accept: 'text/html' }, maxRedirects: 0 });
+	const signup = await api.post('/signup', {
+		form: { name: uniqueName(`quiet-${runtime}`), password: PASSWORD },
+		headers: { accept: 'text/html' },
+		maxRedirects: 0
+	});
 	expect(signup.status()).toBe(303);
 	const created = await api.post('/api/v1/sessions', { data: { title: `Quiet under ${runtime}` } });
 	expect(created.status()).toBe(201);
@@ -76,7 +80,8 @@ async function openQuietStream(playwright: PlaywrightWorkerArgs['playwright'], r
 test.beforeAll(async ({ playwright }) => {
 	test.setTimeout(START_TIMEOUT_MS);
 	for (const runtime of RUNTIMES) {
-		if (!existsSync(path.join(ROOT, BUILDS[runtime]))) throw new Error(`No ${runtime} build: run \`KANTERA_ADAPTER=node,bun,deno npm run build\` (npm run test:e2e does) first.`);
+		if (!existsSync(path.join(ROOT, BUILDS[runtime])))
+			throw new Error(`No ${runtime} build: run \`KANTERA_ADAPTER=node,bun,deno npm run build\` (npm run test:e2e does) first.`);
 	}
 	const mockPort = process.env.KANTERA_E2E_MOCK_PORT;
 	if (!mockPort) throw new Error('KANTERA_E2E_MOCK_PORT is unset: run through playwright.config.ts, which starts the mock LLM');
@@ -117,7 +122,9 @@ async function readToEnd(page: Page): Promise<void> {
 }
 
 for (const runtime of RUNTIMES) {
-	test(`${runtime}: sign-up at http://localhost, a session from a world, a GM turn streamed over SSE, a reload shows it`, async ({ browser }) => {
+	test(`${runtime}: sign-up at http://localhost, a session from a world, a GM turn streamed over SSE, a reload shows it`, async ({
+		browser
+	}) => {
 		const context = await browser.newContext({ baseURL: `http://localhost:${server(runtime).port}` });
 		const page = await context.newPage();
 		/** Event streams the page opened (EventSource), by URL. */
@@ -163,7 +170,12 @@ for (const runtime of RUNTIMES) {
 			const big = await api.post('/api/v1/sessions', { data: { title: 'x'.repeat(1_048_577) }, headers: { origin: url } });
 			expect(big.status()).toBe(413);
 			expect(await big.json()).toMatchObject({ code: 'BODY_TOO_LARGE' });
-			const signup = (origin: string) => api.post('/signup', { form: { name: uniqueName('origin'), password: PASSWORD }, headers: { accept: 'text/html', origin }, maxRedirects: 0 });
+			const signup = (origin: string) =>
+				api.post('/signup', {
+					form: { name: uniqueName('origin'), password: PASSWORD },
+					headers: { accept: 'text/html', origin },
+					maxRedirects: 0
+				});
 			expect((await signup(url)).status()).toBe(303);
 			expect((await signup('http://evil.example')).status()).toBe(403);
 			expect((await signup(`http://localhost:${port + 1}`)).status()).toBe(403);
@@ -184,7 +196,9 @@ test(`an event stream quiet for ${QUIET_MS / 1000} s stays open under Bun and De
 	}
 	await Promise.all(
 		quiet.map(async (s) => {
-			const turn = await s.api.post(`/api/v1/sessions/${s.sessionId}/turns`, { data: { text: 'I wait by the fire.', idempotencyKey: `quiet-${s.runtime}-0001` } });
+			const turn = await s.api.post(`/api/v1/sessions/${s.sessionId}/turns`, {
+				data: { text: 'I wait by the fire.', idempotencyKey: `quiet-${s.runtime}-0001` }
+			});
 			expect(turn.status()).toBe(202);
 			// Nothing came while it was quiet: the first frame after the wait is the turn's.
 			const first = await s.next;

@@ -17,7 +17,12 @@ test.afterAll(async () => {
 });
 
 /** A sign-in form post without JavaScript from `address`: the status and Retry-After of the answer. */
-async function postSignIn(api: APIRequestContext, name: string, password: string, address: string): Promise<{ status: number; retryAfter: string | undefined }> {
+async function postSignIn(
+	api: APIRequestContext,
+	name: string,
+	password: string,
+	address: string
+): Promise<{ status: number; retryAfter: string | undefined }> {
 	const res = await api.post('/signin', {
 		form: { name, password },
 		headers: { origin: server.url, accept: 'text/html', 'x-forwarded-for': address },
@@ -26,7 +31,10 @@ async function postSignIn(api: APIRequestContext, name: string, password: string
 	return { status: res.status(), retryAfter: res.headers()['retry-after'] };
 }
 
-test('after repeated wrong passwords the right one waits (429, Retry-After, a clear message), then works', async ({ browser, playwright }) => {
+test('after repeated wrong passwords the right one waits (429, Retry-After, a clear message), then works', async ({
+	browser,
+	playwright
+}) => {
 	const address = '192.0.2.10';
 	const context = await browser.newContext({ baseURL: server.url, extraHTTPHeaders: { 'x-forwarded-for': address } });
 	const page = await context.newPage();
@@ -74,7 +82,11 @@ test('many failures from one address lock that address, for every name; other ad
 	const owner = await playwright.request.newContext({ baseURL: server.url });
 	try {
 		const name = uniqueName('victim');
-		const created = await owner.post('/signup', { form: { name, password: PASSWORD }, headers: { origin: server.url, accept: 'text/html', 'x-forwarded-for': '192.0.2.50' }, maxRedirects: 0 });
+		const created = await owner.post('/signup', {
+			form: { name, password: PASSWORD },
+			headers: { origin: server.url, accept: 'text/html', 'x-forwarded-for': '192.0.2.50' },
+			maxRedirects: 0
+		});
 		expect(created.status()).toBe(303);
 		const guesser = '192.0.2.66';
 		for (let i = 0; i < 21; i++) expect((await postSignIn(api, uniqueName('guess'), 'wrong', guesser)).status).toBe(400);

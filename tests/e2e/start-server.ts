@@ -10,7 +10,8 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Variables a shell of someone following the README would not have set. */
-const SERVER_VARIABLES = /^(KANTERA_|OPENAI_|ANTHROPIC_|ORIGIN$|PROTOCOL_HEADER$|HOST_HEADER$|PORT_HEADER$|ADDRESS_HEADER$|XFF_DEPTH$|BODY_SIZE_LIMIT$|IDLE_TIMEOUT$|HOST$|PORT$|SOCKET_PATH$)/;
+const SERVER_VARIABLES =
+	/^(KANTERA_|OPENAI_|ANTHROPIC_|ORIGIN$|PROTOCOL_HEADER$|HOST_HEADER$|PORT_HEADER$|ADDRESS_HEADER$|XFF_DEPTH$|BODY_SIZE_LIMIT$|IDLE_TIMEOUT$|HOST$|PORT$|SOCKET_PATH$)/;
 const START_TIMEOUT_MS = 60_000;
 const POLL_MS = 200;
 /** A graceful stop waits for open connections; after this the group is killed. */
@@ -26,7 +27,8 @@ export interface StartedServer {
 }
 
 function freePort(): number {
-	const script = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+	const script =
+		"const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
 	return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim());
 }
 
@@ -55,7 +57,12 @@ export async function startLikeReadme(extra: Record<string, string> = {}): Promi
 	const port = freePort();
 	const dataDir = mkdtempSync(path.join(tmpdir(), 'kantera-readme-'));
 	// Its own process group, so stopping it stops npm and the node process npm started.
-	const child = spawn('npm', ['start'], { cwd: ROOT, env: readmeEnv(extra, port, dataDir), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn('npm', ['start'], {
+		cwd: ROOT,
+		env: readmeEnv(extra, port, dataDir),
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe']
+	});
 	let printed = '';
 	child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
 	child.stderr?.on('data', (chunk: Buffer) => (printed += chunk.toString()));

@@ -1,7 +1,11 @@
 import { test, expect } from '@playwright/test';
 import { uniqueName, signUp } from './helpers';
 
-test('a personal API token is shown once, works as a Bearer token, and stops working when revoked', async ({ page, playwright, baseURL }) => {
+test('a personal API token is shown once, works as a Bearer token, and stops working when revoked', async ({
+	page,
+	playwright,
+	baseURL
+}) => {
 	const name = uniqueName('api');
 	await signUp(page, name);
 	await page.getByRole('link', { name: 'API tokens' }).click();

@@ -29,7 +29,12 @@ export function kantera(dataDir: string, args: string[], stdin?: string, extraEn
 }
 
 /** The same entry point in-process, for the long tables of error cases (a spawn costs ~1 s of tsx start-up). */
-export async function kanteraInProcess(dataDir: string, args: string[], stdin?: string, extraEnv: Record<string, string> = {}): Promise<Run> {
+export async function kanteraInProcess(
+	dataDir: string,
+	args: string[],
+	stdin?: string,
+	extraEnv: Record<string, string> = {}
+): Promise<Run> {
 	let stdout = '';
 	let stderr = '';
 	const code = await main(args, {

@@ -8,7 +8,17 @@
 import type { Client } from '@libsql/client';
 
 /** Not part of the records an undo or a load must reproduce (see the module comment). */
-export const DUMP_EXCLUDED = new Set(['events', 'ledger', 'undo_log', 'undo_capture', 'undone_turns', 'time_travel_requests', 'saves', 'sqlite_sequence', '__kantera_migrations']);
+export const DUMP_EXCLUDED = new Set([
+	'events',
+	'ledger',
+	'undo_log',
+	'undo_capture',
+	'undone_turns',
+	'time_travel_requests',
+	'saves',
+	'sqlite_sequence',
+	'__kantera_migrations'
+]);
 
 function cell(value: unknown): unknown {
 	if (value instanceof ArrayBuffer) return `x'${Buffer.from(value).toString('hex')}'`;

@@ -35,7 +35,9 @@ for (const sessionId of sessionIds) {
 			await writeSettings(tx, { language: 'en' });
 		})
 	);
-	const accepted = await app.sessions.use(sessionId, (s) => acceptTurn(app, s, { userId, text: 'I wait for the storm.', idempotencyKey: `process-${newId(12)}` }));
+	const accepted = await app.sessions.use(sessionId, (s) =>
+		acceptTurn(app, s, { userId, text: 'I wait for the storm.', idempotencyKey: `process-${newId(12)}` })
+	);
 	turnIds.push(accepted.turnId);
 }
 for (const sessionId of sessionIds) app.runner.kick(sessionId);
@@ -43,7 +45,9 @@ for (const sessionId of sessionIds) app.runner.kick(sessionId);
 const queued = async () => {
 	let n = 0;
 	for (const sessionId of sessionIds) {
-		const rows = await app.sessions.use(sessionId, (s) => s.db.select({ status: sessionSchema.turns.status }).from(sessionSchema.turns).where(inArray(sessionSchema.turns.id, turnIds)));
+		const rows = await app.sessions.use(sessionId, (s) =>
+			s.db.select({ status: sessionSchema.turns.status }).from(sessionSchema.turns).where(inArray(sessionSchema.turns.id, turnIds))
+		);
 		n += rows.filter((r) => r.status === 'accepted').length;
 	}
 	return n;

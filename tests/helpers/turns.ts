@@ -84,7 +84,11 @@ export async function mockLlmApp(vendor: Vendor, env: Record<string, string> = {
 	};
 }
 
-export async function turnHarness(vendor: Vendor, env: Record<string, string> = {}, opts: MockLlmAppOptions & { language?: 'ja' | 'en' } = {}): Promise<TurnHarness> {
+export async function turnHarness(
+	vendor: Vendor,
+	env: Record<string, string> = {},
+	opts: MockLlmAppOptions & { language?: 'ja' | 'en' } = {}
+): Promise<TurnHarness> {
 	const { app, mock, cleanup } = await mockLlmApp(vendor, env, opts);
 	const sessionId = newId();
 	const userId = newId();

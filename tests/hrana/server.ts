@@ -20,8 +20,29 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
-import { CursorReqBodySchema, PipelineReqBodySchema, type BatchCond, type CursorEntry, type StreamRequest, type StreamResponse, type StreamResult } from './protocol';
-import { describeStmt, executeBatch, executeSequence, executeStmt, openConnection, sqliteError, sqlText, StmtError, toHranaError, whenNotBusy, type Connection, type SqlStore } from './sql';
+import {
+	CursorReqBodySchema,
+	PipelineReqBodySchema,
+	type BatchCond,
+	type CursorEntry,
+	type StreamRequest,
+	type StreamResponse,
+	type StreamResult
+} from './protocol';
+import {
+	describeStmt,
+	executeBatch,
+	executeSequence,
+	executeStmt,
+	openConnection,
+	sqliteError,
+	sqlText,
+	StmtError,
+	toHranaError,
+	whenNotBusy,
+	type Connection,
+	type SqlStore
+} from './sql';
 
 const DB_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const DEFAULT_DB = 'default';
@@ -225,8 +246,14 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 				stats.statements++;
 				return { type: 'execute', result: await whenNotBusy(() => executeStmt(connOf(stream), request.stmt, stream.sqls), busyWaitMs) };
 			case 'batch':
-				if (version < 3 && request.batch.steps.some((s) => usesIsAutocommit(s.condition))) throw new StmtError('is_autocommit conditions need Hrana 3', 'PROTO_ERROR');
-				return { type: 'batch', result: await executeBatch(connOf(stream), request.batch, stream.sqls, busyWaitMs, (e) => (e.type === 'step_begin' || e.type === 'step_error' ? stats.statements++ : undefined)) };
+				if (version < 3 && request.batch.steps.some((s) => usesIsAutocommit(s.condition)))
+					throw new StmtError('is_autocommit conditions need Hrana 3', 'PROTO_ERROR');
+				return {
+					type: 'batch',
+					result: await executeBatch(connOf(stream), request.batch, stream.sqls, busyWaitMs, (e) =>
+						e.type === 'step_begin' || e.type === 'step_error' ? stats.statements++ : undefined
+					)
+				};
 			case 'sequence': {
 				const sql = sqlText(request, stream.sqls);
 				stats.statements++;
@@ -248,7 +275,11 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 		}
 	}
 
-	async function pipeline(database: string, body: unknown, version: 2 | 3): Promise<{ baton: string | null; base_url: null; results: StreamResult[] }> {
+	async function pipeline(
+		database: string,
+		body: unknown,
+		version: 2 | 3
+	): Promise<{ baton: string | null; base_url: null; results: StreamResult[] }> {
 		const parsed = v.safeParse(PipelineReqBodySchema, body);
 		if (!parsed.success) throw new HttpError(400, `invalid pipeline request: ${parsed.issues[0].message}`, 'PROTO_ERROR');
 		const stream = takeStream(database, parsed.output.baton);

@@ -151,7 +151,13 @@ export async function whenNotBusy<T>(fn: () => T, waitMs: number): Promise<T> {
 }
 
 /** Runs a batch step by step; a failed step is reported in the result, not thrown. */
-export async function executeBatch(conn: Connection, batch: Batch, stored: SqlStore, busyWaitMs: number, onEntry?: (e: CursorEntry) => void): Promise<BatchResult> {
+export async function executeBatch(
+	conn: Connection,
+	batch: Batch,
+	stored: SqlStore,
+	busyWaitMs: number,
+	onEntry?: (e: CursorEntry) => void
+): Promise<BatchResult> {
 	const outcomes: Array<'ok' | 'error' | 'skipped'> = [];
 	const result: BatchResult = { step_results: [], step_errors: [] };
 	for (const [i, step] of batch.steps.entries()) {
@@ -192,7 +198,10 @@ export function executeSequence(conn: Connection, sql: string): void {
 }
 
 /** `describe`: what SQLite tells about a prepared statement without running it. */
-export function describeStmt(conn: Connection, sql: string): { params: Array<{ name: string | null }>; cols: Col[]; is_explain: boolean; is_readonly: boolean } {
+export function describeStmt(
+	conn: Connection,
+	sql: string
+): { params: Array<{ name: string | null }>; cols: Col[]; is_explain: boolean; is_readonly: boolean } {
 	try {
 		const prepared = conn.prepare(sql);
 		const cols = prepared.reader ? prepared.columns().map((c) => ({ name: c.name, decltype: c.type })) : [];

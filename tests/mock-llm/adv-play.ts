@@ -25,7 +25,8 @@
 import { lastTurnOfOpenAi, systemTextOf } from './request-shapes';
 import type { MockHandler, RecordedRequest, ScriptedReply } from './types';
 
-export const GATE_REPLY = 'Fog hangs over the north gate.\n\n@Bram(stern): Halt! Who goes there?\n\n@Ana: Easy, Bram. It is only a traveller.';
+export const GATE_REPLY =
+	'Fog hangs over the north gate.\n\n@Bram(stern): Halt! Who goes there?\n\n@Ana: Easy, Bram. It is only a traveller.';
 export const HARBOUR_REPLY = 'The three of you walk down to the harbour.\n\n@Bram: The ships leave at dawn.';
 export const SLOW_PARAGRAPHS = [
 	'The lantern gutters as the wind turns.',
@@ -37,7 +38,11 @@ export const RETRY_REPLY = 'The fog lifts, and the road is quiet again.';
 export const LORE_REPLY = 'The archivist looks up from her ledger and says nothing of what lies below.';
 /** In the error message of `#leak`; must never reach the player. */
 export const LEAK_MARKER = 'LEAK-MARKER-7f3a';
-export const LIVE_PARAGRAPHS = ['The cellar door creaks open, and a lantern comes down the steps.', '@Bram: Who is down here? Show yourself, slowly, hands where I can see them.', 'His boots stop on the last step.'];
+export const LIVE_PARAGRAPHS = [
+	'The cellar door creaks open, and a lantern comes down the steps.',
+	'@Bram: Who is down here? Show yourself, slowly, hands where I can see them.',
+	'His boots stop on the last step.'
+];
 export const LIVE_REPLY = LIVE_PARAGRAPHS.join('\n\n');
 export const CHOICES = ['Ask Bram about the gate', 'Walk away into the fog'];
 export const CHOICES_REPLY = 'Bram leans on his spear and waits for your answer.';
@@ -90,7 +95,10 @@ function gate(followUp: boolean, request: RecordedRequest): ScriptedReply {
 	if (followUp) return { text: GATE_REPLY };
 	return {
 		toolCalls: [
-			{ name: 'register_npc', arguments: { name: 'Bram', appearance: 'A broad-shouldered gate guard in a dented helmet, grey beard, spear.' } },
+			{
+				name: 'register_npc',
+				arguments: { name: 'Bram', appearance: 'A broad-shouldered gate guard in a dented helmet, grey beard, spear.' }
+			},
 			{ name: 'register_npc', arguments: { name: 'Ana', appearance: 'A young courier in a green cloak, short black hair, satchel.' } },
 			{ name: 'set_scene', arguments: { name: 'North Gate', description: 'A stone city gate at night, torches, fog.' } },
 			{
@@ -142,11 +150,20 @@ function live(followUp: boolean, request: RecordedRequest, fail: boolean): Scrip
 	if (!followUp) {
 		return {
 			toolCalls: [
-				{ name: 'register_npc', arguments: { name: 'Bram', appearance: 'A broad-shouldered gate guard in a dented helmet, grey beard, spear.' } },
+				{
+					name: 'register_npc',
+					arguments: { name: 'Bram', appearance: 'A broad-shouldered gate guard in a dented helmet, grey beard, spear.' }
+				},
 				{ name: 'set_scene', arguments: { name: 'Cellar', description: 'A damp cellar room, barrels, a single lamp.' } },
 				{
 					name: 'adv_stage',
-					arguments: { cues: [...clearStage(request), { paragraph: 0, action: 'background', scene: 'Cellar' }, { paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }] }
+					arguments: {
+						cues: [
+							...clearStage(request),
+							{ paragraph: 0, action: 'background', scene: 'Cellar' },
+							{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }
+						]
+					}
 				}
 			]
 		};
@@ -167,8 +184,18 @@ function face(followUp: boolean, request: RecordedRequest): ScriptedReply {
 	if (followUp) return { text: FACE_REPLY };
 	return {
 		toolCalls: [
-			{ name: 'register_npc', arguments: { name: 'Bram', appearance: 'A broad-shouldered gate guard in a dented helmet, grey beard, spear.', expressions: ['stern'] } },
-			{ name: 'adv_stage', arguments: { cues: [...clearStage(request), { paragraph: 0, action: 'enter', character: 'Bram', slot: 'center' }] } }
+			{
+				name: 'register_npc',
+				arguments: {
+					name: 'Bram',
+					appearance: 'A broad-shouldered gate guard in a dented helmet, grey beard, spear.',
+					expressions: ['stern']
+				}
+			},
+			{
+				name: 'adv_stage',
+				arguments: { cues: [...clearStage(request), { paragraph: 0, action: 'enter', character: 'Bram', slot: 'center' }] }
+			}
 		]
 	};
 }
@@ -193,9 +220,14 @@ export function advPlay(): MockHandler {
 		if (line.includes('#fail')) {
 			if (failedOnce.has(line)) return { text: RETRY_REPLY };
 			failedOnce.add(line);
-			return { text: chunks('The fog thickens and something moves in it', SLOW_CHUNK_CHARS), frameDelayMs: SLOW_FRAME_MS, fault: { kind: 'close-mid-stream', afterFrames: 5 } };
+			return {
+				text: chunks('The fog thickens and something moves in it', SLOW_CHUNK_CHARS),
+				frameDelayMs: SLOW_FRAME_MS,
+				fault: { kind: 'close-mid-stream', afterFrames: 5 }
+			};
 		}
-		if (line.includes('#leak')) return { fault: { kind: 'status', status: 400, message: `${LEAK_MARKER} the prompt was refused`, echoRequest: true } };
+		if (line.includes('#leak'))
+			return { fault: { kind: 'status', status: 400, message: `${LEAK_MARKER} the prompt was refused`, echoRequest: true } };
 		if (line.includes('#perf')) {
 			const deltas = Array.from({ length: PERF_DELTAS }, (_, i) => `⟦${i}:{{now}}⟧ `);
 			return { text: deltas, frameDelayMs: PERF_FRAME_MS };

@@ -28,7 +28,9 @@ if (!handler) {
 }
 
 const mock = await startMockLlm({ port, host: values.host, handler, apiKey: values['api-key'] });
-console.log(`mock-llm listening on ${mock.url} (scenario: ${values.scenario}; OpenAI base ${mock.openaiBaseUrl}, Anthropic base ${mock.anthropicBaseUrl})`);
+console.log(
+	`mock-llm listening on ${mock.url} (scenario: ${values.scenario}; OpenAI base ${mock.openaiBaseUrl}, Anthropic base ${mock.anthropicBaseUrl})`
+);
 
 const stop = () => {
 	void mock.close().then(() => process.exit(0));

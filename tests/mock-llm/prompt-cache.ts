@@ -59,7 +59,8 @@ export class PromptCache {
 		// The prefix at each breakpoint, in the order Anthropic builds the prompt.
 		const cuts: string[] = [];
 		let prefix = JSON.stringify(body.tools ?? []);
-		const system = typeof body.system === 'string' ? [{ type: 'text' as const, text: body.system, cache_control: undefined }] : (body.system ?? []);
+		const system =
+			typeof body.system === 'string' ? [{ type: 'text' as const, text: body.system, cache_control: undefined }] : (body.system ?? []);
 		for (const block of system) {
 			prefix += block.text;
 			if (block.cache_control) cuts.push(prefix);

@@ -13,7 +13,11 @@ const OpenAiToolCall = v.looseObject({
 const OpenAiMessage = v.variant('role', [
 	v.looseObject({ role: v.picklist(['system', 'developer']), content: v.string() }),
 	v.looseObject({ role: v.literal('user'), content: v.string() }),
-	v.looseObject({ role: v.literal('assistant'), content: v.optional(v.nullable(v.string())), tool_calls: v.optional(v.array(OpenAiToolCall)) }),
+	v.looseObject({
+		role: v.literal('assistant'),
+		content: v.optional(v.nullable(v.string())),
+		tool_calls: v.optional(v.array(OpenAiToolCall))
+	}),
 	v.looseObject({ role: v.literal('tool'), tool_call_id: v.string(), content: v.string() })
 ]);
 
@@ -22,7 +26,18 @@ export const OpenAiBodySchema = v.looseObject({
 	messages: v.pipe(v.array(OpenAiMessage), v.minLength(1)),
 	stream: v.optional(v.nullable(v.boolean())),
 	stream_options: v.optional(v.nullable(v.looseObject({ include_usage: v.optional(v.boolean()) }))),
-	tools: v.optional(v.array(v.looseObject({ type: v.literal('function'), function: v.looseObject({ name: v.string(), description: v.optional(v.string()), parameters: v.optional(v.record(v.string(), v.unknown())) }) }))),
+	tools: v.optional(
+		v.array(
+			v.looseObject({
+				type: v.literal('function'),
+				function: v.looseObject({
+					name: v.string(),
+					description: v.optional(v.string()),
+					parameters: v.optional(v.record(v.string(), v.unknown()))
+				})
+			})
+		)
+	),
 	max_tokens: v.optional(v.number()),
 	max_completion_tokens: v.optional(v.number()),
 	temperature: v.optional(v.number())
@@ -35,16 +50,30 @@ const CacheControl = v.optional(v.nullable(v.looseObject({ type: v.literal('ephe
 const AnthropicBlock = v.variant('type', [
 	v.looseObject({ type: v.literal('text'), text: NonEmptyText, cache_control: CacheControl }),
 	v.looseObject({ type: v.literal('tool_use'), id: v.string(), name: v.string(), input: v.record(v.string(), v.unknown()) }),
-	v.looseObject({ type: v.literal('tool_result'), tool_use_id: v.string(), content: v.optional(v.string()), is_error: v.optional(v.boolean()) })
+	v.looseObject({
+		type: v.literal('tool_result'),
+		tool_use_id: v.string(),
+		content: v.optional(v.string()),
+		is_error: v.optional(v.boolean())
+	})
 ]);
 export type AnthropicBlock = v.InferOutput<typeof AnthropicBlock>;
 
 export const AnthropicBodySchema = v.looseObject({
 	model: v.pipe(v.string(), v.minLength(1)),
 	max_tokens: v.pipe(v.number(), v.integer(), v.minValue(1)),
-	messages: v.pipe(v.array(v.looseObject({ role: v.picklist(['user', 'assistant']), content: v.union([NonEmptyText, v.array(AnthropicBlock)]) })), v.minLength(1)),
-	system: v.optional(v.union([v.string(), v.array(v.looseObject({ type: v.literal('text'), text: NonEmptyText, cache_control: CacheControl }))])),
-	tools: v.optional(v.array(v.looseObject({ name: v.string(), description: v.optional(v.string()), input_schema: v.looseObject({ type: v.literal('object') }) }))),
+	messages: v.pipe(
+		v.array(v.looseObject({ role: v.picklist(['user', 'assistant']), content: v.union([NonEmptyText, v.array(AnthropicBlock)]) })),
+		v.minLength(1)
+	),
+	system: v.optional(
+		v.union([v.string(), v.array(v.looseObject({ type: v.literal('text'), text: NonEmptyText, cache_control: CacheControl }))])
+	),
+	tools: v.optional(
+		v.array(
+			v.looseObject({ name: v.string(), description: v.optional(v.string()), input_schema: v.looseObject({ type: v.literal('object') }) })
+		)
+	),
 	stream: v.optional(v.boolean()),
 	temperature: v.optional(v.number())
 });
@@ -64,12 +93,18 @@ export function checkOpenAiBody(raw: unknown): Checked<OpenAiBody> {
 	let open = new Set<string>();
 	for (const [i, message] of body.messages.entries()) {
 		if (message.role === 'tool') {
-			if (!open.delete(message.tool_call_id)) return { ok: false, message: `messages.${i}: tool message for unknown or already answered tool_call_id ${message.tool_call_id}` };
+			if (!open.delete(message.tool_call_id))
+				return { ok: false, message: `messages.${i}: tool message for unknown or already answered tool_call_id ${message.tool_call_id}` };
 			continue;
 		}
-		if (open.size > 0) return { ok: false, message: `messages.${i}: an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id' (missing: ${[...open].join(', ')})` };
+		if (open.size > 0)
+			return {
+				ok: false,
+				message: `messages.${i}: an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id' (missing: ${[...open].join(', ')})`
+			};
 		if (message.role === 'assistant') {
-			if (!message.tool_calls?.length && !message.content) return { ok: false, message: `messages.${i}: assistant message needs content or tool_calls` };
+			if (!message.tool_calls?.length && !message.content)
+				return { ok: false, message: `messages.${i}: assistant message needs content or tool_calls` };
 			open = new Set(message.tool_calls?.map((call) => call.id) ?? []);
 		}
 	}
@@ -91,13 +126,18 @@ export function checkAnthropicBody(raw: unknown): Checked<AnthropicBody> {
 			for (const block of blocks) {
 				if (block.type === 'tool_result') {
 					if (sawOther) return { ok: false, message: `messages.${i}: tool_result blocks must come first in the user message` };
-					if (!expectedResults.delete(block.tool_use_id)) return { ok: false, message: `messages.${i}: unexpected tool_use_id ${block.tool_use_id} in tool_result blocks` };
+					if (!expectedResults.delete(block.tool_use_id))
+						return { ok: false, message: `messages.${i}: unexpected tool_use_id ${block.tool_use_id} in tool_result blocks` };
 				} else {
 					sawOther = true;
 					if (block.type === 'tool_use') return { ok: false, message: `messages.${i}: tool_use blocks belong to assistant messages` };
 				}
 			}
-			if (expectedResults.size > 0) return { ok: false, message: `messages.${i}: tool_use ids were found without tool_result blocks immediately after: ${[...expectedResults].join(', ')}` };
+			if (expectedResults.size > 0)
+				return {
+					ok: false,
+					message: `messages.${i}: tool_use ids were found without tool_result blocks immediately after: ${[...expectedResults].join(', ')}`
+				};
 		} else {
 			if (expectedResults.size > 0) return { ok: false, message: `messages.${i}: tool results missing` };
 			for (const block of blocks) {
@@ -125,7 +165,8 @@ export function systemTextOf(request: { openai: OpenAiBody | undefined; anthropi
 }
 
 /** What the model is answering: the player's last words, or the results of the tools it called. */
-export type LastTurn = { kind: 'user'; text: string } | { kind: 'tool'; results: { id: string; content: string; isError: boolean }[] } | { kind: 'none' };
+export type LastTurn =
+	{ kind: 'user'; text: string } | { kind: 'tool'; results: { id: string; content: string; isError: boolean }[] } | { kind: 'none' };
 
 export function lastTurnOfOpenAi(body: OpenAiBody): LastTurn {
 	const results: { id: string; content: string; isError: boolean }[] = [];
@@ -143,7 +184,9 @@ export function lastTurnOfAnthropic(body: AnthropicBody): LastTurn {
 	const last = body.messages.at(-1);
 	if (!last || last.role !== 'user') return { kind: 'none' };
 	if (typeof last.content === 'string') return { kind: 'user', text: last.content };
-	const results = last.content.flatMap((block) => (block.type === 'tool_result' ? [{ id: block.tool_use_id, content: block.content ?? '', isError: block.is_error ?? false }] : []));
+	const results = last.content.flatMap((block) =>
+		block.type === 'tool_result' ? [{ id: block.tool_use_id, content: block.content ?? '', isError: block.is_error ?? false }] : []
+	);
 	if (results.length > 0) return { kind: 'tool', results };
 	return { kind: 'user', text: last.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n') };
 }

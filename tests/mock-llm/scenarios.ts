@@ -30,4 +30,8 @@ const toolRoundtrip: MockHandler = (request) => {
 	return { text: 'Let fate decide. ', toolCalls: [{ name: 'roll_dice', arguments: { notation: '1d20' } }] };
 };
 
-export const SCENARIOS: Readonly<Record<string, MockHandler>> = Object.freeze({ echo, 'tool-roundtrip': toolRoundtrip, 'adv-play': advPlay() });
+export const SCENARIOS: Readonly<Record<string, MockHandler>> = Object.freeze({
+	echo,
+	'tool-roundtrip': toolRoundtrip,
+	'adv-play': advPlay()
+});

@@ -22,7 +22,6 @@ import {
 	type WireReply
 } from './wire';
 
-
 /** Replaced by the time a stream frame is written, so a test can measure delivery latency. */
 export const NOW_MARKER = '{{now}}';
 export interface MockLlmOptions {
@@ -64,7 +63,11 @@ export interface MockLlm {
 }
 
 /** Where each wire is served. */
-const ROUTES: Readonly<Record<string, WireApi>> = { '/v1/chat/completions': 'openai', '/v1/messages': 'anthropic', '/v1beta/openai/chat/completions': 'google' };
+const ROUTES: Readonly<Record<string, WireApi>> = {
+	'/v1/chat/completions': 'openai',
+	'/v1/messages': 'anthropic',
+	'/v1beta/openai/chat/completions': 'google'
+};
 
 const DEFAULT_TEXT_CHUNK_CHARS = 6;
 const DEFAULT_ARGUMENT_FRAGMENTS = 3;
@@ -190,7 +193,8 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 
 		const includeUsage = request.openai?.stream_options?.include_usage === true;
 		const frames = api === 'anthropic' ? anthropicStreamFrames(reply, messageId) : openAiStreamFrames(reply, messageId, includeUsage);
-		const cutAfter = fault?.kind === 'close-mid-stream' || fault?.kind === 'end-early' ? (fault.afterFrames ?? DEFAULT_FRAMES_BEFORE_FAULT) : Infinity;
+		const cutAfter =
+			fault?.kind === 'close-mid-stream' || fault?.kind === 'end-early' ? (fault.afterFrames ?? DEFAULT_FRAMES_BEFORE_FAULT) : Infinity;
 		for (const [i, frame] of frames.entries()) {
 			if (closed) return;
 			if (i >= cutAfter) {
@@ -211,7 +215,12 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		const text = scripted.text === undefined ? [] : Array.isArray(scripted.text) ? scripted.text : chunkText(scripted.text, textChunkChars);
 		const toolCalls = (scripted.toolCalls ?? []).map((call) => {
 			const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
-			return { id: call.id ?? nextId(request.api === 'anthropic' ? 'toolu_mock' : 'call_mock'), name: call.name, arguments: args, fragments: splitInto(args, call.fragments ?? DEFAULT_ARGUMENT_FRAGMENTS) };
+			return {
+				id: call.id ?? nextId(request.api === 'anthropic' ? 'toolu_mock' : 'call_mock'),
+				name: call.name,
+				arguments: args,
+				fragments: splitInto(args, call.fragments ?? DEFAULT_ARGUMENT_FRAGMENTS)
+			};
 		});
 		const outputChars = text.join('').length + toolCalls.reduce((sum, call) => sum + call.name.length + call.arguments.length, 0);
 		const usage = scripted.usage;
@@ -228,7 +237,8 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 				inputTokens,
 				outputTokens: usage?.outputTokens ?? Math.max(1, Math.ceil(outputChars / CHARS_PER_TOKEN)),
 				cachedInputTokens: usage?.cachedInputTokens ?? fromCache(cached.cachedInputTokens),
-				cacheWriteTokens: usage?.cacheWriteTokens ?? Math.min(fromCache(cached.cacheWriteTokens), inputTokens - fromCache(cached.cachedInputTokens)),
+				cacheWriteTokens:
+					usage?.cacheWriteTokens ?? Math.min(fromCache(cached.cacheWriteTokens), inputTokens - fromCache(cached.cachedInputTokens)),
 				thoughtTokens: request.api === 'google' ? (usage?.thoughtTokens ?? 0) : 0
 			},
 			finish: scripted.finish ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop')

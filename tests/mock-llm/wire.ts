@@ -25,10 +25,21 @@ const CREATED_AT = 1_700_000_000;
 
 // ---------- OpenAI ----------
 
-const OPENAI_FINISH: Record<ScriptedFinish, string> = { stop: 'stop', tool_calls: 'tool_calls', length: 'length', content_filter: 'content_filter' };
+const OPENAI_FINISH: Record<ScriptedFinish, string> = {
+	stop: 'stop',
+	tool_calls: 'tool_calls',
+	length: 'length',
+	content_filter: 'content_filter'
+};
 
 function openAiChunk(reply: WireReply, id: string, delta: Record<string, unknown>, finish: string | null = null): string {
-	const chunk = { id, object: 'chat.completion.chunk', created: CREATED_AT, model: reply.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] };
+	const chunk = {
+		id,
+		object: 'chat.completion.chunk',
+		created: CREATED_AT,
+		model: reply.model,
+		choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }]
+	};
 	return `data: ${JSON.stringify(chunk)}\n\n`;
 }
 
@@ -44,7 +55,8 @@ function openAiUsage(reply: WireReply): Record<string, unknown> {
 export function openAiStreamFrames(reply: WireReply, id: string, includeUsage: boolean): string[] {
 	const frames = [openAiChunk(reply, id, { role: 'assistant', content: '' })];
 	for (const piece of reply.text) frames.push(openAiChunk(reply, id, { content: piece }));
-	const header = (call: WireToolCall, index: number) => openAiChunk(reply, id, { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
+	const header = (call: WireToolCall, index: number) =>
+		openAiChunk(reply, id, { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
 	const fragment = (index: number, text: string) => openAiChunk(reply, id, { tool_calls: [{ index, function: { arguments: text } }] });
 	if (reply.interleaveToolCalls) {
 		reply.toolCalls.forEach((call, index) => frames.push(header(call, index)));
@@ -62,7 +74,10 @@ export function openAiStreamFrames(reply: WireReply, id: string, includeUsage: b
 		});
 	}
 	frames.push(openAiChunk(reply, id, {}, OPENAI_FINISH[reply.finish]));
-	if (includeUsage) frames.push(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: CREATED_AT, model: reply.model, choices: [], usage: openAiUsage(reply) })}\n\n`);
+	if (includeUsage)
+		frames.push(
+			`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: CREATED_AT, model: reply.model, choices: [], usage: openAiUsage(reply) })}\n\n`
+		);
 	frames.push('data: [DONE]\n\n');
 	return frames;
 }
@@ -78,19 +93,47 @@ export function openAiEndlessFrame(reply: WireReply, id: string, send: 'delta' |
 
 export function openAiJson(reply: WireReply, id: string): Record<string, unknown> {
 	const text = reply.text.join('');
-	const message: Record<string, unknown> = { role: 'assistant', content: text === '' && reply.toolCalls.length > 0 ? null : text, refusal: null };
-	if (reply.toolCalls.length > 0) message.tool_calls = reply.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
-	return { id, object: 'chat.completion', created: CREATED_AT, model: reply.model, choices: [{ index: 0, message, logprobs: null, finish_reason: OPENAI_FINISH[reply.finish] }], usage: openAiUsage(reply) };
+	const message: Record<string, unknown> = {
+		role: 'assistant',
+		content: text === '' && reply.toolCalls.length > 0 ? null : text,
+		refusal: null
+	};
+	if (reply.toolCalls.length > 0)
+		message.tool_calls = reply.toolCalls.map((call) => ({
+			id: call.id,
+			type: 'function',
+			function: { name: call.name, arguments: call.arguments }
+		}));
+	return {
+		id,
+		object: 'chat.completion',
+		created: CREATED_AT,
+		model: reply.model,
+		choices: [{ index: 0, message, logprobs: null, finish_reason: OPENAI_FINISH[reply.finish] }],
+		usage: openAiUsage(reply)
+	};
 }
 
 export function openAiErrorBody(status: number, message: string): Record<string, unknown> {
-	const type = status === 401 ? 'invalid_request_error' : status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error';
+	const type =
+		status === 401
+			? 'invalid_request_error'
+			: status === 429
+				? 'rate_limit_exceeded'
+				: status >= 500
+					? 'server_error'
+					: 'invalid_request_error';
 	return { error: { message, type, param: null, code: status === 401 ? 'invalid_api_key' : null } };
 }
 
 // ---------- Anthropic ----------
 
-const ANTHROPIC_STOP: Record<ScriptedFinish, string> = { stop: 'end_turn', tool_calls: 'tool_use', length: 'max_tokens', content_filter: 'refusal' };
+const ANTHROPIC_STOP: Record<ScriptedFinish, string> = {
+	stop: 'end_turn',
+	tool_calls: 'tool_use',
+	length: 'max_tokens',
+	content_filter: 'refusal'
+};
 
 function anthropicEvent(type: string, data: Record<string, unknown>): string {
 	return `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
@@ -109,7 +152,9 @@ function anthropicUsage(reply: WireReply): Record<string, number> {
 
 function anthropicMessageStart(reply: WireReply, id: string): string {
 	const usage = { ...anthropicUsage(reply), output_tokens: 1 };
-	return anthropicEvent('message_start', { message: { id, type: 'message', role: 'assistant', model: reply.model, content: [], stop_reason: null, stop_sequence: null, usage } });
+	return anthropicEvent('message_start', {
+		message: { id, type: 'message', role: 'assistant', model: reply.model, content: [], stop_reason: null, stop_sequence: null, usage }
+	});
 }
 
 export function anthropicStreamFrames(reply: WireReply, id: string): string[] {
@@ -117,17 +162,26 @@ export function anthropicStreamFrames(reply: WireReply, id: string): string[] {
 	let index = 0;
 	if (reply.text.length > 0) {
 		frames.push(anthropicEvent('content_block_start', { index, content_block: { type: 'text', text: '' } }));
-		for (const piece of reply.text) frames.push(anthropicEvent('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
+		for (const piece of reply.text)
+			frames.push(anthropicEvent('content_block_delta', { index, delta: { type: 'text_delta', text: piece } }));
 		frames.push(anthropicEvent('content_block_stop', { index }));
 		index += 1;
 	}
 	for (const call of reply.toolCalls) {
-		frames.push(anthropicEvent('content_block_start', { index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } }));
-		for (const text of call.fragments) frames.push(anthropicEvent('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: text } }));
+		frames.push(
+			anthropicEvent('content_block_start', { index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } })
+		);
+		for (const text of call.fragments)
+			frames.push(anthropicEvent('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: text } }));
 		frames.push(anthropicEvent('content_block_stop', { index }));
 		index += 1;
 	}
-	frames.push(anthropicEvent('message_delta', { delta: { stop_reason: ANTHROPIC_STOP[reply.finish], stop_sequence: null }, usage: { output_tokens: reply.usage.outputTokens } }));
+	frames.push(
+		anthropicEvent('message_delta', {
+			delta: { stop_reason: ANTHROPIC_STOP[reply.finish], stop_sequence: null },
+			usage: { output_tokens: reply.usage.outputTokens }
+		})
+	);
 	frames.push(anthropicEvent('message_stop', {}));
 	return frames;
 }
@@ -138,7 +192,9 @@ export function anthropicEndlessOpening(reply: WireReply, id: string): string[] 
 }
 
 export function anthropicEndlessFrame(send: 'delta' | 'keepalive'): string {
-	return send === 'delta' ? anthropicEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: '.' } }) : anthropicEvent('ping', {});
+	return send === 'delta'
+		? anthropicEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: '.' } })
+		: anthropicEvent('ping', {});
 }
 
 function parsedInput(text: string): unknown {
@@ -155,11 +211,30 @@ export function anthropicJson(reply: WireReply, id: string): Record<string, unkn
 	const text = reply.text.join('');
 	if (text !== '') content.push({ type: 'text', text, citations: null });
 	for (const call of reply.toolCalls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: parsedInput(call.arguments) });
-	return { id, type: 'message', role: 'assistant', model: reply.model, content, stop_reason: ANTHROPIC_STOP[reply.finish], stop_sequence: null, usage: anthropicUsage(reply) };
+	return {
+		id,
+		type: 'message',
+		role: 'assistant',
+		model: reply.model,
+		content,
+		stop_reason: ANTHROPIC_STOP[reply.finish],
+		stop_sequence: null,
+		usage: anthropicUsage(reply)
+	};
 }
 
 export function anthropicErrorBody(status: number, message: string): Record<string, unknown> {
 	const type =
-		status === 401 ? 'authentication_error' : status === 403 ? 'permission_error' : status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
+		status === 401
+			? 'authentication_error'
+			: status === 403
+				? 'permission_error'
+				: status === 429
+					? 'rate_limit_error'
+					: status === 529
+						? 'overloaded_error'
+						: status >= 500
+							? 'api_error'
+							: 'invalid_request_error';
 	return { type: 'error', error: { type, message } };
 }

@@ -12,7 +12,11 @@ const { values } = parseArgs({ options: { port: { type: 'string' }, app: { type:
 if (!values.port || !values.app) throw new Error('usage: cli.ts --port P --app http://127.0.0.1:APP');
 const idp = await startTestIdp({
 	port: Number(values.port),
-	clients: TEST_IDP_CLIENTS.map((c) => ({ clientId: c.clientId, clientSecret: c.clientSecret, redirectUri: `${values.app}/auth/${c.provider}/callback` }))
+	clients: TEST_IDP_CLIENTS.map((c) => ({
+		clientId: c.clientId,
+		clientSecret: c.clientSecret,
+		redirectUri: `${values.app}/auth/${c.provider}/callback`
+	}))
 });
 console.log(`test IdP at ${idp.issuer}`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void idp.close().then(() => process.exit(0)));

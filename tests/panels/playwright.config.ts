@@ -17,7 +17,10 @@ export default defineConfig({
 	use: {
 		baseURL: 'http://harness.test',
 		screenshot: 'on',
-		launchOptions: { executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] }
+		launchOptions: {
+			executablePath: CHROMIUM,
+			args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking']
+		}
 	},
 	projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }]
 });

@@ -44,8 +44,32 @@ describe('https:// and libsql:// with TLS', { timeout: 120_000 }, () => {
 		// A throw-away certificate for 127.0.0.1, trusted by the CLI process through NODE_EXTRA_CA_CERTS.
 		certFile = path.join(d.dir, 'cert.pem');
 		const keyFile = path.join(d.dir, 'key.pem');
-		execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
-		server = await startHranaServer({ dir: path.join(d.dir, 'dbs'), autoCreate: true, tls: { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8') } });
+		execFileSync(
+			'openssl',
+			[
+				'req',
+				'-x509',
+				'-newkey',
+				'rsa:2048',
+				'-nodes',
+				'-keyout',
+				keyFile,
+				'-out',
+				certFile,
+				'-days',
+				'1',
+				'-subj',
+				'/CN=127.0.0.1',
+				'-addext',
+				'subjectAltName=IP:127.0.0.1'
+			],
+			{ stdio: 'ignore' }
+		);
+		server = await startHranaServer({
+			dir: path.join(d.dir, 'dbs'),
+			autoCreate: true,
+			tls: { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8') }
+		});
 	});
 	afterAll(async () => {
 		await server.close();

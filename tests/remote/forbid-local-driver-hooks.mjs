@@ -1,5 +1,10 @@
 const WATCHED = ['/src/lib/server/db/', '/node_modules/@libsql/'];
-const FORBIDDEN = (specifier, url) => specifier === 'fs' || specifier.startsWith('node:fs') || specifier === 'fs/promises' || url.includes('/node_modules/libsql/') || url.includes('/src/lib/server/db/file-client');
+const FORBIDDEN = (specifier, url) =>
+	specifier === 'fs' ||
+	specifier.startsWith('node:fs') ||
+	specifier === 'fs/promises' ||
+	url.includes('/node_modules/libsql/') ||
+	url.includes('/src/lib/server/db/file-client');
 
 export async function resolve(specifier, context, next) {
 	const resolved = await next(specifier, context);

@@ -12,7 +12,11 @@ import { freshDatabaseUrl } from '../helpers/databases';
 const root = path.resolve(__dirname, '../..');
 
 function openIn(url: string) {
-	return spawnSync(process.execPath, ['--import', 'tsx', '--import', './tests/remote/forbid-local-driver.mjs', 'tests/remote/open-remote.ts', url], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+	return spawnSync(
+		process.execPath,
+		['--import', 'tsx', '--import', './tests/remote/forbid-local-driver.mjs', 'tests/remote/open-remote.ts', url],
+		{ cwd: root, encoding: 'utf8', timeout: 60_000 }
+	);
 }
 
 describe('the remote path', () => {

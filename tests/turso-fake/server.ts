@@ -60,7 +60,16 @@ export async function startTursoFake(opts: { hrana: HranaServer; org?: string; g
 	const send = (res: ServerResponse, status: number, body: unknown) => {
 		res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 	};
-	const shape = (d: FakeDatabase) => ({ DbId: d.dbId, Hostname: d.hostname, Name: d.name, group: d.group, regions: ['fake'], primaryRegion: 'fake', type: 'logical', version: 'fake' });
+	const shape = (d: FakeDatabase) => ({
+		DbId: d.dbId,
+		Hostname: d.hostname,
+		Name: d.name,
+		group: d.group,
+		regions: ['fake'],
+		primaryRegion: 'fake',
+		type: 'logical',
+		version: 'fake'
+	});
 
 	async function body(req: IncomingMessage): Promise<unknown> {
 		let text = '';

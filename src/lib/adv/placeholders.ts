@@ -51,7 +51,9 @@ function hsl(h: number, s: number, l: number): string {
 
 function gradient(id: string, stops: readonly [number, string][], radial = false): string {
 	const body = stops.map(([o, c]) => `<stop offset="${o}" stop-color="${c}"/>`).join('');
-	return radial ? `<radialGradient id="${id}" cx="0.62" cy="0.3" r="0.55">${body}</radialGradient>` : `<linearGradient id="${id}" x1="0" y1="0" x2="0" y2="1">${body}</linearGradient>`;
+	return radial
+		? `<radialGradient id="${id}" cx="0.62" cy="0.3" r="0.55">${body}</radialGradient>`
+		: `<linearGradient id="${id}" x1="0" y1="0" x2="0" y2="1">${body}</linearGradient>`;
 }
 
 function interior(id: (n: string) => string, shift: number): string {
@@ -158,7 +160,9 @@ export interface FigureOptions {
 
 /** Control characters are not allowed in XML at all; the rest is escaped. */
 export function escapeXml(text: string): string {
-	return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+	return text
+		.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+		.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
 }
 
 /** A name or word cut to `max` characters (with an ellipsis), so it stays a small label. */

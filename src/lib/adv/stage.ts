@@ -42,7 +42,10 @@ export type Figure = v.InferOutput<typeof FigureSchema>;
 export const StageStateSchema = v.pipe(
 	v.object({
 		background: v.nullable(v.pipe(v.object({ scene: v.string() }), v.readonly())),
-		slots: v.pipe(v.object({ left: v.nullable(FigureSchema), center: v.nullable(FigureSchema), right: v.nullable(FigureSchema) }), v.readonly()),
+		slots: v.pipe(
+			v.object({ left: v.nullable(FigureSchema), center: v.nullable(FigureSchema), right: v.nullable(FigureSchema) }),
+			v.readonly()
+		),
 		/** Who speaks the paragraph on screen; null for narration or a player line. */
 		speaker: v.nullable(v.string())
 	}),
@@ -57,7 +60,8 @@ export const EMPTY_STAGE: StageState = Object.freeze({
 	speaker: null
 });
 
-export type StageWarningCode = 'malformed_cue' | 'unknown_character' | 'unknown_scene' | 'stage_full' | 'not_on_stage' | 'slot_taken' | 'slots_swapped';
+export type StageWarningCode =
+	'malformed_cue' | 'unknown_character' | 'unknown_scene' | 'stage_full' | 'not_on_stage' | 'slot_taken' | 'slots_swapped';
 
 export interface StageWarning {
 	readonly code: StageWarningCode;
@@ -133,7 +137,8 @@ function enter(state: StageState, cue: StageCue, options: CueOptions): CueResult
 	if (here !== null) {
 		const moved = moveFigure(state, here, slot, cue);
 		const current = moved.state.slots[slot];
-		const next = expression !== undefined && current ? withSlots(moved.state, { [slot]: figure(current.character, expression) }) : moved.state;
+		const next =
+			expression !== undefined && current ? withSlots(moved.state, { [slot]: figure(current.character, expression) }) : moved.state;
 		return { state: next, warnings: [...warnings, ...moved.warnings] };
 	}
 	let target: StageSlot | null = slot;
@@ -155,7 +160,12 @@ function moveFigure(state: StageState, from: StageSlot, to: StageSlot, cue: Stag
 	const occupant = state.slots[to];
 	const next = withSlots(state, { [to]: mover, [from]: occupant });
 	if (!occupant || !mover) return { state: next, warnings: [] };
-	return { state: next, warnings: [warn('slots_swapped', `${to} is taken by "${occupant.character}": "${mover.character}" and "${occupant.character}" swap places`, cue)] };
+	return {
+		state: next,
+		warnings: [
+			warn('slots_swapped', `${to} is taken by "${occupant.character}": "${mover.character}" and "${occupant.character}" swap places`, cue)
+		]
+	};
 }
 
 function ignored(state: StageState, cue: StageCue, why: string): CueResult {
@@ -184,7 +194,10 @@ export function applyCue(state: StageState, cue: StageCue, options: CueOptions =
 			const here = slotOf(state, name);
 			if (here === null) {
 				const entered = enter(state, cue, options);
-				return { state: entered.state, warnings: [warn('not_on_stage', `"${name}" was not on stage: enters at ${cue.slot} instead of moving`, cue), ...entered.warnings] };
+				return {
+					state: entered.state,
+					warnings: [warn('not_on_stage', `"${name}" was not on stage: enters at ${cue.slot} instead of moving`, cue), ...entered.warnings]
+				};
 			}
 			return moveFigure(state, here, cue.slot, cue);
 		}
@@ -201,7 +214,10 @@ export function applyCue(state: StageState, cue: StageCue, options: CueOptions =
 		case 'background': {
 			const scene = clean(cue.scene);
 			if (scene === null) return ignored(state, cue, 'background needs a scene');
-			const warnings = options.knownScenes && !includesName(options.knownScenes, scene) ? [warn('unknown_scene', `"${scene}" is not a set scene: shown as a plain backdrop`, cue)] : [];
+			const warnings =
+				options.knownScenes && !includesName(options.knownScenes, scene)
+					? [warn('unknown_scene', `"${scene}" is not a set scene: shown as a plain backdrop`, cue)]
+					: [];
 			if (state.background?.scene === scene) return { state, warnings };
 			return { state: { ...state, background: { scene } }, warnings };
 		}

@@ -53,7 +53,8 @@ export class StageImages {
 	 * the commit brings the server's list. A place already known keeps its entry.
 	 */
 	stagePlaces(places: readonly StagedPlace[]): void {
-		for (const p of places) if (!this.scenes.has(characterKey(p.name))) this.scenes.set(characterKey(p.name), { url: null, status: 'pending', kind: p.kind });
+		for (const p of places)
+			if (!this.scenes.has(characterKey(p.name))) this.scenes.set(characterKey(p.name), { url: null, status: 'pending', kind: p.kind });
 	}
 
 	/** Registered names (keys are folded: compare with `characterKey`). */

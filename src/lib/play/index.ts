@@ -3,8 +3,29 @@
  * event stream, the browser's one reader of the play log (`fetchLogPage`, also the backlog's), and
  * the shapes the server hands the page.
  */
-export { PlayState, setPlayContext, getPlayContext, type Translate, type TurnInFlight, type TurnOutcome, type Connection, type PlayOptions, type PastView, type TurnsLeft } from './play.svelte';
-export { Story, lastExchange, MAX_READ_KEYS, type Line, type LineKind, type Exchange, type ExchangeOutcome, type FrameScheduler, type ReadStorage } from './story.svelte';
+export {
+	PlayState,
+	setPlayContext,
+	getPlayContext,
+	type Translate,
+	type TurnInFlight,
+	type TurnOutcome,
+	type Connection,
+	type PlayOptions,
+	type PastView,
+	type TurnsLeft
+} from './play.svelte';
+export {
+	Story,
+	lastExchange,
+	MAX_READ_KEYS,
+	type Line,
+	type LineKind,
+	type Exchange,
+	type ExchangeOutcome,
+	type FrameScheduler,
+	type ReadStorage
+} from './story.svelte';
 export { StageImages, type ImageEntry, type SpriteImage } from './images.svelte';
 export {
 	ReaderSettings,

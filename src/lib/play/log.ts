@@ -30,7 +30,10 @@ export async function fetchLogPage(fetcher: typeof fetch, sessionId: string, q: 
 	if (q.after !== undefined) params.set('after', String(q.after));
 	let res: Response;
 	try {
-		res = await fetcher(`/api/v1/sessions/${encodeURIComponent(sessionId)}/backlog?${params.toString()}`, { headers: { accept: 'application/json' }, signal });
+		res = await fetcher(`/api/v1/sessions/${encodeURIComponent(sessionId)}/backlog?${params.toString()}`, {
+			headers: { accept: 'application/json' },
+			signal
+		});
 	} catch (err) {
 		if (signal?.aborted) throw err;
 		throw new LogLoadError(0, err instanceof Error ? err.message : String(err));

@@ -207,7 +207,9 @@ export class PlayState {
 	receive(id: number, event: SessionEvent): Promise<void> {
 		if (id <= this.lastEventId) return this.queue;
 		this.lastEventId = id;
-		this.queue = this.queue.then(() => this.handle(event)).catch((err: unknown) => this.warn(`event ${event.type} could not be shown: ${String(err)}`));
+		this.queue = this.queue
+			.then(() => this.handle(event))
+			.catch((err: unknown) => this.warn(`event ${event.type} could not be shown: ${String(err)}`));
 		return this.queue;
 	}
 
@@ -257,10 +259,14 @@ export class PlayState {
 				this.story.commit(event.turnId, event.reply, log?.messages ?? [], log?.cues ?? []);
 				if (log && log.messages.length > 0) this.liveMessages = [...this.liveMessages, ...log.messages];
 				const offeredBy = event.messageIds.at(-1);
-				this.choices = event.choices && event.choices.length > 0 && offeredBy !== undefined ? { messageId: offeredBy, options: event.choices } : null;
+				this.choices =
+					event.choices && event.choices.length > 0 && offeredBy !== undefined ? { messageId: offeredBy, options: event.choices } : null;
 				this.commits++;
 				if (input) this.undoable = { turnId: event.turnId, input };
-				this.finish(event.turnId, event.stopped ? { id: event.turnId, input, status: 'committed', failure: null, stopped: event.stopped } : null);
+				this.finish(
+					event.turnId,
+					event.stopped ? { id: event.turnId, input, status: 'committed', failure: null, stopped: event.stopped } : null
+				);
 				return;
 			}
 			case 'turn.failed':
@@ -290,7 +296,7 @@ export class PlayState {
 	}
 
 	private endTurn(turnId: string, status: 'failed' | 'cancelled' | 'interrupted', failure: TurnFailure | null): void {
-		const input = this.turn?.id === turnId ? this.turn.input : (this.story.exchange?.turnId === turnId ? this.story.exchange.input : null);
+		const input = this.turn?.id === turnId ? this.turn.input : this.story.exchange?.turnId === turnId ? this.story.exchange.input : null;
 		// Events of a checkpoint turn (not the player's) end nothing on screen.
 		if (input === null) return;
 		this.story.end(turnId, status, input);

@@ -58,7 +58,14 @@ export interface StoredSettings {
 /** Reads stored settings defensively: a hand-edited or old value falls back to the default. */
 export function readStoredSettings(raw: string | null, reducedMotion: boolean): StoredSettings {
 	// Someone who asked the system for less motion gets the text at once unless they choose otherwise.
-	const fallback: StoredSettings = { speed: reducedMotion ? 'instant' : 'normal', auto: false, autoDelayMs: DEFAULT_AUTO_DELAY_MS, windowOpacity: DEFAULT_WINDOW_OPACITY, textSize: 'normal', motion: 'system' };
+	const fallback: StoredSettings = {
+		speed: reducedMotion ? 'instant' : 'normal',
+		auto: false,
+		autoDelayMs: DEFAULT_AUTO_DELAY_MS,
+		windowOpacity: DEFAULT_WINDOW_OPACITY,
+		textSize: 'normal',
+		motion: 'system'
+	};
 	if (raw === null) return fallback;
 	try {
 		const parsed: unknown = JSON.parse(raw);
@@ -68,7 +75,8 @@ export function readStoredSettings(raw: string | null, reducedMotion: boolean): 
 		return {
 			speed: isTextSpeed(o.speed) ? o.speed : fallback.speed,
 			auto: typeof o.auto === 'boolean' ? o.auto : fallback.auto,
-			autoDelayMs: typeof delay === 'number' && Number.isFinite(delay) && delay >= 0 && delay <= MAX_AUTO_DELAY_MS ? delay : fallback.autoDelayMs,
+			autoDelayMs:
+				typeof delay === 'number' && Number.isFinite(delay) && delay >= 0 && delay <= MAX_AUTO_DELAY_MS ? delay : fallback.autoDelayMs,
 			windowOpacity: isWindowOpacity(o.windowOpacity) ? o.windowOpacity : fallback.windowOpacity,
 			textSize: isTextSize(o.textSize) ? o.textSize : fallback.textSize,
 			motion: isMotionChoice(o.motion) ? o.motion : fallback.motion

@@ -102,7 +102,16 @@ function exchangeLines(x: Exchange | null): Line[] {
 	if (!x) return [];
 	const prefix = x.turnId ?? `m${x.messageId ?? 0}`;
 	const lines: Line[] = [];
-	if (x.input !== null) lines.push({ key: `${prefix}:${PLAYER_LINE}`, kind: 'player', speaker: null, expression: null, paragraph: -1, text: x.input, partial: false });
+	if (x.input !== null)
+		lines.push({
+			key: `${prefix}:${PLAYER_LINE}`,
+			kind: 'player',
+			speaker: null,
+			expression: null,
+			paragraph: -1,
+			text: x.input,
+			partial: false
+		});
 	if (x.outcome === 'failed' || x.outcome === 'cancelled' || x.outcome === 'interrupted') return lines;
 	for (const p of parseScript(x.reply, { final: x.final })) {
 		// A complete paragraph with no text (a tag and nothing else) is not worth a click.
@@ -171,7 +180,9 @@ export class Story {
 	readonly stage = $derived.by(() => {
 		const line = this.current;
 		const state = this.stageFor(line);
-		return line?.kind === 'dialogue' && line.speaker !== null && line.expression !== null ? withExpression(state, line.speaker, line.expression) : state;
+		return line?.kind === 'dialogue' && line.speaker !== null && line.expression !== null
+			? withExpression(state, line.speaker, line.expression)
+			: state;
 	});
 	readonly lights = $derived<{ readonly [S in StageSlot]: SlotLight }>(litSlots(this.stage));
 
@@ -262,9 +273,16 @@ export class Story {
 		this.provisional = null;
 		this.addLog(messages, cues);
 		const gm = messages.findLast((m) => m.role === 'gm' && m.turnId === turnId);
-		const input = this.exchange?.turnId === turnId ? this.exchange.input : (messages.find((m) => m.role === 'player' && m.turnId === turnId)?.body ?? null);
+		const input =
+			this.exchange?.turnId === turnId
+				? this.exchange.input
+				: (messages.find((m) => m.role === 'player' && m.turnId === turnId)?.body ?? null);
 		this.exchange = { turnId, input, reply: gm?.body ?? reply, final: true, messageId: gm?.id ?? null, outcome: 'committed' };
-		if (gm) this.logCueWarnings(gm.id, cues.filter((c) => c.messageId === gm.id));
+		if (gm)
+			this.logCueWarnings(
+				gm.id,
+				cues.filter((c) => c.messageId === gm.id)
+			);
 		this.refresh();
 	}
 
@@ -303,7 +321,8 @@ export class Story {
 		const base = this.lastMessageId === 0 ? this.initialStage : this.timeline.after(this.lastMessageId);
 		// A streaming reply: its staged cues up to this paragraph. No paragraph count is given, since
 		// more paragraphs are coming (a cue numbered past the end so far is simply not due yet).
-		const staged = this.provisional !== null && this.provisional.turnId === x?.turnId && x.outcome === 'streaming' ? this.provisional.cues : [];
+		const staged =
+			this.provisional !== null && this.provisional.turnId === x?.turnId && x.outcome === 'streaming' ? this.provisional.cues : [];
 		const played = staged.length > 0 && line !== null && line.kind !== 'player' ? stageAt(base, staged, line.paragraph) : base;
 		return withSpeaker(played, line?.kind === 'dialogue' ? line.speaker : null);
 	}
@@ -340,11 +359,15 @@ export class Story {
 	private refresh(): void {
 		const lines = exchangeLines(this.exchange);
 		this.lines = lines;
-		let next = reveal(this.state, { type: 'load', paragraphs: lines.map((l) => ({ key: l.key, text: l.text, partial: l.partial, instant: l.kind === 'player' })) });
+		let next = reveal(this.state, {
+			type: 'load',
+			paragraphs: lines.map((l) => ({ key: l.key, text: l.text, partial: l.partial, instant: l.kind === 'player' }))
+		});
 		// The player's own line is shown whole at once and is no stop in a live turn: as soon as the
 		// GM's first paragraph arrives (even while it still streams) the window goes on to it.
 		const current = this.lines[next.current];
-		if (current?.kind === 'player' && this.exchange?.turnId === this.liveTurn && next.current < next.items.length - 1) next = reveal(next, { type: 'advance' });
+		if (current?.kind === 'player' && this.exchange?.turnId === this.liveTurn && next.current < next.items.length - 1)
+			next = reveal(next, { type: 'advance' });
 		this.commitState(next);
 	}
 

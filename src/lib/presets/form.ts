@@ -11,7 +11,6 @@
 import * as v from 'valibot';
 import { LanguageSchema, type Language } from '../types/settings';
 
-
 export interface DocumentForm {
 	title: string;
 	body: string;
@@ -127,7 +126,10 @@ export function emptyForm(language: Language): PresetForm {
 export const addNpc = (form: PresetForm): PresetForm => ({ ...form, npcs: [...form.npcs, emptyNpc()] });
 export const addSecret = (form: PresetForm): PresetForm => ({ ...form, secrets: [...form.secrets, emptySecret()] });
 export const removeNpc = (form: PresetForm, index: number): PresetForm => ({ ...form, npcs: form.npcs.filter((_, i) => i !== index) });
-export const removeSecret = (form: PresetForm, index: number): PresetForm => ({ ...form, secrets: form.secrets.filter((_, i) => i !== index) });
+export const removeSecret = (form: PresetForm, index: number): PresetForm => ({
+	...form,
+	secrets: form.secrets.filter((_, i) => i !== index)
+});
 
 /** The preset as the schema reads it, from a valid preset (an export, a stored version, an official world). */
 export interface PresetContentLike {
@@ -155,11 +157,21 @@ export function formFromContent(content: PresetContentLike): PresetForm {
 			pc: { ...content.documents.pc }
 		},
 		gmNotesTitle: content.gmNotesTitle,
-		npcs: content.npcs.map((n) => ({ name: n.name, role: n.role, appearance: n.appearance, personality: n.personality, present: present.has(n.name) })),
+		npcs: content.npcs.map((n) => ({
+			name: n.name,
+			role: n.role,
+			appearance: n.appearance,
+			personality: n.personality,
+			present: present.has(n.name)
+		})),
 		gmBehaviour: content.gmBehaviour,
 		plot: { ...content.plot },
 		secrets: content.secrets.map((s) => ({ key: s.key, title: s.title, body: s.body, markers: (s.markers ?? []).join('\n') })),
-		opening: { scene: { ...content.opening.scene }, situation: content.opening.situation, state: JSON.stringify(content.opening.state, null, 2) }
+		opening: {
+			scene: { ...content.opening.scene },
+			situation: content.opening.situation,
+			state: JSON.stringify(content.opening.state, null, 2)
+		}
 	};
 }
 

@@ -73,8 +73,18 @@ const FIELD_KEYS: Record<string, MessageKey> = {
 };
 const DOC_KEYS: Record<string, MessageKey> = { premise: 'editor.doc.premise', setting: 'editor.doc.setting', pc: 'editor.doc.pc' };
 const DOC_PARTS: Record<string, MessageKey> = { title: 'editor.docTitle', body: 'editor.docBody' };
-const NPC_PARTS: Record<string, MessageKey> = { name: 'editor.npcName', role: 'editor.npcRole', appearance: 'editor.npcAppearance', personality: 'editor.npcPersonality' };
-const SECRET_PARTS: Record<string, MessageKey> = { key: 'editor.secretKey', title: 'editor.secretTitle', body: 'editor.secretBody', markers: 'editor.secretMarkers' };
+const NPC_PARTS: Record<string, MessageKey> = {
+	name: 'editor.npcName',
+	role: 'editor.npcRole',
+	appearance: 'editor.npcAppearance',
+	personality: 'editor.npcPersonality'
+};
+const SECRET_PARTS: Record<string, MessageKey> = {
+	key: 'editor.secretKey',
+	title: 'editor.secretTitle',
+	body: 'editor.secretBody',
+	markers: 'editor.secretMarkers'
+};
 
 /** The name of a field as the editor labels it (`Character 1 › Name`), for the list of problems; '' for the whole preset. */
 export function fieldLabel(path: string, t: Translate): string {

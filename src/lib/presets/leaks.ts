@@ -33,7 +33,9 @@ export function playerVisibleFields(world: Omit<LeakCheckInput, 'secrets'>): [st
 		const doc = world.documents[name];
 		fields.push([`documents.${name}.title`, doc.title], [`documents.${name}.body`, doc.body]);
 	}
-	world.npcs.forEach((npc, i) => fields.push([`npcs[${i}].name`, npc.name], [`npcs[${i}].role`, npc.role], [`npcs[${i}].appearance`, npc.appearance]));
+	world.npcs.forEach((npc, i) =>
+		fields.push([`npcs[${i}].name`, npc.name], [`npcs[${i}].role`, npc.role], [`npcs[${i}].appearance`, npc.appearance])
+	);
 	fields.push(['opening.scene.name', world.opening.scene.name], ['opening.scene.description', world.opening.scene.description]);
 	fields.push(['opening.state', typeof world.opening.state === 'string' ? world.opening.state : JSON.stringify(world.opening.state)]);
 	return fields;

@@ -58,13 +58,22 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 	// The official worlds are read-only presets: their rows follow the shipped content.
 	await syncOfficialPresets(control.db);
 	// Turso per session: databases are created and deleted through the Platform API (and swept when a call failed).
-	const turso = cfg.turso ? new TursoPlacement({ cfg: { sessionDb: cfg.sessionDb, turso: cfg.turso }, control, ...(overrides.turso?.retry ? { retry: overrides.turso.retry } : {}) }) : undefined;
+	const turso = cfg.turso
+		? new TursoPlacement({
+				cfg: { sessionDb: cfg.sessionDb, turso: cfg.turso },
+				control,
+				...(overrides.turso?.retry ? { retry: overrides.turso.retry } : {})
+			})
+		: undefined;
 	const background = overrides.background !== false;
 	const stopSweeper = turso && background ? startSweeper(turso) : undefined;
 	const sessions = new SessionDbPool(cfg, turso);
 	// Loaded only when scheduled: backups write to the local disk, which an isolate host does not have.
 	const { cron, dir: backupDir } = cfg.backup;
-	const stopBackups = background && cron && backupDir ? (await import('./db/backup')).startBackupSchedule({ config: cfg, control, sessions }, { ...cfg.backup, cron, dir: backupDir }) : undefined;
+	const stopBackups =
+		background && cron && backupDir
+			? (await import('./db/backup')).startBackupSchedule({ config: cfg, control, sessions }, { ...cfg.backup, cron, dir: backupDir })
+			: undefined;
 	const bus = new EventBus();
 	const embedder = createEmbedder(cfg.embeddings);
 	const providers = new Map<ProviderName, LlmProvider>();

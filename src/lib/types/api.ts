@@ -86,7 +86,9 @@ export const SpendSchema = v.object({
 		cacheHitRate: v.nullable(v.number())
 	}),
 	/** Every scope with a limit: money left in micro-dollars (the turn scope: its per-turn limit). */
-	budgets: v.array(v.object({ scope: v.picklist(['turn', 'session', 'user_day', 'global_month']), limitMicros: v.number(), leftMicros: v.number() })),
+	budgets: v.array(
+		v.object({ scope: v.picklist(['turn', 'session', 'user_day', 'global_month']), limitMicros: v.number(), leftMicros: v.number() })
+	),
 	plan: PlanSchema
 });
 export type SpendDto = v.InferOutput<typeof SpendSchema>;

@@ -17,7 +17,15 @@ export type BudgetScope = (typeof BUDGET_SCOPES)[number];
  * message (which may quote the GM-only prompt back); the details are in the server log under the
  * failure's error id.
  */
-export const FAILURE_CLASSES = ['rate_limited', 'provider_unavailable', 'timed_out', 'refused', 'protocol_error', 'misconfigured', 'internal'] as const;
+export const FAILURE_CLASSES = [
+	'rate_limited',
+	'provider_unavailable',
+	'timed_out',
+	'refused',
+	'protocol_error',
+	'misconfigured',
+	'internal'
+] as const;
 export type FailureClass = (typeof FAILURE_CLASSES)[number];
 
 /** How a failed turn is shown: its class and the id the operator finds the details under. */
@@ -52,8 +60,21 @@ export const SessionEventSchema = v.variant('type', [
 	v.object({ type: v.literal('checkpoint.started'), turnId: v.string() }),
 	v.object({ type: v.literal('checkpoint.done'), turnId: v.string(), summaryId: Id }),
 	/** `choices`: what the GM offers the player to say next (a menu; free text stays possible). */
-	v.object({ type: v.literal('turn.committed'), turnId: v.string(), reply: v.string(), messageIds: v.array(Id), stopped: v.optional(v.string()), choices: v.optional(v.array(v.string())) }),
-	v.object({ type: v.literal('turn.failed'), turnId: v.string(), reason: v.picklist(FAILURE_CLASSES), errorId: v.string(), retryable: v.boolean() }),
+	v.object({
+		type: v.literal('turn.committed'),
+		turnId: v.string(),
+		reply: v.string(),
+		messageIds: v.array(Id),
+		stopped: v.optional(v.string()),
+		choices: v.optional(v.array(v.string()))
+	}),
+	v.object({
+		type: v.literal('turn.failed'),
+		turnId: v.string(),
+		reason: v.picklist(FAILURE_CLASSES),
+		errorId: v.string(),
+		retryable: v.boolean()
+	}),
 	v.object({ type: v.literal('turn.cancelled'), turnId: v.string() }),
 	v.object({ type: v.literal('turn.interrupted'), turnId: v.string() }),
 	/**

@@ -1,6 +1,14 @@
 import { fail } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
-import { AuthValidationError, hasPassword, LastWayInError, listIdentities, renameUser, unlinkIdentity, UsernameTakenError } from '$lib/server/auth';
+import {
+	AuthValidationError,
+	hasPassword,
+	LastWayInError,
+	listIdentities,
+	renameUser,
+	unlinkIdentity,
+	UsernameTakenError
+} from '$lib/server/auth';
 import { formText, requireUser } from '$lib/server/hooks';
 import { fixedModel, turnsToday } from '$lib/server/tiers';
 import { isSignInProvider, SIGN_IN_PROVIDERS, type SignInProvider } from '$lib/types/account';
@@ -22,7 +30,11 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 		providers: app.signIn.list().map((p) => ({ ...p, linked: identities.filter((i) => i.provider === p.id).map((i) => i.label) })),
 		turns: { limit: turns.limit, used: turns.used, left: turns.left, resetsAt: turns.resetsAt.toISOString() },
 		freeTurns: app.config.engine.freeTurnsPerDay,
-		freeModel: fixed ? `${fixed.provider}/${fixed.model}` : app.config.tiers.freeModel ? `${app.config.tiers.freeModel.provider}/${app.config.tiers.freeModel.model}` : null,
+		freeModel: fixed
+			? `${fixed.provider}/${fixed.model}`
+			: app.config.tiers.freeModel
+				? `${app.config.tiers.freeModel.provider}/${app.config.tiers.freeModel.model}`
+				: null,
 		regenerations: app.config.images.regenerationsPerDay,
 		welcome: url.searchParams.get('welcome') === '1',
 		linked: isSignInProvider(linked) ? linked : null,

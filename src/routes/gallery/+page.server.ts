@@ -19,7 +19,12 @@ export const load: PageServerLoad = async ({ url, locals }) => {
 	} catch (err) {
 		// A stale or edited cursor: show the shelf from its start, and say so.
 		if (err instanceof GalleryError) {
-			const page = await galleryPage(app.control.db, { ...query, cursor: '', viewerId: locals.user?.id, displayLanguage: locals.language ?? 'en' });
+			const page = await galleryPage(app.control.db, {
+				...query,
+				cursor: '',
+				viewerId: locals.user?.id,
+				displayLanguage: locals.language ?? 'en'
+			});
 			return { query: { ...query, cursor: '' }, page, invalid: true, signedIn: locals.user !== null };
 		}
 		throw err;

@@ -1,6 +1,15 @@
 import { fail, redirect } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
-import { signUp, createCookieSession, signupOpen, AuthValidationError, SignInThrottledError, SignupDisabledError, UsernameTakenError, LocalAccountsDisabledError } from '$lib/server/auth';
+import {
+	signUp,
+	createCookieSession,
+	signupOpen,
+	AuthValidationError,
+	SignInThrottledError,
+	SignupDisabledError,
+	UsernameTakenError,
+	LocalAccountsDisabledError
+} from '$lib/server/auth';
 import { clientAddress, formText, setSessionCookie } from '$lib/server/hooks';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -25,7 +34,8 @@ export const actions = {
 			// The password is never sent back: the form comes back with the name only.
 			if (err instanceof AuthValidationError) return fail(400, { name, errors: err.fields });
 			if (err instanceof UsernameTakenError) return fail(400, { name, errors: { name: err.message } });
-			if (err instanceof SignupDisabledError || err instanceof LocalAccountsDisabledError) return fail(403, { name, errors: { form: err.message } });
+			if (err instanceof SignupDisabledError || err instanceof LocalAccountsDisabledError)
+				return fail(403, { name, errors: { form: err.message } });
 			if (err instanceof SignInThrottledError) {
 				event.setHeaders({ 'retry-after': String(err.retryAfterSeconds) });
 				return fail(429, { name, errors: { form: err.message } });

@@ -26,12 +26,27 @@ function buildLog() {
 	for (let id = 1; id <= MESSAGES; id++) {
 		const t = Math.floor(id / 2);
 		if (id % 2 === 1) {
-			messages.push({ id, role: 'player', speaker: null, body: `I look around the ${places[t % places.length]} (${t}).`, turnId: `t${t}`, createdAt: at });
+			messages.push({
+				id,
+				role: 'player',
+				speaker: null,
+				body: `I look around the ${places[t % places.length]} (${t}).`,
+				turnId: `t${t}`,
+				createdAt: at
+			});
 			continue;
 		}
 		const who = people[t % people.length] ?? 'Bram';
-		const long = t % 7 === 0 ? ' The fog rolls in from the sea, thick and grey, and the lamps along the quay blur into soft halos.'.repeat(4) : '';
-		messages.push({ id, role: 'gm', speaker: null, body: `The fog thickens (${t}).${long}\n\n@${who}(wary): Who goes there? Line ${t}.\n\nA gull cries.`, turnId: `t${t}`, createdAt: at });
+		const long =
+			t % 7 === 0 ? ' The fog rolls in from the sea, thick and grey, and the lamps along the quay blur into soft halos.'.repeat(4) : '';
+		messages.push({
+			id,
+			role: 'gm',
+			speaker: null,
+			body: `The fog thickens (${t}).${long}\n\n@${who}(wary): Who goes there? Line ${t}.\n\nA gull cries.`,
+			turnId: `t${t}`,
+			createdAt: at
+		});
 		const list: StageCue[] =
 			t % 4 === 0
 				? [
@@ -61,7 +76,9 @@ function backlogPage(url: URL): LogPageDto {
 	return {
 		messages: rows,
 		cues: log.cues.filter((c) => ids.has(c.messageId)),
-		stageBefore: first ? log.timeline.before(first.id) : { background: null, slots: { left: null, center: null, right: null }, speaker: null },
+		stageBefore: first
+			? log.timeline.before(first.id)
+			: { background: null, slots: { left: null, center: null, right: null }, speaker: null },
 		...(first && rows.length === limit && after === null ? { nextBefore: first.id } : {}),
 		images
 	};
@@ -75,24 +92,44 @@ interface Served {
 
 async function serve(page: Page): Promise<Served> {
 	const served: Served = { puts: [] };
-	const json = (route: Route, body: unknown, status = 200) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
+	const json = (route: Route, body: unknown, status = 200) =>
+		route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
 	await page.route(`${ORIGIN}/**`, async (route) => {
 		const url = new URL(route.request().url());
 		const p = url.pathname;
 		if (p === '/api/v1/sessions/s1/backlog') return json(route, backlogPage(url));
 		if (p === '/api/v1/sessions/s1/images') return json(route, images);
-		if (p === '/api/v1/sessions/s1/state') return json(route, { state: { location: 'Harbour', hp: 7, inventory: ['rope', 'lantern'], flags: { metBram: true } }, version: 3 });
-		if (p === '/api/v1/sessions/s1/journal/recent') return json(route, { entries: [{ id: 1, body: 'Day 1: arrived at the harbour.', createdAt: at }] });
+		if (p === '/api/v1/sessions/s1/state')
+			return json(route, { state: { location: 'Harbour', hp: 7, inventory: ['rope', 'lantern'], flags: { metBram: true } }, version: 3 });
+		if (p === '/api/v1/sessions/s1/journal/recent')
+			return json(route, { entries: [{ id: 1, body: 'Day 1: arrived at the harbour.', createdAt: at }] });
 		if (p === '/api/v1/sessions/s1/documents') return json(route, { documents: [{ id: 4, title: 'World', createdAt: at, updatedAt: at }] });
 		if (p === '/api/v1/sessions/s1/documents/4') {
 			if (route.request().method() === 'PUT') {
 				const body: unknown = route.request().postDataJSON();
 				served.puts.push(body);
-				return json(route, { id: 4, title: 'World', createdAt: at, updatedAt: at, body: typeof body === 'object' && body !== null && 'body' in body ? String(body.body) : '' });
+				return json(route, {
+					id: 4,
+					title: 'World',
+					createdAt: at,
+					updatedAt: at,
+					body: typeof body === 'object' && body !== null && 'body' in body ? String(body.body) : ''
+				});
 			}
 			return json(route, { id: 4, title: 'World', createdAt: at, updatedAt: at, body: DOC_BODY });
 		}
-		if (p === '/api/v1/sessions/s1') return json(route, { id: 's1', title: 'Harbour', language: 'en', createdAt: at, updatedAt: at, provider: 'openai', model: 'gpt-test', lastEventId: 0, llm: { configured: true, provider: 'openai', model: 'gpt-test' } });
+		if (p === '/api/v1/sessions/s1')
+			return json(route, {
+				id: 's1',
+				title: 'Harbour',
+				language: 'en',
+				createdAt: at,
+				updatedAt: at,
+				provider: 'openai',
+				model: 'gpt-test',
+				lastEventId: 0,
+				llm: { configured: true, provider: 'openai', model: 'gpt-test' }
+			});
 		const file = p === '/' ? 'index.html' : p.slice(1);
 		const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html';
 		try {
@@ -119,10 +156,11 @@ async function serve(page: Page): Promise<Served> {
 	return served;
 }
 
-const numbers = (page: Page, name: string) => page.evaluate((n) => {
-	const value: unknown = Reflect.get(window, n);
-	return Array.isArray(value) ? value.filter((x): x is number => typeof x === 'number') : [];
-}, name);
+const numbers = (page: Page, name: string) =>
+	page.evaluate((n) => {
+		const value: unknown = Reflect.get(window, n);
+		return Array.isArray(value) ? value.filter((x): x is number => typeof x === 'number') : [];
+	}, name);
 
 test('a 5,000-message backlog opens, pages back to the start and replays the stage, with a bounded DOM', async ({ page }, info) => {
 	await serve(page);
@@ -236,7 +274,9 @@ test('both languages and a phone-sized viewport', async ({ page }, info) => {
 	await page.setViewportSize({ width: 375, height: 740 });
 	await serve(page);
 	await page.goto('/?lang=ja');
-	await expect(page.getByRole('listbox', { name: 'プレイログ：行を選ぶとその場面を舞台に表示します' }).getByRole('option').first()).toBeVisible();
+	await expect(
+		page.getByRole('listbox', { name: 'プレイログ：行を選ぶとその場面を舞台に表示します' }).getByRole('option').first()
+	).toBeVisible();
 	await expect(page.getByRole('region', { name: '資料' })).toBeVisible();
 	const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 	expect(overflow).toBeLessThanOrEqual(0);

@@ -14,7 +14,13 @@ describe('the stage cue', () => {
 	it('takes every cue the adv_stage tool accepts, at the tool’s bounds', () => {
 		const at = (n: number) => 'x'.repeat(n);
 		const cues = [
-			{ paragraph: MAX_PARAGRAPH, action: 'enter', character: at(MAX_CHARACTER_NAME_CHARS), slot: 'right', expression: at(MAX_EXPRESSION_CHARS) },
+			{
+				paragraph: MAX_PARAGRAPH,
+				action: 'enter',
+				character: at(MAX_CHARACTER_NAME_CHARS),
+				slot: 'right',
+				expression: at(MAX_EXPRESSION_CHARS)
+			},
 			{ paragraph: 0, action: 'background', scene: at(MAX_STAGE_NAME_CHARS) }
 		];
 		const accepted = advStageTool.parse({ cues });

@@ -31,14 +31,23 @@ function randomLog(rng: Random, count: number, cuesPerGm = 4): Log {
 	for (let id = 1; id <= count; id++) {
 		const role = id % 2 === 1 ? 'player' : rng.chance(0.95) ? 'gm' : 'system';
 		const paragraphs = 1 + rng.int(5);
-		const body = Array.from({ length: paragraphs }, (_, i) => (rng.chance(0.5) ? `@${rng.pick(NAMES)}: line ${i}` : `Narration ${i}.`)).join('\n\n');
+		const body = Array.from({ length: paragraphs }, (_, i) =>
+			rng.chance(0.5) ? `@${rng.pick(NAMES)}: line ${i}` : `Narration ${i}.`
+		).join('\n\n');
 		messages.push({ id, role, body });
 		if (role === 'player') continue;
 		const n = rng.int(cuesPerGm + 1);
 		for (let ord = 0; ord < n; ord++) {
 			// Some cues point past the last paragraph; the stage places them before the last one.
 			const paragraph = rng.int(paragraphs + 2);
-			const cue: StageCue = { paragraph, action: rng.pick(ACTIONS), character: rng.pick(NAMES), slot: rng.pick(SLOTS), expression: rng.pick(['smile', 'sad', undefined]), scene: rng.pick(['Gate', 'Hall', 'Road']) };
+			const cue: StageCue = {
+				paragraph,
+				action: rng.pick(ACTIONS),
+				character: rng.pick(NAMES),
+				slot: rng.pick(SLOTS),
+				expression: rng.pick(['smile', 'sad', undefined]),
+				scene: rng.pick(['Gate', 'Hall', 'Road'])
+			};
 			cues.push({ messageId: id, paragraph, ord, cue });
 		}
 	}
@@ -48,7 +57,11 @@ function randomLog(rng: Random, count: number, cuesPerGm = 4): Log {
 /** The reference: replay every message from the start. */
 function naive(log: Log, messageId: number, paragraph: number, initial: StageState = EMPTY_STAGE): StageState {
 	let state = initial;
-	const byMessage = (id: number) => log.cues.filter((c) => c.messageId === id).sort((a, b) => a.ord - b.ord).map((c) => c.cue);
+	const byMessage = (id: number) =>
+		log.cues
+			.filter((c) => c.messageId === id)
+			.sort((a, b) => a.ord - b.ord)
+			.map((c) => c.cue);
 	for (const m of [...log.messages].sort((a, b) => a.id - b.id)) {
 		if (m.id >= messageId) break;
 		state = applyCues(state, playOrder(byMessage(m.id))).state;
@@ -76,7 +89,11 @@ describe('StageTimeline', () => {
 		const t = new StageTimeline(messages, cues);
 		expect(t.at(1, 0)).toEqual(EMPTY_STAGE);
 		expect(t.at(2, 0)).toEqual({ background: { scene: 'Gate' }, slots: { left: null, center: null, right: null }, speaker: null });
-		expect(t.at(2, 1)).toEqual({ background: { scene: 'Gate' }, slots: { left: { character: 'Bram' }, center: null, right: null }, speaker: 'Bram' });
+		expect(t.at(2, 1)).toEqual({
+			background: { scene: 'Gate' },
+			slots: { left: { character: 'Bram' }, center: null, right: null },
+			speaker: 'Bram'
+		});
 		expect(t.at(3, 0).background).toEqual({ scene: 'Gate' });
 		expect(t.at(3, 0).speaker).toBeNull();
 		expect(t.at(4, 1).speaker).toBe('Ana');
@@ -93,7 +110,8 @@ describe('StageTimeline', () => {
 			const initial = seed === 5 ? { ...EMPTY_STAGE, background: { scene: 'Start' } } : EMPTY_STAGE;
 			const t = new StageTimeline(log.messages, log.cues, { checkpointEvery: 1 + rng.int(8), initial });
 			for (const m of log.messages) {
-				for (let p = -1; p <= 6; p++) expect(t.at(m.id, p), `seed ${seed} message ${m.id} paragraph ${p}`).toEqual(naive(log, m.id, p, initial));
+				for (let p = -1; p <= 6; p++)
+					expect(t.at(m.id, p), `seed ${seed} message ${m.id} paragraph ${p}`).toEqual(naive(log, m.id, p, initial));
 			}
 		}
 	});
@@ -104,13 +122,20 @@ describe('StageTimeline', () => {
 		const whole = new StageTimeline(log.messages, log.cues, { checkpointEvery: 5 });
 
 		const live = new StageTimeline([], [], { checkpointEvery: 5 });
-		for (const m of log.messages) live.add([m], log.cues.filter((c) => c.messageId === m.id));
+		for (const m of log.messages)
+			live.add(
+				[m],
+				log.cues.filter((c) => c.messageId === m.id)
+			);
 
 		// Newest page first, then older pages, as a backlog that scrolls up loads them.
 		const paged = new StageTimeline([], [], { checkpointEvery: 5 });
 		for (let end = 200; end > 0; end -= 50) {
 			const page = log.messages.filter((m) => m.id > end - 50 && m.id <= end);
-			paged.add(page, log.cues.filter((c) => c.messageId > end - 50 && c.messageId <= end));
+			paged.add(
+				page,
+				log.cues.filter((c) => c.messageId > end - 50 && c.messageId <= end)
+			);
 		}
 		for (const m of log.messages) {
 			for (const p of [-1, 0, 2, 9]) {
@@ -145,9 +170,15 @@ describe('StageTimeline', () => {
 	it('appending at the end folds only the new cues and the partial interval', () => {
 		const rng = seeded(9);
 		const log = randomLog(rng, 1000);
-		const t = new StageTimeline(log.messages.slice(0, 999), log.cues.filter((c) => c.messageId < 1000));
+		const t = new StageTimeline(
+			log.messages.slice(0, 999),
+			log.cues.filter((c) => c.messageId < 1000)
+		);
 		const before = t.stats.foldApplications;
-		t.add(log.messages.slice(999), log.cues.filter((c) => c.messageId === 1000));
+		t.add(
+			log.messages.slice(999),
+			log.cues.filter((c) => c.messageId === 1000)
+		);
 		const newCues = log.cues.filter((c) => c.messageId === 1000).length;
 		expect(t.stats.foldApplications - before).toBeLessThan(newCues + DEFAULT_CHECKPOINT_CUES);
 	});
@@ -160,7 +191,10 @@ describe('StageTimeline', () => {
 			{ messageId: Number.NaN, paragraph: 0, ord: 0, cue: { paragraph: 0, action: 'exit', character: 'A' } }
 		];
 		expect(t.add([], bad).rejected).toEqual(bad);
-		t.add([{ id: 1, role: 'player', body: 'changed' }], [{ messageId: 1, paragraph: 0, ord: 0, cue: { paragraph: 0, action: 'enter', character: 'A', slot: 'left' } }]);
+		t.add(
+			[{ id: 1, role: 'player', body: 'changed' }],
+			[{ messageId: 1, paragraph: 0, ord: 0, cue: { paragraph: 0, action: 'enter', character: 'A', slot: 'left' } }]
+		);
 		expect(t.paragraphs(1)[0]?.text).toBe('A.');
 		expect(t.at(1, 0).slots.left).toEqual({ character: 'A' });
 		// An id the log does not have: the stage of the ids before it.

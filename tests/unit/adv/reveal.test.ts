@@ -47,7 +47,13 @@ describe('splitGraphemes', () => {
 
 describe('reveal', () => {
 	it('shows an instant paragraph whole at any speed, then reveals the next one at the set speed', () => {
-		let s = run(createReveal({ charsPerSecond: 10 }), load([{ key: 'x:in', text: 'my whole line', instant: true }, { key: 'x:0', text: 'abc' }]));
+		let s = run(
+			createReveal({ charsPerSecond: 10 }),
+			load([
+				{ key: 'x:in', text: 'my whole line', instant: true },
+				{ key: 'x:0', text: 'abc' }
+			])
+		);
 		expect(visibleText(s)).toBe('my whole line');
 		expect(isComplete(s)).toBe(true);
 		s = run(s, click, tick(100));
@@ -186,7 +192,10 @@ describe('reveal', () => {
 			let s = createReveal({ charsPerSecond: rng.pick([0, 5, 40, 500]) });
 			for (let i = 0; i < 60; i++) {
 				const event: RevealEvent = rng.pick<() => RevealEvent>([
-					() => load(Array.from({ length: rng.int(4) }, (_, k) => ({ key: `k${k + rng.int(2)}`, text: rng.pick(texts), partial: rng.chance(0.3) }))),
+					() =>
+						load(
+							Array.from({ length: rng.int(4) }, (_, k) => ({ key: `k${k + rng.int(2)}`, text: rng.pick(texts), partial: rng.chance(0.3) }))
+						),
 					() => tick(rng.pick([0, 1, 16, 250, 5000, -3])),
 					() => click,
 					() => ({ type: 'advance' }),

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { countParagraphs, MALFORMED_TAG_WINDOW, MAX_SPEAKER_CHARS, MAX_TAG_EXPRESSION_CHARS, parseScript, parseSpeakerTag, type Paragraph, type ParseOptions } from '../../../src/lib/adv';
+import {
+	countParagraphs,
+	MALFORMED_TAG_WINDOW,
+	MAX_SPEAKER_CHARS,
+	MAX_TAG_EXPRESSION_CHARS,
+	parseScript,
+	parseSpeakerTag,
+	type Paragraph,
+	type ParseOptions
+} from '../../../src/lib/adv';
 import { seeded, type Random } from './random';
 
 const final = { final: true } as const;
@@ -129,7 +138,9 @@ describe('parseScript: streaming', () => {
 	});
 
 	it('shows the speaker as soon as the tag is complete', () => {
-		expect(parseScript('@Bram(smile):', streaming)).toEqual([{ index: 0, kind: 'dialogue', speaker: 'Bram', expression: 'smile', text: '', partial: true }]);
+		expect(parseScript('@Bram(smile):', streaming)).toEqual([
+			{ index: 0, kind: 'dialogue', speaker: 'Bram', expression: 'smile', text: '', partial: true }
+		]);
 		expect(parseScript('@Bram: Ha', streaming)).toEqual([{ index: 0, kind: 'dialogue', speaker: 'Bram', text: 'Ha', partial: true }]);
 	});
 
@@ -149,8 +160,39 @@ describe('parseScript: streaming', () => {
 // ---------------------------------------------------------------- properties
 
 const TOKENS = [
-	'@', '@', '＠', 'Bram', 'ブラム', 'Old Bram', ':', ':', '：', '(', ')', '（', '）', ' ', ' ', '\t', '\u3000',
-	'\n', '\n', '\n\n', '\r\n', '\r', 'smile', 'Halt.', '「', '」', '、', '。', 'x', '🙂', 'e\u0301', '"', 'a'.repeat(45)
+	'@',
+	'@',
+	'＠',
+	'Bram',
+	'ブラム',
+	'Old Bram',
+	':',
+	':',
+	'：',
+	'(',
+	')',
+	'（',
+	'）',
+	' ',
+	' ',
+	'\t',
+	'\u3000',
+	'\n',
+	'\n',
+	'\n\n',
+	'\r\n',
+	'\r',
+	'smile',
+	'Halt.',
+	'「',
+	'」',
+	'、',
+	'。',
+	'x',
+	'🙂',
+	'e\u0301',
+	'"',
+	'a'.repeat(45)
 ];
 
 function randomText(rng: Random, maxTokens = 40): string {
@@ -166,7 +208,10 @@ function randomReply(rng: Random): string {
 	const n = 1 + rng.int(6);
 	for (let i = 0; i < n; i++) {
 		const r = rng.int(4);
-		if (r === 0) paragraphs.push(`${rng.pick(['@', '＠'])}${rng.pick(['Bram', 'ブラム', 'Ana'])}${rng.chance(0.5) ? `(${rng.pick(['smile', '笑顔'])})` : ''}${rng.pick([':', '：'])} ${randomText(rng, 8).replace(/\n/g, ' ')}Said.`);
+		if (r === 0)
+			paragraphs.push(
+				`${rng.pick(['@', '＠'])}${rng.pick(['Bram', 'ブラム', 'Ana'])}${rng.chance(0.5) ? `(${rng.pick(['smile', '笑顔'])})` : ''}${rng.pick([':', '：'])} ${randomText(rng, 8).replace(/\n/g, ' ')}Said.`
+			);
 		else if (r === 1) paragraphs.push(`The night ${randomText(rng, 6).replace(/\n/g, ' ')}falls.`);
 		else paragraphs.push(randomText(rng, 14));
 	}
@@ -176,7 +221,8 @@ function randomReply(rng: Random): string {
 function assertNoRawTags(ps: Paragraph[], input: string): void {
 	ps.forEach((p, i) => {
 		expect(p.index, input).toBe(i);
-		for (const line of p.text.split('\n')) expect(/^\s*[@＠]/.test(line), `${JSON.stringify(input)} → ${JSON.stringify(p.text)}`).toBe(false);
+		for (const line of p.text.split('\n'))
+			expect(/^\s*[@＠]/.test(line), `${JSON.stringify(input)} → ${JSON.stringify(p.text)}`).toBe(false);
 		expect(p.text, input).toBe(p.text.trim());
 	});
 }
@@ -212,7 +258,9 @@ describe('parseScript: properties', () => {
 					const end = done[k];
 					if (!end) throw new Error(`paragraph ${k} of ${JSON.stringify(prefix)} is missing from the final parse`);
 					if (!p.partial) return expect(p, prefix).toEqual(end);
-					expect(end.text.startsWith(p.text), `${JSON.stringify(prefix)}: ${JSON.stringify(p.text)} → ${JSON.stringify(end.text)}`).toBe(true);
+					expect(end.text.startsWith(p.text), `${JSON.stringify(prefix)}: ${JSON.stringify(p.text)} → ${JSON.stringify(end.text)}`).toBe(
+						true
+					);
 					if (p.kind === 'dialogue') {
 						if (end.kind === 'dialogue') expect([end.speaker, end.expression]).toEqual([p.speaker, p.expression]);
 						else expect(end.text).toBe('');

@@ -17,7 +17,13 @@ import {
 } from '../../../src/lib/adv';
 import { seeded } from './random';
 
-const enter = (character: string, slot: StageCue['slot'], extra: Partial<StageCue> = {}): StageCue => ({ paragraph: 0, action: 'enter', character, slot, ...extra });
+const enter = (character: string, slot: StageCue['slot'], extra: Partial<StageCue> = {}): StageCue => ({
+	paragraph: 0,
+	action: 'enter',
+	character,
+	slot,
+	...extra
+});
 const exit = (character: string): StageCue => ({ paragraph: 0, action: 'exit', character });
 const move = (character: string, slot: StageCue['slot']): StageCue => ({ paragraph: 0, action: 'move', character, slot });
 
@@ -33,12 +39,19 @@ function codes(warnings: readonly { code: StageWarningCode }[]): StageWarningCod
 
 describe('applyCue', () => {
 	it('enters, moves, changes expression, exits and sets the background', () => {
-		let { state, warnings } = play([enter('Bram', 'left', { expression: 'stern' }), enter('Ana', 'right'), { paragraph: 0, action: 'background', scene: 'North Gate' }]);
+		let { state, warnings } = play([
+			enter('Bram', 'left', { expression: 'stern' }),
+			enter('Ana', 'right'),
+			{ paragraph: 0, action: 'background', scene: 'North Gate' }
+		]);
 		expect(warnings).toEqual([]);
 		expect(who(state)).toEqual(['Bram', null, 'Ana']);
 		expect(state.slots.left).toEqual({ character: 'Bram', expression: 'stern' });
 		expect(state.background).toEqual({ scene: 'North Gate' });
-		({ state, warnings } = play([move('Bram', 'center'), { paragraph: 0, action: 'expression', character: 'ana', expression: 'smile' }, exit('BRAM')], state));
+		({ state, warnings } = play(
+			[move('Bram', 'center'), { paragraph: 0, action: 'expression', character: 'ana', expression: 'smile' }, exit('BRAM')],
+			state
+		));
 		expect(warnings).toEqual([]);
 		expect(who(state)).toEqual([null, null, 'Ana']);
 		expect(state.slots.right).toEqual({ character: 'Ana', expression: 'smile' });
@@ -60,7 +73,10 @@ describe('applyCue', () => {
 		expect(moved.warnings).toEqual([]);
 		expect(who(moved.state)).toEqual([null, null, 'Bram']);
 		expect(moved.state.slots.right?.expression).toBe('stern');
-		expect(applyCue(start, enter('Bram', 'left', { expression: 'smile' })).state.slots.left).toEqual({ character: 'Bram', expression: 'smile' });
+		expect(applyCue(start, enter('Bram', 'left', { expression: 'smile' })).state.slots.left).toEqual({
+			character: 'Bram',
+			expression: 'smile'
+		});
 	});
 
 	it('an entrance to a taken slot goes to the nearest free slot; nobody is pushed off', () => {
@@ -128,9 +144,23 @@ describe('applyCue', () => {
 	});
 
 	it('reads cues from outside data with the one cue schema: junk is refused, extra keys dropped', () => {
-		const junk: unknown[] = [null, 3, 'enter', {}, { paragraph: -1, action: 'enter' }, { paragraph: 1.5, action: 'exit' }, { paragraph: 0, action: 'dance' }, { paragraph: 0, action: 'enter', character: 7, slot: 'top' }];
+		const junk: unknown[] = [
+			null,
+			3,
+			'enter',
+			{},
+			{ paragraph: -1, action: 'enter' },
+			{ paragraph: 1.5, action: 'exit' },
+			{ paragraph: 0, action: 'dance' },
+			{ paragraph: 0, action: 'enter', character: 7, slot: 'top' }
+		];
 		for (const j of junk) expect(v.safeParse(StageCueSchema, j).success, JSON.stringify(j)).toBe(false);
-		expect(v.parse(StageCueSchema, { paragraph: 2, action: 'move', character: 'A', slot: 'right', extra: true })).toEqual({ paragraph: 2, action: 'move', character: 'A', slot: 'right' });
+		expect(v.parse(StageCueSchema, { paragraph: 2, action: 'move', character: 'A', slot: 'right', extra: true })).toEqual({
+			paragraph: 2,
+			action: 'move',
+			character: 'A',
+			slot: 'right'
+		});
 		// A well-formed cue the stage cannot play is ignored with a warning, never a throw.
 		const bare = v.parse(StageCueSchema, { paragraph: 0, action: 'enter' });
 		expect(codes(applyCue(EMPTY_STAGE, bare).warnings)).toEqual(['malformed_cue']);
@@ -144,9 +174,18 @@ describe('applyCue', () => {
 		for (let run = 0; run < 300; run++) {
 			let state = EMPTY_STAGE;
 			for (let i = 0; i < 30; i++) {
-				const cue: StageCue = { paragraph: 0, action: rng.pick(actions), character: rng.pick([...names, undefined]), slot: rng.pick(slots), expression: rng.pick(['smile', '', undefined]), scene: rng.pick(['Gate', undefined]) };
+				const cue: StageCue = {
+					paragraph: 0,
+					action: rng.pick(actions),
+					character: rng.pick([...names, undefined]),
+					slot: rng.pick(slots),
+					expression: rng.pick(['smile', '', undefined]),
+					scene: rng.pick(['Gate', undefined])
+				};
 				state = applyCue(state, cue).state;
-				const keys = who(state).filter((n): n is string => n !== null).map((n) => n.normalize('NFKC').toLowerCase());
+				const keys = who(state)
+					.filter((n): n is string => n !== null)
+					.map((n) => n.normalize('NFKC').toLowerCase());
 				expect(new Set(keys).size).toBe(keys.length);
 			}
 		}
@@ -181,7 +220,10 @@ describe('stageAt', () => {
 	});
 
 	it('skips cues with an unusable paragraph number', () => {
-		const bad: StageCue[] = [{ paragraph: -1, action: 'enter', character: 'X', slot: 'left' }, { paragraph: Number.NaN, action: 'enter', character: 'Y', slot: 'left' }];
+		const bad: StageCue[] = [
+			{ paragraph: -1, action: 'enter', character: 'X', slot: 'left' },
+			{ paragraph: Number.NaN, action: 'enter', character: 'Y', slot: 'left' }
+		];
 		expect(stageAt(EMPTY_STAGE, bad, 5)).toEqual(EMPTY_STAGE);
 	});
 });

@@ -164,7 +164,9 @@ export interface ApiHarness {
 const PASSWORD = 'correct horse battery staple';
 
 /** A test app (mock LLM by default, or none) installed as the app of this test file, with two users. */
-export async function apiHarness(opts: { vendor?: Vendor; env?: Record<string, string>; llm?: boolean; tier?: Tier } = {}): Promise<ApiHarness> {
+export async function apiHarness(
+	opts: { vendor?: Vendor; env?: Record<string, string>; llm?: boolean; tier?: Tier } = {}
+): Promise<ApiHarness> {
 	let app: App;
 	let mock: MockLlm | undefined;
 	let cleanup: () => Promise<void>;
@@ -181,8 +183,13 @@ export async function apiHarness(opts: { vendor?: Vendor; env?: Record<string, s
 	}
 	setAppForTests(app);
 	// New accounts are free; tests of plus features ask for plus.
-	const made = [await createUser(app, { name: 'alice', password: PASSWORD }, { viaOperator: true }), await createUser(app, { name: 'bob', password: PASSWORD }, { viaOperator: true })];
-	const [alice, bob] = await Promise.all(made.map(async (u) => (opts.tier && opts.tier !== u.tier ? ((await setTier(app, u.id, opts.tier)) ?? u) : u)));
+	const made = [
+		await createUser(app, { name: 'alice', password: PASSWORD }, { viaOperator: true }),
+		await createUser(app, { name: 'bob', password: PASSWORD }, { viaOperator: true })
+	];
+	const [alice, bob] = await Promise.all(
+		made.map(async (u) => (opts.tier && opts.tier !== u.tier ? ((await setTier(app, u.id, opts.tier)) ?? u) : u))
+	);
 	if (!alice || !bob) throw new Error('test users missing');
 	const seenBodies: Promise<string>[] = [];
 	const record = (res: Response) => {
@@ -207,7 +214,8 @@ export async function waitForTurn(api: Caller, sessionId: string, turnId: string
 	for (let i = 0; i < maxPolls; i++) {
 		const res = await api.get(`/api/v1/sessions/${sessionId}/turns/${turnId}`);
 		const body: unknown = await res.json();
-		if (typeof body === 'object' && body !== null && 'status' in body && body.status !== 'accepted' && body.status !== 'running') return body;
+		if (typeof body === 'object' && body !== null && 'status' in body && body.status !== 'accepted' && body.status !== 'running')
+			return body;
 		await new Promise((r) => setTimeout(r, 10));
 	}
 	throw new Error(`turn ${turnId} did not finish after ${maxPolls} polls`);

@@ -27,7 +27,12 @@ async function newSession(api: Caller): Promise<{ id: string; lastEventId: numbe
 let keySeq = 0;
 const key = () => `sse-key-${String(++keySeq).padStart(6, '0')}`;
 
-const EventData = v.looseObject({ type: v.string(), turnId: v.optional(v.string()), text: v.optional(v.string()), reply: v.optional(v.string()) });
+const EventData = v.looseObject({
+	type: v.string(),
+	turnId: v.optional(v.string()),
+	text: v.optional(v.string()),
+	reply: v.optional(v.string())
+});
 
 describe('GET …/events', () => {
 	it('streams a turn live: ids increasing, event name = data type, with the SSE headers', async () => {
@@ -61,7 +66,12 @@ describe('GET …/events', () => {
 		expect(data[0]?.type).toBe('turn.accepted');
 		expect(data[1]?.type).toBe('turn.started');
 		expect(data.at(-1)).toMatchObject({ type: 'turn.committed', reply: 'Gulls cry over the pier.' });
-		expect(data.filter((d) => d.type === 'text.delta').map((d) => d.text).join('')).toBe('Gulls cry over the pier.');
+		expect(
+			data
+				.filter((d) => d.type === 'text.delta')
+				.map((d) => d.text)
+				.join('')
+		).toBe('Gulls cry over the pier.');
 	});
 
 	it('resumes after a disconnect mid-turn with Last-Event-ID: every missed event exactly once, in order', async () => {
@@ -72,7 +82,10 @@ describe('GET …/events', () => {
 		const { id, lastEventId: start } = await newSession(api);
 
 		const first = sseReader(await api.get(`/api/v1/sessions/${id}/events?lastEventId=${start}`));
-		const turn = await bodyOf(await api.post(`/api/v1/sessions/${id}/turns`, { text: 'Watch the sea.', idempotencyKey: key() }), AcceptedTurn);
+		const turn = await bodyOf(
+			await api.post(`/api/v1/sessions/${id}/turns`, { text: 'Watch the sea.', idempotencyKey: key() }),
+			AcceptedTurn
+		);
 		const before = eventFrames(await first.until((f) => f.event === 'text.delta'));
 		await first.close();
 		expect(app.bus.listenerCount(id)).toBe(0);
@@ -83,7 +96,9 @@ describe('GET …/events', () => {
 		await app.runner.idle();
 
 		// EventSource sends the header on reconnect while the URL keeps its first ?lastEventId: the header wins.
-		const second = sseReader(await api.get(`/api/v1/sessions/${id}/events?lastEventId=${start}`, { headers: { 'last-event-id': String(lastSeen) } }));
+		const second = sseReader(
+			await api.get(`/api/v1/sessions/${id}/events?lastEventId=${start}`, { headers: { 'last-event-id': String(lastSeen) } })
+		);
 		const hello = await second.next();
 		expect(hello?.id).toBe(String(lastSeen));
 		const after = eventFrames(await second.until((f) => f.event === 'turn.committed'));
@@ -114,7 +129,9 @@ describe('GET …/events', () => {
 		const frames = await stream.until((f) => f.data !== undefined && ++count === total);
 		await stream.close();
 		const events = eventFrames(frames);
-		expect(events.map((e) => e.data)).toEqual(Array.from({ length: total }, (_, i) => ({ type: 'budget.warning', scope: 'session', message: `note ${i}` })));
+		expect(events.map((e) => e.data)).toEqual(
+			Array.from({ length: total }, (_, i) => ({ type: 'budget.warning', scope: 'session', message: `note ${i}` }))
+		);
 		expect(events.map((e) => e.id)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
 	});
 
@@ -136,7 +153,9 @@ describe('GET …/events', () => {
 		expect(SSE_KEEPALIVE_MS).toBeLessThanOrEqual(8_000);
 		const { app, alice, as } = await harness();
 		const { id } = await newSession(as(alice));
-		const stream = sseReader(await openEventStream({ sessions: app.sessions, bus: app.bus, sessionId: id, after: undefined, keepAliveMs: 10 }));
+		const stream = sseReader(
+			await openEventStream({ sessions: app.sessions, bus: app.bus, sessionId: id, after: undefined, keepAliveMs: 10 })
+		);
 		const frames = await stream.until((f) => f.comments.includes('keep-alive') && f.data === undefined);
 		const more = await stream.until((f) => f.comments.includes('keep-alive'));
 		expect(frames.length + more.length).toBeGreaterThanOrEqual(2);

@@ -29,7 +29,9 @@ async function sessionWithSecret(api: Caller, app: ApiHarness['app']): Promise<s
 	const res = await api.post('/api/v1/sessions', { title: 'The abbey' });
 	const id = (await bodyOf(res, Session)).id;
 	// A GM-only document: its title is in the context the provider receives, never in player output.
-	await app.sessions.use(id, (s) => s.write((tx) => documents.create(tx, { title: `Abbey truths ${SECRET}`, body: `# Truth\n${SECRET}`, gmOnly: true })));
+	await app.sessions.use(id, (s) =>
+		s.write((tx) => documents.create(tx, { title: `Abbey truths ${SECRET}`, body: `# Truth\n${SECRET}`, gmOnly: true }))
+	);
 	return id;
 }
 
@@ -46,21 +48,45 @@ async function playerVisible(h: ApiHarness, api: Caller, id: string, turnId: str
 
 describe.each<Vendor>(['openai', 'anthropic'])('a failed turn (%s)', (vendor) => {
 	const cases: { name: string; reply: ScriptedReply; reason: string; retryable: boolean }[] = [
-		{ name: 'a refused request quoting the prompt', reply: { fault: { kind: 'status', status: 400, message: `${MARKER} bad prompt near "${SECRET}"`, echoRequest: true } }, reason: 'refused', retryable: false },
-		{ name: 'rate limiting', reply: { fault: { kind: 'status', status: 429, message: `${MARKER} slow down: ${SECRET}` }, times: 3 }, reason: 'rate_limited', retryable: true },
-		{ name: 'an outage', reply: { fault: { kind: 'status', status: 503, message: `${MARKER} overloaded while reading ${SECRET}` }, times: 3 }, reason: 'provider_unavailable', retryable: true },
-		{ name: 'a rejected key', reply: { fault: { kind: 'status', status: 401, message: `${MARKER} bad key for ${SECRET}` } }, reason: 'misconfigured', retryable: false }
+		{
+			name: 'a refused request quoting the prompt',
+			reply: { fault: { kind: 'status', status: 400, message: `${MARKER} bad prompt near "${SECRET}"`, echoRequest: true } },
+			reason: 'refused',
+			retryable: false
+		},
+		{
+			name: 'rate limiting',
+			reply: { fault: { kind: 'status', status: 429, message: `${MARKER} slow down: ${SECRET}` }, times: 3 },
+			reason: 'rate_limited',
+			retryable: true
+		},
+		{
+			name: 'an outage',
+			reply: { fault: { kind: 'status', status: 503, message: `${MARKER} overloaded while reading ${SECRET}` }, times: 3 },
+			reason: 'provider_unavailable',
+			retryable: true
+		},
+		{
+			name: 'a rejected key',
+			reply: { fault: { kind: 'status', status: 401, message: `${MARKER} bad key for ${SECRET}` } },
+			reason: 'misconfigured',
+			retryable: false
+		}
 	];
 
 	it.each(cases)('after $name shows a fixed reason and an error id, never the provider’s words', async ({ reply, reason, retryable }) => {
 		h = await apiHarness({ vendor });
 		const { app, alice, as, mock } = h;
 		const logged: string[] = [];
-		for (const level of ['error', 'warn', 'log'] as const) vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
+		for (const level of ['error', 'warn', 'log'] as const)
+			vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
 		const api = as(alice);
 		const id = await sessionWithSecret(api, app);
 		mock?.script([reply]);
-		const accepted = await bodyOf(await api.post(`/api/v1/sessions/${id}/turns`, { text: 'I drink from the well.', idempotencyKey: key() }), AcceptedTurn);
+		const accepted = await bodyOf(
+			await api.post(`/api/v1/sessions/${id}/turns`, { text: 'I drink from the well.', idempotencyKey: key() }),
+			AcceptedTurn
+		);
 		const turn = v.parse(Turn, await waitForTurn(api, id, accepted.turnId));
 		expect(turn.status).toBe('failed');
 		const { text: visible, failed } = await playerVisible(h, api, id, accepted.turnId);

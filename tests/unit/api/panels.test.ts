@@ -56,14 +56,26 @@ const Image = v.strictObject({
 	kind: v.optional(v.picklist(['interior', 'street', 'field', 'night']))
 });
 const BacklogPage = v.strictObject({
-	messages: v.array(v.object({ id: v.number(), role: v.picklist(['player', 'gm', 'operator', 'system']), body: v.string(), speaker: v.nullable(v.string()), turnId: v.nullable(v.string()), createdAt: v.string() })),
+	messages: v.array(
+		v.object({
+			id: v.number(),
+			role: v.picklist(['player', 'gm', 'operator', 'system']),
+			body: v.string(),
+			speaker: v.nullable(v.string()),
+			turnId: v.nullable(v.string()),
+			createdAt: v.string()
+		})
+	),
 	cues: v.array(v.strictObject({ messageId: v.number(), paragraph: v.number(), ord: v.number(), cue: Cue })),
 	stageBefore: Stage,
 	nextBefore: v.optional(v.number()),
 	images: v.strictObject({ characters: v.array(Image), scenes: v.array(Image) })
 });
 type BacklogPage = v.InferOutput<typeof BacklogPage>;
-const JournalPage = v.strictObject({ entries: v.array(v.object({ id: v.number(), body: v.string(), createdAt: v.string() })), nextBefore: v.optional(v.number()) });
+const JournalPage = v.strictObject({
+	entries: v.array(v.object({ id: v.number(), body: v.string(), createdAt: v.string() })),
+	nextBefore: v.optional(v.number())
+});
 
 /** A play log of `turns` exchanges whose GM replies move people and places about, with the cues stored as a commit would. */
 async function seedLog(s: SessionDb, turns: number): Promise<{ ids: number[]; cues: Map<number, StageCue[]> }> {
@@ -78,7 +90,11 @@ async function seedLog(s: SessionDb, turns: number): Promise<{ ids: number[]; cu
 			const turnId = `turn-${t}`;
 			const player = await log.append(tx, { role: 'player', body: `I look around (${t}).`, turnId });
 			const who = people[t % people.length] ?? 'Bram';
-			const gm = await log.append(tx, { role: 'gm', body: `The fog thickens.\n\n@${who}(wary): Who goes there, ${t}?\n\nA gull cries.`, turnId });
+			const gm = await log.append(tx, {
+				role: 'gm',
+				body: `The fog thickens.\n\n@${who}(wary): Who goes there, ${t}?\n\nA gull cries.`,
+				turnId
+			});
 			const list: StageCue[] =
 				t % 3 === 0
 					? [
@@ -187,7 +203,10 @@ describe('one read model of the play log', () => {
 		// Well-formed, but past the 500 paragraphs the adv_stage tool allows (an older build, a hand edit).
 		const stored = { paragraph: 600, action: 'enter', character: 'Bram', slot: 'left' };
 		await app.sessions.use(id, (s) =>
-			s.client.execute({ sql: "INSERT INTO stage_cues (turn_id, message_id, paragraph, ord, cue) VALUES ('t1', ?, 600, 0, ?)", args: [gmId, JSON.stringify(stored)] })
+			s.client.execute({
+				sql: "INSERT INTO stage_cues (turn_id, message_id, paragraph, ord, cue) VALUES ('t1', ?, 600, 0, ?)",
+				args: [gmId, JSON.stringify(stored)]
+			})
 		);
 
 		// The backlog's read (the API through the browser's parser) and the play page's read agree.
@@ -201,7 +220,13 @@ describe('one read model of the play log', () => {
 		backlog.reset(page);
 		expect(backlog.stageAt(gmId, 1).slots.left).toBeNull();
 		expect(backlog.stageAt(gmId, 2).slots.left).toEqual({ character: 'Bram' });
-		const story = new Story({ sessionId: id, messages: view.log.messages, cues: view.log.cues, initialStage: view.log.stageBefore, warn: () => undefined });
+		const story = new Story({
+			sessionId: id,
+			messages: view.log.messages,
+			cues: view.log.cues,
+			initialStage: view.log.stageBefore,
+			warn: () => undefined
+		});
 		story.configure(0, false);
 		while (story.hasNext && story.current?.paragraph !== 2) story.click();
 		expect(story.current).toMatchObject({ speaker: 'Bram', text: 'Who is there?' });
@@ -219,7 +244,10 @@ describe('one read model of the play log', () => {
 				await scenes.register(tx, { name: 'Harbour', description: 'fog over the quay' });
 				await imageOrders.place(tx, { target: 'scene', targetName: 'Harbour', prompt: 'fog' });
 				const smile = await imageOrders.place(tx, { target: 'npc', targetName: 'Bram(smile)', prompt: 'smile' });
-				await tx.update(sessionSchema.imageOrders).set({ status: 'done', image: 'def456.png', turnId: 't' }).where(eq(sessionSchema.imageOrders.id, smile.id));
+				await tx
+					.update(sessionSchema.imageOrders)
+					.set({ status: 'done', image: 'def456.png', turnId: 't' })
+					.where(eq(sessionSchema.imageOrders.id, smile.id));
 				await imageOrders.place(tx, { target: 'npc', targetName: 'Bram(angry)', prompt: 'angry' });
 				// An expression of nobody registered is no one's sprite.
 				await imageOrders.place(tx, { target: 'npc', targetName: 'Ghost(sad)', prompt: 'sad' });
@@ -253,7 +281,10 @@ describe('GET …/journal/recent', () => {
 		);
 		const first = await bodyOf(await api.get(`/api/v1/sessions/${id}/journal/recent?limit=3`), JournalPage);
 		expect(first.entries.map((e) => e.body)).toEqual(['Day 5', 'Day 6', 'Day 7']);
-		const second = await bodyOf(await api.get(`/api/v1/sessions/${id}/journal/recent?limit=3&before=${first.nextBefore ?? 0}`), JournalPage);
+		const second = await bodyOf(
+			await api.get(`/api/v1/sessions/${id}/journal/recent?limit=3&before=${first.nextBefore ?? 0}`),
+			JournalPage
+		);
 		expect(second.entries.map((e) => e.body)).toEqual(['Day 2', 'Day 3', 'Day 4']);
 		const last = await bodyOf(await api.get(`/api/v1/sessions/${id}/journal/recent?limit=3&before=${second.nextBefore ?? 0}`), JournalPage);
 		expect(last.entries.map((e) => e.body)).toEqual(['Day 1']);
@@ -279,11 +310,21 @@ describe('PUT …/documents/{docId}', () => {
 		const api = as(alice);
 		const id = await newSession(api);
 		const { shared } = await seedDocs(app, id);
-		const res = await api.put(`/api/v1/sessions/${id}/documents/${shared.id}`, { title: '  World map ', body: '# Harbour\nFog.\n\n# Lighthouse\nA lamp that never sleeps.' });
+		const res = await api.put(`/api/v1/sessions/${id}/documents/${shared.id}`, {
+			title: '  World map ',
+			body: '# Harbour\nFog.\n\n# Lighthouse\nA lamp that never sleeps.'
+		});
 		expect(res.status).toBe(200);
-		expect(await bodyOf(res, Document)).toMatchObject({ id: shared.id, title: 'World map', body: '# Harbour\nFog.\n\n# Lighthouse\nA lamp that never sleeps.' });
+		expect(await bodyOf(res, Document)).toMatchObject({
+			id: shared.id,
+			title: 'World map',
+			body: '# Harbour\nFog.\n\n# Lighthouse\nA lamp that never sleeps.'
+		});
 		expect(await bodyOf(await api.get(`/api/v1/sessions/${id}/documents/${shared.id}`), Document)).toMatchObject({ title: 'World map' });
-		const stored = await app.sessions.use(id, async (s) => ({ doc: await documents.get(s.db, shared.id), sections: await documents.sectionsOf(s.db, shared.id) }));
+		const stored = await app.sessions.use(id, async (s) => ({
+			doc: await documents.get(s.db, shared.id),
+			sections: await documents.sectionsOf(s.db, shared.id)
+		}));
 		expect(stored.doc).toMatchObject({ gmOnly: false, ref: 'world' });
 		expect(stored.sections.map((x) => x.path)).toEqual(['World map › Harbour', 'World map › Lighthouse']);
 
@@ -313,7 +354,17 @@ describe('PUT …/documents/{docId}', () => {
 		const id = await newSession(api);
 		const { shared } = await seedDocs(app, id);
 		const path = `/api/v1/sessions/${id}/documents/${shared.id}`;
-		const bad: unknown[] = [{}, { body: 3 }, { title: '   ', body: 'x' }, { title: 'a\nb', body: 'x' }, { title: 'x'.repeat(201), body: 'x' }, { body: 'x', gmOnly: true }, { body: 'x'.repeat(200_001) }, '[1]', 'not json'];
+		const bad: unknown[] = [
+			{},
+			{ body: 3 },
+			{ title: '   ', body: 'x' },
+			{ title: 'a\nb', body: 'x' },
+			{ title: 'x'.repeat(201), body: 'x' },
+			{ body: 'x', gmOnly: true },
+			{ body: 'x'.repeat(200_001) },
+			'[1]',
+			'not json'
+		];
 		for (const body of bad) {
 			const res = await api.put(path, body);
 			expect(res.status, JSON.stringify(body).slice(0, 60)).toBe(400);
@@ -329,7 +380,9 @@ describe('PUT …/documents/{docId}', () => {
 		const { shared } = await seedDocs(app, id);
 		await app.sessions.use(id, (s) => embedPending(s, app.embedder));
 		const phrase = 'A brass astrolabe hides under the third step of the lighthouse stair.';
-		const edited = await api.put(`/api/v1/sessions/${id}/documents/${shared.id}`, { body: `# Harbour\nFog and gulls.\n\n# Lighthouse\n${phrase}` });
+		const edited = await api.put(`/api/v1/sessions/${id}/documents/${shared.id}`, {
+			body: `# Harbour\nFog and gulls.\n\n# Lighthouse\n${phrase}`
+		});
 		expect(edited.status).toBe(200);
 
 		// The edit adds the Lighthouse section; the Harbour section is unchanged and keeps its vector.
@@ -338,7 +391,13 @@ describe('PUT …/documents/{docId}', () => {
 				const rows = await s.db
 					.select({ id: sessionSchema.sections.id })
 					.from(sessionSchema.sections)
-					.where(and(eq(sessionSchema.sections.kind, 'document'), eq(sessionSchema.sections.recordId, shared.id), eq(sessionSchema.sections.path, 'World › Lighthouse')));
+					.where(
+						and(
+							eq(sessionSchema.sections.kind, 'document'),
+							eq(sessionSchema.sections.recordId, shared.id),
+							eq(sessionSchema.sections.path, 'World › Lighthouse')
+						)
+					);
 				return rows.map((r) => r.id);
 			});
 		const vectorHits = () =>
@@ -350,7 +409,9 @@ describe('PUT …/documents/{docId}', () => {
 			});
 		const embeddedCount = (ids: number[]) =>
 			app.sessions.use(id, async (s) => {
-				const rows = await s.db.all(sql`SELECT count(*) AS n FROM ${sql.raw(VECTOR_TABLE)} v JOIN sections s ON s.id = v.section_id AND s.content_hash = v.content_hash WHERE v.section_id IN (${sql.join(ids, sql`, `)})`);
+				const rows = await s.db.all(
+					sql`SELECT count(*) AS n FROM ${sql.raw(VECTOR_TABLE)} v JOIN sections s ON s.id = v.section_id AND s.content_hash = v.content_hash WHERE v.section_id IN (${sql.join(ids, sql`, `)})`
+				);
 				return v.parse(v.array(v.object({ n: v.number() })), rows)[0]?.n ?? 0;
 			});
 
@@ -361,7 +422,9 @@ describe('PUT …/documents/{docId}', () => {
 		expect(keyword.map((x) => x.sectionId).some((x) => docSections.includes(x))).toBe(true);
 		expect(keyword.find((x) => docSections.includes(x.sectionId))?.path).toBe('World › Lighthouse');
 		// Vector side: the edited sections wait in the queue and are not in the vector table yet.
-		const queued = await app.sessions.use(id, (s) => s.db.select().from(sessionSchema.embedQueue).where(inArray(sessionSchema.embedQueue.sectionId, docSections)));
+		const queued = await app.sessions.use(id, (s) =>
+			s.db.select().from(sessionSchema.embedQueue).where(inArray(sessionSchema.embedQueue.sectionId, docSections))
+		);
 		expect(queued.length).toBe(docSections.length);
 		expect(await embeddedCount(docSections)).toBe(0);
 		expect((await vectorHits()).some((x) => docSections.includes(x))).toBe(false);
@@ -374,7 +437,10 @@ describe('PUT …/documents/{docId}', () => {
 			embeddedWhenAsked = await embeddedCount(docSections);
 			return { toolCalls: [{ name: 'recall', arguments: { query: 'brass astrolabe' } }] };
 		});
-		const accepted = await bodyOf(await api.post(`/api/v1/sessions/${id}/turns`, { text: 'Where is the astrolabe?', idempotencyKey: 'panels-recall-0001' }), AcceptedTurn);
+		const accepted = await bodyOf(
+			await api.post(`/api/v1/sessions/${id}/turns`, { text: 'Where is the astrolabe?', idempotencyKey: 'panels-recall-0001' }),
+			AcceptedTurn
+		);
 		const done = await waitForTurn(api, id, accepted.turnId);
 		expect(done).toMatchObject({ status: 'committed' });
 		expect(embeddedWhenAsked).toBe(docSections.length);
@@ -390,7 +456,9 @@ describe('ownership', () => {
 		const { app, alice, bob, as } = await harness();
 		const api = as(alice);
 		const id = await newSession(api);
-		const { shared } = await app.sessions.use(id, (s) => s.write(async (tx) => ({ shared: await documents.create(tx, { title: 'World', body: 'Fog.' }) })));
+		const { shared } = await app.sessions.use(id, (s) =>
+			s.write(async (tx) => ({ shared: await documents.create(tx, { title: 'World', body: 'Fog.' }) }))
+		);
 		const bobApi = as(bob);
 		const missing = await (await bobApi.get('/api/v1/sessions/0123456789abcdef0123456789/backlog')).json();
 		for (const [method, path] of [

@@ -31,7 +31,20 @@ const Card = v.object({
 	favorited: v.boolean()
 });
 const Gallery = v.object({
-	items: v.array(v.strictObject({ id: v.string(), title: v.string(), tagline: v.string(), language: v.nullable(v.string()), author: v.nullable(v.string()), plays: v.number(), favorites: v.number(), official: v.boolean(), recentPlayers: v.number(), coverUrl: v.nullable(v.string()) })),
+	items: v.array(
+		v.strictObject({
+			id: v.string(),
+			title: v.string(),
+			tagline: v.string(),
+			language: v.nullable(v.string()),
+			author: v.nullable(v.string()),
+			plays: v.number(),
+			favorites: v.number(),
+			official: v.boolean(),
+			recentPlayers: v.number(),
+			coverUrl: v.nullable(v.string())
+		})
+	),
 	nextCursor: v.nullable(v.string())
 });
 const Docs = v.object({ documents: v.array(v.object({ id: v.number(), title: v.string(), sealed: v.optional(v.literal(true)) })) });
@@ -60,7 +73,10 @@ describe('presets API', () => {
 
 		const put = await bodyOf(await api.put(`/api/v1/presets/${created.id}`, presetInput({ title: 'Second edition' })), Created);
 		expect(put.version).toBe(2);
-		const mine = v.parse(v.object({ presets: v.array(v.object({ id: v.string(), title: v.string() })) }), await (await api.get('/api/v1/presets')).json());
+		const mine = v.parse(
+			v.object({ presets: v.array(v.object({ id: v.string(), title: v.string() })) }),
+			await (await api.get('/api/v1/presets')).json()
+		);
 		expect(mine.presets.map((p) => p.title)).toEqual(['Second edition']);
 		expect((await api.delete(`/api/v1/presets/${created.id}`)).status).toBe(204);
 		expect((await api.get(`/api/v1/presets/${created.id}`)).status).toBe(404);
@@ -99,10 +115,19 @@ describe('presets API', () => {
 		expect(card.npcs.map((n) => n.name)).toEqual(input.npcs.map((n) => n.name));
 		expect(text).not.toContain('"content"');
 		expect(text).not.toContain(SETTING_MARKER);
-		for (const hidden of [input.gmBehaviour, input.plot.body, input.opening.situation, ...input.npcs.map((n) => n.personality), ...input.secrets.flatMap((s) => [s.body, ...s.markers])]) {
+		for (const hidden of [
+			input.gmBehaviour,
+			input.plot.body,
+			input.opening.situation,
+			...input.npcs.map((n) => n.personality),
+			...input.secrets.flatMap((s) => [s.body, ...s.markers])
+		]) {
 			expect(text).not.toContain(hidden.slice(0, 60));
 		}
-		const own = v.parse(v.object({ content: v.object({ documents: v.object({ setting: v.object({ body: v.string() }) }) }) }), await (await h.as(h.alice).get(`/api/v1/presets/${id}`)).json());
+		const own = v.parse(
+			v.object({ content: v.object({ documents: v.object({ setting: v.object({ body: v.string() }) }) }) }),
+			await (await h.as(h.alice).get(`/api/v1/presets/${id}`)).json()
+		);
 		expect(own.content.documents.setting.body).toContain(SETTING_MARKER);
 	});
 
@@ -140,25 +165,42 @@ describe('presets API', () => {
 	it('imports a card as multipart or as the raw body; a malformed file is refused and creates nothing', async () => {
 		h = await apiHarness({ llm: false });
 		const api = h.as(h.alice);
-		const card = { spec: 'chara_card_v2', spec_version: '2.0', data: { name: 'Mira', description: 'A keeper in an oilskin coat.', scenario: 'A storm.' } };
+		const card = {
+			spec: 'chara_card_v2',
+			spec_version: '2.0',
+			data: { name: 'Mira', description: 'A keeper in an oilskin coat.', scenario: 'A storm.' }
+		};
 		const form = new FormData();
 		form.set('file', new File([cardPng({ chara: base64Json(card) })], 'mira.png', { type: 'image/png' }));
-		const multipart = v.parse(v.object({ id: v.string(), draft: v.literal(true), title: v.string() }), await (await api.post('/api/v1/presets/import', form)).json());
+		const multipart = v.parse(
+			v.object({ id: v.string(), draft: v.literal(true), title: v.string() }),
+			await (await api.post('/api/v1/presets/import', form)).json()
+		);
 		expect(multipart.title).toBe('Mira');
-		const raw = await api.request('POST', '/api/v1/presets/import', { body: new TextEncoder().encode(JSON.stringify(card)), headers: { 'content-type': 'application/json' } });
+		const raw = await api.request('POST', '/api/v1/presets/import', {
+			body: new TextEncoder().encode(JSON.stringify(card)),
+			headers: { 'content-type': 'application/json' }
+		});
 		expect(raw.status).toBe(201);
-		const draft = v.parse(v.object({ version: v.null(), draft: v.object({ form: v.object({ npcs: v.array(v.object({ name: v.string() })) }) }) }), await (await api.get(`/api/v1/presets/${multipart.id}`)).json());
+		const draft = v.parse(
+			v.object({ version: v.null(), draft: v.object({ form: v.object({ npcs: v.array(v.object({ name: v.string() })) }) }) }),
+			await (await api.get(`/api/v1/presets/${multipart.id}`)).json()
+		);
 		expect(draft.draft.form.npcs[0]?.name).toBe('Mira');
 		expect((await api.patch(`/api/v1/presets/${multipart.id}`, { visibility: 'public' })).status).toBe(409);
 
-		const count = async () => v.parse(v.object({ presets: v.array(v.unknown()) }), await (await api.get('/api/v1/presets')).json()).presets.length;
+		const count = async () =>
+			v.parse(v.object({ presets: v.array(v.unknown()) }), await (await api.get('/api/v1/presets')).json()).presets.length;
 		const before = await count();
 		const bad = new FormData();
 		bad.set('file', new File([cardPng({ chara: '%%% not base64 %%%' })], 'bad.png', { type: 'image/png' }));
 		const refused = await api.post('/api/v1/presets/import', bad);
 		expect(refused.status).toBe(400);
 		expect(await bodyOf(refused, ErrorBody)).toMatchObject({ code: 'BAD_IMPORT', message: expect.stringMatching(/not valid base64/) });
-		const wrongSpec = await api.request('POST', '/api/v1/presets/import', { body: new TextEncoder().encode('{"spec":"nope","data":{"name":"x"}}'), headers: { 'content-type': 'application/json' } });
+		const wrongSpec = await api.request('POST', '/api/v1/presets/import', {
+			body: new TextEncoder().encode('{"spec":"nope","data":{"name":"x"}}'),
+			headers: { 'content-type': 'application/json' }
+		});
 		expect(wrongSpec.status).toBe(400);
 		const empty = new FormData();
 		expect((await api.post('/api/v1/presets/import', empty)).status).toBe(400);
@@ -212,7 +254,10 @@ describe('spoiler-free play of another author’s world', () => {
 			{ text: 'The salt office is quiet tonight. Somewhere below, a door you cannot see is locked.' }
 		]);
 		const events = sseReader(await bob.get(`/api/v1/sessions/${session.id}/events`));
-		const turn = await bodyOf(await bob.post(`/api/v1/sessions/${session.id}/turns`, { text: 'I ask about the vault.', idempotencyKey: 'spoiler-1' }), AcceptedTurn);
+		const turn = await bodyOf(
+			await bob.post(`/api/v1/sessions/${session.id}/turns`, { text: 'I ask about the vault.', idempotencyKey: 'spoiler-1' }),
+			AcceptedTurn
+		);
 		await waitForTurn(bob, session.id, turn.turnId);
 		const frames = await events.until((f) => f.event === 'turn.committed');
 		await events.close();

@@ -22,10 +22,20 @@ describe('POST /api/v1/sessions', () => {
 		const res = await as(alice).post('/api/v1/sessions', { title: '  霧の港  ', language: 'ja' });
 		expect(res.status).toBe(201);
 		const s = await bodyOf(res, Session);
-		expect(s).toMatchObject({ title: '霧の港', language: 'ja', provider: 'openai', model: 'mock-model', lastEventId: 0, llm: { configured: true } });
+		expect(s).toMatchObject({
+			title: '霧の港',
+			language: 'ja',
+			provider: 'openai',
+			model: 'mock-model',
+			lastEventId: 0,
+			llm: { configured: true }
+		});
 		expect(res.headers.get('location')).toBe(`/api/v1/sessions/${s.id}`);
 		expect(res.headers.get('cache-control')).toBe('no-store');
-		const stored = await app.sessions.use(s.id, async (db) => ({ mission: await readMission(db.db), settings: await readSettings(db.db, app.config) }));
+		const stored = await app.sessions.use(s.id, async (db) => ({
+			mission: await readMission(db.db),
+			settings: await readSettings(db.db, app.config)
+		}));
 		expect(stored.mission).toBe(composeMission('ja'));
 		expect(stored.settings).toEqual({ language: 'ja', provider: 'openai', model: 'mock-model' });
 	});
@@ -54,7 +64,16 @@ describe('POST /api/v1/sessions', () => {
 		const malformed = await api.post('/api/v1/sessions', '{"title": "unterminated');
 		expect(malformed.status).toBe(400);
 		expect(await bodyOf(malformed, ErrorBody)).toMatchObject({ code: 'MALFORMED_JSON' });
-		for (const body of [[], 'null', { title: 42 }, { language: 'fr' }, { title: '' }, { title: 'x'.repeat(101) }, { provider: 'gemini' }, { colour: 'blue' }]) {
+		for (const body of [
+			[],
+			'null',
+			{ title: 42 },
+			{ language: 'fr' },
+			{ title: '' },
+			{ title: 'x'.repeat(101) },
+			{ provider: 'gemini' },
+			{ colour: 'blue' }
+		]) {
 			const res = await api.post('/api/v1/sessions', body);
 			expect(res.status, JSON.stringify(body)).toBe(400);
 			const err = await bodyOf(res, ErrorBody);
@@ -116,7 +135,11 @@ describe('GET/PATCH/DELETE /api/v1/sessions/{id}', () => {
 		const s = await bodyOf(await as(alice).post('/api/v1/sessions', { title: 'Mine' }), Session);
 		const missing = await as(bob).get('/api/v1/sessions/0123456789abcdef0123456789');
 		const missingBody = await bodyOf(missing, ErrorBody);
-		for (const res of [await as(bob).get(`/api/v1/sessions/${s.id}`), await as(bob).patch(`/api/v1/sessions/${s.id}`, { title: 'Stolen' }), await as(bob).delete(`/api/v1/sessions/${s.id}`)]) {
+		for (const res of [
+			await as(bob).get(`/api/v1/sessions/${s.id}`),
+			await as(bob).patch(`/api/v1/sessions/${s.id}`, { title: 'Stolen' }),
+			await as(bob).delete(`/api/v1/sessions/${s.id}`)
+		]) {
 			expect(res.status).toBe(404);
 			expect(await bodyOf(res, ErrorBody)).toEqual(missingBody);
 		}
@@ -150,7 +173,9 @@ describe('no LLM configured', () => {
 
 	it('reports the provider and model when one is configured', async () => {
 		const { as } = await harness();
-		expect(await bodyOf(await as(null).get('/api/v1/status'), Status)).toEqual({ llm: { configured: true, provider: 'openai', model: 'mock-model' } });
+		expect(await bodyOf(await as(null).get('/api/v1/status'), Status)).toEqual({
+			llm: { configured: true, provider: 'openai', model: 'mock-model' }
+		});
 	});
 });
 

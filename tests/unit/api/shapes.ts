@@ -1,7 +1,12 @@
 /** Response shapes, checked with valibot: a test that reads a field first proves the field is there. */
 import * as v from 'valibot';
 
-export const ErrorBody = v.object({ message: v.string(), code: v.string(), hint: v.optional(v.string()), resetsAt: v.optional(v.string()) });
+export const ErrorBody = v.object({
+	message: v.string(),
+	code: v.string(),
+	hint: v.optional(v.string()),
+	resetsAt: v.optional(v.string())
+});
 
 const Llm = v.union([
 	v.object({ configured: v.literal(true), provider: v.picklist(['openai', 'anthropic']), model: v.string() }),
@@ -10,7 +15,13 @@ const Llm = v.union([
 
 export const Status = v.object({ llm: Llm });
 
-export const SessionSummary = v.object({ id: v.string(), title: v.string(), language: v.picklist(['ja', 'en']), createdAt: v.string(), updatedAt: v.string() });
+export const SessionSummary = v.object({
+	id: v.string(),
+	title: v.string(),
+	language: v.picklist(['ja', 'en']),
+	createdAt: v.string(),
+	updatedAt: v.string()
+});
 
 export const Session = v.object({
 	...SessionSummary.entries,

@@ -40,7 +40,12 @@ describe('the free tier', () => {
 		mock?.setHandler(() => ({ text: 'The tide turns.' }));
 		const api = as(alice);
 		const id = await newSession(api);
-		expect((await bodyOf(await api.get(`/api/v1/sessions/${id}`), Session)).plan).toMatchObject({ tier: 'free', turnsLimit: 2, turnsUsed: 0, turnsLeft: 2 });
+		expect((await bodyOf(await api.get(`/api/v1/sessions/${id}`), Session)).plan).toMatchObject({
+			tier: 'free',
+			turnsLimit: 2,
+			turnsUsed: 0,
+			turnsLeft: 2
+		});
 		expect((await play(api, id, 'one')).status).toBe(202);
 		expect((await bodyOf(await api.get(`/api/v1/sessions/${id}`), Session)).plan.turnsLeft).toBe(1);
 		expect((await play(api, id, 'two')).status).toBe(202);
@@ -61,7 +66,11 @@ describe('the free tier', () => {
 		expect(body.message).toMatch(/free tier.*openai\/free-model.*plus tier/);
 		const id = await newSession(api);
 		const session = await bodyOf(await api.get(`/api/v1/sessions/${id}`), Session);
-		expect(session).toMatchObject({ provider: 'openai', model: 'free-model', plan: { modelChoice: false, fixedModel: { provider: 'openai', model: 'free-model' } } });
+		expect(session).toMatchObject({
+			provider: 'openai',
+			model: 'free-model',
+			plan: { modelChoice: false, fixedModel: { provider: 'openai', model: 'free-model' } }
+		});
 		const patched = await api.patch(`/api/v1/sessions/${id}`, { model: 'other-model' });
 		expect(patched.status).toBe(403);
 		expect(await bodyOf(patched, ErrorBody)).toMatchObject({ code: 'MODEL_FIXED' });
@@ -105,7 +114,13 @@ describe('the plus tier', () => {
 		const api = as(alice);
 		const id = await newSession(api, { provider: 'openai', model: 'plus-model' });
 		for (const text of ['one', 'two', 'three']) expect((await play(api, id, text)).status).toBe(202);
-		expect((await bodyOf(await api.get(`/api/v1/sessions/${id}`), Session)).plan).toMatchObject({ tier: 'plus', modelChoice: true, turnsLimit: null, turnsUsed: 3, turnsLeft: null });
+		expect((await bodyOf(await api.get(`/api/v1/sessions/${id}`), Session)).plan).toMatchObject({
+			tier: 'plus',
+			modelChoice: true,
+			turnsLimit: null,
+			turnsUsed: 3,
+			turnsLeft: null
+		});
 	});
 });
 
@@ -113,13 +128,26 @@ describe('the call log', () => {
 	it('records every call of a turn with tokens, cost, latency, retries and outcome, and no text', async () => {
 		h = await apiHarness({ env: { KANTERA_LLM_MODEL: 'gpt-4.1-mini' } });
 		const { app, alice, as, mock } = h;
-		mock?.script([{ fault: { kind: 'status', status: 500 } }, { text: 'A secret-laden reply.', usage: { inputTokens: 2000, cachedInputTokens: 1000, outputTokens: 100 } }]);
+		mock?.script([
+			{ fault: { kind: 'status', status: 500 } },
+			{ text: 'A secret-laden reply.', usage: { inputTokens: 2000, cachedInputTokens: 1000, outputTokens: 100 } }
+		]);
 		const api = as(alice);
 		const id = await newSession(api);
 		await play(api, id, 'a very private player line');
 		const rows = await app.control.db.select().from(controlSchema.llmCalls).orderBy(asc(controlSchema.llmCalls.id));
 		expect(rows).toHaveLength(1);
-		expect(rows[0]).toMatchObject({ userId: alice.id, sessionId: id, provider: 'openai', model: 'gpt-4.1-mini', inputTokens: 2000, cachedInputTokens: 1000, outputTokens: 100, retries: 1, failure: null });
+		expect(rows[0]).toMatchObject({
+			userId: alice.id,
+			sessionId: id,
+			provider: 'openai',
+			model: 'gpt-4.1-mini',
+			inputTokens: 2000,
+			cachedInputTokens: 1000,
+			outputTokens: 100,
+			retries: 1,
+			failure: null
+		});
 		expect(rows[0]?.costMicros).toBeGreaterThan(0);
 		expect(rows[0]?.latencyMs).toBeGreaterThanOrEqual(0);
 		expect(JSON.stringify(rows)).not.toMatch(/private|secret/);

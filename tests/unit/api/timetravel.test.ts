@@ -23,7 +23,8 @@ async function played(api: Caller, text: string): Promise<{ id: string; turnId: 
 	return { id, turnId: turn.turnId };
 }
 
-const bodies = async (api: Caller, id: string) => (await bodyOf(await api.get(`/api/v1/sessions/${id}/messages`), MessagesPage)).messages.map((m) => m.body);
+const bodies = async (api: Caller, id: string) =>
+	(await bodyOf(await api.get(`/api/v1/sessions/${id}/messages`), MessagesPage)).messages.map((m) => m.body);
 
 describe('undo and reroll through the API', () => {
 	it('undo answers 200 with what it took back, the same for a resend, 409 for a second undo; another user gets 404', async () => {
@@ -86,7 +87,10 @@ describe('undo and reroll through the API', () => {
 
 		// An edit: the same, with a new line.
 		mock?.script([{ text: 'You knock politely.' }]);
-		const edit = await api.post(`/api/v1/sessions/${id}/turns/${rerolled.turnId}/reroll`, { idempotencyKey: key(), text: 'Knock on the door.' });
+		const edit = await api.post(`/api/v1/sessions/${id}/turns/${rerolled.turnId}/reroll`, {
+			idempotencyKey: key(),
+			text: 'Knock on the door.'
+		});
 		expect(edit.status).toBe(202);
 		await waitForTurn(api, id, (await bodyOf(edit, RerolledSchema)).turnId);
 		expect(await bodies(api, id)).toEqual(['Knock on the door.', 'You knock politely.']);
@@ -112,7 +116,10 @@ describe('save slots through the API', () => {
 		expect((await as(bob).get(`/api/v1/sessions/${id}/saves`)).status).toBe(404);
 		expect((await as(bob).post(`/api/v1/sessions/${id}/saves/${save.id}/load`)).status).toBe(404);
 
-		const turn = await bodyOf(await api.post(`/api/v1/sessions/${id}/turns`, { text: 'I board the ship.', idempotencyKey: key() }), AcceptedTurn);
+		const turn = await bodyOf(
+			await api.post(`/api/v1/sessions/${id}/turns`, { text: 'I board the ship.', idempotencyKey: key() }),
+			AcceptedTurn
+		);
 		await waitForTurn(api, id, turn.turnId);
 		const list = await bodyOf(await api.get(`/api/v1/sessions/${id}/saves`), SaveListSchema);
 		expect(list.saves.map((x) => x.id)).toEqual([save.id]);

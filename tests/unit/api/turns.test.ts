@@ -47,7 +47,12 @@ describe.each<Vendor>(['openai', 'anthropic'])('a turn through the API (%s)', (v
 		expect(accepted.status).toBe('accepted');
 
 		const done = v.parse(Turn, await waitForTurn(api, id, accepted.turnId));
-		expect(done).toMatchObject({ turnId: accepted.turnId, status: 'committed', input: 'I walk to the harbour.', reply: { text: 'The fog rolls in over the harbour.' } });
+		expect(done).toMatchObject({
+			turnId: accepted.turnId,
+			status: 'committed',
+			input: 'I walk to the harbour.',
+			reply: { text: 'The fog rolls in over the harbour.' }
+		});
 		expect(done.error).toBeUndefined();
 
 		const page = await bodyOf(await api.get(`/api/v1/sessions/${id}/messages`), MessagesPage);
@@ -56,7 +61,10 @@ describe.each<Vendor>(['openai', 'anthropic'])('a turn through the API (%s)', (v
 			['gm', 'The fog rolls in over the harbour.', accepted.turnId]
 		]);
 		expect(page.nextBefore).toBeUndefined();
-		expect(await bodyOf(await api.get(`/api/v1/sessions/${id}/state`), State)).toEqual({ state: { location: 'Harbour', hp: 10 }, version: 1 });
+		expect(await bodyOf(await api.get(`/api/v1/sessions/${id}/state`), State)).toEqual({
+			state: { location: 'Harbour', hp: 10 },
+			version: 1
+		});
 		const journal = await bodyOf(await api.get(`/api/v1/sessions/${id}/journal`), Journal);
 		expect(journal.entries.map((e) => e.body)).toEqual(['Day 1: the party reached the harbour.']);
 	});
@@ -117,7 +125,10 @@ describe('POST …/turns', () => {
 		mock?.script([{ text: 'Slowly, the door opens.', frameDelayMs: 30 }]);
 		const api = as(alice);
 		const id = await newSession(api);
-		const first = await bodyOf(await api.post(`/api/v1/sessions/${id}/turns`, { text: 'Open the door.', idempotencyKey: key() }), AcceptedTurn);
+		const first = await bodyOf(
+			await api.post(`/api/v1/sessions/${id}/turns`, { text: 'Open the door.', idempotencyKey: key() }),
+			AcceptedTurn
+		);
 		const busy = await api.post(`/api/v1/sessions/${id}/turns`, { text: 'And again.', idempotencyKey: key() });
 		expect(busy.status).toBe(409);
 		expect(await bodyOf(busy, ErrorBody)).toMatchObject({ code: 'TURN_IN_PROGRESS' });
@@ -149,7 +160,10 @@ describe('cancel', () => {
 		const api = as(alice);
 		const id = await newSession(api);
 		const events = sseReader(await api.get(`/api/v1/sessions/${id}/events`));
-		const turn = await bodyOf(await api.post(`/api/v1/sessions/${id}/turns`, { text: 'Wait forever.', idempotencyKey: key() }), AcceptedTurn);
+		const turn = await bodyOf(
+			await api.post(`/api/v1/sessions/${id}/turns`, { text: 'Wait forever.', idempotencyKey: key() }),
+			AcceptedTurn
+		);
 		// Cancel once the GM is visibly streaming.
 		await events.until((f) => f.event === 'text.delta');
 		const res = await api.post(`/api/v1/sessions/${id}/turns/${turn.turnId}/cancel`);
@@ -213,19 +227,26 @@ describe('secrets and ownership', () => {
 				truth: await story.addTruth(tx, { key: 'smuggler', body: SECRET })
 			}))
 		);
-		const turn = await bodyOf(await api.post(`/api/v1/sessions/${id}/turns`, { text: 'Who is the smuggler?', idempotencyKey: key() }), AcceptedTurn);
+		const turn = await bodyOf(
+			await api.post(`/api/v1/sessions/${id}/turns`, { text: 'Who is the smuggler?', idempotencyKey: key() }),
+			AcceptedTurn
+		);
 		await waitForTurn(api, id, turn.turnId);
 
 		const list = await bodyOf(await api.get(`/api/v1/sessions/${id}/documents`), DocumentList);
 		expect(list.documents.map((d) => d.id)).toEqual([shared.id]);
-		expect(await bodyOf(await api.get(`/api/v1/sessions/${id}/documents/${shared.id}`), Document)).toMatchObject({ title: 'World', body: '# Harbour\nFog and gulls.' });
+		expect(await bodyOf(await api.get(`/api/v1/sessions/${id}/documents/${shared.id}`), Document)).toMatchObject({
+			title: 'World',
+			body: '# Harbour\nFog and gulls.'
+		});
 		const hiddenRes = await api.get(`/api/v1/sessions/${id}/documents/${hidden.id}`);
 		const unknownRes = await api.get(`/api/v1/sessions/${id}/documents/999999`);
 		expect(hiddenRes.status).toBe(404);
 		expect(await hiddenRes.json()).toEqual(await unknownRes.json());
 		expect((await api.get(`/api/v1/sessions/${id}/documents/not-a-number`)).status).toBe(404);
 
-		for (const path of ['', '/messages', '/state', '/journal', '/documents', `/turns/${turn.turnId}`]) await api.get(`/api/v1/sessions/${id}${path}`);
+		for (const path of ['', '/messages', '/state', '/journal', '/documents', `/turns/${turn.turnId}`])
+			await api.get(`/api/v1/sessions/${id}${path}`);
 		const stream = sseReader(await api.get(`/api/v1/sessions/${id}/events?lastEventId=0`));
 		const frames = await stream.until((f) => f.event === 'turn.committed');
 		await stream.close();

@@ -62,7 +62,9 @@ describe('world images', () => {
 		expect(res.status).toBe(202);
 		expect((await api.post(`/api/v1/sessions/${s.id}/images/regenerate`, { target: 'npc', name: 'Nobody' })).status).toBe(404);
 		expect((await api.post(`/api/v1/sessions/${s.id}/images/regenerate`, { target: 'ghost', name: 'x' })).status).toBe(400);
-		expect((await h.as(h.bob).post(`/api/v1/sessions/${s.id}/images/regenerate`, { target: 'npc', name: first?.name ?? '' })).status).toBe(404);
+		expect((await h.as(h.bob).post(`/api/v1/sessions/${s.id}/images/regenerate`, { target: 'npc', name: first?.name ?? '' })).status).toBe(
+			404
+		);
 		await app.images.idle();
 	});
 });

@@ -24,7 +24,12 @@ afterEach(async () => {
 	env = undefined;
 });
 
-const profile = (subject: string, hints: string[] = ['alice'], provider: ProviderProfile['provider'] = 'oidc'): ProviderProfile => ({ provider, subject, label: `${subject}@example.test`, nameHints: hints });
+const profile = (subject: string, hints: string[] = ['alice'], provider: ProviderProfile['provider'] = 'oidc'): ProviderProfile => ({
+	provider,
+	subject,
+	label: `${subject}@example.test`,
+	nameHints: hints
+});
 
 describe('account names from a profile', () => {
 	it('makes a valid name of a hint, or none', () => {
@@ -65,7 +70,9 @@ describe('signing in with a provider', () => {
 
 	it('refuses password sign-in when local accounts are off', async () => {
 		env = await testEnv({ KANTERA_LOCAL_ACCOUNTS: 'false', KANTERA_OIDC_ISSUER: 'https://id.example.test', KANTERA_OIDC_CLIENT_ID: 'k' });
-		await expect(verifyCredentials(env.app, { name: 'alice', password: 'correct horse battery' })).rejects.toBeInstanceOf(LocalAccountsDisabledError);
+		await expect(verifyCredentials(env.app, { name: 'alice', password: 'correct horse battery' })).rejects.toBeInstanceOf(
+			LocalAccountsDisabledError
+		);
 	});
 });
 
@@ -111,7 +118,14 @@ describe('linking and unlinking', () => {
 describe('ID token checks (the Google preset)', () => {
 	const encode = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
 	const token = (claims: object) => `${encode({ alg: 'RS256' })}.${encode(claims)}.sig`;
-	const good = { iss: 'https://accounts.google.com', aud: 'client-1', sub: '123', exp: Math.floor(Date.now() / 1000) + 300, nonce: 'n-1', email: 'a@example.test' };
+	const good = {
+		iss: 'https://accounts.google.com',
+		aud: 'client-1',
+		sub: '123',
+		exp: Math.floor(Date.now() / 1000) + 300,
+		nonce: 'n-1',
+		email: 'a@example.test'
+	};
 	const expected = { issuer: 'https://accounts.google.com', clientId: 'client-1', nonce: 'n-1' };
 
 	it('accepts a token for this client, issuer and attempt', () => {
@@ -154,6 +168,11 @@ describe('the presets’ authorization requests', () => {
 		const github = new SignInProviders({ github: { clientId: 'gh-id', clientSecret: 'gh-secret' } }).get('github');
 		const url = await github?.authorizationUrl(flow, 'https://kantera.example/auth/github/callback');
 		expect(url?.origin + (url?.pathname ?? '')).toBe('https://github.com/login/oauth/authorize');
-		expect(Object.fromEntries(url?.searchParams ?? [])).toMatchObject({ client_id: 'gh-id', state: flow.state, code_challenge_method: 'S256', scope: 'read:user' });
+		expect(Object.fromEntries(url?.searchParams ?? [])).toMatchObject({
+			client_id: 'gh-id',
+			state: flow.state,
+			code_challenge_method: 'S256',
+			scope: 'read:user'
+		});
 	});
 });

@@ -28,7 +28,10 @@ describe('password hashing (scrypt)', () => {
 		// A cost far beyond the bound would exhaust memory: refused rather than computed.
 		expect(await verifyPassword('password123', ['scrypt', String(2 ** 30), ...parts.slice(2)].join('$'))).toBe(false);
 		expect(await verifyPassword('password123', ['scrypt', '1000', ...parts.slice(2)].join('$'))).toBe(false);
-		const flipped = parts.slice(0, 5).concat(Buffer.from('x'.repeat(32)).toString('base64url')).join('$');
+		const flipped = parts
+			.slice(0, 5)
+			.concat(Buffer.from('x'.repeat(32)).toString('base64url'))
+			.join('$');
 		expect(await verifyPassword('password123', flipped)).toBe(false);
 	});
 });

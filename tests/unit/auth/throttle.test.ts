@@ -35,7 +35,13 @@ afterEach(async () => {
 });
 
 /** The error an attempt ends with (or 'ok'). */
-async function attempt(app: App, name: string, password: string, address: string | null, now: number): Promise<'ok' | 'wrong' | SignInThrottledError> {
+async function attempt(
+	app: App,
+	name: string,
+	password: string,
+	address: string | null,
+	now: number
+): Promise<'ok' | 'wrong' | SignInThrottledError> {
 	try {
 		await signIn(app, { name, password }, { address, now });
 		return 'ok';
@@ -72,7 +78,10 @@ describe('sign-in throttle', () => {
 		expect(await attempt(env.app, 'alice', 'guess-x', HOME, (now += 100))).toBeInstanceOf(SignInThrottledError);
 		expect(await attempt(env.app, 'alice', PASSWORD, HOME, T0 + 600 + 2000)).toBe('ok');
 		// A success starts the account again from zero.
-		const [row] = await env.app.control.db.select().from(controlSchema.signInFailures).where(eq(controlSchema.signInFailures.key, 'account:alice'));
+		const [row] = await env.app.control.db
+			.select()
+			.from(controlSchema.signInFailures)
+			.where(eq(controlSchema.signInFailures.key, 'account:alice'));
 		expect(row).toBeUndefined();
 	});
 
@@ -138,7 +147,10 @@ describe('sign-in throttle', () => {
 		second = await createApp(env.config);
 		const app = env.app;
 		await Promise.all(Array.from({ length: 6 }, (_, i) => attempt(i % 2 ? app : (second ?? never()), 'alice', 'wrong', null, T0)));
-		const [row] = await app.control.db.select().from(controlSchema.signInFailures).where(eq(controlSchema.signInFailures.key, 'account:alice'));
+		const [row] = await app.control.db
+			.select()
+			.from(controlSchema.signInFailures)
+			.where(eq(controlSchema.signInFailures.key, 'account:alice'));
 		expect(row?.failures).toBe(6);
 		expect(await attempt(second, 'alice', PASSWORD, null, T0 + 1)).toBeInstanceOf(SignInThrottledError);
 		expect(await attempt(app, 'alice', PASSWORD, null, T0 + 1)).toBeInstanceOf(SignInThrottledError);
@@ -148,10 +160,16 @@ describe('sign-in throttle', () => {
 		env = await testEnv();
 		await createUser(env.app, { name: 'alice', password: PASSWORD });
 		for (let i = 0; i < 21; i++) {
-			await expect(signUp(env.app, { name: 'alice', password: PASSWORD }, { address: HOME, now: T0 })).rejects.toBeInstanceOf(UsernameTakenError);
+			await expect(signUp(env.app, { name: 'alice', password: PASSWORD }, { address: HOME, now: T0 })).rejects.toBeInstanceOf(
+				UsernameTakenError
+			);
 		}
-		await expect(signUp(env.app, { name: 'alice', password: PASSWORD }, { address: HOME, now: T0 })).rejects.toBeInstanceOf(SignInThrottledError);
-		await expect(signUp(env.app, { name: 'carol', password: PASSWORD }, { address: HOME, now: T0 })).rejects.toBeInstanceOf(SignInThrottledError);
+		await expect(signUp(env.app, { name: 'alice', password: PASSWORD }, { address: HOME, now: T0 })).rejects.toBeInstanceOf(
+			SignInThrottledError
+		);
+		await expect(signUp(env.app, { name: 'carol', password: PASSWORD }, { address: HOME, now: T0 })).rejects.toBeInstanceOf(
+			SignInThrottledError
+		);
 		expect((await signUp(env.app, { name: 'carol', password: PASSWORD }, { address: OTHER, now: T0 })).name).toBe('carol');
 	});
 });

@@ -42,7 +42,9 @@ interface Setup {
 
 /** A slow mock (every call overlaps the others) and `apps` apps on one data directory. */
 async function setup(limitEnv: Record<string, string>, apps: number): Promise<Setup> {
-	const mock = await startMockLlm({ handler: () => ({ text: ['The storm', ' passes.'], usage: { inputTokens: 10, outputTokens: OUTPUT_TOKENS }, frameDelayMs: 150 }) });
+	const mock = await startMockLlm({
+		handler: () => ({ text: ['The storm', ' passes.'], usage: { inputTokens: 10, outputTokens: OUTPUT_TOKENS }, frameDelayMs: 150 })
+	});
 	cleanups.push(() => mock.close());
 	const { dir, remove } = tempDir();
 	cleanups.push(remove);
@@ -71,7 +73,9 @@ async function queueTurn(a: MockLlmApp, userId: string): Promise<{ sessionId: st
 }
 
 async function finishedTurn(a: MockLlmApp, q: { sessionId: string; turnId: string }): Promise<TurnRow | undefined> {
-	const [row] = await a.app.sessions.use(q.sessionId, (s) => s.db.select().from(sessionSchema.turns).where(eq(sessionSchema.turns.id, q.turnId)));
+	const [row] = await a.app.sessions.use(q.sessionId, (s) =>
+		s.db.select().from(sessionSchema.turns).where(eq(sessionSchema.turns.id, q.turnId))
+	);
 	return row;
 }
 
@@ -86,33 +90,29 @@ const scopes: { scope: string; env: Record<string, string>; users: number }[] = 
 ];
 
 describe.each(scopes)('the $scope budget under concurrent turns', ({ scope, env, users }) => {
-	it(
-		`lets ${TURNS} turns started at once in ${TURNS} sessions, on two apps, make only the calls one after another would`,
-		async () => {
-			const { mock, apps } = await setup(env, 2);
-			const [first] = apps;
-			if (!first) throw new Error('no app');
-			const queued = await Promise.all(
-				Array.from({ length: TURNS }, async (_, i) => {
-					const a = apps[i % 2];
-					if (!a) throw new Error('no app');
-					return { a, ...(await queueTurn(a, `user-${i % users}`)) };
-				})
-			);
-			for (const q of queued) q.a.app.runner.kick(q.sessionId);
-			await Promise.all(apps.map((a) => a.app.runner.idle()));
+	it(`lets ${TURNS} turns started at once in ${TURNS} sessions, on two apps, make only the calls one after another would`, async () => {
+		const { mock, apps } = await setup(env, 2);
+		const [first] = apps;
+		if (!first) throw new Error('no app');
+		const queued = await Promise.all(
+			Array.from({ length: TURNS }, async (_, i) => {
+				const a = apps[i % 2];
+				if (!a) throw new Error('no app');
+				return { a, ...(await queueTurn(a, `user-${i % users}`)) };
+			})
+		);
+		for (const q of queued) q.a.app.runner.kick(q.sessionId);
+		await Promise.all(apps.map((a) => a.app.runner.idle()));
 
-			expect(mock.requests).toHaveLength(2);
-			const spent = await spentMicros(first);
-			expect(spent).toBe(2 * CALL_USD * MICROS);
-			expect(spent).toBeLessThanOrEqual((LIMIT_USD + CALL_USD) * MICROS);
-			const turns = await Promise.all(queued.map((q) => finishedTurn(q.a, q)));
-			expect(turns.map((t) => t?.status)).toEqual(Array.from({ length: TURNS }, () => 'committed'));
-			expect(turns.filter((t) => t?.stopped === `budget:${scope}`)).toHaveLength(TURNS - 2);
-			expect(await reservedMicros(first.app.control.db)).toBe(0);
-		},
-		60_000
-	);
+		expect(mock.requests).toHaveLength(2);
+		const spent = await spentMicros(first);
+		expect(spent).toBe(2 * CALL_USD * MICROS);
+		expect(spent).toBeLessThanOrEqual((LIMIT_USD + CALL_USD) * MICROS);
+		const turns = await Promise.all(queued.map((q) => finishedTurn(q.a, q)));
+		expect(turns.map((t) => t?.status)).toEqual(Array.from({ length: TURNS }, () => 'committed'));
+		expect(turns.filter((t) => t?.stopped === `budget:${scope}`)).toHaveLength(TURNS - 2);
+		expect(await reservedMicros(first.app.control.db)).toBe(0);
+	}, 60_000);
 });
 
 describe('the user-day budget across server processes', () => {
@@ -122,7 +122,14 @@ describe('the user-day budget across server processes', () => {
 		if (!here) throw new Error('no app');
 		const theirs = Array.from({ length: TURNS / 2 }, () => newId());
 		const child = spawn(process.execPath, ['--import', 'tsx', TURN_PROCESS, 'user-0', ...theirs], {
-			env: { ...process.env, ...env, KANTERA_DATA_DIR: dir, OPENAI_BASE_URL: mock.openaiBaseUrl, OPENAI_API_KEY: 'sk-test', KANTERA_LLM_MODEL: 'mock-model' },
+			env: {
+				...process.env,
+				...env,
+				KANTERA_DATA_DIR: dir,
+				OPENAI_BASE_URL: mock.openaiBaseUrl,
+				OPENAI_API_KEY: 'sk-test',
+				KANTERA_LLM_MODEL: 'mock-model'
+			},
 			stdio: ['ignore', 'pipe', 'inherit']
 		});
 		cleanups.push(() => {

@@ -22,7 +22,9 @@ describe('prices', () => {
 	it('charges cache writes at their own price', () => {
 		const price = { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 };
 		// inputTokens counts every input token, the written ones included (as the adapters report them).
-		expect(costMicros(price, { inputTokens: 1_000_000, cachedInputTokens: 0, cacheWriteTokens: 1_000_000, outputTokens: 0 })).toBe(3_750_000);
+		expect(costMicros(price, { inputTokens: 1_000_000, cachedInputTokens: 0, cacheWriteTokens: 1_000_000, outputTokens: 0 })).toBe(
+			3_750_000
+		);
 	});
 
 	it('charges each Anthropic input token once: fresh, cache read and cache write at their own rates', () => {

@@ -1,5 +1,17 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { BudgetGuard, loadScopes, recordCall, markWarned, takeTurnQuota, returnTurnQuota, reserve, settle, release, reservedMicros, worstCaseMicros } from '../../../src/lib/server/budget';
+import {
+	BudgetGuard,
+	loadScopes,
+	recordCall,
+	markWarned,
+	takeTurnQuota,
+	returnTurnQuota,
+	reserve,
+	settle,
+	release,
+	reservedMicros,
+	worstCaseMicros
+} from '../../../src/lib/server/budget';
 import { testEnv, type TestEnv } from '../../helpers/env';
 
 let env: TestEnv | undefined;
@@ -20,7 +32,12 @@ describe('spending in the control database', () => {
 		await recordCall(db, { userId: 'u2', sessionId: 's3' }, 1000, NOW);
 		await recordCall(db, { userId: 'u1', sessionId: 's1' }, 7, NOW - 86_400_000); // yesterday
 		await recordCall(db, { userId: 'u1', sessionId: 's1' }, 9, Date.UTC(2026, 10, 30)); // last month
-		const scopes = await loadScopes(db, { userId: 'u1', sessionId: 's1', turnId: 't' }, { turn: none, session: none, userDay: none, globalMonth: none, maxToolRounds: 8 }, NOW);
+		const scopes = await loadScopes(
+			db,
+			{ userId: 'u1', sessionId: 's1', turnId: 't' },
+			{ turn: none, session: none, userDay: none, globalMonth: none, maxToolRounds: 8 },
+			NOW
+		);
 		const spent = Object.fromEntries(scopes.filter((s) => s.unit === 'micros').map((s) => [s.scope, s.spent]));
 		expect(spent).toEqual({ turn: 0, session: 316, user_day: 500, global_month: 1507 });
 	});
@@ -31,7 +48,12 @@ describe('spending in the control database', () => {
 		expect(await markWarned(db, 'user_day', 'u1', '2026-12-02', NOW)).toBe(true);
 		expect(await markWarned(db, 'user_day', 'u1', '2026-12-02', NOW)).toBe(false);
 		expect(await markWarned(db, 'user_day', 'u1', '2026-12-03', NOW)).toBe(true);
-		const scopes = await loadScopes(db, { userId: 'u1', sessionId: 's1', turnId: 't' }, { turn: none, session: none, userDay: { limit: 100, warnAt: 1 }, globalMonth: none, maxToolRounds: 8 }, NOW);
+		const scopes = await loadScopes(
+			db,
+			{ userId: 'u1', sessionId: 's1', turnId: 't' },
+			{ turn: none, session: none, userDay: { limit: 100, warnAt: 1 }, globalMonth: none, maxToolRounds: 8 },
+			NOW
+		);
 		const guard = new BudgetGuard(scopes);
 		expect(guard.record(50)).toEqual([]);
 	});
@@ -91,7 +113,11 @@ describe('reservations', () => {
 	it('writes nothing when no shared scope has a limit or a warning', async () => {
 		env = await testEnv();
 		const db = env.app.control.db;
-		expect(await reserve(db, payer, { session: none, userDay: none, globalMonth: none }, 5, NOW, TTL)).toEqual({ ok: true, id: undefined, totals: {} });
+		expect(await reserve(db, payer, { session: none, userDay: none, globalMonth: none }, 5, NOW, TTL)).toEqual({
+			ok: true,
+			id: undefined,
+			totals: {}
+		});
 		expect(await reservedMicros(db)).toBe(0);
 	});
 

@@ -10,7 +10,6 @@ import { authenticateToken } from '../../../src/lib/server/auth';
 import { listPlaySessions } from '../../../src/lib/server/sessions';
 import { kantera, kanteraInProcess } from '../../helpers/cli';
 
-
 const lastWord = (text: string) => text.trim().split(/\s+/).at(-1) ?? '';
 
 describe('kantera CLI', () => {
@@ -32,7 +31,10 @@ describe('kantera CLI', () => {
 		const app = await createApp(parseConfig({ KANTERA_DATA_DIR: dir }));
 		try {
 			const { verifyCredentials } = await import('../../../src/lib/server/auth');
-			await expect(verifyCredentials(app, { name: 'alice', password: 'correct horse' })).resolves.toMatchObject({ name: 'alice', isAdmin: true });
+			await expect(verifyCredentials(app, { name: 'alice', password: 'correct horse' })).resolves.toMatchObject({
+				name: 'alice',
+				isAdmin: true
+			});
 		} finally {
 			await app.close();
 		}

@@ -66,17 +66,30 @@ describe('kantera doctor', () => {
 		cleanups.push(() => d.remove());
 		const mock = await startMockLlm();
 		cleanups.push(() => mock.close());
-		const env = { KANTERA_DATA_DIR: d.dir, OPENAI_BASE_URL: mock.openaiBaseUrl, OPENAI_API_KEY: 'sk-test', KANTERA_LLM_MODEL: 'mock-model' };
+		const env = {
+			KANTERA_DATA_DIR: d.dir,
+			OPENAI_BASE_URL: mock.openaiBaseUrl,
+			OPENAI_API_KEY: 'sk-test',
+			KANTERA_LLM_MODEL: 'mock-model'
+		};
 		expect((await kanteraInProcess(d.dir, ['user', 'create', '--name', 'alice', '--password-stdin'], 'wonderland\n', env)).code).toBe(0);
 		expect((await kanteraInProcess(d.dir, ['sessions', 'create', '--title', 'One'], undefined, env)).code).toBe(0);
 		mkdirSync(path.join(d.dir, 'sessions'), { recursive: true });
 		writeFileSync(path.join(d.dir, 'sessions', 'aaaaaaaaaaaaaaaaaaaa.db'), '');
 		const findings = await runDoctor(env, { timeoutMs: 2_000, repair: false });
-		expect(find(findings, 'control database')).toEqual([expect.objectContaining({ status: 'ok', message: expect.stringMatching(/SQLite 3\.\d+.*migrations applied/) })]);
-		expect(find(findings, 'session databases')).toEqual([expect.objectContaining({ status: 'ok', message: expect.stringMatching(/^1\/1 reachable \(files, SQLite/) })]);
-		expect(find(findings, 'orphaned databases')).toEqual([expect.objectContaining({ status: 'warn', message: expect.stringContaining('aaaaaaaaaaaaaaaaaaaa.db') })]);
+		expect(find(findings, 'control database')).toEqual([
+			expect.objectContaining({ status: 'ok', message: expect.stringMatching(/SQLite 3\.\d+.*migrations applied/) })
+		]);
+		expect(find(findings, 'session databases')).toEqual([
+			expect.objectContaining({ status: 'ok', message: expect.stringMatching(/^1\/1 reachable \(files, SQLite/) })
+		]);
+		expect(find(findings, 'orphaned databases')).toEqual([
+			expect.objectContaining({ status: 'warn', message: expect.stringContaining('aaaaaaaaaaaaaaaaaaaa.db') })
+		]);
 		// The mock LLM has no GET /models: reachable, with the status it gave (a 401/403 would be a FAIL).
-		expect(find(findings, 'LLM provider')).toEqual([expect.objectContaining({ status: 'warn', message: expect.stringMatching(/\/v1\/models answered HTTP 404/) })]);
+		expect(find(findings, 'LLM provider')).toEqual([
+			expect.objectContaining({ status: 'warn', message: expect.stringMatching(/\/v1\/models answered HTTP 404/) })
+		]);
 		expect(findings.filter((f) => f.status === 'fail')).toEqual([]);
 	});
 
@@ -87,11 +100,19 @@ describe('kantera doctor', () => {
 		await migrate(c, controlMigrations.slice(0, 1));
 		c.close();
 		const findings = await runDoctor({ KANTERA_DATA_DIR: d.dir }, { timeoutMs: 1_000, repair: false });
-		expect(find(findings, 'control database')[0]).toMatchObject({ status: 'warn', message: expect.stringMatching(new RegExp(`${controlMigrations.length - 1} of ${controlMigrations.length} migration\\(s\\) pending`)) });
+		expect(find(findings, 'control database')[0]).toMatchObject({
+			status: 'warn',
+			message: expect.stringMatching(new RegExp(`${controlMigrations.length - 1} of ${controlMigrations.length} migration\\(s\\) pending`))
+		});
 		const again = await runDoctor({ KANTERA_DATA_DIR: d.dir }, { timeoutMs: 1_000, repair: false });
 		expect(find(again, 'control database')[0]?.status).toBe('warn');
 
-		const bad = await runDoctor({ KANTERA_DATA_DIR: d.dir, KANTERA_SESSION_DB_CACHE: '0', KANTERA_TURSO_ORG: 'x' }, { timeoutMs: 1_000, repair: false });
-		expect(bad).toEqual([expect.objectContaining({ area: 'config', status: 'fail', message: expect.stringMatching(/KANTERA_SESSION_DB_CACHE/) })]);
+		const bad = await runDoctor(
+			{ KANTERA_DATA_DIR: d.dir, KANTERA_SESSION_DB_CACHE: '0', KANTERA_TURSO_ORG: 'x' },
+			{ timeoutMs: 1_000, repair: false }
+		);
+		expect(bad).toEqual([
+			expect.objectContaining({ area: 'config', status: 'fail', message: expect.stringMatching(/KANTERA_SESSION_DB_CACHE/) })
+		]);
 	});
 });

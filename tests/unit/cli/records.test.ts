@@ -8,7 +8,12 @@ import { kantera, kanteraInProcess } from '../../helpers/cli';
 const lastWord = (text: string) => text.trim().split(/\s+/).at(-1) ?? '';
 
 const LINES = [
-	{ kind: 'document', title: 'World', body: '# Geography\n## North\n### North Gate\nThe 北門 is guarded day and night by ブラム, a veteran with a scarred cheek.\n## South\nFishing villages.', ref: 'doc-world' },
+	{
+		kind: 'document',
+		title: 'World',
+		body: '# Geography\n## North\n### North Gate\nThe 北門 is guarded day and night by ブラム, a veteran with a scarred cheek.\n## South\nFishing villages.',
+		ref: 'doc-world'
+	},
 	{ kind: 'journal', body: 'Day 3: the party bought a brass lantern in the market.', ref: 'j-lantern' },
 	{ kind: 'memory', title: 'Bram', body: 'Bram owes the party a favour.', ref: 'm-bram' },
 	{ kind: 'story', title: 'traitor', body: 'The captain of the guard is the traitor.', ref: 's-traitor' },
@@ -42,7 +47,15 @@ describe('kantera records', () => {
 		const hits: { ref: string; path: string; kind: string }[] = JSON.parse(gate.stdout);
 		expect(hits[0]).toMatchObject({ ref: 'doc-world', kind: 'document', path: 'World › Geography › North › North Gate' });
 
-		const lantern = await kanteraInProcess(dir, ['records', 'search', '--session', session, '--query', 'lanterns bought at the market', '--json']);
+		const lantern = await kanteraInProcess(dir, [
+			'records',
+			'search',
+			'--session',
+			session,
+			'--query',
+			'lanterns bought at the market',
+			'--json'
+		]);
 		expect(JSON.parse(lantern.stdout)[0]).toMatchObject({ ref: 'j-lantern' });
 	});
 
@@ -52,33 +65,104 @@ describe('kantera records', () => {
 		const player = await kanteraInProcess(dir, ['records', 'search', '--session', session, '--query', 'traitor', '--json', '--player']);
 		expect(JSON.parse(player.stdout).map((h: { ref: string }) => h.ref)).not.toContain('s-traitor');
 
-		const batch = await kanteraInProcess(dir, ['records', 'search', '--session', session, '--queries', file('q.jsonl', [{ id: 'q1', query: 'ブラム' }, { id: 2, query: 'favour' }]), '--k', '3', '--no-cutoff']);
+		const batch = await kanteraInProcess(dir, [
+			'records',
+			'search',
+			'--session',
+			session,
+			'--queries',
+			file('q.jsonl', [
+				{ id: 'q1', query: 'ブラム' },
+				{ id: 2, query: 'favour' }
+			]),
+			'--k',
+			'3',
+			'--no-cutoff'
+		]);
 		expect(batch.code).toBe(0);
-		const out = batch.stdout.trim().split('\n').map((l) => JSON.parse(l));
+		const out = batch.stdout
+			.trim()
+			.split('\n')
+			.map((l) => JSON.parse(l));
 		expect(out.map((o) => o.id)).toEqual(['q1', 2]);
-		expect(out[0].results[0]).toMatchObject({ ref: 'doc-world', kind: 'document', recordId: expect.any(Number), score: expect.any(Number), snippet: expect.stringContaining('ブラム') });
+		expect(out[0].results[0]).toMatchObject({
+			ref: 'doc-world',
+			kind: 'document',
+			recordId: expect.any(Number),
+			score: expect.any(Number),
+			snippet: expect.stringContaining('ブラム')
+		});
 		expect(out[1].results[0].ref).toBe('m-bram');
 		expect(out[0].results.length).toBeLessThanOrEqual(3);
 	});
 
 	it('a bad line imports nothing and says which line', async () => {
 		const smugglers = async () => {
-			const r = await kanteraInProcess(dir, ['records', 'search', '--session', session, '--query', 'smugglers', '--json', '--no-cutoff', '--k', '100']);
+			const r = await kanteraInProcess(dir, [
+				'records',
+				'search',
+				'--session',
+				session,
+				'--query',
+				'smugglers',
+				'--json',
+				'--no-cutoff',
+				'--k',
+				'100'
+			]);
 			return JSON.parse(r.stdout).filter((h: { snippet: string }) => /smugglers/i.test(h.snippet));
 		};
 		expect(await smugglers()).toEqual([]);
-		const bad = await kanteraInProcess(dir, ['records', 'import', '--session', session, '--file', file('bad.jsonl', [{ kind: 'journal', body: 'Smugglers land at dawn.' }, { kind: 'diary', body: 'x' }])]);
+		const bad = await kanteraInProcess(dir, [
+			'records',
+			'import',
+			'--session',
+			session,
+			'--file',
+			file('bad.jsonl', [
+				{ kind: 'journal', body: 'Smugglers land at dawn.' },
+				{ kind: 'diary', body: 'x' }
+			])
+		]);
 		expect(bad.code).toBe(1);
 		expect(bad.stderr).toMatch(/bad\.jsonl:2: unknown record kind "diary"/);
-		const notJson = await kanteraInProcess(dir, ['records', 'import', '--session', session, '--file', file('nojson.jsonl', ['{"kind": "journal", "body": "Smugglers land at dawn."}', '{oops'])]);
+		const notJson = await kanteraInProcess(dir, [
+			'records',
+			'import',
+			'--session',
+			session,
+			'--file',
+			file('nojson.jsonl', ['{"kind": "journal", "body": "Smugglers land at dawn."}', '{oops'])
+		]);
 		expect(notJson.code).toBe(1);
 		expect(notJson.stderr).toMatch(/nojson\.jsonl:2: not valid JSON/);
-		const duplicate = await kanteraInProcess(dir, ['records', 'import', '--session', session, '--file', file('dup.jsonl', [{ kind: 'journal', body: 'Smugglers land at dawn.' }, { kind: 'memory', title: 'Bram', body: 'again' }])]);
+		const duplicate = await kanteraInProcess(dir, [
+			'records',
+			'import',
+			'--session',
+			session,
+			'--file',
+			file('dup.jsonl', [
+				{ kind: 'journal', body: 'Smugglers land at dawn.' },
+				{ kind: 'memory', title: 'Bram', body: 'again' }
+			])
+		]);
 		expect(duplicate.code).toBe(1);
 		expect(duplicate.stderr).toMatch(/record 2: .*Bram/);
 		expect(await smugglers()).toEqual([]);
 		// The same line alone does import: the refusals above were about the bad lines.
-		expect((await kanteraInProcess(dir, ['records', 'import', '--session', session, '--file', file('ok.jsonl', [{ kind: 'journal', body: 'Smugglers land at dawn.' }])])).code).toBe(0);
+		expect(
+			(
+				await kanteraInProcess(dir, [
+					'records',
+					'import',
+					'--session',
+					session,
+					'--file',
+					file('ok.jsonl', [{ kind: 'journal', body: 'Smugglers land at dawn.' }])
+				])
+			).code
+		).toBe(0);
 		expect(await smugglers()).toHaveLength(1);
 	});
 
@@ -98,8 +182,19 @@ describe('kantera sessions create --world', () => {
 	afterAll(() => tmp.remove());
 
 	it('starts a session from an official world whose documents are then searchable', async () => {
-		expect((await kanteraInProcess(tmp.dir, ['user', 'create', '--name', 'keeper', '--password-stdin'], 'correct horse battery')).code).toBe(0);
-		const created = await kanteraInProcess(tmp.dir, ['sessions', 'create', '--title', '鉄脚', '--language', 'ja', '--world', 'iron-walkers']);
+		expect(
+			(await kanteraInProcess(tmp.dir, ['user', 'create', '--name', 'keeper', '--password-stdin'], 'correct horse battery')).code
+		).toBe(0);
+		const created = await kanteraInProcess(tmp.dir, [
+			'sessions',
+			'create',
+			'--title',
+			'鉄脚',
+			'--language',
+			'ja',
+			'--world',
+			'iron-walkers'
+		]);
 		expect(created.code).toBe(0);
 		const id = lastWord(created.stdout);
 		const hits = await kanteraInProcess(tmp.dir, ['records', 'search', '--session', id, '--query', '無線', '--json', '--player']);

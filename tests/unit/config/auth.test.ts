@@ -23,7 +23,13 @@ describe('sign-in provider settings', () => {
 		expect(cfg.auth.providers).toEqual({
 			google: { clientId: 'g', clientSecret: 'gs', issuer: undefined },
 			github: { clientId: 'h', clientSecret: 'hs' },
-			oidc: { clientId: 'o', clientSecret: undefined, issuer: 'https://sso.example.test/realms/r', name: 'Company SSO', scopes: ['openid', 'profile', 'email'] }
+			oidc: {
+				clientId: 'o',
+				clientSecret: undefined,
+				issuer: 'https://sso.example.test/realms/r',
+				name: 'Company SSO',
+				scopes: ['openid', 'profile', 'email']
+			}
 		});
 	});
 
@@ -43,10 +49,21 @@ describe('the free model', () => {
 	it('is the default model, a model on the default provider, or provider:model on a configured provider', () => {
 		const llm = { OPENAI_API_KEY: 'sk', ANTHROPIC_API_KEY: 'ak' };
 		expect(parseConfig({ ...base, ...llm }).tiers.freeModel).toEqual({ provider: 'openai', model: 'gpt-4.1-mini' });
-		expect(parseConfig({ ...base, ...llm, KANTERA_FREE_MODEL: 'gpt-4.1-nano' }).tiers.freeModel).toEqual({ provider: 'openai', model: 'gpt-4.1-nano' });
-		expect(parseConfig({ ...base, ...llm, KANTERA_FREE_MODEL: 'anthropic:claude-haiku-4-5' }).tiers.freeModel).toEqual({ provider: 'anthropic', model: 'claude-haiku-4-5' });
-		expect(() => parseConfig({ ...base, ...llm, KANTERA_FREE_MODEL: 'google:gemini-2.5-flash' })).toThrow(/KANTERA_FREE_MODEL: the provider google is not configured/);
+		expect(parseConfig({ ...base, ...llm, KANTERA_FREE_MODEL: 'gpt-4.1-nano' }).tiers.freeModel).toEqual({
+			provider: 'openai',
+			model: 'gpt-4.1-nano'
+		});
+		expect(parseConfig({ ...base, ...llm, KANTERA_FREE_MODEL: 'anthropic:claude-haiku-4-5' }).tiers.freeModel).toEqual({
+			provider: 'anthropic',
+			model: 'claude-haiku-4-5'
+		});
+		expect(() => parseConfig({ ...base, ...llm, KANTERA_FREE_MODEL: 'google:gemini-2.5-flash' })).toThrow(
+			/KANTERA_FREE_MODEL: the provider google is not configured/
+		);
 		// A model id with a colon that is not a provider stays a model id (e.g. Ollama's llama3:8b).
-		expect(parseConfig({ ...base, ...llm, KANTERA_FREE_MODEL: 'llama3:8b' }).tiers.freeModel).toEqual({ provider: 'openai', model: 'llama3:8b' });
+		expect(parseConfig({ ...base, ...llm, KANTERA_FREE_MODEL: 'llama3:8b' }).tiers.freeModel).toEqual({
+			provider: 'openai',
+			model: 'llama3:8b'
+		});
 	});
 });

@@ -22,15 +22,24 @@ describe('deploy configuration', () => {
 	it('names what is missing or wrong', () => {
 		expect(() => parseConfig({ ...base, KANTERA_TURSO_ORG: 'acme' })).toThrow(/KANTERA_TURSO_GROUP, KANTERA_TURSO_API_TOKEN: required/);
 		expect(() => parseConfig({ ...base, ...turso, KANTERA_TURSO_DB_PREFIX: 'Bad_Prefix' })).toThrow(/KANTERA_TURSO_DB_PREFIX/);
-		expect(() => parseConfig({ ...base, KANTERA_SESSION_DB_URL: 'libsql://{hostname}' })).toThrow(/\{hostname\} only exists with KANTERA_TURSO_/);
+		expect(() => parseConfig({ ...base, KANTERA_SESSION_DB_URL: 'libsql://{hostname}' })).toThrow(
+			/\{hostname\} only exists with KANTERA_TURSO_/
+		);
 		expect(() => parseConfig({ ...base, KANTERA_SESSION_DB_URL: 'http://db.example/' })).toThrow(ConfigError);
-		expect(() => parseConfig({ ...base, KANTERA_BACKUP_CRON: 'every night', KANTERA_BACKUP_DIR: '/b' })).toThrow(/KANTERA_BACKUP_CRON: not a cron expression/);
+		expect(() => parseConfig({ ...base, KANTERA_BACKUP_CRON: 'every night', KANTERA_BACKUP_DIR: '/b' })).toThrow(
+			/KANTERA_BACKUP_CRON: not a cron expression/
+		);
 		expect(() => parseConfig({ ...base, KANTERA_BACKUP_CRON: '0 3 * * *' })).toThrow(/KANTERA_BACKUP_DIR: required/);
 		expect(() => parseConfig({ ...base, KANTERA_BACKUP_KEEP: '0' })).toThrow(/KANTERA_BACKUP_KEEP/);
 	});
 
 	it('accepts a nightly schedule', () => {
-		const cfg = parseConfig({ ...base, KANTERA_BACKUP_CRON: '0 3 * * *', KANTERA_BACKUP_DIR: '/var/backups/kantera', KANTERA_BACKUP_KEEP: '14' });
+		const cfg = parseConfig({
+			...base,
+			KANTERA_BACKUP_CRON: '0 3 * * *',
+			KANTERA_BACKUP_DIR: '/var/backups/kantera',
+			KANTERA_BACKUP_KEEP: '14'
+		});
 		expect(cfg.backup).toEqual({ cron: '0 3 * * *', dir: '/var/backups/kantera', keep: 14 });
 	});
 });

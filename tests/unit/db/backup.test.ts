@@ -49,12 +49,15 @@ async function settled(app: App): Promise<void> {
 	}
 }
 
-async function campaign(): Promise<MockLlmApp & { sessionIds: string[]; userId: string; play(sessionId: string, text: string): Promise<void> }> {
+async function campaign(): Promise<
+	MockLlmApp & { sessionIds: string[]; userId: string; play(sessionId: string, text: string): Promise<void> }
+> {
 	const m = await mockLlmApp('openai');
 	cleanups.push(() => m.cleanup());
 	const user = await createUser(m.app, { name: 'alice', password: 'wonderland' });
 	const ids: string[] = [];
-	for (const world of ['sword-and-sorcery', 'iron-walkers']) ids.push((await startSession(m.app, { ownerId: user.id, title: world, worldId: world, language: 'en' })).session.id);
+	for (const world of ['sword-and-sorcery', 'iron-walkers'])
+		ids.push((await startSession(m.app, { ownerId: user.id, title: world, worldId: world, language: 'en' })).session.id);
 	await m.app.images.idle();
 	return {
 		...m,
@@ -62,7 +65,12 @@ async function campaign(): Promise<MockLlmApp & { sessionIds: string[]; userId: 
 		userId: user.id,
 		async play(sessionId, text) {
 			m.mock.script([
-				{ toolCalls: [{ name: 'journal_append', arguments: { entry: `${text}: the bell of the salt tower rings.` } }, { name: 'update_state', arguments: { patch: { location: text } } }] },
+				{
+					toolCalls: [
+						{ name: 'journal_append', arguments: { entry: `${text}: the bell of the salt tower rings.` } },
+						{ name: 'update_state', arguments: { patch: { location: text } } }
+					]
+				},
 				{ text: `${text}. Gulls cry over the pier.` }
 			]);
 			await m.app.sessions.use(sessionId, (s) => acceptTurn(m.app, s, { userId: user.id, text, idempotencyKey: newId() }));
@@ -75,7 +83,9 @@ async function campaign(): Promise<MockLlmApp & { sessionIds: string[]; userId: 
 
 /** Every row of every table that holds data of its own (search indexes are derived), blobs as base64. */
 async function rows(client: Client): Promise<Record<string, unknown[]>> {
-	const tables = await client.execute("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%\\_shadow' ESCAPE '\\' ORDER BY name");
+	const tables = await client.execute(
+		"SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%\\_shadow' ESCAPE '\\' ORDER BY name"
+	);
 	const out: Record<string, unknown[]> = {};
 	for (const t of tables.rows.map((r) => String(r.name))) {
 		// Ordered by every column, so two copies of a table list their rows the same way whatever its shape.
@@ -83,10 +93,13 @@ async function rows(client: Client): Promise<Record<string, unknown[]>> {
 		const order = columns.rows.map((c) => `"${String(c.name).replaceAll('"', '""')}"`).join(', ');
 		if (order === '') throw new Error(`table ${t} has no columns`);
 		const rs = await client.execute(`SELECT * FROM "${t}" ORDER BY ${order}`);
-		out[t] = rs.rows.map((r) => Object.fromEntries(rs.columns.map((c, i) => [c, r[i] instanceof ArrayBuffer ? Buffer.from(r[i]).toString('base64') : r[i]])));
+		out[t] = rs.rows.map((r) =>
+			Object.fromEntries(rs.columns.map((c, i) => [c, r[i] instanceof ArrayBuffer ? Buffer.from(r[i]).toString('base64') : r[i]]))
+		);
 	}
 	const seq = await client.execute("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_sequence'");
-	if (Number(seq.rows[0]?.[0]) > 0) out.sqlite_sequence = (await client.execute('SELECT name, seq FROM sqlite_sequence ORDER BY name')).rows.map((r) => [r.name, r.seq]);
+	if (Number(seq.rows[0]?.[0]) > 0)
+		out.sqlite_sequence = (await client.execute('SELECT name, seq FROM sqlite_sequence ORDER BY name')).rows.map((r) => [r.name, r.seq]);
 	return out;
 }
 
@@ -99,7 +112,14 @@ async function snapshot(app: App, ids: string[]) {
 		sessions[id] = await app.sessions.use(id, async (s) => {
 			const hits = await recall(s.db, 'salt tower bell', { embedder, includeGmOnly: true });
 			const vectors = await s.client.execute("SELECT count(*) FROM sqlite_master WHERE name = 'section_vectors'");
-			const near = Number(vectors.rows[0]?.[0]) > 0 ? (await s.client.execute("SELECT id FROM vector_top_k('section_vectors_idx', (SELECT embedding FROM section_vectors LIMIT 1), 5)")).rows.map((r) => r.id) : [];
+			const near =
+				Number(vectors.rows[0]?.[0]) > 0
+					? (
+							await s.client.execute(
+								"SELECT id FROM vector_top_k('section_vectors_idx', (SELECT embedding FROM section_vectors LIMIT 1), 5)"
+							)
+						).rows.map((r) => r.id)
+					: [];
 			return { rows: await rows(s.client), recall: hits.map((h) => [h.kind, h.recordId, h.path]), near };
 		});
 	}
@@ -167,7 +187,9 @@ describe('kantera backup / restore', { timeout: 180_000 }, () => {
 		const out = tempDir('kantera-backups-');
 		cleanups.push(() => out.remove());
 		// Accepted (and noted as work in the control database) but not yet picked up by the server's runner.
-		const accepted = await c.app.sessions.use(a, (s) => acceptTurn(c.app, s, { userId: c.userId, text: 'Knock on the gate', idempotencyKey: newId() }));
+		const accepted = await c.app.sessions.use(a, (s) =>
+			acceptTurn(c.app, s, { userId: c.userId, text: 'Knock on the gate', idempotencyKey: newId() })
+		);
 		c.mock.script([{ text: 'The gate opens.' }]);
 		const run = await cli(envOf(c.app.config), ['backup', '--out', out.dir]);
 		expect(run.code).toBe(0);
@@ -224,7 +246,10 @@ describe('kantera backup / restore', { timeout: 180_000 }, () => {
 		const out = tempDir('kantera-backups-');
 		cleanups.push(() => out.remove());
 		// Every second (croner's six-field form), keeping one.
-		const stop = startBackupSchedule({ config: c.app.config, control: c.app.control, sessions: c.app.sessions }, { cron: '* * * * * *', dir: out.dir, keep: 1 });
+		const stop = startBackupSchedule(
+			{ config: c.app.config, control: c.app.control, sessions: c.app.sessions },
+			{ cron: '* * * * * *', dir: out.dir, keep: 1 }
+		);
 		cleanups.push(stop);
 		const deadline = Date.now() + 15_000;
 		const seen = new Set<string>();

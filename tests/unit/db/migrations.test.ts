@@ -34,7 +34,19 @@ describe('migrations', () => {
 		expect(await migrate(c, sessionMigrations)).toEqual(sessionMigrations.map((m) => m.tag));
 		expect(await migrate(c, sessionMigrations)).toEqual([]);
 		const names = await tables(c);
-		for (const t of ['state', 'journal', 'memory_notes', 'documents', 'summaries', 'story_entries', 'log_messages', 'sections', 'sections_trigram', 'sections_words', 'sections_ai']) {
+		for (const t of [
+			'state',
+			'journal',
+			'memory_notes',
+			'documents',
+			'summaries',
+			'story_entries',
+			'log_messages',
+			'sections',
+			'sections_trigram',
+			'sections_words',
+			'sections_ai'
+		]) {
 			expect(names).toContain(t);
 		}
 		c.close();
@@ -44,7 +56,9 @@ describe('migrations', () => {
 		const c = fileClient();
 		const first = sessionMigrations.slice(0, 1);
 		await migrate(c, first);
-		await c.execute("INSERT INTO sections (kind, record_id, ord, path, body, gm_only, content_hash) VALUES ('journal', 1, 0, 'Journal', 'before the upgrade', 0, 'h')");
+		await c.execute(
+			"INSERT INTO sections (kind, record_id, ord, path, body, gm_only, content_hash) VALUES ('journal', 1, 0, 'Journal', 'before the upgrade', 0, 'h')"
+		);
 		expect(await migrate(c, sessionMigrations)).toEqual(sessionMigrations.slice(1).map((m) => m.tag));
 		const row = await c.execute('SELECT count(*) AS n FROM sections');
 		expect(row.rows[0]?.n).toBe(1);
@@ -87,7 +101,10 @@ describe('migrations', () => {
 			turn('t2', 'failed', 'The LLM call failed (rate_limit): slow down'),
 			turn('t3', 'failed', 'The turn failed: disk full'),
 			turn('t4', 'interrupted', 'The server stopped while this turn was running.'),
-			{ sql: "INSERT INTO events (turn_id, type, data, created_at) VALUES ('t1', 'turn.failed', ?, 0)", args: [JSON.stringify({ type: 'turn.failed', turnId: 't1', error: leak, retryable: false })] }
+			{
+				sql: "INSERT INTO events (turn_id, type, data, created_at) VALUES ('t1', 'turn.failed', ?, 0)",
+				args: [JSON.stringify({ type: 'turn.failed', turnId: 't1', error: leak, retryable: false })]
+			}
 		]);
 		await migrate(c, sessionMigrations);
 		const rows = await c.execute('SELECT id, status, error, failure_reason, error_id FROM turns ORDER BY id');
@@ -98,7 +115,9 @@ describe('migrations', () => {
 			['t4', 'interrupted', 'The server stopped while this turn was running.', null, null]
 		]);
 		const events = await c.execute('SELECT data FROM events');
-		expect(events.rows.map((r) => JSON.parse(String(r.data)))).toEqual([{ type: 'turn.failed', turnId: 't1', reason: 'refused', errorId: 'legacy', retryable: false }]);
+		expect(events.rows.map((r) => JSON.parse(String(r.data)))).toEqual([
+			{ type: 'turn.failed', turnId: 't1', reason: 'refused', errorId: 'legacy', retryable: false }
+		]);
 		c.close();
 	});
 });

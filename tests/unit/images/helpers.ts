@@ -5,7 +5,14 @@ import { createApp, type App } from '../../../src/lib/server/app';
 import { newId, sessionSchema, type SessionDb } from '../../../src/lib/server/db';
 import * as stage from '../../../src/lib/server/stage';
 import { readEventsAfter } from '../../../src/lib/server/turn';
-import { ImageProviderError, OfflineImageProvider, type GeneratedImage, type ImageJobPolicy, type ImageProvider, type ImageRequest } from '../../../src/lib/server/images';
+import {
+	ImageProviderError,
+	OfflineImageProvider,
+	type GeneratedImage,
+	type ImageJobPolicy,
+	type ImageProvider,
+	type ImageRequest
+} from '../../../src/lib/server/images';
 import type { SessionEvent } from '../../../src/lib/types/events';
 import { tempDir } from '../../helpers/env';
 
@@ -33,7 +40,10 @@ export class ScriptedProvider implements ImageProvider {
 		if (step === 'fatal') throw new ImageProviderError('image service answered 400: content policy', false, 400);
 		if (step !== 'ok') {
 			// Waits at the gate like a slow service, but, like a real one, gives up when the runner aborts.
-			await Promise.race([step.gate, new Promise<never>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }))]);
+			await Promise.race([
+				step.gate,
+				new Promise<never>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }))
+			]);
 		}
 		return this.offline.generate(request);
 	}
@@ -63,7 +73,9 @@ export const TEST_POLICY: Partial<ImageJobPolicy> = {
 	retryMaxMs: 10_000_000
 };
 
-export async function imagesHarness(opts: { steps?: Step[]; policy?: Partial<ImageJobPolicy>; env?: Record<string, string> } = {}): Promise<ImagesHarness> {
+export async function imagesHarness(
+	opts: { steps?: Step[]; policy?: Partial<ImageJobPolicy>; env?: Record<string, string> } = {}
+): Promise<ImagesHarness> {
 	const { dir, remove } = tempDir();
 	const config = parseConfig({ KANTERA_DATA_DIR: dir, ...opts.env });
 	const provider = new ScriptedProvider(opts.steps);
@@ -119,7 +131,9 @@ export interface ImagesServerRequest {
 export type ServerStep = 'png' | 'url-only' | 'not-an-image' | 'hang' | { status: number };
 
 /** A local server speaking the OpenAI images wire format; records requests, answers from a script (then a PNG). */
-export async function startImagesServer(steps: ServerStep[] = []): Promise<{ baseUrl: string; requests: ImagesServerRequest[]; script(...s: ServerStep[]): void; close(): Promise<void> }> {
+export async function startImagesServer(
+	steps: ServerStep[] = []
+): Promise<{ baseUrl: string; requests: ImagesServerRequest[]; script(...s: ServerStep[]): void; close(): Promise<void> }> {
 	const requests: ImagesServerRequest[] = [];
 	const server: Server = createServer((req, res) => {
 		void readBody(req).then((raw) => {
@@ -133,7 +147,8 @@ export async function startImagesServer(steps: ServerStep[] = []): Promise<{ bas
 				res.statusCode = step.status;
 				res.end(JSON.stringify({ error: { message: `scripted ${step.status}` } }));
 			} else if (step === 'url-only') res.end(JSON.stringify({ created: 1, data: [{ url: 'http://example.invalid/x.png' }] }));
-			else if (step === 'not-an-image') res.end(JSON.stringify({ created: 1, data: [{ b64_json: Buffer.from('<html>nope</html>').toString('base64') }] }));
+			else if (step === 'not-an-image')
+				res.end(JSON.stringify({ created: 1, data: [{ b64_json: Buffer.from('<html>nope</html>').toString('base64') }] }));
 			else res.end(JSON.stringify({ created: 1, data: [{ b64_json: TINY_PNG_BASE64 }], usage: { total_tokens: 10 } }));
 		});
 	});

@@ -30,10 +30,18 @@ describe('images ordered by turns', () => {
 	it('reach the image service after the commit with prompts free of story-DB secrets, are metered, and set the stage', async () => {
 		const server = await startImagesServer();
 		cleanups.push(() => server.close());
-		const h: TurnHarness = await turnHarness('openai', { KANTERA_IMAGES: 'openai', KANTERA_IMAGES_BASE_URL: server.baseUrl, KANTERA_IMAGES_MODEL: 'test-image', KANTERA_IMAGES_API_KEY: 'sk-img' });
+		const h: TurnHarness = await turnHarness('openai', {
+			KANTERA_IMAGES: 'openai',
+			KANTERA_IMAGES_BASE_URL: server.baseUrl,
+			KANTERA_IMAGES_MODEL: 'test-image',
+			KANTERA_IMAGES_API_KEY: 'sk-img'
+		});
 		cleanups.push(() => h.cleanup());
 		const secretCalls = [
-			{ name: 'story_advance', arguments: { action: 'confirm_truth', key: 'bram-heir', title: 'Bram', body: `Bram is the lost heir; his true name is ${SECRET}.` } },
+			{
+				name: 'story_advance',
+				arguments: { action: 'confirm_truth', key: 'bram-heir', title: 'Bram', body: `Bram is the lost heir; his true name is ${SECRET}.` }
+			},
 			{ name: 'story_begin', arguments: { type: 'plot', key: 'Bram', body: `Bram betrays the party as ${SECRET}.` } },
 			{ name: 'memory', arguments: { action: 'create', name: 'Bram', body: `Knows the word ${SECRET}.` } },
 			{ name: 'register_npc', arguments: { name: 'Bram', appearance: 'tall man, grey beard, steel breastplate' } },
@@ -48,7 +56,9 @@ describe('images ordered by turns', () => {
 		const turn = await h.play('who guards the gate?');
 		expect(turn.status).toBe('committed');
 		// The secrets are in the story DB and the GM's notes…
-		const recorded = await h.use(async (s) => JSON.stringify([await s.db.select().from(sessionSchema.storyEntries), await s.db.select().from(sessionSchema.memoryNotes)]));
+		const recorded = await h.use(async (s) =>
+			JSON.stringify([await s.db.select().from(sessionSchema.storyEntries), await s.db.select().from(sessionSchema.memoryNotes)])
+		);
 		expect(recorded.split(SECRET).length - 1).toBe(3);
 		// …and in none of the requests the image service received.
 		expect(server.requests).toHaveLength(2);
@@ -59,7 +69,12 @@ describe('images ordered by turns', () => {
 			expect(request.authorization).toBe('Bearer sk-img');
 		}
 		const bodies = server.requests.map((r) => r.body);
-		expect(bodies).toContainEqual(expect.objectContaining({ model: 'test-image', prompt: expect.stringContaining('Appearance: tall man, grey beard, steel breastplate') }));
+		expect(bodies).toContainEqual(
+			expect.objectContaining({
+				model: 'test-image',
+				prompt: expect.stringContaining('Appearance: tall man, grey beard, steel breastplate')
+			})
+		);
 		expect(bodies).toContainEqual(expect.objectContaining({ prompt: expect.stringContaining('Place: North Gate.') }));
 
 		const pngKey = imageKey(new Uint8Array(Buffer.from(TINY_PNG_BASE64, 'base64')), 'image/png');
@@ -67,7 +82,10 @@ describe('images ordered by turns', () => {
 		expect(await h.use((s) => stage.scenes.get(s.db, 'North Gate'))).toMatchObject({ backgroundImage: pngKey });
 		expect((await h.app.images.store.get(h.sessionId, pngKey))?.contentType).toBe('image/png');
 		// Both images are charged to the turn's player at the default OpenAI price (the mock model itself is unpriced).
-		const [usage] = await h.app.control.db.select().from(controlSchema.usageSession).where(eq(controlSchema.usageSession.sessionId, h.sessionId));
+		const [usage] = await h.app.control.db
+			.select()
+			.from(controlSchema.usageSession)
+			.where(eq(controlSchema.usageSession.sessionId, h.sessionId));
 		expect(usage?.costMicros).toBe(2 * 40_000);
 	});
 });
@@ -166,16 +184,23 @@ describe('regenerateImage', () => {
 		expect(refused).toBeInstanceOf(BudgetExceededError);
 		expect(refused).toMatchObject({ scope: 'user_day' });
 		expect(await orders()).toHaveLength(2);
-		const [usage] = await t.app.control.db.select().from(controlSchema.usageSession).where(eq(controlSchema.usageSession.sessionId, t.sessionId));
+		const [usage] = await t.app.control.db
+			.select()
+			.from(controlSchema.usageSession)
+			.where(eq(controlSchema.usageSession.sessionId, t.sessionId));
 		expect(usage).toMatchObject({ calls: 2, costMicros: 60_000 });
 	});
 
 	it('refuses an unknown name, bad input and another user’s session', async () => {
 		const t = await appWithUsers();
-		await expect(regenerateImage(t.app, t.sessionId, t.alice.id, { target: 'scene', name: 'Nowhere' })).rejects.toMatchObject({ code: 'not_found' });
+		await expect(regenerateImage(t.app, t.sessionId, t.alice.id, { target: 'scene', name: 'Nowhere' })).rejects.toMatchObject({
+			code: 'not_found'
+		});
 		await expect(regenerateImage(t.app, t.sessionId, t.alice.id, { target: 'npc', name: '' })).rejects.toBeInstanceOf(ImageJobError);
 		await t.app.sessions.use(t.sessionId, (s) => s.write((tx) => stage.scenes.register(tx, { name: 'Gate', description: 'stone gate' })));
-		await expect(regenerateImage(t.app, t.sessionId, t.bob.id, { target: 'scene', name: 'Gate' })).rejects.toBeInstanceOf(PlaySessionNotFoundError);
+		await expect(regenerateImage(t.app, t.sessionId, t.bob.id, { target: 'scene', name: 'Gate' })).rejects.toBeInstanceOf(
+			PlaySessionNotFoundError
+		);
 		expect(await t.app.sessions.use(t.sessionId, (s) => s.db.select().from(sessionSchema.imageOrders))).toEqual([]);
 	});
 });

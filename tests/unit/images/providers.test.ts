@@ -93,14 +93,37 @@ describe('OpenAI images wire format', () => {
 			['POST', '/v1/images/generations', 'Bearer sk-images'],
 			['POST', '/v1/images/generations', 'Bearer sk-images']
 		]);
-		expect(server.requests[0]?.body).toEqual({ model: 'gpt-image-1', prompt: 'Full-body sprite of Bram', n: 1, size: '1024x1536', quality: 'medium', background: 'transparent', output_format: 'png' });
+		expect(server.requests[0]?.body).toEqual({
+			model: 'gpt-image-1',
+			prompt: 'Full-body sprite of Bram',
+			n: 1,
+			size: '1024x1536',
+			quality: 'medium',
+			background: 'transparent',
+			output_format: 'png'
+		});
 		// Backgrounds are opaque; gpt-image models always answer in base64, so no response_format.
-		expect(server.requests[1]?.body).toEqual({ model: 'gpt-image-1', prompt: 'A gate at dusk', n: 1, size: '1536x1024', quality: 'medium' });
+		expect(server.requests[1]?.body).toEqual({
+			model: 'gpt-image-1',
+			prompt: 'A gate at dusk',
+			n: 1,
+			size: '1536x1024',
+			quality: 'medium'
+		});
 	});
 
 	it('asks a compatible server for base64 and sends no transparency or key when not configured', async () => {
 		server = await startImagesServer();
-		const provider = new OpenAIImageProvider(options(server.baseUrl, { id: 'openai-compatible', apiKey: undefined, model: 'sdxl', transparentSprites: false, quality: undefined, sizes: { sprite: '512x768', background: '768x512' } }));
+		const provider = new OpenAIImageProvider(
+			options(server.baseUrl, {
+				id: 'openai-compatible',
+				apiKey: undefined,
+				model: 'sdxl',
+				transparentSprites: false,
+				quality: undefined,
+				sizes: { sprite: '512x768', background: '768x512' }
+			})
+		);
 		expect(provider.id).toBe('openai-compatible');
 		await provider.generate({ kind: 'sprite', prompt: 'Bram', subject: 'Bram', signal: signal() });
 		expect(server.requests[0]?.authorization).toBeUndefined();
@@ -157,7 +180,14 @@ describe('image configuration', () => {
 
 	it('uses OpenAI with OPENAI_API_KEY, transparent sprites and a default price', () => {
 		const cfg = parseConfig({ KANTERA_DATA_DIR: '/tmp/x', KANTERA_IMAGES: 'openai', OPENAI_API_KEY: 'sk-llm' });
-		expect(cfg.images).toMatchObject({ provider: 'openai', baseUrl: undefined, apiKey: 'sk-llm', model: 'gpt-image-1', transparentSprites: true, priceMicros: 40_000 });
+		expect(cfg.images).toMatchObject({
+			provider: 'openai',
+			baseUrl: undefined,
+			apiKey: 'sk-llm',
+			model: 'gpt-image-1',
+			transparentSprites: true,
+			priceMicros: 40_000
+		});
 		expect(createImageProvider(cfg.images).id).toBe('openai');
 	});
 
@@ -170,9 +200,17 @@ describe('image configuration', () => {
 			KANTERA_IMAGES_MODEL: 'sdxl',
 			KANTERA_IMAGE_PRICE_USD: '0.01'
 		});
-		expect(cfg.images).toMatchObject({ provider: 'openai', apiKey: undefined, model: 'sdxl', transparentSprites: false, priceMicros: 10_000 });
+		expect(cfg.images).toMatchObject({
+			provider: 'openai',
+			apiKey: undefined,
+			model: 'sdxl',
+			transparentSprites: false,
+			priceMicros: 10_000
+		});
 		expect(createImageProvider(cfg.images).id).toBe('openai-compatible');
-		expect(() => parseConfig({ KANTERA_IMAGES: 'openai', KANTERA_IMAGES_BASE_URL: 'http://localhost:8080/v1' })).toThrow(/KANTERA_IMAGES_MODEL/);
+		expect(() => parseConfig({ KANTERA_IMAGES: 'openai', KANTERA_IMAGES_BASE_URL: 'http://localhost:8080/v1' })).toThrow(
+			/KANTERA_IMAGES_MODEL/
+		);
 		expect(() => parseConfig({ KANTERA_IMAGES: 'openai' })).toThrow(ConfigError);
 		expect(() => parseConfig({ KANTERA_IMAGES: 'dalle' })).toThrow(/KANTERA_IMAGES/);
 		expect(() => parseConfig({ KANTERA_IMAGE_PRICE_USD: 'free' })).toThrow(/KANTERA_IMAGE_PRICE_USD/);

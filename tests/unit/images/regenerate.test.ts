@@ -35,7 +35,9 @@ interface Setup {
 async function setup(env: Record<string, string>, steps: Step[] = []): Promise<Setup> {
 	const { dir, remove } = tempDir();
 	const provider = new ScriptedProvider(steps);
-	const app = await createApp(parseConfig({ KANTERA_DATA_DIR: dir, KANTERA_IMAGE_PRICE_USD: '0.04', ...env }), { images: { provider, policy: { maxAttempts: 1 } } });
+	const app = await createApp(parseConfig({ KANTERA_DATA_DIR: dir, KANTERA_IMAGE_PRICE_USD: '0.04', ...env }), {
+		images: { provider, policy: { maxAttempts: 1 } }
+	});
 	cleanups.push(async () => {
 		setAppForTests(undefined);
 		await app.close();
@@ -57,7 +59,10 @@ async function setup(env: Record<string, string>, steps: Step[] = []): Promise<S
 		provider,
 		orders: () => app.sessions.use(sessionId, (s) => s.db.select().from(sessionSchema.imageOrders)),
 		async charged() {
-			const [row] = await app.control.db.select().from(controlSchema.usageSession).where(eq(controlSchema.usageSession.sessionId, sessionId));
+			const [row] = await app.control.db
+				.select()
+				.from(controlSchema.usageSession)
+				.where(eq(controlSchema.usageSession.sessionId, sessionId));
 			return { calls: row?.calls ?? 0, costMicros: row?.costMicros ?? 0 };
 		}
 	};
@@ -81,7 +86,9 @@ describe('regenerating an image by hand', () => {
 		const tomorrow = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1)).toISOString();
 		expect(await refused.json()).toEqual({ message: expect.stringMatching(/3 images/), code: 'REGENERATION_LIMIT', resetsAt: tomorrow });
 		expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-		await expect(regenerateImage(t.app, t.sessionId, t.alice.id, { target: 'npc', name: 'Dara' })).rejects.toBeInstanceOf(RegenerationLimitError);
+		await expect(regenerateImage(t.app, t.sessionId, t.alice.id, { target: 'npc', name: 'Dara' })).rejects.toBeInstanceOf(
+			RegenerationLimitError
+		);
 		expect((await t.orders()).map((o) => o.targetName)).toEqual(['Bram', 'Ana', 'Cole']);
 	});
 
@@ -90,7 +97,9 @@ describe('regenerating an image by hand', () => {
 		const gate = new Promise<void>((resolve) => (open = resolve));
 		const t = await setup({ KANTERA_IMAGE_REGENERATIONS_PER_DAY: '3' }, [{ gate }]);
 		const first = await regenerateImage(t.app, t.sessionId, t.alice.id, { target: 'npc', name: 'Bram' });
-		const again = await Promise.all(Array.from({ length: 40 }, () => regenerateImage(t.app, t.sessionId, t.alice.id, { target: 'npc', name: 'Bram' })));
+		const again = await Promise.all(
+			Array.from({ length: 40 }, () => regenerateImage(t.app, t.sessionId, t.alice.id, { target: 'npc', name: 'Bram' }))
+		);
 		expect(new Set(again.map((o) => o.id))).toEqual(new Set([first.id]));
 		expect(await t.orders()).toHaveLength(1);
 		open();
@@ -100,7 +109,9 @@ describe('regenerating an image by hand', () => {
 		// Waiting orders used one regeneration of the allowance of three: two more are left.
 		expect((await regenerateImage(t.app, t.sessionId, t.alice.id, { target: 'npc', name: 'Bram' })).id).not.toBe(first.id);
 		await expect(regenerateImage(t.app, t.sessionId, t.alice.id, { target: 'npc', name: 'Ana' })).resolves.toBeDefined();
-		await expect(regenerateImage(t.app, t.sessionId, t.alice.id, { target: 'npc', name: 'Cole' })).rejects.toBeInstanceOf(RegenerationLimitError);
+		await expect(regenerateImage(t.app, t.sessionId, t.alice.id, { target: 'npc', name: 'Cole' })).rejects.toBeInstanceOf(
+			RegenerationLimitError
+		);
 	});
 
 	it('charges nothing for an image the service failed to generate', async () => {

@@ -42,10 +42,18 @@ describe('image job runner', () => {
 			])
 		);
 		expect(h.provider.requests).toHaveLength(2);
-		const ready = (await h.events()).filter((e) => e.type === 'image.ready').sort((a, b) => ('orderId' in a && 'orderId' in b ? a.orderId - b.orderId : 0));
+		const ready = (await h.events())
+			.filter((e) => e.type === 'image.ready')
+			.sort((a, b) => ('orderId' in a && 'orderId' in b ? a.orderId - b.orderId : 0));
 		expect(ready).toEqual([
 			{ type: 'image.ready', orderId: npcOrder, target: 'npc', name: 'Bram', url: `/api/v1/sessions/${h.sessionId}/images/${bramKey}` },
-			{ type: 'image.ready', orderId: sceneOrder, target: 'scene', name: 'North Gate', url: `/api/v1/sessions/${h.sessionId}/images/${gateKey}` }
+			{
+				type: 'image.ready',
+				orderId: sceneOrder,
+				target: 'scene',
+				name: 'North Gate',
+				url: `/api/v1/sessions/${h.sessionId}/images/${gateKey}`
+			}
 		]);
 	});
 
@@ -70,7 +78,13 @@ describe('image job runner', () => {
 		const start = h.clock.now;
 
 		await h.run();
-		expect(await h.order(id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: start + base, error: 'image service answered 503', leaseOwner: null });
+		expect(await h.order(id)).toMatchObject({
+			status: 'pending',
+			attempts: 1,
+			nextAttemptAt: start + base,
+			error: 'image service answered 503',
+			leaseOwner: null
+		});
 		// Not due yet: a kick does nothing.
 		h.clock.now = start + base - 1;
 		await h.run();
@@ -87,7 +101,9 @@ describe('image job runner', () => {
 		expect(failed).toMatchObject({ status: 'failed', attempts: 3, error: 'image service answered 503', image: null, nextAttemptAt: null });
 		expect(h.provider.requests).toHaveLength(3);
 		expect(await harness.use((s) => stage.npcs.get(s.db, 'Bram'))).toMatchObject({ spriteImage: 'placeholder.svg' });
-		expect((await h.events()).filter((e) => e.type.startsWith('image.'))).toEqual([{ type: 'image.failed', orderId: id, target: 'npc', name: 'Bram', error: IMAGE_FAILED_TEXT }]);
+		expect((await h.events()).filter((e) => e.type.startsWith('image.'))).toEqual([
+			{ type: 'image.failed', orderId: id, target: 'npc', name: 'Bram', error: IMAGE_FAILED_TEXT }
+		]);
 		// The service's own words stay on the server (the order row, the log), never in the player's events.
 		expect(JSON.stringify(await h.events())).not.toContain('answered 503');
 		// Given up for good: later kicks leave it alone.
@@ -103,7 +119,11 @@ describe('image job runner', () => {
 		expect(await h.order(id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: expect.any(Number) });
 		await h.use((s) =>
 			s.write(async (tx) => {
-				await stage.imageOrders.place(tx, { target: 'npc', targetName: 'Bram', prompt: stage.npcSpritePrompt({ name: 'Bram', appearance: 'red coat' }) });
+				await stage.imageOrders.place(tx, {
+					target: 'npc',
+					targetName: 'Bram',
+					prompt: stage.npcSpritePrompt({ name: 'Bram', appearance: 'red coat' })
+				});
 				await stage.imageOrders.claimForTurn(tx, 'turn-2');
 			})
 		);
@@ -131,8 +151,14 @@ describe('image job runner', () => {
 		const now = h.clock.now;
 		await h.use((s) =>
 			s.write(async (tx) => {
-				await tx.update(imageOrders).set({ status: 'running', attempts: 1, leaseOwner: 'dead-process', leaseExpiresAt: now - 1 }).where(eq(imageOrders.id, dead));
-				await tx.update(imageOrders).set({ status: 'running', attempts: 1, leaseOwner: 'other-process', leaseExpiresAt: now + 30_000 }).where(eq(imageOrders.id, live));
+				await tx
+					.update(imageOrders)
+					.set({ status: 'running', attempts: 1, leaseOwner: 'dead-process', leaseExpiresAt: now - 1 })
+					.where(eq(imageOrders.id, dead));
+				await tx
+					.update(imageOrders)
+					.set({ status: 'running', attempts: 1, leaseOwner: 'other-process', leaseExpiresAt: now + 30_000 })
+					.where(eq(imageOrders.id, live));
 			})
 		);
 		await h.run();
@@ -145,7 +171,14 @@ describe('image job runner', () => {
 		h = await imagesHarness();
 		const id = await h.orderSprite('Bram');
 		const now = h.clock.now;
-		await h.use((s) => s.write((tx) => tx.update(imageOrders).set({ status: 'running', attempts: 3, leaseOwner: 'dead-process', leaseExpiresAt: now - 1 }).where(eq(imageOrders.id, id))));
+		await h.use((s) =>
+			s.write((tx) =>
+				tx
+					.update(imageOrders)
+					.set({ status: 'running', attempts: 3, leaseOwner: 'dead-process', leaseExpiresAt: now - 1 })
+					.where(eq(imageOrders.id, id))
+			)
+		);
 		await h.run();
 		expect(await h.order(id)).toMatchObject({ status: 'failed', attempts: 3 });
 		expect(h.provider.requests).toHaveLength(0);
@@ -160,7 +193,14 @@ describe('image job runner', () => {
 		await h.app.images.store.put(h.sessionId, key, bytes, 'image/svg+xml');
 		const now = h.clock.now;
 		// A runner stored the image, noted it on the order, and died before applying it.
-		await h.use((s) => s.write((tx) => tx.update(imageOrders).set({ status: 'running', attempts: 1, image: key, leaseOwner: 'dead-process', leaseExpiresAt: now - 1 }).where(eq(imageOrders.id, id))));
+		await h.use((s) =>
+			s.write((tx) =>
+				tx
+					.update(imageOrders)
+					.set({ status: 'running', attempts: 1, image: key, leaseOwner: 'dead-process', leaseExpiresAt: now - 1 })
+					.where(eq(imageOrders.id, id))
+			)
+		);
 		await h.run();
 		expect(h.provider.requests).toHaveLength(0);
 		expect(await h.order(id)).toMatchObject({ status: 'done', image: key });
@@ -175,10 +215,21 @@ describe('image job runner', () => {
 		const older = await h.orderSprite('Bram');
 		const now = h.clock.now;
 		// The older order is mid-run elsewhere; the newer one (a changed look) finishes first.
-		await h.use((s) => s.write((tx) => tx.update(imageOrders).set({ status: 'running', attempts: 1, leaseOwner: 'slow-process', leaseExpiresAt: now + 1000 }).where(eq(imageOrders.id, older))));
+		await h.use((s) =>
+			s.write((tx) =>
+				tx
+					.update(imageOrders)
+					.set({ status: 'running', attempts: 1, leaseOwner: 'slow-process', leaseExpiresAt: now + 1000 })
+					.where(eq(imageOrders.id, older))
+			)
+		);
 		const newer = await h.use((s) =>
 			s.write(async (tx) => {
-				const o = await stage.imageOrders.place(tx, { target: 'npc', targetName: 'Bram', prompt: stage.npcSpritePrompt({ name: 'Bram', appearance: 'red coat' }) });
+				const o = await stage.imageOrders.place(tx, {
+					target: 'npc',
+					targetName: 'Bram',
+					prompt: stage.npcSpritePrompt({ name: 'Bram', appearance: 'red coat' })
+				});
 				await stage.imageOrders.claimForTurn(tx, 'turn-2');
 				return o.id;
 			})
@@ -222,7 +273,15 @@ describe('image job runner', () => {
 		const shared = new ScriptedProvider([{ gate }, { gate }, { gate }]);
 		// Two runners with their own owner ids, as two processes would have. They share one database
 		// handle: two handles on one file in one process block each other in SQLite's synchronous busy wait.
-		const runner = () => new ImageRunner({ sessions: harness.app.sessions, bus: new EventBus(), provider: shared, store: harness.app.images.store, policy: { jobsPerSession: 3 }, now: () => harness.clock.now });
+		const runner = () =>
+			new ImageRunner({
+				sessions: harness.app.sessions,
+				bus: new EventBus(),
+				provider: shared,
+				store: harness.app.images.store,
+				policy: { jobsPerSession: 3 },
+				now: () => harness.clock.now
+			});
 		const runners = [runner(), runner()];
 		try {
 			for (const r of runners) r.kick(harness.sessionId);

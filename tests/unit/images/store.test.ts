@@ -39,7 +39,21 @@ describe('local image store', () => {
 		// A file just outside the session folder that a traversal would reach.
 		mkdirSync(root, { recursive: true });
 		writeFileSync(path.join(root, 'secret.png'), 'x');
-		const badKeys = ['../secret.png', '..%2Fsecret.png', 'a/b.png', 'a\\b.png', '.png', '..png', 'x.svg.png', 'X.png', 'x.exe', 'x.png\u0000', 'x', '', `${'a'.repeat(200)}.png`];
+		const badKeys = [
+			'../secret.png',
+			'..%2Fsecret.png',
+			'a/b.png',
+			'a\\b.png',
+			'.png',
+			'..png',
+			'x.svg.png',
+			'X.png',
+			'x.exe',
+			'x.png\u0000',
+			'x',
+			'',
+			`${'a'.repeat(200)}.png`
+		];
 		for (const key of badKeys) {
 			expect(isImageKey(key)).toBe(false);
 			await expect(s.get(id, key)).rejects.toBeInstanceOf(ImageStoreError);

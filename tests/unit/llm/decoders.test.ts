@@ -11,7 +11,10 @@ type OpenAiChunk = Parameters<OpenAiStreamDecoder['push']>[0];
 type AnthropicEvent = Parameters<AnthropicStreamDecoder['push']>[0];
 type ToolFragment = { index: number; id?: string; function?: { name?: string; arguments?: string } };
 
-function chunk(delta: { content?: string; tool_calls?: ToolFragment[] }, finish: 'stop' | 'tool_calls' | 'length' | null = null): OpenAiChunk {
+function chunk(
+	delta: { content?: string; tool_calls?: ToolFragment[] },
+	finish: 'stop' | 'tool_calls' | 'length' | null = null
+): OpenAiChunk {
 	return { id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] };
 }
 
@@ -27,7 +30,9 @@ describe('OpenAI stream decoder', () => {
 			chunk({ tool_calls: [{ index: 0, id: 'call_1', function: { arguments: 'tion":"1d6"}' } }] }),
 			chunk({}, 'tool_calls')
 		]);
-		expect(events.filter((e) => e.type === 'tool_call')).toEqual([{ type: 'tool_call', id: 'call_1', name: 'roll_dice', arguments: '{"notation":"1d6"}' }]);
+		expect(events.filter((e) => e.type === 'tool_call')).toEqual([
+			{ type: 'tool_call', id: 'call_1', name: 'roll_dice', arguments: '{"notation":"1d6"}' }
+		]);
 	});
 
 	it('splits two calls that a server sent under the same index', () => {
@@ -40,7 +45,10 @@ describe('OpenAI stream decoder', () => {
 	});
 
 	it('reads `stop` after tool calls as tool_calls, and empty arguments as {}', () => {
-		const events = runOpenAi([chunk({ tool_calls: [{ index: 0, id: 'call_1', function: { name: 'get_state', arguments: '' } }] }), chunk({}, 'stop')]);
+		const events = runOpenAi([
+			chunk({ tool_calls: [{ index: 0, id: 'call_1', function: { name: 'get_state', arguments: '' } }] }),
+			chunk({}, 'stop')
+		]);
 		expect(events).toEqual([
 			{ type: 'tool_call', id: 'call_1', name: 'get_state', arguments: '{}' },
 			{ type: 'finish', reason: 'tool_calls' }
@@ -49,7 +57,12 @@ describe('OpenAI stream decoder', () => {
 
 	it('makes up unique ids when a server sends none', () => {
 		const events = runOpenAi([
-			chunk({ tool_calls: [{ index: 0, function: { name: 'a', arguments: '{}' } }, { index: 1, function: { name: 'b', arguments: '{}' } }] }),
+			chunk({
+				tool_calls: [
+					{ index: 0, function: { name: 'a', arguments: '{}' } },
+					{ index: 1, function: { name: 'b', arguments: '{}' } }
+				]
+			}),
 			chunk({}, 'tool_calls')
 		]);
 		const ids = events.flatMap((e) => (e.type === 'tool_call' ? [e.id] : []));
@@ -97,7 +110,18 @@ const start: AnthropicEvent = {
 		stop_details: null,
 		container: null,
 		diagnostics: null,
-		usage: { input_tokens: 50, output_tokens: 1, cache_creation_input_tokens: 20, cache_read_input_tokens: 30, cache_creation: null, inference_geo: null, server_tool_use: null, service_tier: null, output_tokens_details: null, speed: null }
+		usage: {
+			input_tokens: 50,
+			output_tokens: 1,
+			cache_creation_input_tokens: 20,
+			cache_read_input_tokens: 30,
+			cache_creation: null,
+			inference_geo: null,
+			server_tool_use: null,
+			service_tier: null,
+			output_tokens_details: null,
+			speed: null
+		}
 	}
 };
 
@@ -105,9 +129,24 @@ describe('Anthropic stream decoder', () => {
 	it('uses the start input of a tool call that streams no JSON', () => {
 		const events = runAnthropic([
 			start,
-			{ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'get_state', input: {}, caller: { type: 'direct' } } },
+			{
+				type: 'content_block_start',
+				index: 0,
+				content_block: { type: 'tool_use', id: 'toolu_1', name: 'get_state', input: {}, caller: { type: 'direct' } }
+			},
 			{ type: 'content_block_stop', index: 0 },
-			{ type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null, stop_details: null, container: null }, usage: { output_tokens: 9, input_tokens: null, cache_creation_input_tokens: null, cache_read_input_tokens: null, server_tool_use: null, output_tokens_details: null } },
+			{
+				type: 'message_delta',
+				delta: { stop_reason: 'tool_use', stop_sequence: null, stop_details: null, container: null },
+				usage: {
+					output_tokens: 9,
+					input_tokens: null,
+					cache_creation_input_tokens: null,
+					cache_read_input_tokens: null,
+					server_tool_use: null,
+					output_tokens_details: null
+				}
+			},
 			{ type: 'message_stop' }
 		]);
 		expect(events).toEqual([
@@ -121,7 +160,9 @@ describe('Anthropic stream decoder', () => {
 		const decoder = new AnthropicStreamDecoder();
 		decoder.push(start);
 		decoder.push({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '', citations: null } });
-		expect(() => decoder.push({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{' } })).toThrow(/not a tool call/);
+		expect(() => decoder.push({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{' } })).toThrow(
+			/not a tool call/
+		);
 	});
 
 	it('throws a network error for a stream without a stop reason', () => {

@@ -1,5 +1,12 @@
 /** Factories for provider tests: a provider of either kind pointed at a running mock, with fast clocks. */
-import { createProvider, type LlmEvent, type LlmProvider, type LlmRequest, type ProviderName, type ProviderSettings } from '../../../src/lib/server/llm';
+import {
+	createProvider,
+	type LlmEvent,
+	type LlmProvider,
+	type LlmRequest,
+	type ProviderName,
+	type ProviderSettings
+} from '../../../src/lib/server/llm';
 import type { MockLlm } from '../../mock-llm';
 
 export const PROVIDERS: ProviderName[] = ['openai', 'anthropic', 'google'];
@@ -26,7 +33,13 @@ export function providerFor(name: ProviderName, mock: MockLlm, overrides: Partia
 }
 
 export function request(overrides: Partial<LlmRequest> = {}): LlmRequest {
-	return { model: 'test-model', system: 'You are the game master.', messages: [{ role: 'user', content: 'Hello.' }], tools: [], ...overrides };
+	return {
+		model: 'test-model',
+		system: 'You are the game master.',
+		messages: [{ role: 'user', content: 'Hello.' }],
+		tools: [],
+		...overrides
+	};
 }
 
 export async function drain(stream: AsyncIterable<LlmEvent>): Promise<LlmEvent[]> {

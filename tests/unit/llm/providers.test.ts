@@ -18,7 +18,8 @@ afterEach(async () => {
 });
 
 const textDeltas = (events: LlmEvent[]) => events.flatMap((e) => (e.type === 'text' ? [e.delta] : []));
-const toolCalls = (events: LlmEvent[]) => events.flatMap((e) => (e.type === 'tool_call' ? [{ id: e.id, name: e.name, arguments: e.arguments }] : []));
+const toolCalls = (events: LlmEvent[]) =>
+	events.flatMap((e) => (e.type === 'tool_call' ? [{ id: e.id, name: e.name, arguments: e.arguments }] : []));
 const types = (events: LlmEvent[]) => events.map((e) => e.type);
 
 function expectLlmError(error: unknown): LlmError {
@@ -44,14 +45,34 @@ describe.each(PROVIDERS)('%s provider against the mock', (name) => {
 		mock.script([{ text: 'one' }, { text: 'two' }]);
 		const provider = providerFor(name, mock);
 		await drain(provider.stream(request({ system: mission })));
-		await drain(provider.stream(request({ system: mission, messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'one' }, { role: 'user', content: 'b' }] })));
+		await drain(
+			provider.stream(
+				request({
+					system: mission,
+					messages: [
+						{ role: 'user', content: 'a' },
+						{ role: 'assistant', content: 'one' },
+						{ role: 'user', content: 'b' }
+					]
+				})
+			)
+		);
 		expect(mock.requests.map((r) => systemTextOf(r))).toEqual([mission, mission]);
 	});
 
 	it('assembles parallel tool calls from argument fragments', async () => {
 		const first = { notation: '2d6+1', reason: 'attack roll against the gate keeper' };
 		const second = { notation: '1d20', reason: 'perception' };
-		mock.script([{ text: 'Rolling. ', toolCalls: [{ id: 'call_a', name: 'roll_dice', arguments: first, fragments: 5 }, { id: 'call_b', name: 'roll_dice', arguments: second, fragments: 4 }], interleaveToolCalls: true }]);
+		mock.script([
+			{
+				text: 'Rolling. ',
+				toolCalls: [
+					{ id: 'call_a', name: 'roll_dice', arguments: first, fragments: 5 },
+					{ id: 'call_b', name: 'roll_dice', arguments: second, fragments: 4 }
+				],
+				interleaveToolCalls: true
+			}
+		]);
 		const events = await drain(providerFor(name, mock).stream(request({ tools: [DICE_TOOL] })));
 		expect(toolCalls(events)).toEqual([
 			{ id: 'call_a', name: 'roll_dice', arguments: JSON.stringify(first) },
@@ -135,7 +156,12 @@ describe.each(PROVIDERS)('%s provider against the mock', (name) => {
 	});
 
 	it('maps usage, including cached input tokens', async () => {
-		mock.script([{ text: 'ok', usage: { inputTokens: 1200, outputTokens: 80, cachedInputTokens: 1000, cacheWriteTokens: name === 'anthropic' ? 150 : 0 } }]);
+		mock.script([
+			{
+				text: 'ok',
+				usage: { inputTokens: 1200, outputTokens: 80, cachedInputTokens: 1000, cacheWriteTokens: name === 'anthropic' ? 150 : 0 }
+			}
+		]);
 		const events = await drain(providerFor(name, mock).stream(request()));
 		const usage = events.find((e) => e.type === 'usage');
 		if (name !== 'anthropic') expect(usage).toEqual({ type: 'usage', inputTokens: 1200, outputTokens: 80, cachedInputTokens: 1000 });
@@ -145,7 +171,12 @@ describe.each(PROVIDERS)('%s provider against the mock', (name) => {
 	it.runIf(name === 'google')('counts Gemini thinking tokens as output when completion_tokens leaves them out', async () => {
 		mock.script([{ text: 'ok', usage: { inputTokens: 1200, outputTokens: 80, cachedInputTokens: 1000, thoughtTokens: 300 } }]);
 		const events = await drain(providerFor(name, mock).stream(request()));
-		expect(events.find((e) => e.type === 'usage')).toEqual({ type: 'usage', inputTokens: 1200, outputTokens: 380, cachedInputTokens: 1000 });
+		expect(events.find((e) => e.type === 'usage')).toEqual({
+			type: 'usage',
+			inputTokens: 1200,
+			outputTokens: 380,
+			cachedInputTokens: 1000
+		});
 	});
 
 	it('retries a 500 twice, then succeeds', async () => {
@@ -164,7 +195,9 @@ describe.each(PROVIDERS)('%s provider against the mock', (name) => {
 
 	it('gives up after maxRetries with the last error', async () => {
 		mock.script([{ fault: { kind: 'status', status: 503 }, times: 5 }]);
-		const error = expectLlmError(await failureOf(providerFor(name, mock, { retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 } }).stream(request())));
+		const error = expectLlmError(
+			await failureOf(providerFor(name, mock, { retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 } }).stream(request()))
+		);
 		expect(error.kind).toBe('server');
 		expect(error.status).toBe(503);
 		expect(mock.requests).toHaveLength(3);
@@ -190,7 +223,10 @@ describe.each(PROVIDERS)('%s provider against the mock', (name) => {
 
 	it('ends a request the server never answers with a request timeout, after retrying it', async () => {
 		mock.script([{ fault: { kind: 'hang' }, times: 2 }]);
-		const provider = providerFor(name, mock, { timeouts: { requestMs: 1_000, idleMs: 5_000, deadlineMs: 20_000 }, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 } });
+		const provider = providerFor(name, mock, {
+			timeouts: { requestMs: 1_000, idleMs: 5_000, deadlineMs: 20_000 },
+			retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 }
+		});
 		const error = await failureOf(provider.stream(request()));
 		expect(error).toBeInstanceOf(LlmTimeoutError);
 		expect(error instanceof LlmTimeoutError && error.phase).toBe('request');
@@ -269,7 +305,10 @@ describe.each(PROVIDERS)('%s provider against the mock', (name) => {
 	it('aborts during the backoff between retries', async () => {
 		mock.script([{ fault: { kind: 'status', status: 500 }, times: 5 }]);
 		const controller = new AbortController();
-		const provider = providerFor(name, mock, { retry: { maxRetries: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 }, timeouts: { requestMs: 5_000, idleMs: 5_000, deadlineMs: 600_000 } });
+		const provider = providerFor(name, mock, {
+			retry: { maxRetries: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 },
+			timeouts: { requestMs: 5_000, idleMs: 5_000, deadlineMs: 600_000 }
+		});
 		const pending = failureOf(provider.stream(request({ signal: controller.signal })));
 		await waitFor(() => mock.requests.length === 1);
 		controller.abort();
@@ -285,7 +324,10 @@ describe.each(PROVIDERS)('%s provider against the mock', (name) => {
 	});
 
 	it('reports a connection closed mid-answer as a network error and does not retry it', async () => {
-		mock.script([{ text: ['one ', 'two ', 'three ', 'four'], fault: { kind: 'close-mid-stream', afterFrames: 4 } }, { text: 'never served' }]);
+		mock.script([
+			{ text: ['one ', 'two ', 'three ', 'four'], fault: { kind: 'close-mid-stream', afterFrames: 4 } },
+			{ text: 'never served' }
+		]);
 		const seen: LlmEvent[] = [];
 		const error = expectLlmError(await failureOf(providerFor(name, mock).stream(request()), seen));
 		expect(error.kind).toBe('network');

@@ -29,7 +29,9 @@ describe('LLM config', () => {
 	it('infers Google from its key, with Gemini as the default model', () => {
 		const llm = parseConfig({ ...base, GOOGLE_API_KEY: 'gk' }).llm;
 		expect(llm.configured && [llm.provider, llm.model, llm.google.apiKey]).toEqual(['google', 'gemini-2.5-flash', 'gk']);
-		expect(() => parseConfig({ ...base, GOOGLE_BASE_URL: 'http://gw.test/v1beta/openai' })).toThrow(/KANTERA_LLM_MODEL: required when GOOGLE_BASE_URL is set/);
+		expect(() => parseConfig({ ...base, GOOGLE_BASE_URL: 'http://gw.test/v1beta/openai' })).toThrow(
+			/KANTERA_LLM_MODEL: required when GOOGLE_BASE_URL is set/
+		);
 	});
 
 	it('infers Anthropic from its key', () => {
@@ -43,7 +45,9 @@ describe('LLM config', () => {
 	});
 
 	it('accepts a keyless OpenAI-compatible server but demands its model name', () => {
-		expect(() => parseConfig({ ...base, OPENAI_BASE_URL: 'http://localhost:11434/v1' })).toThrow(/KANTERA_LLM_MODEL: required when OPENAI_BASE_URL is set/);
+		expect(() => parseConfig({ ...base, OPENAI_BASE_URL: 'http://localhost:11434/v1' })).toThrow(
+			/KANTERA_LLM_MODEL: required when OPENAI_BASE_URL is set/
+		);
 		const llm = parseConfig({ ...base, OPENAI_BASE_URL: 'http://localhost:11434/v1', KANTERA_LLM_MODEL: 'llama3.1' }).llm;
 		expect(llm.configured && [llm.provider, llm.model, llm.openai.baseUrl]).toEqual(['openai', 'llama3.1', 'http://localhost:11434/v1']);
 	});
@@ -56,7 +60,9 @@ describe('LLM config', () => {
 
 	it('rejects an unknown provider and a malformed base URL at start-up', () => {
 		expect(() => parseConfig({ ...base, KANTERA_LLM_PROVIDER: 'mistral' })).toThrow(ConfigError);
-		expect(() => parseConfig({ ...base, KANTERA_LLM_PROVIDER: 'mistral' })).toThrow(/KANTERA_LLM_PROVIDER: must be openai, anthropic or google/);
+		expect(() => parseConfig({ ...base, KANTERA_LLM_PROVIDER: 'mistral' })).toThrow(
+			/KANTERA_LLM_PROVIDER: must be openai, anthropic or google/
+		);
 		expect(() => parseConfig({ ...base, OPENAI_BASE_URL: 'localhost:11434' })).toThrow(/OPENAI_BASE_URL/);
 		expect(() => parseConfig({ ...base, ANTHROPIC_BASE_URL: 'ftp://example.test' })).toThrow(/ANTHROPIC_BASE_URL/);
 	});
@@ -79,7 +85,9 @@ describe('createProvider', () => {
 
 	it('rejects unusable URLs and clocks', () => {
 		expect(() => createProvider({ provider: 'openai', apiKey: 'k', baseUrl: 'not a url' })).toThrow(LlmConfigError);
-		expect(() => createProvider({ provider: 'openai', apiKey: 'k', baseUrl: 'http://user:secret@host.test/v1' })).toThrow(/must not contain credentials/);
+		expect(() => createProvider({ provider: 'openai', apiKey: 'k', baseUrl: 'http://user:secret@host.test/v1' })).toThrow(
+			/must not contain credentials/
+		);
 		expect(() => createProvider({ provider: 'openai', apiKey: 'k', timeouts: { idleMs: 0 } })).toThrow(/timeouts.idleMs/);
 		expect(() => createProvider({ provider: 'anthropic', apiKey: 'k', retry: { maxRetries: 1.5 } })).toThrow(/maxRetries/);
 	});
@@ -112,7 +120,9 @@ describe('Retry-After', () => {
 
 	it('ends the call at once when the server asks for a longer pause than the policy allows', async () => {
 		mock.script([{ fault: { kind: 'status', status: 429, retryAfterSeconds: 60 } }, { text: 'never served' }]);
-		const error = await failureOf(providerFor('anthropic', mock, { retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 1_000 } }).stream(request()));
+		const error = await failureOf(
+			providerFor('anthropic', mock, { retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 1_000 } }).stream(request())
+		);
 		expect(error instanceof LlmError && [error.kind, error.retryAfterMs]).toEqual(['rate_limit', 60_000]);
 		expect(mock.requests).toHaveLength(1);
 	});

@@ -47,7 +47,9 @@ describe('the opening scene in the first context', () => {
 	it('comes after the records, before the player input, and only when given', () => {
 		const head = { toc: ['document #1: Premise'], state: { hp: 10 }, journal: [] };
 		const first = buildContext('MISSION', { ...head, opening: 'The tavern is smoky.\n\nOn stage: Mirela (left).' }, [], 'I sit down.');
-		expect(first.head).toMatch(/## Recent journal[\s\S]*## Opening scene \(the player has just read this on screen; continue from it, do not retell it\)\n\nThe tavern is smoky\.\n\nOn stage: Mirela \(left\)\.$/);
+		expect(first.head).toMatch(
+			/## Recent journal[\s\S]*## Opening scene \(the player has just read this on screen; continue from it, do not retell it\)\n\nThe tavern is smoky\.\n\nOn stage: Mirela \(left\)\.$/
+		);
 		expect(first.messages).toEqual([{ role: 'user', content: 'I sit down.' }]);
 		expect(buildContext('MISSION', head, [], 'x').head).not.toContain('Opening scene');
 	});
@@ -71,7 +73,9 @@ describe('window and context', () => {
 		);
 		const sys = systemText(ctx);
 		expect(sys.startsWith(mission)).toBe(true);
-		const order = ['Bram guards the North Gate.', 'World › Geography › North Gate', '"hp": 7', 'Found a brass key'].map((s) => sys.indexOf(s));
+		const order = ['Bram guards the North Gate.', 'World › Geography › North Gate', '"hp": 7', 'Found a brass key'].map((s) =>
+			sys.indexOf(s)
+		);
 		expect(order.every((pos) => pos > mission.length)).toBe(true);
 		expect([...order].sort((a, b) => a - b)).toEqual(order);
 		expect(ctx.messages.map((m) => m.content)).toEqual(['player 5', 'gm 5', 'player 6', 'gm 6', 'I open the door']);
@@ -112,7 +116,14 @@ describe('checkpoint request', () => {
 	it('is an operator message with the fixed headings, pointing at the previous summary to carry forward', () => {
 		const text = checkpointInstruction('en', true);
 		expect(text).toMatch(/^\[OPERATOR/);
-		for (const h of ['## Current scene', '## PC and companions', '## Open quests and foreshadowing', '## Key NPCs', '## Player preferences']) expect(text).toContain(h);
+		for (const h of [
+			'## Current scene',
+			'## PC and companions',
+			'## Open quests and foreshadowing',
+			'## Key NPCs',
+			'## Player preferences'
+		])
+			expect(text).toContain(h);
 		expect(text).toMatch(/carry forward everything in it/);
 		expect(checkpointInstruction('en', false)).not.toMatch(/carry forward/);
 		expect(checkpointInstruction('ja', false)).toContain('## 主要 NPC');

@@ -25,7 +25,9 @@ describe('entriesOf', () => {
 	});
 
 	it('keeps player lines whole, leaves operator instructions out, and skips empty paragraphs', () => {
-		expect(entriesOf(player(1, 'I open the door.\n\nThen I wait.')).map((r) => [r.kind, r.paragraph, r.text])).toEqual([['player', 0, 'I open the door.\n\nThen I wait.']]);
+		expect(entriesOf(player(1, 'I open the door.\n\nThen I wait.')).map((r) => [r.kind, r.paragraph, r.text])).toEqual([
+			['player', 0, 'I open the door.\n\nThen I wait.']
+		]);
 		expect(entriesOf({ id: 2, role: 'operator', body: 'Write a checkpoint.' })).toEqual([]);
 		expect(entriesOf(gm(3, '@Bram:\n\nSilence.')).map((r) => r.paragraph)).toEqual([1]);
 		expect(entriesOf(gm(4, ''))).toEqual([]);

@@ -6,7 +6,9 @@ import Markdown from '../../../src/lib/components/panels/Markdown.svelte';
 
 describe('parseMarkdown', () => {
 	it('reads headings, paragraphs, lists, quotes, code and rules', () => {
-		const blocks = parseMarkdown('# Vesca\nA port town.\nFoggy.\n\n## North gate ##\n- guards\n- a *tall* tower\n  with bells\n1. first\n2) second\n\n> rumour\n\n```\n# not a heading\n```\n---');
+		const blocks = parseMarkdown(
+			'# Vesca\nA port town.\nFoggy.\n\n## North gate ##\n- guards\n- a *tall* tower\n  with bells\n1. first\n2) second\n\n> rumour\n\n```\n# not a heading\n```\n---'
+		);
 		expect(blocks.map((b) => b.type)).toEqual(['heading', 'paragraph', 'heading', 'list', 'list', 'quote', 'code', 'rule']);
 		expect(blocks[0]).toEqual({ type: 'heading', level: 1, children: [{ type: 'text', text: 'Vesca' }] });
 		expect(blocks[1]).toEqual({ type: 'paragraph', children: [{ type: 'text', text: 'A port town.\nFoggy.' }] });
@@ -21,18 +23,38 @@ describe('parseMarkdown', () => {
 	it('reads Japanese text and full-width spaces', () => {
 		const blocks = parseMarkdown('# 北門\n衛兵が**二人**いる。\n\u3000\n- 鐘楼');
 		expect(blocks.map((b) => b.type)).toEqual(['heading', 'paragraph', 'list']);
-		expect(blocks[1]).toEqual({ type: 'paragraph', children: [{ type: 'text', text: '衛兵が' }, { type: 'strong', children: [{ type: 'text', text: '二人' }] }, { type: 'text', text: 'いる。' }] });
+		expect(blocks[1]).toEqual({
+			type: 'paragraph',
+			children: [
+				{ type: 'text', text: '衛兵が' },
+				{ type: 'strong', children: [{ type: 'text', text: '二人' }] },
+				{ type: 'text', text: 'いる。' }
+			]
+		});
 	});
 });
 
 describe('parseInline', () => {
 	it('nests emphasis, keeps unmatched markers and escapes as text, and drops link targets', () => {
-		expect(parseInline('**bold *and em***')).toEqual([{ type: 'strong', children: [{ type: 'text', text: 'bold ' }, { type: 'em', children: [{ type: 'text', text: 'and em' }] }] }]);
+		expect(parseInline('**bold *and em***')).toEqual([
+			{
+				type: 'strong',
+				children: [
+					{ type: 'text', text: 'bold ' },
+					{ type: 'em', children: [{ type: 'text', text: 'and em' }] }
+				]
+			}
+		]);
 		expect(inlineText(parseInline('2 * 3 * 4 and *open'))).toBe('2 * 3 * 4 and *open');
 		expect(inlineText(parseInline('\\*not em\\*'))).toBe('*not em*');
-		expect(parseInline('see [the map](javascript:alert(1)) and ![x](http://evil/img.png)')).toEqual([{ type: 'text', text: 'see the map and x' }]);
+		expect(parseInline('see [the map](javascript:alert(1)) and ![x](http://evil/img.png)')).toEqual([
+			{ type: 'text', text: 'see the map and x' }
+		]);
 		expect(parseInline('[a](b(c)d) [unclosed](x')).toEqual([{ type: 'text', text: 'a [unclosed](x' }]);
-		expect(parseInline('`<b>` code')).toEqual([{ type: 'code', text: '<b>' }, { type: 'text', text: ' code' }]);
+		expect(parseInline('`<b>` code')).toEqual([
+			{ type: 'code', text: '<b>' },
+			{ type: 'text', text: ' code' }
+		]);
 	});
 
 	it('stays linear on long runs of unmatched markers', () => {

@@ -6,7 +6,11 @@ const yesNo = { yes: 'yes', no: 'no' };
 
 describe('the state as a sheet', () => {
 	it('puts where and when first, pairs x / xMax as a gauge, lists as lists, groups nested records', () => {
-		const view = stateView({ hp: 7, hpMax: 10, location: 'North Gate', time: 'dusk', inventory: ['rope', 'lantern'], flags: { gateOpen: true }, silver: 6 }, 'en', yesNo);
+		const view = stateView(
+			{ hp: 7, hpMax: 10, location: 'North Gate', time: 'dusk', inventory: ['rope', 'lantern'], flags: { gateOpen: true }, silver: 6 },
+			'en',
+			yesNo
+		);
 		expect(view.headline).toEqual([
 			{ key: 'location', label: 'Location', text: 'North Gate' },
 			{ key: 'time', label: 'Time', text: 'dusk' }
@@ -22,7 +26,14 @@ describe('the state as a sheet', () => {
 	it("uses the labels the state gives, by path or key, in the story's language; never shows camelCase or _ keys", () => {
 		const doc = { debts: { greyHands: '30 silver' }, _labels: { greyHands: '灰色の手', 'debts.other': 'x' }, _hidden: 1 };
 		const view = stateView(doc, 'ja', { yes: 'はい', no: 'いいえ' });
-		expect(view.items).toEqual([{ kind: 'group', key: 'debts', label: '借金', items: [{ kind: 'value', key: 'debts.greyHands', label: '灰色の手', text: '30 silver' }] }]);
+		expect(view.items).toEqual([
+			{
+				kind: 'group',
+				key: 'debts',
+				label: '借金',
+				items: [{ kind: 'value', key: 'debts.greyHands', label: '灰色の手', text: '30 silver' }]
+			}
+		]);
 		expect(spellOut('greyHands')).toBe('Grey hands');
 		expect(spellOut('lewis_drums')).toBe('Lewis drums');
 	});
@@ -39,7 +50,10 @@ describe('the state as a sheet', () => {
 			};
 			walk(view.items);
 			labels.push(...view.headline.map((h) => h.label));
-			expect(labels.filter((l) => /[a-z]/.test(l)), id).toEqual([]);
+			expect(
+				labels.filter((l) => /[a-z]/.test(l)),
+				id
+			).toEqual([]);
 		}
 	});
 });

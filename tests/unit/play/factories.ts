@@ -51,6 +51,10 @@ export function manualFrames(): FrameScheduler & { run(ms: number): void; pendin
 	};
 }
 
-export function playState(v: PlayView, fetchLog: (after: number) => Promise<LogPageDto> = async () => logPage(), warnings: string[] = []): PlayState {
+export function playState(
+	v: PlayView,
+	fetchLog: (after: number) => Promise<LogPageDto> = async () => logPage(),
+	warnings: string[] = []
+): PlayState {
 	return new PlayState({ sessionId: 'sess', view: v, llmConfigured: true, t: translator('en'), fetchLog, warn: (m) => warnings.push(m) });
 }

@@ -12,8 +12,17 @@ import { translator } from '../../../src/lib/i18n';
 describe('reading what the server sends', () => {
 	it('accepts well-formed events and drops anything else (the one event schema)', () => {
 		expect(parseSessionEvent('{"type":"text.delta","turnId":"t","text":"hi"}')).toEqual({ type: 'text.delta', turnId: 't', text: 'hi' });
-		expect(parseSessionEvent('{"type":"turn.committed","turnId":"t","reply":"r","messageIds":[1,2],"stopped":"round_cap"}')).toMatchObject({ stopped: 'round_cap' });
-		for (const bad of ['not json', '[]', '{"type":"text.delta","turnId":"t"}', '{"type":"turn.committed","turnId":"t","reply":"r","messageIds":["x"]}', '{"type":"nope"}', '{"type":"image.ready","orderId":1,"target":"npc","name":"B"}']) {
+		expect(parseSessionEvent('{"type":"turn.committed","turnId":"t","reply":"r","messageIds":[1,2],"stopped":"round_cap"}')).toMatchObject({
+			stopped: 'round_cap'
+		});
+		for (const bad of [
+			'not json',
+			'[]',
+			'{"type":"text.delta","turnId":"t"}',
+			'{"type":"turn.committed","turnId":"t","reply":"r","messageIds":["x"]}',
+			'{"type":"nope"}',
+			'{"type":"image.ready","orderId":1,"target":"npc","name":"B"}'
+		]) {
 			expect(parseSessionEvent(bad)).toBeNull();
 		}
 	});
@@ -44,7 +53,12 @@ describe('reading what the server sends', () => {
 			{ name: 'B', url: null, status: 'ready' },
 			{ name: 'C', url: '/api/v1/sessions/s/images/k.png', status: 'ready' }
 		]);
-		for (const bad of [{ ...page, messages: [{ id: 'x' }] }, { ...page, cues: [{ messageId: 1, paragraph: 0, ord: 1, cue: { action: 'dance' } }] }, { ...page, images: { characters: 'nope', scenes: [] } }, '<html>']) {
+		for (const bad of [
+			{ ...page, messages: [{ id: 'x' }] },
+			{ ...page, cues: [{ messageId: 1, paragraph: 0, ord: 1, cue: { action: 'dance' } }] },
+			{ ...page, images: { characters: 'nope', scenes: [] } },
+			'<html>'
+		]) {
 			expect(v.safeParse(LogPageSchema, bad).success).toBe(false);
 		}
 	});
@@ -87,7 +101,11 @@ describe('PlayState', () => {
 		await play.receive(1, { type: 'turn.accepted', turnId: 't1', input: 'jump' });
 		await play.receive(2, { type: 'text.delta', turnId: 't1', text: 'You jum' });
 		await play.receive(3, { type: 'turn.failed', turnId: 't1', reason: 'provider_unavailable', errorId: 'abcdefghij', retryable: true });
-		expect(play.outcome).toMatchObject({ status: 'failed', input: 'jump', failure: { reason: 'provider_unavailable', errorId: 'abcdefghij' } });
+		expect(play.outcome).toMatchObject({
+			status: 'failed',
+			input: 'jump',
+			failure: { reason: 'provider_unavailable', errorId: 'abcdefghij' }
+		});
 		expect(play.draft).toBe('jump');
 		expect(play.story.lines.map((l) => l.kind)).toEqual(['player']);
 		const key = play.retryKey;
@@ -104,7 +122,15 @@ describe('PlayState', () => {
 		const play = playState(view({ log: { messages: [player(1, 't1', 'hi'), gm(2, 't1', 'Hello.')] }, lastEventId: 10 }));
 		play.story.configure(0, false);
 		await play.receive(11, { type: 'turn.accepted', turnId: 't2', input: 'Who is there?' });
-		await play.receive(12, { type: 'stage.staged', turnId: 't2', cues: [{ paragraph: 0, action: 'background', scene: 'Cellar' }, { paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }], places: [{ name: 'Cellar', kind: 'interior' }] });
+		await play.receive(12, {
+			type: 'stage.staged',
+			turnId: 't2',
+			cues: [
+				{ paragraph: 0, action: 'background', scene: 'Cellar' },
+				{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }
+			],
+			places: [{ name: 'Cellar', kind: 'interior' }]
+		});
 		// The player's line: the stage as it was (the cues belong to the reply's paragraphs).
 		expect(play.story.stage.background).toBeNull();
 		await play.receive(13, { type: 'text.delta', turnId: 't2', text: 'Steps on the stair.\n\n@Bram: It is' });
@@ -123,18 +149,40 @@ describe('PlayState', () => {
 	});
 
 	it('offers the choices a committed reply came with, and forgets them when the next turn starts', async () => {
-		const play = playState(view({ log: { messages: [player(1, 't1', 'hi'), gm(2, 't1', 'Hello.')] }, lastEventId: 10, choices: { messageId: 2, options: ['Wave', 'Leave'] } }), async () =>
-			logPage({ messages: [player(3, 't2', 'Wave'), gm(4, 't2', 'She waves back.')] })
+		const play = playState(
+			view({
+				log: { messages: [player(1, 't1', 'hi'), gm(2, 't1', 'Hello.')] },
+				lastEventId: 10,
+				choices: { messageId: 2, options: ['Wave', 'Leave'] }
+			}),
+			async () => logPage({ messages: [player(3, 't2', 'Wave'), gm(4, 't2', 'She waves back.')] })
 		);
 		expect(play.choices).toEqual({ messageId: 2, options: ['Wave', 'Leave'] });
 		await play.receive(11, { type: 'turn.accepted', turnId: 't2', input: 'Wave' });
 		expect(play.choices).toBeNull();
-		await play.receive(12, { type: 'turn.committed', turnId: 't2', reply: 'She waves back.', messageIds: [3, 4], choices: ['Follow her', 'Stay'] });
+		await play.receive(12, {
+			type: 'turn.committed',
+			turnId: 't2',
+			reply: 'She waves back.',
+			messageIds: [3, 4],
+			choices: ['Follow her', 'Stay']
+		});
 		expect(play.choices).toEqual({ messageId: 4, options: ['Follow her', 'Stay'] });
 	});
 
 	it('resumes a turn in flight from the page data and shows a finished failure on load', () => {
-		const resumed = playState(view({ activeTurn: { id: 't9', input: 'wait', status: 'running', text: 'The door', staged: { cues: [], places: [] }, cancelRequested: false } }));
+		const resumed = playState(
+			view({
+				activeTurn: {
+					id: 't9',
+					input: 'wait',
+					status: 'running',
+					text: 'The door',
+					staged: { cues: [], places: [] },
+					cancelRequested: false
+				}
+			})
+		);
 		expect(resumed.turn).toMatchObject({ id: 't9', phase: 'running' });
 		expect(resumed.story.exchange).toMatchObject({ turnId: 't9', reply: 'The door', outcome: 'streaming' });
 		const failed = playState(view({ lastTurn: { id: 't8', input: 'run', status: 'interrupted', failure: null, stopped: null } }));
@@ -143,7 +191,14 @@ describe('PlayState', () => {
 	});
 
 	it('counts the turns left today down with each accepted turn, once per event, never below zero; none without a quota', async () => {
-		const play = new PlayState({ sessionId: 'sess', view: view(), llmConfigured: true, t: translator('en'), fetchLog: async () => logPage(), turnsLeft: { left: 2, limit: 50 } });
+		const play = new PlayState({
+			sessionId: 'sess',
+			view: view(),
+			llmConfigured: true,
+			t: translator('en'),
+			fetchLog: async () => logPage(),
+			turnsLeft: { left: 2, limit: 50 }
+		});
 		await play.receive(1, { type: 'turn.accepted', turnId: 't1', input: 'a' });
 		// A resumed stream sends the same event again: it took the quota once.
 		await play.receive(1, { type: 'turn.accepted', turnId: 't1', input: 'a' });
@@ -178,7 +233,11 @@ describe('small readers', () => {
 	});
 
 	it('turn form errors are read back only when well-formed', () => {
-		expect(readTurnFormError({ turn: { text: 'x', error: { code: 'tooLong', length: 9, max: 5 } } })).toEqual({ code: 'tooLong', length: 9, max: 5 });
+		expect(readTurnFormError({ turn: { text: 'x', error: { code: 'tooLong', length: 9, max: 5 } } })).toEqual({
+			code: 'tooLong',
+			length: 9,
+			max: 5
+		});
 		expect(readTurnFormError({ turn: { error: { code: 'tooLong' } } })).toBeNull();
 		expect(readTurnFormError(undefined)).toBeNull();
 	});

@@ -4,7 +4,13 @@ import { cue, gm, manualFrames, memoryStorage, player } from './factories';
 
 const GATE = 'Fog over the gate.\n\n@Bram(stern): Halt!\n\n@Ana: Easy.';
 
-function story(messages = [player(1, 't1', 'I look around.'), gm(2, 't1', GATE)], cues = [cue(2, { paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }), cue(2, { paragraph: 2, action: 'enter', character: 'Ana', slot: 'right' }, 1)]) {
+function story(
+	messages = [player(1, 't1', 'I look around.'), gm(2, 't1', GATE)],
+	cues = [
+		cue(2, { paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }),
+		cue(2, { paragraph: 2, action: 'enter', character: 'Ana', slot: 'right' }, 1)
+	]
+) {
 	return new Story({ sessionId: 's', messages, cues, warn: () => undefined });
 }
 
@@ -54,7 +60,9 @@ describe('Story (text window and stage)', () => {
 		const s = story();
 		s.attach(null, frames);
 		s.configure(20, false);
-		const line = 'I draw my sabre, step between Sefa and the door, and tell the man in grey that he can leave now or be carried out. '.repeat(3).trim();
+		const line = 'I draw my sabre, step between Sefa and the door, and tell the man in grey that he can leave now or be carried out. '
+			.repeat(3)
+			.trim();
 		expect(line.length).toBeGreaterThan(270);
 		s.beginTurn('t2', line);
 		// At reading speed the player's line would take 14 s; it is shown whole, and complete.
@@ -90,7 +98,13 @@ describe('Story (text window and stage)', () => {
 
 	it('shows the paragraph on screen whole at load, then reveals at the set speed on the frame clock; a click completes; only completed paragraphs are announced', () => {
 		const frames = manualFrames();
-		const s = new Story({ sessionId: 's', messages: [gm(1, 't1', 'Loaded.\n\nabcdefghij\n\nklm')], cues: [], frames, warn: () => undefined });
+		const s = new Story({
+			sessionId: 's',
+			messages: [gm(1, 't1', 'Loaded.\n\nabcdefghij\n\nklm')],
+			cues: [],
+			frames,
+			warn: () => undefined
+		});
 		// What the server rendered: the first paragraph, whole.
 		expect(s.visible).toBe('Loaded.');
 		s.configure(10, false);
@@ -130,7 +144,15 @@ describe('Story (text window and stage)', () => {
 	it('logs cues the stage cannot play and keeps going', () => {
 		const warnings: string[] = [];
 		const s = new Story({ sessionId: 's', messages: [], cues: [], warn: (m) => warnings.push(m), knownCharacters: () => ['Bram'] });
-		s.commit('t1', 'x', [gm(1, 't1', 'x')], [cue(1, { paragraph: 0, action: 'enter', character: 'Ghost', slot: 'left' }), cue(1, { paragraph: 0, action: 'exit', character: 'Nobody' }, 1)]);
+		s.commit(
+			't1',
+			'x',
+			[gm(1, 't1', 'x')],
+			[
+				cue(1, { paragraph: 0, action: 'enter', character: 'Ghost', slot: 'left' }),
+				cue(1, { paragraph: 0, action: 'exit', character: 'Nobody' }, 1)
+			]
+		);
 		expect(warnings.join('\n')).toMatch(/unknown_character[\s\S]*not_on_stage/);
 		expect(s.stage.slots.left?.character).toBe('Ghost');
 	});

@@ -10,9 +10,27 @@ import { useSessions } from '../records/helpers';
 const withSession = useSessions();
 const { turns } = sessionSchema;
 
-async function turn(s: SessionDb, id: string, status: 'accepted' | 'running' | 'committed' | 'failed', extra: { createdAt?: number; leaseExpiresAt?: number; error?: string; errorId?: string } = {}) {
+async function turn(
+	s: SessionDb,
+	id: string,
+	status: 'accepted' | 'running' | 'committed' | 'failed',
+	extra: { createdAt?: number; leaseExpiresAt?: number; error?: string; errorId?: string } = {}
+) {
 	await s.write((tx) =>
-		tx.insert(turns).values({ id, idempotencyKey: `key-${id}`, kind: 'player', userId: 'u', input: `input of ${id}`, status, createdAt: extra.createdAt ?? Date.now(), leaseExpiresAt: extra.leaseExpiresAt ?? null, error: extra.error ?? null, ...(status === 'failed' ? { failureReason: 'rate_limited' as const, errorId: extra.errorId ?? null } : {}) })
+		tx
+			.insert(turns)
+			.values({
+				id,
+				idempotencyKey: `key-${id}`,
+				kind: 'player',
+				userId: 'u',
+				input: `input of ${id}`,
+				status,
+				createdAt: extra.createdAt ?? Date.now(),
+				leaseExpiresAt: extra.leaseExpiresAt ?? null,
+				error: extra.error ?? null,
+				...(status === 'failed' ? { failureReason: 'rate_limited' as const, errorId: extra.errorId ?? null } : {})
+			})
 	);
 }
 
@@ -63,15 +81,31 @@ describe('loadPlayView', () => {
 			// Whatever text a row holds, a failure reaches the page as its class and error id only.
 			await turn(s, 'old', 'failed', { createdAt: 1, error: 'upstream broke', errorId: 'e123456789' });
 			const lastTurn = (await loadPlayView(s.db, 'sid')).lastTurn;
-			expect(lastTurn).toEqual({ id: 'old', input: 'input of old', status: 'failed', failure: { reason: 'rate_limited', errorId: 'e123456789' }, stopped: null });
+			expect(lastTurn).toEqual({
+				id: 'old',
+				input: 'input of old',
+				status: 'failed',
+				failure: { reason: 'rate_limited', errorId: 'e123456789' },
+				stopped: null
+			});
 
 			await turn(s, 'live', 'running', { createdAt: 2, leaseExpiresAt: Date.now() + 60_000 });
 			await s.write(async (tx) => {
 				await appendEvent(tx, { type: 'turn.accepted', turnId: 'live', input: 'x' });
 				await appendEvent(tx, { type: 'text.delta', turnId: 'live', text: 'The door ' });
 				await appendEvent(tx, { type: 'text.delta', turnId: 'other', text: 'NOT THIS' });
-				await appendEvent(tx, { type: 'stage.staged', turnId: 'live', cues: [{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }], places: [{ name: 'Cellar', kind: 'interior' }] });
-				await appendEvent(tx, { type: 'stage.staged', turnId: 'other', cues: [{ paragraph: 0, action: 'exit', character: 'Bram' }], places: [] });
+				await appendEvent(tx, {
+					type: 'stage.staged',
+					turnId: 'live',
+					cues: [{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }],
+					places: [{ name: 'Cellar', kind: 'interior' }]
+				});
+				await appendEvent(tx, {
+					type: 'stage.staged',
+					turnId: 'other',
+					cues: [{ paragraph: 0, action: 'exit', character: 'Bram' }],
+					places: []
+				});
 				await appendEvent(tx, { type: 'text.delta', turnId: 'live', text: 'creaks.' });
 			});
 			const view = await loadPlayView(s.db, 'sid');
@@ -80,7 +114,10 @@ describe('loadPlayView', () => {
 				input: 'input of live',
 				status: 'running',
 				text: 'The door creaks.',
-				staged: { cues: [{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }], places: [{ name: 'Cellar', kind: 'interior' }] },
+				staged: {
+					cues: [{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }],
+					places: [{ name: 'Cellar', kind: 'interior' }]
+				},
 				cancelRequested: false
 			});
 			expect(view.lastTurn).toBeNull();

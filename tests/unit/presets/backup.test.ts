@@ -60,13 +60,24 @@ describe('presets in a backup export', () => {
 		for (let i = 0; i < 2; i++) await loadDatabase(target, lines);
 		// The restored database exports what it was made from (its schema objects may be listed in another order).
 		const again = await exportOf(target);
-		const schemaOf = (ls: string[]) => ls.filter((l) => l.startsWith('{"schema"')).flatMap((l) => v.parse(SchemaLine, JSON.parse(l)).schema.map((o) => JSON.stringify(o))).sort();
+		const schemaOf = (ls: string[]) =>
+			ls
+				.filter((l) => l.startsWith('{"schema"'))
+				.flatMap((l) => v.parse(SchemaLine, JSON.parse(l)).schema.map((o) => JSON.stringify(o)))
+				.sort();
 		expect(schemaOf(again)).toEqual(schemaOf(lines));
 		expect(again.filter((l) => !l.startsWith('{"schema"'))).toEqual(lines.filter((l) => !l.startsWith('{"schema"')));
 
-		expect(await rowsOf(target, `SELECT id, listed, favorites, current_version FROM presets WHERE id = '${row.id}'`)).toEqual([[row.id, '1', '1', '1']]);
+		expect(await rowsOf(target, `SELECT id, listed, favorites, current_version FROM presets WHERE id = '${row.id}'`)).toEqual([
+			[row.id, '1', '1', '1']
+		]);
 		expect(await rowsOf(target, `SELECT preset_id, version FROM preset_versions`)).toEqual([[row.id, '1']]);
-		expect(await rowsOf(target, `SELECT p.id FROM preset_search JOIN presets p ON p.seq = preset_search.rowid WHERE preset_search MATCH '"lantern"'`)).toEqual([[row.id]]);
+		expect(
+			await rowsOf(
+				target,
+				`SELECT p.id FROM preset_search JOIN presets p ON p.seq = preset_search.rowid WHERE preset_search MATCH '"lantern"'`
+			)
+		).toEqual([[row.id]]);
 		// The triggers came back too: a favourite removed after the restore still counts down.
 		await target.execute(`DELETE FROM preset_favorites WHERE preset_id = '${row.id}'`);
 		expect(await rowsOf(target, `SELECT favorites FROM presets WHERE id = '${row.id}'`)).toEqual([['0']]);

@@ -57,7 +57,12 @@ describe('checkContent', () => {
 			})
 		);
 		const byPath = Object.fromEntries(issues.map((i) => [i.path, i.code]));
-		expect(byPath).toMatchObject({ title: 'empty', npcs: 'duplicateNpc', 'opening.present': 'presentUnknown', 'documents.setting.body': 'headings' });
+		expect(byPath).toMatchObject({
+			title: 'empty',
+			npcs: 'duplicateNpc',
+			'opening.present': 'presentUnknown',
+			'documents.setting.body': 'headings'
+		});
 	});
 
 	it('reports a leak on the field holding the marker, naming the marker and the secret', () => {
@@ -70,7 +75,9 @@ describe('checkContent', () => {
 				second.appearance = `${second.appearance} Carries a crimson ledger.`;
 			})
 		);
-		expect(issues).toEqual([expect.objectContaining({ path: 'npcs.1.appearance', code: 'leak', params: expect.objectContaining({ marker: 'crimson ledger' }) })]);
+		expect(issues).toEqual([
+			expect.objectContaining({ path: 'npcs.1.appearance', code: 'leak', params: expect.objectContaining({ marker: 'crimson ledger' }) })
+		]);
 	});
 
 	it('refuses an opening state that is not a JSON object, and more NPCs on stage than slots', () => {
@@ -94,21 +101,37 @@ describe('checkContent', () => {
 			})
 		);
 		const byPath = Object.fromEntries(issues.map((i) => [i.path, i.code]));
-		expect(byPath).toMatchObject({ title: 'controlCharacter', 'documents.setting.body': 'controlCharacter', 'npcs.0.personality': 'controlCharacter', 'opening.state': 'controlCharacter' });
+		expect(byPath).toMatchObject({
+			title: 'controlCharacter',
+			'documents.setting.body': 'controlCharacter',
+			'npcs.0.personality': 'controlCharacter',
+			'opening.state': 'controlCharacter'
+		});
 		// Tabs and line breaks are text, not control characters.
-		expect(checkContent(edited((p) => (p.documents.pc.body = `${p.documents.pc.body}\r\n\tIndented.`)), ID).ok).toBe(true);
+		expect(
+			checkContent(
+				edited((p) => (p.documents.pc.body = `${p.documents.pc.body}\r\n\tIndented.`)),
+				ID
+			).ok
+		).toBe(true);
 	});
 
 	it('refuses a preset larger than the whole-preset limit, however its fields are split', () => {
 		const big = edited((p) => {
 			for (const doc of [p.documents.premise, p.documents.setting, p.documents.pc]) doc.body += `\n\n## More\n\n${'あ'.repeat(60_000)}`;
 		});
-		expect(issuesOf(big)).toEqual(expect.arrayContaining([expect.objectContaining({ path: '', code: 'tooLarge', params: expect.objectContaining({ max: MAX_PRESET_BYTES }) })]));
+		expect(issuesOf(big)).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({ path: '', code: 'tooLarge', params: expect.objectContaining({ max: MAX_PRESET_BYTES }) })
+			])
+		);
 	});
 
 	it('an empty form says what is missing rather than failing on its shape', () => {
 		const issues = issuesOf(formToInput(emptyForm('ja')));
-		expect(issues.map((i) => i.path)).toEqual(expect.arrayContaining(['title', 'tagline', 'documents.premise.body', 'npcs.0.name', 'secrets.0.key', 'opening.scene.name']));
+		expect(issues.map((i) => i.path)).toEqual(
+			expect.arrayContaining(['title', 'tagline', 'documents.premise.body', 'npcs.0.name', 'secrets.0.key', 'opening.scene.name'])
+		);
 		expect(issues.every((i) => i.code !== 'other')).toBe(true);
 		// An empty secret key is missing, not badly written.
 		expect(issues.find((i) => i.path === 'secrets.0.key')?.code).toBe('empty');

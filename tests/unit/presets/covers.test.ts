@@ -16,7 +16,10 @@ afterEach(async () => {
 
 async function appWith(provider: ScriptedProvider, env: Record<string, string> = {}): Promise<{ app: App; author: AuthUser }> {
 	const { dir, remove } = tempDir();
-	const app = await createApp(parseConfig({ KANTERA_DATA_DIR: dir, ...env }), { images: { provider }, coverPolicy: { retryBaseMs: 5, maxAttempts: 3 } });
+	const app = await createApp(parseConfig({ KANTERA_DATA_DIR: dir, ...env }), {
+		images: { provider },
+		coverPolicy: { retryBaseMs: 5, maxAttempts: 3 }
+	});
 	cleanup = async () => {
 		await app.close();
 		remove();
@@ -73,7 +76,10 @@ describe('preset covers', () => {
 		expect((await app.covers.get(row.id))?.attempts).toBe(2);
 
 		provider.script('retryable', 'retryable', 'retryable');
-		const again = await updateFromInput(app, author, row.id, { ...presetInput(), opening: { ...presetInput().opening, scene: { name: 'Harbour', description: 'Grey sea, black boats.' } } });
+		const again = await updateFromInput(app, author, row.id, {
+			...presetInput(),
+			opening: { ...presetInput().opening, scene: { name: 'Harbour', description: 'Grey sea, black boats.' } }
+		});
 		expect(await settled(app, again.id)).toBe('failed');
 		const failed = await app.covers.get(row.id);
 		expect(failed).toMatchObject({ attempts: 3, status: 'failed', error: expect.stringContaining('503') });
@@ -96,7 +102,10 @@ describe('preset covers', () => {
 		const { app, author } = await appAfterStartUp(provider, { KANTERA_IMAGE_PRICE_USD: '0.5', KANTERA_BUDGET_USER_DAY_USD: '0.4' });
 		const row = await createFromInput(app, author, presetInput());
 		expect(await settled(app, row.id)).toBe('done');
-		await updateFromInput(app, author, row.id, { ...presetInput(), opening: { ...presetInput().opening, scene: { name: 'Harbour', description: 'Grey sea, black boats.' } } });
+		await updateFromInput(app, author, row.id, {
+			...presetInput(),
+			opening: { ...presetInput().opening, scene: { name: 'Harbour', description: 'Grey sea, black boats.' } }
+		});
 		expect(await settled(app, row.id)).toBe('failed');
 		expect((await app.covers.get(row.id))?.error).toMatch(/^Not drawn:/);
 		expect(provider.requests).toHaveLength(1);

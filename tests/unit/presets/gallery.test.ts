@@ -3,7 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../../helpers/env';
 import { createUser, type AuthUser } from '../../../src/lib/server/auth';
 import { galleryPage, GalleryError, type GalleryRequest } from '../../../src/lib/server/gallery';
-import { changeVisibility, createFromInput, favorite, getPresetRow, moderatePreset, recordPlay, refreshPopularity, setVisibility, type PresetRow } from '../../../src/lib/server/presets';
+import {
+	changeVisibility,
+	createFromInput,
+	favorite,
+	getPresetRow,
+	moderatePreset,
+	recordPlay,
+	refreshPopularity,
+	setVisibility,
+	type PresetRow
+} from '../../../src/lib/server/presets';
 import { presetInput } from './factory';
 
 let env: TestEnv;
@@ -36,7 +46,8 @@ beforeAll(async () => {
 	env = await testEnv();
 	const { app } = env;
 	author = await createUser(app, { name: 'author', password: 'correct horse battery' }, { viaOperator: true });
-	for (let i = 0; i < 4; i++) players.push(await createUser(app, { name: `player${i}`, password: 'correct horse battery' }, { viaOperator: true }));
+	for (let i = 0; i < 4; i++)
+		players.push(await createUser(app, { name: `player${i}`, password: 'correct horse battery' }, { viaOperator: true }));
 	for (const [i, w] of WORLDS.entries()) {
 		const row = await createFromInput(app, author, presetInput({ title: w.title, tagline: w.tagline, language: w.language }));
 		// Published one day apart, in list order: the last one is the newest.
@@ -141,7 +152,15 @@ describe('Popular and Favourites', () => {
 		// A month later the recent plays have aged out: the shelf refreshes itself once the counts may be stale.
 		const later = NOW + 31 * DAY;
 		await galleryPage(db, request({ shelf: 'popular', now: later }));
-		expect(await keys({ shelf: 'popular', now: later })).toEqual(['sword-and-sorcery', 'iron-walkers', 'salt', 'mori', 'ghost', 'umi', 'steam']);
+		expect(await keys({ shelf: 'popular', now: later })).toEqual([
+			'sword-and-sorcery',
+			'iron-walkers',
+			'salt',
+			'mori',
+			'ghost',
+			'umi',
+			'steam'
+		]);
 	});
 
 	it('Favourites lists the user’s own, latest first, as long as they can still see them', async () => {

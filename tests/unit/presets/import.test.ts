@@ -31,7 +31,9 @@ describe('Character Card V2', () => {
 		expect(form.language).toBe('en');
 		expect(form.title).toBe('Mira Calloway');
 		expect(form.tagline).toBe('A lonely lighthouse and the keeper who refuses to let it go out.');
-		expect(form.documents.premise.body).toBe('the player is shipwrecked on Calloway Rock, where Mira Calloway keeps the last working lighthouse of the coast.');
+		expect(form.documents.premise.body).toBe(
+			'the player is shipwrecked on Calloway Rock, where Mira Calloway keeps the last working lighthouse of the coast.'
+		);
 		expect(form.npcs).toHaveLength(1);
 		const [npc] = form.npcs;
 		expect(npc?.name).toBe('Mira Calloway');
@@ -75,7 +77,9 @@ describe('Character Card V3', () => {
 		expect(check.ok).toBe(false);
 		if (!check.ok) {
 			// What a card has no counterpart for is asked for, field by field.
-			expect(check.issues.map((i) => i.path)).toEqual(expect.arrayContaining(['documents.pc.body', 'plot.body', 'secrets.0.key', 'opening.scene.name']));
+			expect(check.issues.map((i) => i.path)).toEqual(
+				expect.arrayContaining(['documents.pc.body', 'plot.body', 'secrets.0.key', 'opening.scene.name'])
+			);
 			expect(check.issues.map((i) => i.path)).not.toContain('documents.setting.body');
 		}
 	});
@@ -105,11 +109,19 @@ describe('malformed files create nothing and say why', () => {
 		['a V1 card (no spec)', bytes({ name: 'Old', description: 'v1', first_mes: 'hi' }), /no "spec"/],
 		['a wrong spec', bytes({ spec: 'chara_card_v9', data: { name: 'X' } }), /Unsupported card spec "chara_card_v9"/],
 		['a card without a name', bytes({ spec: 'chara_card_v2', data: { description: 'nameless' } }), /malformed at data.name/],
-		['a lorebook entry without content', bytes({ spec: 'chara_card_v3', data: { name: 'X', character_book: { entries: [{ keys: ['a'] }] } } }), /malformed at data.character_book.entries.0.content/],
+		[
+			'a lorebook entry without content',
+			bytes({ spec: 'chara_card_v3', data: { name: 'X', character_book: { entries: [{ keys: ['a'] }] } } }),
+			/malformed at data.character_book.entries.0.content/
+		],
 		['bad base64 in the PNG', cardPng({ chara: 'this is not base64!!' }), /not valid base64/],
 		['base64 of something that is not JSON', cardPng({ ccv3: Buffer.from('hello').toString('base64') }), /not valid JSON/],
 		['a PNG without a card', cardPng({ Software: 'paint' }), /holds no character card/],
-		['a card too large for a draft', bytes({ spec: 'chara_card_v2', data: { name: 'Big', description: 'x'.repeat(500_000) } }), /too large to import/],
+		[
+			'a card too large for a draft',
+			bytes({ spec: 'chara_card_v2', data: { name: 'Big', description: 'x'.repeat(500_000) } }),
+			/too large to import/
+		],
 		['a file over the import limit', new Uint8Array(MAX_IMPORT_BYTES + 1), /larger than 8 MB/]
 	])('%s', (_, data, message) => {
 		expect(refused(data)).toMatch(message);

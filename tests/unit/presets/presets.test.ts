@@ -75,7 +75,10 @@ describe('versions and drafts', () => {
 		const { app } = env;
 		const row = await createFromInput(app, author, presetInput());
 		for (let i = 0; i < KEPT_VERSIONS + 2; i++) await updateFromInput(app, author, row.id, presetInput({ tagline: `Version ${i}` }));
-		const versions = await app.control.db.select({ v: controlSchema.presetVersions.version }).from(controlSchema.presetVersions).where(eq(controlSchema.presetVersions.presetId, row.id));
+		const versions = await app.control.db
+			.select({ v: controlSchema.presetVersions.version })
+			.from(controlSchema.presetVersions)
+			.where(eq(controlSchema.presetVersions.presetId, row.id));
 		expect(versions).toHaveLength(KEPT_VERSIONS);
 		expect(Math.max(...versions.map((x) => x.v))).toBe(KEPT_VERSIONS + 3);
 	});
@@ -211,13 +214,22 @@ describe('playing a preset', () => {
 		const base = presetInput();
 		const premise = 'PREMISE-LINE-4Q: you owe the harbour master a debt.';
 		const opening = { ...base.opening, scene: { name: 'Lantern Quay', description: 'Wet stones under paper lanterns.' } };
-		const row = await createFromInput(app, author, { ...base, documents: { ...base.documents, premise: { ...base.documents.premise, body: premise } }, opening });
+		const row = await createFromInput(app, author, {
+			...base,
+			documents: { ...base.documents, premise: { ...base.documents.premise, body: premise } },
+			opening
+		});
 		await changeVisibility(app, author, row.id, 'unlisted');
 		const theirs = await playPreset(app, player, row.id);
 		const own = await playPreset(app, author, row.id);
 		// A later edit applies to new sessions only: the prologue already written stays the copied version's.
-		await updateFromInput(app, author, row.id, { ...base, title: 'Renamed world', opening: { ...opening, scene: { name: 'Salt Gate', description: 'Fog.' } } });
-		const look = (id: string) => app.sessions.use(id, async (db) => ({ card: await titleCard(db.db), prologue: await prologueText(db.db) }));
+		await updateFromInput(app, author, row.id, {
+			...base,
+			title: 'Renamed world',
+			opening: { ...opening, scene: { name: 'Salt Gate', description: 'Fog.' } }
+		});
+		const look = (id: string) =>
+			app.sessions.use(id, async (db) => ({ card: await titleCard(db.db), prologue: await prologueText(db.db) }));
 		const sealed = await look(theirs.session.id);
 		expect(sealed.card).toEqual({ title: base.title, tagline: base.tagline, scene: 'Lantern Quay' });
 		expect(sealed.prologue).toContain('Wet stones under paper lanterns.');

@@ -76,7 +76,12 @@ describe('append-only kinds', () => {
 
 			const rows = await sectionRows(s, 'log');
 			// The empty GM message is logged but has nothing to index.
-			expect(rows.map((r) => r.path)).toEqual([`Log › player #${ids[0]}`, `Log › gm/ミラ #${ids[1]}`, `Log › operator #${ids[2]}`, `Log › system #${ids[3]}`]);
+			expect(rows.map((r) => r.path)).toEqual([
+				`Log › player #${ids[0]}`,
+				`Log › gm/ミラ #${ids[1]}`,
+				`Log › operator #${ids[2]}`,
+				`Log › system #${ids[3]}`
+			]);
 			expect(await trigram(s, '門は閉')).toEqual([rows[1]?.id]);
 		}));
 

@@ -32,7 +32,20 @@ describe('chunkMarkdown', () => {
 	});
 
 	it('does not treat # inside fenced code as a heading', () => {
-		const body = ['# Setup', '```bash', '# install', 'npm i', '```', 'after code', '~~~~', '## not a heading', '~~~', 'still code', '~~~~', '## Real'].join('\n');
+		const body = [
+			'# Setup',
+			'```bash',
+			'# install',
+			'npm i',
+			'```',
+			'after code',
+			'~~~~',
+			'## not a heading',
+			'~~~',
+			'still code',
+			'~~~~',
+			'## Real'
+		].join('\n');
 		const chunks = chunkMarkdown('Doc', body);
 		expect(chunks.map((c) => c.path)).toEqual(['Doc › Setup', 'Doc › Setup › Real']);
 		expect(chunks[0]?.body).toContain('# install');

@@ -4,7 +4,17 @@ import { useSessions, sectionRows, trigram, queued, clearQueue, caught, checkFts
 
 const session = useSessions();
 
-const GEOGRAPHY = ['王都の地理。', '# 北部', '寒冷な高地。', '## 北門', '北門の衛兵は夜に交代する。', '## 港', '船が停泊する。', '# 南部', '暖かい平野。'].join('\n');
+const GEOGRAPHY = [
+	'王都の地理。',
+	'# 北部',
+	'寒冷な高地。',
+	'## 北門',
+	'北門の衛兵は夜に交代する。',
+	'## 港',
+	'船が停泊する。',
+	'# 南部',
+	'暖かい平野。'
+].join('\n');
 
 describe('documents', () => {
 	it('indexes a document by heading path and finds a section by a Japanese substring', () =>
@@ -36,7 +46,14 @@ describe('documents', () => {
 			await clearQueue(s);
 			await s.write((tx) => documents.update(tx, doc.id, { body: GEOGRAPHY.replace('# 南部', '## 砦\n古い砦。\n# 南部') }));
 			const moved = await sectionRows(s, 'document');
-			expect(moved.map((r) => r.path)).toEqual(['地理', '地理 › 北部', '地理 › 北部 › 北門', '地理 › 北部 › 港', '地理 › 北部 › 砦', '地理 › 南部']);
+			expect(moved.map((r) => r.path)).toEqual([
+				'地理',
+				'地理 › 北部',
+				'地理 › 北部 › 北門',
+				'地理 › 北部 › 港',
+				'地理 › 北部 › 砦',
+				'地理 › 南部'
+			]);
 			expect(moved.find((r) => r.path === '地理 › 南部')?.id).toBe(before.find((r) => r.path === '地理 › 南部')?.id);
 			expect(await queued(s)).toHaveLength(2); // the new 砦 and the rewritten 港 (back to its old text)
 			await checkFtsIntegrity(s);
@@ -76,7 +93,11 @@ describe('documents', () => {
 	it('reads the sections under a heading', () =>
 		session(async (s) => {
 			const doc = await s.write((tx) => documents.create(tx, { title: '地理', body: GEOGRAPHY }));
-			expect((await documents.sectionsOf(s.db, doc.id, { path: '地理 › 北部' })).map((x) => x.body)).toEqual(['寒冷な高地。', '北門の衛兵は夜に交代する。', '船が停泊する。']);
+			expect((await documents.sectionsOf(s.db, doc.id, { path: '地理 › 北部' })).map((x) => x.body)).toEqual([
+				'寒冷な高地。',
+				'北門の衛兵は夜に交代する。',
+				'船が停泊する。'
+			]);
 			expect(await caught(() => documents.sectionsOf(s.db, doc.id, { path: '地理 › 東部' }))).toMatchObject({ code: 'not_found' });
 		}));
 

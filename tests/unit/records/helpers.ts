@@ -31,7 +31,10 @@ export async function sectionRows(s: SessionDb, kind?: RecordKind) {
 
 /** Section ids a plain trigram FTS query finds (the phrase is quoted, as the search layer does). */
 export async function trigram(s: SessionDb, phrase: string): Promise<number[]> {
-	const rs = await s.client.execute({ sql: 'SELECT rowid FROM sections_trigram WHERE sections_trigram MATCH ? ORDER BY rowid', args: [`"${phrase}"`] });
+	const rs = await s.client.execute({
+		sql: 'SELECT rowid FROM sections_trigram WHERE sections_trigram MATCH ? ORDER BY rowid',
+		args: [`"${phrase}"`]
+	});
 	return rs.rows.map((r) => Number(r[0]));
 }
 

@@ -1,6 +1,18 @@
 import { describe, it, expect } from 'vitest';
 import * as v from 'valibot';
-import { importRecord, ImportLineSchema, state, journal, memory, documents, summaries, story, log, RECORD_KINDS, KIND_VISIBILITY } from '../../../src/lib/server/records';
+import {
+	importRecord,
+	ImportLineSchema,
+	state,
+	journal,
+	memory,
+	documents,
+	summaries,
+	story,
+	log,
+	RECORD_KINDS,
+	KIND_VISIBILITY
+} from '../../../src/lib/server/records';
 import { useSessions, sectionRows, dump, caught } from './helpers';
 
 const session = useSessions();
@@ -23,7 +35,19 @@ describe('importRecord', () => {
 			];
 			const results = [];
 			for (const line of lines) results.push(await s.write((tx) => importRecord(tx, line)));
-			expect(results.map((r) => r.kind)).toEqual(['state', 'state', 'journal', 'memory', 'document', 'document', 'summary', 'story', 'story', 'log', 'log']);
+			expect(results.map((r) => r.kind)).toEqual([
+				'state',
+				'state',
+				'journal',
+				'memory',
+				'document',
+				'document',
+				'summary',
+				'story',
+				'story',
+				'log',
+				'log'
+			]);
 
 			expect(await state.get(s.db)).toEqual({ doc: { hp: 8, location: 'inn' }, version: 2 });
 			expect((await journal.recent(s.db, 1))[0]?.ref).toBe('j1');

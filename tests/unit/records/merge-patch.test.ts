@@ -32,10 +32,14 @@ describe('mergePatch (RFC 7396)', () => {
 	});
 
 	it('handles the example of section 3', () => {
-		const target = json('{"title":"Goodbye!","author":{"givenName":"John","familyName":"Doe"},"tags":["example","sample"],"content":"This will be unchanged"}');
+		const target = json(
+			'{"title":"Goodbye!","author":{"givenName":"John","familyName":"Doe"},"tags":["example","sample"],"content":"This will be unchanged"}'
+		);
 		const patch = json('{"title":"Hello!","phoneNumber":"+01-123-456-7890","author":{"familyName":null},"tags":["example"]}');
 		expect(mergePatch(target, patch)).toEqual(
-			json('{"title":"Hello!","author":{"givenName":"John"},"tags":["example"],"content":"This will be unchanged","phoneNumber":"+01-123-456-7890"}')
+			json(
+				'{"title":"Hello!","author":{"givenName":"John"},"tags":["example"],"content":"This will be unchanged","phoneNumber":"+01-123-456-7890"}'
+			)
 		);
 	});
 

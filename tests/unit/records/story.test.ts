@@ -36,23 +36,42 @@ describe('story DB', () => {
 		session(async (s) => {
 			await s.write((tx) => story.beginQuest(tx, { key: 'lost-cat', title: 'Lost cat', body: 'Find the baker’s cat.' }));
 			expect((await story.get(s.db, 'quest', 'lost-cat')).status).toBe('open');
-			expect(await caught(() => s.write((tx) => story.beginQuest(tx, { key: 'lost-cat', body: 'again' })))).toMatchObject({ code: 'duplicate' });
+			expect(await caught(() => s.write((tx) => story.beginQuest(tx, { key: 'lost-cat', body: 'again' })))).toMatchObject({
+				code: 'duplicate'
+			});
 
 			// Both fields are required; a missing one leaves the quest open.
-			const missing = await caught(() => s.write((tx) => story.resolveQuest(tx, { key: 'lost-cat', status: 'resolved', result: 'Found it.', nextPlan: ' ' })));
+			const missing = await caught(() =>
+				s.write((tx) => story.resolveQuest(tx, { key: 'lost-cat', status: 'resolved', result: 'Found it.', nextPlan: ' ' }))
+			);
 			expect(missing).toMatchObject({ code: 'invalid_input' });
 			expect((await story.get(s.db, 'quest', 'lost-cat')).status).toBe('open');
 
-			const done = await s.write((tx) => story.resolveQuest(tx, { key: 'lost-cat', status: 'resolved', result: 'Found it in the bell tower.', nextPlan: 'The baker owes the party a favour.' }));
-			expect(done).toMatchObject({ status: 'resolved', result: 'Found it in the bell tower.', nextPlan: 'The baker owes the party a favour.' });
+			const done = await s.write((tx) =>
+				story.resolveQuest(tx, {
+					key: 'lost-cat',
+					status: 'resolved',
+					result: 'Found it in the bell tower.',
+					nextPlan: 'The baker owes the party a favour.'
+				})
+			);
+			expect(done).toMatchObject({
+				status: 'resolved',
+				result: 'Found it in the bell tower.',
+				nextPlan: 'The baker owes the party a favour.'
+			});
 			const [section] = await sectionRows(s, 'story');
 			expect(section?.body).toContain('Status: resolved');
 			expect(section?.body).toContain('Next plan: The baker owes the party a favour.');
 
-			const again = await caught(() => s.write((tx) => story.resolveQuest(tx, { key: 'lost-cat', status: 'failed', result: 'x', nextPlan: 'y' })));
+			const again = await caught(() =>
+				s.write((tx) => story.resolveQuest(tx, { key: 'lost-cat', status: 'failed', result: 'x', nextPlan: 'y' }))
+			);
 			expect(again).toMatchObject({ code: 'conflict' });
 			expect((await story.get(s.db, 'quest', 'lost-cat')).status).toBe('resolved');
-			expect(await caught(() => s.write((tx) => story.resolveQuest(tx, { key: 'nope', status: 'abandoned', result: 'x', nextPlan: 'y' })))).toMatchObject({ code: 'not_found' });
+			expect(
+				await caught(() => s.write((tx) => story.resolveQuest(tx, { key: 'nope', status: 'abandoned', result: 'x', nextPlan: 'y' })))
+			).toMatchObject({ code: 'not_found' });
 		}));
 
 	it('rolls a quest resolution back with the rest of a failed turn', () =>

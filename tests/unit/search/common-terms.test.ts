@@ -15,7 +15,10 @@ afterEach(async () => {
 describe('recall with terms too common to rank', () => {
 	it('puts sections holding every term first and still ranks the rare term', async () => {
 		await env.app.sessions.use(env.sessionId(), async (s) => {
-			const filler = Array.from({ length: RANK_MAX_DOCS + 100 }, (_, i) => ({ path: `Log › ${i}`, body: `A lantern burns in room ${i}. 提灯が灯る。` }));
+			const filler = Array.from({ length: RANK_MAX_DOCS + 100 }, (_, i) => ({
+				path: `Log › ${i}`,
+				body: `A lantern burns in room ${i}. 提灯が灯る。`
+			}));
 			await s.write(async (tx) => {
 				await insertSections(tx, filler.slice(0, 1000));
 				await insertSections(tx, [{ ref: 'both', path: 'NPCs › Quillon', body: 'Quillon carries the blue lantern.' }]);

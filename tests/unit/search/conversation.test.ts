@@ -23,7 +23,13 @@ afterEach(async () => {
 });
 
 /** Small talk that shares no word with the questions below. */
-const FILLER = ['Good morning to you too.', 'Lovely weather for it.', 'I saw a heron by the canal today.', 'The bakery was closed again.', 'Ha, that sounds like you.'];
+const FILLER = [
+	'Good morning to you too.',
+	'Lovely weather for it.',
+	'I saw a heron by the canal today.',
+	'The bakery was closed again.',
+	'Ha, that sounds like you.'
+];
 
 async function playLog(s: SessionDb, lines: readonly { ref: string; body: string }[]) {
 	await s.write(async (tx) => {
@@ -101,7 +107,11 @@ describe('recall over a play log', () => {
 	it('gives documents no context: a neighbouring section does not leak into the next', async () => {
 		await env.app.sessions.use(env.sessionId(), async (s) => {
 			await s.write(async (tx) => {
-				await documents.create(tx, { title: 'Places', body: '# Harbour\nThe harbourmaster counts every barrel.\n# Mill\nThe miller grinds rye.\n# Chapel\nCandles and prayers.', ref: 'places' });
+				await documents.create(tx, {
+					title: 'Places',
+					body: '# Harbour\nThe harbourmaster counts every barrel.\n# Mill\nThe miller grinds rye.\n# Chapel\nCandles and prayers.',
+					ref: 'places'
+				});
 			});
 			const hits = await recall(s.db, 'barrel', { k: 5 });
 			expect(hits.map((h) => h.path)).toEqual(['Places › Harbour']);
@@ -111,7 +121,11 @@ describe('recall over a play log', () => {
 	it('lets words lead an English query: a whole word beats words that merely contain it', async () => {
 		await env.app.sessions.use(env.sessionId(), async (s) => {
 			await s.write(async (tx) => {
-				for (const body of ['During the bring-your-own supper they string lanterns.', 'Bringing spring ringlets during the spring fair.', 'The ring is in the well.'])
+				for (const body of [
+					'During the bring-your-own supper they string lanterns.',
+					'Bringing spring ringlets during the spring fair.',
+					'The ring is in the well.'
+				])
 					await journal.append(tx, { body, ref: body.slice(0, 12) });
 			});
 			const hits = await recall(s.db, 'the ring', { k: 3 });
@@ -147,7 +161,9 @@ describe('the words-context migration on an existing session database', () => {
 				sql`INSERT INTO sections (kind, record_id, ord, path, body, gm_only, ref, content_hash) VALUES ('log', ${i + 1}, 0, ${`Log › gm #${i + 1}`}, ${body}, 0, ${`l${i}`}, ${`h${i}`})`
 			);
 		expect(await migrate(client, sessionMigrations)).toContain(sessionMigrations[at]?.tag);
-		const rows = await db.all<{ id: number }>(sql`SELECT rowid AS id FROM sections_words WHERE sections_words MATCH 'estuary' ORDER BY rowid`);
+		const rows = await db.all<{ id: number }>(
+			sql`SELECT rowid AS id FROM sections_words WHERE sections_words MATCH 'estuary' ORDER BY rowid`
+		);
 		// The line itself, and the lines whose context holds it (the one after it, and the one after that).
 		expect(rows.map((r) => r.id)).toEqual([1, 2, 3]);
 		client.close();

@@ -70,7 +70,12 @@ describe('embedPending', () => {
 		await use(async (s) => {
 			await s.write((tx) => insertSections(tx, CAMPAIGN));
 			await embedPending(s, new OfflineEmbedder(64));
-			const other: Embedder = { id: 'another-model', dimensions: 32, similarityFloor: 0.2, embed: (t, sig) => new OfflineEmbedder(32).embed(t, sig) };
+			const other: Embedder = {
+				id: 'another-model',
+				dimensions: 32,
+				similarityFloor: 0.2,
+				embed: (t, sig) => new OfflineEmbedder(32).embed(t, sig)
+			};
 			const partial = await embedPending(s, other, { batchSize: 5, maxBatches: 1 });
 			expect(partial).toEqual({ embedded: 5, remaining: CAMPAIGN.length - 5, recreated: true });
 			expect(await readVectorSpace(s.db)).toEqual({ model: 'another-model', dimensions: 32 });

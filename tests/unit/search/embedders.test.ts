@@ -63,19 +63,28 @@ describe('createEmbedder', () => {
 			parseConfig({ KANTERA_EMBEDDINGS: 'openai', KANTERA_EMBEDDINGS_MODEL: 'bge-m3', KANTERA_EMBEDDINGS_DIMENSIONS: '1024' }).embeddings
 		);
 		expect(custom.dimensions).toBe(1024);
-		expect(() => createEmbedder(parseConfig({ KANTERA_EMBEDDINGS: 'openai', KANTERA_EMBEDDINGS_MODEL: 'nomic-embed-text' }).embeddings)).toThrow(
-			EmbeddingConfigError
-		);
+		expect(() =>
+			createEmbedder(parseConfig({ KANTERA_EMBEDDINGS: 'openai', KANTERA_EMBEDDINGS_MODEL: 'nomic-embed-text' }).embeddings)
+		).toThrow(EmbeddingConfigError);
 	});
 });
 
 /** A local /v1/embeddings server speaking OpenAI's wire format, scripted per request. */
 type Script = (body: RequestBody, req: IncomingMessage, res: ServerResponse) => void;
-const RequestBody = v.object({ model: v.string(), input: v.array(v.string()), encoding_format: v.optional(v.string()), dimensions: v.optional(v.number()) });
+const RequestBody = v.object({
+	model: v.string(),
+	input: v.array(v.string()),
+	encoding_format: v.optional(v.string()),
+	dimensions: v.optional(v.number())
+});
 type RequestBody = v.InferOutput<typeof RequestBody>;
 
 function embeddingsResponse(body: RequestBody, dims: number, order: 'asc' | 'desc' = 'asc') {
-	const data = body.input.map((text, index) => ({ object: 'embedding', index, embedding: Array.from({ length: dims }, (_, j) => (j === index % dims ? 1 : 0) + text.length / 1000) }));
+	const data = body.input.map((text, index) => ({
+		object: 'embedding',
+		index,
+		embedding: Array.from({ length: dims }, (_, j) => (j === index % dims ? 1 : 0) + text.length / 1000)
+	}));
 	if (order === 'desc') data.reverse();
 	return { object: 'list', data, model: body.model, usage: { prompt_tokens: 3, total_tokens: 3 } };
 }
@@ -113,18 +122,26 @@ describe('OpenAICompatibleEmbedder against a local server', () => {
 		await new Promise((resolve) => server.close(resolve));
 	});
 
-	const json = (status: number, payload: unknown, headers: Record<string, string> = {}): Script => (_b, _r, res) => {
-		res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
-	};
-	const ok = (dims: number, order: 'asc' | 'desc' = 'asc'): Script => (body, _r, res) => {
-		res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(embeddingsResponse(body, dims, order)));
-	};
+	const json =
+		(status: number, payload: unknown, headers: Record<string, string> = {}): Script =>
+		(_b, _r, res) => {
+			res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
+		};
+	const ok =
+		(dims: number, order: 'asc' | 'desc' = 'asc'): Script =>
+		(body, _r, res) => {
+			res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(embeddingsResponse(body, dims, order)));
+		};
 
 	it('sends model, input, dimensions and key, and returns vectors in input order', async () => {
 		scripts.push(ok(4, 'desc'));
 		const e = new OpenAICompatibleEmbedder({ baseUrl: `${baseUrl}/`, apiKey: 'sk-test', model: 'm', dimensions: 4 });
 		const vectors = await e.embed(['a', 'bb', 'ccc']);
-		expect(seen[0]).toEqual({ body: { model: 'm', input: ['a', 'bb', 'ccc'], encoding_format: 'float', dimensions: 4 }, auth: 'Bearer sk-test', path: '/v1/embeddings' });
+		expect(seen[0]).toEqual({
+			body: { model: 'm', input: ['a', 'bb', 'ccc'], encoding_format: 'float', dimensions: 4 },
+			auth: 'Bearer sk-test',
+			path: '/v1/embeddings'
+		});
 		expect(vectors.map((x) => Array.from(x).indexOf(Math.max(...x)))).toEqual([0, 1, 2]);
 		expect(vectors[1]?.[3]).toBeCloseTo(0.002, 6);
 	});

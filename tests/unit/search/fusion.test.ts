@@ -48,7 +48,12 @@ describe('score fusion', () => {
 			{ weight: 1, hits: meaning }
 		]);
 		expect(fused.map((f) => f.id)).toEqual([1, 2, 3, 4]);
-		expect(weightedScoreFusion([{ weight: 1, hits: words }, { weight: 0.1, hits: meaning }]).map((f) => f.id)).toEqual([1, 2, 3, 4]);
+		expect(
+			weightedScoreFusion([
+				{ weight: 1, hits: words },
+				{ weight: 0.1, hits: meaning }
+			]).map((f) => f.id)
+		).toEqual([1, 2, 3, 4]);
 		expect(normaliseByTop([])).toEqual([]);
 	});
 });
@@ -119,7 +124,9 @@ async function seed(s: SessionDb, embedder: Embedder) {
 	await s.write((tx) =>
 		insertSections(
 			tx,
-			TOPICS.flatMap(([name, body], t) => [0, 1, 2].map((n) => ({ ref: `${t}`, path: `Places › ${name} › #${n}`, body: n === 0 ? body : `Notes on the ${name}, part ${n}.` })))
+			TOPICS.flatMap(([name, body], t) =>
+				[0, 1, 2].map((n) => ({ ref: `${t}`, path: `Places › ${name} › #${n}`, body: n === 0 ? body : `Notes on the ${name}, part ${n}.` }))
+			)
 		)
 	);
 	await embedPending(s, embedder);

@@ -3,7 +3,13 @@ import { OfflineEmbedder, withQueryEmbedded, type Embedder } from '../../../src/
 
 function counting(inner: Embedder): Embedder & { calls: string[][] } {
 	const calls: string[][] = [];
-	return { id: inner.id, dimensions: inner.dimensions, similarityFloor: inner.similarityFloor, calls, embed: (texts, signal) => (calls.push(texts), inner.embed(texts, signal)) };
+	return {
+		id: inner.id,
+		dimensions: inner.dimensions,
+		similarityFloor: inner.similarityFloor,
+		calls,
+		embed: (texts, signal) => (calls.push(texts), inner.embed(texts, signal))
+	};
 }
 
 describe('withQueryEmbedded', () => {

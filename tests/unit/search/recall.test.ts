@@ -107,14 +107,28 @@ describe('recall: unrelated questions', () => {
 });
 
 describe('recall: FTS-hostile input', () => {
-	it.each(['"', '"北門', 'AND', 'OR NOT', 'smug*', '(forge', 'NEAR(a b)', 'path:forge', '^lamp', "O'Brien", '', '   ', '!!!', '-', '""""', '*'])(
-		'does not throw on %j',
-		async (q) => {
-			await withCampaign(async (s) => {
-				await expect(recall(s.db, q, { embedder })).resolves.toBeInstanceOf(Array);
-			});
-		}
-	);
+	it.each([
+		'"',
+		'"北門',
+		'AND',
+		'OR NOT',
+		'smug*',
+		'(forge',
+		'NEAR(a b)',
+		'path:forge',
+		'^lamp',
+		"O'Brien",
+		'',
+		'   ',
+		'!!!',
+		'-',
+		'""""',
+		'*'
+	])('does not throw on %j', async (q) => {
+		await withCampaign(async (s) => {
+			await expect(recall(s.db, q, { embedder })).resolves.toBeInstanceOf(Array);
+		});
+	});
 });
 
 describe('recall: transactions and embedding state', () => {

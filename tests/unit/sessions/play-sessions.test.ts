@@ -46,7 +46,9 @@ describe('play sessions index', () => {
 		env = await testEnv();
 		const { alice } = await twoUsers(env);
 		await expect(createPlaySession(env.app, { ownerId: alice.id, title: '   ' })).rejects.toBeInstanceOf(PlaySessionValidationError);
-		await expect(createPlaySession(env.app, { ownerId: alice.id, title: 'x'.repeat(101) })).rejects.toBeInstanceOf(PlaySessionValidationError);
+		await expect(createPlaySession(env.app, { ownerId: alice.id, title: 'x'.repeat(101) })).rejects.toBeInstanceOf(
+			PlaySessionValidationError
+		);
 		await expect(createPlaySession(env.app, { ownerId: alice.id, title: 'ok', language: 'fr' })).rejects.toThrow(/ja or en/);
 		expect(await listPlaySessions(env.app, alice.id)).toEqual([]);
 	});

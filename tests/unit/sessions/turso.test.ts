@@ -36,7 +36,11 @@ async function world(): Promise<World> {
 	const d = tempDir();
 	let fake: TursoFake | undefined;
 	// Like a Turso database URL: no valid group token, no access.
-	const hrana = await startHranaServer({ dir: `${d.dir}/hrana`, autoCreate: false, authorize: (_db, token) => token !== undefined && fake?.tokens.has(token) === true });
+	const hrana = await startHranaServer({
+		dir: `${d.dir}/hrana`,
+		autoCreate: false,
+		authorize: (_db, token) => token !== undefined && fake?.tokens.has(token) === true
+	});
 	fake = await startTursoFake({ hrana });
 	const env = {
 		KANTERA_DATA_DIR: d.dir,
@@ -81,7 +85,9 @@ describe('Turso databases per session', { timeout: 120_000 }, () => {
 		expect(db?.group).toBe(fake.group);
 		expect(hrana.hasDatabase(db?.hostname ?? '')).toBe(true);
 		expect(fake.tokens.size).toBe(1);
-		expect(await recorded(app)).toEqual([expect.objectContaining({ sessionId: session.id, name, status: 'ready', hostname: db?.hostname })]);
+		expect(await recorded(app)).toEqual([
+			expect.objectContaining({ sessionId: session.id, name, status: 'ready', hostname: db?.hostname })
+		]);
 		// The world was seeded into the Turso database, over HTTP with the minted group token.
 		const docs = await app.sessions.use(session.id, (s) => s.db.select().from(sessionSchema.documents));
 		expect(docs.length).toBeGreaterThan(0);
@@ -129,7 +135,12 @@ describe('Turso databases per session', { timeout: 120_000 }, () => {
 		expect(row).toEqual(expect.objectContaining({ name, status: 'deleting', lastError: expect.stringMatching(/500/) }));
 		expect((await turso.orphans()).pending.map((p) => p.name)).toEqual([name]);
 		const doctor = await runDoctor(w.env, { timeoutMs: 2_000, repair: false });
-		expect(doctor.filter((f) => f.area === 'orphaned databases')).toEqual([expect.objectContaining({ status: 'warn', message: expect.stringMatching(new RegExp(`${name} .*waiting to be deleted after 1 attempt.*500`)) })]);
+		expect(doctor.filter((f) => f.area === 'orphaned databases')).toEqual([
+			expect.objectContaining({
+				status: 'warn',
+				message: expect.stringMatching(new RegExp(`${name} .*waiting to be deleted after 1 attempt.*500`))
+			})
+		]);
 		expect(doctor.find((f) => f.area === 'session databases')).toMatchObject({ status: 'info', message: 'no play sessions yet' });
 
 		const report = await turso.sweep();
@@ -146,7 +157,12 @@ describe('Turso databases per session', { timeout: 120_000 }, () => {
 		// As if the process died between creating the database and listing the session.
 		await app.control.db.delete(controlSchema.playSessions).where(eq(controlSchema.playSessions.id, session.id));
 		await app.control.db.update(controlSchema.sessionDatabases).set({ updatedAt: Date.now() - ORPHAN_AFTER_MS - 1 });
-		fake.databases.set('kantera-untracked0000000000', { name: 'kantera-untracked0000000000', group: fake.group, hostname: 'x.turso.fake', dbId: 'x' });
+		fake.databases.set('kantera-untracked0000000000', {
+			name: 'kantera-untracked0000000000',
+			group: fake.group,
+			hostname: 'x.turso.fake',
+			dbId: 'x'
+		});
 		const orphans = await turso.orphans();
 		expect(orphans.pending.map((p) => p.sessionId)).toEqual([session.id]);
 		expect(orphans.untracked).toEqual(['kantera-untracked0000000000']);

@@ -90,10 +90,16 @@ describe('stage cues', () => {
 		const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 		await withSession(async (s) => {
 			const bad = { paragraph: -1, action: 'dance' };
-			const err = await caught(() => s.write((tx) => cues.save(tx, { turnId: 't', messageId: 1, cues: [JSON.parse(JSON.stringify(bad))] })));
+			const err = await caught(() =>
+				s.write((tx) => cues.save(tx, { turnId: 't', messageId: 1, cues: [JSON.parse(JSON.stringify(bad))] }))
+			);
 			expect(err).toBeInstanceOf(Error);
-			await s.client.execute(`INSERT INTO stage_cues (turn_id, message_id, paragraph, ord, cue) VALUES ('t', 2, 0, 0, '{"paragraph":0,"action":"fly"}')`);
-			await s.client.execute(`INSERT INTO stage_cues (turn_id, message_id, paragraph, ord, cue) VALUES ('t', 2, 0, 1, '{"paragraph":0,"action":"exit","character":"Bram"}')`);
+			await s.client.execute(
+				`INSERT INTO stage_cues (turn_id, message_id, paragraph, ord, cue) VALUES ('t', 2, 0, 0, '{"paragraph":0,"action":"fly"}')`
+			);
+			await s.client.execute(
+				`INSERT INTO stage_cues (turn_id, message_id, paragraph, ord, cue) VALUES ('t', 2, 0, 1, '{"paragraph":0,"action":"exit","character":"Bram"}')`
+			);
 			for (const rows of [await cues.forMessages(s.db, [2]), await cues.before(s.db, undefined)]) {
 				expect(rows.map((r) => r.cue)).toEqual([{ paragraph: 0, action: 'exit', character: 'Bram' }]);
 			}

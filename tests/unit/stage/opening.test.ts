@@ -24,7 +24,9 @@ describe('the opening stage', () => {
 			// A GM message whose cue changes the background: before it, the opening; after, the new scene.
 			const msg = await s.write(async (tx) => {
 				const m = await log.append(tx, { role: 'gm', body: 'The fog lifts.' });
-				await tx.insert(sessionSchema.stageCues).values({ turnId: 't', messageId: m.id, paragraph: 0, ord: 0, cue: { paragraph: 0, action: 'background', scene: 'Hill 60' } });
+				await tx
+					.insert(sessionSchema.stageCues)
+					.values({ turnId: 't', messageId: m.id, paragraph: 0, ord: 0, cue: { paragraph: 0, action: 'background', scene: 'Hill 60' } });
 				return m;
 			});
 			expect((await stageBefore(s.db, msg.id)).background?.scene).toBe(world.opening.scene.name);

@@ -29,6 +29,11 @@ describe('placeKind (which placeholder backdrop a place gets)', () => {
 				})
 			)
 		);
-		expect(kinds).toEqual({ 'sword-and-sorcery:ja': 'interior', 'sword-and-sorcery:en': 'interior', 'iron-walkers:ja': 'field', 'iron-walkers:en': 'field' });
+		expect(kinds).toEqual({
+			'sword-and-sorcery:ja': 'interior',
+			'sword-and-sorcery:en': 'interior',
+			'iron-walkers:ja': 'field',
+			'iron-walkers:en': 'field'
+		});
 	});
 });

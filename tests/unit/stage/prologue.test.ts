@@ -22,30 +22,34 @@ afterAll(async () => {
 const ALL = WORLD_IDS.flatMap((id) => LANGUAGES.map((language) => ({ id, language })));
 
 describe('the prologue a world opens with', () => {
-	it.each(ALL)('tells the premise, then the opening scene, then brings each present character on stage as they are introduced ($id, $language)', ({ id, language }) => {
-		const world = getWorld(id, language);
-		const { body, cues } = composePrologue(prologueSource(world));
-		const paragraphs = parseScript(body, { final: true });
-		// Plain narration: no speaker, never a raw tag or Markdown mark.
-		expect(paragraphs.every((p) => p.kind === 'narration' && p.text !== '')).toBe(true);
-		expect(body).not.toMatch(/^#|\*\*|^@/m);
-		const premise = world.documents.premise.body.split(/\n\s*\n/);
-		expect(paragraphs[0]?.text).toBe(premise[0]?.trim());
-		const scene = premise.length;
-		expect(paragraphs[scene]?.text).toContain(world.opening.scene.name);
-		expect(cues[0]).toEqual({ paragraph: scene, action: 'background', scene: world.opening.scene.name });
-		const entrances = cues.slice(1);
-		expect(entrances.map((c) => c.character)).toEqual(world.opening.present);
-		expect(entrances.map((c) => c.slot)).toEqual(world.opening.present.length === 2 ? ['left', 'right'] : expect.any(Array));
-		for (const c of entrances) {
-			const role = world.npcs.find((n) => n.name === c.character)?.role ?? '<none>';
-			expect(paragraphs[c.paragraph]?.text).toContain(role);
+	it.each(ALL)(
+		'tells the premise, then the opening scene, then brings each present character on stage as they are introduced ($id, $language)',
+		({ id, language }) => {
+			const world = getWorld(id, language);
+			const { body, cues } = composePrologue(prologueSource(world));
+			const paragraphs = parseScript(body, { final: true });
+			// Plain narration: no speaker, never a raw tag or Markdown mark.
+			expect(paragraphs.every((p) => p.kind === 'narration' && p.text !== '')).toBe(true);
+			expect(body).not.toMatch(/^#|\*\*|^@/m);
+			const premise = world.documents.premise.body.split(/\n\s*\n/);
+			expect(paragraphs[0]?.text).toBe(premise[0]?.trim());
+			const scene = premise.length;
+			expect(paragraphs[scene]?.text).toContain(world.opening.scene.name);
+			expect(cues[0]).toEqual({ paragraph: scene, action: 'background', scene: world.opening.scene.name });
+			const entrances = cues.slice(1);
+			expect(entrances.map((c) => c.character)).toEqual(world.opening.present);
+			expect(entrances.map((c) => c.slot)).toEqual(world.opening.present.length === 2 ? ['left', 'right'] : expect.any(Array));
+			for (const c of entrances) {
+				const role = world.npcs.find((n) => n.name === c.character)?.role ?? '<none>';
+				expect(paragraphs[c.paragraph]?.text).toContain(role);
+			}
+			// Only player-visible fields: nothing of the GM notes, the plot or the secrets.
+			expect(body).not.toContain(world.opening.situation.slice(0, 40));
+			for (const npc of world.npcs) expect(body).not.toContain(npc.personality.slice(0, 40));
+			for (const secret of world.secrets)
+				for (const marker of secret.markers) expect(body.toLowerCase()).not.toContain(marker.toLowerCase());
 		}
-		// Only player-visible fields: nothing of the GM notes, the plot or the secrets.
-		expect(body).not.toContain(world.opening.situation.slice(0, 40));
-		for (const npc of world.npcs) expect(body).not.toContain(npc.personality.slice(0, 40));
-		for (const secret of world.secrets) for (const marker of secret.markers) expect(body.toLowerCase()).not.toContain(marker.toLowerCase());
-	});
+	);
 
 	it('keeps Markdown out of the narration and never lets a premise line read as a speaker tag', () => {
 		const { body } = composePrologue({

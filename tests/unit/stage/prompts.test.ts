@@ -24,7 +24,12 @@ describe('image prompts', () => {
 
 	it('never carry story-DB secrets or GM notes, even when the GM recorded them in the same turn', async () => {
 		await withTurn(async (t) => {
-			await t.ok('story_advance', { action: 'confirm_truth', key: 'bram-heir', title: 'Bram', body: `Bram is the lost heir; his true name is ${SECRET}.` });
+			await t.ok('story_advance', {
+				action: 'confirm_truth',
+				key: 'bram-heir',
+				title: 'Bram',
+				body: `Bram is the lost heir; his true name is ${SECRET}.`
+			});
 			await t.ok('story_begin', { type: 'plot', key: 'Bram', body: `Bram betrays the party as ${SECRET}.` });
 			await t.ok('memory', { action: 'create', name: 'Bram', body: `Knows the word ${SECRET}.` });
 			await t.ok('update_state', { patch: { Bram: SECRET } });

@@ -7,12 +7,30 @@ const NONE = originSettings({});
 
 describe('apiFormPostRefusal', () => {
 	it('answers a form-typed body to the API with the API’s JSON 415, and lets everything else through', async () => {
-		const refusal = apiFormPostRefusal(new Request('http://127.0.0.1:3000/api/v1/sessions', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' }));
+		const refusal = apiFormPostRefusal(
+			new Request('http://127.0.0.1:3000/api/v1/sessions', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' })
+		);
 		expect(refusal?.status).toBe(415);
 		expect(refusal?.headers.get('content-type')).toBe('application/json');
 		expect(await refusal?.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
-		expect(apiFormPostRefusal(new Request('http://127.0.0.1:3000/api/v1/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))).toBeNull();
-		expect(apiFormPostRefusal(new Request('http://127.0.0.1:3000/signup', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=b' }))).toBeNull();
+		expect(
+			apiFormPostRefusal(
+				new Request('http://127.0.0.1:3000/api/v1/sessions', {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: '{}'
+				})
+			)
+		).toBeNull();
+		expect(
+			apiFormPostRefusal(
+				new Request('http://127.0.0.1:3000/signup', {
+					method: 'POST',
+					headers: { 'content-type': 'application/x-www-form-urlencoded' },
+					body: 'a=b'
+				})
+			)
+		).toBeNull();
 	});
 });
 
@@ -36,7 +54,14 @@ describe('the origin a request is seen at', () => {
 	it('ORIGIN wins; the request keeps its path, query, method, headers and body', async () => {
 		const s = originSettings({ ORIGIN: 'https://kantera.example/ignored/path' });
 		expect(s.origin).toBe('https://kantera.example');
-		const moved = withOrigin(new Request('http://127.0.0.1:3000/api/v1/sessions?x=1', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' }), s);
+		const moved = withOrigin(
+			new Request('http://127.0.0.1:3000/api/v1/sessions?x=1', {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{"a":1}'
+			}),
+			s
+		);
 		expect(moved.url).toBe('https://kantera.example/api/v1/sessions?x=1');
 		expect(moved.method).toBe('POST');
 		expect(moved.headers.get('content-type')).toBe('application/json');
@@ -45,8 +70,12 @@ describe('the origin a request is seen at', () => {
 
 	it('PROTOCOL_HEADER, HOST_HEADER and PORT_HEADER, as adapter-node reads them (https when the protocol header is missing)', () => {
 		const s = originSettings({ PROTOCOL_HEADER: 'X-Forwarded-Proto', HOST_HEADER: 'x-forwarded-host', PORT_HEADER: 'x-forwarded-port' });
-		expect(originOf(req('http://127.0.0.1:3000/', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'play.example' }), s)).toBe('https://play.example');
-		expect(originOf(req('http://127.0.0.1:3000/', { 'x-forwarded-host': 'play.example', 'x-forwarded-port': '8443' }), s)).toBe('https://play.example:8443');
+		expect(originOf(req('http://127.0.0.1:3000/', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'play.example' }), s)).toBe(
+			'https://play.example'
+		);
+		expect(originOf(req('http://127.0.0.1:3000/', { 'x-forwarded-host': 'play.example', 'x-forwarded-port': '8443' }), s)).toBe(
+			'https://play.example:8443'
+		);
 		expect(originOf(req('http://127.0.0.1:3000/'), s)).toBe('https://127.0.0.1:3000');
 	});
 
@@ -60,12 +89,18 @@ describe('the origin a request is seen at', () => {
 
 describe('clientAddressOf', () => {
 	it('is the peer unless ADDRESS_HEADER is set; X-Forwarded-For is read XFF_DEPTH from the right', () => {
-		const request = new Request('http://127.0.0.1:3000/', { headers: { 'x-forwarded-for': '6.6.6.6, 1.2.3.4, 10.0.0.1', 'true-client-ip': '9.9.9.9' } });
+		const request = new Request('http://127.0.0.1:3000/', {
+			headers: { 'x-forwarded-for': '6.6.6.6, 1.2.3.4, 10.0.0.1', 'true-client-ip': '9.9.9.9' }
+		});
 		expect(clientAddressOf(request, '10.0.0.2', NONE)).toBe('10.0.0.2');
 		expect(clientAddressOf(request, '10.0.0.2', originSettings({ ADDRESS_HEADER: 'True-Client-IP' }))).toBe('9.9.9.9');
 		expect(clientAddressOf(request, '10.0.0.2', originSettings({ ADDRESS_HEADER: 'x-forwarded-for' }))).toBe('10.0.0.1');
 		expect(clientAddressOf(request, '10.0.0.2', originSettings({ ADDRESS_HEADER: 'x-forwarded-for', XFF_DEPTH: '2' }))).toBe('1.2.3.4');
-		expect(() => clientAddressOf(request, '10.0.0.2', originSettings({ ADDRESS_HEADER: 'x-forwarded-for', XFF_DEPTH: '4' }))).toThrow(/XFF_DEPTH is 4/);
-		expect(() => clientAddressOf(new Request('http://127.0.0.1:3000/'), '10.0.0.2', originSettings({ ADDRESS_HEADER: 'x-real-ip' }))).toThrow(/x-real-ip/);
+		expect(() => clientAddressOf(request, '10.0.0.2', originSettings({ ADDRESS_HEADER: 'x-forwarded-for', XFF_DEPTH: '4' }))).toThrow(
+			/XFF_DEPTH is 4/
+		);
+		expect(() =>
+			clientAddressOf(new Request('http://127.0.0.1:3000/'), '10.0.0.2', originSettings({ ADDRESS_HEADER: 'x-real-ip' }))
+		).toThrow(/x-real-ip/);
 	});
 });

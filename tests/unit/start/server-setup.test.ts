@@ -1,6 +1,13 @@
 /** How `npm start` (bin/server.js) prepares adapter-node: the origin's scheme, one body limit, the API's 415. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_BODY_BYTES, SOCKET_PROTOCOL_HEADER, StartError, isFormPostToApi, parseByteSize, startSettings } from '../../../bin/server-setup.js';
+import {
+	DEFAULT_MAX_BODY_BYTES,
+	SOCKET_PROTOCOL_HEADER,
+	StartError,
+	isFormPostToApi,
+	parseByteSize,
+	startSettings
+} from '../../../bin/server-setup.js';
 import { parseConfig } from '../../../src/lib/server/config';
 
 describe('startSettings', () => {

@@ -36,13 +36,22 @@ describe('KANTERA_ADAPTER', () => {
 	});
 
 	it('npm start stops with the message when it is wrong', () => {
-		const run = spawnSync(process.execPath, ['bin/start.js'], { cwd: ROOT, env: { ...process.env, KANTERA_ADAPTER: 'workerd' }, encoding: 'utf8' });
+		const run = spawnSync(process.execPath, ['bin/start.js'], {
+			cwd: ROOT,
+			env: { ...process.env, KANTERA_ADAPTER: 'workerd' },
+			encoding: 'utf8'
+		});
 		expect(run.status).toBe(1);
 		expect(run.stderr).toContain('KANTERA_ADAPTER: must be node, bun or deno (got "workerd")');
 	});
 
 	it('the runtimes come with npm ci (dev dependencies), nothing else to install', () => {
 		expect(execFileSync(path.join(ROOT, 'node_modules/.bin/bun'), ['--version'], { encoding: 'utf8' })).toMatch(/^\d+\.\d+\.\d+/);
-		expect(execFileSync(path.join(ROOT, 'node_modules/.bin/deno'), ['--version'], { encoding: 'utf8', env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } })).toMatch(/^deno \d+\.\d+\.\d+/);
+		expect(
+			execFileSync(path.join(ROOT, 'node_modules/.bin/deno'), ['--version'], {
+				encoding: 'utf8',
+				env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' }
+			})
+		).toMatch(/^deno \d+\.\d+\.\d+/);
 	});
 });

@@ -29,7 +29,10 @@ async function listedHarness(): Promise<{ h: TurnHarness; sessionId: string }> {
 	const mock = await startMockLlm();
 	const harness = await turnHarness('openai', {}, { mock });
 	const { app } = harness;
-	const user = await app.control.db.insert(controlSchema.users).values({ id: harness.userId, name: `u${newId(6)}`, passwordHash: 'x', createdAt: Date.now() }).returning();
+	const user = await app.control.db
+		.insert(controlSchema.users)
+		.values({ id: harness.userId, name: `u${newId(6)}`, passwordHash: 'x', createdAt: Date.now() })
+		.returning();
 	expect(user).toHaveLength(1);
 	const session = await createPlaySession(app, { ownerId: harness.userId, title: 'The seal', language: 'en' });
 	await app.sessions.use(session.id, (s) =>
@@ -45,11 +48,15 @@ async function listedHarness(): Promise<{ h: TurnHarness; sessionId: string }> {
 			sessionId: session.id,
 			use: (fn) => app.sessions.use(session.id, fn),
 			async play(text, key = newId()) {
-				const accepted = await app.sessions.use(session.id, (s) => acceptTurn(app, s, { userId: harness.userId, text, idempotencyKey: key }));
+				const accepted = await app.sessions.use(session.id, (s) =>
+					acceptTurn(app, s, { userId: harness.userId, text, idempotencyKey: key })
+				);
 				app.runner.kick(session.id);
 				await app.runner.idle();
 				await app.images.idle();
-				const [row] = await app.sessions.use(session.id, (s) => s.db.select().from(sessionSchema.turns).where(eq(sessionSchema.turns.id, accepted.turnId)));
+				const [row] = await app.sessions.use(session.id, (s) =>
+					s.db.select().from(sessionSchema.turns).where(eq(sessionSchema.turns.id, accepted.turnId))
+				);
 				if (!row) throw new Error('turn vanished');
 				return row;
 			},
@@ -70,7 +77,15 @@ const SETUP = [
 			{ name: 'memory', arguments: { action: 'create', name: 'Bram', body: 'Gate guard.' } },
 			{ name: 'register_npc', arguments: { name: 'Bram', appearance: 'A tall guard with a scarred cheek and a green cloak.' } },
 			{ name: 'set_scene', arguments: { name: 'North Gate', description: 'A massive stone gate, torches, light snow.' } },
-			{ name: 'adv_stage', arguments: { cues: [{ paragraph: 0, action: 'background', scene: 'North Gate' }, { paragraph: 0, action: 'enter', character: 'Bram', slot: 'left' }] } }
+			{
+				name: 'adv_stage',
+				arguments: {
+					cues: [
+						{ paragraph: 0, action: 'background', scene: 'North Gate' },
+						{ paragraph: 0, action: 'enter', character: 'Bram', slot: 'left' }
+					]
+				}
+			}
 		]
 	},
 	{ text: '@Bram: Halt. Who goes there?' }

@@ -36,11 +36,20 @@ const SETUP: ScriptedReply[] = [
 			{ name: 'journal_append', arguments: { entry: 'Day 1: the party reached the North Gate.' } },
 			{ name: 'memory', arguments: { action: 'create', name: 'Bram', body: 'Gate guard. Owes the PC a favour.' } },
 			{ name: 'story_begin', arguments: { type: 'plot', key: 'arc-1', title: 'The stolen seal', body: 'The magistrate stole the seal.' } },
-			{ name: 'story_begin', arguments: { type: 'quest', key: 'find-seal', title: 'Find the seal', body: 'Bram asks the PC to find the seal.' } },
+			{
+				name: 'story_begin',
+				arguments: { type: 'quest', key: 'find-seal', title: 'Find the seal', body: 'Bram asks the PC to find the seal.' }
+			},
 			{ name: 'story_begin', arguments: { type: 'clue', key: 'wax', title: 'Red wax', body: 'Red wax on the magistrate’s cuff.' } },
 			{ name: 'register_npc', arguments: { name: 'Bram', appearance: 'A tall guard with a scarred cheek and a green cloak.' } },
 			{ name: 'set_scene', arguments: { name: 'North Gate', description: 'A massive stone gate, torches, light snow at dusk.' } },
-			{ name: 'adv_stage', arguments: { cues: [{ paragraph: 0, action: 'enter', character: 'Bram', slot: 'left' }], choices: ['Ask about the seal', 'Walk on'] } }
+			{
+				name: 'adv_stage',
+				arguments: {
+					cues: [{ paragraph: 0, action: 'enter', character: 'Bram', slot: 'left' }],
+					choices: ['Ask about the seal', 'Walk on']
+				}
+			}
 		]
 	},
 	{ text: 'Bram waves you over.\n\n@Bram: A word, traveller.' }
@@ -50,18 +59,33 @@ const SETUP: ScriptedReply[] = [
 const CHANGES: ScriptedReply[] = [
 	{
 		toolCalls: [
-			{ name: 'update_state', arguments: { patch: { location: 'Cellar', hp: 7, inventory: ['lantern', 'rope'], flags: { metBram: true } } } },
+			{
+				name: 'update_state',
+				arguments: { patch: { location: 'Cellar', hp: 7, inventory: ['lantern', 'rope'], flags: { metBram: true } } }
+			},
 			{ name: 'journal_append', arguments: { entry: 'Day 1, night: the cellar under the magistrate’s house.' } },
 			{ name: 'memory', arguments: { action: 'edit', name: 'Bram', body: 'Gate guard. Paid back his favour.' } },
 			{ name: 'memory', arguments: { action: 'create', name: 'Mira', body: 'The magistrate’s clerk; nervous.' } },
 			{ name: 'story_revise', arguments: { key: 'arc-1', title: 'The stolen seal', body: 'The clerk stole the seal for the magistrate.' } },
 			{ name: 'story_advance', arguments: { action: 'confirm_truth', key: 'thief', title: 'The thief', body: 'Mira took the seal.' } },
-			{ name: 'story_advance', arguments: { action: 'resolve_quest', key: 'find-seal', result: 'Found in the cellar.', next_plan: 'Return it to Bram.' } },
+			{
+				name: 'story_advance',
+				arguments: { action: 'resolve_quest', key: 'find-seal', result: 'Found in the cellar.', next_plan: 'Return it to Bram.' }
+			},
 			{ name: 'story_advance', arguments: { action: 'reveal_clue', key: 'wax' } },
 			{ name: 'register_npc', arguments: { name: 'Bram', appearance: 'A tall guard, scarred cheek, now in a red cloak.' } },
 			{ name: 'register_npc', arguments: { name: 'Mira', appearance: 'A thin clerk with ink-stained fingers and round glasses.' } },
 			{ name: 'set_scene', arguments: { name: 'Cellar', description: 'A damp cellar, barrels, one lamp.' } },
-			{ name: 'adv_stage', arguments: { cues: [{ paragraph: 0, action: 'background', scene: 'Cellar' }, { paragraph: 1, action: 'enter', character: 'Mira', slot: 'right' }], choices: ['Confront her', 'Hide'] } }
+			{
+				name: 'adv_stage',
+				arguments: {
+					cues: [
+						{ paragraph: 0, action: 'background', scene: 'Cellar' },
+						{ paragraph: 1, action: 'enter', character: 'Mira', slot: 'right' }
+					],
+					choices: ['Confront her', 'Hide']
+				}
+			}
 		]
 	},
 	{ text: 'The cellar smells of wine.\n\n@Mira: You should not be here.' }
@@ -82,7 +106,23 @@ describe('undo restores every record exactly', () => {
 		const during = await dump(h);
 		// The test means something only if the turn changed every kind of record.
 		expect(changedTables(before, during)).toEqual(
-			expect.arrayContaining(['image_orders', 'journal', 'log_messages', 'memory_notes', 'meta', 'npcs', 'scenes', 'sections', 'section_vectors', 'stage_cues', 'state', 'story_entries', 'turns', 'fts:sections_trigram', 'fts:sections_words'])
+			expect.arrayContaining([
+				'image_orders',
+				'journal',
+				'log_messages',
+				'memory_notes',
+				'meta',
+				'npcs',
+				'scenes',
+				'sections',
+				'section_vectors',
+				'stage_cues',
+				'state',
+				'story_entries',
+				'turns',
+				'fts:sections_trigram',
+				'fts:sections_words'
+			])
 		);
 
 		const { outcome, created } = await undo(h, turn.id);
@@ -99,7 +139,19 @@ describe('undo restores every record exactly', () => {
 		const turn = await h.play('I walk to the north gate');
 		const logged = await h.use((s) => s.db.select().from(sessionSchema.undoLog).where(eq(sessionSchema.undoLog.turnId, turn.id)));
 		const tables = new Set(logged.map((r) => r.tbl));
-		expect([...tables].sort()).toEqual(['image_orders', 'journal', 'log_messages', 'memory_notes', 'meta', 'npcs', 'scenes', 'sections', 'stage_cues', 'state', 'story_entries']);
+		expect([...tables].sort()).toEqual([
+			'image_orders',
+			'journal',
+			'log_messages',
+			'memory_notes',
+			'meta',
+			'npcs',
+			'scenes',
+			'sections',
+			'stage_cues',
+			'state',
+			'story_entries'
+		]);
 		// Nothing outside the commit is captured: the image job finished after it, the events and ledger are not records.
 		expect(await h.use((s) => s.db.select().from(sessionSchema.undoCapture))).toEqual([]);
 		await undo(h, turn.id);
@@ -158,7 +210,9 @@ describe('undo restores every record exactly', () => {
 		const before = await dump(h);
 		h.mock.script([{ text: 'The key turns.' }, { text: '## Current scene\nThe study; the PC holds a brass key.' }]);
 		const turn = await h.play('I try the key');
-		expect((await h.use((s) => switchModel(harness.app.config, s, harness.userId, { provider: 'anthropic', model: 'claude-next' }))).switched).toBe('after_handoff');
+		expect(
+			(await h.use((s) => switchModel(harness.app.config, s, harness.userId, { provider: 'anthropic', model: 'claude-next' }))).switched
+		).toBe('after_handoff');
 		h.app.runner.kick(h.sessionId);
 		await settled(h);
 		expect(await h.use((s) => readSettings(s.db, harness.app.config))).toMatchObject({ provider: 'anthropic', model: 'claude-next' });
@@ -205,7 +259,9 @@ describe('undo restores every record exactly', () => {
 		await undo(h, turn.id);
 		await h.app.runner.idle();
 		expect(changedTables(before, await dump(h))).toEqual([]);
-		expect(await h.use((s) => s.db.select().from(sessionSchema.imageOrders).where(eq(sessionSchema.imageOrders.turnId, turn.id)))).toEqual([]);
+		expect(await h.use((s) => s.db.select().from(sessionSchema.imageOrders).where(eq(sessionSchema.imageOrders.turnId, turn.id)))).toEqual(
+			[]
+		);
 		// The first turn's finished image is still served from the store.
 		expect(image && (await h.app.images.store.get(h.sessionId, image))).toBeTruthy();
 		expect(first.status).toBe('committed');
@@ -224,7 +280,9 @@ describe('undo rules', () => {
 		expect(b).toMatchObject({ created: false, outcome: { turnId: turn.id, undone: [turn.id] } });
 		await expect(undo(h, turn.id)).rejects.toMatchObject({ code: 'already_undone' });
 		const events = (await h.use((s) => readEventsAfter(s.db, 0))).map((e) => e.event);
-		expect(events.filter((e) => e.type === 'turn.undone')).toEqual([{ type: 'turn.undone', turnId: turn.id, undone: [turn.id], input: 'one' }]);
+		expect(events.filter((e) => e.type === 'turn.undone')).toEqual([
+			{ type: 'turn.undone', turnId: turn.id, undone: [turn.id], input: 'one' }
+		]);
 	});
 
 	it('only the last turn can be undone, and not while a turn is in progress', async () => {
@@ -250,7 +308,14 @@ describe('undo rules', () => {
 		const turn = await h.play('one');
 		const harness = h;
 		const spent = async () =>
-			(await loadScopes(harness.app.control.db, { userId: harness.userId, sessionId: harness.sessionId, turnId: 'x' }, { ...harness.app.config.engine.budget, maxToolRounds: 10 }, Date.now()))
+			(
+				await loadScopes(
+					harness.app.control.db,
+					{ userId: harness.userId, sessionId: harness.sessionId, turnId: 'x' },
+					{ ...harness.app.config.engine.budget, maxToolRounds: 10 },
+					Date.now()
+				)
+			)
 				.filter((sc) => sc.scope === 'session' || sc.scope === 'user_day')
 				.map((sc) => sc.spent);
 		expect(await spent()).toEqual([9000, 9000]);
@@ -311,7 +376,9 @@ describe('reroll and edit', () => {
 		await settled(h);
 		const before = await dump(h);
 		const harness = h;
-		await expect(h.use((s) => rerollTurn(harness.app, s, harness.userId, turn.id, { key: newId(), text: '   ' }))).rejects.toMatchObject({ code: 'invalid_input' });
+		await expect(h.use((s) => rerollTurn(harness.app, s, harness.userId, turn.id, { key: newId(), text: '   ' }))).rejects.toMatchObject({
+			code: 'invalid_input'
+		});
 		expect(changedTables(before, await dump(h))).toEqual([]);
 	});
 });
@@ -320,7 +387,21 @@ describe('capture triggers follow the live schema', () => {
 	it('captures every table but the listed ones, and replaces a trigger when a column is added', async () => {
 		h = await turnHarness('openai');
 		const names = await h.use(async (s) => (await undoLog.capturedTables(undoLog.clientQuery(s.client))).map((t) => t.name).sort());
-		expect(names).toEqual(['documents', 'image_orders', 'journal', 'log_messages', 'memory_notes', 'meta', 'npcs', 'scenes', 'sections', 'stage_cues', 'state', 'story_entries', 'summaries']);
+		expect(names).toEqual([
+			'documents',
+			'image_orders',
+			'journal',
+			'log_messages',
+			'memory_notes',
+			'meta',
+			'npcs',
+			'scenes',
+			'sections',
+			'stage_cues',
+			'state',
+			'story_entries',
+			'summaries'
+		]);
 		const changed = await h.use(async (s) => {
 			await s.client.execute('ALTER TABLE journal ADD COLUMN mood text');
 			return undoLog.ensureUndoTriggers(s.client);

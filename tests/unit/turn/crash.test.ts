@@ -41,15 +41,33 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms:
 }
 
 /** Starts the turn process on `dataDir` and waits until its turn's LLM call is in flight. */
-async function startTurnProcess(dataDir: string, mock: MockLlm, sessionId: string, userId: string): Promise<{ child: ChildProcess; turnId: string }> {
-	const env = { ...process.env, KANTERA_DATA_DIR: dataDir, OPENAI_BASE_URL: mock.openaiBaseUrl, OPENAI_API_KEY: 'sk-test', KANTERA_LLM_MODEL: 'mock-model' };
-	const child = spawn(process.execPath, ['--import', 'tsx', TURN_PROCESS, userId, sessionId], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+async function startTurnProcess(
+	dataDir: string,
+	mock: MockLlm,
+	sessionId: string,
+	userId: string
+): Promise<{ child: ChildProcess; turnId: string }> {
+	const env = {
+		...process.env,
+		KANTERA_DATA_DIR: dataDir,
+		OPENAI_BASE_URL: mock.openaiBaseUrl,
+		OPENAI_API_KEY: 'sk-test',
+		KANTERA_LLM_MODEL: 'mock-model'
+	};
+	const child = spawn(process.execPath, ['--import', 'tsx', TURN_PROCESS, userId, sessionId], {
+		env,
+		stdio: ['ignore', 'pipe', 'inherit']
+	});
 	cleanups.push(() => {
 		if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 	});
 	const [line] = await once(createInterface({ input: child.stdout }), 'line');
 	const [turnId] = v.parse(v.object({ event: v.literal('running'), turnIds: v.tuple([v.string()]) }), JSON.parse(String(line))).turnIds;
-	await until(async () => mock.requests.length, (n) => n > 0, SWEEP_WAIT_MS);
+	await until(
+		async () => mock.requests.length,
+		(n) => n > 0,
+		SWEEP_WAIT_MS
+	);
 	return { child, turnId };
 }
 
@@ -69,7 +87,11 @@ describe('after a crash mid-turn', () => {
 		const restarted: MockLlmApp = await mockLlmApp('openai', {}, { dataDir: dir, mock });
 		cleanups.push(() => restarted.cleanup());
 		const row = await until(
-			() => restarted.app.sessions.use(sessionId, async (s) => (await s.db.select().from(sessionSchema.turns).where(eq(sessionSchema.turns.id, turnId)))[0]),
+			() =>
+				restarted.app.sessions.use(
+					sessionId,
+					async (s) => (await s.db.select().from(sessionSchema.turns).where(eq(sessionSchema.turns.id, turnId)))[0]
+				),
 			(r) => r?.status !== 'running',
 			SWEEP_WAIT_MS
 		);
@@ -85,14 +107,24 @@ describe('after a crash mid-turn', () => {
 		const api = h.as(h.alice);
 		const id = (await bodyOf(await api.post('/api/v1/sessions', { title: 'The storm' }), Session)).id;
 		// A turn another process was running when it died: its lease ran out a moment ago, and no runner here looks.
-		const accepted = await h.app.sessions.use(id, (s) => acceptTurn(h.app, s, { userId: h.alice.id, text: 'I wait for the storm.', idempotencyKey: 'dead-runner-01' }));
+		const accepted = await h.app.sessions.use(id, (s) =>
+			acceptTurn(h.app, s, { userId: h.alice.id, text: 'I wait for the storm.', idempotencyKey: 'dead-runner-01' })
+		);
 		await h.app.sessions.use(id, (s) =>
-			s.write((tx) => tx.update(sessionSchema.turns).set({ status: 'running', leaseOwner: 'dead-process', leaseExpiresAt: Date.now() - 1, startedAt: Date.now() - 5_000 }).where(eq(sessionSchema.turns.id, accepted.turnId)))
+			s.write((tx) =>
+				tx
+					.update(sessionSchema.turns)
+					.set({ status: 'running', leaseOwner: 'dead-process', leaseExpiresAt: Date.now() - 1, startedAt: Date.now() - 5_000 })
+					.where(eq(sessionSchema.turns.id, accepted.turnId))
+			)
 		);
 
 		const turn = await bodyOf(await api.get(`/api/v1/sessions/${id}/turns/${accepted.turnId}`), Turn);
 		expect(turn).toMatchObject({ status: 'interrupted', error: expect.stringMatching(/server stopped/) });
-		const stored = await h.app.sessions.use(id, async (s) => (await s.db.select().from(sessionSchema.turns).where(eq(sessionSchema.turns.id, accepted.turnId)))[0]);
+		const stored = await h.app.sessions.use(
+			id,
+			async (s) => (await s.db.select().from(sessionSchema.turns).where(eq(sessionSchema.turns.id, accepted.turnId)))[0]
+		);
 		expect(stored).toMatchObject({ status: 'interrupted', leaseOwner: null });
 		const events = await h.app.sessions.use(id, (s) => readEventsAfter(s.db, 0));
 		expect(events.filter((e) => e.event.type === 'turn.interrupted')).toHaveLength(1);
@@ -126,7 +158,9 @@ describe('the note of sessions with unfinished turns', () => {
 		await h.app.runner.idle();
 		expect(await noted()).toEqual([]);
 		// Over the quota: refused, and nothing noted.
-		await expect(h.use((s) => acceptTurn(h.app, s, { userId: h.userId, text: 'Again.', idempotencyKey: 'note-0002' }))).rejects.toMatchObject({ code: 'quota_exceeded' });
+		await expect(
+			h.use((s) => acceptTurn(h.app, s, { userId: h.userId, text: 'Again.', idempotencyKey: 'note-0002' }))
+		).rejects.toMatchObject({ code: 'quota_exceeded' });
 		expect(await noted()).toEqual([]);
 	});
 });

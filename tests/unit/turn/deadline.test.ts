@@ -50,7 +50,10 @@ describe('the turn deadline', () => {
 		'fails a turn whose stream never ends, writing nothing of it, and the next turn runs',
 		async () => {
 			h = await turnHarness('anthropic', { KANTERA_TURN_TIMEOUT_S: '1' }, { timeouts: PRODUCTION_CLOCKS });
-			h.mock.script([{ toolCalls: [{ name: 'journal_append', arguments: { entry: 'never kept' } }] }, { fault: { kind: 'endless', send: 'delta', intervalMs: 20 } }]);
+			h.mock.script([
+				{ toolCalls: [{ name: 'journal_append', arguments: { entry: 'never kept' } }] },
+				{ fault: { kind: 'endless', send: 'delta', intervalMs: 20 } }
+			]);
 			const turn = await h.play('Tell me everything.');
 			expect(turn).toMatchObject({ status: 'failed', failureReason: 'timed_out' });
 			expect(await h.use((s) => journal.recent(s.db, 10))).toEqual([]);

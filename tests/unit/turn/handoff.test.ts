@@ -13,7 +13,11 @@ describe('switching models mid-session', () => {
 	it('the current model writes a hand-off summary, then the new one continues from it', async () => {
 		h = await turnHarness('openai');
 		const harness = h;
-		h.mock.script([{ text: 'You find a brass key.' }, { text: '## Current scene\nThe study; the PC holds a brass key.' }, { text: 'The new GM continues.' }]);
+		h.mock.script([
+			{ text: 'You find a brass key.' },
+			{ text: '## Current scene\nThe study; the PC holds a brass key.' },
+			{ text: 'The new GM continues.' }
+		]);
 		await h.play('I search the study');
 		const result = await h.use((s) => switchModel(harness.app.config, s, harness.userId, { provider: 'anthropic', model: 'claude-next' }));
 		expect(result.switched).toBe('after_handoff');
@@ -21,7 +25,10 @@ describe('switching models mid-session', () => {
 		await h.app.runner.idle();
 		const handoffRequest = h.mock.requests[1];
 		expect(handoffRequest?.api).toBe('openai');
-		expect(handoffRequest && lastTurn(handoffRequest)).toMatchObject({ kind: 'user', text: expect.stringMatching(/^\[OPERATOR — CHECKPOINT/) });
+		expect(handoffRequest && lastTurn(handoffRequest)).toMatchObject({
+			kind: 'user',
+			text: expect.stringMatching(/^\[OPERATOR — CHECKPOINT/)
+		});
 		expect(await h.use((s) => readSettings(s.db, harness.app.config))).toMatchObject({ provider: 'anthropic', model: 'claude-next' });
 		await h.play('I leave');
 		const next = h.mock.requests[2];
@@ -59,14 +66,26 @@ describe('switching models mid-session', () => {
 			previous = next.provider;
 		}
 		const turns = await h.turns();
-		expect(turns.filter((t) => t.status === 'committed').map((t) => t.provider)).toEqual(['openai', 'openai', 'google', 'google', 'anthropic', 'anthropic', 'openai']);
+		expect(turns.filter((t) => t.status === 'committed').map((t) => t.provider)).toEqual([
+			'openai',
+			'openai',
+			'google',
+			'google',
+			'anthropic',
+			'anthropic',
+			'openai'
+		]);
 	});
 
 	it('switches at once when nothing has been played, and does nothing for the same model', async () => {
 		h = await turnHarness('openai');
 		const harness = h;
-		expect(await h.use((s) => switchModel(harness.app.config, s, harness.userId, { provider: 'openai', model: 'mock-model' }))).toEqual({ switched: 'unchanged' });
-		expect(await h.use((s) => switchModel(harness.app.config, s, harness.userId, { provider: 'anthropic', model: 'claude-next' }))).toEqual({ switched: 'now' });
+		expect(await h.use((s) => switchModel(harness.app.config, s, harness.userId, { provider: 'openai', model: 'mock-model' }))).toEqual({
+			switched: 'unchanged'
+		});
+		expect(await h.use((s) => switchModel(harness.app.config, s, harness.userId, { provider: 'anthropic', model: 'claude-next' }))).toEqual(
+			{ switched: 'now' }
+		);
 		expect(h.mock.requests).toHaveLength(0);
 	});
 });

@@ -21,14 +21,24 @@ const chars = (t: string) => t.length;
 /** Every user-role text of a request, in order (player lines and the operator's checkpoint message). */
 function userTexts(r: RecordedRequest): string[] {
 	if (r.openai) return r.openai.messages.flatMap((m) => (m.role === 'user' && typeof m.content === 'string' ? [m.content] : []));
-	if (r.anthropic) return r.anthropic.messages.flatMap((m) => (m.role !== 'user' ? [] : typeof m.content === 'string' ? [m.content] : m.content.flatMap((b) => (b.type === 'text' ? [b.text] : []))));
+	if (r.anthropic)
+		return r.anthropic.messages.flatMap((m) =>
+			m.role !== 'user' ? [] : typeof m.content === 'string' ? [m.content] : m.content.flatMap((b) => (b.type === 'text' ? [b.text] : []))
+		);
 	return [];
 }
 
 /** Every assistant-role text of a request, in order (the GM's earlier replies in the window). */
 function assistantTexts(r: RecordedRequest): string[] {
 	if (r.openai) return r.openai.messages.flatMap((m) => (m.role === 'assistant' && typeof m.content === 'string' ? [m.content] : []));
-	if (r.anthropic) return r.anthropic.messages.flatMap((m) => (m.role !== 'assistant' ? [] : typeof m.content === 'string' ? [m.content] : m.content.flatMap((b) => (b.type === 'text' ? [b.text] : []))));
+	if (r.anthropic)
+		return r.anthropic.messages.flatMap((m) =>
+			m.role !== 'assistant'
+				? []
+				: typeof m.content === 'string'
+					? [m.content]
+					: m.content.flatMap((b) => (b.type === 'text' ? [b.text] : []))
+		);
 	return [];
 }
 
@@ -71,7 +81,10 @@ describe.each<Vendor>(['openai', 'anthropic'])('pinned mission over a long campa
 			if (i === 0) continue;
 			const previous = checkpointRequests[i - 1];
 			const before = new Set(previous ? userTexts(previous) : []);
-			expect(userTexts(r).filter((t) => !t.startsWith('[OPERATOR') && before.has(t)), `checkpoint request ${r.seq}`).toEqual([]);
+			expect(
+				userTexts(r).filter((t) => !t.startsWith('[OPERATOR') && before.has(t)),
+				`checkpoint request ${r.seq}`
+			).toEqual([]);
 		}
 		// Exchange 1 left the window long ago; the summary still puts it in every later context.
 		const lastRequest = h.mock.requests.at(-1);
@@ -115,7 +128,13 @@ describe('checkpoint threshold', () => {
 	it('the exchange just before a checkpoint is in the next request; older ones are not', async () => {
 		h = await turnHarness('openai', { KANTERA_WINDOW_EXCHANGES: '8', KANTERA_CHECKPOINT_TOKENS: '120' }, { countTokens: chars });
 		h.mock.setHandler(gm);
-		const lines = ['I light the lantern', 'I open the cellar door', 'I walk down the stairs', 'I call out to Bram', 'I listen for an answer'];
+		const lines = [
+			'I light the lantern',
+			'I open the cellar door',
+			'I walk down the stairs',
+			'I call out to Bram',
+			'I listen for an answer'
+		];
 		for (const line of lines) await h.play(line);
 		const cps = await checkpoints(h);
 		expect(cps.length).toBeGreaterThanOrEqual(1);
@@ -146,13 +165,31 @@ describe('budget guard in a turn (seed 002)', () => {
 		const prices = path.join(d.dir, 'prices.json');
 		// 9 dollars per million input tokens: one input token costs exactly 9 micro-dollars.
 		writeFileSync(prices, JSON.stringify({ 'mock-model': { input: 9, output: 0 } }));
-		h = await turnHarness('openai', { KANTERA_PRICES_FILE: prices, KANTERA_BUDGET_TURN_USD: '0.00005', KANTERA_BUDGET_TURN_WARN_USD: '0.00004', KANTERA_MAX_TOOL_ROUNDS: '20' });
-		h.mock.script(Array.from({ length: 7 }, (_, i) => ({ text: `step ${i + 1}. `, toolCalls: [{ name: 'journal_append', arguments: { entry: `result ${i + 1}` } }], usage: { inputTokens: 1, outputTokens: 0 } })));
+		h = await turnHarness('openai', {
+			KANTERA_PRICES_FILE: prices,
+			KANTERA_BUDGET_TURN_USD: '0.00005',
+			KANTERA_BUDGET_TURN_WARN_USD: '0.00004',
+			KANTERA_MAX_TOOL_ROUNDS: '20'
+		});
+		h.mock.script(
+			Array.from({ length: 7 }, (_, i) => ({
+				text: `step ${i + 1}. `,
+				toolCalls: [{ name: 'journal_append', arguments: { entry: `result ${i + 1}` } }],
+				usage: { inputTokens: 1, outputTokens: 0 }
+			}))
+		);
 		const turn = await h.play('do seven things');
 		expect(h.mock.requests).toHaveLength(6);
 		expect(turn.status).toBe('committed');
 		expect(turn.stopped).toBe('budget:turn');
-		const [entries, ledger, events] = await h.use(async (s) => [await journal.recent(s.db, 100), await s.db.select().from(sessionSchema.ledger).where(eq(sessionSchema.ledger.turnId, turn.id)), await readEventsAfter(s.db, 0)] as const);
+		const [entries, ledger, events] = await h.use(
+			async (s) =>
+				[
+					await journal.recent(s.db, 100),
+					await s.db.select().from(sessionSchema.ledger).where(eq(sessionSchema.ledger.turnId, turn.id)),
+					await readEventsAfter(s.db, 0)
+				] as const
+		);
 		expect(entries.map((e) => e.body)).toEqual(['result 1', 'result 2', 'result 3', 'result 4', 'result 5', 'result 6']);
 		expect(ledger.reduce((sum, l) => sum + l.costMicros, 0)).toBe(54);
 		const warnings = events.filter((e) => e.event.type === 'budget.warning');

@@ -35,7 +35,12 @@ describe.each(['anthropic', 'openai', 'google'] as const)('prompt caching on %s'
 		expect(second.cachedInputTokens).toBeGreaterThan(0);
 		// Billed at the cache rate: less than the same input all fresh, and exactly the price table's figure.
 		const price = priceFor(DEFAULT_PRICES, MODELS[vendor]);
-		const usage = { inputTokens: second.inputTokens, cachedInputTokens: second.cachedInputTokens, cacheWriteTokens: second.cacheWriteTokens, outputTokens: second.outputTokens };
+		const usage = {
+			inputTokens: second.inputTokens,
+			cachedInputTokens: second.cachedInputTokens,
+			cacheWriteTokens: second.cacheWriteTokens,
+			outputTokens: second.outputTokens
+		};
 		expect(second.costMicros).toBe(costMicros(price, usage));
 		expect(second.costMicros).toBeLessThan(costMicros(price, { ...usage, cachedInputTokens: 0, cacheWriteTokens: 0 }));
 

@@ -25,7 +25,10 @@ const counts = (h: TurnHarness) =>
 describe.each<Vendor>(['openai', 'anthropic'])('a GM turn (%s)', (vendor) => {
 	it('runs a valid tool call, streams text and commits records, messages and ledger together', async () => {
 		h = await turnHarness(vendor);
-		h.mock.script([{ toolCalls: [{ name: 'journal_append', arguments: { entry: 'Day 1: the party reached the North Gate.' } }] }, { text: 'The guard Bram waves you through the North Gate.' }]);
+		h.mock.script([
+			{ toolCalls: [{ name: 'journal_append', arguments: { entry: 'Day 1: the party reached the North Gate.' } }] },
+			{ text: 'The guard Bram waves you through the North Gate.' }
+		]);
 		const turn = await h.play('I walk to the north gate');
 		expect(turn.status).toBe('committed');
 		expect(turn.reply).toBe('The guard Bram waves you through the North Gate.');
@@ -40,12 +43,19 @@ describe.each<Vendor>(['openai', 'anthropic'])('a GM turn (%s)', (vendor) => {
 		expect(streamed).toBe(turn.reply);
 		// The tool result went back to the model in its wire format.
 		const second = h.mock.requests[1];
-		expect(second && lastTurn(second)).toMatchObject({ kind: 'tool', results: [{ content: expect.stringMatching(/Journal entry #1 recorded/) }] });
+		expect(second && lastTurn(second)).toMatchObject({
+			kind: 'tool',
+			results: [{ content: expect.stringMatching(/Journal entry #1 recorded/) }]
+		});
 	});
 
 	it('reports malformed tool arguments to the model and does not crash the turn', async () => {
 		h = await turnHarness(vendor);
-		h.mock.script([{ toolCalls: [{ name: 'journal_append', arguments: '{"entry": ' }] }, { toolCalls: [{ name: 'journal_append', arguments: { text: 'wrong field' } }] }, { text: 'Fine.' }]);
+		h.mock.script([
+			{ toolCalls: [{ name: 'journal_append', arguments: '{"entry": ' }] },
+			{ toolCalls: [{ name: 'journal_append', arguments: { text: 'wrong field' } }] },
+			{ text: 'Fine.' }
+		]);
 		const turn = await h.play('hello');
 		expect(turn.status).toBe('committed');
 		const r2 = h.mock.requests[1];
@@ -66,7 +76,10 @@ describe.each<Vendor>(['openai', 'anthropic'])('a GM turn (%s)', (vendor) => {
 
 	it('a failed turn leaves every record unchanged, and its resend records once', async () => {
 		h = await turnHarness(vendor);
-		h.mock.script([{ toolCalls: [{ name: 'journal_append', arguments: { entry: 'Found a brass key.' } }] }, { fault: { kind: 'status', status: 500 }, times: 3 }]);
+		h.mock.script([
+			{ toolCalls: [{ name: 'journal_append', arguments: { entry: 'Found a brass key.' } }] },
+			{ fault: { kind: 'status', status: 500 }, times: 3 }
+		]);
 		const failed = await h.play('I search the desk');
 		expect(failed.status).toBe('failed');
 		expect(failed).toMatchObject({ failureReason: 'provider_unavailable', error: null });
@@ -74,7 +87,10 @@ describe.each<Vendor>(['openai', 'anthropic'])('a GM turn (%s)', (vendor) => {
 		// What was paid for is still accounted, marked as a failed turn's.
 		const ledger = await h.use((s) => s.db.select().from(sessionSchema.ledger));
 		expect(ledger.map((l) => l.outcome)).toEqual(['failed']);
-		h.mock.script([{ toolCalls: [{ name: 'journal_append', arguments: { entry: 'Found a brass key.' } }] }, { text: 'A brass key glints in the drawer.' }]);
+		h.mock.script([
+			{ toolCalls: [{ name: 'journal_append', arguments: { entry: 'Found a brass key.' } }] },
+			{ text: 'A brass key glints in the drawer.' }
+		]);
 		const resent = await h.play('I search the desk');
 		expect(resent.status).toBe('committed');
 		expect(await counts(h)).toMatchObject({ journal: 1, log: 2 });
@@ -100,15 +116,27 @@ describe('stage writes in a turn', () => {
 		];
 		h.mock.script([{ toolCalls: stageCalls }, { fault: { kind: 'status', status: 503 }, times: 3 }]);
 		expect((await h.play('who guards the gate?')).status).toBe('failed');
-		const empty = await h.use(async (s) => [(await s.db.select().from(sessionSchema.npcs)).length, (await s.db.select().from(sessionSchema.imageOrders)).length, (await s.db.select().from(sessionSchema.stageCues)).length]);
+		const empty = await h.use(async (s) => [
+			(await s.db.select().from(sessionSchema.npcs)).length,
+			(await s.db.select().from(sessionSchema.imageOrders)).length,
+			(await s.db.select().from(sessionSchema.stageCues)).length
+		]);
 		expect(empty).toEqual([0, 0, 0]);
 		h.mock.script([{ toolCalls: stageCalls }, { text: 'Bram steps forward.\n\nHe squints at you.' }]);
 		const turn = await h.play('who guards the gate?');
 		expect(turn.status).toBe('committed');
-		const [orders, cues] = await h.use(async (s) => [await s.db.select().from(sessionSchema.imageOrders), await s.db.select().from(sessionSchema.stageCues)] as const);
+		const [orders, cues] = await h.use(
+			async (s) => [await s.db.select().from(sessionSchema.imageOrders), await s.db.select().from(sessionSchema.stageCues)] as const
+		);
 		expect(orders).toHaveLength(1);
 		// Started after the commit and finished by the (offline) image runner: the sprite is set.
-		expect(orders[0]).toMatchObject({ turnId: turn.id, target: 'npc', targetName: 'Bram', status: 'done', image: expect.stringMatching(/\.svg$/) });
+		expect(orders[0]).toMatchObject({
+			turnId: turn.id,
+			target: 'npc',
+			targetName: 'Bram',
+			status: 'done',
+			image: expect.stringMatching(/\.svg$/)
+		});
 		expect(await h.use((s) => stage.npcs.get(s.db, 'Bram'))).toMatchObject({ spriteImage: orders[0]?.image });
 		expect(cues).toHaveLength(1);
 		expect(cues[0]?.cue).toMatchObject({ action: 'enter', character: 'Bram', slot: 'left' });
@@ -123,7 +151,10 @@ describe('stage directions while the reply streams', () => {
 				text: 'Steps on the stair.',
 				toolCalls: [
 					{ name: 'set_scene', arguments: { name: 'Cellar', description: 'A damp cellar room, barrels, one lamp.' } },
-					{ name: 'adv_stage', arguments: { cues: [{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }], choices: ['Hide', 'Call out'] } }
+					{
+						name: 'adv_stage',
+						arguments: { cues: [{ paragraph: 1, action: 'enter', character: 'Bram', slot: 'left' }], choices: ['Hide', 'Call out'] }
+					}
 				]
 			},
 			{ text: '@Bram: Who is down here?' }
@@ -156,7 +187,9 @@ describe('the opening in the first context', () => {
 		h.mock.script([{ text: 'Sefa slams her palm on the table.' }, { text: 'Mirela sighs.' }]);
 		await h.play('I look up from my wine.');
 		const first = systemTextOf(h.mock.requests[0] ?? { openai: undefined, anthropic: undefined }) ?? '';
-		expect(first).toMatch(/## Opening scene \(the player has just read this on screen; continue from it, do not retell it\)\n\nVesca is a walled port/);
+		expect(first).toMatch(
+			/## Opening scene \(the player has just read this on screen; continue from it, do not retell it\)\n\nVesca is a walled port/
+		);
 		expect(first).toContain('[Stage now] Background: The Crooked Lantern. On stage: Mirela (left), Sefa (right).');
 		await h.play('I ask what happened.');
 		expect(systemTextOf(h.mock.requests[1] ?? { openai: undefined, anthropic: undefined })).not.toContain('## Opening scene');
@@ -166,7 +199,10 @@ describe('the opening in the first context', () => {
 		h = await turnHarness('openai');
 		await h.use((s) => s.write((tx) => stage.writePrologue(tx, prologueSource(getWorld('sword-and-sorcery', 'en')))));
 		h.mock.script([
-			{ text: 'Sefa storms out.', toolCalls: [{ name: 'adv_stage', arguments: { cues: [{ paragraph: 0, action: 'exit', character: 'Sefa' }] } }] },
+			{
+				text: 'Sefa storms out.',
+				toolCalls: [{ name: 'adv_stage', arguments: { cues: [{ paragraph: 0, action: 'exit', character: 'Sefa' }] } }]
+			},
 			{ text: 'Mirela sighs.' },
 			{ text: 'Mirela shrugs.' }
 		]);
@@ -174,7 +210,9 @@ describe('the opening in the first context', () => {
 		await h.play('I ask what happened.');
 		const second = systemTextOf(h.mock.requests[2] ?? { openai: undefined, anthropic: undefined }) ?? '';
 		expect(second).not.toContain('## Opening scene');
-		expect(second).toContain('## Stage (what the player sees now; adv_stage and set_scene change it)\n\n[Stage now] Background: The Crooked Lantern. On stage: Mirela (left).');
+		expect(second).toContain(
+			'## Stage (what the player sees now; adv_stage and set_scene change it)\n\n[Stage now] Background: The Crooked Lantern. On stage: Mirela (left).'
+		);
 	});
 });
 
@@ -182,10 +220,17 @@ describe('turn lifecycle', () => {
 	it('a turn found running after a restart is marked interrupted and never sent to the LLM', async () => {
 		h = await turnHarness('openai');
 		const harness = h;
-		const accepted = await h.use((s) => acceptTurn(harness.app, s, { userId: harness.userId, text: 'I light the lamp', idempotencyKey: 'restart-01' }));
+		const accepted = await h.use((s) =>
+			acceptTurn(harness.app, s, { userId: harness.userId, text: 'I light the lamp', idempotencyKey: 'restart-01' })
+		);
 		// A runner in a process that then died: running, with a lease that has run out.
 		await h.use((s) =>
-			s.write((tx) => tx.update(sessionSchema.turns).set({ status: 'running', leaseOwner: 'dead-process', leaseExpiresAt: Date.now() - LEASE_MS }).where(eq(sessionSchema.turns.id, accepted.turnId)))
+			s.write((tx) =>
+				tx
+					.update(sessionSchema.turns)
+					.set({ status: 'running', leaseOwner: 'dead-process', leaseExpiresAt: Date.now() - LEASE_MS })
+					.where(eq(sessionSchema.turns.id, accepted.turnId))
+			)
 		);
 		h.app.runner.kick(h.sessionId);
 		await h.app.runner.idle();
@@ -204,10 +249,24 @@ describe('turn lifecycle', () => {
 		const harness = h;
 		await h.use((s) =>
 			s.write((tx) =>
-				tx.insert(sessionSchema.turns).values({ id: 'cp000000000000000000', idempotencyKey: 'checkpoint:x', kind: 'checkpoint', userId: harness.userId, input: 'CHECKPOINT', status: 'running', leaseOwner: 'elsewhere', leaseExpiresAt: Date.now() + 60_000, createdAt: Date.now() })
+				tx
+					.insert(sessionSchema.turns)
+					.values({
+						id: 'cp000000000000000000',
+						idempotencyKey: 'checkpoint:x',
+						kind: 'checkpoint',
+						userId: harness.userId,
+						input: 'CHECKPOINT',
+						status: 'running',
+						leaseOwner: 'elsewhere',
+						leaseExpiresAt: Date.now() + 60_000,
+						createdAt: Date.now()
+					})
 			)
 		);
-		const accepted = await h.use((s) => acceptTurn(harness.app, s, { userId: harness.userId, text: 'next', idempotencyKey: 'during-cp-1' }));
+		const accepted = await h.use((s) =>
+			acceptTurn(harness.app, s, { userId: harness.userId, text: 'next', idempotencyKey: 'during-cp-1' })
+		);
 		expect(accepted).toMatchObject({ status: 'accepted', created: true });
 		// The runner leaves it queued while the checkpoint holds its lease.
 		h.app.runner.kick(h.sessionId);
@@ -235,13 +294,18 @@ describe('turn lifecycle', () => {
 		h = await turnHarness('openai');
 		const harness = h;
 		await h.use((s) => acceptTurn(harness.app, s, { userId: harness.userId, text: 'one', idempotencyKey: 'pending-01' }));
-		await expect(h.use((s) => acceptTurn(harness.app, s, { userId: harness.userId, text: 'two', idempotencyKey: 'pending-02' }))).rejects.toMatchObject({ code: 'conflict' });
+		await expect(
+			h.use((s) => acceptTurn(harness.app, s, { userId: harness.userId, text: 'two', idempotencyKey: 'pending-02' }))
+		).rejects.toMatchObject({ code: 'conflict' });
 	});
 
 	it('cancelling a running turn writes nothing', async () => {
 		h = await turnHarness('openai');
 		const harness = h;
-		h.mock.script([{ toolCalls: [{ name: 'journal_append', arguments: { entry: 'never' } }] }, { fault: { kind: 'endless', send: 'delta', intervalMs: 20 } }]);
+		h.mock.script([
+			{ toolCalls: [{ name: 'journal_append', arguments: { entry: 'never' } }] },
+			{ fault: { kind: 'endless', send: 'delta', intervalMs: 20 } }
+		]);
 		const accepted = await h.use((s) => acceptTurn(harness.app, s, { userId: harness.userId, text: 'go', idempotencyKey: 'cancel-001' }));
 		h.app.runner.kick(h.sessionId);
 		// Wait until text is streaming, then cancel.

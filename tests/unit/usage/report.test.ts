@@ -44,7 +44,9 @@ describe('usage report', () => {
 		const now = Date.parse('2026-12-02T12:00:00Z');
 		expect(parseRange(new URLSearchParams(), now)).toEqual({ from: '2026-11-03', to: '2026-12-02' });
 		expect(parseRange(new URLSearchParams('from=2026-12-03&to=2026-12-01'), now)).toEqual({ error: '"from" must not be after "to"' });
-		expect(parseRange(new URLSearchParams('from=2020-01-01&to=2026-12-01'), now)).toMatchObject({ error: expect.stringMatching(/at most 366 days/) });
+		expect(parseRange(new URLSearchParams('from=2020-01-01&to=2026-12-01'), now)).toMatchObject({
+			error: expect.stringMatching(/at most 366 days/)
+		});
 		expect(parseRange(new URLSearchParams('from=yesterday'), now)).toMatchObject({ error: expect.stringMatching(/YYYY-MM-DD/) });
 	});
 
@@ -73,9 +75,13 @@ describe('usage report', () => {
 			['anthropic', 'claude-sonnet-4-5', 1, 2000],
 			['openai', 'gpt-4.1-mini', 3, 1000]
 		]);
-		expect(report.users).toEqual([expect.objectContaining({ name: 'alice', tier: 'free', calls: 4, costMicros: 3000, cachedInputTokens: 1200 })]);
+		expect(report.users).toEqual([
+			expect.objectContaining({ name: 'alice', tier: 'free', calls: 4, costMicros: 3000, cachedInputTokens: 1200 })
+		]);
 		const csv = usageCsv(report, 'days').split('\r\n');
-		expect(csv[0]).toBe('day,provider,model,calls,input_tokens,cached_input_tokens,cache_write_tokens,output_tokens,cost_usd,failures,retries,p50_latency_ms,p95_latency_ms');
+		expect(csv[0]).toBe(
+			'day,provider,model,calls,input_tokens,cached_input_tokens,cache_write_tokens,output_tokens,cost_usd,failures,retries,p50_latency_ms,p95_latency_ms'
+		);
 		expect(csv[1]).toBe('2026-12-01,openai,gpt-4.1-mini,2,2000,800,0,200,0.001000,0,2,100,300');
 	});
 

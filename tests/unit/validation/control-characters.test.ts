@@ -48,7 +48,10 @@ describe('through the API', () => {
 		h = await apiHarness();
 		const api = h.as(h.alice);
 		const s = await bodyOf(await api.post('/api/v1/sessions', { title: 'Gate' }), Session);
-		const res = await api.post(`/api/v1/sessions/${s.id}/turns`, { text: 'I open the gate\u0000 and tell the GM my secret', idempotencyKey: 'turn-nul-0001' });
+		const res = await api.post(`/api/v1/sessions/${s.id}/turns`, {
+			text: 'I open the gate\u0000 and tell the GM my secret',
+			idempotencyKey: 'turn-nul-0001'
+		});
 		expect(res.status).toBe(400);
 		const err = await bodyOf(res, ErrorBody);
 		expect(err.code).toBe('INVALID_BODY');
@@ -63,7 +66,10 @@ describe('through the API', () => {
 		h = await apiHarness({ llm: false });
 		const api = h.as(h.alice);
 		const s = await bodyOf(await api.post('/api/v1/sessions', { title: 'Docs', world: 'sword-and-sorcery' }), Session);
-		const list = v.parse(v.object({ documents: v.array(v.object({ id: v.number() })) }), await (await api.get(`/api/v1/sessions/${s.id}/documents`)).json());
+		const list = v.parse(
+			v.object({ documents: v.array(v.object({ id: v.number() })) }),
+			await (await api.get(`/api/v1/sessions/${s.id}/documents`)).json()
+		);
 		const id = list.documents[0]?.id;
 		const path = `/api/v1/sessions/${s.id}/documents/${id}`;
 		const before = await (await api.get(path)).json();
@@ -85,12 +91,16 @@ describe('the forms and the CLI (the modules they call)', () => {
 		await expect(createUser(app, { name: 'mal\u0000lory', password: 'correct horse battery' })).rejects.toSatisfy(
 			(e) => e instanceof AuthValidationError && /The username contains a control character/.test(e.fields.name ?? '')
 		);
-		await expect(createToken(app, h.alice.id, 'laptop\u0007')).rejects.toSatisfy((e) => e instanceof AuthValidationError && /The token name contains/.test(e.fields.name ?? ''));
+		await expect(createToken(app, h.alice.id, 'laptop\u0007')).rejects.toSatisfy(
+			(e) => e instanceof AuthValidationError && /The token name contains/.test(e.fields.name ?? '')
+		);
 		await expect(startSession(app, { ownerId: h.alice.id, title: '\u000bHarbour', language: 'en' })).rejects.toSatisfy(
 			(e) => e instanceof PlaySessionValidationError && /The title contains/.test(e.fields.title ?? '')
 		);
 		const id = (await bodyOf(await h.as(h.alice).post('/api/v1/sessions', { title: 'Import' }), Session)).id;
-		await expect(app.sessions.use(id, (s) => s.write((tx) => importRecord(tx, { kind: 'journal', body: 'The bell\u0000 rang.' })))).rejects.toSatisfy(
+		await expect(
+			app.sessions.use(id, (s) => s.write((tx) => importRecord(tx, { kind: 'journal', body: 'The bell\u0000 rang.' })))
+		).rejects.toSatisfy(
 			(e) => isRecordError(e, 'invalid_input') && e instanceof Error && /body contains a control character/.test(e.message)
 		);
 	});

@@ -49,7 +49,11 @@ describe('the shipped worlds', () => {
 			const en = getWorld(id, 'en');
 			expect(ja.npcs.length).toBe(en.npcs.length);
 			expect(ja.secrets.map((s) => s.key)).toEqual(en.secrets.map((s) => s.key));
-			const headingLevels = (md: string) => md.split('\n').filter((l) => /^#{2,6} /.test(l)).map((l) => l.indexOf(' '));
+			const headingLevels = (md: string) =>
+				md
+					.split('\n')
+					.filter((l) => /^#{2,6} /.test(l))
+					.map((l) => l.indexOf(' '));
 			expect(headingLevels(ja.documents.setting.body)).toEqual(headingLevels(en.documents.setting.body));
 		}
 	});
@@ -59,13 +63,31 @@ describe('the shipped worlds', () => {
 		expect(en).toMatch(/^### What exists$/m);
 		expect(en).toMatch(/^### What does not exist$/m);
 		const doesNot = en.slice(en.indexOf('### What does not exist'));
-		for (const absent of ['transistors', 'computers', 'jet engines', 'Nothing nuclear', 'smartphones', 'internet', 'special forces', 'voice radio']) {
+		for (const absent of [
+			'transistors',
+			'computers',
+			'jet engines',
+			'Nothing nuclear',
+			'smartphones',
+			'internet',
+			'special forces',
+			'voice radio'
+		]) {
 			expect(doesNot).toContain(absent);
 		}
 		const ja = getWorld('iron-walkers', 'ja').documents.setting.body;
 		const nai = ja.slice(ja.indexOf('### ないもの'));
 		expect(ja).toMatch(/^### あるもの$/m);
-		for (const absent of ['トランジスタ', 'コンピューター', 'ジェットエンジン', '核', 'スマートフォン', 'インターネット', '特殊部隊', '音声無線']) {
+		for (const absent of [
+			'トランジスタ',
+			'コンピューター',
+			'ジェットエンジン',
+			'核',
+			'スマートフォン',
+			'インターネット',
+			'特殊部隊',
+			'音声無線'
+		]) {
 			expect(nai).toContain(absent);
 		}
 	});
@@ -124,6 +146,8 @@ describe('WorldPresetSchema', () => {
 		if (!npc) throw new Error('fixture has no NPC');
 		npc.appearance = 'tall '.repeat(300);
 		expect(issues(world).some((m) => m.includes('longer than'))).toBe(true);
-		expect(issues({ ...base(), opening: { ...base().opening, state: ['not', 'an', 'object'] } })).toContain('The opening state must be a JSON object.');
+		expect(issues({ ...base(), opening: { ...base().opening, state: ['not', 'an', 'object'] } })).toContain(
+			'The opening state must be a JSON object.'
+		);
 	});
 });

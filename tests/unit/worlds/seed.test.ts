@@ -61,70 +61,80 @@ function paths(hits: RecallHit[]): string[] {
 }
 
 describe('seedSessionFromWorld', () => {
-	it.each(ALL)('$id ($language): documents, story DB, stage, image orders, state, settings and mission in one go', async ({ id, language }) => {
-		const world = getWorld(id, language);
-		if (!env) throw new Error('test env not ready');
-		const cfg = env.config;
-		await emptySession(async (s) => {
-			const result = await s.write((tx) => seedSessionFromWorld(tx, id, language));
-			expect(result).toMatchObject({ worldId: id, language, title: world.title, gmBehaviour: world.gmBehaviour });
-			expect(result.opening).toEqual({ scene: world.opening.scene.name, present: world.opening.present });
+	it.each(ALL)(
+		'$id ($language): documents, story DB, stage, image orders, state, settings and mission in one go',
+		async ({ id, language }) => {
+			const world = getWorld(id, language);
+			if (!env) throw new Error('test env not ready');
+			const cfg = env.config;
+			await emptySession(async (s) => {
+				const result = await s.write((tx) => seedSessionFromWorld(tx, id, language));
+				expect(result).toMatchObject({ worldId: id, language, title: world.title, gmBehaviour: world.gmBehaviour });
+				expect(result.opening).toEqual({ scene: world.opening.scene.name, present: world.opening.present });
 
-			const visible = await documents.list(s.db, { includeGmOnly: false });
-			expect(visible.map((d) => d.title)).toEqual([world.documents.premise.title, world.documents.setting.title, world.documents.pc.title]);
-			const all = await documents.list(s.db, { includeGmOnly: true });
-			expect(all.filter((d) => d.gmOnly).map((d) => d.title)).toEqual([world.gmNotesTitle]);
-			const notes = await documents.get(s.db, result.documentIds.gmNotes);
-			for (const npc of world.npcs) expect(notes.body).toContain(npc.personality);
-			expect(notes.body).toContain(world.opening.situation);
+				const visible = await documents.list(s.db, { includeGmOnly: false });
+				expect(visible.map((d) => d.title)).toEqual([
+					world.documents.premise.title,
+					world.documents.setting.title,
+					world.documents.pc.title
+				]);
+				const all = await documents.list(s.db, { includeGmOnly: true });
+				expect(all.filter((d) => d.gmOnly).map((d) => d.title)).toEqual([world.gmNotesTitle]);
+				const notes = await documents.get(s.db, result.documentIds.gmNotes);
+				for (const npc of world.npcs) expect(notes.body).toContain(npc.personality);
+				expect(notes.body).toContain(world.opening.situation);
 
-			const entries = await story.read(s.db);
-			expect(entries.filter((e) => e.type === 'plot').map((e) => [e.key, e.body])).toEqual([[PLOT_KEY, world.plot.body]]);
-			expect(entries.filter((e) => e.type === 'truth').map((e) => [e.key, e.body])).toEqual(world.secrets.map((x) => [x.key, x.body]));
+				const entries = await story.read(s.db);
+				expect(entries.filter((e) => e.type === 'plot').map((e) => [e.key, e.body])).toEqual([[PLOT_KEY, world.plot.body]]);
+				expect(entries.filter((e) => e.type === 'truth').map((e) => [e.key, e.body])).toEqual(world.secrets.map((x) => [x.key, x.body]));
 
-			expect((await npcs.list(s.db)).map((n) => n.name).sort()).toEqual(world.npcs.map((n) => n.name).sort());
-			expect((await scenes.list(s.db)).map((x) => x.name)).toEqual([world.opening.scene.name]);
-			const orders = await imageOrders.pending(s.db, 100);
-			expect(orders.map((o) => `${o.target}:${o.targetName}`).sort()).toEqual(
-				[...world.npcs.map((n) => `npc:${n.name}`), `scene:${world.opening.scene.name}`].sort()
-			);
-			expect(orders.every((o) => o.turnId === WORLD_SEED_TURN_ID)).toBe(true);
+				expect((await npcs.list(s.db)).map((n) => n.name).sort()).toEqual(world.npcs.map((n) => n.name).sort());
+				expect((await scenes.list(s.db)).map((x) => x.name)).toEqual([world.opening.scene.name]);
+				const orders = await imageOrders.pending(s.db, 100);
+				expect(orders.map((o) => `${o.target}:${o.targetName}`).sort()).toEqual(
+					[...world.npcs.map((n) => `npc:${n.name}`), `scene:${world.opening.scene.name}`].sort()
+				);
+				expect(orders.every((o) => o.turnId === WORLD_SEED_TURN_ID)).toBe(true);
 
-			expect((await state.get(s.db)).doc).toEqual(world.opening.state);
-			expect((await readSettings(s.db, cfg)).language).toBe(language);
-			const mission = await readMission(s.db);
-			expect(mission).toBe(result.mission);
-			expect(mission).toContain(world.gmBehaviour);
-			expect(mission).toContain(LANGUAGE_RULE[language]);
-		});
-	});
+				expect((await state.get(s.db)).doc).toEqual(world.opening.state);
+				expect((await readSettings(s.db, cfg)).language).toBe(language);
+				const mission = await readMission(s.db);
+				expect(mission).toBe(result.mission);
+				expect(mission).toContain(world.gmBehaviour);
+				expect(mission).toContain(LANGUAGE_RULE[language]);
+			});
+		}
+	);
 
-	it.each(ALL)('$id ($language): secrets are only in GM-only records, never in player-visible text, player recall or image prompts', async ({ id, language }) => {
-		const world = getWorld(id, language);
-		await seeded(id, language, async (s) => {
-			const phrases = secretPhrases(world);
-			expect(phrases.length).toBeGreaterThan(world.secrets.length);
-			const visibleText = (await playerVisibleText(s)).toLowerCase();
-			const prompts = (await imageOrders.pending(s.db, 100)).map((o) => o.prompt.toLowerCase()).join('\n');
-			for (const phrase of phrases) {
-				expect(visibleText).not.toContain(phrase.toLowerCase());
-				expect(prompts).not.toContain(phrase.toLowerCase());
-			}
-			// NPC personalities are GM notes: not in the prompts either.
-			for (const npc of world.npcs) expect(prompts).not.toContain(npc.personality.toLowerCase());
-
-			for (const secret of world.secrets) {
-				for (const marker of secret.markers) {
-					const player = await recall(s.db, marker, { k: 20 });
-					for (const hit of player) expect(hit.snippet.toLowerCase()).not.toContain(marker.toLowerCase());
-					expect(player.some((h) => h.kind === 'story')).toBe(false);
-					// The GM finds it, in the story DB.
-					const gm = await recall(s.db, marker, { k: 20, includeGmOnly: true });
-					expect(gm.some((h) => h.kind === 'story' && h.path.includes(secret.title))).toBe(true);
+	it.each(ALL)(
+		'$id ($language): secrets are only in GM-only records, never in player-visible text, player recall or image prompts',
+		async ({ id, language }) => {
+			const world = getWorld(id, language);
+			await seeded(id, language, async (s) => {
+				const phrases = secretPhrases(world);
+				expect(phrases.length).toBeGreaterThan(world.secrets.length);
+				const visibleText = (await playerVisibleText(s)).toLowerCase();
+				const prompts = (await imageOrders.pending(s.db, 100)).map((o) => o.prompt.toLowerCase()).join('\n');
+				for (const phrase of phrases) {
+					expect(visibleText).not.toContain(phrase.toLowerCase());
+					expect(prompts).not.toContain(phrase.toLowerCase());
 				}
-			}
-		});
-	});
+				// NPC personalities are GM notes: not in the prompts either.
+				for (const npc of world.npcs) expect(prompts).not.toContain(npc.personality.toLowerCase());
+
+				for (const secret of world.secrets) {
+					for (const marker of secret.markers) {
+						const player = await recall(s.db, marker, { k: 20 });
+						for (const hit of player) expect(hit.snippet.toLowerCase()).not.toContain(marker.toLowerCase());
+						expect(player.some((h) => h.kind === 'story')).toBe(false);
+						// The GM finds it, in the story DB.
+						const gm = await recall(s.db, marker, { k: 20, includeGmOnly: true });
+						expect(gm.some((h) => h.kind === 'story' && h.path.includes(secret.title))).toBe(true);
+					}
+				}
+			});
+		}
+	);
 
 	it('a failure part-way leaves the session untouched (one transaction)', async () => {
 		await emptySession(async (s) => {
@@ -163,7 +173,9 @@ describe('seeding another author’s world (sealed)', () => {
 
 	it('the player sees document names only: no body, no heading, no recall hit, no image prompt holds the marker; the GM finds it', async () => {
 		await emptySession(async (s) => {
-			await s.write((tx) => seedSessionFromPreset(tx, authored(), { sealed: true, origin: { presetId: 'abcdefghijklmnopqrst', version: 3 } }));
+			await s.write((tx) =>
+				seedSessionFromPreset(tx, authored(), { sealed: true, origin: { presetId: 'abcdefghijklmnopqrst', version: 3 } })
+			);
 			const visible = (await playerVisibleText(s)).toLowerCase();
 			expect(visible).not.toContain(MARKER.toLowerCase());
 			const titles = await documents.toc(s.db, { includeGmOnly: false, includeVisibleTitles: true });
@@ -202,7 +214,9 @@ describe('recall over a seeded world', () => {
 			expect(paths(await recall(s.db, 'ward-stones', { k: 5 }))).toContain('World Setting › Geography › Vesca › The ward-stones');
 			expect(paths(await recall(s.db, 'what does a sword cost', { k: 5 }))).toContain('World Setting › Daily Life › Money');
 			expect(paths(await recall(s.db, 'Grey Hands debt', { k: 5 }))).toContain('PC Sheet › Ties');
-			expect(paths(await recall(s.db, 'gunpowder', { k: 3 }))).toContain('World Setting › Technology and Everyday Things › What does not exist');
+			expect(paths(await recall(s.db, 'gunpowder', { k: 3 }))).toContain(
+				'World Setting › Technology and Everyday Things › What does not exist'
+			);
 		});
 	});
 
@@ -214,7 +228,9 @@ describe('recall over a seeded world', () => {
 			const body = (await documents.sectionsOf(s.db, radio[0]?.recordId ?? -1, { path: notExists })).map((x) => x.body).join('\n');
 			expect(body).toContain('No voice radio in walkers');
 			expect(body).toContain('No electronics');
-			expect(paths(await recall(s.db, 'wireless telegraphy', { k: 3 }))).toContain('World Setting › Technology: What Exists and What Does Not › What exists');
+			expect(paths(await recall(s.db, 'wireless telegraphy', { k: 3 }))).toContain(
+				'World Setting › Technology: What Exists and What Does Not › What exists'
+			);
 			expect(paths(await recall(s.db, 'transistor', { k: 3 }))).toContain(notExists);
 			expect(paths(await recall(s.db, 'gait drum', { k: 5 }))).toContain('World Setting › The Walkers › How a walker is driven');
 		});

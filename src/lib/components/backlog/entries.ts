@@ -36,7 +36,10 @@ export function entriesOf(message: Pick<MessageDto, 'id' | 'role' | 'body'>): Ba
 				// An empty paragraph (a lone tag) keeps its number for the cues but has nothing to read.
 				if (p.text === '') return [];
 				const key = `${message.id}:${p.index}`;
-				if (p.kind === 'dialogue') return [{ ...base, key, paragraph: p.index, kind: 'dialogue', speaker: p.speaker, expression: p.expression ?? null, text: p.text }];
+				if (p.kind === 'dialogue')
+					return [
+						{ ...base, key, paragraph: p.index, kind: 'dialogue', speaker: p.speaker, expression: p.expression ?? null, text: p.text }
+					];
 				return [{ ...base, key, paragraph: p.index, kind: 'narration', text: p.text }];
 			});
 	}

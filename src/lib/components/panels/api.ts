@@ -67,14 +67,19 @@ export function panelClient(sessionId: string, fetcher: typeof fetch = fetch): P
 	async function call<S extends v.GenericSchema>(schema: S, path: string, init: RequestInit = {}): Promise<v.InferOutput<S>> {
 		let res: Response;
 		try {
-			res = await fetcher(base + path, { ...init, headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}) } });
+			res = await fetcher(base + path, {
+				...init,
+				headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}) }
+			});
 		} catch (err) {
 			throw new PanelApiError(0, 'NETWORK', err instanceof Error ? err.message : String(err));
 		}
 		const data: unknown = await res.json().catch(() => undefined);
 		if (!res.ok) {
 			const body = v.safeParse(ApiErrorBodySchema, data);
-			throw body.success ? new PanelApiError(res.status, body.output.code, body.output.message) : new PanelApiError(res.status, 'HTTP', `HTTP ${res.status}`);
+			throw body.success
+				? new PanelApiError(res.status, body.output.code, body.output.message)
+				: new PanelApiError(res.status, 'HTTP', `HTTP ${res.status}`);
 		}
 		const parsed = v.safeParse(schema, data);
 		if (!parsed.success) throw new PanelApiError(res.status, 'SHAPE', 'The server answered with an unexpected shape.');
@@ -90,9 +95,13 @@ export function panelClient(sessionId: string, fetcher: typeof fetch = fetch): P
 		switchModel: (choice) => call(SessionSchema, '', { method: 'PATCH', body: JSON.stringify(choice) }),
 		images: () => call(StageImagesSchema, '/images'),
 		regenerate: (target, name) => call(ImageOrderSchema, '/images/regenerate', { method: 'POST', body: JSON.stringify({ target, name }) }),
-		undo: (turnId, idempotencyKey) => call(UndoneSchema, `/turns/${encodeURIComponent(turnId)}/undo`, { method: 'POST', body: JSON.stringify({ idempotencyKey }) }),
+		undo: (turnId, idempotencyKey) =>
+			call(UndoneSchema, `/turns/${encodeURIComponent(turnId)}/undo`, { method: 'POST', body: JSON.stringify({ idempotencyKey }) }),
 		reroll: (turnId, idempotencyKey, text) =>
-			call(RerolledSchema, `/turns/${encodeURIComponent(turnId)}/reroll`, { method: 'POST', body: JSON.stringify(text === undefined ? { idempotencyKey } : { idempotencyKey, text }) }),
+			call(RerolledSchema, `/turns/${encodeURIComponent(turnId)}/reroll`, {
+				method: 'POST',
+				body: JSON.stringify(text === undefined ? { idempotencyKey } : { idempotencyKey, text })
+			}),
 		saves: async () => (await call(SaveListSchema, '/saves')).saves,
 		save: (request) => call(SaveSchema, '/saves', { method: 'POST', body: JSON.stringify(request) }),
 		load: (saveId) => call(LoadedSaveSchema, `/saves/${encodeURIComponent(saveId)}/load`, { method: 'POST' }),

@@ -114,7 +114,16 @@ export function parseMarkdown(source: string): Block[] {
 		const body: string[] = [];
 		while (i < lines.length) {
 			const current = lines[i] ?? '';
-			if (BLANK.test(current) || HEADING.test(current) || FENCE.test(current) || QUOTE.test(current) || RULE.test(current) || BULLET.test(current) || NUMBERED.test(current)) break;
+			if (
+				BLANK.test(current) ||
+				HEADING.test(current) ||
+				FENCE.test(current) ||
+				QUOTE.test(current) ||
+				RULE.test(current) ||
+				BULLET.test(current) ||
+				NUMBERED.test(current)
+			)
+				break;
 			body.push(current.trim());
 			i++;
 		}

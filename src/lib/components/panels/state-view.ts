@@ -95,7 +95,8 @@ export function spellOut(key: string): string {
 /** The key of `key`'s maximum, when the state has one beside it (`hp` → `hpMax`, `hp_max`, `maxHp`). */
 function maxKeyOf(key: string, siblings: Record<string, Json>): string | null {
 	const cap = key.charAt(0).toUpperCase() + key.slice(1);
-	for (const candidate of [`${key}Max`, `${key}_max`, `max${cap}`, `max_${key}`]) if (typeof siblings[candidate] === 'number') return candidate;
+	for (const candidate of [`${key}Max`, `${key}_max`, `max${cap}`, `max_${key}`])
+		if (typeof siblings[candidate] === 'number') return candidate;
 	return null;
 }
 
@@ -126,7 +127,8 @@ export function stateView(doc: Record<string, Json>, language: Language, yesNo: 
 			const name = label(path, key);
 			const max = maxKeyOf(key, obj);
 			const top = max === null ? undefined : obj[max];
-			if (typeof value === 'number' && typeof top === 'number' && top > 0) out.push({ kind: 'meter', key: path, label: name, value, max: top });
+			if (typeof value === 'number' && typeof top === 'number' && top > 0)
+				out.push({ kind: 'meter', key: path, label: name, value, max: top });
 			else if (Array.isArray(value)) {
 				if (value.every(isScalar)) out.push({ kind: 'list', key: path, label: name, items: value.map(scalar) });
 				else
@@ -134,7 +136,11 @@ export function stateView(doc: Record<string, Json>, language: Language, yesNo: 
 						kind: 'group',
 						key: path,
 						label: name,
-						items: value.map((v, i): StateItem => (isRecord(v) ? { kind: 'group', key: `${path}.${i}`, label: `${i + 1}`, items: items(v, `${path}.${i}`) } : { kind: 'value', key: `${path}.${i}`, label: `${i + 1}`, text: scalar(v) }))
+						items: value.map((v, i): StateItem =>
+							isRecord(v)
+								? { kind: 'group', key: `${path}.${i}`, label: `${i + 1}`, items: items(v, `${path}.${i}`) }
+								: { kind: 'value', key: `${path}.${i}`, label: `${i + 1}`, text: scalar(v) }
+						)
 					});
 			} else if (isRecord(value)) out.push({ kind: 'group', key: path, label: name, items: items(value, path) });
 			else out.push({ kind: 'value', key: path, label: name, text: scalar(value) });
@@ -143,7 +149,9 @@ export function stateView(doc: Record<string, Json>, language: Language, yesNo: 
 	}
 
 	const all = items(doc, '');
-	const headline = HEADLINE_KEYS.flatMap((key) => all.flatMap((item) => (item.key === key && item.kind === 'value' ? [{ key, label: item.label, text: item.text }] : [])));
+	const headline = HEADLINE_KEYS.flatMap((key) =>
+		all.flatMap((item) => (item.key === key && item.kind === 'value' ? [{ key, label: item.label, text: item.text }] : []))
+	);
 	const inHeadline = new Set(headline.map((h) => h.key));
 	return { headline, items: all.filter((item) => !inHeadline.has(item.key)) };
 }

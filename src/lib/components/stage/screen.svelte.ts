@@ -32,7 +32,8 @@ export class ScreenUi {
 	private returnFocus: HTMLElement | null = null;
 
 	open(name: OverlayName): void {
-		if (this.overlay === null && typeof document !== 'undefined' && document.activeElement instanceof HTMLElement) this.returnFocus = document.activeElement;
+		if (this.overlay === null && typeof document !== 'undefined' && document.activeElement instanceof HTMLElement)
+			this.returnFocus = document.activeElement;
 		this.overlay = name;
 		this.hidden = false;
 		if (!this.visited.has(name)) this.visited = new Set([...this.visited, name]);

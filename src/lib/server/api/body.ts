@@ -54,7 +54,13 @@ export const IdString = v.pipe(v.string(), v.regex(/^\d{1,15}$/, 'must be a non-
 /** A `?limit=` parameter: 1…max, `fallback` when absent. */
 export function limitParam(max: number, fallback: number) {
 	return v.optional(
-		v.pipe(v.string(), v.regex(/^\d{1,6}$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1'), v.maxValue(max, `must be at most ${max}`)),
+		v.pipe(
+			v.string(),
+			v.regex(/^\d{1,6}$/, 'must be a whole number'),
+			v.transform(Number),
+			v.minValue(1, 'must be at least 1'),
+			v.maxValue(max, `must be at most ${max}`)
+		),
 		String(fallback)
 	);
 }

@@ -16,7 +16,11 @@ export function sessionSummaryDto(s: PlaySession): SessionSummaryDto {
 export function turnDto(t: TurnRow): TurnDto {
 	// A failed turn is told by its class and error id, in fixed words; the provider's message stays in the log.
 	const failure = t.status === 'failed' ? { reason: t.failureReason ?? 'internal', errorId: t.errorId ?? 'unknown' } : undefined;
-	const error = failure ? failureMessage(failure) : t.status === 'interrupted' || t.status === 'cancelled' ? (t.error ?? undefined) : undefined;
+	const error = failure
+		? failureMessage(failure)
+		: t.status === 'interrupted' || t.status === 'cancelled'
+			? (t.error ?? undefined)
+			: undefined;
 	return {
 		turnId: t.id,
 		status: t.status,
@@ -37,7 +41,13 @@ export function journalEntryDto(e: journal.JournalEntry): JournalEntryDto {
 
 export function documentInfoDto(d: documents.DocumentInfo): DocumentInfoDto {
 	// A GM-only document listed for the player at all is one whose title only they may see.
-	return { id: d.id, title: d.title, createdAt: iso(d.createdAt), updatedAt: iso(d.updatedAt), ...(d.gmOnly ? { sealed: true as const } : {}) };
+	return {
+		id: d.id,
+		title: d.title,
+		createdAt: iso(d.createdAt),
+		updatedAt: iso(d.updatedAt),
+		...(d.gmOnly ? { sealed: true as const } : {})
+	};
 }
 
 export function documentDto(d: documents.Document): DocumentDto {

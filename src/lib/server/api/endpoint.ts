@@ -27,7 +27,9 @@ export interface ApiContext<P extends Params> {
 	params: P;
 }
 
-export function apiEndpoint<P extends Params>(handler: (ctx: ApiContext<P>) => Promise<Response>): (event: ApiEvent<P>) => Promise<Response> {
+export function apiEndpoint<P extends Params>(
+	handler: (ctx: ApiContext<P>) => Promise<Response>
+): (event: ApiEvent<P>) => Promise<Response> {
 	return async (event) => {
 		try {
 			const user = requireApiUser(event.locals);

@@ -52,12 +52,17 @@ export function retryAfterSeconds(at: Date, now = Date.now()): number {
 }
 
 export function toErrorResponse(err: unknown): Response | undefined {
-	if (err instanceof ApiError) return errorResponse(err.status, { message: err.message, code: err.code, ...err.extra.body }, err.extra.headers);
+	if (err instanceof ApiError)
+		return errorResponse(err.status, { message: err.message, code: err.code, ...err.extra.body }, err.extra.headers);
 	if (err instanceof TierError) return errorResponse(403, { message: err.message, code: err.code });
 	if (err instanceof PlaySessionNotFoundError) return errorResponse(404, { message: err.message, code: 'NOT_FOUND' });
 	if (err instanceof PlaySessionValidationError) return errorResponse(400, { message: err.message, code: 'INVALID_BODY' });
 	if (err instanceof QuotaExceededError) {
-		return errorResponse(429, { message: err.message, code: 'QUOTA_EXCEEDED', resetsAt: err.resetsAt.toISOString() }, { 'retry-after': String(retryAfterSeconds(err.resetsAt)) });
+		return errorResponse(
+			429,
+			{ message: err.message, code: 'QUOTA_EXCEEDED', resetsAt: err.resetsAt.toISOString() },
+			{ 'retry-after': String(retryAfterSeconds(err.resetsAt)) }
+		);
 	}
 	if (err instanceof TurnError) {
 		const { status, code } = TURN_ERRORS[err.code];
@@ -68,10 +73,19 @@ export function toErrorResponse(err: unknown): Response | undefined {
 		return errorResponse(status, { message: err.message, code });
 	}
 	if (err instanceof RegenerationLimitError) {
-		return errorResponse(429, { message: err.message, code: 'REGENERATION_LIMIT', resetsAt: err.resetsAt.toISOString() }, { 'retry-after': String(retryAfterSeconds(err.resetsAt)) });
+		return errorResponse(
+			429,
+			{ message: err.message, code: 'REGENERATION_LIMIT', resetsAt: err.resetsAt.toISOString() },
+			{ 'retry-after': String(retryAfterSeconds(err.resetsAt)) }
+		);
 	}
-	if (err instanceof ImageJobError) return errorResponse(err.code === 'not_found' ? 404 : 400, { message: err.message, code: err.code === 'not_found' ? 'NOT_FOUND' : 'INVALID_BODY' });
-	if (err instanceof BudgetExceededError) return errorResponse(429, { message: `${err.message}. Nothing was ordered or charged.`, code: 'BUDGET_EXCEEDED' });
+	if (err instanceof ImageJobError)
+		return errorResponse(err.code === 'not_found' ? 404 : 400, {
+			message: err.message,
+			code: err.code === 'not_found' ? 'NOT_FOUND' : 'INVALID_BODY'
+		});
+	if (err instanceof BudgetExceededError)
+		return errorResponse(429, { message: `${err.message}. Nothing was ordered or charged.`, code: 'BUDGET_EXCEEDED' });
 	if (err instanceof PresetError) {
 		const { status, code } = PRESET_ERRORS[err.code];
 		const { issues, retryAt } = err.details;

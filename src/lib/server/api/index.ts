@@ -24,7 +24,16 @@ export {
 } from './sessions';
 export { PostTurnBody, postTurn, playerTurn, readPlayerTurn, cancelTurn, type PostedTurn } from './turns';
 export { sessionSummaryDto, turnDto, journalEntryDto, documentInfoDto, documentDto } from './dto';
-export { openEventStream, formatEvent, SSE_KEEPALIVE_MS, SSE_POLL_MS, SSE_RETRY_MS, SSE_BATCH, SSE_HEADERS, type EventStreamOptions } from './sse';
+export {
+	openEventStream,
+	formatEvent,
+	SSE_KEEPALIVE_MS,
+	SSE_POLL_MS,
+	SSE_RETRY_MS,
+	SSE_BATCH,
+	SSE_HEADERS,
+	type EventStreamOptions
+} from './sse';
 export { recordsView } from './records-view';
 export { DocumentEditBody, editDocument, documentIdParam } from './panels';
 export { UndoBody, RerollBody, postUndo, postReroll, postLoad } from './timetravel';

@@ -53,7 +53,11 @@ export const DocumentEditBody = v.strictObject({
 			v.regex(/^[^\r\n]*$/, 'title must be a single line')
 		)
 	),
-	body: v.pipe(v.string('body must be a string'), withoutControlCharacters('The body'), v.maxLength(MAX_BODY_CHARS, `body has at most ${MAX_BODY_CHARS} characters`))
+	body: v.pipe(
+		v.string('body must be a string'),
+		withoutControlCharacters('The body'),
+		v.maxLength(MAX_BODY_CHARS, `body has at most ${MAX_BODY_CHARS} characters`)
+	)
 });
 export type DocumentEdit = v.InferOutput<typeof DocumentEditBody>;
 

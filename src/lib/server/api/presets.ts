@@ -44,8 +44,13 @@ export async function readImportFile(request: Request): Promise<Uint8Array> {
 	if (RAW_TYPES.test(type)) {
 		const bytes = new Uint8Array(await request.arrayBuffer());
 		if (bytes.byteLength === 0) throw new PresetError('bad_import', 'The file is empty.');
-		if (bytes.byteLength > MAX_IMPORT_BYTES) throw new PresetError('bad_import', `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB, the most an import takes.`);
+		if (bytes.byteLength > MAX_IMPORT_BYTES)
+			throw new PresetError('bad_import', `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB, the most an import takes.`);
 		return bytes;
 	}
-	throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data (field "file"), or as the body with content-type application/json, image/png or application/octet-stream.');
+	throw new ApiError(
+		415,
+		'UNSUPPORTED_MEDIA_TYPE',
+		'Send the file as multipart/form-data (field "file"), or as the body with content-type application/json, image/png or application/octet-stream.'
+	);
 }

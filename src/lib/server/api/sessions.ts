@@ -35,7 +35,12 @@ const CreateSessionFields = v.strictObject({
 	/** An official world to start from (GET /api/v1/worlds lists them). */
 	world: v.optional(v.pipe(v.string('world must be a string'), v.check(isWorldId, 'unknown world; GET /api/v1/worlds lists them'))),
 	/** A preset to start from: an official world's id or an author's preset you can see (GET /api/v1/gallery). */
-	preset: v.optional(v.pipe(v.string('preset must be a string'), v.check((id: string) => isPresetId(id), 'preset must be a preset id'))),
+	preset: v.optional(
+		v.pipe(
+			v.string('preset must be a string'),
+			v.check((id: string) => isPresetId(id), 'preset must be a preset id')
+		)
+	),
 	provider: v.optional(ProviderNameSchema),
 	model: v.optional(ModelSchema)
 });
@@ -88,7 +93,12 @@ export function ownedSession(app: Kantera, user: AuthUser, id: string | undefine
 }
 
 /** Runs `fn` on the database of the user's session `id`, after the ownership check. */
-export async function withSession<T>(app: Kantera, user: AuthUser, id: string | undefined, fn: (s: SessionDb, session: PlaySession) => Promise<T>): Promise<T> {
+export async function withSession<T>(
+	app: Kantera,
+	user: AuthUser,
+	id: string | undefined,
+	fn: (s: SessionDb, session: PlaySession) => Promise<T>
+): Promise<T> {
 	const session = await ownedSession(app, user, id);
 	return app.sessions.use(session.id, (s) => fn(s, session));
 }
@@ -111,7 +121,8 @@ export async function createSession(app: Kantera, user: AuthUser, body: v.InferO
 	// Pin the server's defaults now, so changing them later does not switch a campaign's model under it.
 	checkModelChoice(app.config, user.tier, body);
 	const fixed = fixedModel(app.config, user.tier);
-	const defaults: LlmChoice = fixed ?? (app.config.llm.configured ? { provider: app.config.llm.provider, model: app.config.llm.model } : {});
+	const defaults: LlmChoice =
+		fixed ?? (app.config.llm.configured ? { provider: app.config.llm.provider, model: app.config.llm.model } : {});
 	const choice = body.provider === undefined && body.model === undefined ? defaults : chooseLlm(app.config, defaults, body);
 	// An official world is a preset too: both start through the presets module (access, copy, play count).
 	const presetId = body.preset ?? body.world;
@@ -130,10 +141,19 @@ export async function createSession(app: Kantera, user: AuthUser, body: v.InferO
  * turn/handoff.ts). The language is part of the pinned mission, which never changes under a
  * campaign, so a different language is refused.
  */
-export async function updateSession(app: Kantera, user: AuthUser, id: string | undefined, body: v.InferOutput<typeof PatchSessionBody>): Promise<SessionDto> {
+export async function updateSession(
+	app: Kantera,
+	user: AuthUser,
+	id: string | undefined,
+	body: v.InferOutput<typeof PatchSessionBody>
+): Promise<SessionDto> {
 	let session = await ownedSession(app, user, id);
 	if (body.language !== undefined && body.language !== session.language) {
-		throw new ApiError(409, 'LANGUAGE_PINNED', "The language is part of the GM's pinned mission and can't change during a campaign; start a new session to play in another language.");
+		throw new ApiError(
+			409,
+			'LANGUAGE_PINNED',
+			"The language is part of the GM's pinned mission and can't change during a campaign; start a new session to play in another language."
+		);
 	}
 	checkModelChoice(app.config, user.tier, body);
 	return app.sessions.use(session.id, async (s) => {
@@ -159,7 +179,10 @@ export async function deleteSession(app: Kantera, user: AuthUser, id: string | u
 	const session = await ownedSession(app, user, id);
 	await app.sessions.use(session.id, async (s) => {
 		const { turns } = sessionSchema;
-		const active = await s.db.select({ id: turns.id }).from(turns).where(inArray(turns.status, ['accepted', 'running']));
+		const active = await s.db
+			.select({ id: turns.id })
+			.from(turns)
+			.where(inArray(turns.status, ['accepted', 'running']));
 		for (const t of active) await app.runner.cancel(s, t.id);
 	});
 	await deletePlaySession(app, user.id, session.id);

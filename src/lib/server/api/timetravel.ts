@@ -25,20 +25,39 @@ function undoneDto(o: UndoOutcome): UndoneDto {
 	return { turnId: o.turnId, input: o.input, undone: o.undone };
 }
 
-export async function postUndo(app: Kantera, user: AuthUser, sessionId: string | undefined, turnId: string | undefined, body: v.InferOutput<typeof UndoBody>): Promise<{ body: UndoneDto; created: boolean }> {
+export async function postUndo(
+	app: Kantera,
+	user: AuthUser,
+	sessionId: string | undefined,
+	turnId: string | undefined,
+	body: v.InferOutput<typeof UndoBody>
+): Promise<{ body: UndoneDto; created: boolean }> {
 	const result = await withSession(app, user, sessionId, (s) => undoTurn(app, s, turnId ?? '', body.idempotencyKey));
 	return { body: undoneDto(result.outcome), created: result.created };
 }
 
-export async function postReroll(app: Kantera, user: AuthUser, sessionId: string | undefined, turnId: string | undefined, body: v.InferOutput<typeof RerollBody>): Promise<{ body: RerolledDto; created: boolean }> {
-	const result = await withSession(app, user, sessionId, (s) => rerollTurn(app, s, user.id, turnId ?? '', { key: body.idempotencyKey, ...(body.text === undefined ? {} : { text: body.text }) }));
+export async function postReroll(
+	app: Kantera,
+	user: AuthUser,
+	sessionId: string | undefined,
+	turnId: string | undefined,
+	body: v.InferOutput<typeof RerollBody>
+): Promise<{ body: RerolledDto; created: boolean }> {
+	const result = await withSession(app, user, sessionId, (s) =>
+		rerollTurn(app, s, user.id, turnId ?? '', { key: body.idempotencyKey, ...(body.text === undefined ? {} : { text: body.text }) })
+	);
 	return {
 		body: { turnId: result.turn.turnId, status: result.turn.status, ...(result.undone ? { undone: undoneDto(result.undone) } : {}) },
 		created: result.turn.created
 	};
 }
 
-export async function postLoad(app: Kantera, user: AuthUser, sessionId: string | undefined, saveId: string | undefined): Promise<LoadedSaveDto> {
+export async function postLoad(
+	app: Kantera,
+	user: AuthUser,
+	sessionId: string | undefined,
+	saveId: string | undefined
+): Promise<LoadedSaveDto> {
 	const branch = await withSession(app, user, sessionId, (s, session) => loadSave(app, s, session, saveId));
 	return { sessionId: branch.id, title: branch.title };
 }

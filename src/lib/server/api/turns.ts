@@ -42,7 +42,10 @@ export async function postTurn(app: Kantera, user: AuthUser, s: SessionDb, body:
 /** The player turn `turnId` of this session, or a 404. */
 export async function playerTurn(s: SessionDb, turnId: string | undefined): Promise<TurnRow> {
 	if (!turnId || turnId.length > MAX_TURN_ID_CHARS) throw notFound('No such turn in this session.');
-	const [row] = await s.db.select().from(turns).where(and(eq(turns.id, turnId), eq(turns.kind, 'player')));
+	const [row] = await s.db
+		.select()
+		.from(turns)
+		.where(and(eq(turns.id, turnId), eq(turns.kind, 'player')));
 	if (!row) throw notFound('No such turn in this session.');
 	return row;
 }
@@ -51,7 +54,12 @@ export async function playerTurn(s: SessionDb, turnId: string | undefined): Prom
  * The player turn as it stands now. A turn still marked running whose runner died (its lease ran
  * out) is marked interrupted by this read, so a client that only polls sees it end.
  */
-export async function readPlayerTurn(app: Pick<Kantera, 'bus'>, s: SessionDb, turnId: string | undefined, now = Date.now()): Promise<TurnRow> {
+export async function readPlayerTurn(
+	app: Pick<Kantera, 'bus'>,
+	s: SessionDb,
+	turnId: string | undefined,
+	now = Date.now()
+): Promise<TurnRow> {
 	const found = await playerTurn(s, turnId);
 	if (found.status !== 'running') return found;
 	const { turn, interrupted } = await readTurn(s, found.id, now);
@@ -65,7 +73,8 @@ export async function readPlayerTurn(app: Pick<Kantera, 'bus'>, s: SessionDb, tu
  */
 export async function cancelTurn(app: Kantera, s: SessionDb, turnId: string | undefined): Promise<TurnRow> {
 	const turn = await playerTurn(s, turnId);
-	if (FINISHED.has(turn.status)) throw new ApiError(409, 'TURN_FINISHED', `The turn has already finished (${turn.status}); there is nothing to cancel.`);
+	if (FINISHED.has(turn.status))
+		throw new ApiError(409, 'TURN_FINISHED', `The turn has already finished (${turn.status}); there is nothing to cancel.`);
 	const row = await app.runner.cancel(s, turn.id);
 	if (row) return row;
 	// It finished between the read and the cancel.

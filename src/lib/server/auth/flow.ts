@@ -35,7 +35,10 @@ function cookieOptions(url: URL) {
 }
 
 /** Starts an attempt: remembers its secrets in the cookie and returns the provider's authorization URL. */
-export async function startFlow(client: SignInClient, ctx: { url: URL; cookies: Cookies; redirectTo: string; link: boolean }): Promise<URL> {
+export async function startFlow(
+	client: SignInClient,
+	ctx: { url: URL; cookies: Cookies; redirectTo: string; link: boolean }
+): Promise<URL> {
 	const secrets: FlowSecrets = { state: generateState(), codeVerifier: generateCodeVerifier(), nonce: generateState() };
 	const flow: Flow = { provider: client.id, ...secrets, redirectTo: ctx.redirectTo, link: ctx.link };
 	const target = await client.authorizationUrl(secrets, redirectUriFor(ctx.url, client.id));
@@ -67,8 +70,10 @@ export interface FinishedFlow {
 export async function finishFlow(client: SignInClient, ctx: { url: URL; cookies: Cookies }): Promise<FinishedFlow> {
 	const flow = readFlow(ctx.cookies);
 	ctx.cookies.delete(FLOW_COOKIE, { path: FLOW_PATH, httpOnly: true, sameSite: 'lax', secure: ctx.url.protocol === 'https:' });
-	if (!flow || flow.provider !== client.id) throw new SignInFlowError('state', 'No sign-in attempt is waiting for this provider in this browser (it may have expired).');
-	if (ctx.url.searchParams.get('state') !== flow.state) throw new SignInFlowError('state', 'The state sent back does not match this attempt.');
+	if (!flow || flow.provider !== client.id)
+		throw new SignInFlowError('state', 'No sign-in attempt is waiting for this provider in this browser (it may have expired).');
+	if (ctx.url.searchParams.get('state') !== flow.state)
+		throw new SignInFlowError('state', 'The state sent back does not match this attempt.');
 	const error = ctx.url.searchParams.get('error');
 	if (error) throw new SignInFlowError('denied', `The provider answered ${error.slice(0, 64)}.`);
 	const profile = await client.finish(ctx.url, flow, redirectUriFor(ctx.url, client.id));

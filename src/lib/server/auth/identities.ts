@@ -32,8 +32,13 @@ const LABEL_MAX = 200;
  * characters are dropped from it and it is cut to a sane length.
  */
 function storable(profile: ProviderProfile): ProviderProfile {
-	if (hasControlCharacter(profile.subject)) throw new SignInFlowError('provider', `The ${profile.provider} account id contains a control character.`);
-	const label = [...profile.label].filter((ch) => !hasControlCharacter(ch)).join('').trim().slice(0, LABEL_MAX);
+	if (hasControlCharacter(profile.subject))
+		throw new SignInFlowError('provider', `The ${profile.provider} account id contains a control character.`);
+	const label = [...profile.label]
+		.filter((ch) => !hasControlCharacter(ch))
+		.join('')
+		.trim()
+		.slice(0, LABEL_MAX);
 	return { ...profile, label: label || profile.subject };
 }
 
@@ -56,7 +61,11 @@ export function nameFromHint(hint: string): string | undefined {
 }
 
 async function nameTaken(deps: AuthDeps, name: string): Promise<boolean> {
-	const [row] = await deps.control.db.select({ id: users.id }).from(users).where(sql`lower(${users.name}) = lower(${name})`).limit(1);
+	const [row] = await deps.control.db
+		.select({ id: users.id })
+		.from(users)
+		.where(sql`lower(${users.name}) = lower(${name})`)
+		.limit(1);
 	return row !== undefined;
 }
 
@@ -112,8 +121,19 @@ export async function signInWithProvider(deps: AuthDeps, given: ProviderProfile,
 		const name = await proposeName(deps, profile.nameHints);
 		try {
 			await deps.control.db.batch([
-				deps.control.db.insert(users).values({ id, name, passwordHash: '', isAdmin: sql`(SELECT count(*) = 0 FROM users)`, createdAt: now }),
-				deps.control.db.insert(userIdentities).values({ provider: profile.provider, subject: profile.subject, userId: id, label: profile.label, createdAt: now, lastUsedAt: now })
+				deps.control.db
+					.insert(users)
+					.values({ id, name, passwordHash: '', isAdmin: sql`(SELECT count(*) = 0 FROM users)`, createdAt: now }),
+				deps.control.db
+					.insert(userIdentities)
+					.values({
+						provider: profile.provider,
+						subject: profile.subject,
+						userId: id,
+						label: profile.label,
+						createdAt: now,
+						lastUsedAt: now
+					})
 			]);
 			break;
 		} catch (err) {
@@ -136,7 +156,9 @@ export async function linkIdentity(deps: AuthDeps, userId: string, given: Provid
 	if (owner && owner.id !== userId) throw new SignInFlowError('in_use', 'This provider account is linked to another Kantera account.');
 	if (owner) return touch(deps, profile, now);
 	try {
-		await deps.control.db.insert(userIdentities).values({ provider: profile.provider, subject: profile.subject, userId, label: profile.label, createdAt: now, lastUsedAt: now });
+		await deps.control.db
+			.insert(userIdentities)
+			.values({ provider: profile.provider, subject: profile.subject, userId, label: profile.label, createdAt: now, lastUsedAt: now });
 	} catch (err) {
 		if (isUniqueViolation(err)) throw new SignInFlowError('in_use', 'This provider account is linked to another Kantera account.');
 		throw err;
@@ -144,7 +166,11 @@ export async function linkIdentity(deps: AuthDeps, userId: string, given: Provid
 }
 
 export async function listIdentities(deps: AuthDeps, userId: string): Promise<LinkedIdentity[]> {
-	const rows = await deps.control.db.select().from(userIdentities).where(eq(userIdentities.userId, userId)).orderBy(userIdentities.createdAt);
+	const rows = await deps.control.db
+		.select()
+		.from(userIdentities)
+		.where(eq(userIdentities.userId, userId))
+		.orderBy(userIdentities.createdAt);
 	return rows.map((r) => ({ provider: r.provider, label: r.label, createdAt: new Date(r.createdAt), lastUsedAt: new Date(r.lastUsedAt) }));
 }
 
@@ -154,13 +180,18 @@ export async function listIdentities(deps: AuthDeps, userId: string): Promise<Li
  * delete, so two unlinks at once can't both pass.
  */
 export async function unlinkIdentity(deps: AuthDeps, userId: string, provider: SignInProvider): Promise<void> {
-	const password = deps.config.auth.localAccounts ? sql`(select count(*) from ${users} where ${users.id} = ${userId} and ${users.passwordHash} != '')` : sql`0`;
+	const password = deps.config.auth.localAccounts
+		? sql`(select count(*) from ${users} where ${users.id} = ${userId} and ${users.passwordHash} != '')`
+		: sql`0`;
 	const others = sql`(select count(*) from ${userIdentities} where ${userIdentities.userId} = ${userId} and ${userIdentities.provider} != ${provider})`;
 	const deleted = await deps.control.db
 		.delete(userIdentities)
 		.where(and(eq(userIdentities.userId, userId), eq(userIdentities.provider, provider), sql`${others} + ${password} > 0`))
 		.returning({ provider: userIdentities.provider });
 	if (deleted.length > 0) return;
-	const [linked] = await deps.control.db.select({ p: userIdentities.provider }).from(userIdentities).where(and(eq(userIdentities.userId, userId), eq(userIdentities.provider, provider)));
+	const [linked] = await deps.control.db
+		.select({ p: userIdentities.provider })
+		.from(userIdentities)
+		.where(and(eq(userIdentities.userId, userId), eq(userIdentities.provider, provider)));
 	if (linked) throw new LastWayInError();
 }

@@ -26,7 +26,12 @@ function scryptAsync(password: string, salt: Buffer, keylen: number, options: Sc
 
 export async function hashPassword(password: string): Promise<string> {
 	const salt = randomBytes(SALT_BYTES);
-	const key = await scryptAsync(password, salt, KEY_BYTES, { N: SCRYPT_N, r: SCRYPT_R, p: SCRYPT_P, maxmem: maxmemFor(SCRYPT_N, SCRYPT_R) });
+	const key = await scryptAsync(password, salt, KEY_BYTES, {
+		N: SCRYPT_N,
+		r: SCRYPT_R,
+		p: SCRYPT_P,
+		maxmem: maxmemFor(SCRYPT_N, SCRYPT_R)
+	});
 	return ['scrypt', SCRYPT_N, SCRYPT_R, SCRYPT_P, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
@@ -58,7 +63,12 @@ function parseHash(stored: string): ParsedHash | null {
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
 	const parsed = parseHash(stored);
 	if (!parsed) return false;
-	const key = await scryptAsync(password, parsed.salt, parsed.key.length, { N: parsed.n, r: parsed.r, p: parsed.p, maxmem: maxmemFor(parsed.n, parsed.r) });
+	const key = await scryptAsync(password, parsed.salt, parsed.key.length, {
+		N: parsed.n,
+		r: parsed.r,
+		p: parsed.p,
+		maxmem: maxmemFor(parsed.n, parsed.r)
+	});
 	return key.length === parsed.key.length && timingSafeEqual(key, parsed.key);
 }
 

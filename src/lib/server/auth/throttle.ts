@@ -27,9 +27,19 @@ const SECOND_MS = 1000;
 const MINUTE_MS = 60 * SECOND_MS;
 
 /** One person mistyping is never locked; a guesser gets about four tries an hour once past ten. */
-export const ACCOUNT_THROTTLE: ThrottlePolicy = { freeFailures: 5, baseDelayMs: 2 * SECOND_MS, maxDelayMs: 15 * MINUTE_MS, forgetAfterMs: 60 * MINUTE_MS };
+export const ACCOUNT_THROTTLE: ThrottlePolicy = {
+	freeFailures: 5,
+	baseDelayMs: 2 * SECOND_MS,
+	maxDelayMs: 15 * MINUTE_MS,
+	forgetAfterMs: 60 * MINUTE_MS
+};
 /** Looser: several people may share one address (an office, a household behind NAT). */
-export const ADDRESS_THROTTLE: ThrottlePolicy = { freeFailures: 20, baseDelayMs: 2 * SECOND_MS, maxDelayMs: 15 * MINUTE_MS, forgetAfterMs: 60 * MINUTE_MS };
+export const ADDRESS_THROTTLE: ThrottlePolicy = {
+	freeFailures: 20,
+	baseDelayMs: 2 * SECOND_MS,
+	maxDelayMs: 15 * MINUTE_MS,
+	forgetAfterMs: 60 * MINUTE_MS
+};
 
 /** The lock after the `failures`-th failure in a row (0 while within the free ones). */
 export function lockDelayMs(policy: ThrottlePolicy, failures: number): number {

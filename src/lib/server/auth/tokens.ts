@@ -31,9 +31,20 @@ export interface CreatedToken extends ApiTokenInfo {
 	token: string;
 }
 
-const ExpirySchema = v.optional(v.pipe(v.date('Expiry must be a date.'), v.check((d) => !Number.isNaN(d.getTime()), 'Expiry must be a valid date.')));
+const ExpirySchema = v.optional(
+	v.pipe(
+		v.date('Expiry must be a date.'),
+		v.check((d) => !Number.isNaN(d.getTime()), 'Expiry must be a valid date.')
+	)
+);
 
-export async function createToken(deps: AuthDeps, userId: string, name: unknown, expiresAt?: Date, now = Date.now()): Promise<CreatedToken> {
+export async function createToken(
+	deps: AuthDeps,
+	userId: string,
+	name: unknown,
+	expiresAt?: Date,
+	now = Date.now()
+): Promise<CreatedToken> {
 	const validName = parseField(TokenNameSchema, 'name', name);
 	const expiry = parseField(ExpirySchema, 'expiresAt', expiresAt);
 	if (expiry && expiry.getTime() <= now) throw new AuthValidationError({ expiresAt: 'Expiry must be in the future.' });
@@ -62,7 +73,11 @@ export function expiryFromDays(days: unknown, now = Date.now()): Date | undefine
 /** Resolves a Bearer token to its user, or throws InvalidTokenError saying why not. */
 export async function authenticateToken(deps: AuthDeps, token: string, now = Date.now()): Promise<AuthUser> {
 	if (!TOKEN_PATTERN.test(token)) throw new InvalidTokenError('malformed');
-	const [row] = await deps.control.db.select().from(apiTokens).where(eq(apiTokens.tokenHash, sha256Hex(token))).limit(1);
+	const [row] = await deps.control.db
+		.select()
+		.from(apiTokens)
+		.where(eq(apiTokens.tokenHash, sha256Hex(token)))
+		.limit(1);
 	if (!row) throw new InvalidTokenError('unknown');
 	if (row.expiresAt !== null && row.expiresAt <= now) throw new InvalidTokenError('expired');
 	const user = await getUserById(deps, row.userId);
@@ -74,7 +89,11 @@ export async function authenticateToken(deps: AuthDeps, token: string, now = Dat
 }
 
 export async function listTokens(deps: AuthDeps, userId: string): Promise<ApiTokenInfo[]> {
-	const rows = await deps.control.db.select().from(apiTokens).where(eq(apiTokens.userId, userId)).orderBy(desc(apiTokens.createdAt), apiTokens.id);
+	const rows = await deps.control.db
+		.select()
+		.from(apiTokens)
+		.where(eq(apiTokens.userId, userId))
+		.orderBy(desc(apiTokens.createdAt), apiTokens.id);
 	return rows.map((r) => ({
 		id: r.id,
 		name: r.name,

@@ -3,7 +3,14 @@ import { eq, sql } from 'drizzle-orm';
 import { controlSchema, newId } from '../db';
 import type { App } from '../app';
 import { hashPassword, verifyPassword, dummyPasswordHash } from './password';
-import { InvalidCredentialsError, LocalAccountsDisabledError, SignupDisabledError, UsernameTakenError, UnknownUserError, AuthValidationError } from './errors';
+import {
+	InvalidCredentialsError,
+	LocalAccountsDisabledError,
+	SignupDisabledError,
+	UsernameTakenError,
+	UnknownUserError,
+	AuthValidationError
+} from './errors';
 import { UsernameSchema, PasswordSchema, PASSWORD_MAX, parseField } from './validation';
 import * as v from 'valibot';
 import type { Tier } from '../../types/account';
@@ -70,7 +77,11 @@ export async function signupOpen(deps: AuthDeps): Promise<boolean> {
  * statement, so two simultaneous first sign-ups cannot both become admin.
  * `viaOperator` (the CLI) bypasses KANTERA_ALLOW_SIGNUP; `admin` forces the admin flag.
  */
-export async function createUser(deps: AuthDeps, input: CreateUserInput, opts: { viaOperator?: boolean; admin?: boolean } = {}): Promise<AuthUser> {
+export async function createUser(
+	deps: AuthDeps,
+	input: CreateUserInput,
+	opts: { viaOperator?: boolean; admin?: boolean } = {}
+): Promise<AuthUser> {
 	const { name, password } = validateAccount(input);
 	if (!opts.viaOperator && !deps.config.auth.localAccounts) throw new LocalAccountsDisabledError();
 	if (!opts.viaOperator && !(await signupOpen(deps))) throw new SignupDisabledError();

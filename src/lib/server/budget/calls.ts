@@ -25,5 +25,7 @@ export interface CallRecord {
 
 /** The insert for one call, to go into a batch. */
 export function callLogInsert(db: ControlDrizzle, payer: Payer, call: CallRecord, at: number) {
-	return db.insert(llmCalls).values({ ...call, failure: call.failure ?? null, userId: payer.userId, sessionId: payer.sessionId, at, day: utcDay(at) });
+	return db
+		.insert(llmCalls)
+		.values({ ...call, failure: call.failure ?? null, userId: payer.userId, sessionId: payer.sessionId, at, day: utcDay(at) });
 }

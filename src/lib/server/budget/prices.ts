@@ -73,7 +73,11 @@ export function costMicros(price: ModelPrice | undefined, usage: Usage): number 
 	const written = Math.min(usage.cacheWriteTokens ?? 0, usage.inputTokens - cached);
 	const fresh = usage.inputTokens - cached - written;
 	const dollars =
-		(fresh * price.input + cached * (price.cachedInput ?? price.input) + written * (price.cacheWrite ?? price.input) + usage.outputTokens * price.output) / TOKENS_PER_PRICE_UNIT;
+		(fresh * price.input +
+			cached * (price.cachedInput ?? price.input) +
+			written * (price.cacheWrite ?? price.input) +
+			usage.outputTokens * price.output) /
+		TOKENS_PER_PRICE_UNIT;
 	return Math.ceil(dollars * MICROS_PER_DOLLAR - 1e-9);
 }
 

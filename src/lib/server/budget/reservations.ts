@@ -84,19 +84,39 @@ const TotalsRow = v.record(v.string(), v.union([v.number(), v.null()]));
  * expired reservations, inserts this one only if every limited scope has `spent + reserved < limit`,
  * and reads the totals back. With no limit and no warning on any shared scope nothing is written.
  */
-export async function reserve(db: ControlDrizzle, payer: Payer, limits: SharedLimits, micros: number, now: number, ttlMs: number): Promise<Reservation> {
+export async function reserve(
+	db: ControlDrizzle,
+	payer: Payer,
+	limits: SharedLimits,
+	micros: number,
+	now: number,
+	ttlMs: number
+): Promise<Reservation> {
 	const day = utcDay(now);
 	const queries = scopeQueries(payer, limits, day, utcMonth(now));
 	if (queries.length === 0) return { ok: true, id: undefined, totals: {} };
 	const id = newId();
 	const limited = queries.filter((q) => q.limits.limit !== undefined);
-	const room = limited.length === 0 ? sql`1` : sql.join(limited.map((q) => sql`(${q.settled} + ${q.reserved}) < ${q.limits.limit}`), sql` and `);
+	const room =
+		limited.length === 0
+			? sql`1`
+			: sql.join(
+					limited.map((q) => sql`(${q.settled} + ${q.reserved}) < ${q.limits.limit}`),
+					sql` and `
+				);
 	const r = budgetReservations;
 	const [, inserted, totals] = await db.batch([
 		db.delete(r).where(lt(r.expiresAt, now)),
 		db.run(sql`insert into ${r} (${sql.identifier(r.id.name)}, ${sql.identifier(r.userId.name)}, ${sql.identifier(r.sessionId.name)}, ${sql.identifier(r.day.name)}, ${sql.identifier(r.micros.name)}, ${sql.identifier(r.expiresAt.name)})
 			select ${id}, ${payer.userId}, ${payer.sessionId}, ${day}, ${micros}, ${now + ttlMs} where ${room}`),
-		db.all(sql`select ${sql.join(queries.map((q) => sql`${q.settled} as ${sql.identifier(`${q.scope}_settled`)}, ${q.reserved} as ${sql.identifier(`${q.scope}_reserved`)}`), sql`, `)}`)
+		db.all(
+			sql`select ${sql.join(
+				queries.map(
+					(q) => sql`${q.settled} as ${sql.identifier(`${q.scope}_settled`)}, ${q.reserved} as ${sql.identifier(`${q.scope}_reserved`)}`
+				),
+				sql`, `
+			)}`
+		)
 	]);
 	const row = v.parse(TotalsRow, totals[0] ?? {});
 	const read = (key: string) => Number(row[key] ?? 0);
@@ -111,7 +131,11 @@ export async function reserve(db: ControlDrizzle, payer: Payer, limits: SharedLi
 		if (held >= limit) return { ok: false, exceeded: new BudgetExceededError(q.scope, 'micros', held, limit), final: false };
 	}
 	// Not reached (the insert's condition and this read see the same transaction); a retry is the safe answer.
-	return { ok: false, exceeded: new BudgetExceededError(limited[0]?.scope ?? 'user_day', 'micros', 0, limited[0]?.limits.limit ?? 0), final: false };
+	return {
+		ok: false,
+		exceeded: new BudgetExceededError(limited[0]?.scope ?? 'user_day', 'micros', 0, limited[0]?.limits.limit ?? 0),
+		final: false
+	};
 }
 
 /**
@@ -138,7 +162,14 @@ export async function reserveWhenFree(
  * Replaces the reservation by the call's real cost, in one transaction: the call is counted against
  * the user's day and the session, and the money set aside is free again.
  */
-export async function settle(db: ControlDrizzle, reservationId: string | undefined, payer: Payer, costMicros: number, now: number, call?: CallRecord): Promise<void> {
+export async function settle(
+	db: ControlDrizzle,
+	reservationId: string | undefined,
+	payer: Payer,
+	costMicros: number,
+	now: number,
+	call?: CallRecord
+): Promise<void> {
 	const [daily, session] = callCounts(db, payer, costMicros, now);
 	const log = call ? [callLogInsert(db, payer, call, now)] : [];
 	if (reservationId === undefined) await db.batch([daily, session, ...log]);
@@ -149,7 +180,11 @@ export async function settle(db: ControlDrizzle, reservationId: string | undefin
  * Gives a reservation back without counting anything: the call failed before it used anything. The call
  * still goes into the call log (as a failure), in the same batch.
  */
-export async function release(db: ControlDrizzle, reservationId: string | undefined, call?: { payer: Payer; record: CallRecord; at: number }): Promise<void> {
+export async function release(
+	db: ControlDrizzle,
+	reservationId: string | undefined,
+	call?: { payer: Payer; record: CallRecord; at: number }
+): Promise<void> {
 	const log = call ? callLogInsert(db, call.payer, call.record, call.at) : undefined;
 	if (reservationId === undefined) {
 		if (log) await log;

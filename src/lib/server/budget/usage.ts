@@ -41,17 +41,38 @@ export interface Who {
 export async function loadScopes(db: ControlDrizzle, who: Who, limits: ScopeLimits, now: number): Promise<ScopeState[]> {
 	const day = utcDay(now);
 	const month = utcMonth(now);
-	const [userRow] = await db.select({ cost: usageDaily.costMicros }).from(usageDaily).where(and(eq(usageDaily.userId, who.userId), eq(usageDaily.day, day)));
-	const [sessionRow] = await db.select({ cost: usageSession.costMicros }).from(usageSession).where(eq(usageSession.sessionId, who.sessionId));
-	const [monthRow] = await db.select({ cost: sum(usageDaily.costMicros) }).from(usageDaily).where(like(usageDaily.day, `${month}-%`));
-	const warned = await db.select().from(budgetWarnings).where(sql`(${budgetWarnings.scope}, ${budgetWarnings.scopeKey}, ${budgetWarnings.period}) IN (VALUES ('session', ${who.sessionId}, 'all'), ('user_day', ${who.userId}, ${day}), ('global_month', 'global', ${month}))`);
+	const [userRow] = await db
+		.select({ cost: usageDaily.costMicros })
+		.from(usageDaily)
+		.where(and(eq(usageDaily.userId, who.userId), eq(usageDaily.day, day)));
+	const [sessionRow] = await db
+		.select({ cost: usageSession.costMicros })
+		.from(usageSession)
+		.where(eq(usageSession.sessionId, who.sessionId));
+	const [monthRow] = await db
+		.select({ cost: sum(usageDaily.costMicros) })
+		.from(usageDaily)
+		.where(like(usageDaily.day, `${month}-%`));
+	const warned = await db
+		.select()
+		.from(budgetWarnings)
+		.where(
+			sql`(${budgetWarnings.scope}, ${budgetWarnings.scopeKey}, ${budgetWarnings.period}) IN (VALUES ('session', ${who.sessionId}, 'all'), ('user_day', ${who.userId}, ${day}), ('global_month', 'global', ${month}))`
+		);
 	const isWarned = (scope: ScopeName) => warned.some((w) => w.scope === scope);
 	return [
 		{ scope: 'turn', unit: 'calls', period: who.turnId, spent: 0, warned: false, limit: limits.maxToolRounds },
 		{ scope: 'turn', unit: 'micros', period: who.turnId, spent: 0, warned: false, ...limits.turn },
 		{ scope: 'session', unit: 'micros', period: 'all', spent: sessionRow?.cost ?? 0, warned: isWarned('session'), ...limits.session },
 		{ scope: 'user_day', unit: 'micros', period: day, spent: userRow?.cost ?? 0, warned: isWarned('user_day'), ...limits.userDay },
-		{ scope: 'global_month', unit: 'micros', period: month, spent: Number(monthRow?.cost ?? 0), warned: isWarned('global_month'), ...limits.globalMonth }
+		{
+			scope: 'global_month',
+			unit: 'micros',
+			period: month,
+			spent: Number(monthRow?.cost ?? 0),
+			warned: isWarned('global_month'),
+			...limits.globalMonth
+		}
 	];
 }
 
@@ -62,22 +83,37 @@ export function callCounts(db: ControlDrizzle, who: Pick<Who, 'userId' | 'sessio
 		db
 			.insert(usageDaily)
 			.values({ userId: who.userId, day, calls: 1, costMicros })
-			.onConflictDoUpdate({ target: [usageDaily.userId, usageDaily.day], set: { calls: sql`${usageDaily.calls} + 1`, costMicros: sql`${usageDaily.costMicros} + ${costMicros}` } }),
+			.onConflictDoUpdate({
+				target: [usageDaily.userId, usageDaily.day],
+				set: { calls: sql`${usageDaily.calls} + 1`, costMicros: sql`${usageDaily.costMicros} + ${costMicros}` }
+			}),
 		db
 			.insert(usageSession)
 			.values({ sessionId: who.sessionId, calls: 1, costMicros })
-			.onConflictDoUpdate({ target: usageSession.sessionId, set: { calls: sql`${usageSession.calls} + 1`, costMicros: sql`${usageSession.costMicros} + ${costMicros}` } })
+			.onConflictDoUpdate({
+				target: usageSession.sessionId,
+				set: { calls: sql`${usageSession.calls} + 1`, costMicros: sql`${usageSession.costMicros} + ${costMicros}` }
+			})
 	] as const;
 }
 
 /** Counts one finished LLM call (or image) against the user's day and the session, in one batch. */
-export async function recordCall(db: ControlDrizzle, who: Pick<Who, 'userId' | 'sessionId'>, costMicros: number, now: number): Promise<void> {
+export async function recordCall(
+	db: ControlDrizzle,
+	who: Pick<Who, 'userId' | 'sessionId'>,
+	costMicros: number,
+	now: number
+): Promise<void> {
 	await db.batch(callCounts(db, who, costMicros, now));
 }
 
 /** Records that a scope warned in a period. True only the first time, across processes. */
 export async function markWarned(db: ControlDrizzle, scope: ScopeName, scopeKey: string, period: string, now: number): Promise<boolean> {
-	const rows = await db.insert(budgetWarnings).values({ scope, scopeKey, period, warnedAt: now }).onConflictDoNothing().returning({ scope: budgetWarnings.scope });
+	const rows = await db
+		.insert(budgetWarnings)
+		.values({ scope, scopeKey, period, warnedAt: now })
+		.onConflictDoNothing()
+		.returning({ scope: budgetWarnings.scope });
 	return rows.length > 0;
 }
 
@@ -90,13 +126,24 @@ type DailyCounter = 'turns' | 'regenerations';
  * Takes one from a user's daily allowance, atomically (two requests can't both take the last one).
  * An allowance of 0 means none is kept: the take is only counted.
  */
-async function takeDaily(db: ControlDrizzle, counter: DailyCounter, userId: string, quota: number, now: number, alongside?: BatchItem<'sqlite'>): Promise<QuotaResult> {
+async function takeDaily(
+	db: ControlDrizzle,
+	counter: DailyCounter,
+	userId: string,
+	quota: number,
+	now: number,
+	alongside?: BatchItem<'sqlite'>
+): Promise<QuotaResult> {
 	const day = utcDay(now);
 	const column = usageDaily[counter];
 	const take = db
 		.insert(usageDaily)
 		.values({ userId, day, [counter]: 1 })
-		.onConflictDoUpdate({ target: [usageDaily.userId, usageDaily.day], set: { [counter]: sql`${column} + 1` }, ...(quota === 0 ? {} : { setWhere: sql`${column} < ${quota}` }) })
+		.onConflictDoUpdate({
+			target: [usageDaily.userId, usageDaily.day],
+			set: { [counter]: sql`${column} + 1` },
+			...(quota === 0 ? {} : { setWhere: sql`${column} < ${quota}` })
+		})
 		.returning({ used: column });
 	// One batch, one durable commit: whatever must be written with the take costs no second one.
 	const taken = alongside ? (await db.batch([take, alongside]))[0] : await take;
@@ -117,8 +164,10 @@ async function returnDaily(db: ControlDrizzle, counter: DailyCounter, userId: st
  * Takes one turn from the user's daily free quota. A quota of 0 means no quota. `alongside` runs in
  * the same batch, right after the take (it may test `changes()` to act only when the take succeeded).
  */
-export const takeTurnQuota = (db: ControlDrizzle, userId: string, quota: number, now: number, alongside?: BatchItem<'sqlite'>) => takeDaily(db, 'turns', userId, quota, now, alongside);
+export const takeTurnQuota = (db: ControlDrizzle, userId: string, quota: number, now: number, alongside?: BatchItem<'sqlite'>) =>
+	takeDaily(db, 'turns', userId, quota, now, alongside);
 export const returnTurnQuota = (db: ControlDrizzle, userId: string, now: number) => returnDaily(db, 'turns', userId, now);
 /** Takes one hand-made image regeneration from the user's daily allowance. 0 means no allowance. */
-export const takeRegeneration = (db: ControlDrizzle, userId: string, quota: number, now: number) => takeDaily(db, 'regenerations', userId, quota, now);
+export const takeRegeneration = (db: ControlDrizzle, userId: string, quota: number, now: number) =>
+	takeDaily(db, 'regenerations', userId, quota, now);
 export const returnRegeneration = (db: ControlDrizzle, userId: string, now: number) => returnDaily(db, 'regenerations', userId, now);

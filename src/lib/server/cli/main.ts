@@ -15,7 +15,9 @@ import { commandHelp, commandUsage, generalHelp } from './help';
 const HELP_WORDS = new Set(['help', '--help', '-h']);
 
 function find(commands: readonly Command[], group: string | undefined, verb: string | undefined): Command | undefined {
-	return commands.find((c) => c.name[0] === group && c.name[1] === verb) ?? commands.find((c) => c.name.length === 1 && c.name[0] === group);
+	return (
+		commands.find((c) => c.name[0] === group && c.name[1] === verb) ?? commands.find((c) => c.name.length === 1 && c.name[0] === group)
+	);
 }
 
 /** node:util parseArgs reports bad options as TypeErrors with ERR_PARSE_ARGS_* codes. */
@@ -51,7 +53,12 @@ export async function main(argv: readonly string[], io: CliIO, commands: readonl
 	const args = command?.name.length === 1 ? [verb, ...rest].filter((a) => a !== undefined) : rest;
 	if (!command) {
 		const known = commands.some((c) => c.name[0] === group);
-		const what = known && verb && !verb.startsWith('-') ? `unknown command "${group} ${verb}"` : known ? `"${group}" needs a subcommand` : `unknown command "${group}"`;
+		const what =
+			known && verb && !verb.startsWith('-')
+				? `unknown command "${group} ${verb}"`
+				: known
+					? `"${group}" needs a subcommand`
+					: `unknown command "${group}"`;
 		print(io.stderr, `kantera: ${what}\n\n${generalHelp(commands, known ? group : undefined)}`);
 		return EXIT_USAGE;
 	}

@@ -13,7 +13,9 @@ export function progressBar(stream: { write(chunk: string): unknown; isTTY?: boo
 		update(done, total) {
 			const ratio = total === 0 ? 1 : Math.min(1, done / total);
 			const filled = Math.round(ratio * BAR_WIDTH);
-			stream.write(`\r${label} [${'#'.repeat(filled)}${' '.repeat(BAR_WIDTH - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${done}/${total}`);
+			stream.write(
+				`\r${label} [${'#'.repeat(filled)}${' '.repeat(BAR_WIDTH - filled)}] ${String(Math.round(ratio * 100)).padStart(3)}% ${done}/${total}`
+			);
 			drawn = true;
 		},
 		end() {

@@ -7,7 +7,13 @@ import type { SignInProvider } from '../../types/account';
 
 const NonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1));
 const HttpUrl = v.pipe(v.string(), v.trim(), v.url('must be a URL'), v.regex(/^https?:\/\//i, 'must start with http:// or https://'));
-const Bool = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'), v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s)));
+const Bool = v.pipe(
+	v.string(),
+	v.trim(),
+	v.toLowerCase(),
+	v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'),
+	v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s))
+);
 
 /** Spread into the environment schema of config/index.ts. */
 export const AUTH_ENV_ENTRIES = {
@@ -53,7 +59,12 @@ export function configuredProviders(cfg: SignInProvidersConfig): SignInProvider[
 	return (['google', 'github', 'oidc'] as const).filter((p) => cfg[p] !== undefined);
 }
 
-function pair(prefix: string, id: string | undefined, secret: string | undefined, secretRequired: boolean): OAuthClientConfig | undefined | { error: string } {
+function pair(
+	prefix: string,
+	id: string | undefined,
+	secret: string | undefined,
+	secretRequired: boolean
+): OAuthClientConfig | undefined | { error: string } {
 	if (id === undefined && secret === undefined) return undefined;
 	if (id === undefined) return { error: `${prefix}_CLIENT_ID: required when ${prefix}_CLIENT_SECRET is set` };
 	if (secret === undefined && secretRequired) return { error: `${prefix}_CLIENT_SECRET: required when ${prefix}_CLIENT_ID is set` };
@@ -76,7 +87,10 @@ export function authProvidersConfig(e: AuthEnv): AuthProvidersConfig | { error: 
 		providers.oidc = { ...oidc, issuer: e.KANTERA_OIDC_ISSUER, name: e.KANTERA_OIDC_NAME, scopes: e.KANTERA_OIDC_SCOPES.split(/\s+/) };
 	}
 	if (!e.KANTERA_LOCAL_ACCOUNTS && configuredProviders(providers).length === 0) {
-		return { error: 'KANTERA_LOCAL_ACCOUNTS: false needs a sign-in provider (KANTERA_GOOGLE_*, KANTERA_GITHUB_* or KANTERA_OIDC_*), or nobody could sign in' };
+		return {
+			error:
+				'KANTERA_LOCAL_ACCOUNTS: false needs a sign-in provider (KANTERA_GOOGLE_*, KANTERA_GITHUB_* or KANTERA_OIDC_*), or nobody could sign in'
+		};
 	}
 	return { localAccounts: e.KANTERA_LOCAL_ACCOUNTS, providers };
 }

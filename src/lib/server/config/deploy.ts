@@ -7,7 +7,13 @@ import { Cron } from 'croner';
 
 const NonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1));
 const HttpUrl = v.pipe(v.string(), v.trim(), v.url('must be a URL'), v.regex(/^https?:\/\//i, 'must start with http:// or https://'));
-const PositiveInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be greater than 0'));
+const PositiveInt = v.pipe(
+	v.string(),
+	v.trim(),
+	v.regex(/^\d+$/, 'must be a whole number'),
+	v.transform(Number),
+	v.minValue(1, 'must be greater than 0')
+);
 /** Turso database names: lowercase letters, digits and dashes; the session id (20 characters) is appended. */
 const DbPrefix = v.pipe(v.string(), v.trim(), v.regex(/^[a-z0-9-]{0,40}$/, 'must be lowercase letters, digits and dashes (at most 40)'));
 
@@ -60,16 +66,26 @@ export function deployConfig(e: DeployEnv): DeployConfig | { error: string } {
 	let turso: TursoConfig | undefined;
 	if (set.length > 0) {
 		const missing = TURSO_VARS.filter((k) => e[k] === undefined);
-		if (missing.length > 0) return { error: `${missing.join(', ')}: required with ${set.join(', ')} (Turso databases per session need all three)` };
-		turso = { org: e.KANTERA_TURSO_ORG ?? '', group: e.KANTERA_TURSO_GROUP ?? '', apiToken: e.KANTERA_TURSO_API_TOKEN ?? '', apiUrl: e.KANTERA_TURSO_API_URL.replace(/\/+$/, ''), dbPrefix: e.KANTERA_TURSO_DB_PREFIX };
+		if (missing.length > 0)
+			return { error: `${missing.join(', ')}: required with ${set.join(', ')} (Turso databases per session need all three)` };
+		turso = {
+			org: e.KANTERA_TURSO_ORG ?? '',
+			group: e.KANTERA_TURSO_GROUP ?? '',
+			apiToken: e.KANTERA_TURSO_API_TOKEN ?? '',
+			apiUrl: e.KANTERA_TURSO_API_URL.replace(/\/+$/, ''),
+			dbPrefix: e.KANTERA_TURSO_DB_PREFIX
+		};
 	}
 	if (e.KANTERA_BACKUP_CRON !== undefined) {
 		try {
 			new Cron(e.KANTERA_BACKUP_CRON, { paused: true }).stop();
 		} catch (err) {
-			return { error: `KANTERA_BACKUP_CRON: not a cron expression (${err instanceof Error ? err.message : String(err)}), e.g. "0 3 * * *"` };
+			return {
+				error: `KANTERA_BACKUP_CRON: not a cron expression (${err instanceof Error ? err.message : String(err)}), e.g. "0 3 * * *"`
+			};
 		}
-		if (e.KANTERA_BACKUP_DIR === undefined) return { error: 'KANTERA_BACKUP_DIR: required with KANTERA_BACKUP_CRON (where the backups go)' };
+		if (e.KANTERA_BACKUP_DIR === undefined)
+			return { error: 'KANTERA_BACKUP_DIR: required with KANTERA_BACKUP_CRON (where the backups go)' };
 	}
 	return { turso, backup: { cron: e.KANTERA_BACKUP_CRON, dir: e.KANTERA_BACKUP_DIR, keep: e.KANTERA_BACKUP_KEEP } };
 }

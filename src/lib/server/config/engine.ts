@@ -6,7 +6,13 @@ import * as v from 'valibot';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_PRICES, PriceTableSchema, dollarsToMicros, type PriceTable } from '../budget';
 
-const PositiveInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number greater than 0'), v.transform(Number), v.minValue(1, 'must be greater than 0'));
+const PositiveInt = v.pipe(
+	v.string(),
+	v.trim(),
+	v.regex(/^\d+$/, 'must be a whole number greater than 0'),
+	v.transform(Number),
+	v.minValue(1, 'must be greater than 0')
+);
 const NonNegativeInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number));
 const Dollars = v.pipe(v.string(), v.trim(), v.regex(/^\d+(\.\d+)?$/, 'must be an amount in US dollars, e.g. 0.50'), v.transform(Number));
 
@@ -58,7 +64,10 @@ export interface EngineConfig {
 }
 
 function money(limit: number | undefined, warn: number | undefined): MoneyLimit {
-	return { limit: limit === undefined ? undefined : dollarsToMicros(limit), warnAt: warn === undefined ? undefined : dollarsToMicros(warn) };
+	return {
+		limit: limit === undefined ? undefined : dollarsToMicros(limit),
+		warnAt: warn === undefined ? undefined : dollarsToMicros(warn)
+	};
 }
 
 function readPrices(file: string | undefined): { table: PriceTable } | { error: string } {

@@ -7,7 +7,13 @@ import * as v from 'valibot';
 
 const NonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1));
 const HttpUrl = v.pipe(v.string(), v.trim(), v.url('must be a URL'), v.regex(/^https?:\/\//i, 'must start with http:// or https://'));
-const Bool = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'), v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s)));
+const Bool = v.pipe(
+	v.string(),
+	v.trim(),
+	v.toLowerCase(),
+	v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'),
+	v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s))
+);
 const Dollars = v.pipe(v.string(), v.trim(), v.regex(/^\d+(\.\d+)?$/, 'must be an amount in US dollars, e.g. 0.04'), v.transform(Number));
 const NonNegativeInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number));
 const Size = v.pipe(v.string(), v.trim(), v.regex(/^\d{2,5}x\d{2,5}$/, 'must be WIDTHxHEIGHT, e.g. 1024x1536'));
@@ -67,10 +73,15 @@ export type ImagesConfig =
 
 export function imagesConfig(e: ImagesEnv): ImagesConfig | { error: string } {
 	const regenerationsPerDay = e.KANTERA_IMAGE_REGENERATIONS_PER_DAY;
-	if (e.KANTERA_IMAGES === 'offline') return { provider: 'offline', priceMicros: Math.round((e.KANTERA_IMAGE_PRICE_USD ?? 0) * MICROS_PER_DOLLAR), regenerationsPerDay };
+	if (e.KANTERA_IMAGES === 'offline')
+		return { provider: 'offline', priceMicros: Math.round((e.KANTERA_IMAGE_PRICE_USD ?? 0) * MICROS_PER_DOLLAR), regenerationsPerDay };
 	const own = e.KANTERA_IMAGES_BASE_URL === undefined;
 	const apiKey = e.KANTERA_IMAGES_API_KEY ?? (own ? e.OPENAI_API_KEY : undefined);
-	if (own && apiKey === undefined) return { error: 'KANTERA_IMAGES_API_KEY: required when KANTERA_IMAGES=openai (or set OPENAI_API_KEY, or KANTERA_IMAGES_BASE_URL for another server)' };
+	if (own && apiKey === undefined)
+		return {
+			error:
+				'KANTERA_IMAGES_API_KEY: required when KANTERA_IMAGES=openai (or set OPENAI_API_KEY, or KANTERA_IMAGES_BASE_URL for another server)'
+		};
 	// Another server's model names are its own; guessing one would fail on the first image instead of at start-up.
 	if (!own && e.KANTERA_IMAGES_MODEL === undefined) return { error: 'KANTERA_IMAGES_MODEL: required when KANTERA_IMAGES_BASE_URL is set' };
 	const model = e.KANTERA_IMAGES_MODEL ?? DEFAULT_IMAGE_MODEL;

@@ -21,8 +21,20 @@ export type { TiersConfig, FreeModel } from './tiers';
 export type { BackupConfig, TursoConfig } from './deploy';
 
 const NonNegativeInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number));
-const PositiveInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be greater than 0'));
-const Bool = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'), v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s)));
+const PositiveInt = v.pipe(
+	v.string(),
+	v.trim(),
+	v.regex(/^\d+$/, 'must be a whole number'),
+	v.transform(Number),
+	v.minValue(1, 'must be greater than 0')
+);
+const Bool = v.pipe(
+	v.string(),
+	v.trim(),
+	v.toLowerCase(),
+	v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'),
+	v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s))
+);
 const Url = v.pipe(v.string(), v.trim(), v.url('must be a URL'));
 
 const EnvSchema = v.object({
@@ -34,7 +46,9 @@ const EnvSchema = v.object({
 	 * URL template for per-session databases; `{id}` is replaced by the validated session id. With Turso
 	 * databases per session, `{hostname}` is the database's hostname as the Platform API reported it.
 	 */
-	KANTERA_SESSION_DB_URL: v.optional(v.pipe(v.string(), v.trim(), v.regex(/\{id\}|\{hostname\}/, 'must contain {id} (or {hostname} with Turso)'))),
+	KANTERA_SESSION_DB_URL: v.optional(
+		v.pipe(v.string(), v.trim(), v.regex(/\{id\}|\{hostname\}/, 'must contain {id} (or {hostname} with Turso)'))
+	),
 	KANTERA_SESSION_DB_AUTH_TOKEN: v.optional(v.string()),
 	/** How many session databases stay open at once (LRU). */
 	KANTERA_SESSION_DB_CACHE: v.optional(PositiveInt, '64'),
@@ -114,7 +128,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 	const dataDir = path.resolve(e.KANTERA_DATA_DIR);
 	let embeddings: EmbeddingsConfig;
 	if (e.KANTERA_EMBEDDINGS === 'openai') {
-		if (!e.KANTERA_EMBEDDINGS_MODEL) throw new ConfigError('Invalid configuration:\n  KANTERA_EMBEDDINGS_MODEL: required when KANTERA_EMBEDDINGS=openai');
+		if (!e.KANTERA_EMBEDDINGS_MODEL)
+			throw new ConfigError('Invalid configuration:\n  KANTERA_EMBEDDINGS_MODEL: required when KANTERA_EMBEDDINGS=openai');
 		embeddings = {
 			provider: 'openai',
 			baseUrl: e.KANTERA_EMBEDDINGS_BASE_URL ?? 'https://api.openai.com/v1',
@@ -124,7 +139,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 			batch: e.KANTERA_EMBEDDINGS_BATCH
 		};
 	} else {
-		embeddings = { provider: 'offline', dimensions: e.KANTERA_EMBEDDINGS_DIMENSIONS ?? OFFLINE_EMBEDDING_DIMENSIONS, batch: e.KANTERA_EMBEDDINGS_BATCH };
+		embeddings = {
+			provider: 'offline',
+			dimensions: e.KANTERA_EMBEDDINGS_DIMENSIONS ?? OFFLINE_EMBEDDING_DIMENSIONS,
+			batch: e.KANTERA_EMBEDDINGS_BATCH
+		};
 	}
 	const llm = llmConfig(e);
 	if ('error' in llm) throw new ConfigError(`Invalid configuration:\n  ${llm.error}`);
@@ -138,8 +157,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 	if ('error' in tiers) throw new ConfigError(`Invalid configuration:\n  ${tiers.error}`);
 	const deploy = deployConfig(e);
 	if ('error' in deploy) throw new ConfigError(`Invalid configuration:\n  ${deploy.error}`);
-	const sessionTemplate = e.KANTERA_SESSION_DB_URL ?? (deploy.turso ? 'libsql://{hostname}' : `file:${path.join(dataDir, 'sessions', '{id}.db')}`);
-	if (!deploy.turso && !sessionTemplate.includes('{id}')) throw new ConfigError('Invalid configuration:\n  KANTERA_SESSION_DB_URL: must contain {id} ({hostname} only exists with KANTERA_TURSO_*)');
+	const sessionTemplate =
+		e.KANTERA_SESSION_DB_URL ?? (deploy.turso ? 'libsql://{hostname}' : `file:${path.join(dataDir, 'sessions', '{id}.db')}`);
+	if (!deploy.turso && !sessionTemplate.includes('{id}'))
+		throw new ConfigError(
+			'Invalid configuration:\n  KANTERA_SESSION_DB_URL: must contain {id} ({hostname} only exists with KANTERA_TURSO_*)'
+		);
 	return Object.freeze({
 		dataDir,
 		controlDb: { url: e.KANTERA_CONTROL_DB_URL ?? `file:${path.join(dataDir, 'control.db')}`, authToken: e.KANTERA_CONTROL_DB_AUTH_TOKEN },
@@ -148,7 +171,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 			authToken: e.KANTERA_SESSION_DB_AUTH_TOKEN,
 			cacheSize: e.KANTERA_SESSION_DB_CACHE
 		},
-		auth: { allowSignup: e.KANTERA_ALLOW_SIGNUP, sessionDays: e.KANTERA_AUTH_SESSION_DAYS, localAccounts: signIn.localAccounts, providers: signIn.providers },
+		auth: {
+			allowSignup: e.KANTERA_ALLOW_SIGNUP,
+			sessionDays: e.KANTERA_AUTH_SESSION_DAYS,
+			localAccounts: signIn.localAccounts,
+			providers: signIn.providers
+		},
 		tiers,
 		embeddings,
 		maxBodyBytes: e.KANTERA_MAX_BODY_BYTES,

@@ -36,7 +36,14 @@ export interface ProviderEndpoint {
 }
 
 export type LlmConfig =
-	| { configured: true; provider: ProviderName; model: string; openai: ProviderEndpoint; anthropic: ProviderEndpoint; google: ProviderEndpoint }
+	| {
+			configured: true;
+			provider: ProviderName;
+			model: string;
+			openai: ProviderEndpoint;
+			anthropic: ProviderEndpoint;
+			google: ProviderEndpoint;
+	  }
 	| { configured: false; reason: string };
 
 export const LLM_SETUP_HINT =
@@ -58,7 +65,8 @@ export function llmConfig(env: LlmEnv): LlmConfig | { error: string } {
 	// OpenAI wins when several are set and nothing says otherwise: it is also the route to local servers.
 	const provider = env.KANTERA_LLM_PROVIDER ?? PROVIDER_NAMES.find((name) => usable[name]);
 	if (provider === undefined) return { configured: false, reason: `No LLM provider is configured. ${LLM_SETUP_HINT}` };
-	if (!usable[provider]) return { configured: false, reason: `KANTERA_LLM_PROVIDER is ${provider} but ${MISSING[provider]} ${LLM_SETUP_HINT}` };
+	if (!usable[provider])
+		return { configured: false, reason: `KANTERA_LLM_PROVIDER is ${provider} but ${MISSING[provider]} ${LLM_SETUP_HINT}` };
 	const ownEndpoint = endpoints[provider].baseUrl === undefined;
 	let model = env.KANTERA_LLM_MODEL;
 	if (model === undefined) {
@@ -74,4 +82,8 @@ const MISSING: Record<ProviderName, string> = {
 	anthropic: 'ANTHROPIC_API_KEY is not set.',
 	google: 'neither GOOGLE_API_KEY nor GOOGLE_BASE_URL is set.'
 };
-const BASE_URL_VARIABLE: Record<ProviderName, string> = { openai: 'OPENAI_BASE_URL', anthropic: 'ANTHROPIC_BASE_URL', google: 'GOOGLE_BASE_URL' };
+const BASE_URL_VARIABLE: Record<ProviderName, string> = {
+	openai: 'OPENAI_BASE_URL',
+	anthropic: 'ANTHROPIC_BASE_URL',
+	google: 'GOOGLE_BASE_URL'
+};

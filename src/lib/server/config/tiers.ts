@@ -33,7 +33,8 @@ export function freeModelConfig(e: TiersEnv, llm: LlmConfig | { error: string })
 		const model = raw.slice(colon + 1).trim();
 		if (!model) return { error: 'KANTERA_FREE_MODEL: name a model after "provider:"' };
 		const endpoint = llm[prefix];
-		if (endpoint.apiKey === undefined && endpoint.baseUrl === undefined) return { error: `KANTERA_FREE_MODEL: the provider ${prefix} is not configured on this server` };
+		if (endpoint.apiKey === undefined && endpoint.baseUrl === undefined)
+			return { error: `KANTERA_FREE_MODEL: the provider ${prefix} is not configured on this server` };
 		return { freeModel: { provider: prefix, model } };
 	}
 	return { freeModel: { provider: llm.provider, model: raw } };

@@ -14,7 +14,12 @@ export function isFileUrl(url: string): boolean {
 }
 
 /** Opens a client; for local files the parent directory is created and WAL mode switched on. */
-export async function openClient(url: string, authToken: string | undefined, concurrency: number, intMode: IntMode = 'number'): Promise<Client> {
+export async function openClient(
+	url: string,
+	authToken: string | undefined,
+	concurrency: number,
+	intMode: IntMode = 'number'
+): Promise<Client> {
 	if (isFileUrl(url)) {
 		const { openFileClient } = await import('./file-client');
 		return openFileClient(url, concurrency, BUSY_TIMEOUT_MS, intMode);

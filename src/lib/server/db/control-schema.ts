@@ -106,9 +106,7 @@ export const playSessions = sqliteTable(
 			.notNull()
 			.references(() => users.id, { onDelete: 'cascade' }),
 		title: text('title').notNull(),
-		language: text('language', { enum: LANGUAGES })
-			.notNull()
-			.default('en'),
+		language: text('language', { enum: LANGUAGES }).notNull().default('en'),
 		createdAt: integer('created_at').notNull(),
 		updatedAt: integer('updated_at').notNull()
 	},
@@ -186,7 +184,11 @@ export const budgetReservations = sqliteTable(
 		micros: integer('micros').notNull(),
 		expiresAt: integer('expires_at').notNull()
 	},
-	(t) => [index('budget_reservations_user_day').on(t.userId, t.day), index('budget_reservations_day').on(t.day), index('budget_reservations_session').on(t.sessionId)]
+	(t) => [
+		index('budget_reservations_user_day').on(t.userId, t.day),
+		index('budget_reservations_day').on(t.day),
+		index('budget_reservations_session').on(t.sessionId)
+	]
 );
 
 /**
@@ -267,7 +269,9 @@ export const presets = sqliteTable(
 		/** On the shelves: public, not moderated, playable, not official (those are listed apart, first). */
 		listed: integer('listed', { mode: 'boolean' })
 			.notNull()
-			.generatedAlwaysAs(sql`visibility = 'public' AND moderated_at IS NULL AND current_version IS NOT NULL AND official = 0`, { mode: 'virtual' })
+			.generatedAlwaysAs(sql`visibility = 'public' AND moderated_at IS NULL AND current_version IS NOT NULL AND official = 0`, {
+				mode: 'virtual'
+			})
 	},
 	(t) => [
 		index('presets_author').on(t.authorId, t.updatedAt),
@@ -305,7 +309,11 @@ export const presetFavorites = sqliteTable(
 			.references(() => presets.id, { onDelete: 'cascade' }),
 		createdAt: integer('created_at').notNull()
 	},
-	(t) => [primaryKey({ columns: [t.userId, t.presetId] }), index('preset_favorites_shelf').on(t.userId, t.createdAt, t.presetId), index('preset_favorites_preset').on(t.presetId)]
+	(t) => [
+		primaryKey({ columns: [t.userId, t.presetId] }),
+		index('preset_favorites_shelf').on(t.userId, t.createdAt, t.presetId),
+		index('preset_favorites_preset').on(t.presetId)
+	]
 );
 
 /** One row per (preset, player): who started a session from it, first and last time. */
@@ -321,7 +329,11 @@ export const presetPlayers = sqliteTable(
 		firstPlayedAt: integer('first_played_at').notNull(),
 		lastPlayedAt: integer('last_played_at').notNull()
 	},
-	(t) => [primaryKey({ columns: [t.presetId, t.userId] }), index('preset_players_recent').on(t.presetId, t.lastPlayedAt), index('preset_players_user').on(t.userId)]
+	(t) => [
+		primaryKey({ columns: [t.presetId, t.userId] }),
+		index('preset_players_recent').on(t.presetId, t.lastPlayedAt),
+		index('preset_players_user').on(t.userId)
+	]
 );
 
 /** Reports of a preset by signed-in users; an administrator resolves them (unlist or dismiss). */

@@ -30,7 +30,10 @@ function ident(name: string): string {
 }
 
 const isInternal = (name: string, virtualTables: readonly string[]) =>
-	name.startsWith('sqlite_') || name.startsWith('libsql_') || name.endsWith('_shadow') || virtualTables.some((vt) => name === vt || name.startsWith(`${vt}_`));
+	name.startsWith('sqlite_') ||
+	name.startsWith('libsql_') ||
+	name.endsWith('_shadow') ||
+	virtualTables.some((vt) => name === vt || name.startsWith(`${vt}_`));
 
 async function tablesOf(exec: Pick<Client, 'execute'>): Promise<TableInfo[]> {
 	const rs = await exec.execute(
@@ -79,7 +82,7 @@ export async function copyDatabase(source: Client, target: Client): Promise<Copy
 		tables = (await tablesOf(read)).sort(copyOrder);
 		// What the migrations don't make (the vector table, its index and the triggers on `sections` that
 		// keep it) is made from the source's own DDL. The undo log's triggers are made on open.
-		const present = await target.execute("SELECT name FROM sqlite_master WHERE sql IS NOT NULL");
+		const present = await target.execute('SELECT name FROM sqlite_master WHERE sql IS NOT NULL');
 		const have = new Set(present.rows.map((r) => String(r.name)));
 		const schema = await read.execute(
 			"SELECT name, tbl_name AS tbl, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'undo\\_%' ESCAPE '\\' ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END"
@@ -93,7 +96,9 @@ export async function copyDatabase(source: Client, target: Client): Promise<Copy
 		}
 		for (const table of tables) {
 			const columns = table.rowidColumn ? table.columns : ['rowid', ...table.columns];
-			const rs = await read.execute(`SELECT ${columns.map((c) => (c === 'rowid' ? 'rowid' : ident(c))).join(', ')} FROM ${ident(table.name)} ORDER BY rowid`);
+			const rs = await read.execute(
+				`SELECT ${columns.map((c) => (c === 'rowid' ? 'rowid' : ident(c))).join(', ')} FROM ${ident(table.name)} ORDER BY rowid`
+			);
 			// The sections triggers queued every copied section; the source's queues say what is really pending.
 			if (table.name === 'embed_queue' || table.name === 'context_queue') statements.push(`DELETE FROM ${ident(table.name)}`);
 			const perStatement = Math.max(1, Math.floor(PARAMS_PER_STATEMENT / columns.length));

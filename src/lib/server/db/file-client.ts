@@ -9,7 +9,12 @@ export function filePathOf(url: string): string {
 	return url.startsWith('file://') ? fileURLToPath(url) : url.slice('file:'.length);
 }
 
-export async function openFileClient(url: string, concurrency: number, busyTimeoutMs: number, intMode: IntMode = 'number'): Promise<Client> {
+export async function openFileClient(
+	url: string,
+	concurrency: number,
+	busyTimeoutMs: number,
+	intMode: IntMode = 'number'
+): Promise<Client> {
 	mkdirSync(path.dirname(path.resolve(filePathOf(url))), { recursive: true });
 	const client = createClient({ url, concurrency, timeout: busyTimeoutMs, intMode });
 	// WAL: readers never wait for the one writer.

@@ -29,7 +29,10 @@ export async function migrate(client: Client, migrations: readonly Migration[]):
 	const applied = new Map(rows.rows.map((r) => [Number(r.idx), String(r.tag)]));
 	for (const [idx, tag] of applied) {
 		const known = migrations.find((m) => m.idx === idx);
-		if (!known) throw new MigrationError(`database has migration ${idx} (${tag}) that this version of Kantera does not know; it was written by a newer version`);
+		if (!known)
+			throw new MigrationError(
+				`database has migration ${idx} (${tag}) that this version of Kantera does not know; it was written by a newer version`
+			);
 	}
 	const done: string[] = [];
 	for (const m of migrations) {
@@ -41,7 +44,10 @@ export async function migrate(client: Client, migrations: readonly Migration[]):
 		const tx = await client.transaction('write');
 		try {
 			for (const s of statements) await tx.execute(s);
-			await tx.execute({ sql: `INSERT INTO ${TABLE} (idx, tag, hash, applied_at) VALUES (?, ?, ?, ?)`, args: [m.idx, m.tag, m.hash, Date.now()] });
+			await tx.execute({
+				sql: `INSERT INTO ${TABLE} (idx, tag, hash, applied_at) VALUES (?, ?, ?, ?)`,
+				args: [m.idx, m.tag, m.hash, Date.now()]
+			});
 			await tx.commit();
 		} catch (err) {
 			await tx.rollback();

@@ -142,13 +142,19 @@ export function triggersFor(table: CapturedTable): Map<string, string> {
 	const image = `json_object(${table.columns.map((c) => `${literal(c.name)}, old.${ident(c.name)}`).join(', ')})`;
 	const base = `undo_${table.name}`;
 	return new Map([
-		[`${base}_ins`, `CREATE TRIGGER ${ident(`${base}_ins`)} AFTER INSERT ON ${t} WHEN ${CAPTURING} BEGIN ${noteRow(table.name, 'new.rowid', 'NULL')} END`],
+		[
+			`${base}_ins`,
+			`CREATE TRIGGER ${ident(`${base}_ins`)} AFTER INSERT ON ${t} WHEN ${CAPTURING} BEGIN ${noteRow(table.name, 'new.rowid', 'NULL')} END`
+		],
 		[
 			`${base}_upd`,
 			// An update that moves a row to another rowid leaves a row to delete under the new one too.
 			`CREATE TRIGGER ${ident(`${base}_upd`)} AFTER UPDATE ON ${t} WHEN ${CAPTURING} BEGIN ${noteRow(table.name, 'old.rowid', image)} ${noteRow(table.name, 'new.rowid', 'NULL', 'new.rowid IS NOT old.rowid AND ')} END`
 		],
-		[`${base}_del`, `CREATE TRIGGER ${ident(`${base}_del`)} AFTER DELETE ON ${t} WHEN ${CAPTURING} BEGIN ${noteRow(table.name, 'old.rowid', image)} END`]
+		[
+			`${base}_del`,
+			`CREATE TRIGGER ${ident(`${base}_del`)} AFTER DELETE ON ${t} WHEN ${CAPTURING} BEGIN ${noteRow(table.name, 'old.rowid', image)} END`
+		]
 	]);
 }
 
@@ -185,14 +191,20 @@ export async function endCapture(tx: SessionTx): Promise<void> {
  * with the one it created under the old name. Must run inside a write transaction, newest turn first.
  */
 export async function rollBackTurn(tx: SessionTx, turnId: string, tables: readonly CapturedTable[]): Promise<number> {
-	const touched = await tx.all<{ tbl: string; n: number }>(sql`SELECT tbl, count(*) AS n FROM undo_log WHERE turn_id = ${turnId} GROUP BY tbl`);
+	const touched = await tx.all<{ tbl: string; n: number }>(
+		sql`SELECT tbl, count(*) AS n FROM undo_log WHERE turn_id = ${turnId} GROUP BY tbl`
+	);
 	const known = new Map(tables.map((t) => [t.name, t]));
 	let rows = 0;
 	const restore: CapturedTable[] = [];
 	for (const { tbl, n } of touched) {
 		const table = known.get(tbl);
 		if (!table) throw new Error(`undo log of turn ${turnId} names table ${tbl}, which is not a captured table any more`);
-		await tx.run(sql.raw(`DELETE FROM ${ident(tbl)} WHERE rowid IN (SELECT row_id FROM undo_log WHERE turn_id = ${literal(turnId)} AND tbl = ${literal(tbl)})`));
+		await tx.run(
+			sql.raw(
+				`DELETE FROM ${ident(tbl)} WHERE rowid IN (SELECT row_id FROM undo_log WHERE turn_id = ${literal(turnId)} AND tbl = ${literal(tbl)})`
+			)
+		);
 		restore.push(table);
 		rows += Number(n);
 	}
@@ -214,6 +226,8 @@ export async function rollBackTurn(tx: SessionTx, turnId: string, tables: readon
 
 /** Bytes the undo log holds (keys and before-images), for the benchmark and diagnostics. */
 export async function undoLogBytes(tx: Pick<SessionTx, 'all'>): Promise<number> {
-	const [row] = await tx.all<{ n: number | null }>(sql`SELECT sum(length(turn_id) + length(tbl) + 8 + coalesce(length(before), 0)) AS n FROM undo_log`);
+	const [row] = await tx.all<{ n: number | null }>(
+		sql`SELECT sum(length(turn_id) + length(tbl) + 8 + coalesce(length(before), 0)) AS n FROM undo_log`
+	);
 	return Number(row?.n ?? 0);
 }

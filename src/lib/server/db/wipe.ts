@@ -13,7 +13,9 @@ function quoteIdent(name: string): string {
 }
 
 async function schemaObjects(client: Pick<Client, 'execute'> | Pick<Transaction, 'execute'>) {
-	const rs = await client.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND type IN ('table','index','trigger','view')");
+	const rs = await client.execute(
+		"SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND type IN ('table','index','trigger','view')"
+	);
 	return rs.rows
 		.map((r) => ({ type: String(r.type), name: String(r.name), virtual: /^\s*create\s+virtual\s+table/i.test(String(r.sql ?? '')) }))
 		.sort((a, b) => (ORDER[a.type] ?? 9) - (ORDER[b.type] ?? 9) || Number(b.virtual) - Number(a.virtual));
@@ -36,7 +38,8 @@ export async function wipeDatabase(client: Pick<Client, 'execute'> | Pick<Transa
 		}
 	}
 	const left = await schemaObjects(client);
-	if (left.length > 0) throw new Error(`could not empty the database: ${left.map((o) => o.name).join(', ')} remain (${failures.join('; ')})`);
+	if (left.length > 0)
+		throw new Error(`could not empty the database: ${left.map((o) => o.name).join(', ')} remain (${failures.join('; ')})`);
 	const seq = await client.execute("SELECT count(*) AS n FROM sqlite_master WHERE name = 'sqlite_sequence'");
 	if (Number(seq.rows[0]?.n ?? 0) > 0) await client.execute('DELETE FROM sqlite_sequence');
 }

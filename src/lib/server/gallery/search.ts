@@ -17,7 +17,12 @@ export const MAX_QUERY_WORDS = 8;
 /** The trigram tokenizer indexes three-character windows: shorter words can't use it. */
 const TRIGRAM = 3;
 
-export const SearchQuerySchema = v.pipe(v.string(), withoutControlCharacters('The search'), v.trim(), v.maxLength(MAX_QUERY_CHARS, `A search has at most ${MAX_QUERY_CHARS} characters.`));
+export const SearchQuerySchema = v.pipe(
+	v.string(),
+	withoutControlCharacters('The search'),
+	v.trim(),
+	v.maxLength(MAX_QUERY_CHARS, `A search has at most ${MAX_QUERY_CHARS} characters.`)
+);
 
 export function searchWords(q: string): string[] {
 	const words = q
@@ -39,7 +44,8 @@ export function searchCondition(q: string): SQL | undefined {
 	const long = words.filter((w) => [...w].length >= TRIGRAM);
 	const short = words.filter((w) => [...w].length < TRIGRAM);
 	const parts: SQL[] = [];
-	if (long.length > 0) parts.push(sql`${presets.seq} IN (SELECT rowid FROM preset_search WHERE preset_search MATCH ${long.map(ftsLiteral).join(' AND ')})`);
+	if (long.length > 0)
+		parts.push(sql`${presets.seq} IN (SELECT rowid FROM preset_search WHERE preset_search MATCH ${long.map(ftsLiteral).join(' AND ')})`);
 	for (const w of short) parts.push(sql`instr(${presets.searchText}, ${w}) > 0`);
 	return sql.join(parts, sql` AND `);
 }

@@ -35,7 +35,13 @@ export const GalleryQuerySchema = v.object({
 	q: v.optional(SearchQuerySchema, ''),
 	cursor: v.optional(v.pipe(v.string(), v.maxLength(300, 'cursor is not one this server gave out')), ''),
 	limit: v.optional(
-		v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'limit must be a whole number'), v.transform(Number), v.minValue(1, 'limit must be at least 1'), v.maxValue(MAX_GALLERY_PAGE_SIZE, `limit must be at most ${MAX_GALLERY_PAGE_SIZE}`)),
+		v.pipe(
+			v.string(),
+			v.regex(/^\d{1,3}$/, 'limit must be a whole number'),
+			v.transform(Number),
+			v.minValue(1, 'limit must be at least 1'),
+			v.maxValue(MAX_GALLERY_PAGE_SIZE, `limit must be at most ${MAX_GALLERY_PAGE_SIZE}`)
+		),
 		String(GALLERY_PAGE_SIZE)
 	)
 });
@@ -71,7 +77,8 @@ function decodeCursor(raw: string, shelf: GalleryShelf): Cursor | undefined {
 		throw new GalleryError('cursor is not one this server gave out');
 	}
 	const parsed = v.safeParse(CursorSchema, data);
-	if (!parsed.success || parsed.output.s !== shelf) throw new GalleryError('cursor is not one this server gave out (or belongs to another shelf)');
+	if (!parsed.success || parsed.output.s !== shelf)
+		throw new GalleryError('cursor is not one this server gave out (or belongs to another shelf)');
 	return parsed.output;
 }
 
@@ -123,7 +130,11 @@ function item(row: Row, displayLanguage: Language): GalleryItemDto {
 }
 
 function base(db: ControlDrizzle) {
-	return db.select(columns).from(presets).leftJoin(users, eq(users.id, presets.authorId)).leftJoin(presetCovers, eq(presetCovers.presetId, presets.id));
+	return db
+		.select(columns)
+		.from(presets)
+		.leftJoin(users, eq(users.id, presets.authorId))
+		.leftJoin(presetCovers, eq(presetCovers.presetId, presets.id));
 }
 
 /** The official presets matching the search, in catalogue order (they have every language). */
@@ -174,7 +185,11 @@ export async function galleryPage(db: ControlDrizzle, req: GalleryRequest): Prom
 	}
 
 	if (req.shelf === 'popular') await refreshPopularity(db, req.now);
-	const where: (SQL | undefined)[] = [eq(presets.listed, true), req.language === '' ? undefined : eq(presets.language, req.language), search];
+	const where: (SQL | undefined)[] = [
+		eq(presets.listed, true),
+		req.language === '' ? undefined : eq(presets.language, req.language),
+		search
+	];
 	let order: SQL[];
 	if (req.shelf === 'new') {
 		const k = cursor?.s === 'new' ? cursor.k : undefined;
@@ -182,7 +197,10 @@ export async function galleryPage(db: ControlDrizzle, req: GalleryRequest): Prom
 		order = [desc(presets.publishedAt), desc(presets.seq)];
 	} else {
 		const k = cursor?.s === 'popular' ? cursor.k : undefined;
-		if (k) where.push(sql`(${presets.players30d}, ${presets.favorites}, ${presets.publishedAt}, ${presets.seq}) < (${k[0]}, ${k[1]}, ${k[2]}, ${k[3]})`);
+		if (k)
+			where.push(
+				sql`(${presets.players30d}, ${presets.favorites}, ${presets.publishedAt}, ${presets.seq}) < (${k[0]}, ${k[1]}, ${k[2]}, ${k[3]})`
+			);
 		order = [desc(presets.players30d), desc(presets.favorites), desc(presets.publishedAt), desc(presets.seq)];
 	}
 	const rows = await base(db)
@@ -194,7 +212,11 @@ export async function galleryPage(db: ControlDrizzle, req: GalleryRequest): Prom
 	let nextCursor: string | null = null;
 	if (rows.length > limit && last) {
 		const published = last.publishedAt ?? 0;
-		nextCursor = encodeCursor(req.shelf === 'new' ? { s: 'new', k: [published, last.seq] } : { s: 'popular', k: [last.recentPlayers, last.favorites, published, last.seq] });
+		nextCursor = encodeCursor(
+			req.shelf === 'new'
+				? { s: 'new', k: [published, last.seq] }
+				: { s: 'popular', k: [last.recentPlayers, last.favorites, published, last.seq] }
+		);
 	}
 	const lead = cursor === undefined ? await officials(db, req.q) : [];
 	return { items: [...lead, ...page].map((r) => item(r, display)), nextCursor };

@@ -49,5 +49,9 @@ export const handleApiErrors: Handle = async ({ event, resolve }) => {
 		const value = response.headers.get(name);
 		if (value !== null) headers[name] = value;
 	}
-	return errorResponse(response.status, { message: body.message, code: body.code ?? CODES[response.status] ?? (response.status < 500 ? 'BAD_REQUEST' : 'INTERNAL') }, headers);
+	return errorResponse(
+		response.status,
+		{ message: body.message, code: body.code ?? CODES[response.status] ?? (response.status < 500 ? 'BAD_REQUEST' : 'INTERNAL') },
+		headers
+	);
 };

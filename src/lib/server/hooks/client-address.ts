@@ -10,7 +10,9 @@ export function clientAddress(event: Pick<RequestEvent, 'getClientAddress'>): st
 	try {
 		return event.getClientAddress() || null;
 	} catch (err) {
-		console.warn(`[kantera] the client's address is unknown (${err instanceof Error ? err.message : 'no reason given'}); check ADDRESS_HEADER/XFF_DEPTH`);
+		console.warn(
+			`[kantera] the client's address is unknown (${err instanceof Error ? err.message : 'no reason given'}); check ADDRESS_HEADER/XFF_DEPTH`
+		);
 		return null;
 	}
 }

@@ -25,7 +25,9 @@ export function securityHeaders(response: Response, https: boolean): Record<stri
 		'x-frame-options': 'DENY'
 	};
 	if (!response.headers.has('content-security-policy')) {
-		headers['content-security-policy'] = (response.headers.get('content-type') ?? '').startsWith('text/html') ? HTML_FALLBACK_POLICY : NON_PAGE_POLICY;
+		headers['content-security-policy'] = (response.headers.get('content-type') ?? '').startsWith('text/html')
+			? HTML_FALLBACK_POLICY
+			: NON_PAGE_POLICY;
 	}
 	if (https) headers['strict-transport-security'] = `max-age=${HSTS_MAX_AGE_S}`;
 	return headers;

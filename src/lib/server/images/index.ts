@@ -19,7 +19,15 @@ export {
 	type ImageJob,
 	type ImageJobPolicy
 } from './jobs';
-export { IMAGE_FORMATS, sniffRaster, type ImageProvider, type ImageRequest, type ImageKind, type GeneratedImage, type ImageContentType } from './provider';
+export {
+	IMAGE_FORMATS,
+	sniffRaster,
+	type ImageProvider,
+	type ImageRequest,
+	type ImageKind,
+	type GeneratedImage,
+	type ImageContentType
+} from './provider';
 export { OfflineImageProvider, placeBackdropSvg, silhouetteSvg } from './offline';
 export { OpenAIImageProvider, OPENAI_IMAGES_BASE_URL, IMAGE_REQUEST_TIMEOUT_MS, MAX_IMAGE_BYTES, type OpenAIImagesOptions } from './openai';
 export { createImageProvider } from './create';

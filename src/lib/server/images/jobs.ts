@@ -77,7 +77,12 @@ export interface Claim {
 export async function claimNextJob(tx: SessionTx, owner: string, now: number, policy: ImageJobPolicy): Promise<Claim> {
 	let wroteEvents = false;
 	for (;;) {
-		const [next] = await tx.select().from(imageOrders).where(claimable(now)).orderBy(asc(imageOrders.createdAt), asc(imageOrders.id)).limit(1);
+		const [next] = await tx
+			.select()
+			.from(imageOrders)
+			.where(claimable(now))
+			.orderBy(asc(imageOrders.createdAt), asc(imageOrders.id))
+			.limit(1);
 		if (!next) return { job: undefined, wroteEvents };
 		if (next.status === 'running' && next.attempts >= policy.maxAttempts) {
 			await giveUp(tx, next, 'The image service did not answer before the server stopped, on the last attempt.', now);
@@ -86,7 +91,14 @@ export async function claimNextJob(tx: SessionTx, owner: string, now: number, po
 		}
 		const [job] = await tx
 			.update(imageOrders)
-			.set({ status: 'running', leaseOwner: owner, leaseExpiresAt: now + policy.leaseMs, attempts: sql`${imageOrders.attempts} + 1`, nextAttemptAt: null, updatedAt: now })
+			.set({
+				status: 'running',
+				leaseOwner: owner,
+				leaseExpiresAt: now + policy.leaseMs,
+				attempts: sql`${imageOrders.attempts} + 1`,
+				nextAttemptAt: null,
+				updatedAt: now
+			})
 			.where(and(eq(imageOrders.id, next.id), claimable(now)))
 			.returning();
 		return { job, wroteEvents };
@@ -94,7 +106,13 @@ export async function claimNextJob(tx: SessionTx, owner: string, now: number, po
 }
 
 /** Extends the lease; false when the job is no longer ours (another runner took it after expiry). */
-export async function renewJobLease(tx: SessionTx, jobId: number, owner: string, now: number, policy: Pick<ImageJobPolicy, 'leaseMs'>): Promise<boolean> {
+export async function renewJobLease(
+	tx: SessionTx,
+	jobId: number,
+	owner: string,
+	now: number,
+	policy: Pick<ImageJobPolicy, 'leaseMs'>
+): Promise<boolean> {
 	const rows = await tx
 		.update(imageOrders)
 		.set({ leaseExpiresAt: now + policy.leaseMs })
@@ -123,7 +141,14 @@ export type Completion = { status: 'lost' } | { status: 'applied'; url: string }
  * background) is the new image, with an `image.ready` event, in one transaction. Only the lease
  * holder may finish. A job whose target already shows a newer order's image keeps that one.
  */
-export async function completeJob(tx: SessionTx, sessionId: string, job: ImageJob, owner: string, key: string, now: number): Promise<Completion> {
+export async function completeJob(
+	tx: SessionTx,
+	sessionId: string,
+	job: ImageJob,
+	owner: string,
+	key: string,
+	now: number
+): Promise<Completion> {
 	const [row] = await tx
 		.update(imageOrders)
 		.set({ status: 'done', image: key, error: null, leaseOwner: null, leaseExpiresAt: null, nextAttemptAt: null, updatedAt: now })
@@ -133,7 +158,14 @@ export async function completeJob(tx: SessionTx, sessionId: string, job: ImageJo
 	const [newer] = await tx
 		.select({ id: imageOrders.id })
 		.from(imageOrders)
-		.where(and(eq(imageOrders.target, job.target), eq(imageOrders.targetName, job.targetName), eq(imageOrders.status, 'done'), gt(imageOrders.id, job.id)))
+		.where(
+			and(
+				eq(imageOrders.target, job.target),
+				eq(imageOrders.targetName, job.targetName),
+				eq(imageOrders.status, 'done'),
+				gt(imageOrders.id, job.id)
+			)
+		)
 		.limit(1);
 	if (newer) return { status: 'superseded' };
 	if (job.target === 'npc') await stage.npcs.setSprite(tx, job.targetName, key);
@@ -150,7 +182,15 @@ export type FailureOutcome = { status: 'lost' } | { status: 'retry'; at: number 
  * when another try can't help — fails visibly with an `image.failed` event. The target keeps its
  * placeholder (or its previous image): nothing else changes.
  */
-export async function failAttempt(tx: SessionTx, job: ImageJob, owner: string, error: string, retryable: boolean, now: number, policy: ImageJobPolicy): Promise<FailureOutcome> {
+export async function failAttempt(
+	tx: SessionTx,
+	job: ImageJob,
+	owner: string,
+	error: string,
+	retryable: boolean,
+	now: number,
+	policy: ImageJobPolicy
+): Promise<FailureOutcome> {
 	const [current] = await tx
 		.select()
 		.from(imageOrders)
@@ -175,7 +215,10 @@ export async function failAttempt(tx: SessionTx, job: ImageJob, owner: string, e
 export const IMAGE_FAILED_TEXT = 'The image service could not draw it; the placeholder stays. The server log has the details.';
 
 async function giveUp(tx: SessionTx, job: ImageJob, error: string, now: number): Promise<void> {
-	await tx.update(imageOrders).set({ status: 'failed', error, leaseOwner: null, leaseExpiresAt: null, nextAttemptAt: null, updatedAt: now }).where(eq(imageOrders.id, job.id));
+	await tx
+		.update(imageOrders)
+		.set({ status: 'failed', error, leaseOwner: null, leaseExpiresAt: null, nextAttemptAt: null, updatedAt: now })
+		.where(eq(imageOrders.id, job.id));
 	await appendEvent(tx, { type: 'image.failed', orderId: job.id, target: job.target, name: job.targetName, error: IMAGE_FAILED_TEXT });
 }
 

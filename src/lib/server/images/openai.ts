@@ -25,7 +25,9 @@ const ResponseSchema = v.object({
 	data: v.pipe(
 		v.array(
 			v.object({
-				b64_json: v.optional(v.pipe(v.string(), v.maxLength(MAX_BASE64_CHARS, 'image is too large'), v.regex(/^[A-Za-z0-9+/=\s]*$/, 'b64_json is not base64'))),
+				b64_json: v.optional(
+					v.pipe(v.string(), v.maxLength(MAX_BASE64_CHARS, 'image is too large'), v.regex(/^[A-Za-z0-9+/=\s]*$/, 'b64_json is not base64'))
+				),
 				url: v.optional(v.string())
 			})
 		),
@@ -84,7 +86,12 @@ export class OpenAIImageProvider implements ImageProvider {
 		let response: Response;
 		try {
 			const doFetch = this.options.fetch ?? fetch;
-			response = await doFetch(this.url, { method: 'POST', headers, body: JSON.stringify(this.body(request)), signal: AbortSignal.any([request.signal, timeout]) });
+			response = await doFetch(this.url, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify(this.body(request)),
+				signal: AbortSignal.any([request.signal, timeout])
+			});
 		} catch (err) {
 			if (request.signal.aborted) throw request.signal.reason;
 			const reason = timeout.aborted ? `timed out after ${timeoutMs} ms` : err instanceof Error ? err.message : String(err);
@@ -93,7 +100,11 @@ export class OpenAIImageProvider implements ImageProvider {
 		if (!response.ok) {
 			const detail = (await response.text().catch(() => '')).slice(0, ERROR_DETAIL_CHARS);
 			const retryable = RETRYABLE_STATUSES.has(response.status) || response.status >= FIRST_SERVER_ERROR;
-			throw new ImageProviderError(`image request to ${this.url} answered ${response.status}${detail ? `: ${detail}` : ''}`, retryable, response.status);
+			throw new ImageProviderError(
+				`image request to ${this.url} answered ${response.status}${detail ? `: ${detail}` : ''}`,
+				retryable,
+				response.status
+			);
 		}
 		let json: unknown;
 		try {
@@ -107,13 +118,18 @@ export class OpenAIImageProvider implements ImageProvider {
 
 	private decode(json: unknown): GeneratedImage {
 		const parsed = v.safeParse(ResponseSchema, json);
-		if (!parsed.success) throw new ImageProviderError(`image response from ${this.url} has an unexpected shape: ${parsed.issues[0].message}`, false);
+		if (!parsed.success)
+			throw new ImageProviderError(`image response from ${this.url} has an unexpected shape: ${parsed.issues[0].message}`, false);
 		const first = parsed.output.data[0];
 		if (!first?.b64_json) {
-			throw new ImageProviderError(`image response from ${this.url} has no b64_json image${first?.url ? ' (only a URL; the server must support response_format "b64_json")' : ''}`, false);
+			throw new ImageProviderError(
+				`image response from ${this.url} has no b64_json image${first?.url ? ' (only a URL; the server must support response_format "b64_json")' : ''}`,
+				false
+			);
 		}
 		const bytes = new Uint8Array(Buffer.from(first.b64_json, 'base64'));
-		if (bytes.length > MAX_IMAGE_BYTES) throw new ImageProviderError(`image from ${this.url} is larger than ${MAX_IMAGE_BYTES} bytes`, false);
+		if (bytes.length > MAX_IMAGE_BYTES)
+			throw new ImageProviderError(`image from ${this.url} is larger than ${MAX_IMAGE_BYTES} bytes`, false);
 		const contentType = sniffRaster(bytes);
 		if (!contentType) throw new ImageProviderError(`image from ${this.url} is not a PNG, JPEG or WebP file`, false);
 		return { bytes, contentType };

@@ -20,7 +20,12 @@ const { imageOrders } = sessionSchema;
 
 export const RegenerateRequestSchema = v.object({
 	target: v.picklist(['npc', 'scene'], 'target must be npc or scene'),
-	name: v.pipe(v.string('name must be a string'), v.trim(), v.minLength(1, 'name must not be empty'), v.maxLength(stage.MAX_STAGE_NAME_CHARS, `name has at most ${stage.MAX_STAGE_NAME_CHARS} characters`))
+	name: v.pipe(
+		v.string('name must be a string'),
+		v.trim(),
+		v.minLength(1, 'name must not be empty'),
+		v.maxLength(stage.MAX_STAGE_NAME_CHARS, `name has at most ${stage.MAX_STAGE_NAME_CHARS} characters`)
+	)
 });
 export type RegenerateRequest = v.InferInput<typeof RegenerateRequestSchema>;
 
@@ -43,7 +48,14 @@ async function waitingOrder(exec: SessionExec, order: stage.imageOrders.OrderInp
 	const [row] = await exec
 		.select()
 		.from(imageOrders)
-		.where(and(eq(imageOrders.target, order.target), eq(imageOrders.targetName, order.targetName), inArray(imageOrders.status, ['pending', 'running']), isNotNull(imageOrders.turnId)))
+		.where(
+			and(
+				eq(imageOrders.target, order.target),
+				eq(imageOrders.targetName, order.targetName),
+				inArray(imageOrders.status, ['pending', 'running']),
+				isNotNull(imageOrders.turnId)
+			)
+		)
 		.limit(1);
 	return row;
 }
@@ -54,13 +66,21 @@ async function waitingOrder(exec: SessionExec, order: stage.imageOrders.OrderInp
  * unknown name, BudgetExceededError when a budget is used up and RegenerationLimitError when the
  * day's allowance is (nothing is placed then).
  */
-export async function regenerateImage(app: RegenerateDeps, sessionId: string, userId: string, request: RegenerateRequest, now = Date.now()): Promise<ImageJob> {
+export async function regenerateImage(
+	app: RegenerateDeps,
+	sessionId: string,
+	userId: string,
+	request: RegenerateRequest,
+	now = Date.now()
+): Promise<ImageJob> {
 	const session = await getPlaySession(app, userId, sessionId);
 	const parsed = v.safeParse(RegenerateRequestSchema, request);
 	if (!parsed.success) throw new ImageJobError('invalid_input', parsed.issues[0].message);
 	const { target, name } = parsed.output;
 	const limits = { ...app.config.engine.budget, maxToolRounds: app.config.engine.maxToolRounds };
-	new BudgetGuard(await loadScopes(app.control.db, { userId, sessionId: session.id, turnId: `${MANUAL_ORDER_PREFIX}check` }, limits, now)).check();
+	new BudgetGuard(
+		await loadScopes(app.control.db, { userId, sessionId: session.id, turnId: `${MANUAL_ORDER_PREFIX}check` }, limits, now)
+	).check();
 
 	const result = await app.sessions.use(session.id, async (s) => {
 		const order = await orderFor(s.db, target, name);
@@ -76,7 +96,11 @@ export async function regenerateImage(app: RegenerateDeps, sessionId: string, us
 				if (again) return { order: again, placed: false };
 				const placed = await stage.imageOrders.place(tx, await orderFor(tx, target, name));
 				// Committed at once: a hand-made order waits for no turn.
-				const [row] = await tx.update(imageOrders).set({ turnId: `${MANUAL_ORDER_PREFIX}${newId()}` }).where(eq(imageOrders.id, placed.id)).returning();
+				const [row] = await tx
+					.update(imageOrders)
+					.set({ turnId: `${MANUAL_ORDER_PREFIX}${newId()}` })
+					.where(eq(imageOrders.id, placed.id))
+					.returning();
 				if (!row) throw new Error('image order update returned no row');
 				return { order: row, placed: true };
 			});

@@ -14,7 +14,17 @@ import { ImageProviderError } from './errors';
 import type { ImageProvider } from './provider';
 import { imageKey, type ImageStore } from './store';
 import { IMAGE_REQUEST_TIMEOUT_MS } from './openai';
-import { claimNextJob, completeJob, DEFAULT_IMAGE_JOB_POLICY, failAttempt, nextWakeAt, recordImage, renewJobLease, type ImageJob, type ImageJobPolicy } from './jobs';
+import {
+	claimNextJob,
+	completeJob,
+	DEFAULT_IMAGE_JOB_POLICY,
+	failAttempt,
+	nextWakeAt,
+	recordImage,
+	renewJobLease,
+	type ImageJob,
+	type ImageJobPolicy
+} from './jobs';
 
 const { turns } = sessionSchema;
 const { playSessions } = controlSchema;
@@ -79,7 +89,9 @@ export class ImageRunner {
 			return;
 		}
 		const loop = this.drain(sessionId)
-			.catch((err: unknown) => console.error(`[kantera] image runner for session ${sessionId} failed:`, err instanceof Error ? err.message : err))
+			.catch((err: unknown) =>
+				console.error(`[kantera] image runner for session ${sessionId} failed:`, err instanceof Error ? err.message : err)
+			)
 			.finally(() => {
 				this.loops.delete(sessionId);
 				if (this.again.delete(sessionId)) this.kick(sessionId);
@@ -200,7 +212,11 @@ export class ImageRunner {
 			// images can't spend the same money meanwhile) and charged only if an image comes back.
 			let reservation: Reservation;
 			try {
-				reservation = await reserveWhenFree(payer.budget.control.db, payer.who, payer.budget.limits, payer.budget.priceMicros, { now: this.now, ttlMs: IMAGE_RESERVATION_TTL_MS, signal });
+				reservation = await reserveWhenFree(payer.budget.control.db, payer.who, payer.budget.limits, payer.budget.priceMicros, {
+					now: this.now,
+					ttlMs: IMAGE_RESERVATION_TTL_MS,
+					signal
+				});
 			} catch (err) {
 				if (signal.aborted) return;
 				throw err;
@@ -223,7 +239,9 @@ export class ImageRunner {
 			if (signal.aborted) return;
 			const retryable = err instanceof ImageProviderError ? err.retryable : true;
 			const message = err instanceof Error ? err.message : String(err);
-			console.warn(`[kantera] image ${job.id} (${job.target} "${job.targetName}") attempt ${job.attempts} via ${this.deps.provider.id} failed: ${message}`);
+			console.warn(
+				`[kantera] image ${job.id} (${job.target} "${job.targetName}") attempt ${job.attempts} via ${this.deps.provider.id} failed: ${message}`
+			);
 			await this.fail(s, job, message, retryable);
 			return;
 		}

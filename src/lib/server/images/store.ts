@@ -52,7 +52,8 @@ function checkSession(sessionId: string): string {
 }
 
 function checkKey(key: string): string {
-	if (!isImageKey(key)) throw new ImageStoreError('invalid image key: lowercase letters, digits and dashes with a .png, .jpg, .webp or .svg extension');
+	if (!isImageKey(key))
+		throw new ImageStoreError('invalid image key: lowercase letters, digits and dashes with a .png, .jpg, .webp or .svg extension');
 	return key;
 }
 
@@ -71,7 +72,8 @@ export class LocalImageStore implements ImageStore {
 	async put(sessionId: string, key: string, bytes: Uint8Array, contentType: ImageContentType): Promise<void> {
 		const dir = this.dir(sessionId);
 		checkKey(key);
-		if (contentTypeOfKey(key) !== contentType) throw new ImageStoreError(`image key "${key}" does not match its content type ${contentType}`);
+		if (contentTypeOfKey(key) !== contentType)
+			throw new ImageStoreError(`image key "${key}" does not match its content type ${contentType}`);
 		await mkdir(dir, { recursive: true });
 		// Write then rename: a reader never sees half a file, and a crash leaves only a temp file.
 		const tmp = path.join(dir, `.${key}.${randomBytes(6).toString('hex')}.tmp`);

@@ -71,7 +71,10 @@ export class AnthropicStreamDecoder implements StreamDecoder<RawMessageStreamEve
 				if (delta.type === 'text_delta') return delta.text ? [{ type: 'text', delta: delta.text }] : [];
 				if (delta.type === 'input_json_delta') {
 					const toolUse = this.toolUses.get(event.index);
-					if (!toolUse) throw new LlmError('protocol', `The Anthropic stream sent tool input for block ${event.index}, which is not a tool call.`, { provider: 'anthropic' });
+					if (!toolUse)
+						throw new LlmError('protocol', `The Anthropic stream sent tool input for block ${event.index}, which is not a tool call.`, {
+							provider: 'anthropic'
+						});
 					toolUse.partialJson += delta.partial_json;
 				}
 				// Thinking, signature and citation deltas are not part of the neutral stream.

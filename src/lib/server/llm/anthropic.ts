@@ -1,6 +1,13 @@
 /** Anthropic Messages adapter (`@anthropic-ai/sdk`), base URL configurable for compatible gateways. */
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import type { ContentBlockParam, MessageCreateParamsStreaming, MessageParam, RawMessageStreamEvent, TextBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import type {
+	ContentBlockParam,
+	MessageCreateParamsStreaming,
+	MessageParam,
+	RawMessageStreamEvent,
+	TextBlockParam,
+	Tool
+} from '@anthropic-ai/sdk/resources/messages';
 import * as v from 'valibot';
 import { AnthropicStreamDecoder } from './anthropic-decoder';
 import { errorFromStatus, LlmError, networkError, retryAfterMs, shortDetail } from './errors';
@@ -119,7 +126,9 @@ function toBlocks(message: LlmMessage): ContentBlockParam[] {
 			return blocks;
 		}
 		case 'tool':
-			return [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content, ...(message.isError ? { is_error: true } : {}) }];
+			return [
+				{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content, ...(message.isError ? { is_error: true } : {}) }
+			];
 	}
 }
 
@@ -142,17 +151,29 @@ function toolInput(argumentsText: string): Record<string, unknown> {
 
 export function classifyAnthropicError(error: unknown): LlmError {
 	if (error instanceof LlmError) return error;
-	if (error instanceof APIUserAbortError) return new LlmError('aborted', 'The Anthropic request was aborted.', { provider: 'anthropic', cause: error });
-	if (error instanceof APIConnectionTimeoutError) return new LlmError('timeout', 'The Anthropic server did not answer in time.', { provider: 'anthropic', cause: error });
+	if (error instanceof APIUserAbortError)
+		return new LlmError('aborted', 'The Anthropic request was aborted.', { provider: 'anthropic', cause: error });
+	if (error instanceof APIConnectionTimeoutError)
+		return new LlmError('timeout', 'The Anthropic server did not answer in time.', { provider: 'anthropic', cause: error });
 	if (error instanceof APIConnectionError) return networkError('anthropic', error);
 	if (error instanceof APIError) {
 		const detail = shortDetail(error.apiMessage ?? error.message);
-		if (typeof error.status === 'number') return errorFromStatus('anthropic', error.status, detail, { retryAfterMs: retryAfterMs(error.headers), cause: error });
+		if (typeof error.status === 'number')
+			return errorFromStatus('anthropic', error.status, detail, { retryAfterMs: retryAfterMs(error.headers), cause: error });
 		// An `event: error` inside a 200 stream, e.g. overloaded_error.
-		if (error.type === 'rate_limit_error') return new LlmError('rate_limit', `The Anthropic server is rate-limiting us: ${detail}`, { provider: 'anthropic', cause: error });
-		if (error.type === 'invalid_request_error') return new LlmError('bad_request', `The Anthropic server refused the request: ${detail}`, { provider: 'anthropic', cause: error });
-		return new LlmError('server', `The Anthropic server reported an error mid-stream (${error.type ?? 'unknown'}): ${detail}`, { provider: 'anthropic', cause: error });
+		if (error.type === 'rate_limit_error')
+			return new LlmError('rate_limit', `The Anthropic server is rate-limiting us: ${detail}`, { provider: 'anthropic', cause: error });
+		if (error.type === 'invalid_request_error')
+			return new LlmError('bad_request', `The Anthropic server refused the request: ${detail}`, { provider: 'anthropic', cause: error });
+		return new LlmError('server', `The Anthropic server reported an error mid-stream (${error.type ?? 'unknown'}): ${detail}`, {
+			provider: 'anthropic',
+			cause: error
+		});
 	}
-	if (error instanceof SyntaxError) return new LlmError('protocol', `The Anthropic server sent an event that is not JSON: ${shortDetail(error.message)}`, { provider: 'anthropic', cause: error });
+	if (error instanceof SyntaxError)
+		return new LlmError('protocol', `The Anthropic server sent an event that is not JSON: ${shortDetail(error.message)}`, {
+			provider: 'anthropic',
+			cause: error
+		});
 	return networkError('anthropic', error);
 }

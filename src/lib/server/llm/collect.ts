@@ -24,7 +24,12 @@ export async function collectStream(stream: AsyncIterable<LlmEvent>, onEvent?: (
 				toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
 				break;
 			case 'usage':
-				usage = { inputTokens: event.inputTokens, outputTokens: event.outputTokens, cachedInputTokens: event.cachedInputTokens, ...(event.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: event.cacheWriteTokens }) };
+				usage = {
+					inputTokens: event.inputTokens,
+					outputTokens: event.outputTokens,
+					cachedInputTokens: event.cachedInputTokens,
+					...(event.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: event.cacheWriteTokens })
+				};
 				break;
 			case 'finish':
 				finish = event.reason;

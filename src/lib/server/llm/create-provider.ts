@@ -32,14 +32,30 @@ export function createProvider(settings: ProviderSettings): LlmProvider {
 	if (settings.provider === 'openai') {
 		const baseUrl = checkBaseUrl(settings.baseUrl ?? OPENAI_DEFAULT_BASE_URL, 'openai');
 		// A local server needs no key, OpenAI's own endpoint always does.
-		if (apiKey === undefined && settings.baseUrl === undefined) throw new LlmConfigError('OPENAI_API_KEY is not set (or set OPENAI_BASE_URL for a server that needs no key).', 'openai');
-		return createOpenAiProvider({ apiKey: apiKey ?? OPENAI_PLACEHOLDER_KEY, baseUrl, timeouts, retry, maxTokensField: settings.maxTokensField, random: settings.random });
+		if (apiKey === undefined && settings.baseUrl === undefined)
+			throw new LlmConfigError('OPENAI_API_KEY is not set (or set OPENAI_BASE_URL for a server that needs no key).', 'openai');
+		return createOpenAiProvider({
+			apiKey: apiKey ?? OPENAI_PLACEHOLDER_KEY,
+			baseUrl,
+			timeouts,
+			retry,
+			maxTokensField: settings.maxTokensField,
+			random: settings.random
+		});
 	}
 	if (settings.provider === 'google') {
 		// Gemini through its OpenAI-compatible endpoint: the same wire, the same SDK, Google's usage fields.
 		const baseUrl = checkBaseUrl(settings.baseUrl ?? GOOGLE_DEFAULT_BASE_URL, 'google');
 		if (apiKey === undefined && settings.baseUrl === undefined) throw new LlmConfigError('GOOGLE_API_KEY is not set.', 'google');
-		return createOpenAiProvider({ name: 'google', apiKey: apiKey ?? OPENAI_PLACEHOLDER_KEY, baseUrl, timeouts, retry, maxTokensField: settings.maxTokensField ?? 'max_tokens', random: settings.random });
+		return createOpenAiProvider({
+			name: 'google',
+			apiKey: apiKey ?? OPENAI_PLACEHOLDER_KEY,
+			baseUrl,
+			timeouts,
+			retry,
+			maxTokensField: settings.maxTokensField ?? 'max_tokens',
+			random: settings.random
+		});
 	}
 	const baseUrl = checkBaseUrl(settings.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL, 'anthropic');
 	if (apiKey === undefined) throw new LlmConfigError('ANTHROPIC_API_KEY is not set.', 'anthropic');
@@ -61,20 +77,32 @@ function checkBaseUrl(raw: string, provider: ProviderName): string {
 	} catch {
 		throw new LlmConfigError(`The ${provider} base URL is not a URL: ${raw}`, provider);
 	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new LlmConfigError(`The ${provider} base URL must be http(s): ${raw}`, provider);
+	if (url.protocol !== 'http:' && url.protocol !== 'https:')
+		throw new LlmConfigError(`The ${provider} base URL must be http(s): ${raw}`, provider);
 	// Userinfo in a URL is a credential that would end up in error messages and logs.
-	if (url.username || url.password) throw new LlmConfigError(`The ${provider} base URL must not contain credentials; use the API key setting.`, provider);
+	if (url.username || url.password)
+		throw new LlmConfigError(`The ${provider} base URL must not contain credentials; use the API key setting.`, provider);
 	return raw.replace(/\/+$/, '');
 }
 
 function checkNumbers(timeouts: LlmTimeouts, retry: LlmRetryPolicy, provider: ProviderName): void {
-	const positive = { 'timeouts.requestMs': timeouts.requestMs, 'timeouts.idleMs': timeouts.idleMs, 'timeouts.deadlineMs': timeouts.deadlineMs };
+	const positive = {
+		'timeouts.requestMs': timeouts.requestMs,
+		'timeouts.idleMs': timeouts.idleMs,
+		'timeouts.deadlineMs': timeouts.deadlineMs
+	};
 	for (const [name, value] of Object.entries(positive)) {
-		if (!Number.isFinite(value) || value <= 0) throw new LlmConfigError(`${name} must be a positive number of milliseconds, got ${value}.`, provider);
+		if (!Number.isFinite(value) || value <= 0)
+			throw new LlmConfigError(`${name} must be a positive number of milliseconds, got ${value}.`, provider);
 	}
-	const nonNegative = { 'retry.maxRetries': retry.maxRetries, 'retry.baseDelayMs': retry.baseDelayMs, 'retry.maxDelayMs': retry.maxDelayMs };
+	const nonNegative = {
+		'retry.maxRetries': retry.maxRetries,
+		'retry.baseDelayMs': retry.baseDelayMs,
+		'retry.maxDelayMs': retry.maxDelayMs
+	};
 	for (const [name, value] of Object.entries(nonNegative)) {
 		if (!Number.isFinite(value) || value < 0) throw new LlmConfigError(`${name} must be zero or more, got ${value}.`, provider);
 	}
-	if (!Number.isInteger(retry.maxRetries)) throw new LlmConfigError(`retry.maxRetries must be a whole number, got ${retry.maxRetries}.`, provider);
+	if (!Number.isInteger(retry.maxRetries))
+		throw new LlmConfigError(`retry.maxRetries must be a whole number, got ${retry.maxRetries}.`, provider);
 }

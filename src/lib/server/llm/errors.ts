@@ -80,10 +80,19 @@ export class LlmConfigError extends LlmError {
 }
 
 /** How messages name each vendor's server. */
-const SERVER_NAME: Record<ProviderName, string> = { openai: 'The OpenAI-compatible server', anthropic: 'The Anthropic server', google: 'The Google (Gemini) server' };
+const SERVER_NAME: Record<ProviderName, string> = {
+	openai: 'The OpenAI-compatible server',
+	anthropic: 'The Anthropic server',
+	google: 'The Google (Gemini) server'
+};
 
 /** Maps an HTTP status from the provider to an error kind; the SDKs' error classes carry the status. */
-export function errorFromStatus(provider: ProviderName, status: number, detail: string, options: { retryAfterMs?: number; cause?: unknown } = {}): LlmError {
+export function errorFromStatus(
+	provider: ProviderName,
+	status: number,
+	detail: string,
+	options: { retryAfterMs?: number; cause?: unknown } = {}
+): LlmError {
 	const who = SERVER_NAME[provider];
 	const suffix = detail ? `: ${detail}` : '';
 	const base = { provider, status, ...options };

@@ -99,7 +99,8 @@ export class OpenAiStreamDecoder implements StreamDecoder<ChatCompletionChunk> {
 	private addFragment(fragment: ChatCompletionChunk.Choice.Delta.ToolCall, position: number): void {
 		const index = typeof fragment.index === 'number' ? fragment.index : position;
 		let call = this.callAtIndex.get(index);
-		const startsAnotherCall = call !== undefined && fragment.id !== undefined && fragment.id !== '' && call.id !== '' && fragment.id !== call.id;
+		const startsAnotherCall =
+			call !== undefined && fragment.id !== undefined && fragment.id !== '' && call.id !== '' && fragment.id !== call.id;
 		if (call === undefined || startsAnotherCall) {
 			call = { id: '', name: '', arguments: '' };
 			this.calls.push(call);

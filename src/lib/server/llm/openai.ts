@@ -3,7 +3,12 @@
  * llama.cpp, OpenRouter, Gemini's compatible endpoint), so the request uses only the widely shared subset.
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type {
+	ChatCompletionChunk,
+	ChatCompletionCreateParamsStreaming,
+	ChatCompletionMessageParam,
+	ChatCompletionTool
+} from 'openai/resources/chat/completions';
 import { errorFromStatus, LlmError, networkError, retryAfterMs, shortDetail } from './errors';
 import { guardedStream, type LlmRetryPolicy, type LlmTimeouts } from './guarded-stream';
 import { mapGeminiUsage, mapOpenAiUsage, OpenAiStreamDecoder } from './openai-decoder';
@@ -73,7 +78,10 @@ function resolveMaxTokensField(field: MaxTokensField, baseUrl: string): 'max_tok
 	return new URL(baseUrl).hostname === new URL(OPENAI_DEFAULT_BASE_URL).hostname ? 'max_completion_tokens' : 'max_tokens';
 }
 
-export function toOpenAiRequest(req: LlmRequest, maxTokensField: 'max_tokens' | 'max_completion_tokens'): ChatCompletionCreateParamsStreaming {
+export function toOpenAiRequest(
+	req: LlmRequest,
+	maxTokensField: 'max_tokens' | 'max_completion_tokens'
+): ChatCompletionCreateParamsStreaming {
 	const body: ChatCompletionCreateParamsStreaming = {
 		model: req.model,
 		messages: [{ role: 'system', content: req.system }, ...req.messages.map(toOpenAiMessage)],
@@ -101,7 +109,11 @@ function toOpenAiMessage(message: LlmMessage): ChatCompletionMessageParam {
 				role: 'assistant',
 				// `null`, not '', beside tool calls: some compatible servers choke on an empty string there.
 				content: message.content === '' ? null : message.content,
-				tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }))
+				tool_calls: message.toolCalls.map((call) => ({
+					id: call.id,
+					type: 'function',
+					function: { name: call.name, arguments: call.arguments }
+				}))
 			};
 		case 'tool':
 			return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
@@ -111,16 +123,27 @@ function toOpenAiMessage(message: LlmMessage): ChatCompletionMessageParam {
 export function classifyOpenAiError(error: unknown, provider: Extract<ProviderName, 'openai' | 'google'> = 'openai'): LlmError {
 	if (error instanceof LlmError) return error;
 	if (error instanceof APIUserAbortError) return new LlmError('aborted', 'The request was aborted.', { provider, cause: error });
-	if (error instanceof APIConnectionTimeoutError) return new LlmError('timeout', 'The OpenAI-compatible server did not answer in time.', { provider, cause: error });
+	if (error instanceof APIConnectionTimeoutError)
+		return new LlmError('timeout', 'The OpenAI-compatible server did not answer in time.', { provider, cause: error });
 	if (error instanceof APIConnectionError) return networkError(provider, error);
 	if (error instanceof APIError) {
 		if (typeof error.status === 'number') {
-			return errorFromStatus(provider, error.status, shortDetail(apiMessage(error)), { retryAfterMs: retryAfterMs(error.headers), cause: error });
+			return errorFromStatus(provider, error.status, shortDetail(apiMessage(error)), {
+				retryAfterMs: retryAfterMs(error.headers),
+				cause: error
+			});
 		}
 		// An error object inside the stream, after a 200: the server failed mid-answer.
-		return new LlmError('server', `The OpenAI-compatible server reported an error mid-stream: ${shortDetail(error.message)}`, { provider, cause: error });
+		return new LlmError('server', `The OpenAI-compatible server reported an error mid-stream: ${shortDetail(error.message)}`, {
+			provider,
+			cause: error
+		});
 	}
-	if (error instanceof SyntaxError) return new LlmError('protocol', `The OpenAI-compatible server sent a chunk that is not JSON: ${shortDetail(error.message)}`, { provider, cause: error });
+	if (error instanceof SyntaxError)
+		return new LlmError('protocol', `The OpenAI-compatible server sent a chunk that is not JSON: ${shortDetail(error.message)}`, {
+			provider,
+			cause: error
+		});
 	return networkError(provider, error);
 }
 

@@ -46,10 +46,14 @@ export const MISSION_SEPARATOR = '\n\n=== RECORDS (rebuilt every turn; the recor
 export function renderHead(h: RecordsHead): string {
 	const parts: string[] = [];
 	parts.push('## Latest hand-off summary', h.summary?.trim() ? h.summary.trim() : '(none yet: this is the start of the campaign)');
-	parts.push('## Documents (table of contents; read sections with read_document or recall)', h.toc.length ? h.toc.map((line) => `- ${line}`).join('\n') : '(no documents)');
+	parts.push(
+		'## Documents (table of contents; read sections with read_document or recall)',
+		h.toc.length ? h.toc.map((line) => `- ${line}`).join('\n') : '(no documents)'
+	);
 	parts.push('## State', '```json\n' + JSON.stringify(h.state ?? {}, null, 2) + '\n```');
 	parts.push('## Recent journal', h.journal.length ? h.journal.map((j) => `- ${j}`).join('\n') : '(empty)');
-	if (h.opening?.trim()) parts.push('## Opening scene (the player has just read this on screen; continue from it, do not retell it)', h.opening.trim());
+	if (h.opening?.trim())
+		parts.push('## Opening scene (the player has just read this on screen; continue from it, do not retell it)', h.opening.trim());
 	if (h.stage?.trim()) parts.push('## Stage (what the player sees now; adv_stage and set_scene change it)', h.stage.trim());
 	return parts.join('\n\n');
 }

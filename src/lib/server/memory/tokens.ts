@@ -10,7 +10,13 @@ export const estimateTokens: TokenCounter = (text) => {
 	let other = 0;
 	for (const ch of text) {
 		const code = ch.codePointAt(0) ?? 0;
-		if ((code >= 0x3040 && code <= 0x30ff) || (code >= 0x3400 && code <= 0x9fff) || (code >= 0xf900 && code <= 0xfaff) || (code >= 0xff00 && code <= 0xffef)) cjk++;
+		if (
+			(code >= 0x3040 && code <= 0x30ff) ||
+			(code >= 0x3400 && code <= 0x9fff) ||
+			(code >= 0xf900 && code <= 0xfaff) ||
+			(code >= 0xff00 && code <= 0xffef)
+		)
+			cjk++;
 		else other++;
 	}
 	return cjk + Math.ceil(other / 4);

@@ -56,7 +56,13 @@ export async function logPage(exec: SessionExec, sessionId: string, q: LogQuery)
 		stageBefore(exec, first?.id ?? q.before),
 		stageImages(exec, sessionId)
 	]);
-	return { messages: rows.map(messageDto), cues: pageCues, stageBefore: before, ...(nextBefore === undefined ? {} : { nextBefore }), images };
+	return {
+		messages: rows.map(messageDto),
+		cues: pageCues,
+		stageBefore: before,
+		...(nextBefore === undefined ? {} : { nextBefore }),
+		images
+	};
 }
 
 /**
@@ -66,7 +72,10 @@ export async function logPage(exec: SessionExec, sessionId: string, q: LogQuery)
  */
 export async function stageImages(exec: SessionExec, sessionId: string): Promise<StageImagesDto> {
 	const [orders, characters, places] = await Promise.all([
-		exec.select({ target: imageOrders.target, name: imageOrders.targetName, status: imageOrders.status, image: imageOrders.image }).from(imageOrders).orderBy(asc(imageOrders.id)),
+		exec
+			.select({ target: imageOrders.target, name: imageOrders.targetName, status: imageOrders.status, image: imageOrders.image })
+			.from(imageOrders)
+			.orderBy(asc(imageOrders.id)),
 		npcs.list(exec),
 		scenes.list(exec)
 	]);
@@ -86,7 +95,8 @@ export async function stageImages(exec: SessionExec, sessionId: string): Promise
 	for (const key of latest.keys()) {
 		const name = key.slice('npc:'.length);
 		const variant = key.startsWith('npc:') ? parseSpriteVariant(name) : null;
-		if (variant && registered.has(variant.character)) variants.push({ ...image('npc', name, done.get(key) ?? null), name: variant.character, expression: variant.expression });
+		if (variant && registered.has(variant.character))
+			variants.push({ ...image('npc', name, done.get(key) ?? null), name: variant.character, expression: variant.expression });
 	}
 	return {
 		characters: [...characters.map((n) => image('npc', n.name, n.spriteImage)), ...variants],

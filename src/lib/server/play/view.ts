@@ -40,7 +40,11 @@ async function streamed(exec: SessionExec, turnId: string, through: number): Pro
 	return { text, staged };
 }
 
-async function turnsOfInterest(exec: SessionExec, cursor: number, now: number): Promise<{ activeTurn: ActiveTurn | null; lastTurn: FinishedTurn | null }> {
+async function turnsOfInterest(
+	exec: SessionExec,
+	cursor: number,
+	now: number
+): Promise<{ activeTurn: ActiveTurn | null; lastTurn: FinishedTurn | null }> {
 	const [active] = await exec
 		.select()
 		.from(turns)
@@ -51,7 +55,13 @@ async function turnsOfInterest(exec: SessionExec, cursor: number, now: number): 
 	const stale = active?.status === 'running' && active.leaseExpiresAt !== null && active.leaseExpiresAt < now;
 	if (active && !stale && (active.status === 'accepted' || active.status === 'running')) {
 		return {
-			activeTurn: { id: active.id, input: active.input, status: active.status, ...(await streamed(exec, active.id, cursor)), cancelRequested: active.cancelRequested },
+			activeTurn: {
+				id: active.id,
+				input: active.input,
+				status: active.status,
+				...(await streamed(exec, active.id, cursor)),
+				cancelRequested: active.cancelRequested
+			},
 			lastTurn: null
 		};
 	}

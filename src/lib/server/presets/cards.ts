@@ -59,14 +59,21 @@ const HAS_SPEC = v.looseObject({ spec: v.unknown() });
 
 /** A parsed card, or PresetError('bad_import') saying what is wrong with it. */
 export function parseCard(json: unknown): CharacterCard {
-	if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new PresetError('bad_import', 'A character card is a JSON object.');
+	if (typeof json !== 'object' || json === null || Array.isArray(json))
+		throw new PresetError('bad_import', 'A character card is a JSON object.');
 	const withSpec = v.safeParse(HAS_SPEC, json);
 	const spec = withSpec.success ? withSpec.output.spec : undefined;
 	if (spec === undefined) {
-		throw new PresetError('bad_import', 'This card has no "spec": it is a V1 card or not a character card. Kantera imports Character Card V2 and V3 (spec "chara_card_v2" or "chara_card_v3").');
+		throw new PresetError(
+			'bad_import',
+			'This card has no "spec": it is a V1 card or not a character card. Kantera imports Character Card V2 and V3 (spec "chara_card_v2" or "chara_card_v3").'
+		);
 	}
 	if (typeof spec !== 'string' || !CARD_SPECS.some((s) => s === spec)) {
-		throw new PresetError('bad_import', `Unsupported card spec ${JSON.stringify(spec).slice(0, 60)}: Kantera imports "chara_card_v2" and "chara_card_v3".`);
+		throw new PresetError(
+			'bad_import',
+			`Unsupported card spec ${JSON.stringify(spec).slice(0, 60)}: Kantera imports "chara_card_v2" and "chara_card_v3".`
+		);
 	}
 	const card = v.safeParse(Card, json);
 	if (!card.success) {
@@ -110,23 +117,47 @@ export function cardToForm(card: CharacterCard): PresetForm {
 			.trim();
 	const form = emptyForm(language);
 	const entries = (d.character_book?.entries ?? []).filter((e) => e.enabled && e.content.trim() !== '');
-	const setting = entries.map((e, i) => `## ${oneLine(e.name || e.comment || e.keys.join(', ') || `${w.entry} ${i + 1}`, MAX_TITLE)}\n\n${fill(e.content)}`).join('\n\n');
-	const personality = [fill(d.description), fill(d.personality), d.mes_example.trim() ? `## ${w.examples}\n\n${fill(d.mes_example)}` : ''].filter((p) => p !== '');
+	const setting = entries
+		.map((e, i) => `## ${oneLine(e.name || e.comment || e.keys.join(', ') || `${w.entry} ${i + 1}`, MAX_TITLE)}\n\n${fill(e.content)}`)
+		.join('\n\n');
+	const personality = [
+		fill(d.description),
+		fill(d.personality),
+		d.mes_example.trim() ? `## ${w.examples}\n\n${fill(d.mes_example)}` : ''
+	].filter((p) => p !== '');
 	const greetings = d.alternate_greetings.map(fill).filter((g) => g !== '');
-	const situation = [fill(d.first_mes), greetings.length > 0 ? `## ${w.greetings}\n\n${greetings.map((g) => `- ${g.replace(/\n+/g, ' ')}`).join('\n')}` : ''].filter((p) => p !== '');
+	const situation = [
+		fill(d.first_mes),
+		greetings.length > 0 ? `## ${w.greetings}\n\n${greetings.map((g) => `- ${g.replace(/\n+/g, ' ')}`).join('\n')}` : ''
+	].filter((p) => p !== '');
 	const result: PresetForm = {
 		...form,
 		title: oneLine(d.name, MAX_TITLE),
 		tagline: oneLine(fill(d.creator_notes) || fill(d.scenario), MAX_TAGLINE),
-		documents: { ...form.documents, premise: { ...form.documents.premise, body: fill(d.scenario) }, setting: { ...form.documents.setting, body: setting } },
-		npcs: [{ name, role: oneLine(d.nickname ?? '', MAX_TITLE), appearance: fill(d.description), personality: personality.join('\n\n'), present: true }],
+		documents: {
+			...form.documents,
+			premise: { ...form.documents.premise, body: fill(d.scenario) },
+			setting: { ...form.documents.setting, body: setting }
+		},
+		npcs: [
+			{
+				name,
+				role: oneLine(d.nickname ?? '', MAX_TITLE),
+				appearance: fill(d.description),
+				personality: personality.join('\n\n'),
+				present: true
+			}
+		],
 		gmBehaviour: [fill(d.system_prompt), fill(d.post_history_instructions)].filter((p) => p !== '').join('\n\n'),
 		opening: { ...form.opening, situation: situation.join('\n\n') }
 	};
 	// The draft's own bounds: a card too big for them is refused here, before anything is stored.
 	const bounded = v.safeParse(PresetFormSchema, result);
 	if (!bounded.success) {
-		throw new PresetError('bad_import', `The card is too large to import (${v.getDotPath(bounded.issues[0]) ?? 'card'}: ${bounded.issues[0].message}).`);
+		throw new PresetError(
+			'bad_import',
+			`The card is too large to import (${v.getDotPath(bounded.issues[0]) ?? 'card'}: ${bounded.issues[0].message}).`
+		);
 	}
 	return bounded.output;
 }

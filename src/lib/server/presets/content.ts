@@ -50,16 +50,20 @@ function fieldPath(path: string): string {
 
 function classify(issue: v.BaseIssue<unknown>): { code: ContentIssueCode; params: Record<string, string | number> } {
 	// An empty key fails its pattern first; "fill this in" says more than the pattern does.
-	if (issue.type === 'non_empty' || issue.message.endsWith(' is empty.') || (issue.type === 'regex' && issue.input === '')) return { code: 'empty', params: {} };
+	if (issue.type === 'non_empty' || issue.message.endsWith(' is empty.') || (issue.type === 'regex' && issue.input === ''))
+		return { code: 'empty', params: {} };
 	const exact = EXACT[issue.message];
 	if (exact) return { code: exact, params: {} };
-	if (issue.message.startsWith('The world setting needs at least')) return { code: 'headings', params: { min: Number(/\d+/.exec(issue.message)?.[0] ?? 0) } };
+	if (issue.message.startsWith('The world setting needs at least'))
+		return { code: 'headings', params: { min: Number(/\d+/.exec(issue.message)?.[0] ?? 0) } };
 	if (issue.type === 'regex' && issue.message.endsWith('must be a single line.')) return { code: 'singleLine', params: {} };
 	if (issue.type === 'check' && issue.message.includes(' contains a control character ')) return { code: 'controlCharacter', params: {} };
 	const requirement = typeof issue.requirement === 'number' ? issue.requirement : undefined;
 	const isArray = Array.isArray(issue.input);
-	if (issue.type === 'max_length' && requirement !== undefined && v.getDotPath(issue) === 'opening.present') return { code: 'onStageTooMany', params: { max: requirement } };
-	if (issue.type === 'max_length' && requirement !== undefined) return { code: isArray ? 'tooManyRows' : 'tooLong', params: { max: requirement } };
+	if (issue.type === 'max_length' && requirement !== undefined && v.getDotPath(issue) === 'opening.present')
+		return { code: 'onStageTooMany', params: { max: requirement } };
+	if (issue.type === 'max_length' && requirement !== undefined)
+		return { code: isArray ? 'tooManyRows' : 'tooLong', params: { max: requirement } };
 	if (issue.type === 'min_length' && requirement !== undefined && isArray) return { code: 'tooFewRows', params: { min: requirement } };
 	return { code: 'other', params: {} };
 }
@@ -83,7 +87,12 @@ export function checkContent(input: unknown, id: string): ContentCheck {
 	const issues: ContentIssueDto[] = [];
 	const bytes = presetBytes(input);
 	if (bytes > MAX_PRESET_BYTES) {
-		issues.push({ path: '', code: 'tooLarge', params: { max: MAX_PRESET_BYTES, size: bytes }, message: `The preset is ${bytes} bytes; a preset holds at most ${MAX_PRESET_BYTES}.` });
+		issues.push({
+			path: '',
+			code: 'tooLarge',
+			params: { max: MAX_PRESET_BYTES, size: bytes },
+			message: `The preset is ${bytes} bytes; a preset holds at most ${MAX_PRESET_BYTES}.`
+		});
 	}
 	const result = v.safeParse(WorldPresetSchema, { ...input, id });
 	if (!result.success) issues.push(...result.issues.filter((i) => i.message !== LEAK_SUMMARY).map(toIssue));

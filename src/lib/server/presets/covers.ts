@@ -81,7 +81,16 @@ export class CoverRunner {
 			.values({ presetId, slot: newId(), prompt, subject: scene.name, status: 'pending', updatedAt: now })
 			.onConflictDoUpdate({
 				target: presetCovers.presetId,
-				set: { prompt, subject: scene.name, status: 'pending', attempts: 0, error: null, nextAttemptAt: null, leaseExpiresAt: null, updatedAt: now },
+				set: {
+					prompt,
+					subject: scene.name,
+					status: 'pending',
+					attempts: 0,
+					error: null,
+					nextAttemptAt: null,
+					leaseExpiresAt: null,
+					updatedAt: now
+				},
 				setWhere: sql`${presetCovers.prompt} IS NOT ${prompt} OR ${presetCovers.status} = 'failed'`
 			});
 		if (opts.kick !== false) this.kick();
@@ -180,7 +189,12 @@ export class CoverRunner {
 			and(eq(presetCovers.status, 'pending'), or(isNull(presetCovers.nextAttemptAt), lte(presetCovers.nextAttemptAt, now))),
 			and(eq(presetCovers.status, 'running'), lt(presetCovers.leaseExpiresAt, now))
 		);
-		const [candidate] = await this.deps.control.db.select({ id: presetCovers.presetId }).from(presetCovers).where(due).orderBy(asc(presetCovers.updatedAt)).limit(1);
+		const [candidate] = await this.deps.control.db
+			.select({ id: presetCovers.presetId })
+			.from(presetCovers)
+			.where(due)
+			.orderBy(asc(presetCovers.updatedAt))
+			.limit(1);
 		if (!candidate) return undefined;
 		// The conditional update is the claim: of two runners, only one sees a row come back.
 		const [job] = await this.deps.control.db
@@ -201,7 +215,11 @@ export class CoverRunner {
 		if (priceMicros > 0) {
 			let reservation: Reservation;
 			try {
-				reservation = await reserveWhenFree(db, payer, limits, priceMicros, { now: this.now, ttlMs: IMAGE_RESERVATION_TTL_MS, signal: this.controller.signal });
+				reservation = await reserveWhenFree(db, payer, limits, priceMicros, {
+					now: this.now,
+					ttlMs: IMAGE_RESERVATION_TTL_MS,
+					signal: this.controller.signal
+				});
 			} catch (err) {
 				if (this.controller.signal.aborted) return;
 				throw err;
@@ -215,7 +233,12 @@ export class CoverRunner {
 		const { provider, store } = this.deps.images();
 		let key: string;
 		try {
-			const image = await provider.generate({ kind: 'background', prompt: job.prompt, subject: job.subject, signal: this.controller.signal });
+			const image = await provider.generate({
+				kind: 'background',
+				prompt: job.prompt,
+				subject: job.subject,
+				signal: this.controller.signal
+			});
 			key = imageKey(image.bytes, image.contentType);
 			if (this.forgotten.has(job.slot)) {
 				// Drawn for a preset deleted meanwhile: nothing is stored, so nothing is charged either.

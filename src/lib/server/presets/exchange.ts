@@ -25,7 +25,12 @@ export interface PresetFile {
 }
 
 export function exportPreset(preset: WorldPreset, now = Date.now()): PresetFile {
-	return { format: PRESET_FILE_FORMAT, formatVersion: PRESET_FILE_VERSION, exportedAt: new Date(now).toISOString(), preset: contentOf(preset) };
+	return {
+		format: PRESET_FILE_FORMAT,
+		formatVersion: PRESET_FILE_VERSION,
+		exportedAt: new Date(now).toISOString(),
+		preset: contentOf(preset)
+	};
 }
 
 /** A file name for the download: the title's letters and digits, or the id. */
@@ -61,7 +66,11 @@ const LoosePreset = v.object({
 	)
 });
 
-const Envelope = v.object({ format: v.literal(PRESET_FILE_FORMAT), formatVersion: v.pipe(v.number(), v.integer(), v.minValue(1)), preset: v.unknown() });
+const Envelope = v.object({
+	format: v.literal(PRESET_FILE_FORMAT),
+	formatVersion: v.pipe(v.number(), v.integer(), v.minValue(1)),
+	preset: v.unknown()
+});
 
 export function isPresetFile(json: unknown): boolean {
 	return typeof json === 'object' && json !== null && 'format' in json && json.format === PRESET_FILE_FORMAT;
@@ -72,7 +81,10 @@ export function presetFileToForm(json: unknown): PresetForm {
 	const envelope = v.safeParse(Envelope, json);
 	if (!envelope.success) throw new PresetError('bad_import', `This is not a Kantera preset file: ${envelope.issues[0].message}.`);
 	if (envelope.output.formatVersion > PRESET_FILE_VERSION) {
-		throw new PresetError('bad_import', `This preset file has format version ${envelope.output.formatVersion}; this Kantera reads version ${PRESET_FILE_VERSION}. Update Kantera to import it.`);
+		throw new PresetError(
+			'bad_import',
+			`This preset file has format version ${envelope.output.formatVersion}; this Kantera reads version ${PRESET_FILE_VERSION}. Update Kantera to import it.`
+		);
 	}
 	const preset = v.safeParse(LoosePreset, envelope.output.preset);
 	if (!preset.success) {
@@ -81,6 +93,10 @@ export function presetFileToForm(json: unknown): PresetForm {
 	}
 	const form = formFromContent(preset.output);
 	const bounded = v.safeParse(PresetFormSchema, form);
-	if (!bounded.success) throw new PresetError('bad_import', `The preset is too large to import (${v.getDotPath(bounded.issues[0]) ?? 'preset'}: ${bounded.issues[0].message}).`);
+	if (!bounded.success)
+		throw new PresetError(
+			'bad_import',
+			`The preset is too large to import (${v.getDotPath(bounded.issues[0]) ?? 'preset'}: ${bounded.issues[0].message}).`
+		);
 	return bounded.output;
 }

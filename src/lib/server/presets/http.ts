@@ -2,7 +2,15 @@
 import { error } from '@sveltejs/kit';
 import { isPresetError } from './errors';
 
-const STATUS = { not_found: 404, forbidden: 403, read_only: 403, invalid: 400, not_playable: 409, rate_limited: 429, bad_import: 400 } as const;
+const STATUS = {
+	not_found: 404,
+	forbidden: 403,
+	read_only: 403,
+	invalid: 400,
+	not_playable: 409,
+	rate_limited: 429,
+	bad_import: 400
+} as const;
 
 /** Rethrows a PresetError as SvelteKit's error page; anything else is rethrown as it is. */
 export function presetPageError(err: unknown): never {

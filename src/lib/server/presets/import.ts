@@ -53,17 +53,20 @@ function cardFromPng(bytes: Uint8Array): PresetForm {
 	const chunks = pngTextChunks(bytes);
 	const chunk = CARD_CHUNKS.find((name) => chunks.has(name));
 	const text = chunk === undefined ? undefined : chunks.get(chunk);
-	if (chunk === undefined || text === undefined) throw new PresetError('bad_import', 'This PNG holds no character card (no "ccv3" or "chara" text chunk).');
+	if (chunk === undefined || text === undefined)
+		throw new PresetError('bad_import', 'This PNG holds no character card (no "ccv3" or "chara" text chunk).');
 	const card = json(utf8(decodeBase64(text, chunk), `The card in the "${chunk}" chunk`), `The card in the "${chunk}" chunk`);
 	return cardToForm(parseCard(card));
 }
 
 /** A file's bytes as a draft preset's form; PresetError('bad_import') for anything else. */
 export function importToForm(bytes: Uint8Array): PresetForm {
-	if (bytes.byteLength > MAX_IMPORT_BYTES) throw new PresetError('bad_import', `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB, the most an import takes.`);
+	if (bytes.byteLength > MAX_IMPORT_BYTES)
+		throw new PresetError('bad_import', `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB, the most an import takes.`);
 	if (isPng(bytes)) return cardFromPng(bytes);
 	const data = json(utf8(bytes, 'The file'), 'The file');
 	if (isPresetFile(data)) return presetFileToForm(data);
-	if (typeof data === 'object' && data !== null && !Array.isArray(data) && ('spec' in data || 'data' in data || 'first_mes' in data)) return cardToForm(parseCard(data));
+	if (typeof data === 'object' && data !== null && !Array.isArray(data) && ('spec' in data || 'data' in data || 'first_mes' in data))
+		return cardToForm(parseCard(data));
 	throw new PresetError('bad_import', 'This file is not a Kantera preset file, a Character Card V2/V3 (JSON) or a card PNG.');
 }

@@ -30,7 +30,17 @@ export { exportPreset, exportFileName, PRESET_FILE_FORMAT, PRESET_FILE_VERSION, 
 export { importToForm, ImportFileSchema, MAX_IMPORT_BYTES } from './import';
 export { parseCard, cardToForm, CARD_SPECS } from './cards';
 export { pngTextChunks, isPng } from './png';
-export { reportPreset, openReports, moderatePreset, restorePreset, dismissReports, moderatedPresets, ReportReasonSchema, MAX_REASON_CHARS, type OpenReport } from './reports';
+export {
+	reportPreset,
+	openReports,
+	moderatePreset,
+	restorePreset,
+	dismissReports,
+	moderatedPresets,
+	ReportReasonSchema,
+	MAX_REASON_CHARS,
+	type OpenReport
+} from './reports';
 export { setVisibility, PUBLISH_WINDOW_MS, type Visibility } from './visibility';
 export { getPresetRow, isPresetId, searchTextOf, loadVersion, KEPT_VERSIONS, type PresetRow } from './store';
 export { presetLimits } from './limits';

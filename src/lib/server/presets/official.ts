@@ -20,7 +20,14 @@ export const OFFICIAL_VERSION = 1;
 const ROW_LANGUAGE: Language = 'en';
 
 export async function syncOfficialPresets(db: ControlDrizzle, now = Date.now()): Promise<void> {
-	const existing = new Set((await db.select({ id: presets.id }).from(presets).where(inArray(presets.id, [...WORLD_IDS]))).map((r) => r.id));
+	const existing = new Set(
+		(
+			await db
+				.select({ id: presets.id })
+				.from(presets)
+				.where(inArray(presets.id, [...WORLD_IDS]))
+		).map((r) => r.id)
+	);
 	for (const id of WORLD_IDS) {
 		const texts = LANGUAGES.map((language) => getWorld(id, language));
 		const row = getWorld(id, ROW_LANGUAGE);
@@ -32,7 +39,12 @@ export async function syncOfficialPresets(db: ControlDrizzle, now = Date.now()):
 			await db
 				.update(presets)
 				.set({ title: row.title, tagline: row.tagline, searchText })
-				.where(and(eq(presets.id, id), sql`(${presets.searchText} IS NOT ${searchText} OR ${presets.title} IS NOT ${row.title} OR ${presets.tagline} IS NOT ${row.tagline})`));
+				.where(
+					and(
+						eq(presets.id, id),
+						sql`(${presets.searchText} IS NOT ${searchText} OR ${presets.title} IS NOT ${row.title} OR ${presets.tagline} IS NOT ${row.tagline})`
+					)
+				);
 			continue;
 		}
 		await db.insert(presets).values({
@@ -52,7 +64,6 @@ export async function syncOfficialPresets(db: ControlDrizzle, now = Date.now()):
 export function isOfficialId(id: string): boolean {
 	return WORLD_IDS.some((w) => w === id);
 }
-
 
 /**
  * Records the official presets' cover orders (their opening scene, described in English) at start-up;

@@ -26,20 +26,33 @@ export interface PlayOptions {
 }
 
 /** The content a session would start from: the preset's current version, or the official world in `language`. */
-export async function playableContent(app: Pick<App, 'control'>, row: PresetRow, language: Language | undefined): Promise<{ world: WorldPreset; version: number }> {
+export async function playableContent(
+	app: Pick<App, 'control'>,
+	row: PresetRow,
+	language: Language | undefined
+): Promise<{ world: WorldPreset; version: number }> {
 	if (row.official) {
 		const lang = language && isLanguage(language) ? language : 'en';
 		return { world: getWorld(row.id, lang), version: OFFICIAL_VERSION };
 	}
-	if (row.currentVersion === null) throw new PresetError('not_playable', 'This preset is only a draft: save it as a complete world before playing it.');
+	if (row.currentVersion === null)
+		throw new PresetError('not_playable', 'This preset is only a draft: save it as a complete world before playing it.');
 	return { world: await loadVersion(app.control.db, row.id, row.currentVersion), version: row.currentVersion };
 }
 
-export async function playPreset(app: App, viewer: Viewer, presetId: unknown, options: PlayOptions = {}): Promise<StartedSession & { preset: PresetRow }> {
+export async function playPreset(
+	app: App,
+	viewer: Viewer,
+	presetId: unknown,
+	options: PlayOptions = {}
+): Promise<StartedSession & { preset: PresetRow }> {
 	const row = await visiblePreset(app.control.db, presetId, viewer);
 	const { world, version } = await playableContent(app, row, options.language);
 	if (options.language !== undefined && options.language !== world.language) {
-		throw new PresetError('invalid', `This preset is written in ${world.language === 'ja' ? 'Japanese' : 'English'} and is played in it; leave the language out or ask for "${world.language}".`);
+		throw new PresetError(
+			'invalid',
+			`This preset is written in ${world.language === 'ja' ? 'Japanese' : 'English'} and is played in it; leave the language out or ask for "${world.language}".`
+		);
 	}
 	const title = options.title?.trim() || world.title.slice(0, TITLE_MAX);
 	const started = await startSession(app, {

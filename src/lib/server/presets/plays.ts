@@ -21,7 +21,12 @@ function recentPlayers(presetId: string, cut: number) {
 }
 
 /** Records that `userId` started a session from the preset (not counted for its author). */
-export async function recordPlay(db: ControlDrizzle, row: Pick<PresetRow, 'id' | 'authorId'>, userId: string, now = Date.now()): Promise<void> {
+export async function recordPlay(
+	db: ControlDrizzle,
+	row: Pick<PresetRow, 'id' | 'authorId'>,
+	userId: string,
+	now = Date.now()
+): Promise<void> {
 	if (row.authorId === userId) return;
 	await db.batch([
 		db
@@ -47,13 +52,19 @@ export async function refreshPopularity(db: ControlDrizzle, now = Date.now(), op
 	const claimed = await db
 		.insert(galleryMeta)
 		.values({ key: POPULARITY_KEY, value: now })
-		.onConflictDoUpdate({ target: galleryMeta.key, set: { value: now }, ...(opts.force ? {} : { setWhere: sql`${galleryMeta.value} <= ${due}` }) })
+		.onConflictDoUpdate({
+			target: galleryMeta.key,
+			set: { value: now },
+			...(opts.force ? {} : { setWhere: sql`${galleryMeta.value} <= ${due}` })
+		})
 		.returning({ value: galleryMeta.value });
 	if (claimed.length === 0) return false;
 	const cut = now - POPULAR_WINDOW_MS;
 	await db
 		.update(presets)
-		.set({ players30d: sql`(SELECT count(*) FROM ${presetPlayers} WHERE ${presetPlayers.presetId} = ${presets.id} AND ${presetPlayers.lastPlayedAt} >= ${cut})` })
+		.set({
+			players30d: sql`(SELECT count(*) FROM ${presetPlayers} WHERE ${presetPlayers.presetId} = ${presets.id} AND ${presetPlayers.lastPlayedAt} >= ${cut})`
+		})
 		.where(gt(presets.playersTotal, 0));
 	return true;
 }

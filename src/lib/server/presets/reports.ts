@@ -31,7 +31,10 @@ export async function reportPreset(db: ControlDrizzle, row: PresetRow, viewer: V
 	await db
 		.insert(presetReports)
 		.values({ presetId: row.id, reporterId: viewer.id, reason, createdAt: now })
-		.onConflictDoUpdate({ target: [presetReports.presetId, presetReports.reporterId], set: { reason, createdAt: now, resolvedAt: null, resolution: null } });
+		.onConflictDoUpdate({
+			target: [presetReports.presetId, presetReports.reporterId],
+			set: { reason, createdAt: now, resolvedAt: null, resolution: null }
+		});
 }
 
 export interface OpenReport {
@@ -71,11 +74,18 @@ export async function openReports(db: ControlDrizzle, limit = 200): Promise<Open
 
 /** Takes the preset off the shelves and resolves its open reports as "unlisted". */
 export async function moderatePreset(db: ControlDrizzle, presetId: string, now = Date.now()): Promise<void> {
-	const [found] = await db.select({ id: presets.id }).from(presets).where(and(eq(presets.id, presetId), eq(presets.official, false))).limit(1);
+	const [found] = await db
+		.select({ id: presets.id })
+		.from(presets)
+		.where(and(eq(presets.id, presetId), eq(presets.official, false)))
+		.limit(1);
 	if (!found) throw new PresetError('not_found', 'No such preset (official presets cannot be unlisted).');
 	await db.batch([
 		db.update(presets).set({ moderatedAt: now }).where(eq(presets.id, presetId)),
-		db.update(presetReports).set({ resolvedAt: now, resolution: 'unlisted' }).where(and(eq(presetReports.presetId, presetId), isNull(presetReports.resolvedAt)))
+		db
+			.update(presetReports)
+			.set({ resolvedAt: now, resolution: 'unlisted' })
+			.where(and(eq(presetReports.presetId, presetId), isNull(presetReports.resolvedAt)))
 	]);
 }
 
@@ -86,7 +96,10 @@ export async function restorePreset(db: ControlDrizzle, presetId: string): Promi
 
 /** Resolves the preset's open reports without acting on it. */
 export async function dismissReports(db: ControlDrizzle, presetId: string, now = Date.now()): Promise<void> {
-	await db.update(presetReports).set({ resolvedAt: now, resolution: 'dismissed' }).where(and(eq(presetReports.presetId, presetId), isNull(presetReports.resolvedAt)));
+	await db
+		.update(presetReports)
+		.set({ resolvedAt: now, resolution: 'dismissed' })
+		.where(and(eq(presetReports.presetId, presetId), isNull(presetReports.resolvedAt)));
 }
 
 /** Presets an administrator took down, newest first, for the admin page. */

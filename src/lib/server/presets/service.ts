@@ -53,7 +53,11 @@ async function card(app: App, row: PresetRow, viewer: Viewer | null, content: Wo
 		tagline: content?.tagline ?? row.tagline,
 		author: await authorNameOf(app.control.db, row),
 		visibility: row.visibility,
-		documents: content ? [content.documents.premise.title, content.documents.setting.title, content.documents.pc.title] : draft ? [draft.documents.premise.title, draft.documents.setting.title, draft.documents.pc.title] : [],
+		documents: content
+			? [content.documents.premise.title, content.documents.setting.title, content.documents.pc.title]
+			: draft
+				? [draft.documents.premise.title, draft.documents.setting.title, draft.documents.pc.title]
+				: [],
 		npcs: (content?.npcs ?? draft?.npcs ?? []).map((n) => ({ name: n.name, role: n.role, appearance: n.appearance })),
 		opening: { scene: content?.opening.scene.name ?? draft?.opening.scene.name ?? '' },
 		plays: row.playersTotal,
@@ -68,18 +72,31 @@ async function card(app: App, row: PresetRow, viewer: Viewer | null, content: Wo
 }
 
 /** What this viewer may know of a preset: the card, or for its author the whole of it. */
-export async function presetView(app: App, id: unknown, viewer: Viewer | null, language?: string): Promise<PresetCardDto | PresetDetailDto> {
+export async function presetView(
+	app: App,
+	id: unknown,
+	viewer: Viewer | null,
+	language?: string
+): Promise<PresetCardDto | PresetDetailDto> {
 	app.covers.resume();
 	const row = await visiblePreset(app.control.db, id, viewer);
 	const content = await currentContent(app, row, pickLanguage(language));
 	const base = await card(app, row, viewer, content);
 	if (!isAuthor(row, viewer)) return base;
 	const draft = draftOf(row);
-	return { ...base, content: content ? contentOf(content) : null, draft: draft ? { form: draft.form, updatedAt: iso(draft.updatedAt) } : null };
+	return {
+		...base,
+		content: content ? contentOf(content) : null,
+		draft: draft ? { form: draft.form, updatedAt: iso(draft.updatedAt) } : null
+	};
 }
 
 /** The viewer's own preset with its current content and draft, for the editor. */
-export async function editablePreset(app: App, id: unknown, viewer: Viewer): Promise<{ row: PresetRow; content: WorldPreset | null; draft: ReturnType<typeof draftOf> }> {
+export async function editablePreset(
+	app: App,
+	id: unknown,
+	viewer: Viewer
+): Promise<{ row: PresetRow; content: WorldPreset | null; draft: ReturnType<typeof draftOf> }> {
 	const row = await ownPreset(app.control.db, id, viewer);
 	return { row, content: await currentContent(app, row, 'en'), draft: draftOf(row) };
 }
@@ -169,4 +186,3 @@ export async function listMine(app: App, viewer: Viewer): Promise<OwnPresetDto[]
 		updatedAt: iso(r.updatedAt)
 	}));
 }
-

@@ -141,7 +141,9 @@ export async function saveVersion(db: ControlDrizzle, row: PresetRow, preset: Wo
 			db.run(
 				sql`INSERT INTO ${presetVersions} (preset_id, version, content, content_hash, created_at) SELECT ${row.id}, coalesce(max(${presetVersions.version}), 0) + 1, ${content}, ${hash}, ${now} FROM ${presetVersions} WHERE ${presetVersions.presetId} = ${row.id}`
 			),
-			db.delete(presetVersions).where(and(eq(presetVersions.presetId, row.id), sql`${presetVersions.version} <= ${latest} - ${KEPT_VERSIONS}`)),
+			db
+				.delete(presetVersions)
+				.where(and(eq(presetVersions.presetId, row.id), sql`${presetVersions.version} <= ${latest} - ${KEPT_VERSIONS}`)),
 			update
 		]);
 		[updated] = rows;
@@ -151,7 +153,10 @@ export async function saveVersion(db: ControlDrizzle, row: PresetRow, preset: Wo
 }
 
 export async function saveDraft(db: ControlDrizzle, row: PresetRow, form: PresetForm, now = Date.now()): Promise<void> {
-	await db.update(presets).set({ draft: JSON.stringify(form), draftUpdatedAt: now }).where(eq(presets.id, row.id));
+	await db
+		.update(presets)
+		.set({ draft: JSON.stringify(form), draftUpdatedAt: now })
+		.where(eq(presets.id, row.id));
 }
 
 export async function discardDraft(db: ControlDrizzle, row: PresetRow): Promise<void> {
@@ -181,7 +186,8 @@ export async function loadVersion(db: ControlDrizzle, presetId: string, version:
 	if (!found) throw new PresetError('not_playable', 'This preset has no saved version yet.');
 	const stored: unknown = JSON.parse(found.content);
 	const parsed = v.safeParse(WorldPresetSchema, typeof stored === 'object' && stored !== null ? { ...stored, id: presetId } : stored);
-	if (!parsed.success) throw new Error(`stored version ${version} of preset ${presetId} no longer passes the preset schema: ${parsed.issues[0].message}`);
+	if (!parsed.success)
+		throw new Error(`stored version ${version} of preset ${presetId} no longer passes the preset schema: ${parsed.issues[0].message}`);
 	return parsed.output;
 }
 

@@ -16,14 +16,22 @@ export type Visibility = (typeof controlSchema.PRESET_VISIBILITIES)[number];
 /** The rolling window of the publishing rate limit. */
 export const PUBLISH_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-export async function setVisibility(db: ControlDrizzle, row: PresetRow, visibility: Visibility, opts: { publishPerDay: number; now?: number }): Promise<PresetRow> {
+export async function setVisibility(
+	db: ControlDrizzle,
+	row: PresetRow,
+	visibility: Visibility,
+	opts: { publishPerDay: number; now?: number }
+): Promise<PresetRow> {
 	const now = opts.now ?? Date.now();
 	if (visibility === row.visibility) return row;
 	if (visibility !== 'private' && row.currentVersion === null) {
 		throw new PresetError('not_playable', 'Save the preset as a complete, valid world before sharing it: a draft cannot be played.');
 	}
 	if (visibility === 'public' && row.moderatedAt !== null) {
-		throw new PresetError('forbidden', 'An administrator took this preset off the shelves; it cannot be made public again. You can keep it private or unlisted.');
+		throw new PresetError(
+			'forbidden',
+			'An administrator took this preset off the shelves; it cannot be made public again. You can keep it private or unlisted.'
+		);
 	}
 	const publish = visibility === 'public' && row.authorId !== null && opts.publishPerDay > 0 ? row.authorId : undefined;
 	if (publish !== undefined) await checkPublishRate(db, publish, opts.publishPerDay, now);
@@ -32,7 +40,10 @@ export async function setVisibility(db: ControlDrizzle, row: PresetRow, visibili
 		.set({ visibility, updatedAt: now, ...(visibility === 'public' && row.publishedAt === null ? { publishedAt: now } : {}) })
 		.where(eq(presets.id, row.id))
 		.returning();
-	const [updated] = publish === undefined ? await update : (await db.batch([db.insert(presetPublications).values({ userId: publish, presetId: row.id, at: now }), update]))[1];
+	const [updated] =
+		publish === undefined
+			? await update
+			: (await db.batch([db.insert(presetPublications).values({ userId: publish, presetId: row.id, at: now }), update]))[1];
 	if (!updated) throw new PresetError('not_found', 'No such preset.');
 	return updated;
 }
@@ -42,7 +53,16 @@ async function checkPublishRate(db: ControlDrizzle, userId: string, limit: numbe
 	const recent = and(eq(presetPublications.userId, userId), gte(presetPublications.at, now - PUBLISH_WINDOW_MS));
 	const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(presetPublications).where(recent);
 	if (n < limit) return;
-	const [oldest] = await db.select({ at: presetPublications.at }).from(presetPublications).where(recent).orderBy(asc(presetPublications.at)).limit(1);
+	const [oldest] = await db
+		.select({ at: presetPublications.at })
+		.from(presetPublications)
+		.where(recent)
+		.orderBy(asc(presetPublications.at))
+		.limit(1);
 	const retryAt = new Date((oldest?.at ?? now) + PUBLISH_WINDOW_MS);
-	throw new PresetError('rate_limited', `You have made ${n} presets public in the last 24 hours, the most allowed. Try again after ${retryAt.toISOString()}.`, { retryAt });
+	throw new PresetError(
+		'rate_limited',
+		`You have made ${n} presets public in the last 24 hours, the most allowed. Try again after ${retryAt.toISOString()}.`,
+		{ retryAt }
+	);
 }

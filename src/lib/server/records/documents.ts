@@ -80,7 +80,13 @@ export async function list(exec: SessionExec, options: VisibilityOptions): Promi
 			updatedAt: documents.updatedAt
 		})
 		.from(documents)
-		.where(options.includeGmOnly ? undefined : options.includeVisibleTitles ? or(eq(documents.gmOnly, false), eq(documents.titleVisible, true)) : eq(documents.gmOnly, false))
+		.where(
+			options.includeGmOnly
+				? undefined
+				: options.includeVisibleTitles
+					? or(eq(documents.gmOnly, false), eq(documents.titleVisible, true))
+					: eq(documents.gmOnly, false)
+		)
 		.orderBy(asc(documents.id));
 }
 
@@ -137,7 +143,8 @@ export async function sectionsOf(exec: SessionExec, id: number, options: { path?
 	const wanted = options.path;
 	if (wanted === undefined) return rows;
 	const found = rows.filter((r) => r.path === wanted || r.path.startsWith(wanted + PATH_SEPARATOR));
-	if (found.length === 0) throw new RecordError('not_found', `Document #${id} has no heading "${wanted}"; read its table of contents for the exact paths.`);
+	if (found.length === 0)
+		throw new RecordError('not_found', `Document #${id} has no heading "${wanted}"; read its table of contents for the exact paths.`);
 	return found;
 }
 

@@ -2,14 +2,7 @@
  * The one error type of the records layer. Its message is written for whoever reads it next — often
  * the GM model through a tool error — so it says what was wrong and what to do instead.
  */
-export type RecordErrorCode =
-	| 'not_found'
-	| 'duplicate'
-	| 'append_only'
-	| 'truth_exists'
-	| 'invalid_patch'
-	| 'invalid_input'
-	| 'conflict';
+export type RecordErrorCode = 'not_found' | 'duplicate' | 'append_only' | 'truth_exists' | 'invalid_patch' | 'invalid_input' | 'conflict';
 
 export class RecordError extends Error {
 	constructor(

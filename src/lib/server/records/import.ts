@@ -25,7 +25,10 @@ const lineMessage = (issue: v.BaseIssue<unknown>): string => {
 
 export const ImportLineSchema = v.object(
 	{
-		kind: v.picklist(RECORD_KINDS, (issue) => `unknown record kind ${JSON.stringify(issue.input) ?? 'undefined'}; use one of ${RECORD_KINDS.join(', ')}`),
+		kind: v.picklist(
+			RECORD_KINDS,
+			(issue) => `unknown record kind ${JSON.stringify(issue.input) ?? 'undefined'}; use one of ${RECORD_KINDS.join(', ')}`
+		),
 		/** memory: the note name; document: its title; story: the entry key. Required for those kinds. */
 		title: v.optional(v.pipe(v.string(), withoutControlCharacters('title'))),
 		/** state: a JSON object as text (a merge patch); story truth: the truth; otherwise the record text. */
@@ -72,7 +75,12 @@ export async function importRecord(tx: SessionTx, input: unknown): Promise<Impor
 			return { kind: 'memory', recordId: row.id };
 		}
 		case 'document': {
-			const row = await documents.create(tx, { title: requireTitle(line, 'the document title'), body: line.body, gmOnly: line.gmOnly, ref: line.ref });
+			const row = await documents.create(tx, {
+				title: requireTitle(line, 'the document title'),
+				body: line.body,
+				gmOnly: line.gmOnly,
+				ref: line.ref
+			});
 			return { kind: 'document', recordId: row.id };
 		}
 		case 'story': {

@@ -15,7 +15,10 @@ export const MAX_REF_CHARS = 200;
 export function checkBody(body: string, what: string, allowBlank = false): string {
 	if (!allowBlank && body.trim() === '') throw new RecordError('invalid_input', `${what} is empty; write the text to record.`);
 	if (body.length > MAX_BODY_CHARS) {
-		throw new RecordError('invalid_input', `${what} is ${body.length} characters; the limit is ${MAX_BODY_CHARS}. Split it into several records.`);
+		throw new RecordError(
+			'invalid_input',
+			`${what} is ${body.length} characters; the limit is ${MAX_BODY_CHARS}. Split it into several records.`
+		);
 	}
 	return body;
 }
@@ -24,7 +27,8 @@ export function checkBody(body: string, what: string, allowBlank = false): strin
 export function checkName(name: string, what: string): string {
 	const trimmed = name.trim();
 	if (trimmed === '') throw new RecordError('invalid_input', `${what} is empty; give it a name.`);
-	if (trimmed.length > MAX_NAME_CHARS) throw new RecordError('invalid_input', `${what} is longer than ${MAX_NAME_CHARS} characters; use a shorter one.`);
+	if (trimmed.length > MAX_NAME_CHARS)
+		throw new RecordError('invalid_input', `${what} is longer than ${MAX_NAME_CHARS} characters; use a shorter one.`);
 	if (/[\r\n]/.test(trimmed)) throw new RecordError('invalid_input', `${what} must be a single line.`);
 	return trimmed;
 }

@@ -29,7 +29,8 @@ function isLogRole(value: string): value is LogRole {
 }
 
 export async function append(tx: SessionTx, input: LogInput): Promise<LogMessage> {
-	if (!isLogRole(input.role)) throw new RecordError('invalid_input', `Unknown log role "${String(input.role)}"; use one of ${LOG_ROLES.join(', ')}.`);
+	if (!isLogRole(input.role))
+		throw new RecordError('invalid_input', `Unknown log role "${String(input.role)}"; use one of ${LOG_ROLES.join(', ')}.`);
 	const body = checkBody(input.body, 'The log message', true);
 	const speaker = input.speaker ? checkName(input.speaker, 'The speaker') : null;
 	const turnId = input.turnId ?? null;

@@ -52,13 +52,20 @@ export async function edit(tx: SessionTx, name: string, change: string | MemoryR
 }
 
 function replaceOnce(note: MemoryNote, change: MemoryReplace): string {
-	if (change.old === '') throw new RecordError('invalid_input', 'The text to replace is empty; quote the exact text of the note to change.');
+	if (change.old === '')
+		throw new RecordError('invalid_input', 'The text to replace is empty; quote the exact text of the note to change.');
 	const matches = note.body.split(change.old).length - 1;
 	if (matches === 0) {
-		throw new RecordError('invalid_input', `The text to replace was not found in the note "${note.name}"; view the note and copy the exact text.`);
+		throw new RecordError(
+			'invalid_input',
+			`The text to replace was not found in the note "${note.name}"; view the note and copy the exact text.`
+		);
 	}
 	if (matches > 1) {
-		throw new RecordError('invalid_input', `The text to replace occurs ${matches} times in the note "${note.name}"; include more of the surrounding text so it matches exactly once.`);
+		throw new RecordError(
+			'invalid_input',
+			`The text to replace occurs ${matches} times in the note "${note.name}"; include more of the surrounding text so it matches exactly once.`
+		);
 	}
 	const at = note.body.indexOf(change.old);
 	return note.body.slice(0, at) + change.new + note.body.slice(at + change.old.length);
@@ -80,7 +87,13 @@ export { remove as delete };
 /** All notes by name, without their bodies. */
 export async function list(exec: SessionExec): Promise<MemoryNoteInfo[]> {
 	return exec
-		.select({ id: memoryNotes.id, name: memoryNotes.name, ref: memoryNotes.ref, createdAt: memoryNotes.createdAt, updatedAt: memoryNotes.updatedAt })
+		.select({
+			id: memoryNotes.id,
+			name: memoryNotes.name,
+			ref: memoryNotes.ref,
+			createdAt: memoryNotes.createdAt,
+			updatedAt: memoryNotes.updatedAt
+		})
 		.from(memoryNotes)
 		.orderBy(asc(memoryNotes.name));
 }
@@ -91,5 +104,9 @@ async function find(exec: SessionExec, name: string): Promise<MemoryNote | undef
 }
 
 async function index(tx: SessionTx, note: MemoryNote): Promise<void> {
-	await replaceSections(tx, { kind: 'memory', recordId: note.id, gmOnly: false, ref: note.ref }, chunkMarkdown([PATH_ROOT.memory, note.name], note.body));
+	await replaceSections(
+		tx,
+		{ kind: 'memory', recordId: note.id, gmOnly: false, ref: note.ref },
+		chunkMarkdown([PATH_ROOT.memory, note.name], note.body)
+	);
 }

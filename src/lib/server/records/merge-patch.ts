@@ -35,7 +35,8 @@ export function mergePatch(target: JsonValue | undefined, patch: JsonValue): Jso
 	for (const [key, value] of Object.entries(patch)) {
 		if (value === null) delete result[key];
 		// defineProperty, not assignment: a key named `__proto__` must stay a plain key.
-		else Object.defineProperty(result, key, { value: mergePatch(result[key], value), enumerable: true, writable: true, configurable: true });
+		else
+			Object.defineProperty(result, key, { value: mergePatch(result[key], value), enumerable: true, writable: true, configurable: true });
 	}
 	return result;
 }

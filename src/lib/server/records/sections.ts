@@ -62,13 +62,28 @@ export async function replaceSections(tx: SessionTx, owner: SectionOwner, texts:
 	const spare = existing.filter((row) => !used.has(row.id));
 	const inserts: (typeof sections.$inferInsert)[] = [];
 	for (const w of unmatched) {
-		const values = { kind: owner.kind, recordId: owner.recordId, gmOnly: owner.gmOnly, ref: owner.ref, ord: w.ord, path: w.path, body: w.body, contentHash: w.contentHash };
+		const values = {
+			kind: owner.kind,
+			recordId: owner.recordId,
+			gmOnly: owner.gmOnly,
+			ref: owner.ref,
+			ord: w.ord,
+			path: w.path,
+			body: w.body,
+			contentHash: w.contentHash
+		};
 		const row = spare.shift();
 		if (row) await tx.update(sections).set(values).where(eq(sections.id, row.id));
 		else inserts.push(values);
 	}
 	for (let i = 0; i < inserts.length; i += INSERT_BATCH) await tx.insert(sections).values(inserts.slice(i, i + INSERT_BATCH));
-	if (spare.length > 0) await tx.delete(sections).where(inArray(sections.id, spare.map((r) => r.id)));
+	if (spare.length > 0)
+		await tx.delete(sections).where(
+			inArray(
+				sections.id,
+				spare.map((r) => r.id)
+			)
+		);
 }
 
 /** The sections of a record written just now, which has none yet: no lookup needed. */

@@ -52,14 +52,20 @@ export async function patch(tx: SessionTx, patchDoc: unknown, options: PatchOpti
 	}
 	const current = await get(tx);
 	if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) {
-		throw new RecordError('conflict', `The state changed since version ${options.expectedVersion} (it is now at ${current.version}); read it again and reapply the change.`);
+		throw new RecordError(
+			'conflict',
+			`The state changed since version ${options.expectedVersion} (it is now at ${current.version}); read it again and reapply the change.`
+		);
 	}
 	const next = mergePatch(current.doc, patchDoc);
 	// A patch that is an object always yields an object; the check keeps the type honest.
 	if (!isJsonObject(next)) throw new RecordError('invalid_patch', 'The state update did not produce a JSON object.');
 	const size = JSON.stringify(next).length;
 	if (size > MAX_BODY_CHARS) {
-		throw new RecordError('invalid_input', `The state would grow to ${size} characters (limit ${MAX_BODY_CHARS}); move long text into memory notes or documents.`);
+		throw new RecordError(
+			'invalid_input',
+			`The state would grow to ${size} characters (limit ${MAX_BODY_CHARS}); move long text into memory notes or documents.`
+		);
 	}
 	const version = current.version + 1;
 	const now = Date.now();

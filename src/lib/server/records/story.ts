@@ -42,7 +42,12 @@ export async function setPlot(tx: SessionTx, input: StoryInput): Promise<StoryEn
 	if (!existing) return insert(tx, 'plot', fields, {});
 	const [row] = await tx
 		.update(storyEntries)
-		.set({ title: input.title === undefined ? existing.title : fields.title, body: fields.body, ref: fields.ref ?? existing.ref, updatedAt: Date.now() })
+		.set({
+			title: input.title === undefined ? existing.title : fields.title,
+			body: fields.body,
+			ref: fields.ref ?? existing.ref,
+			updatedAt: Date.now()
+		})
 		.where(eq(storyEntries.id, existing.id))
 		.returning();
 	if (!row) throw new Error('story update returned no row');
@@ -66,7 +71,10 @@ export async function beginQuest(tx: SessionTx, input: StoryInput): Promise<Stor
 	const fields = checkInput(input);
 	const existing = await find(tx, 'quest', fields.key);
 	if (existing) {
-		throw new RecordError('duplicate', `A quest "${fields.key}" already exists (status ${existing.status ?? 'open'}); use another key for a new quest.`);
+		throw new RecordError(
+			'duplicate',
+			`A quest "${fields.key}" already exists (status ${existing.status ?? 'open'}); use another key for a new quest.`
+		);
 	}
 	return insert(tx, 'quest', fields, { status: 'open' });
 }
@@ -91,7 +99,10 @@ export async function resolveQuest(tx: SessionTx, input: QuestResolution): Promi
 	const quest = await find(tx, 'quest', key);
 	if (!quest) throw new RecordError('not_found', `There is no quest "${key}"; read the story DB for the open quests.`);
 	if (quest.status !== 'open') {
-		throw new RecordError('conflict', `The quest "${key}" is already ${quest.status ?? 'closed'}; begin a new quest to continue the thread.`);
+		throw new RecordError(
+			'conflict',
+			`The quest "${key}" is already ${quest.status ?? 'closed'}; begin a new quest to continue the thread.`
+		);
 	}
 	const [row] = await tx
 		.update(storyEntries)
@@ -115,7 +126,11 @@ export async function revealClue(tx: SessionTx, key: string): Promise<StoryEntry
 	const clue = await find(tx, 'clue', checkName(key, 'The clue key'));
 	if (!clue) throw new RecordError('not_found', `There is no clue "${key}"; read the story DB for the clue keys.`);
 	if (clue.revealed) return clue;
-	const [row] = await tx.update(storyEntries).set({ revealed: true, updatedAt: Date.now() }).where(eq(storyEntries.id, clue.id)).returning();
+	const [row] = await tx
+		.update(storyEntries)
+		.set({ revealed: true, updatedAt: Date.now() })
+		.where(eq(storyEntries.id, clue.id))
+		.returning();
 	if (!row) throw new Error('story update returned no row');
 	await index(tx, row);
 	return row;
@@ -150,11 +165,19 @@ function checkInput(input: StoryInput): CheckedInput {
 }
 
 async function find(exec: SessionExec, type: StoryType, key: string): Promise<StoryEntry | undefined> {
-	const [row] = await exec.select().from(storyEntries).where(and(eq(storyEntries.type, type), eq(storyEntries.key, key)));
+	const [row] = await exec
+		.select()
+		.from(storyEntries)
+		.where(and(eq(storyEntries.type, type), eq(storyEntries.key, key)));
 	return row;
 }
 
-async function insert(tx: SessionTx, type: StoryType, fields: CheckedInput, extra: { status?: QuestStatus; revealed?: boolean }): Promise<StoryEntry> {
+async function insert(
+	tx: SessionTx,
+	type: StoryType,
+	fields: CheckedInput,
+	extra: { status?: QuestStatus; revealed?: boolean }
+): Promise<StoryEntry> {
 	const now = Date.now();
 	const [row] = await tx
 		.insert(storyEntries)
@@ -178,5 +201,9 @@ function sectionText(entry: StoryEntry): string {
 }
 
 async function index(tx: SessionTx, entry: StoryEntry): Promise<void> {
-	await replaceSections(tx, { kind: 'story', recordId: entry.id, gmOnly: true, ref: entry.ref }, chunkPlain([PATH_ROOT.story, entry.type, entry.title], sectionText(entry)));
+	await replaceSections(
+		tx,
+		{ kind: 'story', recordId: entry.id, gmOnly: true, ref: entry.ref },
+		chunkPlain([PATH_ROOT.story, entry.type, entry.title], sectionText(entry))
+	);
 }

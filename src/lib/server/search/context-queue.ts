@@ -22,7 +22,9 @@ export async function refreshContexts(s: SessionDb, limit = CONTEXT_REFRESH_BATC
 		const ids = await queuedIds(tx, limit);
 		for (const id of ids) {
 			await tx.run(sql`DELETE FROM sections_words WHERE rowid = ${id}`);
-			await tx.run(sql`INSERT INTO sections_words (rowid, path, body, context) SELECT id, path, body, context FROM sections_words_source WHERE id = ${id}`);
+			await tx.run(
+				sql`INSERT INTO sections_words (rowid, path, body, context) SELECT id, path, body, context FROM sections_words_source WHERE id = ${id}`
+			);
 		}
 		if (ids.length > 0) await tx.run(sql`DELETE FROM context_queue WHERE section_id IN (${sql.join(ids, sql`, `)})`);
 		return ids.length;
@@ -30,5 +32,7 @@ export async function refreshContexts(s: SessionDb, limit = CONTEXT_REFRESH_BATC
 }
 
 async function queuedIds(exec: SessionExec, limit: number): Promise<number[]> {
-	return v.parse(v.array(IdRow), await exec.all(sql`SELECT section_id AS id FROM context_queue ORDER BY section_id LIMIT ${limit}`)).map((r) => r.id);
+	return v
+		.parse(v.array(IdRow), await exec.all(sql`SELECT section_id AS id FROM context_queue ORDER BY section_id LIMIT ${limit}`))
+		.map((r) => r.id);
 }

@@ -13,8 +13,22 @@ export {
 	NEURAL_SIMILARITY_FLOOR,
 	type OpenAICompatibleOptions
 } from './embeddings';
-export { embedPending, DEFAULT_EMBED_BATCH_SIZE, DEFAULT_EMBED_MAX_BATCHES, type EmbedPendingOptions, type EmbedPendingResult } from './embed-pending';
-export { ensureVectorTable, readVectorSpace, VECTOR_TABLE, VECTOR_INDEX, META_EMBEDDING_MODEL, META_EMBEDDING_DIMENSIONS, type VectorSpace } from './vector-table';
+export {
+	embedPending,
+	DEFAULT_EMBED_BATCH_SIZE,
+	DEFAULT_EMBED_MAX_BATCHES,
+	type EmbedPendingOptions,
+	type EmbedPendingResult
+} from './embed-pending';
+export {
+	ensureVectorTable,
+	readVectorSpace,
+	VECTOR_TABLE,
+	VECTOR_INDEX,
+	META_EMBEDDING_MODEL,
+	META_EMBEDDING_DIMENSIONS,
+	type VectorSpace
+} from './vector-table';
 export { RRF_K } from './fuse';
 export { DEFAULT_SIMILARITY_FLOOR, SIMILARITY_GAP } from './vector-search';
 export { type SectionKind, SECTION_KINDS } from './filter';

@@ -96,7 +96,8 @@ export async function substringTerms(exec: SessionExec, substrings: readonly str
 				sql`SELECT term, doc FROM sections_trigram_vocab WHERE term >= ${s} AND term < ${s + LAST_CHAR} ORDER BY doc DESC LIMIT ${MAX_SHORT_EXPANSIONS}`
 			)
 		);
-		if (rows.length > 0) terms.push({ expr: `(${rows.map((r) => ftsQuote(r.term)).join(' OR ')})`, docs: rows.reduce((n, r) => n + r.doc, 0) });
+		if (rows.length > 0)
+			terms.push({ expr: `(${rows.map((r) => ftsQuote(r.term)).join(' OR ')})`, docs: rows.reduce((n, r) => n + r.doc, 0) });
 	}
 	return terms;
 }
@@ -112,7 +113,9 @@ export async function wordTerms(exec: SessionExec, words: readonly string[]): Pr
 		const expr = ftsQuote(w);
 		const [row] = v.parse(
 			v.array(CountRow),
-			await exec.all(sql`SELECT count(*) AS n FROM (SELECT 1 FROM sections_words WHERE sections_words MATCH ${expr} LIMIT ${RANK_MAX_DOCS + 1})`)
+			await exec.all(
+				sql`SELECT count(*) AS n FROM (SELECT 1 FROM sections_words WHERE sections_words MATCH ${expr} LIMIT ${RANK_MAX_DOCS + 1})`
+			)
 		);
 		if (row && row.n > 0) terms.push({ expr, docs: row.n });
 	}
@@ -142,7 +145,13 @@ function bm25Sql(table: FtsTable): { own: SQL; total: SQL } {
  * holding every term but not scored (a term was too common to rank) come first with the best score
  * of the list and no own score, so a score fusion keeps them on top.
  */
-export async function rankedSearch(exec: SessionExec, table: FtsTable, terms: readonly Term[], filter: SectionFilter, limit: number): Promise<Scored[]> {
+export async function rankedSearch(
+	exec: SessionExec,
+	table: FtsTable,
+	terms: readonly Term[],
+	filter: SectionFilter,
+	limit: number
+): Promise<Scored[]> {
 	if (terms.length === 0) return [];
 	const fetch = limit * FILTER_OVERFETCH;
 	const t = sql.raw(table);
@@ -158,7 +167,12 @@ export async function rankedSearch(exec: SessionExec, table: FtsTable, terms: re
 		const any = rare.map((term) => term.expr).join(' OR ');
 		const { own, total } = bm25Sql(table);
 		scored = v
-			.parse(v.array(ScoredRow), await exec.all(sql`SELECT rowid AS id, ${own} AS own, ${total} AS total FROM ${t} WHERE ${t} MATCH ${any} ORDER BY total LIMIT ${fetch}`))
+			.parse(
+				v.array(ScoredRow),
+				await exec.all(
+					sql`SELECT rowid AS id, ${own} AS own, ${total} AS total FROM ${t} WHERE ${t} MATCH ${any} ORDER BY total LIMIT ${fetch}`
+				)
+			)
 			.map((r) => ({ id: r.id, score: -r.total, own: -r.own }));
 	} else if (unscored.length === 0) {
 		// Only common terms and no section has them all: any of them, newest first.
@@ -173,7 +187,13 @@ export async function rankedSearch(exec: SessionExec, table: FtsTable, terms: re
 		seen.add(hit.id);
 		hits.push(hit);
 	}
-	const keep = new Set(await applyFilter(exec, hits.map((h) => h.id), filter));
+	const keep = new Set(
+		await applyFilter(
+			exec,
+			hits.map((h) => h.id),
+			filter
+		)
+	);
 	return hits.filter((h) => keep.has(h.id)).slice(0, limit);
 }
 

@@ -101,13 +101,17 @@ export async function recall(exec: SessionExec, query: string, options: RecallOp
 	if (terms.text.length === 0) return [];
 
 	const wordList = await wordTerms(exec, terms.words);
-	const words = (await answersFollowQuestions(exec, await rankedSearch(exec, 'sections_words', wordList, filter, candidates), filter)).slice(0, candidates);
+	const words = (
+		await answersFollowQuestions(exec, await rankedSearch(exec, 'sections_words', wordList, filter, candidates), filter)
+	).slice(0, candidates);
 	// English-style queries ask the substring index only for the words the word index does not know
 	// (a partial or misspelt name): for known words it would only add substrings of them (`ring` in
 	// `during`) and cost a second full search.
 	const latin = terms.script === 'latin';
 	const known = new Set(wordList.map((t) => t.expr));
-	const substringsWanted = latin ? terms.words.filter((w) => !known.has(ftsQuote(w)) && [...w].length >= TRIGRAM_MIN_CHARS) : terms.substrings;
+	const substringsWanted = latin
+		? terms.words.filter((w) => !known.has(ftsQuote(w)) && [...w].length >= TRIGRAM_MIN_CHARS)
+		: terms.substrings;
 	const shortWanted = latin ? [] : terms.short;
 	const tails = latin ? { path: [], body: [] } : await tailSearch(exec, shortWanted, filter, candidates);
 	const ranked =
@@ -157,6 +161,16 @@ export async function recall(exec: SessionExec, query: string, options: RecallOp
 	return fused.flatMap(({ id, score }) => {
 		const row = byId.get(id);
 		if (!row) return [];
-		return [{ kind: row.kind, recordId: row.recordId, sectionId: row.id, ref: row.ref, path: row.path, snippet: snippet(row.body, highlight), score }];
+		return [
+			{
+				kind: row.kind,
+				recordId: row.recordId,
+				sectionId: row.id,
+				ref: row.ref,
+				path: row.path,
+				snippet: snippet(row.body, highlight),
+				score
+			}
+		];
 	});
 }

@@ -62,7 +62,9 @@ export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
 
 /** Japanese question and function words written in hiragana alone. */
 export const JAPANESE_STOP_WORDS: ReadonlySet<string> = new Set(
-	'これ それ あれ この その あの どこ どれ どの なに なん だれ いつ どう です ます でした ました ある いる する こと もの ため から まで より について とは って'.split(' ')
+	'これ それ あれ この その あの どこ どれ どの なに なん だれ いつ どう です ます でした ました ある いる する こと もの ため から まで より について とは って'.split(
+		' '
+	)
 );
 
 /**

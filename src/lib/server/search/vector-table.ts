@@ -30,7 +30,10 @@ const CountRow = v.object({ n: v.number() });
 
 /** The model and size the stored vectors belong to, or undefined when there is no vector table yet. */
 export async function readVectorSpace(exec: SessionExec): Promise<VectorSpace | undefined> {
-	const tables = v.parse(v.array(CountRow), await exec.all(sql`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ${VECTOR_TABLE}`));
+	const tables = v.parse(
+		v.array(CountRow),
+		await exec.all(sql`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ${VECTOR_TABLE}`)
+	);
 	if ((tables[0]?.n ?? 0) === 0) return undefined;
 	const rows = v.parse(
 		v.array(MetaRow),
@@ -77,7 +80,9 @@ export async function ensureVectorTable(tx: SessionTx, embedder: Pick<Embedder, 
 	// A deleted section takes its vector with it; a changed one loses its now-stale vector until the
 	// queue (filled by the sections triggers of migration 0001) has it embedded again.
 	await tx.run(
-		sql.raw(`CREATE TRIGGER section_vectors_on_delete AFTER DELETE ON sections BEGIN DELETE FROM ${VECTOR_TABLE} WHERE section_id = old.id; END`)
+		sql.raw(
+			`CREATE TRIGGER section_vectors_on_delete AFTER DELETE ON sections BEGIN DELETE FROM ${VECTOR_TABLE} WHERE section_id = old.id; END`
+		)
 	);
 	await tx.run(
 		sql.raw(

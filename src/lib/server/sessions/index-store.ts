@@ -69,7 +69,13 @@ export async function createPlaySession(deps: SessionsDeps, input: CreatePlaySes
 		await deps.sessions.create(id);
 	} catch (err) {
 		// Half-made (created but not migrated): remove it again; a Turso database that resists is recorded.
-		await deps.sessions.destroy(id).catch((cleanup: unknown) => console.warn(`session ${id}: removing its half-created database failed: ${cleanup instanceof Error ? cleanup.message : String(cleanup)}`));
+		await deps.sessions
+			.destroy(id)
+			.catch((cleanup: unknown) =>
+				console.warn(
+					`session ${id}: removing its half-created database failed: ${cleanup instanceof Error ? cleanup.message : String(cleanup)}`
+				)
+			);
 		throw err;
 	}
 	try {
@@ -124,7 +130,13 @@ export async function findPlaySession(deps: SessionsDeps, id: unknown): Promise<
 	return toPlaySession(row);
 }
 
-export async function renamePlaySession(deps: SessionsDeps, ownerId: string, id: unknown, title: unknown, now = Date.now()): Promise<PlaySession> {
+export async function renamePlaySession(
+	deps: SessionsDeps,
+	ownerId: string,
+	id: unknown,
+	title: unknown,
+	now = Date.now()
+): Promise<PlaySession> {
 	const session = await getPlaySession(deps, ownerId, id);
 	const valid = parse(TitleSchema, 'title', title);
 	const [row] = await deps.control.db
@@ -145,7 +157,9 @@ export async function deletePlaySession(deps: SessionsDeps, ownerId: string, id:
 		.returning({ id: playSessions.id });
 	if (deleted.length === 0) throw new PlaySessionNotFoundError();
 	// Save slots live in databases of their own (timetravel/saves.ts): they go with the session.
-	const saveDbs = await deps.sessions.use(session.id, async (s) => (await s.db.select({ database: sessionSchema.saves.database }).from(sessionSchema.saves)).map((r) => r.database));
+	const saveDbs = await deps.sessions.use(session.id, async (s) =>
+		(await s.db.select({ database: sessionSchema.saves.database }).from(sessionSchema.saves)).map((r) => r.database)
+	);
 	// Images first: their runner stops the session's jobs, so none re-opens the database being destroyed.
 	await deps.images?.deleteSession(session.id);
 	await deps.sessions.destroy(session.id);

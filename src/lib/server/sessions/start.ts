@@ -6,7 +6,15 @@
  * that fails, the session is removed again.
  */
 import { composeMission, ensureMission, writeSettings, type SessionSettings } from '../turn';
-import { getWorld, isWorldId, seedSessionFromPreset, seedSessionFromWorld, type SeededWorld, type SeedOptions, type WorldPreset } from '../worlds';
+import {
+	getWorld,
+	isWorldId,
+	seedSessionFromPreset,
+	seedSessionFromWorld,
+	type SeededWorld,
+	type SeedOptions,
+	type WorldPreset
+} from '../worlds';
 import { writePrologue, type PrologueSource } from '../stage';
 import { PlaySessionValidationError } from './errors';
 import type { App } from '../app';
@@ -29,9 +37,13 @@ export interface StartedSession {
 	world: SeededWorld | undefined;
 }
 
-export async function startSession(app: Pick<App, 'control' | 'sessions'> & Partial<Pick<App, 'images'>>, input: StartSessionInput): Promise<StartedSession> {
+export async function startSession(
+	app: Pick<App, 'control' | 'sessions'> & Partial<Pick<App, 'images'>>,
+	input: StartSessionInput
+): Promise<StartedSession> {
 	const raw = input.worldId;
-	if (raw !== undefined && raw !== '' && !(typeof raw === 'string' && isWorldId(raw))) throw new PlaySessionValidationError({ world: 'Choose one of the listed worlds.' });
+	if (raw !== undefined && raw !== '' && !(typeof raw === 'string' && isWorldId(raw)))
+		throw new PlaySessionValidationError({ world: 'Choose one of the listed worlds.' });
 	const worldId = typeof raw === 'string' && raw !== '' ? raw : undefined;
 	const session = await createPlaySession(app, { ownerId: input.ownerId, title: input.title, language: input.language });
 	const language = session.language;

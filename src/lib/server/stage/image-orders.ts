@@ -43,7 +43,15 @@ export async function place(tx: SessionTx, input: OrderInput): Promise<ImageOrde
 	}
 	const [row] = await tx
 		.insert(imageOrders)
-		.values({ turnId: null, target: input.target, targetName: input.targetName, prompt: input.prompt, status: 'pending', createdAt: now, updatedAt: now })
+		.values({
+			turnId: null,
+			target: input.target,
+			targetName: input.targetName,
+			prompt: input.prompt,
+			status: 'pending',
+			createdAt: now,
+			updatedAt: now
+		})
 		.returning();
 	if (!row) throw new Error('image order insert returned no row');
 	return row;
@@ -57,7 +65,12 @@ export async function claimForTurn(tx: SessionTx, turnId: string): Promise<numbe
 
 /** Pending orders, oldest first: what the image runner picks up after a commit. */
 export async function pending(exec: SessionExec, limit: number): Promise<ImageOrder[]> {
-	return exec.select().from(imageOrders).where(eq(imageOrders.status, 'pending')).orderBy(asc(imageOrders.createdAt), asc(imageOrders.id)).limit(limit);
+	return exec
+		.select()
+		.from(imageOrders)
+		.where(eq(imageOrders.status, 'pending'))
+		.orderBy(asc(imageOrders.createdAt), asc(imageOrders.id))
+		.limit(limit);
 }
 
 /** Every order for one target, oldest first. */
@@ -74,7 +87,11 @@ export async function forTarget(exec: SessionExec, target: ImageTarget, targetNa
  * `spriteVariantName`), each once, in the order first placed.
  */
 export async function variantNames(exec: SessionExec, character: string): Promise<string[]> {
-	const rows = await exec.select({ name: imageOrders.targetName }).from(imageOrders).where(eq(imageOrders.target, 'npc')).orderBy(asc(imageOrders.id));
+	const rows = await exec
+		.select({ name: imageOrders.targetName })
+		.from(imageOrders)
+		.where(eq(imageOrders.target, 'npc'))
+		.orderBy(asc(imageOrders.id));
 	const names = new Set<string>();
 	for (const { name } of rows) {
 		const variant = parseSpriteVariant(name);

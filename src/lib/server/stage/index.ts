@@ -18,4 +18,16 @@ export { setOpening, openingStage, stageBefore, type Opening } from './timeline'
 export { placeKind } from './place-kind';
 export * as choices from './choices';
 export type { ChoiceOffer } from './choices';
-export { composePrologue, writePrologue, titleCard, prologueText, openingContext, stageNow, PROLOGUE_TURN_ID, MAX_PROLOGUE_PREMISE_PARAGRAPHS, TitleCardSchema, type PrologueSource, type TitleCard } from './prologue';
+export {
+	composePrologue,
+	writePrologue,
+	titleCard,
+	prologueText,
+	openingContext,
+	stageNow,
+	PROLOGUE_TURN_ID,
+	MAX_PROLOGUE_PREMISE_PARAGRAPHS,
+	TitleCardSchema,
+	type PrologueSource,
+	type TitleCard
+} from './prologue';

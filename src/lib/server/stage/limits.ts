@@ -13,8 +13,13 @@ const TAG_PUNCTUATION = /[@＠:：()（）]/;
 
 export function checkCharacterName(name: string, what: string): string {
 	const trimmed = checkStageName(name, what);
-	if ([...trimmed].length > MAX_CHARACTER_NAME_CHARS) throw new StageError('invalid_input', `${what} is longer than ${MAX_CHARACTER_NAME_CHARS} characters; it is also the speaker tag of their lines, so use a shorter name.`);
-	if (TAG_PUNCTUATION.test(trimmed)) throw new StageError('invalid_input', `${what} may not contain @ : ( ) — it is used in the speaker tag "@Name: …".`);
+	if ([...trimmed].length > MAX_CHARACTER_NAME_CHARS)
+		throw new StageError(
+			'invalid_input',
+			`${what} is longer than ${MAX_CHARACTER_NAME_CHARS} characters; it is also the speaker tag of their lines, so use a shorter name.`
+		);
+	if (TAG_PUNCTUATION.test(trimmed))
+		throw new StageError('invalid_input', `${what} may not contain @ : ( ) — it is used in the speaker tag "@Name: …".`);
 	return trimmed;
 }
 
@@ -24,7 +29,8 @@ export const MAX_LOOK_CHARS = 1000;
 export function checkStageName(name: string, what: string): string {
 	const trimmed = name.trim();
 	if (trimmed === '') throw new StageError('invalid_input', `${what} is empty; give it a name.`);
-	if (trimmed.length > MAX_STAGE_NAME_CHARS) throw new StageError('invalid_input', `${what} is longer than ${MAX_STAGE_NAME_CHARS} characters; use a shorter name.`);
+	if (trimmed.length > MAX_STAGE_NAME_CHARS)
+		throw new StageError('invalid_input', `${what} is longer than ${MAX_STAGE_NAME_CHARS} characters; use a shorter name.`);
 	if (/[\r\n]/.test(trimmed)) throw new StageError('invalid_input', `${what} must be a single line.`);
 	return trimmed;
 }
@@ -33,6 +39,7 @@ export function checkStageName(name: string, what: string): string {
 export function checkLook(text: string, what: string): string {
 	const flat = text.replace(/\s+/g, ' ').trim();
 	if (flat === '') throw new StageError('invalid_input', `${what} is empty; describe what can be seen.`);
-	if (flat.length > MAX_LOOK_CHARS) throw new StageError('invalid_input', `${what} is longer than ${MAX_LOOK_CHARS} characters; keep to what can be seen.`);
+	if (flat.length > MAX_LOOK_CHARS)
+		throw new StageError('invalid_input', `${what} is longer than ${MAX_LOOK_CHARS} characters; keep to what can be seen.`);
 	return flat;
 }

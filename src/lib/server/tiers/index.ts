@@ -39,18 +39,26 @@ export class TierError extends Error {
 }
 
 export function modelFixedError(model: FreeModel): TierError {
-	return new TierError('MODEL_FIXED', `On the free tier the game master is always ${model.provider}/${model.model}; choosing another provider or model needs the plus tier.`);
+	return new TierError(
+		'MODEL_FIXED',
+		`On the free tier the game master is always ${model.provider}/${model.model}; choosing another provider or model needs the plus tier.`
+	);
 }
 
 /** Refuses a provider/model choice the tier does not allow. A choice equal to the fixed model passes. */
 export function checkModelChoice(cfg: Pick<Config, 'tiers'>, tier: Tier, requested: { provider?: ProviderName; model?: string }): void {
 	const fixed = fixedModel(cfg, tier);
 	if (!fixed || (requested.provider === undefined && requested.model === undefined)) return;
-	if ((requested.provider ?? fixed.provider) !== fixed.provider || (requested.model ?? fixed.model) !== fixed.model) throw modelFixedError(fixed);
+	if ((requested.provider ?? fixed.provider) !== fixed.provider || (requested.model ?? fixed.model) !== fixed.model)
+		throw modelFixedError(fixed);
 }
 
 export function checkRegeneration(tier: Tier): void {
-	if (!mayRegenerate(tier)) throw new TierError('REGENERATION_OFF', 'Regenerating images by hand needs the plus tier; new characters and places still get their images.');
+	if (!mayRegenerate(tier))
+		throw new TierError(
+			'REGENERATION_OFF',
+			'Regenerating images by hand needs the plus tier; new characters and places still get their images.'
+		);
 }
 
 /** The tier stored for a user; undefined when there is no such account. */
@@ -67,15 +75,29 @@ export interface TurnsToday {
 	resetsAt: Date;
 }
 
-export async function turnsToday(db: ControlDrizzle, cfg: Pick<Config, 'engine'>, userId: string, tier: Tier, now = Date.now()): Promise<TurnsToday> {
-	const [row] = await db.select({ turns: usageDaily.turns }).from(usageDaily).where(and(eq(usageDaily.userId, userId), eq(usageDaily.day, utcDay(now))));
+export async function turnsToday(
+	db: ControlDrizzle,
+	cfg: Pick<Config, 'engine'>,
+	userId: string,
+	tier: Tier,
+	now = Date.now()
+): Promise<TurnsToday> {
+	const [row] = await db
+		.select({ turns: usageDaily.turns })
+		.from(usageDaily)
+		.where(and(eq(usageDaily.userId, userId), eq(usageDaily.day, utcDay(now))));
 	const used = row?.turns ?? 0;
 	const quota = turnQuota(cfg, tier);
 	return { limit: quota === 0 ? null : quota, used, left: quota === 0 ? null : Math.max(0, quota - used), resetsAt: nextUtcDay(now) };
 }
 
 /** What the player's screens need to know about their tier. */
-export async function planOf(db: ControlDrizzle, cfg: Pick<Config, 'engine' | 'tiers'>, user: { id: string; tier: Tier }, now = Date.now()): Promise<PlanDto> {
+export async function planOf(
+	db: ControlDrizzle,
+	cfg: Pick<Config, 'engine' | 'tiers'>,
+	user: { id: string; tier: Tier },
+	now = Date.now()
+): Promise<PlanDto> {
 	const turns = await turnsToday(db, cfg, user.id, user.tier, now);
 	const fixed = fixedModel(cfg, user.tier);
 	return {

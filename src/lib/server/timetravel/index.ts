@@ -5,4 +5,16 @@
 export { undoTurn, rerollTurn, type Undone, type Rerolled, type TimeTravelDeps } from './turns';
 export { undoInTx, priorRequest, type UndoOutcome, type UndoRequest } from './undo';
 export { TimeTravelError } from './errors';
-export { saveGame, loadSave, listSaves, deleteSave, saveDatabases, saveDto, SaveBody, MAX_SAVE_SLOTS, MAX_SAVE_NAME_CHARS, type SaveRequest, type SavesDeps } from './saves';
+export {
+	saveGame,
+	loadSave,
+	listSaves,
+	deleteSave,
+	saveDatabases,
+	saveDto,
+	SaveBody,
+	MAX_SAVE_SLOTS,
+	MAX_SAVE_NAME_CHARS,
+	type SaveRequest,
+	type SavesDeps
+} from './saves';

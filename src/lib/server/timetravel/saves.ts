@@ -51,7 +51,15 @@ export type SavesDeps = Pick<App, 'control' | 'sessions' | 'images'>;
 type SaveRow = typeof saves.$inferSelect;
 
 export function saveDto(row: SaveRow): SaveDto {
-	return { id: row.id, name: row.name, quick: row.quick, turnNumber: row.turnNumber, lastLine: row.lastLine, thumbnail: row.thumbnail, createdAt: new Date(row.createdAt).toISOString() };
+	return {
+		id: row.id,
+		name: row.name,
+		quick: row.quick,
+		turnNumber: row.turnNumber,
+		lastLine: row.lastLine,
+		thumbnail: row.thumbnail,
+		createdAt: new Date(row.createdAt).toISOString()
+	};
 }
 
 export async function listSaves(s: SessionDb): Promise<SaveDto[]> {
@@ -63,7 +71,9 @@ export async function listSaves(s: SessionDb): Promise<SaveDto[]> {
 async function thumbnail(s: SessionDb): Promise<SaveThumbnail> {
 	const [stage, images] = await Promise.all([stageBefore(s.db, undefined), stageImages(s.db, s.id)]);
 	const url = (list: readonly { name: string; url: string | null; expression?: string | undefined }[], name: string, expression?: string) =>
-		list.find((i) => i.name === name && i.expression === expression)?.url ?? list.find((i) => i.name === name && i.expression === undefined)?.url ?? null;
+		list.find((i) => i.name === name && i.expression === expression)?.url ??
+		list.find((i) => i.name === name && i.expression === undefined)?.url ??
+		null;
 	const sprites: SaveThumbnail['sprites'] = [];
 	for (const slot of SAVE_SLOTS) {
 		const figure = stage.slots[slot];
@@ -75,8 +85,14 @@ async function thumbnail(s: SessionDb): Promise<SaveThumbnail> {
 
 /** Where the campaign stands: the last commit, the player turns so far, the last line of the log. */
 async function point(s: SessionDb): Promise<Pick<SaveRow, 'turnSeq' | 'turnNumber' | 'lastLine'>> {
-	const [seq] = await s.db.select({ seq: max(turns.seq) }).from(turns).where(isNotNull(turns.seq));
-	const [played] = await s.db.select({ n: count() }).from(turns).where(and(eq(turns.kind, 'player'), eq(turns.status, 'committed')));
+	const [seq] = await s.db
+		.select({ seq: max(turns.seq) })
+		.from(turns)
+		.where(isNotNull(turns.seq));
+	const [played] = await s.db
+		.select({ n: count() })
+		.from(turns)
+		.where(and(eq(turns.kind, 'player'), eq(turns.status, 'committed')));
 	const [last] = await s.db
 		.select({ body: logMessages.body })
 		.from(logMessages)
@@ -84,11 +100,19 @@ async function point(s: SessionDb): Promise<Pick<SaveRow, 'turnSeq' | 'turnNumbe
 		.orderBy(desc(logMessages.id))
 		.limit(1);
 	const line = (last?.body ?? '').replace(/\s+/g, ' ').trim();
-	return { turnSeq: seq?.seq ?? 0, turnNumber: played?.n ?? 0, lastLine: line.length > LAST_LINE_CHARS ? `${line.slice(0, LAST_LINE_CHARS - 1)}…` : line };
+	return {
+		turnSeq: seq?.seq ?? 0,
+		turnNumber: played?.n ?? 0,
+		lastLine: line.length > LAST_LINE_CHARS ? `${line.slice(0, LAST_LINE_CHARS - 1)}…` : line
+	};
 }
 
 async function refuseWhileBusy(s: SessionDb): Promise<void> {
-	const [busy] = await s.db.select({ id: turns.id }).from(turns).where(inArray(turns.status, ['accepted', 'running'])).limit(1);
+	const [busy] = await s.db
+		.select({ id: turns.id })
+		.from(turns)
+		.where(inArray(turns.status, ['accepted', 'running']))
+		.limit(1);
 	if (busy) throw new TimeTravelError('busy', 'The GM is still working on a turn. Save once it has finished.');
 }
 
@@ -113,7 +137,8 @@ export async function saveGame(deps: SavesDeps, s: SessionDb, req: SaveRequest, 
 	await refuseWhileBusy(s);
 	if (!req.quick) {
 		const [taken] = await s.db.select({ n: count() }).from(saves).where(eq(saves.quick, false));
-		if ((taken?.n ?? 0) >= MAX_SAVE_SLOTS) throw new TimeTravelError('slots_full', `All ${MAX_SAVE_SLOTS} save slots are taken; delete one first.`);
+		if ((taken?.n ?? 0) >= MAX_SAVE_SLOTS)
+			throw new TimeTravelError('slots_full', `All ${MAX_SAVE_SLOTS} save slots are taken; delete one first.`);
 	}
 	const where = await point(s);
 	const picture = await thumbnail(s);
@@ -126,7 +151,12 @@ export async function saveGame(deps: SavesDeps, s: SessionDb, req: SaveRequest, 
 		await tx.insert(saves).values({ id, name, quick: req.quick, database, ...where, thumbnail: picture, createdAt: now });
 		return old.map((o) => o.database);
 	});
-	for (const db of replaced) await deps.sessions.destroy(db).catch((err: unknown) => console.warn(`[kantera] removing a replaced quick save's database failed: ${err instanceof Error ? err.message : String(err)}`));
+	for (const db of replaced)
+		await deps.sessions
+			.destroy(db)
+			.catch((err: unknown) =>
+				console.warn(`[kantera] removing a replaced quick save's database failed: ${err instanceof Error ? err.message : String(err)}`)
+			);
 	const [row] = await s.db.select().from(saves).where(eq(saves.id, id));
 	if (!row) throw new Error('save vanished');
 	return saveDto(row);
@@ -163,7 +193,13 @@ async function imageKeys(s: SessionDb): Promise<string[]> {
  * Loads a save as a branch: a new session of the same owner, titled after the session and the save,
  * holding the records exactly as they were saved, with the images they show.
  */
-export async function loadSave(deps: SavesDeps, s: SessionDb, session: PlaySession, saveId: string | undefined, now = Date.now()): Promise<PlaySession> {
+export async function loadSave(
+	deps: SavesDeps,
+	s: SessionDb,
+	session: PlaySession,
+	saveId: string | undefined,
+	now = Date.now()
+): Promise<PlaySession> {
 	const row = await saveRow(s, saveId);
 	const suffix = ` — ${row.name}`;
 	const title = `${session.title.slice(0, Math.max(1, TITLE_MAX - suffix.length))}${suffix}`.slice(0, TITLE_MAX);

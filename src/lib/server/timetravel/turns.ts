@@ -54,7 +54,14 @@ export interface Rerolled {
  * returns the same new turn and sends nothing twice; if the accept is refused (quota, bad text),
  * nothing is undone.
  */
-export async function rerollTurn(deps: TimeTravelDeps, s: SessionDb, userId: string, turnId: string, req: { key: string; text?: string }, now = Date.now()): Promise<Rerolled> {
+export async function rerollTurn(
+	deps: TimeTravelDeps,
+	s: SessionDb,
+	userId: string,
+	turnId: string,
+	req: { key: string; text?: string },
+	now = Date.now()
+): Promise<Rerolled> {
 	let line = req.text;
 	if (line === undefined) {
 		const [live] = await s.db.select({ input: turns.input }).from(turns).where(eq(turns.id, turnId));

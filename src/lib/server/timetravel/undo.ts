@@ -44,10 +44,14 @@ export interface UndoRequest {
 }
 
 /** What a request with this key did, if one was made; a key used for another turn or action is refused. */
-export async function priorRequest(exec: SessionDb['db'] | SessionTx, req: Pick<UndoRequest, 'key' | 'turnId' | 'action'>): Promise<UndoOutcome | undefined> {
+export async function priorRequest(
+	exec: SessionDb['db'] | SessionTx,
+	req: Pick<UndoRequest, 'key' | 'turnId' | 'action'>
+): Promise<UndoOutcome | undefined> {
 	const [prior] = await exec.select().from(timeTravelRequests).where(eq(timeTravelRequests.key, req.key));
 	if (!prior) return undefined;
-	if (prior.turnId !== req.turnId || prior.action !== req.action) throw new TimeTravelError('key_reused', 'This idempotency key was used for another request; send a new key.');
+	if (prior.turnId !== req.turnId || prior.action !== req.action)
+		throw new TimeTravelError('key_reused', 'This idempotency key was used for another request; send a new key.');
 	const [turn] = await exec.select({ input: undoneTurns.input }).from(undoneTurns).where(eq(undoneTurns.id, prior.turnId));
 	return { turnId: prior.turnId, input: turn?.input ?? '', undone: prior.undone, orders: [] };
 }
@@ -57,14 +61,21 @@ export async function priorRequest(exec: SessionDb['db'] | SessionTx, req: Pick<
  * turn may be waiting or running (a checkpoint included): 409 otherwise.
  */
 export async function undoInTx(tx: SessionTx, req: UndoRequest): Promise<UndoOutcome> {
-	const [target] = await tx.select({ id: turns.id, input: turns.input, seq: turns.seq, status: turns.status, kind: turns.kind }).from(turns).where(eq(turns.id, req.turnId));
+	const [target] = await tx
+		.select({ id: turns.id, input: turns.input, seq: turns.seq, status: turns.status, kind: turns.kind })
+		.from(turns)
+		.where(eq(turns.id, req.turnId));
 	if (!target) {
 		const [gone] = await tx.select({ id: undoneTurns.id }).from(undoneTurns).where(eq(undoneTurns.id, req.turnId));
 		if (gone) throw new TimeTravelError('already_undone', 'This turn has already been undone.');
 		throw new TimeTravelError('not_found', 'No such turn in this session.');
 	}
 	await interruptExpired(tx, req.now);
-	const [busy] = await tx.select({ id: turns.id }).from(turns).where(inArray(turns.status, ['accepted', 'running'])).limit(1);
+	const [busy] = await tx
+		.select({ id: turns.id })
+		.from(turns)
+		.where(inArray(turns.status, ['accepted', 'running']))
+		.limit(1);
 	if (busy) throw new TimeTravelError('busy', 'The GM is still working on a turn. Wait for it to finish, or cancel it, then undo.');
 	const [last] = await tx
 		.select({ id: turns.id })
@@ -99,7 +110,9 @@ export async function undoInTx(tx: SessionTx, req: UndoRequest): Promise<UndoOut
 		sql`SELECT id, idempotency_key AS idempotencyKey, kind, input FROM turns WHERE rowid >= (SELECT rowid FROM turns WHERE id = ${target.id})`
 	);
 	for (const t of gone) {
-		await tx.insert(undoneTurns).values({ id: t.id, idempotencyKey: t.idempotencyKey, kind: t.kind, input: t.input, undoKey: req.key, undoneAt: req.now });
+		await tx
+			.insert(undoneTurns)
+			.values({ id: t.id, idempotencyKey: t.idempotencyKey, kind: t.kind, input: t.input, undoKey: req.key, undoneAt: req.now });
 	}
 	const goneIds = gone.map((t) => t.id);
 	await tx.delete(turns).where(inArray(turns.id, goneIds));

@@ -43,7 +43,8 @@ export function parseDice(notation: string): Term[] {
 		while (text[pos] === ' ') pos++;
 		TERM.lastIndex = pos;
 		const m = TERM.exec(text);
-		if (!m || m[0].trim() === '') throw new DiceNotationError(`cannot read "${text.slice(pos)}" in "${notation}"; use forms like 2d6+1, d20, 4d6kh3, d%`);
+		if (!m || m[0].trim() === '')
+			throw new DiceNotationError(`cannot read "${text.slice(pos)}" in "${notation}"; use forms like 2d6+1, d20, 4d6kh3, d%`);
 		if (terms.length > 0 && !m[1]) throw new DiceNotationError(`missing + or - before "${m[0].trim()}"`);
 		const sign = m[1] === '-' ? -1 : 1;
 		if (m[6] !== undefined) {

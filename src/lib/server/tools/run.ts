@@ -46,7 +46,10 @@ export function parseArguments(raw: string): { ok: true; value: unknown } | { ok
 	try {
 		return { ok: true, value: JSON.parse(text) };
 	} catch (err) {
-		return { ok: false, message: `arguments are not valid JSON (${err instanceof Error ? err.message : 'parse error'}). Send one JSON object matching the tool's schema.` };
+		return {
+			ok: false,
+			message: `arguments are not valid JSON (${err instanceof Error ? err.message : 'parse error'}). Send one JSON object matching the tool's schema.`
+		};
 	}
 }
 
@@ -62,20 +65,32 @@ export function formatIssues(issues: readonly v.BaseIssue<unknown>[]): string {
 
 function render(output: ToolOutput): string {
 	const text = typeof output === 'string' ? output : JSON.stringify(output);
-	return text.length > MAX_TOOL_RESULT_CHARS ? `${text.slice(0, MAX_TOOL_RESULT_CHARS)}\n…(truncated; ask for less, e.g. a narrower query or a section)` : text;
+	return text.length > MAX_TOOL_RESULT_CHARS
+		? `${text.slice(0, MAX_TOOL_RESULT_CHARS)}\n…(truncated; ask for less, e.g. a narrower query or a section)`
+		: text;
 }
 
 export async function runToolCall<TCtx>(tools: ReadonlyMap<string, Tool<TCtx>>, call: ToolCall, ctx: TCtx): Promise<ToolResult> {
 	const base = { callId: call.id, name: call.name };
 	const tool = tools.get(call.name);
 	if (!tool) {
-		return { ...base, isError: true, ran: false, content: `unknown tool "${call.name}". Available tools: ${[...tools.keys()].join(', ')}.` };
+		return {
+			...base,
+			isError: true,
+			ran: false,
+			content: `unknown tool "${call.name}". Available tools: ${[...tools.keys()].join(', ')}.`
+		};
 	}
 	const parsed = parseArguments(call.arguments);
 	if (!parsed.ok) return { ...base, isError: true, ran: false, content: `${call.name}: ${parsed.message}` };
 	const checked = tool.parse(parsed.value);
 	if (!checked.success) {
-		return { ...base, isError: true, ran: false, content: `${call.name}: invalid arguments, nothing was done:\n${formatIssues(checked.issues)}\nFix the arguments and call again.` };
+		return {
+			...base,
+			isError: true,
+			ran: false,
+			content: `${call.name}: invalid arguments, nothing was done:\n${formatIssues(checked.issues)}\nFix the arguments and call again.`
+		};
 	}
 	try {
 		return { ...base, isError: false, ran: true, content: render(await tool.run(checked.output, ctx)) };

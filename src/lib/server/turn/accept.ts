@@ -82,7 +82,9 @@ export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptIn
 			if (active) throw new TurnError('conflict', 'The GM is still working on the previous turn. Wait for it to finish, or cancel it.');
 			if (input.prepare) await input.prepare(tx);
 			const id = newId();
-			await tx.insert(turns).values({ id, idempotencyKey: key.output, kind: 'player', userId: input.userId, input: text, status: 'accepted', createdAt: now });
+			await tx
+				.insert(turns)
+				.values({ id, idempotencyKey: key.output, kind: 'player', userId: input.userId, input: text, status: 'accepted', createdAt: now });
 			await appendEvent(tx, { type: 'turn.accepted', turnId: id, input: text });
 			return { turnId: id, status: 'accepted' as const, created: true };
 		});

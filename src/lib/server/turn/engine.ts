@@ -9,8 +9,30 @@ import type { Config } from '../config';
 import { log, summaries } from '../records';
 import * as stage from '../stage';
 import type { Embedder } from '../search';
-import { BudgetGuard, BudgetExceededError, costMicros, type CallRecord, loadScopes, markWarned, priceFor, release, reserveWhenFree, settle, worstCaseMicros, type BudgetWarning, type Payer } from '../budget';
-import { buildContext, checkpointInstruction, checkpointMessages, systemText, windowOf, type ContextMessage, type TokenCounter } from '../memory';
+import {
+	BudgetGuard,
+	BudgetExceededError,
+	costMicros,
+	type CallRecord,
+	loadScopes,
+	markWarned,
+	priceFor,
+	release,
+	reserveWhenFree,
+	settle,
+	worstCaseMicros,
+	type BudgetWarning,
+	type Payer
+} from '../budget';
+import {
+	buildContext,
+	checkpointInstruction,
+	checkpointMessages,
+	systemText,
+	windowOf,
+	type ContextMessage,
+	type TokenCounter
+} from '../memory';
 import { LlmError, type LlmMessage, type LlmProvider, type LlmRequest, type LlmToolCall, type LlmUsage, type ProviderName } from '../llm';
 import { runToolCall } from '../tools/run';
 import type { Tool } from '../tools/define';
@@ -110,7 +132,8 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 	let tail = '';
 
 	try {
-		if (!settings.provider || !settings.model) throw new LlmError('config', 'No LLM provider is configured for this session.', { retryable: false });
+		if (!settings.provider || !settings.model)
+			throw new LlmError('config', 'No LLM provider is configured for this session.', { retryable: false });
 		const provider = deps.provider(settings.provider);
 		const mission = (await readMission(s.db)) ?? '';
 		const head = await loadHead(s.db);
@@ -131,7 +154,12 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 		const conversation: LlmMessage[] = messages.map((m) => ({ role: m.role, content: m.content }));
 
 		const guard = new BudgetGuard(
-			await loadScopes(deps.control.db, { userId: turn.userId, sessionId: s.id, turnId: turn.id }, { ...deps.config.engine.budget, maxToolRounds: deps.config.engine.maxToolRounds }, now())
+			await loadScopes(
+				deps.control.db,
+				{ userId: turn.userId, sessionId: s.id, turnId: turn.id },
+				{ ...deps.config.engine.budget, maxToolRounds: deps.config.engine.maxToolRounds },
+				now()
+			)
 		);
 		const payer: Payer = { userId: turn.userId, sessionId: s.id };
 		const price = priceFor(deps.config.engine.prices, settings.model);
@@ -156,14 +184,28 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 				break;
 			}
 			// The mission leads the system text and never changes: with the tools it is the prompt-cache prefix.
-			const request = { model: settings.model, system, stableSystemChars: mission.length, messages: conversation, tools: toolSpecs, maxOutputTokens: MAX_OUTPUT_TOKENS, signal: stop };
+			const request = {
+				model: settings.model,
+				system,
+				stableSystemChars: mission.length,
+				messages: conversation,
+				tools: toolSpecs,
+				maxOutputTokens: MAX_OUTPUT_TOKENS,
+				signal: stop
+			};
 			// The scopes other turns share hold this call's worst case until it is settled, so turns running
 			// at once (in any session or process) can't all start a call on the same remaining money.
-			const reservation = await reserveWhenFree(deps.control.db, payer, deps.config.engine.budget, worstCaseMicros(price, requestBytes(request), MAX_OUTPUT_TOKENS), {
-				now,
-				ttlMs: deadlineMs + RESERVATION_GRACE_MS,
-				signal: stop
-			});
+			const reservation = await reserveWhenFree(
+				deps.control.db,
+				payer,
+				deps.config.engine.budget,
+				worstCaseMicros(price, requestBytes(request), MAX_OUTPUT_TOKENS),
+				{
+					now,
+					ttlMs: deadlineMs + RESERVATION_GRACE_MS,
+					signal: stop
+				}
+			);
 			if (!reservation.ok) {
 				stopped = stopReason(reservation.exceeded);
 				break;
@@ -195,7 +237,12 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 				// Metered even when the stream failed part-way: whatever the vendor reported was paid for.
 				// A call that failed before reporting anything only gives its reservation back (and is logged as failed).
 				if (usage || finished) await meter(deps, s, turn, payer, reservation.id, logged, usage ?? NO_USAGE, guard, ledgerRows, emit, at);
-				else await release(deps.control.db, reservation.id, { payer, record: { ...logged, ...NO_USAGE, cacheWriteTokens: 0, costMicros: 0 }, at });
+				else
+					await release(deps.control.db, reservation.id, {
+						payer,
+						record: { ...logged, ...NO_USAGE, cacheWriteTokens: 0, costMicros: 0 },
+						at
+					});
 			}
 			if (text.trim()) replyParts.push(text.trim());
 			if (calls.length === 0) break;
@@ -205,10 +252,16 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 				const staged = { cues: toolCtx.cues.length, places: toolCtx.places.length };
 				const result = await runToolCall(deps.tools, call, toolCtx);
 				conversation.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result.content, isError: result.isError });
-				if (turn.kind === 'player' && deps.visibleTools.has(call.name)) await emit({ type: 'tool.activity', turnId: turn.id, tool: call.name });
+				if (turn.kind === 'player' && deps.visibleTools.has(call.name))
+					await emit({ type: 'tool.activity', turnId: turn.id, tool: call.name });
 				// Staged stage directions go to the screen now, to play at their paragraph while the reply streams.
 				if (turn.kind === 'player' && (toolCtx.cues.length > staged.cues || toolCtx.places.length > staged.places)) {
-					await emit({ type: 'stage.staged', turnId: turn.id, cues: toolCtx.cues.slice(staged.cues), places: toolCtx.places.slice(staged.places) });
+					await emit({
+						type: 'stage.staged',
+						turnId: turn.id,
+						cues: toolCtx.cues.slice(staged.cues),
+						places: toolCtx.places.slice(staged.places)
+					});
 				}
 			}
 		}
@@ -224,38 +277,60 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 		const finishedAt = now();
 		let summaryId = 0;
 		const messageIds: number[] = [];
-		await staging.commit(async (tx) => {
-			if (tail) await appendEvent(tx, deltaEvent(tail));
-			const seq = await nextSeq(tx);
-			if (seq % PRUNE_EVERY_COMMITS === 0) await pruneStreamingEvents(tx, finishedAt - DELTA_RETENTION_MS);
-			if (turn.kind === 'player') {
-				const player = await log.append(tx, { role: 'player', body: turn.input, turnId: turn.id });
-				messageIds.push(player.id);
-				if (reply) {
-					const gm = await log.append(tx, { role: 'gm', body: reply, turnId: turn.id });
-					messageIds.push(gm.id);
-					await stage.cues.save(tx, { turnId: turn.id, messageId: gm.id, cues });
-					if (toolCtx.choices.length > 0) await stage.choices.save(tx, { messageId: gm.id, options: toolCtx.choices });
+		await staging.commit(
+			async (tx) => {
+				if (tail) await appendEvent(tx, deltaEvent(tail));
+				const seq = await nextSeq(tx);
+				if (seq % PRUNE_EVERY_COMMITS === 0) await pruneStreamingEvents(tx, finishedAt - DELTA_RETENTION_MS);
+				if (turn.kind === 'player') {
+					const player = await log.append(tx, { role: 'player', body: turn.input, turnId: turn.id });
+					messageIds.push(player.id);
+					if (reply) {
+						const gm = await log.append(tx, { role: 'gm', body: reply, turnId: turn.id });
+						messageIds.push(gm.id);
+						await stage.cues.save(tx, { turnId: turn.id, messageId: gm.id, cues });
+						if (toolCtx.choices.length > 0) await stage.choices.save(tx, { messageId: gm.id, options: toolCtx.choices });
+					}
+				} else {
+					summaryId = (await summaries.append(tx, { body: reply })).id;
+					if (turn.kind === 'handoff') await applyPendingModel(tx);
 				}
-			} else {
-				summaryId = (await summaries.append(tx, { body: reply })).id;
-				if (turn.kind === 'handoff') await applyPendingModel(tx);
-			}
-			// Orders placed by this turn's tools become this turn's: the image runner starts them after commit.
-			await stage.imageOrders.claimForTurn(tx, turn.id);
-			await writeLedger(tx, turn.id, 'committed', ledgerRows);
-			const done = await tx
-				.update(turns)
-				.set({ status: 'committed', reply, stopped: stopped ?? null, seq, tokens, provider: settings.provider, model: settings.model, finishedAt, leaseOwner: null, leaseExpiresAt: null })
-				.where(and(eq(turns.id, turn.id), eq(turns.status, 'running'), eq(turns.leaseOwner, owner)))
-				.returning({ id: turns.id });
-			if (done.length === 0) throw new LeaseLostError(turn.id);
-			const offered = reply && toolCtx.choices.length > 0 ? { choices: [...toolCtx.choices] } : {};
-			if (turn.kind === 'player') await appendEvent(tx, { type: 'turn.committed', turnId: turn.id, reply, messageIds, ...(stopped ? { stopped } : {}), ...offered });
-			else await appendEvent(tx, { type: 'checkpoint.done', turnId: turn.id, summaryId });
-			// Every record the commit wrote is noted in the undo log with it, checkpoints and hand-offs too:
-			// an undo takes back the turn and whatever summary or model switch committed after it.
-		}, { undoAs: turn.id });
+				// Orders placed by this turn's tools become this turn's: the image runner starts them after commit.
+				await stage.imageOrders.claimForTurn(tx, turn.id);
+				await writeLedger(tx, turn.id, 'committed', ledgerRows);
+				const done = await tx
+					.update(turns)
+					.set({
+						status: 'committed',
+						reply,
+						stopped: stopped ?? null,
+						seq,
+						tokens,
+						provider: settings.provider,
+						model: settings.model,
+						finishedAt,
+						leaseOwner: null,
+						leaseExpiresAt: null
+					})
+					.where(and(eq(turns.id, turn.id), eq(turns.status, 'running'), eq(turns.leaseOwner, owner)))
+					.returning({ id: turns.id });
+				if (done.length === 0) throw new LeaseLostError(turn.id);
+				const offered = reply && toolCtx.choices.length > 0 ? { choices: [...toolCtx.choices] } : {};
+				if (turn.kind === 'player')
+					await appendEvent(tx, {
+						type: 'turn.committed',
+						turnId: turn.id,
+						reply,
+						messageIds,
+						...(stopped ? { stopped } : {}),
+						...offered
+					});
+				else await appendEvent(tx, { type: 'checkpoint.done', turnId: turn.id, summaryId });
+				// Every record the commit wrote is noted in the undo log with it, checkpoints and hand-offs too:
+				// an undo takes back the turn and whatever summary or model switch committed after it.
+			},
+			{ undoAs: turn.id }
+		);
 		deps.bus.notify(s.id);
 		return { status: 'committed', reply, ...(stopped ? { stopped } : {}) };
 	} catch (err) {
@@ -275,10 +350,21 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 		const failure: TurnFailure = { reason: classified.reason, errorId };
 		if (!cancelled) logFailure({ sessionId: s.id, turnId: turn.id }, failure, cause);
 		const ended = await s.write(async (tx) => {
-			const ok = await finishUncommitted(tx, turn.id, owner, cancelled ? { status: 'cancelled', error: 'Cancelled.' } : { status: 'failed', failure }, now());
+			const ok = await finishUncommitted(
+				tx,
+				turn.id,
+				owner,
+				cancelled ? { status: 'cancelled', error: 'Cancelled.' } : { status: 'failed', failure },
+				now()
+			);
 			if (!ok) return false;
 			await writeLedger(tx, turn.id, cancelled ? 'cancelled' : 'failed', ledgerRows);
-			await appendEvent(tx, cancelled ? { type: 'turn.cancelled', turnId: turn.id } : { type: 'turn.failed', turnId: turn.id, ...failure, retryable: classified.retryable });
+			await appendEvent(
+				tx,
+				cancelled
+					? { type: 'turn.cancelled', turnId: turn.id }
+					: { type: 'turn.failed', turnId: turn.id, ...failure, retryable: classified.retryable }
+			);
 			return true;
 		});
 		if (ended) deps.bus.notify(s.id);
@@ -291,7 +377,12 @@ function requestBytes(req: Pick<LlmRequest, 'system' | 'messages' | 'tools'>): n
 	return Buffer.byteLength(req.system) + Buffer.byteLength(JSON.stringify(req.messages)) + Buffer.byteLength(JSON.stringify(req.tools));
 }
 
-async function writeLedger(tx: SessionTx, turnId: string, outcome: 'committed' | 'failed' | 'cancelled', rows: readonly LedgerRow[]): Promise<void> {
+async function writeLedger(
+	tx: SessionTx,
+	turnId: string,
+	outcome: 'committed' | 'failed' | 'cancelled',
+	rows: readonly LedgerRow[]
+): Promise<void> {
 	for (const r of rows) {
 		await tx.insert(ledger).values({
 			turnId,
@@ -325,12 +416,26 @@ async function meter(
 	const { provider, model } = call;
 	const cost = costMicros(priceFor(deps.config.engine.prices, model), usage);
 	rows.push({ provider, model, usage, costMicros: cost, at });
-	const record: CallRecord = { ...call, inputTokens: usage.inputTokens, cachedInputTokens: usage.cachedInputTokens, cacheWriteTokens: usage.cacheWriteTokens ?? 0, outputTokens: usage.outputTokens, costMicros: cost };
+	const record: CallRecord = {
+		...call,
+		inputTokens: usage.inputTokens,
+		cachedInputTokens: usage.cachedInputTokens,
+		cacheWriteTokens: usage.cacheWriteTokens ?? 0,
+		outputTokens: usage.outputTokens,
+		costMicros: cost
+	};
 	await settle(deps.control.db, reservationId, payer, cost, at, record);
 	for (const w of guard.record(cost)) await warn(deps, s, turn, w, emit, at);
 }
 
-async function warn(deps: EngineDeps, s: SessionDb, turn: TurnRow, w: BudgetWarning, emit: (e: Parameters<typeof appendEvent>[1]) => Promise<void>, at: number): Promise<void> {
+async function warn(
+	deps: EngineDeps,
+	s: SessionDb,
+	turn: TurnRow,
+	w: BudgetWarning,
+	emit: (e: Parameters<typeof appendEvent>[1]) => Promise<void>,
+	at: number
+): Promise<void> {
 	const key = w.scope === 'session' ? s.id : w.scope === 'user_day' ? turn.userId : w.scope === 'global_month' ? 'global' : turn.id;
 	// The turn scope lives only in this guard; the others warn once across processes.
 	if (w.scope !== 'turn' && !(await markWarned(deps.control.db, w.scope, key, w.period, at))) return;

@@ -30,7 +30,12 @@ function decode(row: { id: number; data: string }): LoggedEvent | undefined {
 
 /** Events after `afterId`, oldest first. */
 export async function readEventsAfter(exec: SessionExec, afterId: number, limit = 500): Promise<LoggedEvent[]> {
-	const rows = await exec.select({ id: events.id, data: events.data }).from(events).where(gt(events.id, afterId)).orderBy(asc(events.id)).limit(limit);
+	const rows = await exec
+		.select({ id: events.id, data: events.data })
+		.from(events)
+		.where(gt(events.id, afterId))
+		.orderBy(asc(events.id))
+		.limit(limit);
 	return rows.map(decode).filter((e): e is LoggedEvent => e !== undefined);
 }
 
@@ -56,7 +61,13 @@ export async function pruneStreamingEvents(exec: SessionExec, finishedBefore: nu
 		.where(
 			and(
 				inArray(events.type, ['text.delta', 'tool.activity', 'stage.staged']),
-				inArray(events.turnId, exec.select({ id: turns.id }).from(turns).where(and(lt(turns.finishedAt, finishedBefore), notInArray(turns.status, ['accepted', 'running']))))
+				inArray(
+					events.turnId,
+					exec
+						.select({ id: turns.id })
+						.from(turns)
+						.where(and(lt(turns.finishedAt, finishedBefore), notInArray(turns.status, ['accepted', 'running'])))
+				)
 			)
 		)
 		.returning({ id: events.id });

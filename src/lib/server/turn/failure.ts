@@ -62,7 +62,12 @@ export function failureMessage(failure: TurnFailure): string {
  */
 export function logDetail(err: unknown): string {
 	if (!(err instanceof Error)) return 'non-error thrown';
-	const facts = err instanceof LlmError ? [`kind=${err.kind}`, err.provider && `provider=${err.provider}`, err.status !== undefined && `status=${err.status}`].filter(Boolean).join(' ') : err.name;
+	const facts =
+		err instanceof LlmError
+			? [`kind=${err.kind}`, err.provider && `provider=${err.provider}`, err.status !== undefined && `status=${err.status}`]
+					.filter(Boolean)
+					.join(' ')
+			: err.name;
 	const flat = err.message
 		.replace(/\{[\s\S]*\}/g, '[body]')
 		.replace(/<[\s\S]*>/g, '[body]')
@@ -73,5 +78,7 @@ export function logDetail(err: unknown): string {
 }
 
 export function logFailure(where: { sessionId: string; turnId: string }, failure: TurnFailure, err: unknown): void {
-	console.error(`[kantera] turn ${where.turnId} of session ${where.sessionId} failed (${failure.reason}, error id ${failure.errorId}): ${logDetail(err)}`);
+	console.error(
+		`[kantera] turn ${where.turnId} of session ${where.sessionId} failed (${failure.reason}, error id ${failure.errorId}): ${logDetail(err)}`
+	);
 }

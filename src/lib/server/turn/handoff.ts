@@ -22,7 +22,13 @@ export type ModelChoice = v.InferOutput<typeof NextSchema>;
 
 export type SwitchResult = { switched: 'now' } | { switched: 'after_handoff'; turnId: string } | { switched: 'unchanged' };
 
-export async function switchModel(cfg: Pick<Config, 'llm'>, s: SessionDb, userId: string, next: ModelChoice, now = Date.now()): Promise<SwitchResult> {
+export async function switchModel(
+	cfg: Pick<Config, 'llm'>,
+	s: SessionDb,
+	userId: string,
+	next: ModelChoice,
+	now = Date.now()
+): Promise<SwitchResult> {
 	const current = await readSettings(s.db, cfg);
 	if (current.provider === next.provider && current.model === next.model) return { switched: 'unchanged' };
 	const previous = await summaries.latest(s.db);
@@ -36,11 +42,16 @@ export async function switchModel(cfg: Pick<Config, 'llm'>, s: SessionDb, userId
 		}
 		await interruptExpired(tx, now);
 		if (await activeTurn(tx)) throw new TurnError('conflict', 'Wait for the current turn to finish before switching models.');
-		await tx.insert(meta).values({ key: NEXT_KEY, value: JSON.stringify(next) }).onConflictDoUpdate({ target: meta.key, set: { value: JSON.stringify(next) } });
+		await tx
+			.insert(meta)
+			.values({ key: NEXT_KEY, value: JSON.stringify(next) })
+			.onConflictDoUpdate({ target: meta.key, set: { value: JSON.stringify(next) } });
 		const id = newId();
 		// No `turn.accepted` event: that one announces a player's turn. Clients see this one as a
 		// checkpoint (`checkpoint.started` / `checkpoint.done`) once the runner picks it up.
-		await tx.insert(turns).values({ id, idempotencyKey: `handoff:${id}`, kind: 'handoff', userId, input: instruction, status: 'accepted', createdAt: now });
+		await tx
+			.insert(turns)
+			.values({ id, idempotencyKey: `handoff:${id}`, kind: 'handoff', userId, input: instruction, status: 'accepted', createdAt: now });
 		return { switched: 'after_handoff' as const, turnId: id };
 	});
 }

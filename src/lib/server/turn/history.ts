@@ -64,9 +64,18 @@ export async function nextSeq(exec: SessionExec): Promise<number> {
 }
 
 export async function loadHead(exec: SessionExec): Promise<RecordsHead> {
-	const [latest, toc, st, recent] = [await summaries.latest(exec), await documents.toc(exec, { includeGmOnly: true }), await state.get(exec), await journal.recent(exec, HEAD_JOURNAL_ENTRIES)];
+	const [latest, toc, st, recent] = [
+		await summaries.latest(exec),
+		await documents.toc(exec, { includeGmOnly: true }),
+		await state.get(exec),
+		await journal.recent(exec, HEAD_JOURNAL_ENTRIES)
+	];
 	// Before the first exchange the GM continues from the opening the player has just read.
-	const [played] = await exec.select({ id: turns.id }).from(turns).where(and(committed, eq(turns.kind, 'player'))).limit(1);
+	const [played] = await exec
+		.select({ id: turns.id })
+		.from(turns)
+		.where(and(committed, eq(turns.kind, 'player')))
+		.limit(1);
 	return {
 		summary: latest?.body,
 		toc: toc.flatMap((d) => [`document #${d.id}: ${d.title}${d.gmOnly ? ' (GM-only)' : ''}`, ...d.headings.map((h) => `  ${h}`)]),

@@ -29,7 +29,13 @@ export type TurnRow = typeof turns.$inferSelect;
 export async function interruptExpired(tx: SessionTx, now: number): Promise<string[]> {
 	const expired = await tx
 		.update(turns)
-		.set({ status: 'interrupted', error: 'The server stopped while this turn was running. Nothing from it was saved; send it again if you want.', finishedAt: now, leaseOwner: null, leaseExpiresAt: null })
+		.set({
+			status: 'interrupted',
+			error: 'The server stopped while this turn was running. Nothing from it was saved; send it again if you want.',
+			finishedAt: now,
+			leaseOwner: null,
+			leaseExpiresAt: null
+		})
 		.where(and(eq(turns.status, 'running'), lt(turns.leaseExpiresAt, now)))
 		.returning({ id: turns.id });
 	for (const t of expired) await appendEvent(tx, { type: 'turn.interrupted', turnId: t.id });
@@ -43,7 +49,8 @@ export async function interruptExpired(tx: SessionTx, now: number): Promise<stri
  */
 export async function readTurn(s: SessionDb, turnId: string, now: number): Promise<{ turn: TurnRow | undefined; interrupted: boolean }> {
 	const [row] = await s.db.select().from(turns).where(eq(turns.id, turnId));
-	if (!row || row.status !== 'running' || row.leaseExpiresAt === null || row.leaseExpiresAt >= now) return { turn: row, interrupted: false };
+	if (!row || row.status !== 'running' || row.leaseExpiresAt === null || row.leaseExpiresAt >= now)
+		return { turn: row, interrupted: false };
 	const interrupted = await s.write((tx) => interruptExpired(tx, now));
 	const [fresh] = await s.db.select().from(turns).where(eq(turns.id, turnId));
 	return { turn: fresh, interrupted: interrupted.length > 0 };
@@ -51,13 +58,20 @@ export async function readTurn(s: SessionDb, turnId: string, now: number): Promi
 
 /** When the earliest lease of a running turn runs out, if any turn is running. */
 export async function nextLeaseExpiry(exec: SessionExec): Promise<number | undefined> {
-	const [row] = await exec.select({ at: min(turns.leaseExpiresAt) }).from(turns).where(eq(turns.status, 'running'));
+	const [row] = await exec
+		.select({ at: min(turns.leaseExpiresAt) })
+		.from(turns)
+		.where(eq(turns.status, 'running'));
 	return row?.at ?? undefined;
 }
 
 /** Whether the session has turns waiting or running. */
 export async function hasUnfinished(exec: SessionExec): Promise<boolean> {
-	const [row] = await exec.select({ id: turns.id }).from(turns).where(inArray(turns.status, ['accepted', 'running'])).limit(1);
+	const [row] = await exec
+		.select({ id: turns.id })
+		.from(turns)
+		.where(inArray(turns.status, ['accepted', 'running']))
+		.limit(1);
 	return row !== undefined;
 }
 
@@ -96,7 +110,13 @@ export async function claimNext(tx: SessionTx, owner: string, now: number, lease
 }
 
 /** Extends the lease; false when it is no longer ours (and the turn must stop). Also reports a cancel request. */
-export async function renewLease(tx: SessionTx, turnId: string, owner: string, now: number, leaseMs = LEASE_MS): Promise<{ held: boolean; cancelRequested: boolean }> {
+export async function renewLease(
+	tx: SessionTx,
+	turnId: string,
+	owner: string,
+	now: number,
+	leaseMs = LEASE_MS
+): Promise<{ held: boolean; cancelRequested: boolean }> {
 	const [row] = await tx
 		.update(turns)
 		.set({ leaseExpiresAt: now + leaseMs })
@@ -113,7 +133,10 @@ export async function finishUncommitted(
 	outcome: { status: 'cancelled'; error: string } | { status: 'failed'; failure: TurnFailure },
 	now: number
 ): Promise<boolean> {
-	const ending = outcome.status === 'failed' ? { error: null, failureReason: outcome.failure.reason, errorId: outcome.failure.errorId } : { error: outcome.error };
+	const ending =
+		outcome.status === 'failed'
+			? { error: null, failureReason: outcome.failure.reason, errorId: outcome.failure.errorId }
+			: { error: outcome.error };
 	const rows = await tx
 		.update(turns)
 		.set({ status: outcome.status, ...ending, finishedAt: now, leaseOwner: null, leaseExpiresAt: null })
@@ -133,6 +156,10 @@ export async function requestCancel(tx: SessionTx, turnId: string, now: number):
 		await appendEvent(tx, { type: 'turn.cancelled', turnId });
 		return accepted;
 	}
-	const [running] = await tx.update(turns).set({ cancelRequested: sql`1` }).where(and(eq(turns.id, turnId), eq(turns.status, 'running'))).returning();
+	const [running] = await tx
+		.update(turns)
+		.set({ cancelRequested: sql`1` })
+		.where(and(eq(turns.id, turnId), eq(turns.status, 'running')))
+		.returning();
 	return running;
 }

@@ -13,7 +13,16 @@ import { embedPending } from '../search';
 import { checkpointDue, checkpointInstruction } from '../memory';
 import { summaries } from '../records';
 import { appendEvent } from './events';
-import { claimNext, hasUnfinished, nextLeaseExpiry, renewLease, requestCancel, DEFAULT_LEASE, type LeaseTiming, type TurnRow } from './leases';
+import {
+	claimNext,
+	hasUnfinished,
+	nextLeaseExpiry,
+	renewLease,
+	requestCancel,
+	DEFAULT_LEASE,
+	type LeaseTiming,
+	type TurnRow
+} from './leases';
 import { clearWork, markWork, sessionsWithWork } from './work';
 import { executeTurn, type EngineDeps, type TurnOutcome } from './engine';
 import { historySinceCheckpoint } from './history';
@@ -74,7 +83,9 @@ export class TurnRunner {
 			return;
 		}
 		const loop = this.drain(sessionId)
-			.catch((err: unknown) => console.error(`[kantera] turn runner for session ${sessionId} failed:`, err instanceof Error ? err.message : err))
+			.catch((err: unknown) =>
+				console.error(`[kantera] turn runner for session ${sessionId} failed:`, err instanceof Error ? err.message : err)
+			)
 			.finally(() => {
 				this.loops.delete(sessionId);
 				if (this.again.delete(sessionId)) this.kick(sessionId);
@@ -167,7 +178,12 @@ export class TurnRunner {
 	private async checkpointIfDue(s: SessionDb): Promise<TurnOutcome | undefined> {
 		const history = await historySinceCheckpoint(s.db);
 		if (!checkpointDue(history, this.deps.config.engine.memory, this.deps.countTokens)) return undefined;
-		const [last] = await s.db.select({ userId: turns.userId }).from(turns).where(eq(turns.kind, 'player')).orderBy(desc(turns.createdAt)).limit(1);
+		const [last] = await s.db
+			.select({ userId: turns.userId })
+			.from(turns)
+			.where(eq(turns.kind, 'player'))
+			.orderBy(desc(turns.createdAt))
+			.limit(1);
 		if (!last) return undefined;
 		const settings = await readSettings(s.db, this.deps.config);
 		const previous = await summaries.latest(s.db);
@@ -179,7 +195,18 @@ export class TurnRunner {
 			const id = newId();
 			const [row] = await tx
 				.insert(turns)
-				.values({ id, idempotencyKey: `checkpoint:${id}`, kind: 'checkpoint', userId: last.userId, input: instruction, status: 'running', leaseOwner: this.owner, leaseExpiresAt: now + this.lease.leaseMs, createdAt: now, startedAt: now })
+				.values({
+					id,
+					idempotencyKey: `checkpoint:${id}`,
+					kind: 'checkpoint',
+					userId: last.userId,
+					input: instruction,
+					status: 'running',
+					leaseOwner: this.owner,
+					leaseExpiresAt: now + this.lease.leaseMs,
+					createdAt: now,
+					startedAt: now
+				})
 				.returning();
 			if (row) await appendEvent(tx, { type: 'turn.started', turnId: id });
 			return row;
@@ -187,7 +214,10 @@ export class TurnRunner {
 		if (!turn) return undefined;
 		await markWork(this.deps.control.db, s.id, now);
 		const outcome = await this.runLeased(s, turn);
-		if (outcome.status !== 'committed') console.warn(`[kantera] checkpoint in session ${s.id} did not commit: ${outcome.failure ? `${outcome.failure.reason}, error id ${outcome.failure.errorId}` : outcome.status}`);
+		if (outcome.status !== 'committed')
+			console.warn(
+				`[kantera] checkpoint in session ${s.id} did not commit: ${outcome.failure ? `${outcome.failure.reason}, error id ${outcome.failure.errorId}` : outcome.status}`
+			);
 		return outcome;
 	}
 

@@ -15,7 +15,10 @@ export interface SessionSettings {
 const KEYS = ['language', 'llm.provider', 'llm.model'] as const;
 
 export async function readSettings(exec: SessionExec, cfg: Pick<Config, 'llm'>): Promise<SessionSettings> {
-	const rows = await exec.select().from(meta).where(inArray(meta.key, [...KEYS]));
+	const rows = await exec
+		.select()
+		.from(meta)
+		.where(inArray(meta.key, [...KEYS]));
 	const get = (k: (typeof KEYS)[number]) => rows.find((r) => r.key === k)?.value;
 	const storedLanguage = get('language');
 	const language = isLanguage(storedLanguage) ? storedLanguage : 'en';

@@ -28,7 +28,10 @@ export function markWorkIfTaken(db: ControlDrizzle, sessionId: string, now: numb
 
 /** Notes that the session has a turn running or queued (a checkpoint, a model switch's hand-off). */
 export async function markWork(db: ControlDrizzle, sessionId: string, now: number): Promise<void> {
-	await db.insert(sessionWork).values({ sessionId, since: now }).onConflictDoUpdate({ target: sessionWork.sessionId, set: { since: now } });
+	await db
+		.insert(sessionWork)
+		.values({ sessionId, since: now })
+		.onConflictDoUpdate({ target: sessionWork.sessionId, set: { since: now } });
 }
 
 /**

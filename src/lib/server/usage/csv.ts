@@ -13,12 +13,34 @@ export function csvField(value: string | number | null): string {
 }
 
 const usd = (micros: number) => (micros / 1_000_000).toFixed(6);
-const TOKEN_COLUMNS = ['calls', 'input_tokens', 'cached_input_tokens', 'cache_write_tokens', 'output_tokens', 'cost_usd', 'failures', 'retries', 'p50_latency_ms', 'p95_latency_ms'];
+const TOKEN_COLUMNS = [
+	'calls',
+	'input_tokens',
+	'cached_input_tokens',
+	'cache_write_tokens',
+	'output_tokens',
+	'cost_usd',
+	'failures',
+	'retries',
+	'p50_latency_ms',
+	'p95_latency_ms'
+];
 
 export function usageCsv(report: UsageReport, view: CsvView): string {
 	let header: string[];
 	let rows: (string | number | null)[][];
-	const numbers = (t: UsageReport['total']) => [t.calls, t.inputTokens, t.cachedInputTokens, t.cacheWriteTokens, t.outputTokens, usd(t.costMicros), t.failures, t.retries, t.p50Ms, t.p95Ms];
+	const numbers = (t: UsageReport['total']) => [
+		t.calls,
+		t.inputTokens,
+		t.cachedInputTokens,
+		t.cacheWriteTokens,
+		t.outputTokens,
+		usd(t.costMicros),
+		t.failures,
+		t.retries,
+		t.p50Ms,
+		t.p95Ms
+	];
 	if (view === 'days') {
 		header = ['day', 'provider', 'model', ...TOKEN_COLUMNS];
 		rows = report.dayModels.map((r) => [r.day, r.provider, r.model, ...numbers(r)]);
@@ -27,7 +49,16 @@ export function usageCsv(report: UsageReport, view: CsvView): string {
 		rows = report.models.map((r) => [r.provider, r.model, ...numbers(r)]);
 	} else {
 		header = ['user', 'tier', 'turns', 'calls', 'input_tokens', 'cached_input_tokens', 'output_tokens', 'cost_usd'];
-		rows = report.users.map((u) => [u.name, u.tier, u.turns, u.calls, u.inputTokens, u.cachedInputTokens, u.outputTokens, usd(u.costMicros)]);
+		rows = report.users.map((u) => [
+			u.name,
+			u.tier,
+			u.turns,
+			u.calls,
+			u.inputTokens,
+			u.cachedInputTokens,
+			u.outputTokens,
+			usd(u.costMicros)
+		]);
 	}
 	return [header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
 }

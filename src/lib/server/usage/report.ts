@@ -14,7 +14,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const MAX_REPORT_DAYS = 366;
 export const DEFAULT_REPORT_DAYS = 30;
 
-const Day = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'dates are YYYY-MM-DD'), v.check((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'not a calendar date'));
+const Day = v.pipe(
+	v.string(),
+	v.regex(/^\d{4}-\d{2}-\d{2}$/, 'dates are YYYY-MM-DD'),
+	v.check((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'not a calendar date')
+);
 
 export interface ReportRange {
 	from: string;
@@ -165,7 +169,9 @@ export async function usageReport(db: ControlDrizzle, range: ReportRange): Promi
 		range,
 		total: totals(rows),
 		days: daysOf(range).map((day) => ({ day, ...totals(byDay.get(day) ?? []) })),
-		models: [...byModel.entries()].map(([k, list]) => ({ ...split(k), ...totals(list) })).sort((a, b) => b.costMicros - a.costMicros || b.calls - a.calls),
+		models: [...byModel.entries()]
+			.map(([k, list]) => ({ ...split(k), ...totals(list) }))
+			.sort((a, b) => b.costMicros - a.costMicros || b.calls - a.calls),
 		dayModels: [...byDayModel.entries()]
 			.map(([k, list]) => {
 				const [day = '', ...rest] = k.split('\u0000');

@@ -17,7 +17,12 @@ const { usageDaily, usageSession } = controlSchema;
 /** The chart shows the most recent turns; older ones still count in the totals. */
 export const SPEND_TURNS = 60;
 
-export async function sessionSpend(app: Pick<App, 'config' | 'control'>, s: SessionDb, user: AuthUser, now = Date.now()): Promise<SpendDto> {
+export async function sessionSpend(
+	app: Pick<App, 'config' | 'control'>,
+	s: SessionDb,
+	user: AuthUser,
+	now = Date.now()
+): Promise<SpendDto> {
 	const perTurn = await s.db
 		.select({
 			turnId: ledger.turnId,
@@ -53,12 +58,26 @@ export async function sessionSpend(app: Pick<App, 'config' | 'control'>, s: Sess
 		budgets.push({ scope: 'session', limitMicros: budget.session.limit, leftMicros: Math.max(0, budget.session.limit - (row?.cost ?? 0)) });
 	}
 	if (budget.userDay.limit !== undefined) {
-		const [row] = await app.control.db.select({ cost: usageDaily.costMicros }).from(usageDaily).where(and(eq(usageDaily.userId, user.id), eq(usageDaily.day, utcDay(now))));
-		budgets.push({ scope: 'user_day', limitMicros: budget.userDay.limit, leftMicros: Math.max(0, budget.userDay.limit - (row?.cost ?? 0)) });
+		const [row] = await app.control.db
+			.select({ cost: usageDaily.costMicros })
+			.from(usageDaily)
+			.where(and(eq(usageDaily.userId, user.id), eq(usageDaily.day, utcDay(now))));
+		budgets.push({
+			scope: 'user_day',
+			limitMicros: budget.userDay.limit,
+			leftMicros: Math.max(0, budget.userDay.limit - (row?.cost ?? 0))
+		});
 	}
 	if (budget.globalMonth.limit !== undefined) {
-		const [row] = await app.control.db.select({ cost: sum(usageDaily.costMicros) }).from(usageDaily).where(like(usageDaily.day, `${utcMonth(now)}-%`));
-		budgets.push({ scope: 'global_month', limitMicros: budget.globalMonth.limit, leftMicros: Math.max(0, budget.globalMonth.limit - Number(row?.cost ?? 0)) });
+		const [row] = await app.control.db
+			.select({ cost: sum(usageDaily.costMicros) })
+			.from(usageDaily)
+			.where(like(usageDaily.day, `${utcMonth(now)}-%`));
+		budgets.push({
+			scope: 'global_month',
+			limitMicros: budget.globalMonth.limit,
+			leftMicros: Math.max(0, budget.globalMonth.limit - Number(row?.cost ?? 0))
+		});
 	}
 	return {
 		turns: all.slice(-SPEND_TURNS),

@@ -36,7 +36,8 @@ const parsed = new Map<string, WorldPreset>();
 /** A shipped world in one language, validated. Throws WorldError for an unknown id. */
 export function getWorld(id: string, language: Language): WorldPreset {
 	if (!isWorldId(id)) throw new WorldError('unknown_world', `There is no world "${id}"; the worlds are ${WORLD_IDS.join(', ')}.`);
-	if (!LANGUAGES.includes(language)) throw new WorldError('unknown_world', `Worlds are written in ${LANGUAGES.join(' and ')}; got "${String(language)}".`);
+	if (!LANGUAGES.includes(language))
+		throw new WorldError('unknown_world', `Worlds are written in ${LANGUAGES.join(' and ')}; got "${String(language)}".`);
 	const cacheKey = `${id}:${language}`;
 	const cached = parsed.get(cacheKey);
 	if (cached) return cached;

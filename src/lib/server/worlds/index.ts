@@ -3,7 +3,15 @@
  * preset follows, and seeding a new session from one.
  */
 export { listWorlds, getWorld, isWorldId, WORLD_IDS, type WorldId, type WorldSummary } from './catalog';
-export { seedSessionFromWorld, seedSessionFromPreset, WORLD_SEED_TURN_ID, PLOT_KEY, SEALED_DOCUMENTS_RULE, type SeededWorld, type SeedOptions } from './seed';
+export {
+	seedSessionFromWorld,
+	seedSessionFromPreset,
+	WORLD_SEED_TURN_ID,
+	PLOT_KEY,
+	SEALED_DOCUMENTS_RULE,
+	type SeededWorld,
+	type SeedOptions
+} from './seed';
 export { readOrigin, readPresetCopy, type PresetOrigin, type StoredOrigin } from './origin';
 export {
 	WorldPresetSchema,

@@ -90,7 +90,8 @@ export const WorldSecretSchema = v.object({
 function jsonHasControlCharacter(value: unknown): boolean {
 	if (typeof value === 'string') return hasControlCharacter(value);
 	if (Array.isArray(value)) return value.some(jsonHasControlCharacter);
-	if (typeof value === 'object' && value !== null) return Object.entries(value).some(([key, inner]) => hasControlCharacter(key) || jsonHasControlCharacter(inner));
+	if (typeof value === 'object' && value !== null)
+		return Object.entries(value).some(([key, inner]) => hasControlCharacter(key) || jsonHasControlCharacter(inner));
 	return false;
 }
 
@@ -153,7 +154,11 @@ export const WorldPresetSchema = v.pipe(
 		['opening', 'present']
 	),
 	v.forward(
-		v.partialCheck([['opening', 'present']], (w) => new Set(w.opening.present).size === w.opening.present.length, 'The opening names an NPC twice.'),
+		v.partialCheck(
+			[['opening', 'present']],
+			(w) => new Set(w.opening.present).size === w.opening.present.length,
+			'The opening names an NPC twice.'
+		),
 		['opening', 'present']
 	),
 	v.forward(
@@ -172,5 +177,3 @@ export type WorldPreset = v.InferOutput<typeof WorldPresetSchema>;
 export type WorldPresetInput = v.InferInput<typeof WorldPresetSchema>;
 export type WorldNpc = v.InferOutput<typeof WorldNpcSchema>;
 export type WorldSecret = v.InferOutput<typeof WorldSecretSchema>;
-
-

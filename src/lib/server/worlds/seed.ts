@@ -60,7 +60,12 @@ function refOf(world: WorldPreset, part: string): string {
  * database that already has a mission or documents (the mission would stay the old one and the
  * documents would be duplicated).
  */
-export async function seedSessionFromWorld(tx: SessionTx, worldId: string, language: Language, options: SeedOptions = {}): Promise<SeededWorld> {
+export async function seedSessionFromWorld(
+	tx: SessionTx,
+	worldId: string,
+	language: Language,
+	options: SeedOptions = {}
+): Promise<SeededWorld> {
 	return seedSessionFromPreset(tx, getWorld(worldId, language), options);
 }
 
@@ -90,7 +95,12 @@ export async function seedSessionFromPreset(tx: SessionTx, world: WorldPreset, o
 	const premiseDoc = await documents.create(tx, { ...premise, ...visibility, ref: refOf(world, 'premise') });
 	const settingDoc = await documents.create(tx, { ...setting, ...visibility, ref: refOf(world, 'setting') });
 	const pcDoc = await documents.create(tx, { ...pc, ...visibility, ref: refOf(world, 'pc') });
-	const notesDoc = await documents.create(tx, { title: world.gmNotesTitle, body: gmNotes(world), gmOnly: true, ref: refOf(world, 'gm-notes') });
+	const notesDoc = await documents.create(tx, {
+		title: world.gmNotesTitle,
+		body: gmNotes(world),
+		gmOnly: true,
+		ref: refOf(world, 'gm-notes')
+	});
 
 	await story.setPlot(tx, { key: PLOT_KEY, title: world.plot.title, body: world.plot.body, ref: refOf(world, 'plot') });
 	for (const secret of world.secrets) {

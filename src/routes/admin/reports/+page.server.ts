@@ -2,7 +2,15 @@ import { error, fail } from '@sveltejs/kit';
 import * as v from 'valibot';
 import { getApp } from '$lib/server/app';
 import { formText, requireUser } from '$lib/server/hooks';
-import { dismissReports, isPresetError, isPresetId, moderatePreset, moderatedPresets, openReports, restorePreset } from '$lib/server/presets';
+import {
+	dismissReports,
+	isPresetError,
+	isPresetId,
+	moderatePreset,
+	moderatedPresets,
+	openReports,
+	restorePreset
+} from '$lib/server/presets';
 import type { AuthUser } from '$lib/server/auth';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -13,7 +21,10 @@ function requireAdmin(locals: App.Locals, url: URL): AuthUser {
 	return user;
 }
 
-const PresetIdField = v.pipe(v.string(), v.check((id: string) => isPresetId(id), 'not a preset id'));
+const PresetIdField = v.pipe(
+	v.string(),
+	v.check((id: string) => isPresetId(id), 'not a preset id')
+);
 
 async function act(request: Request, locals: App.Locals, url: URL, fn: (id: string) => Promise<void>) {
 	requireAdmin(locals, url);

@@ -60,7 +60,10 @@ export const actions = {
 		const language = v.safeParse(LanguageChoice, formText(data, 'language') || undefined);
 		let sessionId: string;
 		try {
-			const started = await playPreset(await getApp(), user, params.id, { title: checkedTitle.output, language: language.success ? language.output : undefined });
+			const started = await playPreset(await getApp(), user, params.id, {
+				title: checkedTitle.output,
+				language: language.success ? language.output : undefined
+			});
 			sessionId = started.session.id;
 		} catch (err) {
 			presetPageError(err);
@@ -87,7 +90,8 @@ export const actions = {
 		try {
 			await changeVisibility(await getApp(), user, params.id, visibility);
 		} catch (err) {
-			if (isPresetError(err, 'rate_limited')) return fail(429, { visibility: { code: 'rateLimited' as const, message: err.details.retryAt?.toISOString() ?? '' } });
+			if (isPresetError(err, 'rate_limited'))
+				return fail(429, { visibility: { code: 'rateLimited' as const, message: err.details.retryAt?.toISOString() ?? '' } });
 			if (isPresetError(err, 'not_playable')) return fail(409, { visibility: { code: 'notPlayable' as const, message: err.message } });
 			if (isPresetError(err, 'forbidden')) return fail(403, { visibility: { code: 'moderated' as const, message: err.message } });
 			presetPageError(err);

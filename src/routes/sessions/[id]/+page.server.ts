@@ -34,7 +34,10 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 	const docId = query.success ? query.output.doc : undefined;
 	try {
 		const s = await getPlaySession(app, user.id, params.id);
-		const [view, records] = await app.sessions.use(s.id, async (db) => [await loadPlayView(db.db, s.id), await recordsView(db.db, docId)] as const);
+		const [view, records] = await app.sessions.use(
+			s.id,
+			async (db) => [await loadPlayView(db.db, s.id), await recordsView(db.db, docId)] as const
+		);
 		return {
 			// The play page is the whole screen: the site's header and column stay out of it.
 			fullscreen: true,
@@ -69,11 +72,15 @@ async function sendTurn(app: Kantera, locals: App.Locals, url: URL, sessionId: s
 	const text = formText(data, 'text');
 	const trimmed = text.trim();
 	if (trimmed === '') return fail(400, { turn: { text, error: { code: 'empty' } satisfies TurnFormError } });
-	if (hasControlCharacter(text)) return fail(400, { turn: { text, error: { code: 'invalid', message: controlCharacterMessage('The text') } satisfies TurnFormError } });
+	if (hasControlCharacter(text))
+		return fail(400, { turn: { text, error: { code: 'invalid', message: controlCharacterMessage('The text') } satisfies TurnFormError } });
 	const max = app.config.engine.maxInputChars;
-	if (trimmed.length > max) return fail(400, { turn: { text, error: { code: 'tooLong', length: trimmed.length, max } satisfies TurnFormError } });
+	if (trimmed.length > max)
+		return fail(400, { turn: { text, error: { code: 'tooLong', length: trimmed.length, max } satisfies TurnFormError } });
 	try {
-		await withSession(app, user, sessionId, (s) => postTurn(app, user, s, { text: trimmed, idempotencyKey: formText(data, 'idempotencyKey') }));
+		await withSession(app, user, sessionId, (s) =>
+			postTurn(app, user, s, { text: trimmed, idempotencyKey: formText(data, 'idempotencyKey') })
+		);
 	} catch (err) {
 		return turnFailure(err, text);
 	}

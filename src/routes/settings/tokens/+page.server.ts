@@ -10,7 +10,13 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 	const user = requireUser(locals, url);
 	const tokens = await listTokens(await getApp(), user.id);
 	return {
-		tokens: tokens.map((t) => ({ id: t.id, name: t.name, createdAt: t.createdAt.toISOString(), expiresAt: iso(t.expiresAt), lastUsedAt: iso(t.lastUsedAt) }))
+		tokens: tokens.map((t) => ({
+			id: t.id,
+			name: t.name,
+			createdAt: t.createdAt.toISOString(),
+			expiresAt: iso(t.expiresAt),
+			lastUsedAt: iso(t.lastUsedAt)
+		}))
 	};
 };
 

@@ -46,7 +46,9 @@ describe('the GM tool list', () => {
 			const properties = tool.parameters.properties;
 			if (!isObject(properties)) throw new Error(`${tool.name} has no properties`);
 			for (const [name, schema] of Object.entries(properties)) {
-				expect(isObject(schema) && typeof schema.description === 'string' && schema.description.length > 10, `${tool.name}.${name}`).toBe(true);
+				expect(isObject(schema) && typeof schema.description === 'string' && schema.description.length > 10, `${tool.name}.${name}`).toBe(
+					true
+				);
 			}
 		}
 	});

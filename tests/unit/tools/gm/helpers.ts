@@ -27,7 +27,16 @@ export interface Turn {
 
 export function turnOn(s: SessionDb, rng?: Rng): Turn {
 	const staging = new Staging(s);
-	const ctx: ToolContext = { read: (fn) => staging.read(fn), write: (fn) => staging.write(fn), embedder, language: 'en', rng, cues: [], places: [], choices: [] };
+	const ctx: ToolContext = {
+		read: (fn) => staging.read(fn),
+		write: (fn) => staging.write(fn),
+		embedder,
+		language: 'en',
+		rng,
+		cues: [],
+		places: [],
+		choices: []
+	};
 	const tools = gmToolMap();
 	let calls = 0;
 	const call = (name: string, args: unknown = {}) =>
@@ -62,7 +71,19 @@ export function useTurns(): (fn: (t: Turn) => Promise<void>, rng?: Rng) => Promi
 	};
 }
 
-const TABLES = ['state', 'journal', 'memory_notes', 'documents', 'story_entries', 'sections', 'embed_queue', 'npcs', 'scenes', 'image_orders', 'stage_cues'];
+const TABLES = [
+	'state',
+	'journal',
+	'memory_notes',
+	'documents',
+	'story_entries',
+	'sections',
+	'embed_queue',
+	'npcs',
+	'scenes',
+	'image_orders',
+	'stage_cues'
+];
 
 /** Every row of every table a GM tool can write: compare before and after to prove nothing landed. */
 export async function dump(s: SessionDb): Promise<Record<string, unknown[]>> {

@@ -28,7 +28,9 @@ describe('recall', () => {
 			const out = json(await t.ok('recall', { query: 'Bram' }));
 			const hits = out.hits;
 			if (!Array.isArray(hits)) throw new Error('no hits');
-			expect(hits).toContainEqual(expect.objectContaining({ kind: 'document', recordId: world?.id, path: 'World › Geography › North › North Gate' }));
+			expect(hits).toContainEqual(
+				expect.objectContaining({ kind: 'document', recordId: world?.id, path: 'World › Geography › North › North Gate' })
+			);
 			expect(hits).toContainEqual(expect.objectContaining({ kind: 'document', recordId: secrets?.id, path: 'Secrets' }));
 			expect(String(hits[0]?.snippet)).toContain('Bram');
 		});
@@ -109,7 +111,9 @@ describe('read_document', () => {
 describe('read_document on a long document', () => {
 	it('cuts the reply and lists the sections to read instead', async () => {
 		await withTurn(async (t) => {
-			const chapters = Array.from({ length: 12 }, (_, i) => `# Chapter ${i + 1}\n${'Lorem ipsum dolor sit amet. '.repeat(40)}`).join('\n\n');
+			const chapters = Array.from({ length: 12 }, (_, i) => `# Chapter ${i + 1}\n${'Lorem ipsum dolor sit amet. '.repeat(40)}`).join(
+				'\n\n'
+			);
 			const doc = await t.s.write((tx) => documents.create(tx, { title: 'Chronicle', body: chapters }));
 			const whole = await t.ok('read_document', { id: doc.id });
 			expect(whole).toMatch(/cut at 10000 of \d+ characters; read the rest one section at a time/);
@@ -124,10 +128,15 @@ describe('read_document on a long document', () => {
 describe('get_state / update_state', () => {
 	it('applies a merge patch and reports what changed and what was removed', async () => {
 		await withTurn(async (t) => {
-			await t.ok('update_state', { patch: { location: 'North Gate', hp: 10, inventory: ['rope'], flags: { gate_open: false, met_bram: true } } });
+			await t.ok('update_state', {
+				patch: { location: 'North Gate', hp: 10, inventory: ['rope'], flags: { gate_open: false, met_bram: true } }
+			});
 			const out = json(await t.ok('update_state', { patch: { hp: 7, flags: { gate_open: true }, location: null } }));
 			expect(out).toEqual({ version: 2, changed: { hp: 7, flags: { gate_open: true, met_bram: true } }, removed: ['location'] });
-			expect(json(await t.ok('get_state'))).toEqual({ version: 2, state: { hp: 7, inventory: ['rope'], flags: { gate_open: true, met_bram: true } } });
+			expect(json(await t.ok('get_state'))).toEqual({
+				version: 2,
+				state: { hp: 7, inventory: ['rope'], flags: { gate_open: true, met_bram: true } }
+			});
 			expect(json(await t.ok('get_state', { keys: ['hp', 'mana'] }))).toEqual({ version: 2, state: { hp: 7 }, missing: ['mana'] });
 		});
 	});
@@ -137,8 +146,18 @@ describe('journal_append / journal_read', () => {
 	it('appends events and reads the latest N, oldest first, or forward from an id', async () => {
 		await withTurn(async (t) => {
 			for (const n of [1, 2, 3, 4]) expect(await t.ok('journal_append', { entry: `event ${n}` })).toBe(`Journal entry #${n} recorded.`);
-			expect(json(await t.ok('journal_read', { last: 2 }))).toEqual({ entries: [{ id: 3, entry: 'event 3' }, { id: 4, entry: 'event 4' }] });
-			expect(json(await t.ok('journal_read', { after_id: 1, last: 2 }))).toEqual({ entries: [{ id: 2, entry: 'event 2' }, { id: 3, entry: 'event 3' }] });
+			expect(json(await t.ok('journal_read', { last: 2 }))).toEqual({
+				entries: [
+					{ id: 3, entry: 'event 3' },
+					{ id: 4, entry: 'event 4' }
+				]
+			});
+			expect(json(await t.ok('journal_read', { after_id: 1, last: 2 }))).toEqual({
+				entries: [
+					{ id: 2, entry: 'event 2' },
+					{ id: 3, entry: 'event 3' }
+				]
+			});
 			expect(await t.ok('journal_read', { after_id: 4 })).toBe('No journal entries after #4.');
 		});
 	});
@@ -153,7 +172,9 @@ describe('journal_append / journal_read', () => {
 describe('memory', () => {
 	it('creates, edits (whole or by exact replacement), views, lists and deletes notes', async () => {
 		await withTurn(async (t) => {
-			expect(await t.ok('memory', { action: 'create', name: 'NPC: Bram', body: 'Gate guard. Likes apples.' })).toBe('Note "NPC: Bram" created.');
+			expect(await t.ok('memory', { action: 'create', name: 'NPC: Bram', body: 'Gate guard. Likes apples.' })).toBe(
+				'Note "NPC: Bram" created.'
+			);
 			await t.ok('memory', { action: 'create', name: 'Player preferences', body: 'Enjoys riddles.' });
 			await t.ok('memory', { action: 'edit', name: 'NPC: Bram', old_text: 'apples', new_text: 'pears' });
 			expect(await t.ok('memory', { action: 'view', name: 'NPC: Bram' })).toBe('# NPC: Bram\n\nGate guard. Likes pears.');

@@ -41,8 +41,13 @@ describe('register_npc / set_scene', () => {
 				registration: 'created',
 				sprite: 'ordered (generated after this turn)'
 			});
-			expect(json(await t.ok('register_npc', { name: 'Bram', appearance: 'tall man,  grey beard, steel breastplate' }))).toMatchObject({ registration: 'unchanged' });
-			expect(json(await t.ok('register_npc', { name: 'Bram', appearance: 'tall man, grey beard, red cloak' }))).toMatchObject({ registration: 'updated', sprite: 'ordered (generated after this turn)' });
+			expect(json(await t.ok('register_npc', { name: 'Bram', appearance: 'tall man,  grey beard, steel breastplate' }))).toMatchObject({
+				registration: 'unchanged'
+			});
+			expect(json(await t.ok('register_npc', { name: 'Bram', appearance: 'tall man, grey beard, red cloak' }))).toMatchObject({
+				registration: 'updated',
+				sprite: 'ordered (generated after this turn)'
+			});
 			await t.commit();
 			expect(await npcs.get(t.s.db, 'Bram')).toMatchObject({ appearance: 'tall man, grey beard, red cloak' });
 			const orders = await imageOrders.forTarget(t.s.db, 'npc', 'Bram');
@@ -52,7 +57,9 @@ describe('register_npc / set_scene', () => {
 			expect(orders[0]?.prompt).not.toContain('breastplate');
 
 			const later = t.next();
-			expect(json(await later.ok('register_npc', { name: 'Bram', appearance: 'tall man, grey beard, red cloak', regenerate: true }))).toMatchObject({ registration: 'unchanged', sprite: 'ordered (generated after this turn)' });
+			expect(
+				json(await later.ok('register_npc', { name: 'Bram', appearance: 'tall man, grey beard, red cloak', regenerate: true }))
+			).toMatchObject({ registration: 'unchanged', sprite: 'ordered (generated after this turn)' });
 		});
 	});
 
@@ -72,9 +79,17 @@ describe('register_npc / set_scene', () => {
 
 	it('orders expression sprites under the tag name "Name(expression)", at most four per character, again when the look changes', async () => {
 		await withTurn(async (t) => {
-			const first = json(await t.ok('register_npc', { name: 'Mira', appearance: 'young woman, red scarf', expressions: ['smile', 'angry', 'smile'] }));
+			const first = json(
+				await t.ok('register_npc', { name: 'Mira', appearance: 'young woman, red scarf', expressions: ['smile', 'angry', 'smile'] })
+			);
 			expect(first).toMatchObject({ registration: 'created', expression_sprites_ordered: ['smile', 'angry'] });
-			const more = json(await t.ok('register_npc', { name: 'Mira', appearance: 'young woman, red scarf', expressions: ['sad', 'surprised', 'sleepy', 'smile'] }));
+			const more = json(
+				await t.ok('register_npc', {
+					name: 'Mira',
+					appearance: 'young woman, red scarf',
+					expressions: ['sad', 'surprised', 'sleepy', 'smile']
+				})
+			);
 			expect(more).toMatchObject({ registration: 'unchanged', expression_sprites_ordered: ['sad', 'surprised'] });
 			expect(String(more.expressions_not_ordered)).toMatch(/^sleepy: a character has at most 4 expression sprites/);
 			await t.commit();
@@ -85,7 +100,9 @@ describe('register_npc / set_scene', () => {
 
 			// A new look re-draws every expression with it; the names stay free of tag punctuation.
 			const later = t.next();
-			expect(json(await later.ok('register_npc', { name: 'Mira', appearance: 'young woman, blue scarf' }))).toMatchObject({ expression_sprites_ordered: ['smile', 'angry', 'sad', 'surprised'] });
+			expect(json(await later.ok('register_npc', { name: 'Mira', appearance: 'young woman, blue scarf' }))).toMatchObject({
+				expression_sprites_ordered: ['smile', 'angry', 'sad', 'surprised']
+			});
 			const bad = await later.call('register_npc', { name: 'Mira', appearance: 'x', expressions: ['grin)'] });
 			expect(bad).toMatchObject({ isError: true });
 			expect(bad.content).toMatch(/may not contain @ : \( \)/);
@@ -123,11 +140,18 @@ describe('register_npc / set_scene', () => {
 describe('adv_stage', () => {
 	it("keeps the choices to offer (the latest call's), with or without cues", async () => {
 		await withTurn(async (t) => {
-			expect(json(await t.ok('adv_stage', { choices: ['Ask Sefa  about\nher brother', 'Leave'] }))).toEqual({ staged: 0, cues_this_turn: 0, choices_offered: 2 });
+			expect(json(await t.ok('adv_stage', { choices: ['Ask Sefa  about\nher brother', 'Leave'] }))).toEqual({
+				staged: 0,
+				cues_this_turn: 0,
+				choices_offered: 2
+			});
 			expect(t.ctx.choices).toEqual(['Ask Sefa about her brother', 'Leave']);
 			await t.ok('adv_stage', { cues: [{ paragraph: 0, action: 'enter', character: 'Sefa', slot: 'left' }] });
 			expect(t.ctx.choices).toHaveLength(2);
-			await t.ok('adv_stage', { cues: [{ paragraph: 1, action: 'exit', character: 'Sefa' }], choices: ['Follow her', 'Stay', 'Call the watch'] });
+			await t.ok('adv_stage', {
+				cues: [{ paragraph: 1, action: 'exit', character: 'Sefa' }],
+				choices: ['Follow her', 'Stay', 'Call the watch']
+			});
 			expect(t.ctx.choices).toEqual(['Follow her', 'Stay', 'Call the watch']);
 			expect(t.ctx.cues).toHaveLength(2);
 		});
@@ -195,7 +219,15 @@ describe('adv_stage', () => {
 				[{ choices: ['Only one'] }, /choices/],
 				[{ choices: ['a', 'b', 'c', 'd', 'e'] }, /choices/],
 				[{ choices: ['ok', ''] }, /choices\.1/],
-				[{ cues: [{ paragraph: 0, action: 'exit', character: 'Mira' }, { paragraph: 1, action: 'move', character: 'Mira' }] }, /cues\.1\.slot/]
+				[
+					{
+						cues: [
+							{ paragraph: 0, action: 'exit', character: 'Mira' },
+							{ paragraph: 1, action: 'move', character: 'Mira' }
+						]
+					},
+					/cues\.1\.slot/
+				]
 			];
 			for (const [args, message] of cases) {
 				const r = await t.call('adv_stage', args);

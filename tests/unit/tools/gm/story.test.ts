@@ -7,9 +7,15 @@ const withTurn = useTurns();
 describe('story tools', () => {
 	it('begins a plot entry, a quest and a clue, and reads them back by type and key', async () => {
 		await withTurn(async (t) => {
-			expect(await t.ok('story_begin', { type: 'plot', key: 'main-arc', title: 'The Drowned Crown', body: 'The regent hides the crown.' })).toBe('Plot entry "main-arc" set.');
-			expect(await t.ok('story_begin', { type: 'quest', key: 'find-crown', body: 'Find the crown for the abbess.' })).toMatch(/Quest "find-crown" begun/);
-			expect(await t.ok('story_begin', { type: 'clue', key: 'wet-footprints', body: 'Wet footprints lead to the cellar.' })).toMatch(/hidden/);
+			expect(
+				await t.ok('story_begin', { type: 'plot', key: 'main-arc', title: 'The Drowned Crown', body: 'The regent hides the crown.' })
+			).toBe('Plot entry "main-arc" set.');
+			expect(await t.ok('story_begin', { type: 'quest', key: 'find-crown', body: 'Find the crown for the abbess.' })).toMatch(
+				/Quest "find-crown" begun/
+			);
+			expect(await t.ok('story_begin', { type: 'clue', key: 'wet-footprints', body: 'Wet footprints lead to the cellar.' })).toMatch(
+				/hidden/
+			);
 			expect(json(await t.ok('story_read'))).toEqual({
 				entries: [
 					{ type: 'plot', key: 'main-arc', title: 'The Drowned Crown', body: 'The regent hides the crown.' },
@@ -42,7 +48,9 @@ describe('story tools', () => {
 			await t.commit();
 			expect(await story.get(t.s.db, 'plot', 'main-arc')).toMatchObject({ title: 'Arc', body: 'The abbess hides the crown.' });
 			const next = t.next();
-			expect((await next.call('story_revise', { key: 'side-arc', body: 'x' })).content).toMatch(/no plot entry "side-arc"; begin it with story_begin/);
+			expect((await next.call('story_revise', { key: 'side-arc', body: 'x' })).content).toMatch(
+				/no plot entry "side-arc"; begin it with story_begin/
+			);
 		});
 	});
 
@@ -52,7 +60,11 @@ describe('story tools', () => {
 			await t.commit();
 			const turn = t.next();
 
-			const overwrite = await turn.call('story_advance', { action: 'confirm_truth', key: 'regent-guilty', body: 'The regent is innocent.' });
+			const overwrite = await turn.call('story_advance', {
+				action: 'confirm_truth',
+				key: 'regent-guilty',
+				body: 'The regent is innocent.'
+			});
 			expect(overwrite).toMatchObject({ isError: true, ran: true });
 			expect(overwrite.content).toMatch(/already confirmed and truths can't be overwritten/);
 
@@ -65,7 +77,9 @@ describe('story tools', () => {
 
 			expect(turn.staging.size).toBe(0);
 			await turn.commit();
-			expect(await story.read(t.s.db, { type: 'truth' })).toEqual([expect.objectContaining({ key: 'regent-guilty', body: 'The regent drowned the king.' })]);
+			expect(await story.read(t.s.db, { type: 'truth' })).toEqual([
+				expect.objectContaining({ key: 'regent-guilty', body: 'The regent drowned the king.' })
+			]);
 		});
 	});
 
@@ -79,14 +93,25 @@ describe('story tools', () => {
 			expect(missingPlan.content).toMatch(/next_plan: resolve_quest needs "key", "result" and "next_plan"/);
 			expect(turn.staging.size).toBe(0);
 
-			expect(await turn.ok('story_advance', { action: 'resolve_quest', key: 'find-crown', result: 'Found in the cellar.', next_plan: 'The regent sends assassins.' })).toBe(
-				'Quest "find-crown" resolved; result and next plan saved.'
-			);
+			expect(
+				await turn.ok('story_advance', {
+					action: 'resolve_quest',
+					key: 'find-crown',
+					result: 'Found in the cellar.',
+					next_plan: 'The regent sends assassins.'
+				})
+			).toBe('Quest "find-crown" resolved; result and next plan saved.');
 			expect(turn.staging.size).toBe(1);
 			await turn.commit();
-			expect(await story.get(t.s.db, 'quest', 'find-crown')).toMatchObject({ status: 'resolved', result: 'Found in the cellar.', nextPlan: 'The regent sends assassins.' });
+			expect(await story.get(t.s.db, 'quest', 'find-crown')).toMatchObject({
+				status: 'resolved',
+				result: 'Found in the cellar.',
+				nextPlan: 'The regent sends assassins.'
+			});
 
-			const closed = await t.next().call('story_advance', { action: 'resolve_quest', key: 'find-crown', outcome: 'failed', result: 'x', next_plan: 'y' });
+			const closed = await t
+				.next()
+				.call('story_advance', { action: 'resolve_quest', key: 'find-crown', outcome: 'failed', result: 'x', next_plan: 'y' });
 			expect(closed.content).toMatch(/already resolved/);
 		});
 	});

@@ -13,7 +13,10 @@ const MALFORMED: Record<string, [unknown, RegExp][]> = {
 		[{ query: 'x', k: 0 }, /k/],
 		[{ query: 'x', kinds: ['gossip'] }, /kinds\.0/]
 	],
-	read_document: [[{ id: 'one' }, /id/], [{ id: 1.5 }, /id/]],
+	read_document: [
+		[{ id: 'one' }, /id/],
+		[{ id: 1.5 }, /id/]
+	],
 	get_state: [[{ keys: 'hp' }, /keys/]],
 	update_state: [
 		[{}, /patch/],
@@ -21,8 +24,15 @@ const MALFORMED: Record<string, [unknown, RegExp][]> = {
 		[{ patch: [1, 2] }, /patch/],
 		[{ patch: '{"hp": 3}' }, /patch/]
 	],
-	journal_append: [[{ entry: '' }, /entry/], [{ text: 'hello' }, /entry/], [{ entry: 'x'.repeat(4001) }, /entry/]],
-	journal_read: [[{ last: 0 }, /last/], [{ last: 51 }, /last/]],
+	journal_append: [
+		[{ entry: '' }, /entry/],
+		[{ text: 'hello' }, /entry/],
+		[{ entry: 'x'.repeat(4001) }, /entry/]
+	],
+	journal_read: [
+		[{ last: 0 }, /last/],
+		[{ last: 51 }, /last/]
+	],
 	memory: [
 		[{ action: 'write', name: 'a' }, /action/],
 		[{ action: 'create', name: 'a' }, /body: create needs "name" and "body"/],
@@ -41,10 +51,19 @@ const MALFORMED: Record<string, [unknown, RegExp][]> = {
 		[{ action: 'resolve_quest', key: 'k', result: 'r', next_plan: 'n', outcome: 'won' }, /outcome/],
 		[{ action: 'overwrite_truth', key: 'k', body: 'b' }, /action/]
 	],
-	roll_dice: [[{}, /notation/], [{ notation: 20 }, /notation/]],
-	register_npc: [[{ name: 'Bram' }, /appearance/], [{ name: 'x'.repeat(101), appearance: 'a' }, /name/]],
+	roll_dice: [
+		[{}, /notation/],
+		[{ notation: 20 }, /notation/]
+	],
+	register_npc: [
+		[{ name: 'Bram' }, /appearance/],
+		[{ name: 'x'.repeat(101), appearance: 'a' }, /name/]
+	],
 	set_scene: [[{ name: 'Gate' }, /description/]],
-	adv_stage: [[{ cues: [{ paragraph: 0, action: 'enter' }] }, /cues\.0\.character/], [{}, /cues/]]
+	adv_stage: [
+		[{ cues: [{ paragraph: 0, action: 'enter' }] }, /cues\.0\.character/],
+		[{}, /cues/]
+	]
 };
 
 /** One valid call per tool, in an order where each finds what it needs. */
@@ -67,7 +86,7 @@ const VALID: [string, unknown][] = [
 ];
 
 describe('valid arguments', () => {
-	it('run every tool\'s handler', async () => {
+	it("run every tool's handler", async () => {
 		expect(VALID.map(([name]) => name).sort()).toEqual(GM_TOOLS.map((t) => t.name).sort());
 		await withTurn(async (t) => {
 			await t.s.write((tx) => documents.create(tx, { title: 'World', body: '# Gate\nstone' }));

@@ -18,7 +18,13 @@ export function isLoopback(url: URL): boolean {
 export async function discover(issuer: string, clientId: string, clientSecret: string | undefined): Promise<Discovered> {
 	const url = new URL(issuer);
 	const insecure = url.protocol === 'http:' && isLoopback(url);
-	const config = await client.discovery(url, clientId, undefined, clientSecret === undefined ? client.None() : client.ClientSecretBasic(clientSecret), insecure ? { execute: [client.allowInsecureRequests] } : undefined);
+	const config = await client.discovery(
+		url,
+		clientId,
+		undefined,
+		clientSecret === undefined ? client.None() : client.ClientSecretBasic(clientSecret),
+		insecure ? { execute: [client.allowInsecureRequests] } : undefined
+	);
 	const meta = config.serverMetadata();
 	if (!meta.authorization_endpoint || !meta.token_endpoint) throw new Error(`${issuer} publishes no authorization or token endpoint`);
 	return { config, endpoints: { issuer: meta.issuer, authorization: meta.authorization_endpoint, token: meta.token_endpoint } };

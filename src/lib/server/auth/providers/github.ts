@@ -26,7 +26,13 @@ export function createGitHubClient(cfg: OAuthClientConfig): SignInClient {
 		id: 'github',
 		label: 'GitHub',
 		async authorizationUrl(flow: FlowSecrets, redirectUri: string) {
-			return client(redirectUri).createAuthorizationURLWithPKCE(AUTHORIZATION, flow.state, CodeChallengeMethod.S256, flow.codeVerifier, SCOPES);
+			return client(redirectUri).createAuthorizationURLWithPKCE(
+				AUTHORIZATION,
+				flow.state,
+				CodeChallengeMethod.S256,
+				flow.codeVerifier,
+				SCOPES
+			);
 		},
 		async finish(callback: URL, flow: FlowSecrets, redirectUri: string): Promise<ProviderProfile> {
 			const code = callback.searchParams.get('code');
@@ -34,7 +40,9 @@ export function createGitHubClient(cfg: OAuthClientConfig): SignInClient {
 			let user: v.InferOutput<typeof GitHubUser>;
 			try {
 				const tokens = await client(redirectUri).validateAuthorizationCode(TOKEN, code, flow.codeVerifier);
-				const res = await fetch(USER, { headers: { authorization: `Bearer ${tokens.accessToken()}`, accept: 'application/vnd.github+json', 'user-agent': 'Kantera' } });
+				const res = await fetch(USER, {
+					headers: { authorization: `Bearer ${tokens.accessToken()}`, accept: 'application/vnd.github+json', 'user-agent': 'Kantera' }
+				});
 				if (!res.ok) throw new Error(`GET /user answered ${res.status}`);
 				user = v.parse(GitHubUser, await res.json());
 			} catch (err) {

@@ -37,7 +37,11 @@ const IdTokenClaims = v.looseObject({
 });
 
 /** Checks the ID token's claims against this client and attempt; returns them. */
-export function checkIdToken(idToken: string, expected: { issuer: string; clientId: string; nonce: string }, now = Date.now()): v.InferOutput<typeof IdTokenClaims> {
+export function checkIdToken(
+	idToken: string,
+	expected: { issuer: string; clientId: string; nonce: string },
+	now = Date.now()
+): v.InferOutput<typeof IdTokenClaims> {
 	let decoded: unknown;
 	try {
 		decoded = decodeIdToken(idToken);
@@ -66,7 +70,13 @@ export function createGoogleClient(cfg: OAuthClientConfig & { issuer: string | u
 		id: 'google',
 		label: 'Google',
 		async authorizationUrl(flow: FlowSecrets, redirectUri: string) {
-			const url = client(redirectUri).createAuthorizationURLWithPKCE((await endpoints()).authorization, flow.state, CodeChallengeMethod.S256, flow.codeVerifier, SCOPES);
+			const url = client(redirectUri).createAuthorizationURLWithPKCE(
+				(await endpoints()).authorization,
+				flow.state,
+				CodeChallengeMethod.S256,
+				flow.codeVerifier,
+				SCOPES
+			);
 			url.searchParams.set('nonce', flow.nonce);
 			return url;
 		},
@@ -78,14 +88,18 @@ export function createGoogleClient(cfg: OAuthClientConfig & { issuer: string | u
 			try {
 				idToken = (await client(redirectUri).validateAuthorizationCode(ep.token, code, flow.codeVerifier)).idToken();
 			} catch (err) {
-				throw new SignInFlowError('provider', `The token request failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+				throw new SignInFlowError('provider', `The token request failed: ${err instanceof Error ? err.message : String(err)}`, {
+					cause: err
+				});
 			}
 			const claims = checkIdToken(idToken, { issuer: ep.issuer, clientId: cfg.clientId, nonce: flow.nonce });
 			return {
 				provider: 'google',
 				subject: claims.sub,
 				label: claims.email ?? claims.name ?? claims.sub,
-				nameHints: [claims.preferred_username, claims.email?.split('@')[0], claims.name, claims.given_name].filter((x): x is string => Boolean(x))
+				nameHints: [claims.preferred_username, claims.email?.split('@')[0], claims.name, claims.given_name].filter((x): x is string =>
+					Boolean(x)
+				)
 			};
 		}
 	};

@@ -19,7 +19,9 @@ export function createOidcClient(cfg: OAuthClientConfig & { issuer: string; name
 	const configuration = async () => {
 		discovered ??= discover(cfg.issuer, cfg.clientId, cfg.clientSecret).catch((err: unknown) => {
 			discovered = undefined;
-			throw new SignInFlowError('provider', `Discovery at ${cfg.issuer} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+			throw new SignInFlowError('provider', `Discovery at ${cfg.issuer} failed: ${err instanceof Error ? err.message : String(err)}`, {
+				cause: err
+			});
 		});
 		return (await discovered).config;
 	};

@@ -22,7 +22,8 @@ const backup: Command = {
 		const r = await runBackup({ config: app.config, control: app.control, sessions: app.sessions }, out);
 		for (const f of r.manifest.failed) ctx.note(`session ${f.id}: not backed up: ${f.error}`);
 		ctx.out(`${r.copied} database(s) copied, ${r.unchanged} unchanged since ${r.manifest.previous ?? '(no earlier backup)'}: ${r.dir}`);
-		if (r.manifest.failed.length > 0) throw new CliError(`${r.manifest.failed.length} session database(s) could not be backed up (listed above and in the manifest)`);
+		if (r.manifest.failed.length > 0)
+			throw new CliError(`${r.manifest.failed.length} session database(s) could not be backed up (listed above and in the manifest)`);
 	}
 };
 

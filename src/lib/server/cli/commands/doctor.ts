@@ -21,7 +21,8 @@ const doctor: Command = {
 	async run(ctx, args) {
 		const raw = args.string('timeout-ms');
 		const timeoutMs = raw === undefined ? DEFAULT_TIMEOUT_MS : Number(raw);
-		if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new UsageError('--timeout-ms must be a whole number of milliseconds', 'doctor');
+		if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
+			throw new UsageError('--timeout-ms must be a whole number of milliseconds', 'doctor');
 		const findings = await runDoctor(ctx.io.env, { timeoutMs, repair: args.flag('repair') });
 		if (args.flag('json')) ctx.out(JSON.stringify(findings));
 		else {

@@ -150,7 +150,10 @@ const searchCommand: Command = {
 				return;
 			}
 			if (hits.length === 0) ctx.note('No matching records.');
-			for (const h of hits) ctx.out(`${h.score.toFixed(4)}\t${h.kind}#${h.recordId}${h.ref ? ` (${h.ref})` : ''}\t${h.path}\t${h.snippet.replace(/\s+/g, ' ')}`);
+			for (const h of hits)
+				ctx.out(
+					`${h.score.toFixed(4)}\t${h.kind}#${h.recordId}${h.ref ? ` (${h.ref})` : ''}\t${h.path}\t${h.snippet.replace(/\s+/g, ' ')}`
+				);
 		});
 	}
 };

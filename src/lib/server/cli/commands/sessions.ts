@@ -27,7 +27,12 @@ const create: Command = {
 	async run(ctx, args) {
 		const app = await ctx.app();
 		const owner = await resolveOwner(app, args.string('owner'));
-		const { session } = await startSession(app, { ownerId: owner.id, title: args.requiredString('title'), language: args.string('language') ?? 'en', worldId: args.string('world') });
+		const { session } = await startSession(app, {
+			ownerId: owner.id,
+			title: args.requiredString('title'),
+			language: args.string('language') ?? 'en',
+			worldId: args.string('world')
+		});
 		ctx.out(`Created session "${session.title}" (${session.language}) for ${owner.name}: ${session.id}`);
 	}
 };

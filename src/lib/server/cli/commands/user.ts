@@ -19,7 +19,10 @@ const create: Command = {
 	async run(ctx, args) {
 		const name = args.requiredString('name');
 		if (!args.flag('password-stdin')) {
-			throw new UsageError('the password is read from standard input: pass --password-stdin (never put a password on the command line)', 'user create');
+			throw new UsageError(
+				'the password is read from standard input: pass --password-stdin (never put a password on the command line)',
+				'user create'
+			);
 		}
 		const password = await readSecretFromStdin(ctx.io, 'user create');
 		const user = await createUser(await ctx.app(), { name, password }, { viaOperator: true, admin: args.flag('admin') });
@@ -31,12 +34,16 @@ const setTierCommand: Command = {
 	name: ['user', 'set-tier'],
 	summary: "set an account's tier: free (daily turn quota, fixed model) or plus",
 	usage: 'NAME free|plus',
-	details: ['NAME                the account name', 'free|plus           free: KANTERA_FREE_TURNS_PER_DAY turns a day on KANTERA_FREE_MODEL, no hand-made image regeneration; plus: none of those limits'],
+	details: [
+		'NAME                the account name',
+		'free|plus           free: KANTERA_FREE_TURNS_PER_DAY turns a day on KANTERA_FREE_MODEL, no hand-made image regeneration; plus: none of those limits'
+	],
 	options: {},
 	positionals: ['name', 'tier'],
 	async run(ctx, args) {
 		const [name, tierText, ...extra] = args.positionals;
-		if (name === undefined || tierText === undefined || extra.length > 0) throw new UsageError('give the account name and the tier, e.g. user set-tier alice plus', 'user set-tier');
+		if (name === undefined || tierText === undefined || extra.length > 0)
+			throw new UsageError('give the account name and the tier, e.g. user set-tier alice plus', 'user set-tier');
 		const tier = v.safeParse(TierSchema, tierText);
 		if (!tier.success) throw new UsageError(tier.issues[0].message, 'user set-tier');
 		const app = await ctx.app();

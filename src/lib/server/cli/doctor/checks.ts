@@ -44,8 +44,17 @@ interface DbState {
 
 async function databaseState(client: Client, bundled: readonly Migration[], timeoutMs: number): Promise<DbState> {
 	const version = await withTimeout(client.execute('SELECT sqlite_version() AS v'), timeoutMs);
-	const hasTable = await withTimeout(client.execute("SELECT count(*) AS n FROM sqlite_master WHERE name = '__kantera_migrations'"), timeoutMs);
-	const applied = Number(hasTable.rows[0]?.n) > 0 ? (await withTimeout(client.execute('SELECT idx, tag FROM __kantera_migrations'), timeoutMs)).rows.map((r) => ({ idx: Number(r.idx), tag: String(r.tag) })) : [];
+	const hasTable = await withTimeout(
+		client.execute("SELECT count(*) AS n FROM sqlite_master WHERE name = '__kantera_migrations'"),
+		timeoutMs
+	);
+	const applied =
+		Number(hasTable.rows[0]?.n) > 0
+			? (await withTimeout(client.execute('SELECT idx, tag FROM __kantera_migrations'), timeoutMs)).rows.map((r) => ({
+					idx: Number(r.idx),
+					tag: String(r.tag)
+				}))
+			: [];
 	const known = new Set(bundled.map((m) => m.idx));
 	const done = new Set(applied.map((a) => a.idx));
 	return {
@@ -57,21 +66,33 @@ async function databaseState(client: Client, bundled: readonly Migration[], time
 }
 
 function migrationsText(s: DbState, total: number): { status: Status; text: string } {
-	if (s.unknown.length) return { status: 'fail', text: `has migration(s) this Kantera does not know (${s.unknown.join(', ')}): it was written by a newer version` };
+	if (s.unknown.length)
+		return {
+			status: 'fail',
+			text: `has migration(s) this Kantera does not know (${s.unknown.join(', ')}): it was written by a newer version`
+		};
 	if (s.pending) return { status: 'warn', text: `${s.pending} of ${total} migration(s) pending (applied when the server opens it)` };
 	return { status: 'ok', text: `${total}/${total} migrations applied` };
 }
 
 function configSummary(cfg: Config): Finding[] {
 	const info = (message: string): Finding => ({ area: 'config', status: 'info', message });
-	const llm = cfg.llm.configured ? `${cfg.llm.provider} ${cfg.llm.model}${cfg.llm[cfg.llm.provider].baseUrl ? ` at ${redactUrl(cfg.llm[cfg.llm.provider].baseUrl ?? '')}` : ''}` : 'not configured';
+	const llm = cfg.llm.configured
+		? `${cfg.llm.provider} ${cfg.llm.model}${cfg.llm[cfg.llm.provider].baseUrl ? ` at ${redactUrl(cfg.llm[cfg.llm.provider].baseUrl ?? '')}` : ''}`
+		: 'not configured';
 	return [
 		{ area: 'config', status: 'ok', message: 'environment valid' },
 		info(`data dir ${cfg.dataDir}`),
 		info(`control database ${redactUrl(cfg.controlDb.url)}`),
-		info(`session databases ${cfg.turso ? `on Turso (org ${cfg.turso.org}, group ${cfg.turso.group}), ` : ''}${redactUrl(cfg.sessionDb.urlTemplate)}`),
+		info(
+			`session databases ${cfg.turso ? `on Turso (org ${cfg.turso.org}, group ${cfg.turso.group}), ` : ''}${redactUrl(cfg.sessionDb.urlTemplate)}`
+		),
 		info(`LLM ${llm}; embeddings ${cfg.embeddings.provider}; images ${cfg.images.provider}`),
-		info(cfg.backup.cron ? `backups "${cfg.backup.cron}" into ${cfg.backup.dir ?? '?'}, keeping ${cfg.backup.keep}` : 'no scheduled backups (KANTERA_BACKUP_CRON)')
+		info(
+			cfg.backup.cron
+				? `backups "${cfg.backup.cron}" into ${cfg.backup.dir ?? '?'}, keeping ${cfg.backup.keep}`
+				: 'no scheduled backups (KANTERA_BACKUP_CRON)'
+		)
 	];
 }
 
@@ -86,7 +107,8 @@ async function checkSessions(ids: string[], placement: SessionPlacement, cfg: Co
 		for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
 			try {
 				const loc = await withTimeout(placement.locate(id), opts.timeoutMs);
-				if (isFileUrl(loc.url) && !(await stat(filePathOf(loc.url)).catch(() => undefined))) throw new Error('its database file is missing');
+				if (isFileUrl(loc.url) && !(await stat(filePathOf(loc.url)).catch(() => undefined)))
+					throw new Error('its database file is missing');
 				const client = await openClient(loc.url, loc.authToken, 1);
 				try {
 					const s = await databaseState(client, sessionMigrations, opts.timeoutMs);
@@ -106,9 +128,24 @@ async function checkSessions(ids: string[], placement: SessionPlacement, cfg: Co
 	const out: Finding[] = [];
 	const where = cfg.turso ? 'on Turso' : isFileUrl(cfg.sessionDb.urlTemplate) ? 'files' : 'remote';
 	if (ids.length === 0) out.push({ area: 'session databases', status: 'info', message: 'no play sessions yet' });
-	else out.push({ area: 'session databases', status: unreachable.length ? 'fail' : 'ok', message: `${reachable}/${ids.length} reachable (${where}${version ? `, SQLite ${version}` : ''})` });
-	if (unreachable.length) out.push({ area: 'session databases', status: 'fail', message: `unreachable: ${unreachable.slice(0, 5).join('; ')}${unreachable.length > 5 ? `; and ${unreachable.length - 5} more` : ''}` });
-	if (pending) out.push({ area: 'session databases', status: 'warn', message: `${pending} with pending migrations (applied when each is next opened)` });
+	else
+		out.push({
+			area: 'session databases',
+			status: unreachable.length ? 'fail' : 'ok',
+			message: `${reachable}/${ids.length} reachable (${where}${version ? `, SQLite ${version}` : ''})`
+		});
+	if (unreachable.length)
+		out.push({
+			area: 'session databases',
+			status: 'fail',
+			message: `unreachable: ${unreachable.slice(0, 5).join('; ')}${unreachable.length > 5 ? `; and ${unreachable.length - 5} more` : ''}`
+		});
+	if (pending)
+		out.push({
+			area: 'session databases',
+			status: 'warn',
+			message: `${pending} with pending migrations (applied when each is next opened)`
+		});
 	if (newer.length) out.push({ area: 'session databases', status: 'fail', message: `written by a newer Kantera: ${newer.join(', ')}` });
 	return out;
 }
@@ -118,26 +155,55 @@ async function checkOrphans(ids: Set<string>, cfg: Config, turso: TursoPlacement
 	if (turso) {
 		const out: Finding[] = [];
 		if (opts.repair) {
-			const r = await withTimeout(turso.sweep(), opts.timeoutMs * 3).catch((err: unknown) => ({ deleted: [], failed: [{ name: '(sweep)', error: reason(err) }] }));
-			out.push({ area, status: r.failed.length ? 'fail' : 'ok', message: `repair: deleted ${r.deleted.length}, still failing ${r.failed.length}${r.failed.length ? ` (${r.failed.map((f) => `${f.name}: ${f.error}`).join('; ')})` : ''}` });
+			const r = await withTimeout(turso.sweep(), opts.timeoutMs * 3).catch((err: unknown) => ({
+				deleted: [],
+				failed: [{ name: '(sweep)', error: reason(err) }]
+			}));
+			out.push({
+				area,
+				status: r.failed.length ? 'fail' : 'ok',
+				message: `repair: deleted ${r.deleted.length}, still failing ${r.failed.length}${r.failed.length ? ` (${r.failed.map((f) => `${f.name}: ${f.error}`).join('; ')})` : ''}`
+			});
 		}
 		try {
 			const o = await withTimeout(turso.orphans(), opts.timeoutMs);
-			for (const p of o.pending) out.push({ area, status: 'warn', message: `Turso database ${p.name} (session ${p.sessionId}) is ${p.status === 'deleting' ? `waiting to be deleted after ${p.attempts} attempt(s)` : 'left from a session that was never created'}${p.lastError ? `: ${p.lastError}` : ''}; the server retries it every 10 minutes, or run  kantera doctor --repair` });
-			for (const name of o.untracked) out.push({ area, status: 'warn', message: `Turso database ${name} is in group ${cfg.turso?.group ?? ''} but no session records it (delete it with the Turso CLI if it is not another deployment's)` });
+			for (const p of o.pending)
+				out.push({
+					area,
+					status: 'warn',
+					message: `Turso database ${p.name} (session ${p.sessionId}) is ${p.status === 'deleting' ? `waiting to be deleted after ${p.attempts} attempt(s)` : 'left from a session that was never created'}${p.lastError ? `: ${p.lastError}` : ''}; the server retries it every 10 minutes, or run  kantera doctor --repair`
+				});
+			for (const name of o.untracked)
+				out.push({
+					area,
+					status: 'warn',
+					message: `Turso database ${name} is in group ${cfg.turso?.group ?? ''} but no session records it (delete it with the Turso CLI if it is not another deployment's)`
+				});
 			if (o.pending.length === 0 && o.untracked.length === 0) out.push({ area, status: 'ok', message: 'none on Turso' });
 		} catch (err) {
 			out.push({ area, status: 'fail', message: `Turso Platform API unreachable: ${reason(err)}` });
 		}
 		return out;
 	}
-	if (!isFileUrl(cfg.sessionDb.urlTemplate)) return [{ area, status: 'info', message: 'cannot be listed on a plain libSQL server (deleted sessions have their database emptied)' }];
+	if (!isFileUrl(cfg.sessionDb.urlTemplate))
+		return [{ area, status: 'info', message: 'cannot be listed on a plain libSQL server (deleted sessions have their database emptied)' }];
 	const template = filePathOf(cfg.sessionDb.urlTemplate);
 	const dir = path.dirname(template);
 	const [prefix, suffix] = path.basename(template).split('{id}');
 	const files = await readdir(dir).catch(() => []);
-	const stray = files.filter((f) => f.startsWith(prefix ?? '') && f.endsWith(suffix ?? '') && !ids.has(f.slice((prefix ?? '').length, f.length - (suffix ?? '').length)));
-	return stray.length ? [{ area, status: 'warn', message: `${stray.length} session database file(s) with no session in ${dir}: ${stray.slice(0, 5).join(', ')}` }] : [{ area, status: 'ok', message: 'none' }];
+	const stray = files.filter(
+		(f) =>
+			f.startsWith(prefix ?? '') && f.endsWith(suffix ?? '') && !ids.has(f.slice((prefix ?? '').length, f.length - (suffix ?? '').length))
+	);
+	return stray.length
+		? [
+				{
+					area,
+					status: 'warn',
+					message: `${stray.length} session database file(s) with no session in ${dir}: ${stray.slice(0, 5).join(', ')}`
+				}
+			]
+		: [{ area, status: 'ok', message: 'none' }];
 }
 
 async function checkImages(cfg: Config, ids: Set<string>): Promise<Finding[]> {
@@ -156,7 +222,9 @@ async function checkImages(cfg: Config, ids: Set<string>): Promise<Finding[]> {
 	const stray = folders.filter((f) => !ids.has(f));
 	return [
 		{ area, status: 'ok', message: `${root} writable, images of ${folders.length - stray.length} session(s)` },
-		...(stray.length ? [{ area, status: 'warn' as const, message: `${stray.length} image folder(s) of deleted sessions: ${stray.slice(0, 5).join(', ')}` }] : [])
+		...(stray.length
+			? [{ area, status: 'warn' as const, message: `${stray.length} image folder(s) of deleted sessions: ${stray.slice(0, 5).join(', ')}` }]
+			: [])
 	];
 }
 
@@ -172,19 +240,41 @@ async function checkProviders(cfg: Config, opts: DoctorOptions): Promise<Finding
 	if (cfg.llm.configured) {
 		if (cfg.llm.provider === 'openai') {
 			const base = (cfg.llm.openai.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
-			probes.push(judge('LLM provider', `${redactUrl(base)}/models`)(probeHttp(`${base}/models`, cfg.llm.openai.apiKey ? { authorization: `Bearer ${cfg.llm.openai.apiKey}` } : {}, opts.timeoutMs)));
+			probes.push(
+				judge(
+					'LLM provider',
+					`${redactUrl(base)}/models`
+				)(probeHttp(`${base}/models`, cfg.llm.openai.apiKey ? { authorization: `Bearer ${cfg.llm.openai.apiKey}` } : {}, opts.timeoutMs))
+			);
 		} else {
 			const base = (cfg.llm.anthropic.baseUrl ?? 'https://api.anthropic.com').replace(/\/+$/, '');
-			probes.push(judge('LLM provider', `${redactUrl(base)}/v1/models`)(probeHttp(`${base}/v1/models`, { 'x-api-key': cfg.llm.anthropic.apiKey ?? '', 'anthropic-version': '2023-06-01' }, opts.timeoutMs)));
+			probes.push(
+				judge(
+					'LLM provider',
+					`${redactUrl(base)}/v1/models`
+				)(
+					probeHttp(`${base}/v1/models`, { 'x-api-key': cfg.llm.anthropic.apiKey ?? '', 'anthropic-version': '2023-06-01' }, opts.timeoutMs)
+				)
+			);
 		}
 	} else probes.push(Promise.resolve({ area: 'LLM provider', status: 'warn', message: cfg.llm.reason }));
 	if (cfg.embeddings.provider === 'openai') {
 		const base = cfg.embeddings.baseUrl.replace(/\/+$/, '');
-		probes.push(judge('embeddings provider', `${redactUrl(base)}/models`)(probeHttp(`${base}/models`, cfg.embeddings.apiKey ? { authorization: `Bearer ${cfg.embeddings.apiKey}` } : {}, opts.timeoutMs)));
+		probes.push(
+			judge(
+				'embeddings provider',
+				`${redactUrl(base)}/models`
+			)(probeHttp(`${base}/models`, cfg.embeddings.apiKey ? { authorization: `Bearer ${cfg.embeddings.apiKey}` } : {}, opts.timeoutMs))
+		);
 	}
 	if (cfg.images.provider === 'openai') {
 		const base = (cfg.images.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
-		probes.push(judge('image provider', `${redactUrl(base)}/models`)(probeHttp(`${base}/models`, cfg.images.apiKey ? { authorization: `Bearer ${cfg.images.apiKey}` } : {}, opts.timeoutMs)));
+		probes.push(
+			judge(
+				'image provider',
+				`${redactUrl(base)}/models`
+			)(probeHttp(`${base}/models`, cfg.images.apiKey ? { authorization: `Bearer ${cfg.images.apiKey}` } : {}, opts.timeoutMs))
+		);
 	}
 	return Promise.all(probes);
 }
@@ -196,7 +286,13 @@ async function checkBackups(cfg: Config): Promise<Finding[]> {
 	if (!last) return [{ area: 'backups', status: 'warn', message: `no backup in ${cfg.backup.dir} yet` }];
 	const age = Date.now() - Date.parse(last.manifest.createdAt);
 	const failed = last.manifest.failed.length;
-	return [{ area: 'backups', status: age > BACKUP_STALE_MS || failed ? 'warn' : 'ok', message: `last backup ${last.name} (${Math.round(age / 3_600_000)} h ago${failed ? `, ${failed} session(s) failed` : ''})` }];
+	return [
+		{
+			area: 'backups',
+			status: age > BACKUP_STALE_MS || failed ? 'warn' : 'ok',
+			message: `last backup ${last.name} (${Math.round(age / 3_600_000)} h ago${failed ? `, ${failed} session(s) failed` : ''})`
+		}
+	];
 }
 
 export async function runDoctor(env: Record<string, string | undefined>, opts: DoctorOptions): Promise<Finding[]> {
@@ -213,7 +309,11 @@ export async function runDoctor(env: Record<string, string | undefined>, opts: D
 	let client: Client | undefined;
 	try {
 		if (isFileUrl(cfg.controlDb.url) && !(await stat(filePathOf(cfg.controlDb.url)).catch(() => undefined))) {
-			findings.push({ area: 'control database', status: 'info', message: `${filePathOf(cfg.controlDb.url)} does not exist yet (created when the server first starts)` });
+			findings.push({
+				area: 'control database',
+				status: 'info',
+				message: `${filePathOf(cfg.controlDb.url)} does not exist yet (created when the server first starts)`
+			});
 			findings.push(...(await providers), ...(await checkBackups(cfg)));
 			return findings;
 		}
@@ -221,13 +321,27 @@ export async function runDoctor(env: Record<string, string | undefined>, opts: D
 		const start = Date.now();
 		const state = await databaseState(client, controlMigrations, opts.timeoutMs);
 		const m = migrationsText(state, controlMigrations.length);
-		findings.push({ area: 'control database', status: m.status, message: `reachable (SQLite ${state.version}, ${Date.now() - start} ms); ${m.text}` });
+		findings.push({
+			area: 'control database',
+			status: m.status,
+			message: `reachable (SQLite ${state.version}, ${Date.now() - start} ms); ${m.text}`
+		});
 		const hasSessions = state.applied > 0;
-		const ids = hasSessions ? (await withTimeout(client.execute('SELECT id FROM play_sessions ORDER BY id'), opts.timeoutMs)).rows.map((r) => String(r.id)) : [];
+		const ids = hasSessions
+			? (await withTimeout(client.execute('SELECT id FROM play_sessions ORDER BY id'), opts.timeoutMs)).rows.map((r) => String(r.id))
+			: [];
 		const c = client;
 		const control: ControlDb = { client: c, db: drizzle(c, { schema: controlSchema }), close: () => c.close() };
-		const turso = cfg.turso && state.pending === 0 ? new TursoPlacement({ cfg: { sessionDb: cfg.sessionDb, turso: cfg.turso }, control, retry: { attempts: 1, delaysMs: [] } }) : undefined;
-		if (cfg.turso && !turso) findings.push({ area: 'orphaned databases', status: 'warn', message: 'Turso databases not checked until the control database is migrated (start the server once)' });
+		const turso =
+			cfg.turso && state.pending === 0
+				? new TursoPlacement({ cfg: { sessionDb: cfg.sessionDb, turso: cfg.turso }, control, retry: { attempts: 1, delaysMs: [] } })
+				: undefined;
+		if (cfg.turso && !turso)
+			findings.push({
+				area: 'orphaned databases',
+				status: 'warn',
+				message: 'Turso databases not checked until the control database is migrated (start the server once)'
+			});
 		const placement = turso ?? new TemplatePlacement(cfg);
 		findings.push(...(await checkSessions(ids, placement, cfg, opts)));
 		const idSet = new Set(ids);

@@ -24,7 +24,8 @@ export async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 /** Why a network call failed, in words: undici hides the socket error in `cause`. */
 export function reason(err: unknown): string {
 	if (!(err instanceof Error)) return String(err);
-	const cause = err.cause instanceof Error ? `: ${'code' in err.cause && typeof err.cause.code === 'string' ? err.cause.code : err.cause.message}` : '';
+	const cause =
+		err.cause instanceof Error ? `: ${'code' in err.cause && typeof err.cause.code === 'string' ? err.cause.code : err.cause.message}` : '';
 	return `${err.message}${cause}`;
 }
 

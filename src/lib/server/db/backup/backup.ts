@@ -87,7 +87,12 @@ async function exportRemoteDatabase(loc: SessionDbLocation, target: string): Pro
 }
 
 /** Copies one database into `dir/<base>.db|.jsonl`, or links the previous backup's copy when nothing changed. */
-async function backupOne(loc: SessionDbLocation, base: string, dir: string, previous: { dir: string; entry: ManifestEntry } | undefined): Promise<ManifestEntry> {
+async function backupOne(
+	loc: SessionDbLocation,
+	base: string,
+	dir: string,
+	previous: { dir: string; entry: ManifestEntry } | undefined
+): Promise<ManifestEntry> {
 	const kind: ManifestEntry['kind'] = isFileUrl(loc.url) ? 'file' : 'export';
 	const file = `${base}.${kind === 'file' ? 'db' : 'jsonl'}`;
 	const target = path.join(dir, file);
@@ -148,7 +153,15 @@ export async function runBackup(deps: BackupDeps, root: string, now = new Date()
 				failed.push({ id, error: err instanceof Error ? err.message : String(err) });
 			}
 		}
-		const manifest: Manifest = { format: BACKUP_FORMAT, version: 1, createdAt: now.toISOString(), previous: previous?.name ?? null, control, sessions, failed };
+		const manifest: Manifest = {
+			format: BACKUP_FORMAT,
+			version: 1,
+			createdAt: now.toISOString(),
+			previous: previous?.name ?? null,
+			control,
+			sessions,
+			failed
+		};
 		await writeFile(path.join(partial, MANIFEST_FILE), `${JSON.stringify(manifest, null, '\t')}\n`);
 		await rename(partial, final);
 		const all = [control, ...sessions];

@@ -23,7 +23,12 @@ const PAGE_ROWS = 500;
 const INSERT_BATCH = 200;
 const ROWID = '__kantera_rowid';
 
-const SchemaRow = v.object({ type: v.picklist(['table', 'index', 'trigger', 'view']), name: v.string(), tbl_name: v.string(), sql: v.string() });
+const SchemaRow = v.object({
+	type: v.picklist(['table', 'index', 'trigger', 'view']),
+	name: v.string(),
+	tbl_name: v.string(),
+	sql: v.string()
+});
 type SchemaRow = v.InferOutput<typeof SchemaRow>;
 const Header = v.object({ format: v.literal(EXPORT_FORMAT), version: v.literal(1) });
 const SchemaLine = v.object({ schema: v.array(SchemaRow) });
@@ -56,8 +61,12 @@ async function layout(tx: Exec): Promise<{ tables: string[]; schema: SchemaRow[]
 		skip.add('libsql_vector_meta_shadow');
 		for (const r of (await tx.execute('SELECT name FROM libsql_vector_meta_shadow')).rows) skip.add(`${String(r.name)}_shadow`);
 	}
-	const master = await tx.execute("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid");
-	const schema = master.rows.map((r) => v.parse(SchemaRow, { type: r.type, name: r.name, tbl_name: r.tbl_name, sql: r.sql })).filter((r) => !skip.has(r.name) && !skip.has(r.tbl_name));
+	const master = await tx.execute(
+		"SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid"
+	);
+	const schema = master.rows
+		.map((r) => v.parse(SchemaRow, { type: r.type, name: r.name, tbl_name: r.tbl_name, sql: r.sql }))
+		.filter((r) => !skip.has(r.name) && !skip.has(r.tbl_name));
 	const tables = schema.filter((r) => r.type === 'table' && !isVirtual(r.sql)).map((r) => r.name);
 	return { tables, schema };
 }
@@ -81,7 +90,10 @@ async function hasRowid(tx: Exec, table: string): Promise<boolean> {
  * Writes the database as export lines, inside one read transaction (a consistent snapshot even while
  * the server writes). `client` must use intMode `bigint` so 64-bit integers survive.
  */
-export async function dumpDatabase(client: Client, write: (line: string) => void | Promise<void>): Promise<{ tables: number; rows: number }> {
+export async function dumpDatabase(
+	client: Client,
+	write: (line: string) => void | Promise<void>
+): Promise<{ tables: number; rows: number }> {
 	const tx = await client.transaction('read');
 	try {
 		const { tables, schema } = await layout(tx);
@@ -100,7 +112,10 @@ export async function dumpDatabase(client: Client, write: (line: string) => void
 					? await tx.execute(`SELECT ${list} FROM ${quote(table)}`)
 					: after === null
 						? await tx.execute(`SELECT rowid AS ${ROWID}, ${list} FROM ${quote(table)} ORDER BY rowid LIMIT ${PAGE_ROWS}`)
-						: await tx.execute({ sql: `SELECT rowid AS ${ROWID}, ${list} FROM ${quote(table)} WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE_ROWS}`, args: [BigInt(String(after))] });
+						: await tx.execute({
+								sql: `SELECT rowid AS ${ROWID}, ${list} FROM ${quote(table)} WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE_ROWS}`,
+								args: [BigInt(String(after))]
+							});
 				for (const row of rs.rows) {
 					const values = Array.from(row);
 					if (keyed) after = values.shift();
@@ -111,7 +126,10 @@ export async function dumpDatabase(client: Client, write: (line: string) => void
 			}
 		}
 		const hasSequence = (await tx.execute("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_sequence'")).rows[0]?.[0];
-		const sequence = Number(hasSequence) > 0 ? (await tx.execute('SELECT name, seq FROM sqlite_sequence ORDER BY name')).rows.map((r) => [String(r.name), Number(r.seq)]) : [];
+		const sequence =
+			Number(hasSequence) > 0
+				? (await tx.execute('SELECT name, seq FROM sqlite_sequence ORDER BY name')).rows.map((r) => [String(r.name), Number(r.seq)])
+				: [];
 		await write(JSON.stringify({ sequence }));
 		await write(JSON.stringify({ end: true, tables: tables.length, rows }));
 		return { tables: tables.length, rows };
@@ -145,10 +163,16 @@ async function runAll(tx: Transaction, statements: InStatement[]) {
  * its tables are created and filled, then the FTS5 indexes are rebuilt from their content tables and
  * the indexes (vector indexes included), triggers and views created, exactly as they were.
  */
-export async function loadDatabase(client: Client, lines: AsyncIterable<string> | Iterable<string>): Promise<{ tables: number; rows: number }> {
-	const it = (Symbol.asyncIterator in lines ? lines[Symbol.asyncIterator]() : (async function* () {
-		yield* lines;
-	})());
+export async function loadDatabase(
+	client: Client,
+	lines: AsyncIterable<string> | Iterable<string>
+): Promise<{ tables: number; rows: number }> {
+	const it =
+		Symbol.asyncIterator in lines
+			? lines[Symbol.asyncIterator]()
+			: (async function* () {
+					yield* lines;
+				})();
 	const next = async () => {
 		for (;;) {
 			const r = await it.next();
@@ -176,7 +200,10 @@ export async function loadDatabase(client: Client, lines: AsyncIterable<string> 
 			if (line === undefined) throw new DumpFormatError('the export ends early: no end line');
 			const json = jsonOf(line, 'a table, the counters or the end');
 			if (v.is(EndLine, json)) {
-				if (json.tables !== tables || json.rows !== rows) throw new DumpFormatError(`the export is incomplete: ${tables} tables and ${rows} rows read, ${json.tables} and ${json.rows} announced`);
+				if (json.tables !== tables || json.rows !== rows)
+					throw new DumpFormatError(
+						`the export is incomplete: ${tables} tables and ${rows} rows read, ${json.tables} and ${json.rows} announced`
+					);
 				break;
 			}
 			if (v.is(SequenceLine, json)) {
@@ -191,7 +218,8 @@ export async function loadDatabase(client: Client, lines: AsyncIterable<string> 
 			let pending: InStatement[] = [];
 			for (line = await next(); line !== undefined && line.startsWith('['); line = await next()) {
 				const values = parseLine(RowLine, line, `a row of ${table}`);
-				if (values.length !== columns.length) throw new DumpFormatError(`a row of ${table} has ${values.length} values for ${columns.length} columns`);
+				if (values.length !== columns.length)
+					throw new DumpFormatError(`a row of ${table} has ${values.length} values for ${columns.length} columns`);
 				pending.push({ sql: insert, args: values.map(decodeValue) });
 				rows++;
 				if (pending.length >= INSERT_BATCH) {
@@ -206,9 +234,11 @@ export async function loadDatabase(client: Client, lines: AsyncIterable<string> 
 			if (s.type !== 'table' || !isVirtual(s.sql)) continue;
 			await tx.execute(s.sql);
 			const content = /\bcontent\s*=\s*'([^']+)'/i.exec(s.sql);
-			if (/\busing\s+fts5\s*\(/i.test(s.sql) && content) await tx.execute(`INSERT INTO ${quote(s.name)}(${quote(s.name)}) VALUES ('rebuild')`);
+			if (/\busing\s+fts5\s*\(/i.test(s.sql) && content)
+				await tx.execute(`INSERT INTO ${quote(s.name)}(${quote(s.name)}) VALUES ('rebuild')`);
 		}
-		for (const kind of ['index', 'trigger', 'view'] as const) for (const s of schema) if (s.type === kind && !isUniqueIndex(s)) await tx.execute(s.sql);
+		for (const kind of ['index', 'trigger', 'view'] as const)
+			for (const s of schema) if (s.type === kind && !isUniqueIndex(s)) await tx.execute(s.sql);
 		if (sequence.length > 0) {
 			await tx.execute('DELETE FROM sqlite_sequence');
 			await runAll(

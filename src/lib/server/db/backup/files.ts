@@ -39,7 +39,10 @@ export async function fingerprint(dbFile: string): Promise<string> {
 export async function listBackups(root: string): Promise<Array<{ name: string; dir: string }>> {
 	const names = await readdir(root).catch(() => []);
 	const complete: Array<{ name: string; dir: string }> = [];
-	for (const name of names.filter((n) => BACKUP_NAME.test(n)).sort().reverse()) {
+	for (const name of names
+		.filter((n) => BACKUP_NAME.test(n))
+		.sort()
+		.reverse()) {
 		const dir = path.join(root, name);
 		if (await stat(path.join(dir, MANIFEST_FILE)).catch(() => undefined)) complete.push({ name, dir });
 	}

@@ -51,12 +51,16 @@ export async function readManifest(dir: string): Promise<Manifest> {
 	try {
 		json = JSON.parse(await readFile(path.join(dir, MANIFEST_FILE), 'utf8'));
 	} catch (err) {
-		throw new BackupError(`${dir} is not a Kantera backup: cannot read ${MANIFEST_FILE} (${err instanceof Error ? err.message : String(err)})`);
+		throw new BackupError(
+			`${dir} is not a Kantera backup: cannot read ${MANIFEST_FILE} (${err instanceof Error ? err.message : String(err)})`
+		);
 	}
 	const parsed = v.safeParse(ManifestSchema, json);
 	if (!parsed.success) {
 		const issue = parsed.issues[0];
-		throw new BackupError(`${dir}/${MANIFEST_FILE} is not a valid manifest: ${issue.path?.map((p) => String(p.key)).join('.') ?? ''} ${issue.message}`);
+		throw new BackupError(
+			`${dir}/${MANIFEST_FILE} is not a valid manifest: ${issue.path?.map((p) => String(p.key)).join('.') ?? ''} ${issue.message}`
+		);
 	}
 	return parsed.output;
 }

@@ -21,7 +21,8 @@ export async function verifyEntries(dir: string, entries: readonly ManifestEntry
 	for (const e of entries) {
 		const actual = await sha256File(path.join(dir, e.file)).catch(() => undefined);
 		if (!actual) throw new BackupError(`${e.file} is missing from the backup ${dir}`);
-		if (actual.sha256 !== e.sha256 || actual.bytes !== e.bytes) throw new BackupError(`${e.file} in ${dir} is damaged: its SHA-256 differs from the manifest`);
+		if (actual.sha256 !== e.sha256 || actual.bytes !== e.bytes)
+			throw new BackupError(`${e.file} in ${dir} is damaged: its SHA-256 differs from the manifest`);
 	}
 }
 

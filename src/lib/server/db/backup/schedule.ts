@@ -19,7 +19,9 @@ export function startBackupSchedule(deps: BackupDeps, cfg: BackupConfig & { cron
 			const r = await runBackup(deps, cfg.dir);
 			const pruned = await pruneBackups(cfg.dir, cfg.keep);
 			const failed = r.manifest.failed.length ? `; ${r.manifest.failed.length} session(s) FAILED (see its manifest)` : '';
-			console.info(`backup ${r.name}: ${r.copied} database(s) copied, ${r.unchanged} unchanged${failed}; ${pruned.length} old backup(s) removed`);
+			console.info(
+				`backup ${r.name}: ${r.copied} database(s) copied, ${r.unchanged} unchanged${failed}; ${pruned.length} old backup(s) removed`
+			);
 		} catch (err) {
 			console.error(`backup failed: ${err instanceof Error ? err.message : String(err)}`);
 		}

@@ -18,7 +18,8 @@ export const ExportValueSchema = v.union([
 
 export function encodeValue(value: unknown): ExportValue {
 	if (value === null || value === undefined) return null;
-	if (typeof value === 'bigint') return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : { i: value.toString() };
+	if (typeof value === 'bigint')
+		return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : { i: value.toString() };
 	if (typeof value === 'number') return { f: Number.isFinite(value) ? value : String(value) };
 	if (typeof value === 'string') return value;
 	if (value instanceof ArrayBuffer) return { b: Buffer.from(value).toString('base64') };

@@ -49,7 +49,12 @@ export class TursoPlatformApi {
 		private readonly fetchImpl: typeof fetch = fetch
 	) {}
 
-	private async call<S extends v.GenericSchema>(method: string, pathAndQuery: string, schema: S, body?: unknown): Promise<v.InferOutput<S>> {
+	private async call<S extends v.GenericSchema>(
+		method: string,
+		pathAndQuery: string,
+		schema: S,
+		body?: unknown
+	): Promise<v.InferOutput<S>> {
 		const url = `${this.cfg.apiUrl}/v1/organizations/${encodeURIComponent(this.cfg.org)}${pathAndQuery}`;
 		let res: Response;
 		try {
@@ -60,7 +65,10 @@ export class TursoPlatformApi {
 				signal: AbortSignal.timeout(TURSO_API_TIMEOUT_MS)
 			});
 		} catch (err) {
-			throw new TursoApiError(`Turso Platform API unreachable (${method} ${pathAndQuery}): ${err instanceof Error ? err.message : String(err)}`, undefined);
+			throw new TursoApiError(
+				`Turso Platform API unreachable (${method} ${pathAndQuery}): ${err instanceof Error ? err.message : String(err)}`,
+				undefined
+			);
 		}
 		const text = await res.text();
 		let json: unknown;
@@ -71,10 +79,14 @@ export class TursoPlatformApi {
 		}
 		if (!res.ok) {
 			const parsed = v.safeParse(ErrorBody, json);
-			throw new TursoApiError(`Turso Platform API ${method} ${pathAndQuery}: ${res.status} ${parsed.success ? parsed.output.error : res.statusText}`, res.status);
+			throw new TursoApiError(
+				`Turso Platform API ${method} ${pathAndQuery}: ${res.status} ${parsed.success ? parsed.output.error : res.statusText}`,
+				res.status
+			);
 		}
 		const parsed = v.safeParse(schema, json);
-		if (!parsed.success) throw new TursoApiError(`Turso Platform API ${method} ${pathAndQuery}: unexpected answer (${parsed.issues[0].message})`, res.status);
+		if (!parsed.success)
+			throw new TursoApiError(`Turso Platform API ${method} ${pathAndQuery}: unexpected answer (${parsed.issues[0].message})`, res.status);
 		return parsed.output;
 	}
 

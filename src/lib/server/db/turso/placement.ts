@@ -115,12 +115,18 @@ export class TursoPlacement implements SessionPlacement {
 		try {
 			created = await this.withRetry(() => this.createOrAdopt(name));
 		} catch (err) {
-			await this.db.update(sessionDatabases).set({ lastError: message(err), updatedAt: this.now() }).where(eq(sessionDatabases.sessionId, id));
+			await this.db
+				.update(sessionDatabases)
+				.set({ lastError: message(err), updatedAt: this.now() })
+				.where(eq(sessionDatabases.sessionId, id));
 			// The create may have happened even though its answer was lost: delete whatever may exist.
 			await this.remove(id);
 			throw new SessionDatabaseError(`Could not create the session's database on Turso: ${message(err)}`);
 		}
-		await this.db.update(sessionDatabases).set({ status: 'ready', hostname: created.hostname, lastError: null, updatedAt: this.now() }).where(eq(sessionDatabases.sessionId, id));
+		await this.db
+			.update(sessionDatabases)
+			.set({ status: 'ready', hostname: created.hostname, lastError: null, updatedAt: this.now() })
+			.where(eq(sessionDatabases.sessionId, id));
 		this.hostnames.set(id, created.hostname);
 	}
 
@@ -128,7 +134,8 @@ export class TursoPlacement implements SessionPlacement {
 		const cached = this.hostnames.get(id);
 		if (cached) return cached;
 		const [row] = await this.db.select().from(sessionDatabases).where(eq(sessionDatabases.sessionId, id)).limit(1);
-		if (!row || row.status !== 'ready' || !row.hostname) throw new SessionDatabaseError(`Session ${id} has no database on Turso${row ? ` (it is ${row.status})` : ''}.`);
+		if (!row || row.status !== 'ready' || !row.hostname)
+			throw new SessionDatabaseError(`Session ${id} has no database on Turso${row ? ` (it is ${row.status})` : ''}.`);
 		this.hostnames.set(id, row.hostname);
 		return row.hostname;
 	}
@@ -180,7 +187,10 @@ export class TursoPlacement implements SessionPlacement {
 		try {
 			await this.withRetry(() => this.api.deleteDatabase(row.name));
 		} catch (err) {
-			await this.db.update(sessionDatabases).set({ lastError: message(err), updatedAt: this.now() }).where(eq(sessionDatabases.sessionId, id));
+			await this.db
+				.update(sessionDatabases)
+				.set({ lastError: message(err), updatedAt: this.now() })
+				.where(eq(sessionDatabases.sessionId, id));
 			console.warn(`session ${id}: deleting Turso database ${row.name} failed; it is recorded and will be retried: ${message(err)}`);
 			return;
 		}
@@ -190,7 +200,9 @@ export class TursoPlacement implements SessionPlacement {
 	/** Recorded databases that should not exist: waiting for deletion, or made for a session that never was. */
 	private async strays() {
 		const staleBefore = this.now() - ORPHAN_AFTER_MS;
-		const noSession = notExists(this.db.select({ id: playSessions.id }).from(playSessions).where(eq(playSessions.id, sessionDatabases.sessionId)));
+		const noSession = notExists(
+			this.db.select({ id: playSessions.id }).from(playSessions).where(eq(playSessions.id, sessionDatabases.sessionId))
+		);
 		const deleting = await this.db.select().from(sessionDatabases).where(eq(sessionDatabases.status, 'deleting'));
 		const abandoned = await this.db
 			.select()
@@ -213,7 +225,13 @@ export class TursoPlacement implements SessionPlacement {
 
 	/** What `kantera doctor` shows: stray rows, and (when the API answers) databases nothing records. */
 	async orphans(): Promise<OrphanReport> {
-		const pending = (await this.strays()).map((r) => ({ sessionId: r.sessionId, name: r.name, status: r.status, attempts: r.attempts, lastError: r.lastError }));
+		const pending = (await this.strays()).map((r) => ({
+			sessionId: r.sessionId,
+			name: r.name,
+			status: r.status,
+			attempts: r.attempts,
+			lastError: r.lastError
+		}));
 		const recorded = new Set((await this.db.select({ name: sessionDatabases.name }).from(sessionDatabases)).map((r) => r.name));
 		const listed = await this.api.listDatabases();
 		const untracked = listed.map((d) => d.name).filter((name) => name.startsWith(this.deps.cfg.turso.dbPrefix) && !recorded.has(name));

@@ -6,6 +6,11 @@ import { OpenAICompatibleEmbedder } from './openai-compatible';
 /** The embedder the configuration asks for. */
 export function createEmbedder(config: EmbeddingsConfig): Embedder {
 	if (config.provider === 'openai')
-		return new OpenAICompatibleEmbedder({ baseUrl: config.baseUrl, apiKey: config.apiKey, model: config.model, dimensions: config.dimensions });
+		return new OpenAICompatibleEmbedder({
+			baseUrl: config.baseUrl,
+			apiKey: config.apiKey,
+			model: config.model,
+			dimensions: config.dimensions
+		});
 	return new OfflineEmbedder(config.dimensions);
 }

@@ -63,7 +63,9 @@ export class OpenAICompatibleEmbedder implements Embedder {
 	constructor(private readonly options: OpenAICompatibleOptions) {
 		const dimensions = options.dimensions ?? KNOWN_DIMENSIONS[options.model];
 		if (dimensions === undefined)
-			throw new EmbeddingConfigError(`the vector size of embedding model "${options.model}" is not known: set KANTERA_EMBEDDINGS_DIMENSIONS`);
+			throw new EmbeddingConfigError(
+				`the vector size of embedding model "${options.model}" is not known: set KANTERA_EMBEDDINGS_DIMENSIONS`
+			);
 		this.id = options.model;
 		this.dimensions = dimensions;
 		this.sendDimensions = options.dimensions !== undefined;
@@ -104,7 +106,11 @@ export class OpenAICompatibleEmbedder implements Embedder {
 		} catch (err) {
 			// The caller's own abort is final; a timeout or a dropped connection is worth another try.
 			if (signal?.aborted) throw signal.reason;
-			const reason = timeout.aborted ? `timed out after ${this.options.timeoutMs ?? EMBEDDING_TIMEOUT_MS} ms` : err instanceof Error ? err.message : String(err);
+			const reason = timeout.aborted
+				? `timed out after ${this.options.timeoutMs ?? EMBEDDING_TIMEOUT_MS} ms`
+				: err instanceof Error
+					? err.message
+					: String(err);
 			return { ok: false, retryable: true, error: new EmbeddingError(`embedding request to ${this.url} failed: ${reason}`) };
 		}
 		if (!response.ok) {
@@ -114,7 +120,10 @@ export class OpenAICompatibleEmbedder implements Embedder {
 				ok: false,
 				retryable,
 				retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
-				error: new EmbeddingError(`embedding request to ${this.url} answered ${response.status}${detail ? `: ${detail}` : ''}`, response.status)
+				error: new EmbeddingError(
+					`embedding request to ${this.url} answered ${response.status}${detail ? `: ${detail}` : ''}`,
+					response.status
+				)
 			};
 		}
 		try {
@@ -126,7 +135,8 @@ export class OpenAICompatibleEmbedder implements Embedder {
 
 	private parse(json: unknown, count: number): Float32Array[] {
 		const result = v.safeParse(ResponseSchema, json);
-		if (!result.success) throw new EmbeddingError(`embedding response from ${this.url} has an unexpected shape: ${result.issues[0].message}`);
+		if (!result.success)
+			throw new EmbeddingError(`embedding response from ${this.url} has an unexpected shape: ${result.issues[0].message}`);
 		const vectors = new Array<Float32Array | undefined>(count);
 		for (const item of result.output.data) {
 			if (item.index >= count) throw new EmbeddingError(`embedding response index ${item.index} is out of range (${count} inputs)`);

@@ -20,17 +20,26 @@ export const MIN_CHOICES = 2;
 export const MAX_CHOICES = 4;
 export const MAX_CHOICE_CHARS = 160;
 
-const paragraph = () => int(0, MAX_PARAGRAPH, '0-based index of the paragraph of your reply (paragraphs are separated by blank lines) before which the cue plays.');
-const character = () => text(MAX_CHARACTER_NAME_CHARS, 'The character\'s name as registered with register_npc. enter, exit, move, expression.');
+const paragraph = () =>
+	int(
+		0,
+		MAX_PARAGRAPH,
+		'0-based index of the paragraph of your reply (paragraphs are separated by blank lines) before which the cue plays.'
+	);
+const character = () =>
+	text(MAX_CHARACTER_NAME_CHARS, "The character's name as registered with register_npc. enter, exit, move, expression.");
 const slot = () => v.pipe(v.picklist(STAGE_SLOTS), v.description('Screen position: left, center or right. enter, move.'));
-const expression = () => text(MAX_EXPRESSION_CHARS, 'A short expression word, e.g. "smile", "angry", "surprised". expression (optional on enter).');
+const expression = () =>
+	text(MAX_EXPRESSION_CHARS, 'A short expression word, e.g. "smile", "angry", "surprised". expression (optional on enter).');
 const scene = () => text(MAX_STAGE_NAME_CHARS, 'The scene name as set with set_scene. background.');
 
 const cueFlat = v.object({
 	paragraph: paragraph(),
 	action: v.pipe(
 		v.picklist(STAGE_ACTIONS),
-		v.description('enter (character + slot), exit (character), move (character + slot), expression (character + expression), background (scene).')
+		v.description(
+			'enter (character + slot), exit (character), move (character + slot), expression (character + expression), background (scene).'
+		)
 	),
 	character: v.optional(character()),
 	slot: v.optional(slot()),
@@ -39,16 +48,28 @@ const cueFlat = v.object({
 });
 
 const cueExact = v.variant('action', [
-	v.object({ paragraph: paragraph(), action: v.literal('enter'), character: character(), slot: slot(), expression: v.optional(expression()) }, 'enter needs "character" and "slot"'),
+	v.object(
+		{ paragraph: paragraph(), action: v.literal('enter'), character: character(), slot: slot(), expression: v.optional(expression()) },
+		'enter needs "character" and "slot"'
+	),
 	v.object({ paragraph: paragraph(), action: v.literal('exit'), character: character() }, 'exit needs "character"'),
-	v.object({ paragraph: paragraph(), action: v.literal('move'), character: character(), slot: slot() }, 'move needs "character" and "slot"'),
-	v.object({ paragraph: paragraph(), action: v.literal('expression'), character: character(), expression: expression() }, 'expression needs "character" and "expression"'),
+	v.object(
+		{ paragraph: paragraph(), action: v.literal('move'), character: character(), slot: slot() },
+		'move needs "character" and "slot"'
+	),
+	v.object(
+		{ paragraph: paragraph(), action: v.literal('expression'), character: character(), expression: expression() },
+		'expression needs "character" and "expression"'
+	),
 	v.object({ paragraph: paragraph(), action: v.literal('background'), scene: scene() }, 'background needs "scene"')
 ]);
 
 /** The arguments. The tool's schema pipes them into a custom check, where the JSON Schema converter stops (see shared.ts). */
 const advStageArgs = v.object({
-	cues: v.optional(v.pipe(v.array(v.pipe(cueFlat, cueExact)), v.maxLength(MAX_CUES_PER_CALL), v.description('The cues, in the order they play.')), []),
+	cues: v.optional(
+		v.pipe(v.array(v.pipe(cueFlat, cueExact)), v.maxLength(MAX_CUES_PER_CALL), v.description('The cues, in the order they play.')),
+		[]
+	),
 	choices: v.optional(
 		v.pipe(
 			v.array(text(MAX_CHOICE_CHARS, 'One option, a short single line in the player\'s voice, e.g. "Ask Sefa about her brother".')),
@@ -69,7 +90,10 @@ export const advStageTool = defineTool({
 		'Stage directions for the reply you are writing: characters enter, exit, move or change expression, and the background changes, each before a given paragraph. Call it before you write the reply: the screen plays each cue when the reader reaches its paragraph, even while you are still writing. Register characters with register_npc and places with set_scene first; unregistered names still play, as silhouettes. Up to three characters fit on screen (left, center, right). Optionally offer `choices` for what the player does next, shown as a menu after the reply.',
 	schema: v.pipe(
 		advStageArgs,
-		v.custom<AdvStageArgs>((a) => v.is(advStageArgs, a) && ((a.cues?.length ?? 0) > 0 || a.choices !== undefined), 'cues: give at least one cue (or offer choices)')
+		v.custom<AdvStageArgs>(
+			(a) => v.is(advStageArgs, a) && ((a.cues?.length ?? 0) > 0 || a.choices !== undefined),
+			'cues: give at least one cue (or offer choices)'
+		)
 	),
 	async handler(args, ctx: ToolContext) {
 		const choices = args.choices?.map((c) => c.replace(/\s+/g, ' ').trim()) ?? [];

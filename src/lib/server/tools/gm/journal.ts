@@ -15,7 +15,10 @@ export const journalAppendTool = defineTool({
 	description:
 		'Append an event to the journal, the chronological record of what happened. Append-only: a wrong entry is corrected by appending a correction. Record confirmed events only (not rumours or plans), with who, where and the in-game time when known; what is not recorded is forgotten.',
 	schema: v.object({
-		entry: text(MAX_JOURNAL_ENTRY_CHARS, 'The event in one to a few sentences, written for your future self, e.g. "Day 3, dusk: at the North Gate the guard Bram let the party pass for 5 silver."')
+		entry: text(
+			MAX_JOURNAL_ENTRY_CHARS,
+			'The event in one to a few sentences, written for your future self, e.g. "Day 3, dusk: at the North Gate the guard Bram let the party pass for 5 silver."'
+		)
 	}),
 	async handler(args, ctx: ToolContext) {
 		const row = await recorded(() => ctx.write((tx) => journal.append(tx, { body: args.entry })));
@@ -28,11 +31,20 @@ export const journalReadTool = defineTool({
 	description: `Read journal entries, oldest first: the latest ones by default, or the ones after a given entry id.`,
 	schema: v.object({
 		last: v.optional(int(1, MAX_JOURNAL_READ, `How many entries (default ${DEFAULT_JOURNAL_READ}).`)),
-		after_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Read forward from the entry after this id (0: from the first entry) instead of the latest ones.')))
+		after_id: v.optional(
+			v.pipe(
+				v.number(),
+				v.integer(),
+				v.minValue(0),
+				v.description('Read forward from the entry after this id (0: from the first entry) instead of the latest ones.')
+			)
+		)
 	}),
 	async handler(args, ctx: ToolContext) {
 		const limit = args.last ?? DEFAULT_JOURNAL_READ;
-		const rows = await ctx.read((exec) => (args.after_id === undefined ? journal.recent(exec, limit) : journal.list(exec, { afterId: args.after_id, limit })));
+		const rows = await ctx.read((exec) =>
+			args.after_id === undefined ? journal.recent(exec, limit) : journal.list(exec, { afterId: args.after_id, limit })
+		);
 		if (rows.length === 0) return args.after_id === undefined ? 'The journal is empty.' : `No journal entries after #${args.after_id}.`;
 		return { entries: rows.map((r) => ({ id: r.id, entry: r.body })) };
 	}

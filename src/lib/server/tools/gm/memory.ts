@@ -10,14 +10,27 @@ export const MAX_NOTE_CHARS = 20_000;
 
 const MEMORY_ACTIONS = ['create', 'edit', 'view', 'delete', 'list'] as const;
 
-const noteName = () => text(MAX_NAME_CHARS, 'The note name, e.g. "NPC: Bram", "Foreshadowing", "Player preferences". Required except for list.');
-const noteBody = () => text(MAX_NOTE_CHARS, 'create: the note text (markdown; # headings make it searchable by section). edit: the complete new text, replacing the old.');
-const oldText = () => text(MAX_NOTE_CHARS, 'edit: exact text of the note to replace; it must occur exactly once. Use with new_text instead of body for a small change.');
-const newText = () => v.pipe(v.string(), v.maxLength(MAX_NOTE_CHARS), v.description('edit: the text that replaces old_text (may be empty to delete it).'));
+const noteName = () =>
+	text(MAX_NAME_CHARS, 'The note name, e.g. "NPC: Bram", "Foreshadowing", "Player preferences". Required except for list.');
+const noteBody = () =>
+	text(
+		MAX_NOTE_CHARS,
+		'create: the note text (markdown; # headings make it searchable by section). edit: the complete new text, replacing the old.'
+	);
+const oldText = () =>
+	text(
+		MAX_NOTE_CHARS,
+		'edit: exact text of the note to replace; it must occur exactly once. Use with new_text instead of body for a small change.'
+	);
+const newText = () =>
+	v.pipe(v.string(), v.maxLength(MAX_NOTE_CHARS), v.description('edit: the text that replaces old_text (may be empty to delete it).'));
 
 /** What the provider sees: one flat object. */
 const flat = v.object({
-	action: v.pipe(v.picklist(MEMORY_ACTIONS), v.description('create a note, edit it (whole body, or old_text → new_text), view it, delete it, or list all note names.')),
+	action: v.pipe(
+		v.picklist(MEMORY_ACTIONS),
+		v.description('create a note, edit it (whole body, or old_text → new_text), view it, delete it, or list all note names.')
+	),
 	name: v.optional(noteName()),
 	body: v.optional(noteBody()),
 	old_text: v.optional(oldText()),
@@ -28,7 +41,16 @@ const flat = v.object({
 const exact = v.variant('action', [
 	v.object({ action: v.literal('create'), name: noteName(), body: noteBody() }, 'create needs "name" and "body"'),
 	v.pipe(
-		v.object({ action: v.literal('edit'), name: noteName(), body: v.optional(noteBody()), old_text: v.optional(oldText()), new_text: v.optional(newText()) }, 'edit needs "name"'),
+		v.object(
+			{
+				action: v.literal('edit'),
+				name: noteName(),
+				body: v.optional(noteBody()),
+				old_text: v.optional(oldText()),
+				new_text: v.optional(newText())
+			},
+			'edit needs "name"'
+		),
 		v.check(
 			(a) => (a.body !== undefined) !== (a.old_text !== undefined && a.new_text !== undefined),
 			'edit needs either "body" (the whole new text) or both "old_text" and "new_text", not both'

@@ -58,7 +58,13 @@ export const recallTool = defineTool({
 		if (hits.length === 0) {
 			return `No records match ${quote(args.query)}.${note ? ` (${note})` : ''} Try other words (a name, a shorter phrase), or treat it as unrecorded; do not invent it.`;
 		}
-		const out: RecallOutputHit[] = hits.map((h) => ({ kind: h.kind, recordId: h.recordId, path: h.path, snippet: h.snippet, ...(h.ref ? { ref: h.ref } : {}) }));
+		const out: RecallOutputHit[] = hits.map((h) => ({
+			kind: h.kind,
+			recordId: h.recordId,
+			path: h.path,
+			snippet: h.snippet,
+			...(h.ref ? { ref: h.ref } : {})
+		}));
 		return note ? { hits: out, note } : { hits: out };
 	}
 });

@@ -4,7 +4,19 @@
  * image is generated only after the turn commits. Prompts are built from the visual fields alone.
  */
 import * as v from 'valibot';
-import { imageOrders, MAX_CHARACTER_NAME_CHARS, MAX_EXPRESSION_CHARS, MAX_LOOK_CHARS, MAX_STAGE_NAME_CHARS, npcs, npcSpritePrompt, placeKind, scenes, sceneBackgroundPrompt, type Npc } from '../../stage';
+import {
+	imageOrders,
+	MAX_CHARACTER_NAME_CHARS,
+	MAX_EXPRESSION_CHARS,
+	MAX_LOOK_CHARS,
+	MAX_STAGE_NAME_CHARS,
+	npcs,
+	npcSpritePrompt,
+	placeKind,
+	scenes,
+	sceneBackgroundPrompt,
+	type Npc
+} from '../../stage';
 import { parseSpriteVariant, spriteVariantName } from '../../../adv';
 import type { SessionTx } from '../../db';
 import { defineTool } from '../define';
@@ -21,7 +33,12 @@ export const MAX_EXPRESSIONS_PER_NPC = 4;
 const TAG_PUNCTUATION = /[@＠:：()（）\r\n]/u;
 
 /** Orders the expression sprites a registration asks for, and re-orders known ones when the look changed. */
-async function orderExpressions(tx: SessionTx, npc: Npc, asked: readonly string[], lookChanged: boolean): Promise<{ ordered: string[]; skipped: string[] }> {
+async function orderExpressions(
+	tx: SessionTx,
+	npc: Npc,
+	asked: readonly string[],
+	lookChanged: boolean
+): Promise<{ ordered: string[]; skipped: string[] }> {
 	const known = await imageOrders.variantNames(tx, npc.name);
 	const knownExpressions = known.flatMap((name) => parseSpriteVariant(name)?.expression ?? []);
 	const wanted = [...new Set(asked.map((e) => e.trim()).filter((e) => e !== ''))];
@@ -29,20 +46,32 @@ async function orderExpressions(tx: SessionTx, npc: Npc, asked: readonly string[
 	const room = Math.max(0, MAX_EXPRESSIONS_PER_NPC - knownExpressions.length);
 	const toOrder = [...(lookChanged ? knownExpressions : []), ...fresh.slice(0, room)];
 	for (const expression of toOrder) {
-		await imageOrders.place(tx, { target: 'npc', targetName: spriteVariantName(npc.name, expression), prompt: npcSpritePrompt(npc, expression) });
+		await imageOrders.place(tx, {
+			target: 'npc',
+			targetName: spriteVariantName(npc.name, expression),
+			prompt: npcSpritePrompt(npc, expression)
+		});
 	}
 	return { ordered: toOrder, skipped: fresh.slice(room) };
 }
 
 const regenerate = () =>
-	v.optional(v.pipe(v.boolean(), v.description('Order a new image even though the look is unchanged (e.g. the last one came out wrong). Default false.')));
+	v.optional(
+		v.pipe(
+			v.boolean(),
+			v.description('Order a new image even though the look is unchanged (e.g. the last one came out wrong). Default false.')
+		)
+	);
 
 export const registerNpcTool = defineTool({
 	name: 'register_npc',
 	description:
 		'Register a character who appears on screen, or update their look. A new or changed appearance orders a full-body sprite, generated after this turn. The appearance goes to an image generator: describe only what can be seen — never secrets, plans, relationships or anything from the story DB. Register before a character\'s first adv_stage "enter".',
 	schema: v.object({
-		name: text(MAX_CHARACTER_NAME_CHARS, 'The character\'s name as it is shown, used in adv_stage cues and in the speaker tag of their lines ("@Bram: …"), e.g. "Bram". No @ : ( ).'),
+		name: text(
+			MAX_CHARACTER_NAME_CHARS,
+			'The character\'s name as it is shown, used in adv_stage cues and in the speaker tag of their lines ("@Bram: …"), e.g. "Bram". No @ : ( ).'
+		),
 		appearance: text(
 			MAX_LOOK_CHARS,
 			'Visual only: apparent age, build, hair, eyes, face, clothes, colours, carried items, e.g. "tall man in his fifties, grey beard, dented steel breastplate over a blue tunic, halberd".'
@@ -50,7 +79,9 @@ export const registerNpcTool = defineTool({
 		regenerate: regenerate(),
 		expressions: v.optional(
 			v.pipe(
-				v.array(text(MAX_EXPRESSION_CHARS, 'A short expression word as you will write it in tags and cues, e.g. "smile", "angry", "驚き".')),
+				v.array(
+					text(MAX_EXPRESSION_CHARS, 'A short expression word as you will write it in tags and cues, e.g. "smile", "angry", "驚き".')
+				),
 				v.maxLength(MAX_EXPRESSIONS_PER_NPC),
 				v.description(
 					`Expression sprites to prepare besides the default one (at most ${MAX_EXPRESSIONS_PER_NPC} per character in all): the faces this character shows most. They are used by "@Name(expression): …" tags and adv_stage expression cues; an expression without its own sprite shows the default sprite, marked with the expression.`
@@ -60,7 +91,10 @@ export const registerNpcTool = defineTool({
 	}),
 	async handler(args, ctx: ToolContext) {
 		const expressions = args.expressions ?? [];
-		if (expressions.some((e) => TAG_PUNCTUATION.test(e))) throw new ToolError('an expression may not contain @ : ( ) or a line break — it is written inside the speaker tag "@Name(expression): …".');
+		if (expressions.some((e) => TAG_PUNCTUATION.test(e)))
+			throw new ToolError(
+				'an expression may not contain @ : ( ) or a line break — it is written inside the speaker tag "@Name(expression): …".'
+			);
 		return recorded(() =>
 			ctx.write(async (tx) => {
 				const { npc, change } = await npcs.register(tx, { name: args.name, appearance: args.appearance });
@@ -70,9 +104,17 @@ export const registerNpcTool = defineTool({
 				return {
 					npc: npc.name,
 					registration: change,
-					sprite: order ? 'ordered (generated after this turn)' : npc.spriteImage ? 'kept' : 'not generated yet (use regenerate to order it again)',
+					sprite: order
+						? 'ordered (generated after this turn)'
+						: npc.spriteImage
+							? 'kept'
+							: 'not generated yet (use regenerate to order it again)',
 					...(faces.ordered.length > 0 ? { expression_sprites_ordered: faces.ordered } : {}),
-					...(faces.skipped.length > 0 ? { expressions_not_ordered: `${faces.skipped.join(', ')}: a character has at most ${MAX_EXPRESSIONS_PER_NPC} expression sprites; these show the default sprite, marked` } : {})
+					...(faces.skipped.length > 0
+						? {
+								expressions_not_ordered: `${faces.skipped.join(', ')}: a character has at most ${MAX_EXPRESSIONS_PER_NPC} expression sprites; these show the default sprite, marked`
+							}
+						: {})
 				};
 			})
 		);
@@ -85,7 +127,10 @@ export const setSceneTool = defineTool({
 		'Register a place (a scene) for the screen, or update its look. A new or changed description orders a background image, generated after this turn. To show it, add an adv_stage "background" cue with this scene name. Describe only what can be seen — never secrets or story.',
 	schema: v.object({
 		name: text(MAX_STAGE_NAME_CHARS, 'The scene name, used in adv_stage background cues, e.g. "North Gate at dusk".'),
-		description: text(MAX_LOOK_CHARS, 'Visual only: the place, architecture, light, weather, time of day, mood, e.g. "massive stone gate, torches, light snow, dusk".'),
+		description: text(
+			MAX_LOOK_CHARS,
+			'Visual only: the place, architecture, light, weather, time of day, mood, e.g. "massive stone gate, torches, light snow, dusk".'
+		),
 		regenerate: regenerate()
 	}),
 	async handler(args, ctx: ToolContext) {
@@ -94,7 +139,15 @@ export const setSceneTool = defineTool({
 				const { scene, change } = await scenes.register(tx, { name: args.name, description: args.description });
 				const order = change !== 'unchanged' || args.regenerate === true;
 				if (order) await imageOrders.place(tx, { target: 'scene', targetName: scene.name, prompt: sceneBackgroundPrompt(scene) });
-				return { scene: scene.name, registration: change, background: order ? 'ordered (generated after this turn)' : scene.backgroundImage ? 'kept' : 'not generated yet (use regenerate to order it again)' };
+				return {
+					scene: scene.name,
+					registration: change,
+					background: order
+						? 'ordered (generated after this turn)'
+						: scene.backgroundImage
+							? 'kept'
+							: 'not generated yet (use regenerate to order it again)'
+				};
 			});
 			// Staged: the screen draws the place while the reply streams, and forgets it if the turn fails.
 			ctx.places.push({ name: result.scene, kind: placeKind(result.scene, args.description) });

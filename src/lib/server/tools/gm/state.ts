@@ -49,7 +49,10 @@ function mergePatch() {
 		v.description(
 			'The keys to change, e.g. {"location": "North Gate", "hp": 7, "inventory": ["rope", "lantern"], "flags": {"gate_open": true}, "curse": null}.'
 		),
-		v.custom<Record<string, unknown>>(isPlainObject, 'the patch must be a JSON object of the keys to change, e.g. {"hp": 7}, not an array or a string'),
+		v.custom<Record<string, unknown>>(
+			isPlainObject,
+			'the patch must be a JSON object of the keys to change, e.g. {"hp": 7}, not an array or a string'
+		),
 		v.minEntries(1, 'the patch is empty; give the keys to change'),
 		v.maxEntries(MAX_PATCH_KEYS)
 	);

@@ -16,7 +16,8 @@ import { quote, recorded, text } from './shared';
 
 export const MAX_STORY_BODY_CHARS = 8000;
 
-const key = () => text(MAX_NAME_CHARS, 'The entry key: a short stable handle you refer to it by, e.g. "main-arc", "bram-is-the-heir", "find-the-key".');
+const key = () =>
+	text(MAX_NAME_CHARS, 'The entry key: a short stable handle you refer to it by, e.g. "main-arc", "bram-is-the-heir", "find-the-key".');
 const title = () => v.optional(text(MAX_NAME_CHARS, 'A display title; the key when omitted.'));
 
 type Entry = story.StoryEntry;
@@ -28,7 +29,9 @@ function show(e: Entry) {
 		key: e.key,
 		...(e.title !== e.key ? { title: e.title } : {}),
 		body: e.body,
-		...(e.type === 'quest' ? { status: e.status ?? 'open', ...(e.result ? { result: e.result } : {}), ...(e.nextPlan ? { next_plan: e.nextPlan } : {}) } : {}),
+		...(e.type === 'quest'
+			? { status: e.status ?? 'open', ...(e.result ? { result: e.result } : {}), ...(e.nextPlan ? { next_plan: e.nextPlan } : {}) }
+			: {}),
 		...(e.type === 'clue' ? { revealed: e.revealed ?? false } : {})
 	};
 }
@@ -45,7 +48,10 @@ export const storyReadTool = defineTool({
 		const entries = await ctx.read((exec) => story.read(exec, args.type === undefined ? {} : { type: args.type }));
 		const wanted = args.key === undefined ? entries : entries.filter((e) => e.key === args.key?.trim());
 		if (wanted.length === 0) {
-			if (args.key !== undefined) throw new ToolError(`there is no ${args.type ?? 'story'} entry with key ${quote(args.key)}; call story_read without "key" to list the entries.`);
+			if (args.key !== undefined)
+				throw new ToolError(
+					`there is no ${args.type ?? 'story'} entry with key ${quote(args.key)}; call story_read without "key" to list the entries.`
+				);
 			return args.type === undefined ? 'The story DB is empty.' : `There are no ${args.type} entries yet.`;
 		}
 		return { entries: wanted.map(show) };
@@ -57,7 +63,7 @@ const BEGIN_TYPES = ['plot', 'quest', 'clue'] as const;
 export const storyBeginTool = defineTool({
 	name: 'story_begin',
 	description:
-		'Start something new in your secret story DB: a plot entry (a part of the story skeleton: arcs, villains\' plans, what happens if nobody intervenes), a quest (opens it; close it later with story_advance), or a clue (hidden until revealed with story_advance). Keys must be new. To change a plot entry use story_revise; to confirm a truth use story_advance.',
+		"Start something new in your secret story DB: a plot entry (a part of the story skeleton: arcs, villains' plans, what happens if nobody intervenes), a quest (opens it; close it later with story_advance), or a clue (hidden until revealed with story_advance). Keys must be new. To change a plot entry use story_revise; to confirm a truth use story_advance.",
 	schema: v.object({
 		type: v.pipe(
 			v.picklist(BEGIN_TYPES, 'type must be "plot", "quest" or "clue"; a truth is confirmed with story_advance (action "confirm_truth")'),
@@ -65,7 +71,10 @@ export const storyBeginTool = defineTool({
 		),
 		key: key(),
 		title: title(),
-		body: text(MAX_STORY_BODY_CHARS, 'plot: the part of the skeleton. quest: the goal, who asked, the stakes. clue: the clue and what it points to.')
+		body: text(
+			MAX_STORY_BODY_CHARS,
+			'plot: the part of the skeleton. quest: the goal, who asked, the stakes. clue: the clue and what it points to.'
+		)
 	}),
 	async handler(args, ctx: ToolContext) {
 		const input = { key: args.key, body: args.body, ...(args.title === undefined ? {} : { title: args.title }) };
@@ -73,7 +82,8 @@ export const storyBeginTool = defineTool({
 			case 'plot': {
 				const entry = await recorded(() =>
 					ctx.write(async (tx) => {
-						if (await exists(tx, 'plot', input.key)) throw new ToolError(`the plot entry ${quote(input.key.trim())} already exists; change it with story_revise.`);
+						if (await exists(tx, 'plot', input.key))
+							throw new ToolError(`the plot entry ${quote(input.key.trim())} already exists; change it with story_revise.`);
 						return story.setPlot(tx, input);
 					})
 				);
@@ -133,14 +143,18 @@ function notRevisable(type: story.StoryType, key: string): string {
 const ADVANCE_ACTIONS = ['confirm_truth', 'resolve_quest', 'reveal_clue'] as const;
 const truthBody = () => text(MAX_STORY_BODY_CHARS, 'confirm_truth: what is now true, stated plainly; it can never be changed.');
 const outcome = () =>
-	v.optional(v.pipe(v.picklist(story.QUEST_ENDINGS), v.description('resolve_quest: how the quest ended: resolved (default), failed or abandoned.')));
+	v.optional(
+		v.pipe(v.picklist(story.QUEST_ENDINGS), v.description('resolve_quest: how the quest ended: resolved (default), failed or abandoned.'))
+	);
 const result = () => text(MAX_STORY_BODY_CHARS, 'resolve_quest: what happened, the outcome as played.');
 const nextPlan = () => text(MAX_STORY_BODY_CHARS, 'resolve_quest: what you plan next because of it (consequences, the next hook).');
 
 const advanceFlat = v.object({
 	action: v.pipe(
 		v.picklist(ADVANCE_ACTIONS),
-		v.description('confirm_truth: record a confirmed truth (append-only). resolve_quest: close an open quest with its result and your next plan, saved together. reveal_clue: mark a clue as found by the player.')
+		v.description(
+			'confirm_truth: record a confirmed truth (append-only). resolve_quest: close an open quest with its result and your next plan, saved together. reveal_clue: mark a clue as found by the player.'
+		)
 	),
 	key: key(),
 	title: title(),
@@ -152,7 +166,10 @@ const advanceFlat = v.object({
 
 const advanceExact = v.variant('action', [
 	v.object({ action: v.literal('confirm_truth'), key: key(), title: title(), body: truthBody() }, 'confirm_truth needs "key" and "body"'),
-	v.object({ action: v.literal('resolve_quest'), key: key(), outcome: outcome(), result: result(), next_plan: nextPlan() }, 'resolve_quest needs "key", "result" and "next_plan"'),
+	v.object(
+		{ action: v.literal('resolve_quest'), key: key(), outcome: outcome(), result: result(), next_plan: nextPlan() },
+		'resolve_quest needs "key", "result" and "next_plan"'
+	),
 	v.object({ action: v.literal('reveal_clue'), key: key() }, 'reveal_clue needs "key"')
 ]);
 
@@ -165,13 +182,17 @@ export const storyAdvanceTool = defineTool({
 		switch (args.action) {
 			case 'confirm_truth': {
 				const entry = await recorded(() =>
-					ctx.write((tx) => story.addTruth(tx, { key: args.key, body: args.body, ...(args.title === undefined ? {} : { title: args.title }) }))
+					ctx.write((tx) =>
+						story.addTruth(tx, { key: args.key, body: args.body, ...(args.title === undefined ? {} : { title: args.title }) })
+					)
 				);
 				return `Truth ${quote(entry.key)} confirmed. It can never be changed.`;
 			}
 			case 'resolve_quest': {
 				const status = args.outcome ?? 'resolved';
-				const entry = await recorded(() => ctx.write((tx) => story.resolveQuest(tx, { key: args.key, status, result: args.result, nextPlan: args.next_plan })));
+				const entry = await recorded(() =>
+					ctx.write((tx) => story.resolveQuest(tx, { key: args.key, status, result: args.result, nextPlan: args.next_plan }))
+				);
 				return `Quest ${quote(entry.key)} ${status}; result and next plan saved.`;
 			}
 			case 'reveal_clue': {

@@ -216,7 +216,7 @@ export const ironWalkersEn = {
 			name: 'Ada',
 			role: 'Sergeant Ada Finch, driver of Old Meg',
 			appearance:
-				'A short, sturdy young woman in her mid-twenties with auburn hair cropped close to the neck, a freckled, wind-reddened face and a smear of engine grease on one cheek. Oil-stained khaki overalls under a sleeveless brown leather jerkin, sergeant\'s three stripes on the sleeve, heavy hobnailed boots, a brown leather crash helmet with round driving goggles pushed up on her forehead, a spanner in her belt.',
+				"A short, sturdy young woman in her mid-twenties with auburn hair cropped close to the neck, a freckled, wind-reddened face and a smear of engine grease on one cheek. Oil-stained khaki overalls under a sleeveless brown leather jerkin, sergeant's three stripes on the sleeve, heavy hobnailed boots, a brown leather crash helmet with round driving goggles pushed up on her forehead, a spanner in her belt.",
 			personality:
 				'From Lincoln, where she riveted walker hulls at the Carrow works before she enlisted to drive one. Blunt, dry, unimpressed by officers and devoted to Meg, whom she talks to like a cart-horse. Fixes anything with wire and swearing. Superstitious about gait drums: she taps each one twice before fitting it. Calls the PC "sir" when others are listening and "Mr Hollis" when they are not. She has noticed something wrong with the new Pattern 4 drums and sent a report up the line; nobody answered, and it is eating at her. Wants: her crew alive, Meg on her feet, someone to take her seriously.'
 		},
@@ -224,7 +224,7 @@ export const ironWalkersEn = {
 			name: 'Sparks',
 			role: 'Lance-Corporal Tobias Reed, wireless operator of C Company',
 			appearance:
-				'A gangly young man of nineteen with big ears, a long thin neck, untidy straw-coloured hair and a hopeful face. A khaki tunic a size too large with a lance-corporal\'s single stripe and the blue-and-white signaller\'s armband, a pencil behind one ear, heavy brass-and-leather headphones hanging round his neck, a notebook bulging from his breast pocket, puttees wound unevenly.',
+				"A gangly young man of nineteen with big ears, a long thin neck, untidy straw-coloured hair and a hopeful face. A khaki tunic a size too large with a lance-corporal's single stripe and the blue-and-white signaller's armband, a pencil behind one ear, heavy brass-and-leather headphones hanging round his neck, a notebook bulging from his breast pocket, puttees wound unevenly.",
 			personality:
 				'Talks fast and too much, loves his valve set like a pet and explains it to anyone who stands still. Listens to German wireless traffic at night for practice, and can tell German operators apart by their "fist" (the rhythm of their Morse). Collects gossip from every signals office and shares it. Eager to please, braver than he looks, terrified of gas. He has noticed that the big German machine in the aerial photographs never sends or receives anything, and he is not sure whether that matters. Wants: to be useful, to be noticed by the officers, to go home and build wireless sets.'
 		},
@@ -232,9 +232,9 @@ export const ironWalkersEn = {
 			name: 'Ashby',
 			role: 'Captain Lionel Ashby, commanding C Company',
 			appearance:
-				'A tall, lean man in his early thirties with fair hair going grey at the temples, a neat clipped moustache and tired pale blue eyes with dark circles under them. A belted khaki trench coat over service dress with three captain\'s stars on each cuff, a Sam Browne belt with a holster, a peaked cap, a row of medal ribbons, polished brown boots. He leans on a blackthorn walking stick for a stiff left leg.',
+				"A tall, lean man in his early thirties with fair hair going grey at the temples, a neat clipped moustache and tired pale blue eyes with dark circles under them. A belted khaki trench coat over service dress with three captain's stars on each cuff, a Sam Browne belt with a holster, a peaked cap, a row of medal ribbons, polished brown boots. He leans on a blackthorn walking stick for a stiff left leg.",
 			personality:
-				'Courteous, dry, quietly funny, and very tired. A regular officer who has lost two companies since 1916 and remembers every name. Protects his crews from Battalion\'s worst ideas when he can and carries out the rest. Hides a tremor in his right hand by keeping it in his pocket or on his stick. Trusts Hollis and says so rarely. He has been given orders he has not shared, and will avoid the PC\'s eyes when the recovery of No. 17 comes up. Wants: to bring his people through the winter, to do his duty, and not to have to choose between the two.'
+				"Courteous, dry, quietly funny, and very tired. A regular officer who has lost two companies since 1916 and remembers every name. Protects his crews from Battalion's worst ideas when he can and carries out the rest. Hides a tremor in his right hand by keeping it in his pocket or on his stick. Trusts Hollis and says so rarely. He has been given orders he has not shared, and will avoid the PC's eyes when the recovery of No. 17 comes up. Wants: to bring his people through the winter, to do his duty, and not to have to choose between the two."
 		},
 		{
 			name: 'Marthe',
@@ -272,7 +272,7 @@ Act 3 — What Hollis does. Options include: a raid to bring back No. 17's crew;
 		{
 			key: 'the-pattern-4-drums-crack',
 			title: 'Why No. 17 fell',
-			body: 'The new Pattern 4 gait drums from the Carrow works crack along the pin rows in hard frost, and a walker whose drum splits falls mid-stride. Carrow & Sons found this in their winter trials of 1918 and buried the trials report to keep the Ministry contract. No. 17 fell because its drum split. Old Meg carries the same drums, and Ada\'s report on a hairline crack in Meg\'s spare drum was filed away unread at Battalion.',
+			body: "The new Pattern 4 gait drums from the Carrow works crack along the pin rows in hard frost, and a walker whose drum splits falls mid-stride. Carrow & Sons found this in their winter trials of 1918 and buried the trials report to keep the Ministry contract. No. 17 fell because its drum split. Old Meg carries the same drums, and Ada's report on a hairline crack in Meg's spare drum was filed away unread at Battalion.",
 			markers: ['winter trials', 'crack along the pin rows']
 		},
 		{
@@ -310,9 +310,39 @@ Act 3 — What Hollis does. Options include: a raid to bring back No. 17's crew;
 			weather: 'fog, hard frost',
 			hp: 10,
 			hpMax: 10,
-			oldMeg: { hull: 12, hullMax: 12, legs: 'four sound', gaitDrums: ['walk (Pattern 4)', 'wade (Pattern 4)', 'climb (Pattern 4)', 'spare walk'], shells: 120, lewisDrums: 60, fuel: 'full' },
-			inventory: ['Webley revolver (24 rounds)', 'trench coat', 'leather helmet and splash mask', 'box respirator', 'trench maps', 'prismatic compass', 'wristwatch', 'electric torch', 'whistle', 'field glasses', 'dented cigarette case', "photograph of Nell"],
-			_labels: { hp: 'HP', oldMeg: 'Old Meg', hull: 'Hull', legs: 'Legs', gaitDrums: 'Gait drums', shells: 'Shells', lewisDrums: 'Lewis drums', fuel: 'Fuel' }
+			oldMeg: {
+				hull: 12,
+				hullMax: 12,
+				legs: 'four sound',
+				gaitDrums: ['walk (Pattern 4)', 'wade (Pattern 4)', 'climb (Pattern 4)', 'spare walk'],
+				shells: 120,
+				lewisDrums: 60,
+				fuel: 'full'
+			},
+			inventory: [
+				'Webley revolver (24 rounds)',
+				'trench coat',
+				'leather helmet and splash mask',
+				'box respirator',
+				'trench maps',
+				'prismatic compass',
+				'wristwatch',
+				'electric torch',
+				'whistle',
+				'field glasses',
+				'dented cigarette case',
+				'photograph of Nell'
+			],
+			_labels: {
+				hp: 'HP',
+				oldMeg: 'Old Meg',
+				hull: 'Hull',
+				legs: 'Legs',
+				gaitDrums: 'Gait drums',
+				shells: 'Shells',
+				lewisDrums: 'Lewis drums',
+				fuel: 'Fuel'
+			}
 		}
 	}
 } satisfies WorldPresetInput;

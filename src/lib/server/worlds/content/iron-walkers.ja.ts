@@ -310,9 +310,40 @@ export const ironWalkersJa = {
 			weather: '霧、厳しい霜',
 			hp: 10,
 			hpMax: 10,
-			oldMeg: { hull: 12, hullMax: 12, legs: '四本とも健全', gaitDrums: ['歩行（四型）', '渡渉（四型）', '登坂（四型）', '予備の歩行'], shells: 120, lewisDrums: 60, fuel: '満タン' },
-			inventory: ['ウェブリー回転式拳銃（弾24発）', 'トレンチコート', '革の帽子と防護面', '箱型ガスマスク', '塹壕地図', 'プリズム式コンパス', '腕時計', '懐中電灯', '呼子', '双眼鏡', 'へこんだシガレットケース', '妹ネルの写真'],
-			_labels: { location: '現在地', hp: '体力', oldMeg: 'オールド・メグ', hull: '装甲', legs: '脚', gaitDrums: '歩行ドラム', shells: '砲弾', lewisDrums: 'ルイス機銃の弾倉', fuel: '燃料' }
+			oldMeg: {
+				hull: 12,
+				hullMax: 12,
+				legs: '四本とも健全',
+				gaitDrums: ['歩行（四型）', '渡渉（四型）', '登坂（四型）', '予備の歩行'],
+				shells: 120,
+				lewisDrums: 60,
+				fuel: '満タン'
+			},
+			inventory: [
+				'ウェブリー回転式拳銃（弾24発）',
+				'トレンチコート',
+				'革の帽子と防護面',
+				'箱型ガスマスク',
+				'塹壕地図',
+				'プリズム式コンパス',
+				'腕時計',
+				'懐中電灯',
+				'呼子',
+				'双眼鏡',
+				'へこんだシガレットケース',
+				'妹ネルの写真'
+			],
+			_labels: {
+				location: '現在地',
+				hp: '体力',
+				oldMeg: 'オールド・メグ',
+				hull: '装甲',
+				legs: '脚',
+				gaitDrums: '歩行ドラム',
+				shells: '砲弾',
+				lewisDrums: 'ルイス機銃の弾倉',
+				fuel: '燃料'
+			}
 		}
 	}
 } satisfies WorldPresetInput;

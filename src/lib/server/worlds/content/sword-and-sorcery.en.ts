@@ -257,7 +257,7 @@ Act 3 — The sea calls. Under the oldest pier the sleepers go down into the flo
 		{
 			key: 'corso-sells-the-ward-salt',
 			title: 'Who is stealing the salt',
-			body: 'Lady Ilvane Corso has Council clerks scrape black salt from the ward-stones at night and sells it to the Mirrored Fleet, southern pirate-merchants who pay in gold for salt that is not counted by the tally. The gold pays the Council\'s war debt. She thinks the ward-stones are superstition and does not know what she is unsealing.',
+			body: "Lady Ilvane Corso has Council clerks scrape black salt from the ward-stones at night and sells it to the Mirrored Fleet, southern pirate-merchants who pay in gold for salt that is not counted by the tally. The gold pays the Council's war debt. She thinks the ward-stones are superstition and does not know what she is unsealing.",
 			markers: ['Mirrored Fleet']
 		},
 		{
@@ -269,7 +269,7 @@ Act 3 — The sea calls. Under the oldest pier the sleepers go down into the flo
 		{
 			key: 'mirela-was-a-sorcerer',
 			title: 'Who Mirela used to be',
-			body: 'Mirela Ost was once a sorcerer of the Tower of Lamps. Twenty years ago she helped renew the seal and paid for it with the memory of her son\'s face; the burn on her arm is from the same night. She still knows the sealing words. Speaking them again would cost her life, or the life of whoever speaks them in her place.',
+			body: "Mirela Ost was once a sorcerer of the Tower of Lamps. Twenty years ago she helped renew the seal and paid for it with the memory of her son's face; the burn on her arm is from the same night. She still knows the sealing words. Speaking them again would cost her life, or the life of whoever speaks them in her place.",
 			markers: ['sealing words', "son's face"]
 		}
 	],
@@ -281,14 +281,22 @@ Act 3 — The sea calls. Under the oldest pier the sleepers go down into the flo
 		},
 		present: ['Mirela', 'Sefa'],
 		situation:
-			'Late evening in the Crooked Lantern. Tarn is nursing a cheap wine and counting the days to the Grey Hands\' deadline. Mirela is behind the bar. Sefa comes in out of the fog, soaked and furious, and sits down across from Tarn without asking: her brother Deo has been gone six nights, the third to vanish from her street this month, and a neighbour saw him walking toward the sea in his sleep. She offers what she has (a little silver and a favour owed by the guild) for help finding him. Mirela, wiping the same cup over and over, adds that she will forgive Tarn\'s tab if Tarn looks into it. Begin in the room; give the player the noise, the fog and Sefa\'s face, and end on the choice.',
+			"Late evening in the Crooked Lantern. Tarn is nursing a cheap wine and counting the days to the Grey Hands' deadline. Mirela is behind the bar. Sefa comes in out of the fog, soaked and furious, and sits down across from Tarn without asking: her brother Deo has been gone six nights, the third to vanish from her street this month, and a neighbour saw him walking toward the sea in his sleep. She offers what she has (a little silver and a favour owed by the guild) for help finding him. Mirela, wiping the same cup over and over, adds that she will forgive Tarn's tab if Tarn looks into it. Begin in the room; give the player the noise, the fog and Sefa's face, and end on the choice.",
 		state: {
 			location: 'The Crooked Lantern, Vesca',
 			time: 'Evening, 19th of Ebbing, year 412 of the Council',
 			hp: 10,
 			hpMax: 10,
 			silver: 6,
-			inventory: ['steppe sabre (notched)', 'long knife', 'leather jerkin', 'wool cloak', 'flint and steel', 'wineskin', 'black-salt charm'],
+			inventory: [
+				'steppe sabre (notched)',
+				'long knife',
+				'leather jerkin',
+				'wool cloak',
+				'flint and steel',
+				'wineskin',
+				'black-salt charm'
+			],
 			debts: { greyHands: '30 silver marks, due at the new moon (in 11 days)' },
 			_labels: { silver: 'Silver marks', greyHands: 'The Grey Hands' }
 		}

@@ -10,5 +10,7 @@ export const GET = apiEndpoint(async ({ app, user }) => jsonResponse({ presets: 
 export const POST = apiEndpoint(async ({ app, user, request }) => {
 	const body = await readJson(request, PresetBody);
 	const row = await createFromInput(app, user, body);
-	return jsonResponse({ id: row.id, version: row.currentVersion, visibility: row.visibility }, 201, { location: `/api/v1/presets/${row.id}` });
+	return jsonResponse({ id: row.id, version: row.currentVersion, visibility: row.visibility }, 201, {
+		location: `/api/v1/presets/${row.id}`
+	});
 }) satisfies RequestHandler;

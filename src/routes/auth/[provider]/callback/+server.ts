@@ -4,7 +4,15 @@
  */
 import { error, redirect } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
-import { createCookieSession, finishFlow, linkIdentity, signInWithProvider, SignInFlowError, SignupDisabledError, type SignInFlowProblem } from '$lib/server/auth';
+import {
+	createCookieSession,
+	finishFlow,
+	linkIdentity,
+	signInWithProvider,
+	SignInFlowError,
+	SignupDisabledError,
+	type SignInFlowProblem
+} from '$lib/server/auth';
 import { safeRedirectTarget, setSessionCookie } from '$lib/server/hooks';
 import { isSignInProvider } from '$lib/types/account';
 import type { RequestHandler } from './$types';
@@ -30,7 +38,8 @@ export const GET: RequestHandler = async ({ params, url, cookies, locals }) => {
 			destination = created ? '/account?welcome=1' : safeRedirectTarget(finished.redirectTo, url);
 		}
 	} catch (err) {
-		const problem: SignInFlowProblem | undefined = err instanceof SignInFlowError ? err.problem : err instanceof SignupDisabledError ? 'signup_closed' : undefined;
+		const problem: SignInFlowProblem | undefined =
+			err instanceof SignInFlowError ? err.problem : err instanceof SignupDisabledError ? 'signup_closed' : undefined;
 		if (!problem) throw err;
 		// The reason goes to the log (never a token or a code); the page says it in the person's language.
 		console.warn(`[kantera] sign-in via ${client.id} refused (${problem}): ${err instanceof Error ? err.message : String(err)}`);

@@ -24,7 +24,8 @@ export const load: PageServerLoad = async ({ locals, url, params, setHeaders }) 
 
 export const actions = {
 	/** Saves a new version (or adds/removes a row for the form without JavaScript). */
-	save: async ({ request, locals, url, params }) => runEditor(await getApp(), requireUser(locals, url), params.id, await request.formData()),
+	save: async ({ request, locals, url, params }) =>
+		runEditor(await getApp(), requireUser(locals, url), params.id, await request.formData()),
 	/** Throws the autosaved draft away and shows the current version again. */
 	discard: async ({ locals, url, params }) => {
 		try {

@@ -7,5 +7,7 @@ import type { RequestHandler } from './$types';
 export const POST = apiEndpoint(async ({ app, user, request }) => {
 	const bytes = await readImportFile(request);
 	const row = await importPreset(app, user, bytes);
-	return jsonResponse({ id: row.id, draft: true, title: row.title, language: row.language }, 201, { location: `/api/v1/presets/${row.id}` });
+	return jsonResponse({ id: row.id, draft: true, title: row.title, language: row.language }, 201, {
+		location: `/api/v1/presets/${row.id}`
+	});
 }) satisfies RequestHandler;

@@ -1,4 +1,13 @@
-import { apiEndpoint, deleteSession, jsonResponse, PatchSessionBody, readJson, sessionDto, updateSession, withSession } from '$lib/server/api';
+import {
+	apiEndpoint,
+	deleteSession,
+	jsonResponse,
+	PatchSessionBody,
+	readJson,
+	sessionDto,
+	updateSession,
+	withSession
+} from '$lib/server/api';
 import type { RequestHandler } from './$types';
 
 export const GET = apiEndpoint(async ({ app, user, params }) => {

@@ -8,5 +8,7 @@ import type { RequestHandler } from './$types';
 export const POST = apiEndpoint(async ({ app, user, params, request }) => {
 	const body = await readJson(request, RerollBody);
 	const rerolled = await postReroll(app, user, params.id, params.turnId, body);
-	return jsonResponse(rerolled.body, rerolled.created ? 202 : 200, { location: `/api/v1/sessions/${params.id}/turns/${rerolled.body.turnId}` });
+	return jsonResponse(rerolled.body, rerolled.created ? 202 : 200, {
+		location: `/api/v1/sessions/${params.id}/turns/${rerolled.body.turnId}`
+	});
 }) satisfies RequestHandler;
