@@ -1,7 +1,7 @@
 # Kantera in a container: node build, a non-root user, the data dir as a volume, a health check.
 # Untested here: the machines this was written on have no Docker engine (see README, "Deploy").
 #   docker build -t kantera .
-#   docker run -p 3000:3000 -v kantera-data:/data -e ORIGIN=http://localhost:3000 kantera
+#   docker run -p 3000:3000 -v kantera-data:/data kantera   (add -e ORIGIN=https://… behind a proxy)
 #   docker exec <container> npx kantera doctor
 
 # 1. Dependencies (dev ones included: the build needs vite and SvelteKit).
@@ -34,4 +34,6 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "build"]
+# `npm start`'s launcher, not `node build`: it sets the body limit and serves http://localhost without ORIGIN
+# (bin/start.js), exactly as the README starts the app.
+CMD ["node", "bin/start.js"]
