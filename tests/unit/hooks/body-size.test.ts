@@ -29,7 +29,9 @@ function chunkedBody(chunks: number, size: number): { body: ReadableStream<Uint8
 
 async function send(path: string, body: ReadableStream<Uint8Array>) {
 	const url = new URL(`http://localhost${path}`);
-	const request = new Request(url, { method: 'POST', body, headers: { 'content-type': 'application/json' }, duplex: 'half' });
+	// Node's fetch needs `duplex: 'half'` for a stream body; the DOM typings do not know it yet.
+	const init: RequestInit & { duplex: 'half' } = { method: 'POST', body, headers: { 'content-type': 'application/json' }, duplex: 'half' };
+	const request = new Request(url, init);
 	expect(request.headers.get('content-length')).toBeNull();
 	let routeSaw: string | undefined;
 	const event = { request, url } as RequestEvent;
