@@ -16,6 +16,11 @@ describe('i18n', () => {
 		expect(pickLanguage(undefined, null)).toBe('en');
 	});
 	it('fills placeholders', () => {
-		expect(translate('en', 'common.save')).toBe('Save');
+		expect(translate('en', 'play.error.tooLong', { length: 5001, max: 5000 })).toBe('The text is 5001 characters; the limit is 5000.');
+		expect(translate('ja', 'play.status.tool', { tool: 'recall' })).toBe('ゲームマスターが記録を調べています（recall）…');
+		expect(translate('ja', 'images.failed', { name: 'Mira', error: '$& $1' })).toBe('Mira を再生成できませんでした: $& $1');
+	});
+	it('leaves an unknown placeholder visible', () => {
+		expect(translate('ja', 'play.status.tool')).toBe('ゲームマスターが記録を調べています（{tool}）…');
 	});
 });

@@ -264,17 +264,3 @@ export function reveal(state: RevealState, event: RevealEvent): RevealState {
 			return state;
 	}
 }
-
-/**
- * The paragraphs of a parsed reply as reveal sources, keyed `${prefix}:${index}`. A complete paragraph
- * with no text (a tag with nothing after it) is left out, so nobody has to click through a blank
- * window; an empty one still streaming stays, and the reveal waits on it.
- */
-export function revealSources(
-	prefix: string | number,
-	paragraphs: readonly { index: number; text: string; partial: boolean }[]
-): RevealSource[] {
-	return paragraphs
-		.filter((p) => p.text !== '' || p.partial)
-		.map((p) => ({ key: `${prefix}:${p.index}`, text: p.text, partial: p.partial }));
-}

@@ -55,6 +55,20 @@ describe('Story (text window and stage)', () => {
 		expect(s.stage.slots.right).toBeNull();
 	});
 
+	it('skips a paragraph that is only a tag once the reply is whole, but waits on one still streaming', () => {
+		const s = story([player(1, 't1', 'I look around.'), gm(2, 't1', 'A.\n\n@Bram:\n\nB.')], []);
+		s.configure(0, false);
+		s.click();
+		expect(s.current).toMatchObject({ text: 'A.' });
+		s.click();
+		expect(s.current).toMatchObject({ text: 'B.' });
+		expect(s.hasNext).toBe(false);
+		s.beginTurn('t2', 'I wait.');
+		s.appendDelta('t2', 'C.\n\n@Ana:');
+		while (s.hasNext && s.complete) s.click();
+		expect(s.current).toMatchObject({ speaker: 'Ana', text: '', partial: true });
+	});
+
 	it("shows the player's long line whole at once and goes on to the reply as it streams, with no click", () => {
 		const frames = manualFrames();
 		const s = story();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseQuery, ftsAny } from '../../../src/lib/server/search/query';
+import { analyseQuery, ftsQuote } from '../../../src/lib/server/search/query';
 import { reciprocalRankFusion, RRF_K } from '../../../src/lib/server/search/fuse';
 import { cutHits } from '../../../src/lib/server/search/vector-search';
 
@@ -15,8 +15,7 @@ describe('analyseQuery', () => {
 
 	it('folds full-width text and never emits FTS syntax', () => {
 		expect(analyseQuery('ＡＮＤ （ｆｏｒｇｅ） "smug*"')).toMatchObject({ substrings: ['forge', 'smug'], words: ['forge', 'smug'] });
-		expect(ftsAny(['a"b'])).toBe('"a""b"');
-		expect(ftsAny([])).toBeUndefined();
+		expect(ftsQuote('a"b')).toBe('"a""b"');
 	});
 });
 

@@ -306,16 +306,26 @@ describe('turn lifecycle', () => {
 		]);
 		const accepted = await h.use((s) => acceptTurn(harness.app, s, { userId: harness.userId, text: 'go', idempotencyKey: 'cancel-001' }));
 		h.app.runner.kick(h.sessionId);
-		// Wait until text is streaming, then cancel.
-		for (let i = 0; i < 200; i++) {
+		// Wait until text is streaming (the tool call has been staged by then), then cancel.
+		let streaming = false;
+		for (let i = 0; i < 500 && !streaming; i++) {
 			const evs = await h.use((s) => readEventsAfter(s.db, 0));
-			if (evs.some((e) => e.event.type === 'text.delta')) break;
-			await new Promise((r) => setTimeout(r, 10));
+			streaming = evs.some((e) => e.event.type === 'text.delta');
+			if (!streaming) await new Promise((r) => setTimeout(r, 10));
 		}
+		expect(streaming, 'the turn never streamed text').toBe(true);
+		const [before] = await h.turns();
+		expect(before?.status).toBe('running');
+		expect(h.mock.requests).toHaveLength(2);
 		await h.use((s) => harness.app.runner.cancel(s, accepted.turnId));
 		await h.app.runner.idle();
 		const [turn] = await h.turns();
 		expect(turn?.status).toBe('cancelled');
+		const types = (await h.use((s) => readEventsAfter(s.db, 0))).map((e) => e.event.type);
+		expect(types.indexOf('turn.started')).toBeGreaterThan(-1);
+		expect(types.indexOf('text.delta')).toBeGreaterThan(types.indexOf('turn.started'));
+		expect(types.at(-1)).toBe('turn.cancelled');
+		expect(types).not.toContain('turn.committed');
 		expect(await counts(h)).toMatchObject({ journal: 0, log: 0 });
 	});
 

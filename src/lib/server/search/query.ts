@@ -79,8 +79,3 @@ export function analyseQuery(query: string): QueryTerms {
 export function ftsQuote(term: string): string {
 	return `"${term.replaceAll('"', '""')}"`;
 }
-
-/** An FTS5 expression matching any of the terms, or undefined when there are none. */
-export function ftsAny(terms: readonly string[]): string | undefined {
-	return terms.length === 0 ? undefined : terms.map(ftsQuote).join(' OR ');
-}

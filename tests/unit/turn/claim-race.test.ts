@@ -1,0 +1,75 @@
+/**
+ * Two app instances on one set of databases (two servers behind a load balancer, or a restart that
+ * overlaps the old process) both get kicked for the same accepted turn: exactly one of them runs it.
+ * The claim (accepted → running under a lease) is what decides; the loser finds nothing to claim.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startMockLlm } from '../../mock-llm';
+import { mockLlmApp } from '../../helpers/turns';
+import { tempDir } from '../../helpers/env';
+import { newId, sessionSchema } from '../../../src/lib/server/db';
+import { log } from '../../../src/lib/server/records';
+import { acceptTurn, composeMission, ensureMission, readEventsAfter, writeSettings } from '../../../src/lib/server/turn';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+	while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+/** Rounds of the race: each round is one turn both instances are kicked for in the same tick. */
+const ROUNDS = 6;
+
+describe('two app instances on one session database', () => {
+	// Skipped: it fails today, and not on the claim. With two instances writing one session file, a write
+	// transaction (BEGIN IMMEDIATE) fails with SQLITE_BUSY_SNAPSHOT (517, "database is locked"), which the
+	// busy timeout does not retry: the runner's loop dies ("turn runner for session … failed") and an
+	// acceptTurn in the test throws. Turn it on with the fix in the session database's write path.
+	it.skip('race to claim each accepted turn, and exactly one runs it', async () => {
+		const mock = await startMockLlm();
+		cleanups.push(() => mock.close());
+		const { dir, remove } = tempDir();
+		cleanups.push(remove);
+		const first = await mockLlmApp('openai', {}, { dataDir: dir, mock });
+		cleanups.push(first.cleanup);
+		const second = await mockLlmApp('openai', {}, { dataDir: dir, mock });
+		cleanups.push(second.cleanup);
+		expect(second.app.runner.owner).not.toBe(first.app.runner.owner);
+
+		const sessionId = newId();
+		const userId = newId();
+		await first.app.sessions.use(sessionId, (s) =>
+			s.write(async (tx) => {
+				await ensureMission(tx, composeMission('en', 'Keep it short.'));
+				await writeSettings(tx, { language: 'en' });
+			})
+		);
+		mock.script(Array.from({ length: ROUNDS }, (_, i) => ({ text: `Reply ${i + 1}.` })));
+
+		for (let round = 1; round <= ROUNDS; round++) {
+			// Alternate which instance accepts, so neither always has a head start.
+			const accepting = round % 2 === 0 ? second : first;
+			await accepting.app.sessions.use(sessionId, (s) =>
+				acceptTurn(accepting.app, s, { userId, text: `Line ${round}.`, idempotencyKey: `race-${round}-key` })
+			);
+			first.app.runner.kick(sessionId);
+			second.app.runner.kick(sessionId);
+			await Promise.all([first.app.runner.idle(), second.app.runner.idle()]);
+		}
+
+		const { turns, events, messages } = await first.app.sessions.use(sessionId, async (s) => ({
+			turns: await s.db.select().from(sessionSchema.turns),
+			events: await readEventsAfter(s.db, 0),
+			messages: await log.count(s.db)
+		}));
+		expect(turns).toHaveLength(ROUNDS);
+		expect(turns.every((t) => t.status === 'committed')).toBe(true);
+		for (const turn of turns) {
+			const started = events.filter((e) => e.event.type === 'turn.started' && e.event.turnId === turn.id);
+			const committed = events.filter((e) => e.event.type === 'turn.committed' && e.event.turnId === turn.id);
+			expect([started.length, committed.length], turn.id).toEqual([1, 1]);
+		}
+		// One LLM call per turn: no turn was sent twice.
+		expect(mock.requests).toHaveLength(ROUNDS);
+		expect(messages).toBe(2 * ROUNDS);
+	});
+});
