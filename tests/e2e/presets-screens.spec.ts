@@ -99,13 +99,11 @@ test('the preset screens in both languages, and moderation', async ({ browser })
 		await expect(author.locator('.error-summary')).toBeVisible();
 		await shoot(author, 'editor-errors', language);
 		await author.goto('/presets');
-		await author
-			.locator('#import-file')
-			.setInputFiles({
-				name: 'broken.json',
-				mimeType: 'application/json',
-				buffer: Buffer.from('{"spec": "chara_card_v9", "data": {"name": "x"}}')
-			});
+		await author.locator('#import-file').setInputFiles({
+			name: 'broken.json',
+			mimeType: 'application/json',
+			buffer: Buffer.from('{"spec": "chara_card_v9", "data": {"name": "x"}}')
+		});
 		await author.locator('form[action="?/import"] button[type="submit"]').click();
 		await expect(author.locator('#import-error')).toContainText('Unsupported card spec');
 		await shoot(author, 'my-presets', language);

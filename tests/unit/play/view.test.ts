@@ -17,20 +17,18 @@ async function turn(
 	extra: { createdAt?: number; leaseExpiresAt?: number; error?: string; errorId?: string } = {}
 ) {
 	await s.write((tx) =>
-		tx
-			.insert(turns)
-			.values({
-				id,
-				idempotencyKey: `key-${id}`,
-				kind: 'player',
-				userId: 'u',
-				input: `input of ${id}`,
-				status,
-				createdAt: extra.createdAt ?? Date.now(),
-				leaseExpiresAt: extra.leaseExpiresAt ?? null,
-				error: extra.error ?? null,
-				...(status === 'failed' ? { failureReason: 'rate_limited' as const, errorId: extra.errorId ?? null } : {})
-			})
+		tx.insert(turns).values({
+			id,
+			idempotencyKey: `key-${id}`,
+			kind: 'player',
+			userId: 'u',
+			input: `input of ${id}`,
+			status,
+			createdAt: extra.createdAt ?? Date.now(),
+			leaseExpiresAt: extra.leaseExpiresAt ?? null,
+			error: extra.error ?? null,
+			...(status === 'failed' ? { failureReason: 'rate_limited' as const, errorId: extra.errorId ?? null } : {})
+		})
 	);
 }
 

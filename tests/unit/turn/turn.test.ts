@@ -249,19 +249,17 @@ describe('turn lifecycle', () => {
 		const harness = h;
 		await h.use((s) =>
 			s.write((tx) =>
-				tx
-					.insert(sessionSchema.turns)
-					.values({
-						id: 'cp000000000000000000',
-						idempotencyKey: 'checkpoint:x',
-						kind: 'checkpoint',
-						userId: harness.userId,
-						input: 'CHECKPOINT',
-						status: 'running',
-						leaseOwner: 'elsewhere',
-						leaseExpiresAt: Date.now() + 60_000,
-						createdAt: Date.now()
-					})
+				tx.insert(sessionSchema.turns).values({
+					id: 'cp000000000000000000',
+					idempotencyKey: 'checkpoint:x',
+					kind: 'checkpoint',
+					userId: harness.userId,
+					input: 'CHECKPOINT',
+					status: 'running',
+					leaseOwner: 'elsewhere',
+					leaseExpiresAt: Date.now() + 60_000,
+					createdAt: Date.now()
+				})
 			)
 		);
 		const accepted = await h.use((s) =>

@@ -124,16 +124,14 @@ export async function signInWithProvider(deps: AuthDeps, given: ProviderProfile,
 				deps.control.db
 					.insert(users)
 					.values({ id, name, passwordHash: '', isAdmin: sql`(SELECT count(*) = 0 FROM users)`, createdAt: now }),
-				deps.control.db
-					.insert(userIdentities)
-					.values({
-						provider: profile.provider,
-						subject: profile.subject,
-						userId: id,
-						label: profile.label,
-						createdAt: now,
-						lastUsedAt: now
-					})
+				deps.control.db.insert(userIdentities).values({
+					provider: profile.provider,
+					subject: profile.subject,
+					userId: id,
+					label: profile.label,
+					createdAt: now,
+					lastUsedAt: now
+				})
 			]);
 			break;
 		} catch (err) {
