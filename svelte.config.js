@@ -1,10 +1,32 @@
 import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
+import * as v from 'valibot';
 import { buildAdapter } from './bin/targets.js';
+
+/** The servers that run under Bun and Deno, not Node (kept out of the type-checked project, see below). */
+export const RUNTIME_SERVERS = ['bin/server-bun.js', 'bin/server-deno.js'];
 
 /** @type {import('@sveltejs/kit').Config} */
 const config = {
 	preprocess: vitePreprocess(),
 	kit: {
+		// The generated tsconfig covers src/ and tests/; the scripts, the CLI in bin/ and the root config files are
+		// type-checked (svelte-check) and linted (ESLint's project service) with the same settings. The Bun and Deno
+		// servers are left out: they are written against their runtime's own globals (Bun, Deno), whose types come
+		// with that runtime, not with this project.
+		typescript: {
+			config: (tsconfig) => ({
+				...tsconfig,
+				include: [
+					...v.parse(v.array(v.string()), tsconfig.include),
+					'../scripts/**/*.ts',
+					'../scripts/**/*.js',
+					'../bin/**/*.js',
+					'../*.config.ts',
+					'../*.config.js'
+				],
+				exclude: [...v.parse(v.array(v.string()), tsconfig.exclude), ...RUNTIME_SERVERS.map((file) => `../${file}`)]
+			})
+		},
 		// CSRF origin checking is SvelteKit's default and stays on: do not add trustedOrigins: ['*'].
 		// KANTERA_ADAPTER=node|bun|deno picks the runtime the build is for (node when unset); `npm start`
 		// reads the same variable. Each target builds into its own folder (bin/targets.js).

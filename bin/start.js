@@ -56,7 +56,7 @@ if (target.name === 'node') {
 /**
  * The runtime's executable (installed by its npm package) and the flags it runs a server with.
  * @param {'bun' | 'deno'} name
- * @returns {string[]}
+ * @returns {[string, ...string[]]}
  */
 function runtimeCommand(name) {
 	const dir = path.dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
@@ -66,6 +66,7 @@ function runtimeCommand(name) {
 	}
 	// deno's install script puts the binary beside its package.json; its bin.cjs is a Node launcher for it.
 	const native = path.join(dir, process.platform === 'win32' ? 'deno.exe' : 'deno');
+	/** @type {[string, ...string[]]} */
 	const exe = existsSync(native) ? [native] : [process.execPath, path.join(dir, 'bin.cjs')];
 	// -A: the libSQL driver is a native addon (FFI), which no narrower permission set can contain anyway.
 	// --no-lock: no deno.lock is written into the checkout; packages come from node_modules as npm installed them.

@@ -37,7 +37,9 @@ interface Sample {
 }
 
 async function appOn(dir: string, mock: MockLlm, hrana: HranaServer | undefined): Promise<App> {
-	const remote = hrana ? { KANTERA_CONTROL_DB_URL: hrana.urlFor('control'), KANTERA_SESSION_DB_URL: `${hrana.origin}/s-{id}/` } : {};
+	const remote: Record<string, string> = hrana
+		? { KANTERA_CONTROL_DB_URL: hrana.urlFor('control'), KANTERA_SESSION_DB_URL: `${hrana.origin}/s-{id}/` }
+		: {};
 	const cfg = benchConfig(dir, { OPENAI_BASE_URL: mock.openaiBaseUrl, ...remote });
 	return createApp(cfg, {
 		provider: (name) =>

@@ -115,7 +115,7 @@ async function main() {
 			for (const q of queries) {
 				const refs = (await recall(s.db, q.query, options)).map((h) => h.ref);
 				const scores = KS.map((k) => q.answers.filter((a) => refs.slice(0, k).includes(a)).length / q.answers.length);
-				add(`${q.lang}`, scores);
+				add(q.lang, scores);
 				add(`${q.lang} · ${q.type}`, scores);
 				add('all', scores);
 				if ((scores.at(-1) ?? 0) < 1)

@@ -23,7 +23,7 @@ import {
 /** Priced in the default table; the fake key is never used (the provider is injected). */
 export const BENCH_MODEL = 'gpt-4.1-mini';
 
-export function tempDataDir(prefix: string): { dir: string; remove(): void } {
+export function tempDataDir(prefix: string): { dir: string; remove: () => void } {
 	const dir = mkdtempSync(path.join(tmpdir(), prefix));
 	return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

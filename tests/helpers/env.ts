@@ -13,10 +13,10 @@ export interface TestEnv {
 	app: App;
 	/** A fresh session id whose database will be created on first use. */
 	sessionId(): string;
-	cleanup(): Promise<void>;
+	cleanup: () => Promise<void>;
 }
 
-export function tempDir(prefix = 'kantera-test-'): { dir: string; remove(): void } {
+export function tempDir(prefix = 'kantera-test-'): { dir: string; remove: () => void } {
 	const dir = mkdtempSync(path.join(tmpdir(), prefix));
 	return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

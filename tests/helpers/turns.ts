@@ -29,13 +29,13 @@ export interface TurnHarness {
 	play(text: string, key?: string): Promise<TurnRow>;
 	use<T>(fn: (s: SessionDb) => Promise<T>): Promise<T>;
 	turns(): Promise<TurnRow[]>;
-	cleanup(): Promise<void>;
+	cleanup: () => Promise<void>;
 }
 
 export interface MockLlmApp {
 	app: App;
 	mock: MockLlm;
-	cleanup(): Promise<void>;
+	cleanup: () => Promise<void>;
 }
 
 export interface MockLlmAppOptions {

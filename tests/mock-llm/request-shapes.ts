@@ -116,7 +116,7 @@ export function checkAnthropicBody(raw: unknown): Checked<AnthropicBody> {
 	if (!parsed.success) return { ok: false, message: issuesText(parsed.issues) };
 	const body = parsed.output;
 	const seenToolUseIds = new Set<string>();
-	let expectedResults = new Set<string>();
+	const expectedResults = new Set<string>();
 	for (const [i, message] of body.messages.entries()) {
 		const expectedRole = i % 2 === 0 ? 'user' : 'assistant';
 		if (message.role !== expectedRole) return { ok: false, message: `messages.${i}: roles must alternate, starting with user` };

@@ -155,10 +155,10 @@ export interface ApiHarness {
 	mock: MockLlm | undefined;
 	alice: AuthUser;
 	bob: AuthUser;
-	as(user: AuthUser | null): Caller;
+	as: (user: AuthUser | null) => Caller;
 	/** The text of every JSON response so far (SSE bodies are read by the tests themselves). */
 	seenBodies: Promise<string>[];
-	cleanup(): Promise<void>;
+	cleanup: () => Promise<void>;
 }
 
 const PASSWORD = 'correct horse battery staple';

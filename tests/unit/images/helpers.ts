@@ -63,7 +63,7 @@ export interface ImagesHarness {
 	/** Kicks the runner and waits until it has nothing left to do now. */
 	run(): Promise<void>;
 	events(): Promise<SessionEvent[]>;
-	cleanup(): Promise<void>;
+	cleanup: () => Promise<void>;
 }
 
 export const TEST_POLICY: Partial<ImageJobPolicy> = {

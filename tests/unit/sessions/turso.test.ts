@@ -23,7 +23,7 @@ interface World {
 	hrana: HranaServer;
 	turso: TursoPlacement;
 	alice: AuthUser;
-	cleanup(): Promise<void>;
+	cleanup: () => Promise<void>;
 }
 
 let w: World | undefined;

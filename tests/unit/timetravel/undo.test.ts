@@ -26,7 +26,7 @@ async function settled(h: TurnHarness): Promise<void> {
 
 const dump = (h: TurnHarness): Promise<Dump> => h.use((s) => dumpSession(s.client));
 
-const undo = (h: TurnHarness, turnId: string, key = newId()) => h.use((s) => undoTurn(h!.app, s, turnId, key));
+const undo = (h: TurnHarness, turnId: string, key = newId()) => h.use((s) => undoTurn(h.app, s, turnId, key));
 
 /** A first turn that creates one record of every kind the GM writes. */
 const SETUP: ScriptedReply[] = [

@@ -24,15 +24,7 @@ import {
 	type BudgetWarning,
 	type Payer
 } from '../budget';
-import {
-	buildContext,
-	checkpointInstruction,
-	checkpointMessages,
-	systemText,
-	windowOf,
-	type ContextMessage,
-	type TokenCounter
-} from '../memory';
+import { buildContext, checkpointMessages, systemText, windowOf, type ContextMessage, type TokenCounter } from '../memory';
 import { LlmError, type LlmMessage, type LlmProvider, type LlmRequest, type LlmToolCall, type LlmUsage, type ProviderName } from '../llm';
 import { runToolCall } from '../tools/run';
 import type { Tool } from '../tools/define';
