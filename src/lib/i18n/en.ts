@@ -359,6 +359,9 @@ export const en = {
 	'presetError.stateObject': 'Write a JSON object, e.g. {"hp": 10}.',
 	'presetError.tooLarge': 'The preset is too large: at most {max} bytes.',
 	'admin.reports': 'Reports',
+	'admin.usage': 'Usage',
+	'admin.users': 'Users',
+	'admin.pages': 'Operator pages',
 	'admin.reportsIntro':
 		'Worlds players reported. Unlisting takes one off the gallery: only its author can open it afterwards, and it cannot be made public again. Sessions already played are not touched.',
 	'admin.noReports': 'No open reports.',

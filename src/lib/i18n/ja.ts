@@ -358,6 +358,9 @@ export const ja: Messages = {
 	'presetError.stateObject': 'JSON オブジェクトで書いてください（例: {"hp": 10}）。',
 	'presetError.tooLarge': 'プリセットが大きすぎます。{max} バイトまでです。',
 	'admin.reports': '通報',
+	'admin.usage': '利用状況',
+	'admin.users': 'ユーザー',
+	'admin.pages': '管理ページ',
 	'admin.reportsIntro':
 		'プレイヤーから通報された世界観です。公開停止にするとギャラリーから外れ、作者以外は開けなくなり、再び公開することもできません。遊ばれたセッションには影響しません。',
 	'admin.noReports': '未対応の通報はありません。',
