@@ -104,7 +104,7 @@ async function main(): Promise<void> {
 		let rows = 0;
 		for (let k = 0; k < Math.min(SAMPLES, 3); k++) {
 			const t0 = performance.now();
-			await use((s) => saveGame(app, s, { quick: true }));
+			await use((s) => saveGame(app, s, { quick: true }, 'en'));
 			saveMs.push(performance.now() - t0);
 			const [saved] = await use((s) => s.db.select().from(sessionSchema.saves));
 			if (!saved) throw new Error('no save');

@@ -100,7 +100,7 @@ describe('save slots', () => {
 		const first = await h.play('I walk to the gate');
 		await settled(h);
 		const atSave = await h.use(dumpAll);
-		const save = await h.use((s) => saveGame(harness.app, s, { name: 'At the gate', quick: false }));
+		const save = await h.use((s) => saveGame(harness.app, s, { name: 'At the gate', quick: false }, 'en'));
 		expect(save).toMatchObject({ name: 'At the gate', quick: false, turnNumber: 1, lastLine: '@Bram: Halt. Who goes there?' });
 		expect(save.thumbnail.background).toMatchObject({ name: 'North Gate', url: expect.stringContaining('/images/') });
 		expect(save.thumbnail.sprites).toEqual([{ slot: 'left', name: 'Bram', url: expect.stringContaining('/images/') }]);
@@ -135,18 +135,18 @@ describe('save slots', () => {
 		const harness = h;
 		h.mock.script([{ text: 'One.' }, { text: 'Two.' }]);
 		await h.play('one');
-		const q1 = await h.use((s) => saveGame(harness.app, s, { quick: true }));
+		const q1 = await h.use((s) => saveGame(harness.app, s, { quick: true }, 'en'));
 		await h.play('two');
-		const q2 = await h.use((s) => saveGame(harness.app, s, { quick: true }));
+		const q2 = await h.use((s) => saveGame(harness.app, s, { quick: true }, 'en'));
 		const list = await h.use(listSaves);
 		expect(list.map((x) => x.id)).toEqual([q2.id]);
 		expect(q2).toMatchObject({ quick: true, name: 'Quick save', turnNumber: 2, lastLine: 'Two.' });
 		expect(q1.id).not.toBe(q2.id);
 		const named: SaveDto[] = [];
-		for (let i = 0; i < MAX_SAVE_SLOTS; i++) named.push(await h.use((s) => saveGame(harness.app, s, { quick: false })));
-		await expect(h.use((s) => saveGame(harness.app, s, { quick: false }))).rejects.toMatchObject({ code: 'slots_full' });
+		for (let i = 0; i < MAX_SAVE_SLOTS; i++) named.push(await h.use((s) => saveGame(harness.app, s, { quick: false }, 'en')));
+		await expect(h.use((s) => saveGame(harness.app, s, { quick: false }, 'en'))).rejects.toMatchObject({ code: 'slots_full' });
 		await h.use((s) => deleteSave(harness.app, s, named[0]?.id));
-		await h.use((s) => saveGame(harness.app, s, { name: 'again', quick: false }));
+		await h.use((s) => saveGame(harness.app, s, { name: 'again', quick: false }, 'en'));
 		await deletePlaySession(h.app, h.userId, listed.sessionId);
 		// Twenty-odd copies: on the remote test server each is many HTTP requests.
 	}, 180_000);
@@ -156,6 +156,6 @@ describe('save slots', () => {
 		h = listed.h;
 		const harness = h;
 		await h.use((s) => acceptTurn(harness.app, s, { userId: harness.userId, text: 'wait', idempotencyKey: newId() }));
-		await expect(h.use((s) => saveGame(harness.app, s, { quick: true }))).rejects.toMatchObject({ code: 'busy' });
+		await expect(h.use((s) => saveGame(harness.app, s, { quick: true }, 'en'))).rejects.toMatchObject({ code: 'busy' });
 	});
 });

@@ -19,8 +19,10 @@ import { createPlaySession, TITLE_MAX, type PlaySession } from '../sessions';
 import { stageBefore } from '../stage';
 import { stageImages } from '../play';
 import { withoutControlCharacters } from '../validation';
+import { translate } from '../../i18n';
 import type { App } from '../app';
 import type { SaveDto, SaveThumbnail } from '../../types/saves';
+import type { Language } from '../../types/settings';
 import { SAVE_SLOTS } from '../../types/saves';
 import { TimeTravelError } from './errors';
 
@@ -131,9 +133,10 @@ async function copyInto(deps: SavesDeps, from: SessionDb): Promise<string> {
 
 /**
  * Saves the campaign as it stands into a slot: a named one (refused when all MAX_SAVE_SLOTS are
- * taken), or the quick slot, which replaces the previous quick save.
+ * taken), or the quick slot, which replaces the previous quick save. A slot the player did not name
+ * is named in the session's language: the name is stored, listed as it is and ends a loaded branch's title.
  */
-export async function saveGame(deps: SavesDeps, s: SessionDb, req: SaveRequest, now = Date.now()): Promise<SaveDto> {
+export async function saveGame(deps: SavesDeps, s: SessionDb, req: SaveRequest, language: Language, now = Date.now()): Promise<SaveDto> {
 	await refuseWhileBusy(s);
 	if (!req.quick) {
 		const [taken] = await s.db.select({ n: count() }).from(saves).where(eq(saves.quick, false));
@@ -144,7 +147,8 @@ export async function saveGame(deps: SavesDeps, s: SessionDb, req: SaveRequest, 
 	const picture = await thumbnail(s);
 	const database = await copyInto(deps, s);
 	const id = newId();
-	const name = req.name ?? (req.quick ? 'Quick save' : `Turn ${where.turnNumber}`);
+	const name =
+		req.name ?? (req.quick ? translate(language, 'saves.quickName') : translate(language, 'saves.turn', { n: where.turnNumber }));
 	const replaced = await s.write(async (tx) => {
 		const old = req.quick ? await tx.select({ database: saves.database }).from(saves).where(eq(saves.quick, true)) : [];
 		if (req.quick) await tx.delete(saves).where(eq(saves.quick, true));
