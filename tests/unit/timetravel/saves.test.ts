@@ -101,7 +101,7 @@ describe('save slots', () => {
 		await settled(h);
 		const atSave = await h.use(dumpAll);
 		const save = await h.use((s) => saveGame(harness.app, s, { name: 'At the gate', quick: false }, 'en'));
-		expect(save).toMatchObject({ name: 'At the gate', quick: false, turnNumber: 1, lastLine: '@Bram: Halt. Who goes there?' });
+		expect(save).toMatchObject({ name: 'At the gate', quick: false, turnNumber: 1, lastLine: 'Bram: Halt. Who goes there?' });
 		expect(save.thumbnail.background).toMatchObject({ name: 'North Gate', url: expect.stringContaining('/images/') });
 		expect(save.thumbnail.sprites).toEqual([{ slot: 'left', name: 'Bram', url: expect.stringContaining('/images/') }]);
 
@@ -133,14 +133,15 @@ describe('save slots', () => {
 		const listed = await listedHarness();
 		h = listed.h;
 		const harness = h;
-		h.mock.script([{ text: 'One.' }, { text: 'Two.' }]);
+		// The slot's last line is the reply's last paragraph as the stage shows it: the speaker by name, no tag.
+		h.mock.script([{ text: 'One.' }, { text: '@Bram(stern): Halt.\n\n@Ana（sad）：Why\nnow?' }]);
 		await h.play('one');
 		const q1 = await h.use((s) => saveGame(harness.app, s, { quick: true }, 'en'));
 		await h.play('two');
 		const q2 = await h.use((s) => saveGame(harness.app, s, { quick: true }, 'en'));
 		const list = await h.use(listSaves);
 		expect(list.map((x) => x.id)).toEqual([q2.id]);
-		expect(q2).toMatchObject({ quick: true, name: 'Quick save', turnNumber: 2, lastLine: 'Two.' });
+		expect(q2).toMatchObject({ quick: true, name: 'Quick save', turnNumber: 2, lastLine: 'Ana: Why now?' });
 		expect(q1.id).not.toBe(q2.id);
 		const named: SaveDto[] = [];
 		for (let i = 0; i < MAX_SAVE_SLOTS; i++) named.push(await h.use((s) => saveGame(harness.app, s, { quick: false }, 'en')));

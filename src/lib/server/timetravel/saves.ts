@@ -20,6 +20,7 @@ import { stageBefore } from '../stage';
 import { stageImages } from '../play';
 import { withoutControlCharacters } from '../validation';
 import { translate } from '../../i18n';
+import { parseScript } from '../../adv';
 import type { App } from '../app';
 import type { SaveDto, SaveThumbnail } from '../../types/saves';
 import type { Language } from '../../types/settings';
@@ -85,8 +86,24 @@ async function thumbnail(s: SessionDb): Promise<SaveThumbnail> {
 	return { background: scene === undefined ? null : { name: scene, url: url(images.scenes, scene) }, sprites };
 }
 
+/**
+ * The last line of the log as the player saw it: the last paragraph of the GM's reply, read with the
+ * stage's own parser (the speaker by name, no tag markup), or the player's own line.
+ */
+function shownLine(last: { role: string; body: string } | undefined, language: Language): string {
+	if (!last) return '';
+	if (last.role !== 'gm') return last.body;
+	const paragraph = parseScript(last.body, { final: true })
+		.filter((p) => p.text !== '')
+		.at(-1);
+	if (!paragraph) return '';
+	return paragraph.kind === 'dialogue'
+		? translate(language, 'saves.spokenLine', { speaker: paragraph.speaker, text: paragraph.text })
+		: paragraph.text;
+}
+
 /** Where the campaign stands: the last commit, the player turns so far, the last line of the log. */
-async function point(s: SessionDb): Promise<Pick<SaveRow, 'turnSeq' | 'turnNumber' | 'lastLine'>> {
+async function point(s: SessionDb, language: Language): Promise<Pick<SaveRow, 'turnSeq' | 'turnNumber' | 'lastLine'>> {
 	const [seq] = await s.db
 		.select({ seq: max(turns.seq) })
 		.from(turns)
@@ -96,12 +113,12 @@ async function point(s: SessionDb): Promise<Pick<SaveRow, 'turnSeq' | 'turnNumbe
 		.from(turns)
 		.where(and(eq(turns.kind, 'player'), eq(turns.status, 'committed')));
 	const [last] = await s.db
-		.select({ body: logMessages.body })
+		.select({ role: logMessages.role, body: logMessages.body })
 		.from(logMessages)
 		.where(inArray(logMessages.role, ['player', 'gm']))
 		.orderBy(desc(logMessages.id))
 		.limit(1);
-	const line = (last?.body ?? '').replace(/\s+/g, ' ').trim();
+	const line = shownLine(last, language).replace(/\s+/g, ' ').trim();
 	return {
 		turnSeq: seq?.seq ?? 0,
 		turnNumber: played?.n ?? 0,
@@ -143,7 +160,7 @@ export async function saveGame(deps: SavesDeps, s: SessionDb, req: SaveRequest, 
 		if ((taken?.n ?? 0) >= MAX_SAVE_SLOTS)
 			throw new TimeTravelError('slots_full', `All ${MAX_SAVE_SLOTS} save slots are taken; delete one first.`);
 	}
-	const where = await point(s);
+	const where = await point(s, language);
 	const picture = await thumbnail(s);
 	const database = await copyInto(deps, s);
 	const id = newId();
