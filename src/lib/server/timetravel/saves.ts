@@ -1,20 +1,21 @@
 /**
  * Save slots: a named point in the campaign, and loading it as a branch.
  *
- * A save copies the session's records into a database of its own (placed like a session database,
- * see db/copy.ts), and loading copies that into a new session: the player continues from the save
- * in a session of its own while the original stays as it was. A branch rather than a rewind because
- * it is exact without asking anything of the player: nothing played after the save is lost by a
- * mistaken load, and there is nothing to confirm. The copy goes through the libSQL client, so it is
- * the same on the embedded default and on a remote server. The undo log is copied too: in the branch
- * the last turns before the save can still be undone.
+ * A save copies the session's records into a database of its own (placed like a session database),
+ * and loading copies that into a new session: the player continues from the save in a session of its
+ * own while the original stays as it was. A branch rather than a rewind because it is exact without
+ * asking anything of the player: nothing played after the save is lost by a mistaken load, and there
+ * is nothing to confirm. On the embedded default the copy is a snapshot of the database file (its
+ * full-text indexes as they are); on a remote server it goes row by row through the libSQL client
+ * (db/copy.ts). The undo log is copied too: in the branch the last turns before the save can still
+ * be undone.
  *
  * The branch is a new session: its own event log and ledger (it has spent nothing yet); the player's
  * daily quota and the global budget still count every turn it plays.
  */
 import * as v from 'valibot';
 import { and, count, desc, eq, inArray, isNotNull, max } from 'drizzle-orm';
-import { controlSchema, copyDatabase, newId, sessionSchema, type SessionDb } from '../db';
+import { controlSchema, newId, sessionSchema, type SessionDb } from '../db';
 import { createPlaySession, TITLE_MAX, type PlaySession } from '../sessions';
 import { stageBefore } from '../stage';
 import { stageImages } from '../play';
@@ -140,7 +141,7 @@ async function copyInto(deps: SavesDeps, from: SessionDb): Promise<string> {
 	const id = newId();
 	await deps.sessions.create(id);
 	try {
-		await deps.sessions.use(id, (to) => copyDatabase(from.client, to.client));
+		await deps.sessions.copyRecords(from, id);
 	} catch (err) {
 		await deps.sessions.destroy(id).catch(() => undefined);
 		throw err;
@@ -227,7 +228,7 @@ export async function loadSave(
 	const branch = await createPlaySession(deps, { ownerId: session.ownerId, title, language: session.language }, now);
 	try {
 		const keys = await deps.sessions.use(row.database, async (saved) => {
-			await deps.sessions.use(branch.id, (to) => copyDatabase(saved.client, to.client));
+			await deps.sessions.copyRecords(saved, branch.id);
 			return imageKeys(saved);
 		});
 		for (const key of keys) {
