@@ -5,7 +5,9 @@
  * a real session database, then measures what time travel costs there:
  *   - storage: the undo log's bytes (keys and before-images) per turn, against the session database;
  *   - undo: the last turn taken back (one write transaction), K times in a row;
- *   - save: a copy of the records into a save database, and loading it (a copy into a new session);
+ *   - save: a copy of the records into a save database, and loading it (a copy into a new session):
+ *     on these local files a snapshot of the file (VACUUM INTO), against the row-by-row copy through
+ *     the client (what remote databases use) on the same databases in the same run;
  *   - the capture's cost on every turn: turns played with the undo log's triggers and, in the same run
  *     on the same database, with the triggers dropped (the baseline).
  * Not a test: figures go to docs/performance.md.
@@ -17,7 +19,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createApp } from '../src/lib/server/app';
 import { countTokensO200k } from '../src/lib/server/memory';
-import { copyDatabase, newId, sessionSchema, undoLog } from '../src/lib/server/db';
+import { copyDatabase, newId, sessionSchema, undoLog, type SessionDb } from '../src/lib/server/db';
 import { saveGame, undoTurn } from '../src/lib/server/timetravel';
 import { CampaignScript } from './bench-lib/campaign-script';
 import { ScriptedProvider } from './bench-lib/scripted-provider';
@@ -97,32 +99,54 @@ async function main(): Promise<void> {
 			await app.runner.idle();
 		}
 
-		// Save (a copy into a save database) and load (a copy of that into a new session database).
+		// Save (saveGame: a snapshot of the session's file into a save database) and load (the same copy
+		// loadSave makes, into a new session); in the same run, on the same databases, the row-by-row copy
+		// through the client that remote databases use (and, before the snapshot, every database did).
 		const saveMs: number[] = [];
 		const loadMs: number[] = [];
+		const rowSaveMs: number[] = [];
+		const rowLoadMs: number[] = [];
 		let saveBytes = 0;
 		let rows = 0;
+		const timedCopy = async (from: string, how: (source: SessionDb, target: string) => Promise<unknown>) => {
+			const target = newId();
+			await app.sessions.create(target);
+			const t0 = performance.now();
+			await app.sessions.use(from, (source) => how(source, target));
+			const ms = performance.now() - t0;
+			await app.sessions.destroy(target);
+			return ms;
+		};
+		const byRows = (source: SessionDb, target: string) =>
+			app.sessions.use(target, async (to) => {
+				rows = (await copyDatabase(source.client, to.client)).rows;
+			});
 		for (let k = 0; k < Math.min(SAMPLES, 3); k++) {
 			const t0 = performance.now();
-			await use((s) => saveGame(app, s, { quick: true }));
+			await use((s) => saveGame(app, s, { quick: true }, 'en'));
 			saveMs.push(performance.now() - t0);
 			const [saved] = await use((s) => s.db.select().from(sessionSchema.saves));
 			if (!saved) throw new Error('no save');
-			const target = newId();
-			await app.sessions.create(target);
-			const t1 = performance.now();
-			const copied = await app.sessions.use(saved.database, (from) =>
-				app.sessions.use(target, (to) => copyDatabase(from.client, to.client))
-			);
-			loadMs.push(performance.now() - t1);
-			rows = copied.rows;
+			loadMs.push(await timedCopy(saved.database, (source, target) => app.sessions.copyRecords(source, target)));
+			rowSaveMs.push(await timedCopy(p.sessionId, byRows));
+			rowLoadMs.push(await timedCopy(saved.database, byRows));
 			saveBytes = await app.sessions.use(saved.database, async (db) => {
 				const [pages] = (await db.client.execute('PRAGMA page_count')).rows;
 				const [size] = (await db.client.execute('PRAGMA page_size')).rows;
 				return Number(pages?.[0]) * Number(size?.[0]);
 			});
-			await app.sessions.destroy(target);
 		}
+		const vectors = await use(async (s) => Number((await s.client.execute('SELECT count(*) AS n FROM section_vectors')).rows[0]?.n));
+		// The same snapshot as a save's, without the save's other work (stage, last line, slot row).
+		const snapshotMs = await timedCopy(p.sessionId, (source, target) => app.sessions.copyRecords(source, target));
+		// What of it is the vector index: libSQL's VACUUM re-inserts every vector into the DiskANN index
+		// (its shadow table is not copied as pages). The same snapshot from a copy without that index.
+		const withoutIndex = newId();
+		await app.sessions.create(withoutIndex);
+		await use((s) => app.sessions.copyRecords(s, withoutIndex));
+		await app.sessions.use(withoutIndex, (s) => s.client.execute('DROP INDEX section_vectors_idx'));
+		const noIndexMs = await timedCopy(withoutIndex, (source, target) => app.sessions.copyRecords(source, target));
+		await app.sessions.destroy(withoutIndex);
 
 		// The capture's cost per turn: the same turns with the triggers and without them.
 		const withCapture: number[] = [];
@@ -154,10 +178,17 @@ async function main(): Promise<void> {
 					['session database per turn', `${round(fileBytes / TURNS / 1024, 2)} KiB`],
 					[`undo of the last turn (median / p90 of ${undoMs.length})`, `${round(median(undoMs), 1)} / ${round(p90(undoMs), 1)} ms`],
 					[
-						`save (copy into a save database; median of ${saveMs.length})`,
-						`${round(median(saveMs), 0)} ms, ${rows} rows, ${kb(saveBytes)} KiB`
+						`save: a snapshot of the file (VACUUM INTO; median of ${saveMs.length})`,
+						`${round(median(saveMs), 0)} ms, ${kb(saveBytes)} KiB, ${vectors} vectors`
 					],
-					[`load (copy into a new session; median of ${loadMs.length})`, `${round(median(loadMs), 0)} ms`],
+					[`load: a snapshot of the save into a new session (median of ${loadMs.length})`, `${round(median(loadMs), 0)} ms`],
+					['the snapshot alone (session → new database)', `${round(snapshotMs, 0)} ms`],
+					['the snapshot alone, of a copy without the vector index', `${round(noIndexMs, 0)} ms`],
+					[
+						`baseline, same run: the session copied row by row (median of ${rowSaveMs.length})`,
+						`${round(median(rowSaveMs), 0)} ms, ${rows} rows`
+					],
+					[`baseline, same run: the save copied row by row (median of ${rowLoadMs.length})`, `${round(median(rowLoadMs), 0)} ms`],
 					[`a turn with the undo capture (median of ${withCapture.length})`, `${round(median(withCapture), 1)} ms`],
 					[`a turn without it: ${dropped} triggers dropped (median of ${withoutCapture.length})`, `${round(median(withoutCapture), 1)} ms`]
 				]

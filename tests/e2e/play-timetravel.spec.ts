@@ -157,6 +157,9 @@ for (const language of ['en', 'ja'] as const) {
 			await sheet.locator('#save-name').fill(language === 'ja' ? '北門にて' : 'At the gate');
 			await sheet.locator('form.new button[type="submit"]').click();
 			await expect(sheet.getByTestId('save-slot')).toHaveCount(2);
+			// The last line reads as on the stage: the reply's last paragraph, its speaker by name, no tag markup.
+			const spoken = language === 'ja' ? 'Ana：Easy, Bram. It is only a traveller.' : 'Ana: Easy, Bram. It is only a traveller.';
+			await expect(sheet.getByTestId('save-slot').locator('.line')).toHaveText([spoken, spoken]);
 			await page.waitForTimeout(300);
 			await shot('03-save-slots');
 		});

@@ -470,6 +470,9 @@ export const en = {
 	'saves.delete': 'Delete',
 	'saves.deleteConfirm': 'Delete the save “{name}”?',
 	'saves.quickSaved': 'Quick-saved.',
+	/** The quick slot's name and a slot's last line are stored with the save, in the session's language. */
+	'saves.quickName': 'Quick save',
+	'saves.spokenLine': '{speaker}: {text}',
 	'saves.noQuick': 'There is no quick save yet.',
 	'saves.needsScript': 'Saving and loading need JavaScript.',
 	'vn.menu.save': 'Save',

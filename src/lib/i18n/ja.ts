@@ -468,6 +468,8 @@ export const ja: Messages = {
 	'saves.delete': '削除',
 	'saves.deleteConfirm': 'セーブ「{name}」を削除しますか?',
 	'saves.quickSaved': 'クイックセーブしました。',
+	'saves.quickName': 'クイックセーブ',
+	'saves.spokenLine': '{speaker}：{text}',
 	'saves.noQuick': 'クイックセーブはまだありません。',
 	'saves.needsScript': 'セーブとロードにはJavaScriptが必要です。',
 	'vn.menu.save': 'セーブ',

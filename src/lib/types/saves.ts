@@ -19,7 +19,7 @@ export const SaveSchema = v.object({
 	quick: v.boolean(),
 	/** Player turns played up to the save. */
 	turnNumber: v.number(),
-	/** The last line of the play log at the save (cut to a preview). */
+	/** The last line of the play log at the save as the player saw it (`Speaker: text`, no tag markup), cut to a preview. */
 	lastLine: v.string(),
 	thumbnail: SaveThumbnailSchema,
 	createdAt: v.string()

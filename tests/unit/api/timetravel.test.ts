@@ -135,4 +135,31 @@ describe('save slots through the API', () => {
 		expect((await api.delete(`/api/v1/sessions/${id}/saves/${save.id}`)).status).toBe(204);
 		expect((await api.post(`/api/v1/sessions/${id}/saves/${save.id}/load`)).status).toBe(404);
 	});
+
+	it('a slot the player did not name is named in the session language, and so is the branch it loads into; the last line reads as on the stage', async () => {
+		h = await apiHarness();
+		const { alice, as, mock, app } = h;
+		mock?.script([{ text: '霧が港に立ちこめる。\n\n@ブラム（怒り）：止まれ。' }]);
+		const api = as(alice);
+		const res = await api.post('/api/v1/sessions', { title: '港', language: 'ja' });
+		const id = (await bodyOf(res, Session)).id;
+		const turn = await bodyOf(await api.post(`/api/v1/sessions/${id}/turns`, { text: '港へ歩く。', idempotencyKey: key() }), AcceptedTurn);
+		await waitForTurn(api, id, turn.turnId);
+		await app.runner.idle();
+		const quick = await bodyOf(await api.post(`/api/v1/sessions/${id}/saves`, { quick: true }), SaveSchema);
+		expect(quick).toMatchObject({ name: 'クイックセーブ', quick: true, lastLine: 'ブラム：止まれ。' });
+		const named = await bodyOf(await api.post(`/api/v1/sessions/${id}/saves`, {}), SaveSchema);
+		expect(named).toMatchObject({ name: '1ターン目', quick: false });
+		const branch = await bodyOf(await api.post(`/api/v1/sessions/${id}/saves/${quick.id}/load`), LoadedSaveSchema);
+		expect(branch.title).toBe('港 — クイックセーブ');
+
+		// An English session keeps the English names.
+		mock?.script([{ text: 'The fog rolls in.' }]);
+		const en = await played(api, 'I walk to the harbour.');
+		await app.runner.idle();
+		expect(await bodyOf(await api.post(`/api/v1/sessions/${en.id}/saves`, { quick: true }), SaveSchema)).toMatchObject({
+			name: 'Quick save'
+		});
+		expect(await bodyOf(await api.post(`/api/v1/sessions/${en.id}/saves`, {}), SaveSchema)).toMatchObject({ name: 'Turn 1' });
+	});
 });

@@ -2,8 +2,11 @@
  * Copying a session database's records into another (migrated, empty) session database, row for row
  * under the same row ids: what a save slot stores and what loading it starts a branch from.
  *
- * It goes through the libSQL client (one read transaction on the source, one write batch on the
- * target), not through files, so it works the same on the embedded default and on a remote libSQL
+ * Two ways. Between local files (the embedded default) the whole file is copied with `VACUUM INTO`
+ * and what is not copied is then deleted from the copy (`withoutUncopied`): the full-text indexes come
+ * along as they are (libSQL's VACUUM does re-insert every vector into the DiskANN index, which is most
+ * of its cost; see docs/performance.md). Elsewhere (`copyDatabase`) it goes through the libSQL client
+ * (one read transaction on the source, one write batch on the target), so it works on a remote libSQL
  * server or Turso. The full-text indexes are filled by the target's own triggers as the sections go
  * in; the word index is then rebuilt once, so each section's context has its neighbours on both sides
  * (the triggers only see the ones before it); the embedding and context queues and the vectors are
@@ -11,8 +14,10 @@
  */
 import type { Client, InArgs, InStatement, InValue } from '@libsql/client';
 
-/** Not copied: the event log and the ledger belong to the session that played them; schema bookkeeping; save slots. */
-export const NOT_COPIED = new Set(['events', 'ledger', 'saves', '__kantera_migrations', 'sqlite_sequence', 'undo_capture']);
+/** Records not copied: the event log and the ledger belong to the session that played them; save slots; the capture flag. */
+const RECORDS_NOT_COPIED = ['events', 'ledger', 'saves', 'undo_capture'] as const;
+/** Not copied: those records, and the schema bookkeeping the target has of its own. */
+export const NOT_COPIED = new Set<string>([...RECORDS_NOT_COPIED, '__kantera_migrations', 'sqlite_sequence']);
 
 /** Bound parameters per INSERT: far under SQLite's limit, large enough to keep the statements few. */
 const PARAMS_PER_STATEMENT = 4_000;
@@ -129,4 +134,16 @@ export async function copyDatabase(source: Client, target: Client): Promise<Copy
 	}
 	await target.batch(statements, 'write');
 	return { tables: tables.length, rows };
+}
+
+/**
+ * After a whole-file copy: the records a copy does not carry are deleted from it, and their id
+ * counters reset, so it holds what `copyDatabase` would have written.
+ */
+export async function withoutUncopied(target: Client): Promise<void> {
+	const names = RECORDS_NOT_COPIED.map((n) => `'${n}'`).join(', ');
+	await target.batch(
+		[...RECORDS_NOT_COPIED.map((name) => `DELETE FROM ${ident(name)}`), `DELETE FROM sqlite_sequence WHERE name IN (${names})`],
+		'write'
+	);
 }

@@ -22,6 +22,17 @@ export async function openFileClient(
 	return client;
 }
 
+/**
+ * Writes a consistent snapshot of the database `source` is open on into the new file of `targetUrl`
+ * (which must not exist): SQLite's `VACUUM INTO`, one read transaction. Tables and the full-text
+ * indexes' pages are copied as they are; libSQL re-inserts the vectors into their DiskANN index.
+ */
+export async function snapshotInto(source: Client, targetUrl: string): Promise<void> {
+	const target = path.resolve(filePathOf(targetUrl));
+	mkdirSync(path.dirname(target), { recursive: true });
+	await source.execute({ sql: 'VACUUM INTO ?', args: [target] });
+}
+
 export function removeDatabaseFiles(url: string): void {
 	const file = filePathOf(url);
 	for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });

@@ -9,7 +9,8 @@ import * as sessionSchema from './session-schema';
 import { sessionMigrations } from './migrations.generated';
 import { migrate } from './migrate';
 import { ensureUndoTriggers } from './undo-log';
-import { openClient } from './client';
+import { isFileUrl, openClient } from './client';
+import { copyDatabase, withoutUncopied } from './copy';
 import { TemplatePlacement, type SessionPlacement } from './placement';
 import type { Config } from '../config';
 
@@ -132,6 +133,25 @@ export class SessionDbPool {
 				() => undefined
 			);
 		}
+	}
+
+	/**
+	 * Makes session `toId`'s database (created, still empty) a copy of `from`'s records, as db/copy.ts
+	 * describes. Between local files it is a snapshot of the whole file, so the full-text indexes are
+	 * not built again; elsewhere the records go row by row through the client. Says which it was.
+	 */
+	async copyRecords(from: SessionDb, toId: string): Promise<'file' | 'rows'> {
+		const [source, target] = await Promise.all([this.placement.locate(from.id), this.placement.locate(toId)]);
+		if (isFileUrl(source.url) && isFileUrl(target.url)) {
+			// VACUUM INTO writes a new file only: the target's empty database goes first.
+			await this.destroy(toId);
+			const { snapshotInto } = await import('./file-client');
+			await snapshotInto(from.client, target.url);
+			await this.use(toId, (to) => withoutUncopied(to.client));
+			return 'file';
+		}
+		await this.use(toId, (to) => copyDatabase(from.client, to.client));
+		return 'rows';
 	}
 
 	/** How many databases are currently cached (for tests and diagnostics). */

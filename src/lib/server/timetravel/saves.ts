@@ -1,26 +1,30 @@
 /**
  * Save slots: a named point in the campaign, and loading it as a branch.
  *
- * A save copies the session's records into a database of its own (placed like a session database,
- * see db/copy.ts), and loading copies that into a new session: the player continues from the save
- * in a session of its own while the original stays as it was. A branch rather than a rewind because
- * it is exact without asking anything of the player: nothing played after the save is lost by a
- * mistaken load, and there is nothing to confirm. The copy goes through the libSQL client, so it is
- * the same on the embedded default and on a remote server. The undo log is copied too: in the branch
- * the last turns before the save can still be undone.
+ * A save copies the session's records into a database of its own (placed like a session database),
+ * and loading copies that into a new session: the player continues from the save in a session of its
+ * own while the original stays as it was. A branch rather than a rewind because it is exact without
+ * asking anything of the player: nothing played after the save is lost by a mistaken load, and there
+ * is nothing to confirm. On the embedded default the copy is a snapshot of the database file (its
+ * full-text indexes as they are); on a remote server it goes row by row through the libSQL client
+ * (db/copy.ts). The undo log is copied too: in the branch the last turns before the save can still
+ * be undone.
  *
  * The branch is a new session: its own event log and ledger (it has spent nothing yet); the player's
  * daily quota and the global budget still count every turn it plays.
  */
 import * as v from 'valibot';
 import { and, count, desc, eq, inArray, isNotNull, max } from 'drizzle-orm';
-import { controlSchema, copyDatabase, newId, sessionSchema, type SessionDb } from '../db';
+import { controlSchema, newId, sessionSchema, type SessionDb } from '../db';
 import { createPlaySession, TITLE_MAX, type PlaySession } from '../sessions';
 import { stageBefore } from '../stage';
 import { stageImages } from '../play';
 import { withoutControlCharacters } from '../validation';
+import { translate } from '../../i18n';
+import { parseScript } from '../../adv';
 import type { App } from '../app';
 import type { SaveDto, SaveThumbnail } from '../../types/saves';
+import type { Language } from '../../types/settings';
 import { SAVE_SLOTS } from '../../types/saves';
 import { TimeTravelError } from './errors';
 
@@ -83,8 +87,24 @@ async function thumbnail(s: SessionDb): Promise<SaveThumbnail> {
 	return { background: scene === undefined ? null : { name: scene, url: url(images.scenes, scene) }, sprites };
 }
 
+/**
+ * The last line of the log as the player saw it: the last paragraph of the GM's reply, read with the
+ * stage's own parser (the speaker by name, no tag markup), or the player's own line.
+ */
+function shownLine(last: { role: string; body: string } | undefined, language: Language): string {
+	if (!last) return '';
+	if (last.role !== 'gm') return last.body;
+	const paragraph = parseScript(last.body, { final: true })
+		.filter((p) => p.text !== '')
+		.at(-1);
+	if (!paragraph) return '';
+	return paragraph.kind === 'dialogue'
+		? translate(language, 'saves.spokenLine', { speaker: paragraph.speaker, text: paragraph.text })
+		: paragraph.text;
+}
+
 /** Where the campaign stands: the last commit, the player turns so far, the last line of the log. */
-async function point(s: SessionDb): Promise<Pick<SaveRow, 'turnSeq' | 'turnNumber' | 'lastLine'>> {
+async function point(s: SessionDb, language: Language): Promise<Pick<SaveRow, 'turnSeq' | 'turnNumber' | 'lastLine'>> {
 	const [seq] = await s.db
 		.select({ seq: max(turns.seq) })
 		.from(turns)
@@ -94,12 +114,12 @@ async function point(s: SessionDb): Promise<Pick<SaveRow, 'turnSeq' | 'turnNumbe
 		.from(turns)
 		.where(and(eq(turns.kind, 'player'), eq(turns.status, 'committed')));
 	const [last] = await s.db
-		.select({ body: logMessages.body })
+		.select({ role: logMessages.role, body: logMessages.body })
 		.from(logMessages)
 		.where(inArray(logMessages.role, ['player', 'gm']))
 		.orderBy(desc(logMessages.id))
 		.limit(1);
-	const line = (last?.body ?? '').replace(/\s+/g, ' ').trim();
+	const line = shownLine(last, language).replace(/\s+/g, ' ').trim();
 	return {
 		turnSeq: seq?.seq ?? 0,
 		turnNumber: played?.n ?? 0,
@@ -121,7 +141,7 @@ async function copyInto(deps: SavesDeps, from: SessionDb): Promise<string> {
 	const id = newId();
 	await deps.sessions.create(id);
 	try {
-		await deps.sessions.use(id, (to) => copyDatabase(from.client, to.client));
+		await deps.sessions.copyRecords(from, id);
 	} catch (err) {
 		await deps.sessions.destroy(id).catch(() => undefined);
 		throw err;
@@ -131,20 +151,22 @@ async function copyInto(deps: SavesDeps, from: SessionDb): Promise<string> {
 
 /**
  * Saves the campaign as it stands into a slot: a named one (refused when all MAX_SAVE_SLOTS are
- * taken), or the quick slot, which replaces the previous quick save.
+ * taken), or the quick slot, which replaces the previous quick save. A slot the player did not name
+ * is named in the session's language: the name is stored, listed as it is and ends a loaded branch's title.
  */
-export async function saveGame(deps: SavesDeps, s: SessionDb, req: SaveRequest, now = Date.now()): Promise<SaveDto> {
+export async function saveGame(deps: SavesDeps, s: SessionDb, req: SaveRequest, language: Language, now = Date.now()): Promise<SaveDto> {
 	await refuseWhileBusy(s);
 	if (!req.quick) {
 		const [taken] = await s.db.select({ n: count() }).from(saves).where(eq(saves.quick, false));
 		if ((taken?.n ?? 0) >= MAX_SAVE_SLOTS)
 			throw new TimeTravelError('slots_full', `All ${MAX_SAVE_SLOTS} save slots are taken; delete one first.`);
 	}
-	const where = await point(s);
+	const where = await point(s, language);
 	const picture = await thumbnail(s);
 	const database = await copyInto(deps, s);
 	const id = newId();
-	const name = req.name ?? (req.quick ? 'Quick save' : `Turn ${where.turnNumber}`);
+	const name =
+		req.name ?? (req.quick ? translate(language, 'saves.quickName') : translate(language, 'saves.turn', { n: where.turnNumber }));
 	const replaced = await s.write(async (tx) => {
 		const old = req.quick ? await tx.select({ database: saves.database }).from(saves).where(eq(saves.quick, true)) : [];
 		if (req.quick) await tx.delete(saves).where(eq(saves.quick, true));
@@ -206,7 +228,7 @@ export async function loadSave(
 	const branch = await createPlaySession(deps, { ownerId: session.ownerId, title, language: session.language }, now);
 	try {
 		const keys = await deps.sessions.use(row.database, async (saved) => {
-			await deps.sessions.use(branch.id, (to) => copyDatabase(saved.client, to.client));
+			await deps.sessions.copyRecords(saved, branch.id);
 			return imageKeys(saved);
 		});
 		for (const key of keys) {

@@ -11,6 +11,6 @@ export const GET = apiEndpoint(async ({ app, user, params }) => {
 /** Saves the campaign as it stands: `{name?, quick?}` → 201 with the slot. 409 while a turn runs or when every slot is taken. */
 export const POST = apiEndpoint(async ({ app, user, params, request }) => {
 	const body = await readJson(request, SaveBody);
-	const save = await withSession(app, user, params.id, (s) => saveGame(app, s, body));
+	const save = await withSession(app, user, params.id, (s, session) => saveGame(app, s, body, session.language));
 	return jsonResponse(save, 201);
 }) satisfies RequestHandler;
