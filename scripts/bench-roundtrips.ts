@@ -9,7 +9,8 @@
  *   - a plain GM turn: one tool call (journal_append), then a reply; accept → runner idle (post-commit
  *     embedding included).
  * The same operations run on local files for the wall-time baseline. Not a test: figures go to
- * docs/performance.md.
+ * docs/performance.md. `--trace` prints, for the last measured run of each operation, the SQL each round
+ * trip carried (where the round trips go).
  */
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -24,9 +25,19 @@ import { newId } from '../src/lib/server/db';
 import { benchConfig, tempDataDir } from './bench-lib/setup';
 import { percentile } from './bench-lib/stats';
 
-const { values: args } = parseArgs({ options: { 'delay-ms': { type: 'string', default: '25' }, turns: { type: 'string', default: '5' } } });
+const { values: args } = parseArgs({
+	options: {
+		'delay-ms': { type: 'string', default: '25' },
+		turns: { type: 'string', default: '5' },
+		trace: { type: 'boolean', default: false }
+	}
+});
 const DELAY_MS = Number(args['delay-ms']);
 const TURNS = Number(args.turns);
+
+/** The round trips of the operation being measured: database and the SQL each carried. */
+let trips: string[] = [];
+const lastTrips = new Map<string, string[]>();
 
 interface Sample {
 	ms: number;
@@ -56,6 +67,7 @@ async function appOn(dir: string, mock: MockLlm, hrana: HranaServer | undefined)
 
 async function measure(hrana: HranaServer | undefined, fn: () => Promise<unknown>): Promise<Sample> {
 	hrana?.resetStats();
+	trips = [];
 	const start = performance.now();
 	await fn();
 	const ms = performance.now() - start;
@@ -86,6 +98,7 @@ async function run(
 							.session.id)
 				)
 			);
+			if (hrana) lastTrips.set('session from a world', trips);
 			// The world's image orders run in the background: let them finish before the next measure.
 			await app.images.idle();
 		}
@@ -103,6 +116,7 @@ async function run(
 			});
 			// The first turn of a session pays one-off costs (settings, vector table): kept apart.
 			if (i > 0) turn.push(sample);
+			if (hrana) lastTrips.set('plain GM turn', trips);
 		}
 		return { label, create, turn };
 	} finally {
@@ -116,7 +130,13 @@ const fmt = (s: Sample[], k: keyof Sample) => String(Math.round(med(s.map((x) =>
 
 const mock = await startMockLlm();
 const dbs = tempDataDir('kantera-bench-hrana-');
-const delayed = await startHranaServer({ dir: dbs.dir, autoCreate: true, delayMs: DELAY_MS });
+const delayed = await startHranaServer({
+	dir: dbs.dir,
+	autoCreate: true,
+	delayMs: DELAY_MS,
+	trace: (db, sqls) =>
+		trips.push(`${db === 'control' ? 'control' : 'session'}: ${sqls.map((q) => q.replace(/\s+/g, ' ').slice(0, 90)).join(' ; ')}`)
+});
 const results = [];
 try {
 	results.push(await run('local files', undefined, mock));
@@ -139,5 +159,12 @@ for (const r of results) {
 		console.log(
 			`| ${op} | ${r.label} | ${fmt(s, 'ms')} ms | ${remote ? `${fmt(s, 'requests')} (${fmt(s, 'control')} + ${fmt(s, 'session')})` : '—'} | ${remote ? fmt(s, 'statements') : '—'} |`
 		);
+	}
+}
+
+if (args.trace) {
+	for (const [op, list] of lastTrips) {
+		console.log(`\n${op}: ${list.length} round trips`);
+		for (const t of list) console.log(`  ${t}`);
 	}
 }

@@ -71,6 +71,8 @@ export interface HranaServerOptions {
 	busyWaitMs?: number;
 	/** Serve HTTPS with this key and certificate (PEM). */
 	tls?: { key: string; cert: string };
+	/** Called once per request with its database and the SQL it carried (for finding where round trips go). */
+	trace?: (database: string, sqls: string[]) => void;
 }
 
 export interface HranaStats {
@@ -137,6 +139,24 @@ function readBody(req: IncomingMessage): Promise<unknown> {
 		});
 		req.on('error', reject);
 	});
+}
+
+const stmtSql = (s: { sql?: string | null; sql_id?: number | null }, stored: SqlStore) =>
+	s.sql ?? stored.get(s.sql_id ?? -1) ?? `#${s.sql_id ?? ''}`;
+
+/** The SQL a request carries, for tracing (stored SQL texts resolved). */
+function requestSqls(r: StreamRequest, stored: SqlStore): string[] {
+	switch (r.type) {
+		case 'execute':
+			return [stmtSql(r.stmt, stored)];
+		case 'batch':
+			return r.batch.steps.map((s) => stmtSql(s.stmt, stored));
+		case 'sequence':
+		case 'describe':
+			return [stmtSql(r, stored)];
+		default:
+			return [r.type];
+	}
 }
 
 function usesIsAutocommit(cond: BatchCond | null | undefined): boolean {
@@ -283,6 +303,16 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 		const parsed = v.safeParse(PipelineReqBodySchema, body);
 		if (!parsed.success) throw new HttpError(400, `invalid pipeline request: ${parsed.issues[0].message}`, 'PROTO_ERROR');
 		const stream = takeStream(database, parsed.output.baton);
+		if (opts.trace) {
+			const known = new Map(stream.sqls);
+			opts.trace(
+				database,
+				parsed.output.requests.flatMap((r) => {
+					if (r.type === 'store_sql') known.set(r.sql_id, r.sql);
+					return r.type === 'store_sql' ? [] : requestSqls(r, known);
+				})
+			);
+		}
 		const results: StreamResult[] = [];
 		let closed = false;
 		for (const request of parsed.output.requests) {
@@ -308,6 +338,10 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 		const parsed = v.safeParse(CursorReqBodySchema, body);
 		if (!parsed.success) throw new HttpError(400, `invalid cursor request: ${parsed.issues[0].message}`, 'PROTO_ERROR');
 		const stream = takeStream(database, parsed.output.baton);
+		opts.trace?.(
+			database,
+			parsed.output.batch.steps.map((s) => s.stmt.sql ?? `#${s.stmt.sql_id ?? ''}`)
+		);
 		const entries: CursorEntry[] = [];
 		try {
 			await executeBatch(connOf(stream), parsed.output.batch, stream.sqls, busyWaitMs, (e) => entries.push(e));

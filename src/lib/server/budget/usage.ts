@@ -41,24 +41,24 @@ export interface Who {
 export async function loadScopes(db: ControlDrizzle, who: Who, limits: ScopeLimits, now: number): Promise<ScopeState[]> {
 	const day = utcDay(now);
 	const month = utcMonth(now);
-	const [userRow] = await db
-		.select({ cost: usageDaily.costMicros })
-		.from(usageDaily)
-		.where(and(eq(usageDaily.userId, who.userId), eq(usageDaily.day, day)));
-	const [sessionRow] = await db
-		.select({ cost: usageSession.costMicros })
-		.from(usageSession)
-		.where(eq(usageSession.sessionId, who.sessionId));
-	const [monthRow] = await db
-		.select({ cost: sum(usageDaily.costMicros) })
-		.from(usageDaily)
-		.where(like(usageDaily.day, `${month}-%`));
-	const warned = await db
-		.select()
-		.from(budgetWarnings)
-		.where(
-			sql`(${budgetWarnings.scope}, ${budgetWarnings.scopeKey}, ${budgetWarnings.period}) IN (VALUES ('session', ${who.sessionId}, 'all'), ('user_day', ${who.userId}, ${day}), ('global_month', 'global', ${month}))`
-		);
+	// One batch: a single round trip to a remote database, and one consistent snapshot of the four.
+	const [[userRow], [sessionRow], [monthRow], warned] = await db.batch([
+		db
+			.select({ cost: usageDaily.costMicros })
+			.from(usageDaily)
+			.where(and(eq(usageDaily.userId, who.userId), eq(usageDaily.day, day))),
+		db.select({ cost: usageSession.costMicros }).from(usageSession).where(eq(usageSession.sessionId, who.sessionId)),
+		db
+			.select({ cost: sum(usageDaily.costMicros) })
+			.from(usageDaily)
+			.where(like(usageDaily.day, `${month}-%`)),
+		db
+			.select()
+			.from(budgetWarnings)
+			.where(
+				sql`(${budgetWarnings.scope}, ${budgetWarnings.scopeKey}, ${budgetWarnings.period}) IN (VALUES ('session', ${who.sessionId}, 'all'), ('user_day', ${who.userId}, ${day}), ('global_month', 'global', ${month}))`
+			)
+	]);
 	const isWarned = (scope: ScopeName) => warned.some((w) => w.scope === scope);
 	return [
 		{ scope: 'turn', unit: 'calls', period: who.turnId, spent: 0, warned: false, limit: limits.maxToolRounds },

@@ -69,6 +69,11 @@ export async function get(exec: SessionExec, id: number): Promise<Document> {
 
 /** Documents by id, without bodies. */
 export async function list(exec: SessionExec, options: VisibilityOptions): Promise<DocumentInfo[]> {
+	return listQuery(exec, options);
+}
+
+/** `list`'s query, unrun: for a batch. */
+export function listQuery(exec: SessionExec, options: VisibilityOptions) {
 	return exec
 		.select({
 			id: documents.id,
@@ -107,12 +112,19 @@ export interface TocEntry {
 
 /** The table of contents the GM's context opens with: every document's title and heading paths. */
 export async function toc(exec: SessionExec, options: VisibilityOptions): Promise<TocEntry[]> {
-	const docs = await list(exec, options);
-	const rows = await exec
+	return tocOf(await list(exec, options), await tocSectionsQuery(exec, options));
+}
+
+/** The sections `toc` reads, unrun: for a batch beside `listQuery`; `tocOf` joins the two. */
+export function tocSectionsQuery(exec: SessionExec, options: VisibilityOptions) {
+	return exec
 		.select({ recordId: sections.recordId, path: sections.path })
 		.from(sections)
 		.where(and(eq(sections.kind, 'document'), options.includeGmOnly ? undefined : eq(sections.gmOnly, false)))
 		.orderBy(asc(sections.recordId), asc(sections.ord));
+}
+
+export function tocOf(docs: readonly DocumentInfo[], rows: readonly { recordId: number; path: string }[]): TocEntry[] {
 	const titles = new Map(docs.map((d) => [d.id, d.title]));
 	const headingsById = new Map<number, string[]>();
 	for (const row of rows) {

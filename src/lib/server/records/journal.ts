@@ -35,8 +35,13 @@ export async function get(exec: SessionExec, id: number): Promise<JournalEntry> 
 
 /** The latest `n` entries, oldest first (the order they are read in). */
 export async function recent(exec: SessionExec, n: number): Promise<JournalEntry[]> {
-	const rows = await exec.select().from(journal).orderBy(desc(journal.id)).limit(checkLimit(n));
+	const rows = await recentQuery(exec, n);
 	return rows.reverse();
+}
+
+/** `recent`'s query, unrun: for a batch (newest first; reverse it). */
+export function recentQuery(exec: SessionExec, n: number) {
+	return exec.select().from(journal).orderBy(desc(journal.id)).limit(checkLimit(n));
 }
 
 /** Entries after `afterId` (all when absent), oldest first, at most `limit`. */

@@ -23,7 +23,15 @@ export interface StateSnapshot {
 }
 
 export async function get(exec: SessionExec): Promise<StateSnapshot> {
-	const [row] = await exec.select().from(stateTable).where(eq(stateTable.id, STATE_ROW_ID));
+	return snapshotOf(await getQuery(exec));
+}
+
+/** `get`'s query, unrun: for a batch; `snapshotOf` reads its rows. */
+export function getQuery(exec: SessionExec) {
+	return exec.select().from(stateTable).where(eq(stateTable.id, STATE_ROW_ID));
+}
+
+export function snapshotOf([row]: { doc: unknown; version: number }[]): StateSnapshot {
 	if (!row) return { doc: {}, version: 0 };
 	const doc: unknown = row.doc;
 	if (!isJsonValue(doc) || !isJsonObject(doc)) throw new Error('the stored state document is not a JSON object');

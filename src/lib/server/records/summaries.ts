@@ -28,8 +28,13 @@ export async function append(tx: SessionTx, input: SummaryInput): Promise<Summar
 
 /** The newest summary, or null before the first checkpoint. */
 export async function latest(exec: SessionExec): Promise<Summary | null> {
-	const [row] = await exec.select().from(summaries).orderBy(desc(summaries.id)).limit(1);
+	const [row] = await latestQuery(exec);
 	return row ?? null;
+}
+
+/** `latest`'s query, unrun: for a batch (at most one row). */
+export function latestQuery(exec: SessionExec) {
+	return exec.select().from(summaries).orderBy(desc(summaries.id)).limit(1);
 }
 
 /** Summaries after `afterId` (all when absent), oldest first. */

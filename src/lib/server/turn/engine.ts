@@ -33,8 +33,7 @@ import { appendEvent, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMM
 import { DeltaWriter } from './deltas';
 import { Staging } from './staging';
 import { finishUncommitted, type TurnRow } from './leases';
-import { historySinceCheckpoint, loadHead, nextSeq } from './history';
-import { readMission } from './mission';
+import { loadTurnStart, nextSeq } from './history';
 import { readSettings } from './settings';
 import { applyPendingModel } from './handoff';
 import { LeaseLostError, TurnCancelledError } from './errors';
@@ -127,9 +126,9 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 		if (!settings.provider || !settings.model)
 			throw new LlmError('config', 'No LLM provider is configured for this session.', { retryable: false });
 		const provider = deps.provider(settings.provider);
-		const mission = (await readMission(s.db)) ?? '';
-		const head = await loadHead(s.db);
-		const history = await historySinceCheckpoint(s.db);
+		const start = await loadTurnStart(s.db);
+		const mission = start.mission ?? '';
+		const { head, history } = start;
 		let messages: ContextMessage[];
 		let headText: string;
 		if (turn.kind === 'player') {

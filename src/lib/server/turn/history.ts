@@ -1,11 +1,12 @@
 /** What the memory layer needs from the records: history since the last checkpoint and the head. */
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
-import { sessionSchema, type SessionExec } from '../db';
+import { sessionSchema, type SessionDrizzle, type SessionExec } from '../db';
 import { documents, journal, state, summaries } from '../records';
 import { openingContext, stageNow } from '../stage';
 import { CARRY_EXCHANGES, type Exchange, type RecordsHead } from '../memory';
+import { MISSION_KEY } from './mission';
 
-const { turns } = sessionSchema;
+const { turns, meta } = sessionSchema;
 
 /**
  * `status = 'committed'` written as `+status = …` so SQLite cannot pick the turns_status index for
@@ -18,40 +19,46 @@ const committed = sql`+${turns.status} = 'committed'`;
 /** Recent journal entries shown in every context. */
 export const HEAD_JOURNAL_ENTRIES = 10;
 
-/** Seq of the last committed checkpoint (0 when none). */
-export async function lastCheckpointSeq(exec: SessionExec): Promise<number> {
-	const [row] = await exec
-		.select({ seq: turns.seq })
-		.from(turns)
-		.where(and(committed, inArray(turns.kind, ['checkpoint', 'handoff']), isNotNull(turns.seq)))
-		.orderBy(desc(turns.seq))
-		.limit(1);
-	return row?.seq ?? 0;
+/** Seq of the last committed checkpoint (0 when none), as a subquery. */
+const checkpointSeq = sql`(SELECT coalesce(max(${turns.seq}), 0) FROM ${turns} WHERE +${turns.status} = 'committed' AND ${turns.kind} IN ('checkpoint', 'handoff'))`;
+
+const exchangeColumns = { input: turns.input, reply: turns.reply, tokens: turns.tokens };
+
+/**
+ * The two queries of `historySinceCheckpoint`, unrun, for a batch: the last few exchanges before the
+ * last checkpoint (newest first) and those since it (oldest first). The checkpoint's seq is a subquery,
+ * so neither waits for the other.
+ */
+function historyQueries(db: SessionDrizzle) {
+	return [
+		db
+			.select(exchangeColumns)
+			.from(turns)
+			.where(and(committed, eq(turns.kind, 'player'), lt(turns.seq, checkpointSeq)))
+			.orderBy(desc(turns.seq))
+			.limit(CARRY_EXCHANGES),
+		db
+			.select(exchangeColumns)
+			.from(turns)
+			.where(and(committed, eq(turns.kind, 'player'), gt(turns.seq, checkpointSeq)))
+			.orderBy(asc(turns.seq))
+	] as const;
+}
+
+type ExchangeRow = { input: string; reply: string | null; tokens: number | null };
+
+function historyOf(carried: ExchangeRow[], since: ExchangeRow[]): Exchange[] {
+	return [...carried.reverse().map((r) => ({ ...exchange(r), carried: true })), ...since.map(exchange)];
 }
 
 /**
  * Committed player exchanges since the last checkpoint, oldest first, preceded by the last few from
  * before it, marked `carried` (the memory layer keeps those that fit its carry budget in the window,
- * and leaves them out of the checkpoint threshold and request).
+ * and leaves them out of the checkpoint threshold and request). One batch: one round trip.
  */
-export async function historySinceCheckpoint(exec: SessionExec): Promise<Exchange[]> {
-	const since = await lastCheckpointSeq(exec);
-	const columns = { input: turns.input, reply: turns.reply, tokens: turns.tokens };
-	const carried =
-		since === 0
-			? []
-			: await exec
-					.select(columns)
-					.from(turns)
-					.where(and(committed, eq(turns.kind, 'player'), lt(turns.seq, since)))
-					.orderBy(desc(turns.seq))
-					.limit(CARRY_EXCHANGES);
-	const rows = await exec
-		.select(columns)
-		.from(turns)
-		.where(and(committed, eq(turns.kind, 'player'), gt(turns.seq, since)))
-		.orderBy(asc(turns.seq));
-	return [...carried.reverse().map((r) => ({ ...exchange(r), carried: true })), ...rows.map(exchange)];
+export async function historySinceCheckpoint(db: SessionDrizzle): Promise<Exchange[]> {
+	const [carried, since] = await db.batch(historyQueries(db));
+	return historyOf(carried, since);
 }
 
 function exchange(r: { input: string; reply: string | null; tokens: number | null }): Exchange {
@@ -63,25 +70,49 @@ export async function nextSeq(exec: SessionExec): Promise<number> {
 	return (row?.seq ?? 0) + 1;
 }
 
-export async function loadHead(exec: SessionExec): Promise<RecordsHead> {
-	const [latest, toc, st, recent] = [
-		await summaries.latest(exec),
-		await documents.toc(exec, { includeGmOnly: true }),
-		await state.get(exec),
-		await journal.recent(exec, HEAD_JOURNAL_ENTRIES)
-	];
-	// Before the first exchange the GM continues from the opening the player has just read.
-	const [played] = await exec
-		.select({ id: turns.id })
-		.from(turns)
-		.where(and(committed, eq(turns.kind, 'player')))
-		.limit(1);
+/** What a turn starts from: the pinned mission, the records head and the history since the last checkpoint. */
+export interface TurnStart {
+	mission: string | undefined;
+	head: RecordsHead;
+	history: Exchange[];
+}
+
+/**
+ * Reads what a turn starts from in one batch (one round trip to a remote database, and one consistent
+ * snapshot), then the stage (and, before the first exchange, the opening).
+ */
+export async function loadTurnStart(db: SessionDrizzle): Promise<TurnStart> {
+	const everyDocument = { includeGmOnly: true };
+	const [mission, [latest], docs, tocRows, st, recent, played, carried, since] = await db.batch([
+		db.select({ value: meta.value }).from(meta).where(eq(meta.key, MISSION_KEY)),
+		summaries.latestQuery(db),
+		documents.listQuery(db, everyDocument),
+		documents.tocSectionsQuery(db, everyDocument),
+		state.getQuery(db),
+		journal.recentQuery(db, HEAD_JOURNAL_ENTRIES),
+		// Before the first exchange the GM continues from the opening the player has just read.
+		db
+			.select({ id: turns.id })
+			.from(turns)
+			.where(and(committed, eq(turns.kind, 'player')))
+			.limit(1),
+		...historyQueries(db)
+	]);
+	const toc = documents.tocOf(docs, tocRows);
 	return {
-		summary: latest?.body,
-		toc: toc.flatMap((d) => [`document #${d.id}: ${d.title}${d.gmOnly ? ' (GM-only)' : ''}`, ...d.headings.map((h) => `  ${h}`)]),
-		state: st.doc,
-		journal: recent.map((j) => j.body),
-		opening: played ? undefined : await openingContext(exec),
-		stage: await stageNow(exec)
+		mission: mission[0]?.value,
+		head: {
+			summary: latest?.body,
+			toc: toc.flatMap((d) => [`document #${d.id}: ${d.title}${d.gmOnly ? ' (GM-only)' : ''}`, ...d.headings.map((h) => `  ${h}`)]),
+			state: state.snapshotOf(st).doc,
+			journal: recent.reverse().map((j) => j.body),
+			opening: played.length > 0 ? undefined : await openingContext(db),
+			stage: await stageNow(db)
+		},
+		history: historyOf(carried, since)
 	};
+}
+
+export async function loadHead(db: SessionDrizzle): Promise<RecordsHead> {
+	return (await loadTurnStart(db)).head;
 }

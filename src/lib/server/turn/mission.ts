@@ -8,7 +8,7 @@ import { sessionSchema, type SessionExec, type SessionTx } from '../db';
 import type { Language } from '../../types/settings';
 
 const { meta } = sessionSchema;
-const MISSION_KEY = 'mission';
+export const MISSION_KEY = 'mission';
 
 export const GM_RULES = `You are the game master (GM) of a long role-play campaign, played on a visual-novel screen.
 
