@@ -84,6 +84,8 @@ test('undo, reroll and edit the last turn; save, quick save and load a slot as a
 	await expect(sheet.getByRole('status')).toHaveText('Saved as “Door”.');
 	const slot = sheet.getByTestId('save-slot').filter({ has: page.locator('strong', { hasText: /^Door$/ }) });
 	await expect(slot).toContainText('Turn 1');
+	// Date, turn and place are separated by a spaced dot, never run together.
+	expect(await slot.locator('.meta').innerText()).not.toMatch(/\S·|·\S/);
 	await expect(slot).toContainText('You said: I open the door.');
 	await page.keyboard.press('Escape');
 
