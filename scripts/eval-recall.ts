@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { createApp } from '../src/lib/server/app';
+import { LanguageSchema } from '../src/lib/types/settings';
 import { parseConfig } from '../src/lib/server/config';
 import { newId, sessionSchema } from '../src/lib/server/db';
 import { createEmbedder, embedPending, recall, SECTION_KINDS, type Embedder } from '../src/lib/server/search';
@@ -41,7 +42,7 @@ const Section = v.object({
 });
 const Query = v.object({
 	id: v.string(),
-	lang: v.picklist(['ja', 'en']),
+	lang: LanguageSchema,
 	type: v.string(),
 	query: v.string(),
 	answers: v.pipe(v.array(v.string()), v.minLength(1))

@@ -6,8 +6,9 @@
  */
 import { between, pick, prng, type Rng } from './random';
 import type { PlantedFact } from './facts';
+import type { Language } from '../../src/lib/types/settings';
 
-export type Language = 'en' | 'ja';
+export type { Language };
 
 export interface PlannedTool {
 	name: string;

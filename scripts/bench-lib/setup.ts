@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { parseConfig, type Config } from '../../src/lib/server/config';
+import type { Language } from '../../src/lib/types/settings';
 import { newId, sessionSchema, type SessionDb, type SessionDbPool } from '../../src/lib/server/db';
 import { documents, state } from '../../src/lib/server/records';
 import {
@@ -66,7 +67,7 @@ export const WORLD_DOCUMENT = [
 	'Smugglers who own the night on the docks.'
 ].join('\n\n');
 
-export async function seedSession(s: SessionDb, language: 'en' | 'ja' = 'en'): Promise<string> {
+export async function seedSession(s: SessionDb, language: Language = 'en'): Promise<string> {
 	const mission = composeMission(language, WORLD_BEHAVIOUR);
 	await s.write(async (tx) => {
 		await ensureMission(tx, mission);

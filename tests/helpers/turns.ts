@@ -9,8 +9,10 @@ import { acceptTurn, composeMission, ensureMission, writeSettings, type TurnRow 
 import type { TokenCounter } from '../../src/lib/server/memory';
 import { tempDir } from './env';
 import { databaseEnv } from './databases';
+import type { Language, ProviderName } from '../../src/lib/types/settings';
 
-export type Vendor = 'openai' | 'anthropic' | 'google';
+/** The LLM vendor a test's mock speaks for: one of the app's providers. */
+export type Vendor = ProviderName;
 
 const MOCK_KEYS: Record<Vendor, string> = { openai: 'sk-test', anthropic: 'sk-ant-test', google: 'google-test-key' };
 const ENV_PREFIX: Record<Vendor, string> = { openai: 'OPENAI', anthropic: 'ANTHROPIC', google: 'GOOGLE' };
@@ -87,7 +89,7 @@ export async function mockLlmApp(vendor: Vendor, env: Record<string, string> = {
 export async function turnHarness(
 	vendor: Vendor,
 	env: Record<string, string> = {},
-	opts: MockLlmAppOptions & { language?: 'ja' | 'en' } = {}
+	opts: MockLlmAppOptions & { language?: Language } = {}
 ): Promise<TurnHarness> {
 	const { app, mock, cleanup } = await mockLlmApp(vendor, env, opts);
 	const sessionId = newId();

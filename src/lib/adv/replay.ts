@@ -31,7 +31,8 @@ export interface LogMessage {
 export const MessageCueSchema = v.pipe(
 	v.object({
 		messageId: v.pipe(v.number(), v.integer()),
-		paragraph: v.pipe(v.number(), v.integer(), v.minValue(0)),
+		/** The cue's own paragraph, by the cue's rule. */
+		paragraph: StageCueSchema.entries.paragraph,
 		ord: v.pipe(v.number(), v.integer()),
 		cue: StageCueSchema
 	}),

@@ -25,7 +25,7 @@
  * Cues never set the speaker: paragraphs do (`stageAt` with `paragraphs`, or `withSpeaker`).
  */
 import * as v from 'valibot';
-import { characterKey, isStageSlot, STAGE_SLOTS, type StageCue, type StageSlot } from './cue';
+import { characterKey, isStageSlot, STAGE_SLOTS, StageCueSchema, type StageCue, type StageSlot } from './cue';
 import type { Paragraph } from './script';
 
 const FigureSchema = v.pipe(
@@ -226,9 +226,12 @@ export function applyCue(state: StageState, cue: StageCue, options: CueOptions =
 	}
 }
 
-/** Whether a cue's paragraph number can be placed at all: a non-negative integer. */
+/**
+ * Whether a cue's paragraph number can be placed at all, by the cue schema's own rule (a cue read
+ * through the schema always can; one built in code is held to the same rule).
+ */
 export function hasValidParagraph(cue: StageCue): boolean {
-	return Number.isInteger(cue.paragraph) && cue.paragraph >= 0;
+	return v.is(StageCueSchema.entries.paragraph, cue.paragraph);
 }
 
 /**

@@ -5,16 +5,12 @@
  * `image.failed` keeps the placeholder and says so.
  */
 import { SvelteMap } from 'svelte/reactivity';
-import { characterKey, parseSpriteVariant, spriteVariantName, type PlaceKind } from '../adv';
+import { characterKey, parseSpriteVariant, spriteVariantName } from '../adv';
 import type { ImageTarget, StagedPlace } from '../types/events';
-import type { ImageStatus, StageImageDto, StageImagesDto } from '../types/log';
+import type { StageImageDto, StageImagesDto } from '../types/log';
 
-export interface ImageEntry {
-	url: string | null;
-	status: ImageStatus;
-	/** A place's kind: which backdrop stands in until the image is ready. */
-	kind?: PlaceKind | undefined;
-}
+/** One image as the stage holds it: the server's stage image without its name (the key it is kept under). */
+export type ImageEntry = Pick<StageImageDto, 'url' | 'status' | 'kind'>;
 
 /** A sprite to draw for a figure. */
 export interface SpriteImage extends ImageEntry {

@@ -9,7 +9,7 @@
  * the schema's issues, so each error lands next to its field.
  */
 import * as v from 'valibot';
-import { LanguageSchema, type Language } from '../types/settings';
+import { isLanguage, LanguageSchema, type Language } from '../types/settings';
 
 export interface DocumentForm {
 	title: string;
@@ -252,7 +252,7 @@ export function formFromFormData(data: FormData): PresetForm {
 	const language = text('language');
 	const doc = (name: DocumentName): DocumentForm => ({ title: text(`documents.${name}.title`), body: text(`documents.${name}.body`) });
 	return {
-		language: language === 'ja' ? 'ja' : 'en',
+		language: isLanguage(language) ? language : 'en',
 		title: text('title'),
 		tagline: text('tagline'),
 		documents: { premise: doc('premise'), setting: doc('setting'), pc: doc('pc') },

@@ -1,14 +1,15 @@
 /** Save slots as the API and the play screen see them. */
 import * as v from 'valibot';
+import { STAGE_SLOTS } from '../adv';
+import { StageImageSchema } from './log';
 
-export const SAVE_SLOTS = ['left', 'center', 'right'] as const;
-
-const Picture = v.object({ name: v.string(), url: v.nullable(v.string()) });
+/** A place or a character as the thumbnail draws it: the stage image's name and URL (null: a placeholder). */
+const Picture = v.pick(StageImageSchema, ['name', 'url']);
 
 /** The stage when the save was made: what the slot's thumbnail draws. */
 export const SaveThumbnailSchema = v.object({
 	background: v.nullable(Picture),
-	sprites: v.array(v.object({ slot: v.picklist(SAVE_SLOTS), name: v.string(), url: v.nullable(v.string()) }))
+	sprites: v.array(v.object({ slot: v.picklist(STAGE_SLOTS), ...Picture.entries }))
 });
 export type SaveThumbnail = v.InferOutput<typeof SaveThumbnailSchema>;
 

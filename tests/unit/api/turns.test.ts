@@ -4,7 +4,8 @@ import * as v from 'valibot';
 import { apiHarness, waitForTurn, type ApiHarness, type Caller, type Method } from './client';
 import { AcceptedTurn, bodyOf, Document, DocumentList, ErrorBody, Journal, MessagesPage, Session, State, Turn } from './shapes';
 import { sseReader } from './sse-reader';
-import { documents, story } from '../../../src/lib/server/records';
+import { documents, memory, story } from '../../../src/lib/server/records';
+import { loadPlayView } from '../../../src/lib/server/play';
 import type { Vendor } from '../../helpers/turns';
 
 let h: ApiHarness | undefined;
@@ -215,7 +216,7 @@ describe('the play log', () => {
 describe('secrets and ownership', () => {
 	const SECRET = 'SECRET-lighthouse-keeper-is-the-smuggler';
 
-	it('never lets a GM-only document or the story DB out, and answers another user with 404 everywhere', async () => {
+	it('never lets a GM-only document, a memory note or the story DB out, and answers another user with 404 everywhere', async () => {
 		const { app, alice, bob, as, mock, seenBodies } = await harness();
 		mock?.setHandler(() => ({ text: 'The lighthouse blinks twice.' }));
 		const api = as(alice);
@@ -224,7 +225,8 @@ describe('secrets and ownership', () => {
 			s.write(async (tx) => ({
 				shared: await documents.create(tx, { title: 'World', body: '# Harbour\nFog and gulls.' }),
 				hidden: await documents.create(tx, { title: `GM notes ${SECRET}`, body: `# Truth\n${SECRET}`, gmOnly: true }),
-				truth: await story.addTruth(tx, { key: 'smuggler', body: SECRET })
+				truth: await story.addTruth(tx, { key: 'smuggler', body: SECRET }),
+				note: await memory.create(tx, { name: 'Keeper', body: `The keeper: ${SECRET}` })
 			}))
 		);
 		const turn = await bodyOf(
@@ -245,12 +247,25 @@ describe('secrets and ownership', () => {
 		expect(await hiddenRes.json()).toEqual(await unknownRes.json());
 		expect((await api.get(`/api/v1/sessions/${id}/documents/not-a-number`)).status).toBe(404);
 
-		for (const path of ['', '/messages', '/state', '/journal', '/documents', `/turns/${turn.turnId}`])
+		// The play log's read model too: its pages with their stage, the message pages, the stage's images.
+		for (const path of [
+			'',
+			'/messages',
+			'/backlog',
+			'/backlog?after=0',
+			'/images',
+			'/state',
+			'/journal',
+			'/documents',
+			`/turns/${turn.turnId}`
+		])
 			await api.get(`/api/v1/sessions/${id}${path}`);
 		const stream = sseReader(await api.get(`/api/v1/sessions/${id}/events?lastEventId=0`));
 		const frames = await stream.until((f) => f.event === 'turn.committed');
 		await stream.close();
-		const everything = (await Promise.all(seenBodies)).join('\n') + JSON.stringify(frames);
+		// What the play page opens on comes from the same read model.
+		const view = await app.sessions.use(id, (s) => loadPlayView(s.db, id));
+		const everything = (await Promise.all(seenBodies)).join('\n') + JSON.stringify(frames) + JSON.stringify(view);
 		expect(everything).toContain('The lighthouse blinks twice.');
 		expect(everything).not.toContain(SECRET);
 
@@ -265,6 +280,8 @@ describe('secrets and ownership', () => {
 			['GET', `/turns/${turn.turnId}`],
 			['POST', `/turns/${turn.turnId}/cancel`],
 			['GET', '/messages'],
+			['GET', '/backlog'],
+			['GET', '/images'],
 			['GET', '/state'],
 			['GET', '/journal'],
 			['GET', '/documents'],

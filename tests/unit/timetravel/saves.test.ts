@@ -206,6 +206,30 @@ describe('save slots', () => {
 		}
 	);
 
+	it('lists a stored thumbnail through the shape the browser reads: one that is not a thumbnail is blank, a foreign URL a placeholder', async () => {
+		const listed = await listedHarness();
+		h = listed.h;
+		const harness = h;
+		const kept = await h.use((s) => saveGame(harness.app, s, { name: 'Kept', quick: false }, 'en'));
+		const broken = await h.use((s) => saveGame(harness.app, s, { name: 'Broken', quick: false }, 'en'));
+		const foreign = await h.use((s) => saveGame(harness.app, s, { name: 'Foreign', quick: false }, 'en'));
+		const stored = async (id: string, thumbnail: unknown) =>
+			h?.use((s) => s.client.execute({ sql: 'UPDATE saves SET thumbnail = ? WHERE id = ?', args: [JSON.stringify(thumbnail), id] }));
+		await stored(broken.id, { background: 'North Gate', sprites: [{ slot: 'up', name: 'Bram' }] });
+		await stored(foreign.id, {
+			background: { name: 'North Gate', url: 'https://elsewhere.example/gate.png' },
+			sprites: [{ slot: 'left', name: 'Bram', url: '/api/v1/sessions/s/images/bram.png' }]
+		});
+
+		const byName = new Map((await h.use(listSaves)).map((x) => [x.name, x.thumbnail]));
+		expect(byName.get('Kept')).toEqual(kept.thumbnail);
+		expect(byName.get('Broken')).toEqual({ background: null, sprites: [] });
+		expect(byName.get('Foreign')).toEqual({
+			background: { name: 'North Gate', url: null },
+			sprites: [{ slot: 'left', name: 'Bram', url: '/api/v1/sessions/s/images/bram.png' }]
+		});
+	});
+
 	it('refuses to save while a turn is in progress', async () => {
 		const listed = await listedHarness();
 		h = listed.h;

@@ -11,7 +11,7 @@ import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import { controlSchema, type ControlDrizzle } from '../db';
 import { getWorld, WORLD_IDS } from '../worlds';
-import type { Language } from '../../types/settings';
+import { LanguageSchema, type Language } from '../../types/settings';
 import { coverUrl, refreshPopularity } from '../presets';
 import { GALLERY_SHELVES, type GalleryItemDto, type GalleryPageDto, type GalleryShelf } from '../../types/presets';
 import { searchCondition, SearchQuerySchema } from './search';
@@ -31,7 +31,7 @@ export class GalleryError extends Error {
 
 export const GalleryQuerySchema = v.object({
 	shelf: v.optional(v.picklist(GALLERY_SHELVES, 'shelf must be new, popular or favorites'), 'new'),
-	language: v.optional(v.union([v.picklist(['ja', 'en'], 'language must be ja or en'), v.literal('')]), ''),
+	language: v.optional(v.union([LanguageSchema, v.literal('')]), ''),
 	q: v.optional(SearchQuerySchema, ''),
 	cursor: v.optional(v.pipe(v.string(), v.maxLength(300, 'cursor is not one this server gave out')), ''),
 	limit: v.optional(
@@ -101,7 +101,7 @@ interface Row {
 	seq: number;
 	id: string;
 	official: boolean;
-	language: 'ja' | 'en' | null;
+	language: Language | null;
 	title: string;
 	tagline: string;
 	author: string | null;

@@ -11,6 +11,7 @@
 import * as v from 'valibot';
 import { formFromContent, PresetFormSchema, type PresetForm } from '../../presets/form';
 import type { WorldPreset } from '../worlds';
+import { LanguageSchema } from '../../types/settings';
 import { contentOf } from './content';
 import { PresetError } from './errors';
 
@@ -46,7 +47,7 @@ export function exportFileName(preset: Pick<WorldPreset, 'id' | 'title'>): strin
 const str = v.optional(v.string(), '');
 const Doc = v.optional(v.object({ title: str, body: str }), { title: '', body: '' });
 const LoosePreset = v.object({
-	language: v.optional(v.picklist(['ja', 'en'], 'language must be ja or en'), 'en'),
+	language: v.optional(LanguageSchema, 'en'),
 	title: str,
 	tagline: str,
 	documents: v.optional(v.object({ premise: Doc, setting: Doc, pc: Doc }), {}),

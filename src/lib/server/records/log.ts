@@ -10,9 +10,10 @@ import { chunkPlain } from './chunk';
 import { addSections } from './sections';
 import { checkBody, checkLimit, checkName, checkRef, MAX_NAME_CHARS } from './limits';
 import { PATH_ROOT } from './paths';
+import { LOG_ROLES, type LogRole } from '../../adv';
 
-export const LOG_ROLES = ['player', 'gm', 'operator', 'system'] as const;
-export type LogRole = (typeof LOG_ROLES)[number];
+/** The roles are the play log's wire shape, spelled once in `$lib/adv` (the browser reads them too). */
+export { LOG_ROLES, type LogRole };
 export type LogMessage = typeof logMessages.$inferSelect;
 
 export interface LogInput {

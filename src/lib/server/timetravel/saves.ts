@@ -21,11 +21,10 @@ import { stageBefore } from '../stage';
 import { stageImages } from '../play';
 import { withoutControlCharacters } from '../validation';
 import { translate } from '../../i18n';
-import { parseScript } from '../../adv';
+import { parseScript, STAGE_SLOTS } from '../../adv';
 import type { App } from '../app';
-import type { SaveDto, SaveThumbnail } from '../../types/saves';
+import { SaveThumbnailSchema, type SaveDto, type SaveThumbnail } from '../../types/saves';
 import type { Language } from '../../types/settings';
-import { SAVE_SLOTS } from '../../types/saves';
 import { TimeTravelError } from './errors';
 
 const { saves, turns, logMessages, npcs, scenes, imageOrders } = sessionSchema;
@@ -54,6 +53,17 @@ export type SavesDeps = Pick<App, 'control' | 'sessions' | 'images'>;
 
 type SaveRow = typeof saves.$inferSelect;
 
+/**
+ * A stored thumbnail is JSON from the database, outside data on the way out: checked with the shape the
+ * browser reads. One that is not a thumbnail (a hand edit, an older build) is left blank, with a warning.
+ */
+function storedThumbnail(row: SaveRow): SaveThumbnail {
+	const parsed = v.safeParse(SaveThumbnailSchema, row.thumbnail);
+	if (parsed.success) return parsed.output;
+	console.warn(`[kantera] the stored thumbnail of save ${row.id} is not a thumbnail (${parsed.issues[0].message}); it is left blank`);
+	return { background: null, sprites: [] };
+}
+
 export function saveDto(row: SaveRow): SaveDto {
 	return {
 		id: row.id,
@@ -61,7 +71,7 @@ export function saveDto(row: SaveRow): SaveDto {
 		quick: row.quick,
 		turnNumber: row.turnNumber,
 		lastLine: row.lastLine,
-		thumbnail: row.thumbnail,
+		thumbnail: storedThumbnail(row),
 		createdAt: new Date(row.createdAt).toISOString()
 	};
 }
@@ -79,7 +89,7 @@ async function thumbnail(s: SessionDb): Promise<SaveThumbnail> {
 		list.find((i) => i.name === name && i.expression === undefined)?.url ??
 		null;
 	const sprites: SaveThumbnail['sprites'] = [];
-	for (const slot of SAVE_SLOTS) {
+	for (const slot of STAGE_SLOTS) {
 		const figure = stage.slots[slot];
 		if (figure) sprites.push({ slot, name: figure.character, url: url(images.characters, figure.character, figure.expression) });
 	}

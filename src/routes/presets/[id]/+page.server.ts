@@ -18,9 +18,10 @@ import {
 } from '$lib/server/presets';
 import { PresetVisibilitySchema } from '$lib/types/presets';
 import { TitleSchema } from '$lib/server/sessions';
+import { LanguageSchema } from '$lib/types/settings';
 import type { Actions, PageServerLoad } from './$types';
 
-const LanguageChoice = v.optional(v.picklist(['ja', 'en']));
+const LanguageChoice = v.optional(LanguageSchema);
 
 export const load: PageServerLoad = async ({ locals, params, url, setHeaders }) => {
 	const app = await getApp();

@@ -3,9 +3,10 @@ import { apiEndpoint, jsonResponse, readJson } from '$lib/server/api';
 import { PresetBody, VisibilityBody } from '$lib/server/api/presets';
 import { badRequest } from '$lib/server/api/errors';
 import { changeVisibility, deletePreset, presetView, updateFromInput } from '$lib/server/presets';
+import { LanguageSchema } from '$lib/types/settings';
 import type { RequestHandler } from './$types';
 
-const LanguageQuery = v.optional(v.picklist(['ja', 'en'], 'language must be ja or en'));
+const LanguageQuery = v.optional(LanguageSchema);
 
 /**
  * The author gets everything (content and draft); anyone else who may see it gets the public card:
