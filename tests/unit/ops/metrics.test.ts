@@ -12,6 +12,7 @@ import { apiHarness, waitForTurn, type ApiHarness } from '../api/client';
 import { AcceptedTurn, bodyOf, Session } from '../api/shapes';
 import { sseReader } from '../api/sse-reader';
 import { tempDir } from '../../helpers/env';
+import { parseExposition, type Samples } from '../../helpers/metrics';
 import { parseConfig, ConfigError } from '../../../src/lib/server/config';
 import { configureLog, logSettings } from '../../../src/lib/server/ops';
 import { createToken } from '../../../src/lib/server/auth';
@@ -41,22 +42,6 @@ async function scrapeResponse(authorization?: string): Promise<Response> {
 	const request = new Request(url, { headers: authorization === undefined ? {} : { authorization } });
 	// @ts-expect-error the handler reads only the request; a full RequestEvent is SvelteKit's to build.
 	return metricsRoute.GET({ request, url });
-}
-
-type Samples = Map<string, number>;
-
-/** Parses the text exposition: `name{a="b",…} value` lines, keyed by name and labels sorted by name. */
-function parseExposition(text: string): Samples {
-	const samples: Samples = new Map();
-	for (const line of text.split('\n')) {
-		if (line === '' || line.startsWith('#')) continue;
-		const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-		if (!m) throw new Error(`not an exposition line: ${line}`);
-		const [, name = '', labelText = '', value = ''] = m;
-		const labels = [...labelText.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map(([, k, v]) => `${k}=${v}`).sort();
-		samples.set(`${name}{${labels.join(',')}}`, Number(value));
-	}
-	return samples;
 }
 
 async function scrape(): Promise<Samples> {
