@@ -157,7 +157,7 @@ test('an admin moves a player to plus on /admin/users; the player then has no tu
 	await page.goto('/admin/users');
 	await page.getByLabel(`Tier of ${player}`, { exact: true }).selectOption('plus');
 	await page.getByRole('button', { name: `Set tier of ${player}` }).click();
-	await expect(page.getByText(`${player} is now on the plus tier.`)).toBeVisible();
+	await expect(page.getByText(`${player} is now on the Plus tier.`)).toBeVisible();
 	await page.screenshot({ path: `${SHOTS}/admin-users.png`, fullPage: true });
 
 	const other = await browser.newPage();
