@@ -185,6 +185,7 @@ test('the operator pages speak Japanese, and at 1,100 px the header shows an adm
 	expect(createAccount(admin, true)).toBe(0);
 	await page.setViewportSize({ width: 1100, height: 800 });
 	await signIn(page, admin);
+	await expect(page.getByText(`Signed in as ${admin}`)).toBeVisible();
 	await page.getByLabel('Display language').selectOption('ja');
 	await page.getByRole('button', { name: 'Change', exact: true }).click();
 	await expect(page.locator('html')).toHaveAttribute('lang', 'ja');

@@ -95,7 +95,7 @@ async function saveDatabasesOf(loc: SessionDbLocation): Promise<string[]> {
 	const client = await openClient(loc.url, loc.authToken, 1);
 	try {
 		const rs = await client.execute('SELECT database FROM saves ORDER BY database');
-		return rs.rows.map((r) => String(r.database));
+		return rs.rows.map((r) => r.database).filter((d): d is string => typeof d === 'string');
 	} finally {
 		client.close();
 	}
