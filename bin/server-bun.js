@@ -16,34 +16,18 @@
 //   idle between requests is closed after IDLE_TIMEOUT.
 // PORT, HOST, SOCKET_PATH, ORIGIN, PROTOCOL_HEADER, HOST_HEADER, PORT_HEADER, ADDRESS_HEADER, XFF_DEPTH
 // and SHUTDOWN_TIMEOUT keep their adapter-node meaning.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { StartError, startSettings } from './server-setup.js';
+import { noteOrigin, startOrExit, startSettings } from './server-setup.js';
 import { apiFormPostRefusal, isEventStream, originSettings } from './fetch-server.js';
 
-const handlerUrl = new URL('../build-bun/handler.js', import.meta.url);
-
-function settingsOrExit() {
-	try {
-		// The adapter reads ORIGIN and the proxy headers itself; a bad one is refused here, at start.
-		originSettings(process.env);
-		return startSettings(process.env);
-	} catch (err) {
-		if (!(err instanceof StartError)) throw err;
-		console.error(err.message);
-		process.exit(1);
-	}
-}
-
-const settings = settingsOrExit();
-if (!existsSync(fileURLToPath(handlerUrl))) {
-	console.error('There is no Bun build to start: run `KANTERA_ADAPTER=bun npm run build` first.');
-	process.exit(1);
-}
+const settings = startOrExit('bun', () => {
+	// The adapter reads ORIGIN and the proxy headers itself; a bad one is refused here, at start.
+	originSettings(process.env);
+	return startSettings(process.env);
+});
 // The adapter reads its variables when the handler module loads; loading it also runs the app's init
 // hook, so the app is built (or the start fails with its message) before a connection is accepted.
 Object.assign(process.env, settings.adapterEnv);
-const { getHandler } = await import(handlerUrl.href);
+const { getHandler } = await import(new URL('../build-bun/handler.js', import.meta.url).href);
 const { fetch: handle, websocket } = getHandler();
 
 /** @param {Request} request @param {import('bun').Server} server */
@@ -70,11 +54,7 @@ const server = Bun.serve({
 	...('path' in listen ? { unix: listen.path } : { hostname: listen.host, port: listen.port })
 });
 console.log(`Listening on ${'path' in listen ? listen.path : `http://${listen.host}:${server.port}`} (Bun ${Bun.version})`);
-if (settings.socketProtocolHeader) {
-	console.log(
-		'ORIGIN is not set: pages are served at the http:// address the browser uses. Behind an https proxy, set ORIGIN (or PROTOCOL_HEADER and HOST_HEADER).'
-	);
-}
+noteOrigin(settings);
 
 /** Stops taking requests, lets running ones finish for SHUTDOWN_TIMEOUT seconds, then closes the rest. */
 let stopping = false;

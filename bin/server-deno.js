@@ -17,23 +17,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { applyConfig, parseConfig } from '@deno/svelte-adapter/__internal';
-import { StartError, startSettings } from './server-setup.js';
+import { noteOrigin, startOrExit, startSettings } from './server-setup.js';
 import { apiFormPostRefusal, clientAddressOf, originSettings, withOrigin } from './fetch-server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, '.deno-deploy');
 
-function settingsOrExit() {
-	try {
-		return { start: startSettings(process.env), origin: originSettings(process.env) };
-	} catch (err) {
-		if (!(err instanceof StartError)) throw err;
-		console.error(err.message);
-		process.exit(1);
-	}
-}
-
-const settings = settingsOrExit();
+const settings = startOrExit('deno', () => ({ start: startSettings(process.env), origin: originSettings(process.env) }));
 /** @type {{ Server: new (manifest: unknown) => import('@sveltejs/kit').Server }} */
 const { Server } = await import(new URL('../.deno-deploy/server/index.js', import.meta.url).href);
 const { manifest } = await import(new URL('../.deno-deploy/server/manifest.js', import.meta.url).href);
@@ -80,11 +70,7 @@ const server = Deno.serve(
 		...('path' in listen ? { path: listen.path } : { hostname: listen.host, port: listen.port }),
 		onListen(addr) {
 			console.log(`Listening on ${'path' in addr ? addr.path : `http://${listen.host}:${addr.port}`} (Deno ${Deno.version.deno})`);
-			if (!settings.origin.origin && !settings.origin.protocolHeader) {
-				console.log(
-					'ORIGIN is not set: pages are served at the http:// address the browser uses. Behind an https proxy, set ORIGIN (or PROTOCOL_HEADER and HOST_HEADER).'
-				);
-			}
+			noteOrigin(settings.start);
 		}
 	},
 	handler

@@ -1,8 +1,12 @@
 // @ts-check
 // Start-up decisions of `npm start` (bin/server.js under Node, bin/server-bun.js, bin/server-deno.js),
 // kept free of side effects so they can be tested: where to listen, which environment the adapter's
-// handler must see, and which requests never reach SvelteKit.
+// handler must see, and which requests never reach SvelteKit; and the first steps all three servers
+// take (`startOrExit`, `noteOrigin`), written once.
 import * as v from 'valibot';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { TARGETS } from './targets.js';
 
 /** The app's own default for KANTERA_MAX_BODY_BYTES (src/lib/server/config); a test keeps them equal. */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
@@ -164,3 +168,42 @@ export const API_FORM_POST_RESPONSE = {
 	},
 	body: JSON.stringify({ message: 'Send the body as JSON with "content-type: application/json".', code: 'UNSUPPORTED_MEDIA_TYPE' })
 };
+
+/**
+ * What every server does first: decide its settings (a bad variable ends the start with its message)
+ * and make sure its target has been built; either failure exits with code 1 before anything listens.
+ * @template T
+ * @param {import('./targets.js').TargetName} target
+ * @param {() => T} decide start-up decisions that throw StartError naming what is wrong
+ * @returns {T}
+ */
+export function startOrExit(target, decide) {
+	/** @type {T} */
+	let settings;
+	try {
+		settings = decide();
+	} catch (err) {
+		if (!(err instanceof StartError)) throw err;
+		console.error(err.message);
+		process.exit(1);
+	}
+	const entry = new URL(`../${TARGETS[target].entry}`, import.meta.url);
+	if (!existsSync(fileURLToPath(entry))) {
+		const build = target === 'node' ? 'npm run build' : `KANTERA_ADAPTER=${target} npm run build`;
+		console.error(`There is no ${target} build to start: run \`${build}\` first.`);
+		process.exit(1);
+	}
+	return settings;
+}
+
+/**
+ * Tells the operator, once listening, that pages are served at the http:// address the browser uses
+ * because no origin is configured (what to set behind an https proxy).
+ * @param {Pick<StartSettings, 'socketProtocolHeader'>} settings
+ */
+export function noteOrigin(settings) {
+	if (!settings.socketProtocolHeader) return;
+	console.log(
+		'ORIGIN is not set: pages are served at the http:// address the browser uses. Behind an https proxy, set ORIGIN (or PROTOCOL_HEADER and HOST_HEADER).'
+	);
+}

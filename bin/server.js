@@ -10,32 +10,13 @@
 //   the two agree (the app enforces the limit and answers 413 itself).
 // ORIGIN, PROTOCOL_HEADER, HOST_HEADER, ADDRESS_HEADER and XFF_DEPTH keep their adapter-node meaning.
 import http from 'node:http';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { API_FORM_POST_RESPONSE, StartError, isFormPostToApi, startSettings } from './server-setup.js';
+import { API_FORM_POST_RESPONSE, isFormPostToApi, noteOrigin, startOrExit, startSettings } from './server-setup.js';
 
-const handlerUrl = new URL('../build/handler.js', import.meta.url);
-
-/** @returns {import('./server-setup.js').StartSettings} */
-function settingsOrExit() {
-	try {
-		return startSettings(process.env);
-	} catch (err) {
-		if (!(err instanceof StartError)) throw err;
-		console.error(err.message);
-		process.exit(1);
-	}
-}
-
-const settings = settingsOrExit();
-if (!existsSync(fileURLToPath(handlerUrl))) {
-	console.error('There is no build to start: run `npm run build` first.');
-	process.exit(1);
-}
+const settings = startOrExit('node', () => startSettings(process.env));
 // adapter-node reads its variables once, when the handler module loads.
 Object.assign(process.env, settings.adapterEnv);
 /** @type {{ handler: (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void }} */
-const { handler } = await import(handlerUrl.href);
+const { handler } = await import(new URL('../build/handler.js', import.meta.url).href);
 
 const server = http.createServer((req, res) => {
 	if (settings.socketProtocolHeader) {
@@ -59,11 +40,7 @@ const { listen } = settings;
 server.listen(listen, () => {
 	const where = 'path' in listen ? listen.path : `http://${listen.host}:${listen.port}`;
 	console.log(`Listening on ${where}`);
-	if (settings.socketProtocolHeader) {
-		console.log(
-			'ORIGIN is not set: pages are served at the http:// address the browser uses. Behind an https proxy, set ORIGIN (or PROTOCOL_HEADER and HOST_HEADER).'
-		);
-	}
+	noteOrigin(settings);
 });
 
 /** Stops taking requests, lets running ones finish for SHUTDOWN_TIMEOUT seconds, as adapter-node does. */

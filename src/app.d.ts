@@ -12,6 +12,8 @@ declare global {
 			user: AuthUser | null;
 			/** The UI language of this request (cookie, else Accept-Language); set by handleLanguage, absent only for handlers called without the hooks (tests). */
 			language?: Language;
+			/** This request's id in the request log (and its X-Request-Id); set by handleRequestLog. */
+			requestId?: string;
 		}
 	}
 }

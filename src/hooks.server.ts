@@ -2,6 +2,7 @@ import type { ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
 import { handleApiErrors, handleAuth, handleBodySize, handleLanguage, handleSecurityHeaders, handleServerError } from '$lib/server/hooks';
 import { getApp } from '$lib/server/app';
+import { handleRequestLog } from '$lib/server/ops';
 
 // Build the app when the server starts, not on the first request: a bad setting stops the start with
 // its message, and the runner resumes the turns a crashed process left behind without waiting for a visitor.
@@ -9,7 +10,7 @@ export const init: ServerInit = async () => {
 	await getApp();
 };
 
-// Security headers go on every answer, API errors are made JSON around everything else, and the size
-// guard runs before any database look-up.
-export const handle = sequence(handleSecurityHeaders, handleApiErrors, handleBodySize, handleAuth, handleLanguage);
+// The request log sees every answer as it leaves (with its request id); security headers go on every
+// answer, API errors are made JSON around everything else, and the size guard runs before any database look-up.
+export const handle = sequence(handleRequestLog, handleSecurityHeaders, handleApiErrors, handleBodySize, handleAuth, handleLanguage);
 export const handleError = handleServerError;

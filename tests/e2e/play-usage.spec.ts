@@ -157,7 +157,7 @@ test('an admin moves a player to plus on /admin/users; the player then has no tu
 	await page.goto('/admin/users');
 	await page.getByLabel(`Tier of ${player}`, { exact: true }).selectOption('plus');
 	await page.getByRole('button', { name: `Set tier of ${player}` }).click();
-	await expect(page.getByText(`${player} is now on the plus tier.`)).toBeVisible();
+	await expect(page.getByText(`${player} is now on the Plus tier.`)).toBeVisible();
 	await page.screenshot({ path: `${SHOTS}/admin-users.png`, fullPage: true });
 
 	const other = await browser.newPage();
@@ -178,4 +178,35 @@ test('the usage page is not there for a player who is not an admin', async ({ pa
 	expect((await page.goto('/admin/usage'))?.status()).toBe(404);
 	expect((await page.request.get('/admin/usage/export?view=users')).status()).toBe(404);
 	expect((await request.get('/admin/users')).url()).toContain('/signin');
+});
+
+test('the operator pages speak Japanese, and at 1,100 px the header shows an admin’s whole name', async ({ page }) => {
+	const admin = uniqueName('operator-hanako');
+	expect(createAccount(admin, true)).toBe(0);
+	await page.setViewportSize({ width: 1100, height: 800 });
+	await signIn(page, admin);
+	await expect(page.getByText(`Signed in as ${admin}`)).toBeVisible();
+	await page.getByLabel('Display language').selectOption('ja');
+	await page.getByRole('button', { name: 'Change', exact: true }).click();
+	await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+	const who = page.locator('header .who');
+	await expect(who).toContainText(`${admin} でサインイン中（管理者）`);
+	// Not cut short: the name's box holds all of its text.
+	expect(await who.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+	await page.locator('header').screenshot({ path: `${SHOTS}/header-1100-ja.png` });
+
+	await page.goto('/admin/usage');
+	await expect(page.getByRole('heading', { name: 'LLM の利用状況' })).toBeVisible();
+	await expect(page.getByRole('navigation', { name: '管理ページ' })).toBeVisible();
+	await page.screenshot({ path: `${SHOTS}/admin-usage-ja.png`, fullPage: true });
+	await page.goto('/admin/users');
+	await expect(page.getByRole('columnheader', { name: 'プラン' })).toBeVisible();
+	await expect(page.getByRole('button', { name: `${admin} のプランを設定` })).toBeVisible();
+	await page.goto('/settings/tokens');
+	await expect(page.getByRole('heading', { name: '個人用 API トークン' })).toBeVisible();
+	await page.getByLabel('名前').fill('ノートPC');
+	await page.getByRole('button', { name: 'トークンを作成' }).click();
+	await expect(page.getByText('トークン「ノートPC」を作成しました。')).toBeVisible();
+	await expect(page.getByRole('button', { name: 'ノートPC を無効にする' })).toBeVisible();
+	await page.screenshot({ path: `${SHOTS}/tokens-ja.png`, fullPage: true });
 });

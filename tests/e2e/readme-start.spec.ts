@@ -7,6 +7,7 @@
 import { test, expect, type APIRequestContext, type Browser } from '@playwright/test';
 import { startLikeReadme, type StartedServer } from './start-server';
 import { uniqueName, signUp, signOut, signIn, createSession, PASSWORD } from './helpers';
+import { METRICS_TOKEN, expectRequestLog, scrapeMetrics } from './ops-checks';
 
 const SHOTS = 'test-results/readme-start';
 
@@ -83,6 +84,42 @@ test.describe('npm start with nothing set', () => {
 			}
 		} finally {
 			await api.dispose();
+		}
+	});
+
+	test('/metrics exists only with KANTERA_METRICS_TOKEN; one JSON log line per request, without paths or secrets', async ({
+		playwright
+	}) => {
+		const plain = await playwright.request.newContext({ baseURL: server.url });
+		try {
+			expect((await plain.get('/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).status()).toBe(404);
+		} finally {
+			await plain.dispose();
+		}
+		const operated = await startLikeReadme({ KANTERA_METRICS_TOKEN: METRICS_TOKEN });
+		const api = await playwright.request.newContext({ baseURL: operated.url, extraHTTPHeaders: { origin: operated.url } });
+		try {
+			const name = uniqueName('logged');
+			const signup = await api.post('/signup', { form: { name, password: PASSWORD }, headers: { accept: 'text/html' }, maxRedirects: 0 });
+			expect(signup.status()).toBe(303);
+			const created = await api.post('/api/v1/sessions', { data: { title: 'Logged session' } });
+			expect(created.status()).toBe(201);
+			const { id }: { id: string } = await created.json();
+			const read = await api.get(`/api/v1/sessions/${id}`, { headers: { 'x-request-id': 'proxy-req-42' } });
+			expect(read.headers()['x-request-id']).toBe('proxy-req-42');
+			const samples = await scrapeMetrics(api);
+			expect(samples.get('kantera_turns_running{}')).toBe(0);
+			expect(samples.get('kantera_sse_connections{}')).toBe(0);
+			const cookies = (await api.storageState()).cookies.map((c) => c.value);
+			const { requests } = expectRequestLog(operated.output(), [PASSWORD, METRICS_TOKEN, ...cookies]);
+			const signedUp = requests.find((r) => r.route === '/signup' && r.method === 'POST');
+			expect(signedUp).toMatchObject({ status: 303 });
+			const userId = requests.find((r) => r.route === '/api/v1/sessions' && r.method === 'POST')?.userId;
+			expect(userId).toEqual(expect.any(String));
+			expect(requests.find((r) => r.requestId === 'proxy-req-42')).toMatchObject({ route: '/api/v1/sessions/[id]', status: 200, userId });
+		} finally {
+			await api.dispose();
+			await operated.stop();
 		}
 	});
 });

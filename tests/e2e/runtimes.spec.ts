@@ -18,6 +18,7 @@ import { startLikeReadme, type StartedServer } from './start-server';
 import { uniqueName, signUp, createSession, PASSWORD } from './helpers';
 import { sseReader, type SseFrame, type SseReader } from '../unit/api/sse-reader';
 import { GATE_REPLY } from '../mock-llm/adv-play';
+import { METRICS_TOKEN, expectRequestLog, scrapeMetrics } from './ops-checks';
 
 const RUNTIMES = ['bun', 'deno'] as const;
 type Runtime = (typeof RUNTIMES)[number];
@@ -93,6 +94,7 @@ test.beforeAll(async ({ playwright }) => {
 				OPENAI_API_KEY: 'e2e-mock-key',
 				KANTERA_LLM_MODEL: 'mock-model',
 				KANTERA_SSE_KEEPALIVE_MS: '0',
+				KANTERA_METRICS_TOKEN: METRICS_TOKEN,
 				// One of them with HOST, the other on its default (all interfaces).
 				...(runtime === 'deno' ? { HOST: '127.0.0.1' } : {})
 			})
@@ -111,6 +113,8 @@ test.afterAll(async () => {
 	}
 	await Promise.all(Object.values(servers).map((s) => s.stop()));
 });
+
+const PLAYER_LINE = 'I walk up to the north gate. #gate';
 
 const lineText = (page: Page) => page.getByTestId('line-text');
 const input = (page: Page) => page.getByLabel('What do you do?');
@@ -140,7 +144,7 @@ for (const runtime of RUNTIMES) {
 			await page.keyboard.press('Enter');
 			await readToEnd(page);
 
-			await input(page).fill('I walk up to the north gate. #gate');
+			await input(page).fill(PLAYER_LINE);
 			await input(page).press('Enter');
 			// The reply's first paragraph reaches the screen through the event stream.
 			await expect(lineText(page)).toHaveText('Fog hangs over the north gate.', { timeout: 30_000 });
@@ -157,6 +161,33 @@ for (const runtime of RUNTIMES) {
 			expect(log.filter((m) => m.role === 'gm').map((m) => m.body)).toContain(GATE_REPLY);
 		} finally {
 			await context.close();
+		}
+	});
+
+	test(`${runtime}: /metrics counts the GM turn and the open stream; one JSON log line per request and per turn`, async ({
+		playwright
+	}) => {
+		const api = await playwright.request.newContext({ baseURL: server(runtime).url });
+		try {
+			const samples = await scrapeMetrics(api);
+			expect(samples.get('kantera_turns_total{kind=player,status=committed}')).toBeGreaterThanOrEqual(1);
+			expect(samples.get('kantera_llm_call_duration_seconds_count{model=mock-model,outcome=ok,provider=openai}')).toBeGreaterThanOrEqual(1);
+			expect(samples.get('kantera_llm_tokens_total{model=mock-model,provider=openai,type=output}')).toBeGreaterThan(0);
+			// The quiet stream opened before the tests is still open.
+			expect(samples.get('kantera_sse_connections{}')).toBeGreaterThanOrEqual(1);
+			const { requests, turns } = expectRequestLog(server(runtime).output(), [PLAYER_LINE, PASSWORD, GATE_REPLY, METRICS_TOKEN]);
+			expect(requests.map((r) => r.route)).toContain('/api/v1/sessions/[id]/events');
+			expect(turns).toContainEqual(
+				expect.objectContaining({
+					kind: 'player',
+					status: 'committed',
+					provider: 'openai',
+					model: 'mock-model',
+					sessionId: expect.any(String)
+				})
+			);
+		} finally {
+			await api.dispose();
 		}
 	});
 

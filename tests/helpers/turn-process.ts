@@ -14,6 +14,7 @@ import { parseConfig } from '../../src/lib/server/config';
 import { createApp } from '../../src/lib/server/app';
 import { newId, sessionSchema } from '../../src/lib/server/db';
 import { acceptTurn, composeMission, ensureMission, writeSettings } from '../../src/lib/server/turn';
+import { configureLog } from '../../src/lib/server/ops';
 
 const LEASE_MS = 1_000;
 const RENEW_MS = 250;
@@ -27,6 +28,8 @@ if (!userId || sessionIds.length === 0) {
 const say = (line: Record<string, unknown>) => console.log(JSON.stringify(line));
 
 const app = await createApp(parseConfig(process.env), { turnLease: { leaseMs: LEASE_MS, renewMs: RENEW_MS } });
+// Stdout carries this process's own lines to the test: the app's log lines go to stderr.
+configureLog({ sink: (line) => console.error(line) });
 const turnIds: string[] = [];
 for (const sessionId of sessionIds) {
 	await app.sessions.use(sessionId, (s) =>

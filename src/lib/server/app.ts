@@ -16,6 +16,7 @@ import { EventBus, TurnRunner, type LeaseTiming } from './turn';
 import { createImageProvider, ImageRunner, LocalImageStore, type ImageRunnerDeps } from './images';
 import { CoverRunner, orderOfficialCovers, syncOfficialPresets, type CoverPolicy } from './presets';
 import { SignInProviders } from './auth/providers';
+import { configureLog } from './ops';
 
 export interface App {
 	config: Config;
@@ -54,6 +55,7 @@ export interface AppOverrides {
 }
 
 export async function createApp(cfg: Config, overrides: AppOverrides = {}): Promise<App> {
+	configureLog({ format: cfg.ops.logFormat });
 	const control = await openControlDb(cfg);
 	// The official worlds are read-only presets: their rows follow the shipped content.
 	await syncOfficialPresets(control.db);

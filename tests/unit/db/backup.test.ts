@@ -19,6 +19,7 @@ import { acceptTurn, readTurn, sessionsWithWork } from '../../../src/lib/server/
 import { newId } from '../../../src/lib/server/db';
 import { recall, OfflineEmbedder } from '../../../src/lib/server/search';
 import { readManifest, startBackupSchedule, listBackups } from '../../../src/lib/server/db/backup';
+import { saveGame, saveDatabases } from '../../../src/lib/server/timetravel';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -138,14 +139,18 @@ describe('kantera backup / restore', { timeout: 180_000 }, () => {
 		const [a, b] = c.sessionIds;
 		if (!a || !b) throw new Error('two sessions expected');
 		await c.play(a, 'North Gate');
+		// A save slot: a database of its own, named by a row of the session's.
+		await c.app.sessions.use(a, (s) => saveGame(c.app, s, { name: 'At the gate', quick: false }, 'en'));
+		const [slot] = await c.app.sessions.use(a, (s) => saveDatabases(s));
+		if (!slot) throw new Error('a save slot database expected');
 		await c.play(b, 'Trench line');
 		await settled(c.app);
 		const out = tempDir('kantera-backups-');
 		cleanups.push(() => out.remove());
 		const env = envOf(c.app.config);
 
-		const before = await snapshot(c.app, [a, b]);
-		expect(Object.keys(before.sessions)).toHaveLength(2);
+		const before = await snapshot(c.app, [a, b, slot]);
+		expect(Object.keys(before.sessions)).toHaveLength(3);
 		expect(before.sessions[a]).toMatchObject({ recall: expect.arrayContaining([expect.arrayContaining(['journal'])]) });
 		const taken = await cli(env, ['backup', '--out', out.dir]);
 		expect(taken.stderr).toBe('');
@@ -154,11 +159,13 @@ describe('kantera backup / restore', { timeout: 180_000 }, () => {
 		if (!backup) throw new Error('no backup written');
 		const manifest = await readManifest(backup.dir);
 		expect(manifest.sessions.map((s) => s.id).sort()).toEqual([a, b].sort());
+		expect(manifest.saves.map((s) => [s.id, s.session, s.file])).toEqual([[slot, a, `saves/${slot}.${isRemoteRun() ? 'jsonl' : 'db'}`]]);
 		expect(manifest.control.kind).toBe(isRemoteRun() ? 'export' : 'file');
 
-		// The campaign goes on after the backup.
+		// The campaign goes on after the backup, and the slot's database changes too.
 		await c.play(a, 'Harbour');
-		expect(await snapshot(c.app, [a, b])).not.toEqual(before);
+		await c.app.sessions.use(slot, (s) => s.client.execute("DELETE FROM meta WHERE key = 'mission'"));
+		expect(await snapshot(c.app, [a, b, slot])).not.toEqual(before);
 
 		// Restored into fresh databases: everything as it was at the backup.
 		const fresh = tempDir();
@@ -166,10 +173,11 @@ describe('kantera backup / restore', { timeout: 180_000 }, () => {
 		const freshEnv = databaseEnv(fresh.dir);
 		const restored = await cli(freshEnv, ['restore', '--from', backup.dir]);
 		expect(restored.stderr).toMatch(/control database restored/);
+		expect(restored.stderr).toContain(`save slot ${slot} of session ${a} restored`);
 		expect(restored.code).toBe(0);
 		const app2 = await createApp(parseConfig(freshEnv), { background: false });
 		cleanups.push(() => app2.close());
-		expect(await snapshot(app2, [a, b])).toEqual(before);
+		expect(await snapshot(app2, [a, b, slot])).toEqual(before);
 
 		// Restored in place over the later turn (the server stopped first).
 		await c.app.close();
@@ -177,7 +185,7 @@ describe('kantera backup / restore', { timeout: 180_000 }, () => {
 		expect(inPlace.code).toBe(0);
 		const app3 = await createApp(parseConfig(env), { background: false });
 		cleanups.push(() => app3.close());
-		expect(await snapshot(app3, [a, b])).toEqual(before);
+		expect(await snapshot(app3, [a, b, slot])).toEqual(before);
 	});
 
 	it('leaves the server’s turns to the server: a backup taken while a turn waits does not run it', async () => {

@@ -11,6 +11,7 @@
 import { lastEventId, readEventsAfter, type EventBus } from '../turn';
 import type { SessionDbPool } from '../db';
 import type { LoggedEvent } from '../../types/events';
+import { observeEventStream } from '../ops';
 
 /** The issue caps a quiet stream's silence at 8 s; half a second spare for timer drift and a busy loop. */
 export const SSE_KEEPALIVE_MS = 7_500;
@@ -69,10 +70,12 @@ export async function openEventStream(opts: EventStreamOptions): Promise<Respons
 	let poll: ReturnType<typeof setInterval> | undefined;
 	let keepAlive: ReturnType<typeof setInterval> | undefined;
 	let onAbort: (() => void) | undefined;
+	let unobserve: (() => void) | undefined;
 
 	const cleanup = () => {
 		if (closed) return;
 		closed = true;
+		unobserve?.();
 		unsubscribe?.();
 		clearInterval(poll);
 		clearInterval(keepAlive);
@@ -93,6 +96,7 @@ export async function openEventStream(opts: EventStreamOptions): Promise<Respons
 			// The bare `id:` sets the client's Last-Event-ID without dispatching an event, so even a client
 			// that connected without one resumes from here if the connection drops before the first event.
 			send(`retry: ${SSE_RETRY_MS}\nid: ${cursor}\n\n`);
+			unobserve = observeEventStream();
 			unsubscribe = bus.subscribe(sessionId, poke);
 			poll = setInterval(poke, opts.pollMs ?? SSE_POLL_MS);
 			const keepAliveMs = opts.keepAliveMs ?? SSE_KEEPALIVE_MS;

@@ -14,6 +14,7 @@ import { controlSchema, newId, type ControlDrizzle } from '../db';
 import { BudgetExceededError, type ScopeName } from './guard';
 import { callCounts, utcDay, utcMonth, type MoneyLimits } from './usage';
 import { callLogInsert, type CallRecord } from './calls';
+import { observeLlmCall } from '../ops';
 
 const { budgetReservations, usageDaily, usageSession } = controlSchema;
 
@@ -174,6 +175,8 @@ export async function settle(
 	const log = call ? [callLogInsert(db, payer, call, now)] : [];
 	if (reservationId === undefined) await db.batch([daily, session, ...log]);
 	else await db.batch([db.delete(budgetReservations).where(eq(budgetReservations.id, reservationId)), daily, session, ...log]);
+	// The metrics count what the call log holds, once it holds it.
+	if (call) observeLlmCall(call);
 }
 
 /**
@@ -188,11 +191,13 @@ export async function release(
 	const log = call ? callLogInsert(db, call.payer, call.record, call.at) : undefined;
 	if (reservationId === undefined) {
 		if (log) await log;
+		if (call) observeLlmCall(call.record);
 		return;
 	}
 	const give = db.delete(budgetReservations).where(eq(budgetReservations.id, reservationId));
 	if (log) await db.batch([give, log]);
 	else await give;
+	if (call) observeLlmCall(call.record);
 }
 
 /** Money reserved and not yet settled (tests, diagnostics). */

@@ -11,6 +11,7 @@ import { PRESETS_ENV_ENTRIES, presetsConfig, type PresetsConfig } from './preset
 import { AUTH_ENV_ENTRIES, authProvidersConfig, type SignInProvidersConfig } from './auth';
 import { freeModelConfig, TIERS_ENV_ENTRIES, type TiersConfig } from './tiers';
 import { DEPLOY_ENV_ENTRIES, deployConfig, type BackupConfig, type TursoConfig } from './deploy';
+import { OPS_ENV_ENTRIES, opsConfig, type OpsConfig } from './ops';
 
 export type { EngineConfig, MoneyLimit } from './engine';
 export { LLM_SETUP_HINT, DEFAULT_LLM_MODELS, type LlmConfig, type ProviderEndpoint } from './llm';
@@ -19,6 +20,7 @@ export type { PresetsConfig } from './presets';
 export { configuredProviders, type SignInProvidersConfig, type OAuthClientConfig } from './auth';
 export type { TiersConfig, FreeModel } from './tiers';
 export type { BackupConfig, TursoConfig } from './deploy';
+export type { OpsConfig, LogFormat } from './ops';
 
 const NonNegativeInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number));
 const PositiveInt = v.pipe(
@@ -76,7 +78,8 @@ const EnvSchema = v.object({
 	...PRESETS_ENV_ENTRIES,
 	...AUTH_ENV_ENTRIES,
 	...TIERS_ENV_ENTRIES,
-	...DEPLOY_ENV_ENTRIES
+	...DEPLOY_ENV_ENTRIES,
+	...OPS_ENV_ENTRIES
 });
 
 export type EmbeddingsConfig =
@@ -100,6 +103,8 @@ export interface Config {
 	/** Turso databases per session (undefined: session databases come from the URL template alone). */
 	turso: TursoConfig | undefined;
 	backup: BackupConfig;
+	/** The metrics endpoint's token and the log format. */
+	ops: OpsConfig;
 }
 
 export class ConfigError extends Error {
@@ -186,7 +191,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		images,
 		presets: presetsConfig(e),
 		turso: deploy.turso,
-		backup: { ...deploy.backup, dir: deploy.backup.dir === undefined ? undefined : path.resolve(deploy.backup.dir) }
+		backup: { ...deploy.backup, dir: deploy.backup.dir === undefined ? undefined : path.resolve(deploy.backup.dir) },
+		ops: opsConfig(e)
 	});
 }
 

@@ -5,6 +5,7 @@
  */
 import { json, type Handle, type Cookies } from '@sveltejs/kit';
 import { getApp } from '../app';
+import { METRICS_PATH } from '../ops';
 import { SESSION_COOKIE, authenticateToken, validateCookieSession, sessionCookieOptions, InvalidTokenError } from '../auth';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -27,6 +28,8 @@ export function isCrossOriginRequest(request: Request, url: URL): boolean {
 
 export const handleAuth: Handle = async ({ event, resolve }) => {
 	event.locals.user = null;
+	// The scrape's Bearer token is the operator's metrics token, not an API token: the route checks it.
+	if (event.url.pathname === METRICS_PATH) return resolve(event);
 	const app = await getApp();
 	const authorization = event.request.headers.get('authorization');
 	if (authorization !== null) {

@@ -14,6 +14,7 @@ import { ImageProviderError } from './errors';
 import type { ImageProvider } from './provider';
 import { imageKey, type ImageStore } from './store';
 import { IMAGE_REQUEST_TIMEOUT_MS } from './openai';
+import type { RunnerLoad } from '../ops';
 import {
 	claimNextJob,
 	completeJob,
@@ -97,6 +98,11 @@ export class ImageRunner {
 				if (this.again.delete(sessionId)) this.kick(sessionId);
 			});
 		this.loops.set(sessionId, loop);
+	}
+
+	/** What this runner has in hand now, for the metrics' queue gauges. */
+	load(): RunnerLoad {
+		return { working: this.loops.size, waiting: this.timers.size, running: this.controllers.size };
 	}
 
 	/** Resolves when no session is being worked on (jobs waiting out a backoff don't count). */

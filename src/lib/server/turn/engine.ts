@@ -62,6 +62,37 @@ export interface TurnOutcome {
 	stopped?: string;
 	/** Why a failed turn failed; the details went to the server log under its error id. */
 	failure?: TurnFailure;
+	/** What the turn's LLM calls used and cost, for its log line and the metrics. */
+	spent: TurnSpend;
+}
+
+export interface TurnSpend {
+	provider: string | undefined;
+	model: string | undefined;
+	calls: number;
+	inputTokens: number;
+	cachedInputTokens: number;
+	outputTokens: number;
+	costMicros: number;
+}
+
+function spendOf(rows: readonly LedgerRow[], settings: { provider?: string | undefined; model?: string | undefined }): TurnSpend {
+	const spend: TurnSpend = {
+		provider: settings.provider,
+		model: settings.model,
+		calls: rows.length,
+		inputTokens: 0,
+		cachedInputTokens: 0,
+		outputTokens: 0,
+		costMicros: 0
+	};
+	for (const r of rows) {
+		spend.inputTokens += r.usage.inputTokens;
+		spend.cachedInputTokens += r.usage.cachedInputTokens;
+		spend.outputTokens += r.usage.outputTokens;
+		spend.costMicros += r.costMicros;
+	}
+	return spend;
 }
 
 interface LedgerRow {
@@ -323,7 +354,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 			{ undoAs: turn.id }
 		);
 		deps.bus.notify(s.id);
-		return { status: 'committed', reply, ...(stopped ? { stopped } : {}) };
+		return { status: 'committed', reply, ...(stopped ? { stopped } : {}), spent: spendOf(ledgerRows, settings) };
 	} catch (err) {
 		deltas.push(tail);
 		await deltas.flush().catch(() => undefined);
@@ -332,7 +363,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 			// Another runner holds the turn now and says how it ends; only the log hears of this one.
 			const failure: TurnFailure = { reason: 'internal', errorId };
 			logFailure({ sessionId: s.id, turnId: turn.id }, failure, err);
-			return { status: 'failed', failure };
+			return { status: 'failed', failure, spent: spendOf(ledgerRows, settings) };
 		}
 		// The player's cancel wins over whatever error the abort caused; then the deadline over its error.
 		const cancelled = err instanceof TurnCancelledError || signal.aborted;
@@ -359,7 +390,8 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 			return true;
 		});
 		if (ended) deps.bus.notify(s.id);
-		return cancelled ? { status: 'cancelled' } : { status: 'failed', failure };
+		const spent = spendOf(ledgerRows, settings);
+		return cancelled ? { status: 'cancelled', spent } : { status: 'failed', failure, spent };
 	}
 }
 

@@ -27,6 +27,7 @@ import { clearWork, markWork, sessionsWithWork } from './work';
 import { executeTurn, type EngineDeps, type TurnOutcome } from './engine';
 import { historySinceCheckpoint } from './history';
 import { readSettings } from './settings';
+import { logLine, observeTurn, type RunnerLoad } from '../ops';
 
 const { turns } = sessionSchema;
 
@@ -99,6 +100,11 @@ export class TurnRunner {
 		this.controllers.get(turnId)?.abort();
 		if (row) this.deps.bus.notify(s.id);
 		return row;
+	}
+
+	/** What this runner has in hand now, for the metrics' queue gauges. */
+	load(): RunnerLoad {
+		return { working: this.loops.size, waiting: this.sweeps.size, running: this.controllers.size };
 	}
 
 	/** Resolves when no session is being worked on (tests, shutdown). */
@@ -232,8 +238,10 @@ export class TurnRunner {
 				})
 				.catch(() => undefined);
 		}, this.lease.renewMs);
+		const started = performance.now();
 		try {
 			const outcome = await executeTurn(this.deps, s, turn, this.owner, controller.signal);
+			noteTurn(s.id, turn, outcome, performance.now() - started);
 			if (outcome.status === 'committed') {
 				this.deps.images?.kick(s.id);
 				await this.embed(s);
@@ -244,4 +252,28 @@ export class TurnRunner {
 			this.controllers.delete(turn.id);
 		}
 	}
+}
+
+/** The turn's line in the log and its metrics: ids, outcome, duration, tokens and cost, never its text. */
+function noteTurn(sessionId: string, turn: TurnRow, outcome: TurnOutcome, ms: number): void {
+	const durationMs = Math.round(ms);
+	observeTurn({ kind: turn.kind, status: outcome.status, durationMs });
+	const spent = outcome.spent;
+	logLine('turn', {
+		sessionId,
+		turnId: turn.id,
+		kind: turn.kind,
+		status: outcome.status,
+		durationMs,
+		provider: spent.provider,
+		model: spent.model,
+		calls: spent.calls,
+		inputTokens: spent.inputTokens,
+		cachedInputTokens: spent.cachedInputTokens,
+		outputTokens: spent.outputTokens,
+		costUsd: spent.costMicros / 1_000_000,
+		reason: outcome.failure?.reason,
+		errorId: outcome.failure?.errorId,
+		stopped: outcome.stopped
+	});
 }

@@ -17,9 +17,10 @@ export const actions = {
 		requireAdmin(locals, url);
 		const data = await request.formData();
 		const tier = v.safeParse(TierSchema, formText(data, 'tier'));
-		if (!tier.success) return fail(400, { error: tier.issues[0].message });
+		if (!tier.success) return fail(400, { error: 'admin.badTier' as const });
 		const user = await setTier(await getApp(), formText(data, 'userId'), tier.output);
-		if (!user) return fail(404, { error: 'No such user.' });
+		if (!user) return fail(404, { error: 'admin.noSuchUser' as const });
+		// The page words it in the reader's language.
 		return { updated: { name: user.name, tier: user.tier } };
 	}
 } satisfies Actions;

@@ -6,7 +6,7 @@ import type { Command } from '../command';
 
 const backup: Command = {
 	name: ['backup'],
-	summary: 'copy the control database and every session database into a new folder in DIR (safe while the server runs)',
+	summary: 'copy the control database, every session database and its save slots into a new folder in DIR (safe while the server runs)',
 	usage: '--out DIR',
 	details: [
 		'--out DIR           the backup root; each run writes DIR/kantera-backup-<UTC time>/ with manifest.json',
@@ -29,7 +29,7 @@ const backup: Command = {
 
 const restore: Command = {
 	name: ['restore'],
-	summary: 'put a backup back: the control database and every session database, or one session with --session',
+	summary: 'put a backup back: the control database and every session database with its save slots, or one session with --session',
 	usage: '--from BACKUP [--session ID]',
 	details: [
 		'--from BACKUP       a backup folder (DIR/kantera-backup-…) written by kantera backup',
@@ -48,8 +48,11 @@ const restore: Command = {
 		});
 		const sessions = only === undefined ? manifest.sessions : manifest.sessions.filter((s) => s.id === only);
 		if (only !== undefined && sessions.length === 0) throw new CliError(`session ${only} is not in the backup ${from}`);
+		// A session comes back with its save slots: its `saves` rows name these databases.
+		const restored = new Set(sessions.map((s) => s.id));
+		const saves = manifest.saves.filter((s) => restored.has(s.session));
 		const restoreControl = only === undefined;
-		await verifyEntries(from, restoreControl ? [manifest.control, ...sessions] : sessions).catch((err: unknown) => {
+		await verifyEntries(from, [...(restoreControl ? [manifest.control] : []), ...sessions, ...saves]).catch((err: unknown) => {
 			throw new CliError(err instanceof Error ? err.message : String(err));
 		});
 		if (restoreControl) {
@@ -63,7 +66,13 @@ const restore: Command = {
 			await restoreDatabase(await app.sessions.placement.prepareRestore(s.id), from, s);
 			ctx.note(`session ${s.id} restored (${s.file})`);
 		}
-		ctx.out(`restored ${restoreControl ? 'the control database and ' : ''}${sessions.length} session database(s) from ${from}`);
+		for (const s of saves) {
+			await restoreDatabase(await app.sessions.placement.prepareRestore(s.id), from, s);
+			ctx.note(`save slot ${s.id} of session ${s.session} restored (${s.file})`);
+		}
+		ctx.out(
+			`restored ${restoreControl ? 'the control database and ' : ''}${sessions.length} session database(s) and ${saves.length} save slot database(s) from ${from}`
+		);
 	}
 };
 

@@ -86,6 +86,21 @@ async function exportRemoteDatabase(loc: SessionDbLocation, target: string): Pro
 	return { contentHash: hash.digest('hex') };
 }
 
+/**
+ * The save slot databases a session's `saves` table names, read from the live database once its copy is
+ * taken: a slot saved in between has its database backed up without its row (harmless: nothing points
+ * at it after a restore), never a row without its database.
+ */
+async function saveDatabasesOf(loc: SessionDbLocation): Promise<string[]> {
+	const client = await openClient(loc.url, loc.authToken, 1);
+	try {
+		const rs = await client.execute('SELECT database FROM saves ORDER BY database');
+		return rs.rows.map((r) => r.database).filter((d): d is string => typeof d === 'string');
+	} finally {
+		client.close();
+	}
+}
+
 /** Copies one database into `dir/<base>.db|.jsonl`, or links the previous backup's copy when nothing changed. */
 async function backupOne(
 	loc: SessionDbLocation,
@@ -132,6 +147,7 @@ export async function runBackup(deps: BackupDeps, root: string, now = new Date()
 	const partial = path.join(root, `.${name}.partial`);
 	await rm(partial, { recursive: true, force: true });
 	await mkdir(path.join(partial, 'sessions'), { recursive: true });
+	await mkdir(path.join(partial, 'saves'), { recursive: true });
 	try {
 		const control = await backupOne(
 			{ url: deps.config.controlDb.url, authToken: deps.config.controlDb.authToken },
@@ -140,17 +156,40 @@ export async function runBackup(deps: BackupDeps, root: string, now = new Date()
 			previous ? { dir: previous.dir, entry: previous.manifest.control } : undefined
 		);
 		const before = new Map(previous?.manifest.sessions.map((s) => [s.id, s]) ?? []);
+		const savesBefore = new Map(previous?.manifest.saves.map((s) => [s.id, s]) ?? []);
 		const ids = (await deps.control.db.select({ id: playSessions.id }).from(playSessions).orderBy(asc(playSessions.id))).map((r) => r.id);
 		const sessions: Manifest['sessions'] = [];
+		const saves: Manifest['saves'] = [];
 		const failed: Manifest['failed'] = [];
+		const fromPrevious = (entry: ManifestEntry | undefined) => (entry && previous ? { dir: previous.dir, entry } : undefined);
+		const why = (err: unknown) => (err instanceof Error ? err.message : String(err));
 		for (const id of ids) {
+			let loc: SessionDbLocation;
 			try {
-				const loc = await deps.sessions.placement.locate(id);
-				const prev = before.get(id);
-				const entry = await backupOne(loc, `sessions/${id}`, partial, prev && previous ? { dir: previous.dir, entry: prev } : undefined);
-				sessions.push({ id, ...entry });
+				loc = await deps.sessions.placement.locate(id);
+				sessions.push({ id, ...(await backupOne(loc, `sessions/${id}`, partial, fromPrevious(before.get(id)))) });
 			} catch (err) {
-				failed.push({ id, error: err instanceof Error ? err.message : String(err) });
+				failed.push({ id, error: why(err) });
+				continue;
+			}
+			let saveIds: string[];
+			try {
+				saveIds = await saveDatabasesOf(loc);
+			} catch (err) {
+				failed.push({ id, error: `its save slots could not be listed: ${why(err)}` });
+				continue;
+			}
+			for (const saveId of saveIds) {
+				try {
+					const loc = await deps.sessions.placement.locate(saveId);
+					saves.push({
+						id: saveId,
+						session: id,
+						...(await backupOne(loc, `saves/${saveId}`, partial, fromPrevious(savesBefore.get(saveId))))
+					});
+				} catch (err) {
+					failed.push({ id: saveId, error: `save slot of session ${id}: ${why(err)}` });
+				}
 			}
 		}
 		const manifest: Manifest = {
@@ -160,11 +199,12 @@ export async function runBackup(deps: BackupDeps, root: string, now = new Date()
 			previous: previous?.name ?? null,
 			control,
 			sessions,
+			saves,
 			failed
 		};
 		await writeFile(path.join(partial, MANIFEST_FILE), `${JSON.stringify(manifest, null, '\t')}\n`);
 		await rename(partial, final);
-		const all = [control, ...sessions];
+		const all = [control, ...sessions, ...saves];
 		return { name, dir: final, manifest, copied: all.filter((e) => e.changed).length, unchanged: all.filter((e) => !e.changed).length };
 	} catch (err) {
 		await rm(partial, { recursive: true, force: true });

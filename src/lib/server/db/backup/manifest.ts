@@ -9,10 +9,12 @@ export const BACKUP_FORMAT = 'kantera-backup';
 export const BACKUP_NAME = /^kantera-backup-\d{8}T\d{9}Z$/;
 
 const Sha256 = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/));
+/** A session's database id, or a save slot's (placed the same way). */
+const DatabaseId = v.pipe(v.string(), v.regex(/^[a-z2-7]{20}$/));
 
 export const EntrySchema = v.object({
 	/** Where the copy is, relative to the backup folder; the only shapes a restore will read. */
-	file: v.pipe(v.string(), v.regex(/^(control|sessions\/[a-z2-7]{20})\.(db|jsonl)$/, 'unexpected file name')),
+	file: v.pipe(v.string(), v.regex(/^(control|(sessions|saves)\/[a-z2-7]{20})\.(db|jsonl)$/, 'unexpected file name')),
 	/** `file`: a VACUUM INTO copy of a local database; `export`: the JSON-lines export of a remote one. */
 	kind: v.picklist(['file', 'export']),
 	sha256: Sha256,
@@ -33,8 +35,13 @@ export const ManifestSchema = v.object({
 	/** The backup this one was compared with, if any. */
 	previous: v.nullable(v.string()),
 	control: EntrySchema,
-	sessions: v.array(v.object({ id: v.pipe(v.string(), v.regex(/^[a-z2-7]{20}$/)), ...EntrySchema.entries })),
-	/** Sessions that could not be copied, with why. */
+	sessions: v.array(v.object({ id: DatabaseId, ...EntrySchema.entries })),
+	/**
+	 * The save slots' databases (each a copy of its session's records at the save), by the session whose
+	 * `saves` table names them. Absent in backups written before save slots were backed up.
+	 */
+	saves: v.optional(v.array(v.object({ id: DatabaseId, session: DatabaseId, ...EntrySchema.entries })), []),
+	/** Sessions (and save slot databases) that could not be copied, with why. */
 	failed: v.array(v.object({ id: v.string(), error: v.string() }))
 });
 export type Manifest = v.InferOutput<typeof ManifestSchema>;

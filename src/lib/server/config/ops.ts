@@ -1,0 +1,35 @@
+/**
+ * Operations: the Prometheus scrape token and the format of the structured log lines.
+ */
+import * as v from 'valibot';
+
+/** Spread into the environment schema of config/index.ts. */
+export const OPS_ENV_ENTRIES = {
+	/**
+	 * The operator's token for `GET /metrics` (sent as `Authorization: Bearer …`); unset, the endpoint does
+	 * not exist (404). Long and random: it guards figures about every player's activity.
+	 */
+	KANTERA_METRICS_TOKEN: v.optional(
+		v.pipe(
+			v.string(),
+			v.trim(),
+			v.minLength(16, 'must be at least 16 characters (a long random secret, e.g. `openssl rand -hex 32`)'),
+			v.regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces (it is sent in an HTTP header)')
+		)
+	),
+	/** One line per request and per turn on stdout: `json` (one object a line, for log shippers) or `text`. */
+	KANTERA_LOG_FORMAT: v.optional(v.picklist(['json', 'text'], 'must be json or text'), 'json')
+};
+
+export type LogFormat = 'json' | 'text';
+
+export interface OpsConfig {
+	metricsToken: string | undefined;
+	logFormat: LogFormat;
+}
+
+type OpsEnv = v.InferOutput<v.ObjectSchema<typeof OPS_ENV_ENTRIES, undefined>>;
+
+export function opsConfig(e: OpsEnv): OpsConfig {
+	return { metricsToken: e.KANTERA_METRICS_TOKEN, logFormat: e.KANTERA_LOG_FORMAT };
+}
