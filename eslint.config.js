@@ -25,7 +25,9 @@ export default defineConfig(
 			// The app runs in both: server modules in Node, components and $lib/ client modules in the browser.
 			globals: { ...globals.browser, ...globals.node },
 			parserOptions: {
-				projectService: true,
+				// Node's module hooks for a child process must be .mjs files, which the generated tsconfig does not
+				// include: they are checked in the project service's default project.
+				projectService: { allowDefaultProject: ['tests/remote/*.mjs'] },
 				tsconfigRootDir: import.meta.dirname,
 				// The same in every block, so the project service is not reloaded for .svelte files.
 				extraFileExtensions: ['.svelte']

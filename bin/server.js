@@ -34,8 +34,13 @@ if (!existsSync(fileURLToPath(handlerUrl))) {
 }
 // adapter-node reads its variables once, when the handler module loads.
 Object.assign(process.env, settings.adapterEnv);
-/** @type {{ handler: (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void }} */
-const { handler } = await import(handlerUrl.href);
+/** @type {unknown} */
+const built = await import(handlerUrl.href);
+if (!isHandlerModule(built)) {
+	console.error(`${fileURLToPath(handlerUrl)} exports no request handler: build the app again (npm run build).`);
+	process.exit(1);
+}
+const { handler } = built;
 
 const server = http.createServer((req, res) => {
 	if (settings.socketProtocolHeader) {
@@ -83,3 +88,11 @@ function shutdown(signal) {
 }
 process.on('SIGTERM', shutdown);
 process.on('SIGINT', shutdown);
+
+/**
+ * @param {unknown} mod
+ * @returns {mod is { handler: (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void }}
+ */
+function isHandlerModule(mod) {
+	return typeof mod === 'object' && mod !== null && 'handler' in mod && typeof mod.handler === 'function';
+}
