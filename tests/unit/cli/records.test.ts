@@ -7,9 +7,9 @@ import * as v from 'valibot';
 import { kantera, kanteraInProcess } from '../../helpers/cli';
 
 /** What `records search --json` prints: one array of hits. */
-const Hits = v.array(v.looseObject({ ref: v.string(), snippet: v.string() }));
+const Hits = v.array(v.looseObject({ ref: v.nullable(v.string()), snippet: v.string() }));
 /** A line of a batch search's output. */
-const BatchLine = v.object({ id: v.union([v.string(), v.number()]), results: v.array(v.looseObject({ ref: v.string() })) });
+const BatchLine = v.object({ id: v.union([v.string(), v.number()]), results: v.array(v.looseObject({ ref: v.nullable(v.string()) })) });
 const hitsOf = (stdout: string) => v.parse(Hits, JSON.parse(stdout));
 
 const lastWord = (text: string) => text.trim().split(/\s+/).at(-1) ?? '';
