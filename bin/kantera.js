@@ -5,7 +5,7 @@ import { register } from 'tsx/esm/api';
 
 // The app's tsconfig extends SvelteKit's generated one; the server code needs none of it.
 register({ tsconfig: false });
-const { main } = await import(new URL('../src/lib/server/cli/main.ts', import.meta.url).href);
+const { main } = await import('../src/lib/server/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2), {
 	stdin: process.stdin,
 	stdout: process.stdout,

@@ -10,13 +10,20 @@
 //   the two agree (the app enforces the limit and answers 413 itself).
 // ORIGIN, PROTOCOL_HEADER, HOST_HEADER, ADDRESS_HEADER and XFF_DEPTH keep their adapter-node meaning.
 import http from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { API_FORM_POST_RESPONSE, isFormPostToApi, noteOrigin, startOrExit, startSettings } from './server-setup.js';
 
 const settings = startOrExit('node', () => startSettings(process.env));
 // adapter-node reads its variables once, when the handler module loads.
 Object.assign(process.env, settings.adapterEnv);
-/** @type {{ handler: (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void }} */
-const { handler } = await import(new URL('../build/handler.js', import.meta.url).href);
+const handlerUrl = new URL('../build/handler.js', import.meta.url);
+/** @type {unknown} */
+const built = await import(handlerUrl.href);
+if (!isHandlerModule(built)) {
+	console.error(`${fileURLToPath(handlerUrl)} exports no request handler: build the app again (npm run build).`);
+	process.exit(1);
+}
+const { handler } = built;
 
 const server = http.createServer((req, res) => {
 	if (settings.socketProtocolHeader) {
@@ -60,3 +67,11 @@ function shutdown(signal) {
 }
 process.on('SIGTERM', shutdown);
 process.on('SIGINT', shutdown);
+
+/**
+ * @param {unknown} mod
+ * @returns {mod is { handler: (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void }}
+ */
+function isHandlerModule(mod) {
+	return typeof mod === 'object' && mod !== null && 'handler' in mod && typeof mod.handler === 'function';
+}

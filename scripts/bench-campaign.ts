@@ -44,7 +44,7 @@ const LAST = Number(args.last);
 const BUDGET_USD = args['budget-usd'];
 /** Warn at 80 % of the session budget, as an operator would. */
 const WARN_FRACTION = 0.8;
-/** The flatness target (issue 11): the last player calls within ±25 % of their mean. */
+/** The flatness target: the last player calls within ±25 % of their mean. */
 const FLAT_TOLERANCE = 0.25;
 const FLAT_LABEL = `±${FLAT_TOLERANCE * 100} %`;
 

@@ -59,10 +59,10 @@ const pickSkewed = <T>(xs: readonly T[]): T => {
 	return x;
 };
 
-const KANJI = [
-	...'北南東西門塔森湖川橋城村街港丘谷岩石鉄銀金竜狼鷹月星灰黒白赤青古新神聖魔剣盾炎氷霧雪風雷影光闇王騎士鍛冶酒場宿薬草書庫庭泉井墓寺'
-];
-const KANA = [...'アイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモラリルレロワン'];
+const KANJI = Array.from(
+	'北南東西門塔森湖川橋城村街港丘谷岩石鉄銀金竜狼鷹月星灰黒白赤青古新神聖魔剣盾炎氷霧雪風雷影光闇王騎士鍛冶酒場宿薬草書庫庭泉井墓寺'
+);
+const KANA = Array.from('アイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモラリルレロワン');
 const EN_SYL = ['bra', 'mar', 'ed', 'rin', 'tha', 'lo', 'ven', 'dor', 'is', 'al', 'wyn', 'kel', 'tor', 'sa', 'mi', 'gar', 'eth', 'ul'];
 const EN_NOUNS = [
 	'gate',
@@ -141,7 +141,7 @@ function jaName(): string {
 }
 function enName(): string {
 	const n = Array.from({ length: 2 + Math.floor(rnd() * 2) }, () => pick(EN_SYL)).join('');
-	return n[0]?.toUpperCase() + n.slice(1);
+	return n.charAt(0).toUpperCase() + n.slice(1);
 }
 
 const topics: Topic[] = Array.from({ length: TOPICS }, (_, id) => {

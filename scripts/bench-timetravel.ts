@@ -19,7 +19,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createApp } from '../src/lib/server/app';
 import { countTokensO200k } from '../src/lib/server/memory';
-import { copyDatabase, newId, sessionSchema, undoLog, type SessionDb } from '../src/lib/server/db';
+import { copyDatabase, newId, sessionSchema, sqlText, undoLog, type SessionDb } from '../src/lib/server/db';
 import { saveGame, undoTurn } from '../src/lib/server/timetravel';
 import { CampaignScript } from './bench-lib/campaign-script';
 import { ScriptedProvider } from './bench-lib/scripted-provider';
@@ -155,7 +155,7 @@ async function main(): Promise<void> {
 		for (let k = 0; k < SAMPLES; k++) withCapture.push(await play(next + k));
 		const dropped = await use(async (s) => {
 			const rs = await s.client.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'undo\\_%' ESCAPE '\\'");
-			for (const r of rs.rows) await s.client.execute(`DROP TRIGGER "${String(r.name)}"`);
+			for (const r of rs.rows) await s.client.execute(`DROP TRIGGER "${sqlText(r.name)}"`);
 			return rs.rows.length;
 		});
 		for (let k = 0; k < SAMPLES; k++) withoutCapture.push(await play(next + SAMPLES + k));

@@ -93,7 +93,7 @@ async function rolledBack(s: SessionDb, fn: (tx: SessionTx) => Promise<unknown>)
 	}
 }
 
-async function timeIt(reps: number, fn: (i: number) => Promise<unknown> | unknown): Promise<Latency> {
+async function timeIt(reps: number, fn: (i: number) => unknown): Promise<Latency> {
 	const xs: number[] = [];
 	for (let i = 0; i < reps; i++) {
 		const started = performance.now();

@@ -6,6 +6,10 @@ import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as v from 'valibot';
+
+/** The part of drizzle-kit's `meta/_journal.json` the bundle needs. */
+const Journal = v.object({ entries: v.array(v.object({ idx: v.number(), tag: v.string() })) });
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -14,8 +18,8 @@ export function renderBundle() {
 	out.push("import type { Migration } from './migrate';", '');
 	for (const db of ['control', 'session']) {
 		const dir = path.join(root, 'drizzle', db);
-		const journal = JSON.parse(readFileSync(path.join(dir, 'meta', '_journal.json'), 'utf8'));
-		const migrations = journal.entries.map((/** @type {{idx:number, tag:string}} */ e) => {
+		const journal = v.parse(Journal, JSON.parse(readFileSync(path.join(dir, 'meta', '_journal.json'), 'utf8')));
+		const migrations = journal.entries.map((e) => {
 			const sql = readFileSync(path.join(dir, `${e.tag}.sql`), 'utf8');
 			return { idx: e.idx, tag: e.tag, hash: createHash('sha256').update(sql).digest('hex'), sql };
 		});

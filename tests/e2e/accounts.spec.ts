@@ -72,7 +72,7 @@ test('sign-up keeps what was typed before the page’s scripts ran, and creates 
 	]);
 	await page.getByRole('button', { name: 'Create account' }).click();
 	await expect(page.getByText(`Signed in as ${name}`)).toBeVisible();
-	expect(await page.evaluate(() => Reflect.get(window, '__beforeSubmit'))).toBe(true);
+	expect(await page.evaluate((): unknown => Reflect.get(window, '__beforeSubmit'))).toBe(true);
 });
 
 test('sign-in keeps what was typed before the page’s scripts ran, and signs in with it', async ({ page }) => {
@@ -85,7 +85,7 @@ test('sign-in keeps what was typed before the page’s scripts ran, and signs in
 	]);
 	await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 	await expect(page.getByText(`Signed in as ${name}`)).toBeVisible();
-	expect(await page.evaluate(() => Reflect.get(window, '__beforeSubmit'))).toBe(true);
+	expect(await page.evaluate((): unknown => Reflect.get(window, '__beforeSubmit'))).toBe(true);
 });
 
 test('the session cookie is httpOnly and sameSite=lax', async ({ page, context }) => {

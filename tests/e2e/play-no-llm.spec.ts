@@ -4,6 +4,7 @@
  * input says why nothing can be sent.
  */
 import { test, expect } from '@playwright/test';
+import * as v from 'valibot';
 import { uniqueName, signUp, createSession } from './helpers';
 
 const SHOTS = 'test-results/play/screens';
@@ -55,8 +56,9 @@ test('Create opens the new session on its title card, then the prologue tells th
 	await expect(page.getByTestId('announcement')).toHaveText('Sefa — Young thief of the Grey Hands.');
 	await page.screenshot({ path: `${SHOTS}/desktop-en-prologue-cast.png` });
 	// The prologue is in the play log (and the backlog) like any reply.
-	const log = await (await page.request.get(`${new URL(page.url()).pathname.replace('/sessions/', '/api/v1/sessions/')}/messages`)).json();
-	expect(log.messages.map((m: { role: string }) => m.role)).toEqual(['gm']);
+	const response = await page.request.get(`${new URL(page.url()).pathname.replace('/sessions/', '/api/v1/sessions/')}/messages`);
+	const log = v.parse(v.object({ messages: v.array(v.object({ role: v.string() })) }), await response.json());
+	expect(log.messages.map((m) => m.role)).toEqual(['gm']);
 });
 
 test('a Japanese story in an English UI is marked lang="ja", and the Japanese UI opens the same way', async ({ page }) => {

@@ -1,5 +1,5 @@
 /**
- * Performance bars of the play screen (issue 4), measured in Chromium against the built app:
+ * Performance bars of the play screen, measured in Chromium against the built app:
  * - the JavaScript the play page loads, gzipped (each script response gzipped at level 9 and
  *   summed; also what the server actually transferred);
  * - how soon a text delta is painted after it was sent: the mock LLM stamps each delta with its send

@@ -20,7 +20,8 @@ async function watchPolicy(page: Page): Promise<{ violations: string[]; consoleE
 	await page.addInitScript(() => {
 		document.addEventListener('securitypolicyviolation', (e) => {
 			const report: unknown = Reflect.get(window, 'kanteraReportViolation');
-			if (typeof report === 'function') report(`${e.violatedDirective} blocked ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`);
+			if (typeof report === 'function')
+				Reflect.apply(report, undefined, [`${e.violatedDirective} blocked ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`]);
 		});
 	});
 	page.on('console', (message) => {
@@ -152,7 +153,7 @@ test('a page on another port of the same host cannot frame the play page', async
 		frame.height = '500';
 		document.body.append(frame);
 	}, playUrl);
-	const framed = await (await attacker.locator('iframe').elementHandle())?.contentFrame();
+	const framed = await (await attacker.locator('iframe').elementHandle()).contentFrame();
 	if (!framed) throw new Error('no frame');
 	// Wait until the frame has left about:blank and finished loading whatever it was given.
 	await expect.poll(() => framed.url()).not.toMatch(/^(about:blank)?$/);

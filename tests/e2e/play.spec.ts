@@ -8,6 +8,7 @@
  * GM-only prompt back shows only a fixed reason and an error id.
  */
 import { test, expect, type Page } from '@playwright/test';
+import * as v from 'valibot';
 import { uniqueName, signUp, createSession } from './helpers';
 import {
 	CHOICES,
@@ -166,7 +167,7 @@ test("the player's long line is shown whole at once, and the reply starts painti
 		Reflect.set(window, '__frames', frames);
 		const note = () => {
 			const w = document.querySelector('[data-testid="text-window"]');
-			const stop = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Stop');
+			const stop = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Stop');
 			frames.push({
 				kind: w?.getAttribute('data-kind') ?? '',
 				text: w?.querySelector('[data-testid="line-text"]')?.textContent ?? '',
@@ -178,7 +179,10 @@ test("the player's long line is shown whole at once, and the reply starts painti
 	await say(page, line);
 	await expect(textWindow(page)).toHaveAttribute('data-kind', 'narration', { timeout: 15_000 });
 	await turnIdle(page);
-	const frames: { kind: string; text: string; running: boolean }[] = await page.evaluate(() => Reflect.get(window, '__frames'));
+	const frames = v.parse(
+		v.array(v.object({ kind: v.string(), text: v.string(), running: v.boolean() })),
+		await page.evaluate((): unknown => Reflect.get(window, '__frames'))
+	);
 	const players = frames.filter((f) => f.kind === 'player');
 	// The player's line was on screen, and only ever whole: never typed out.
 	expect(players.length).toBeGreaterThan(0);

@@ -23,7 +23,8 @@ async function contextIn(browser: Browser, language: 'en' | 'ja'): Promise<Brows
 	await context.addInitScript(() => {
 		document.addEventListener('securitypolicyviolation', (e) => {
 			const report: unknown = Reflect.get(window, 'kanteraPolicyViolation');
-			if (typeof report === 'function') report(`${e.violatedDirective} blocked ${e.blockedURI} on ${location.pathname}`);
+			if (typeof report === 'function')
+				Reflect.apply(report, undefined, [`${e.violatedDirective} blocked ${e.blockedURI} on ${location.pathname}`]);
 		});
 	});
 	return context;

@@ -64,8 +64,8 @@ export async function startLikeReadme(extra: Record<string, string> = {}): Promi
 		stdio: ['ignore', 'pipe', 'pipe']
 	});
 	let printed = '';
-	child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-	child.stderr?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+	child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+	child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 	const stop = async () => {
 		const pid = child.pid;

@@ -1,5 +1,9 @@
 import { test, expect } from '@playwright/test';
+import * as v from 'valibot';
 import { uniqueName, signUp } from './helpers';
+
+/** The body of an API error response. */
+const ErrorBody = v.object({ message: v.string() });
 
 test('a personal API token is shown once, works as a Bearer token, and stops working when revoked', async ({
 	page,
@@ -34,7 +38,7 @@ test('a personal API token is shown once, works as a Bearer token, and stops wor
 		await expect(page.getByText('No tokens yet.')).toBeVisible();
 		const revoked = await api.get('/api/v1/me', { headers: { authorization: `Bearer ${token}` } });
 		expect(revoked.status()).toBe(401);
-		expect((await revoked.json()).message).toMatch(/not recognised/);
+		expect(v.parse(ErrorBody, await revoked.json()).message).toMatch(/not recognised/);
 	} finally {
 		await api.dispose();
 	}
@@ -46,7 +50,7 @@ test('oversize API bodies get 413 with a message', async ({ playwright, baseURL 
 		const tooBig = 'x'.repeat(1024 * 1024 + 1);
 		const response = await api.post('/api/v1/me', { data: tooBig, headers: { 'content-type': 'application/json' } });
 		expect(response.status()).toBe(413);
-		expect((await response.json()).message).toMatch(/larger than this server accepts/);
+		expect(v.parse(ErrorBody, await response.json()).message).toMatch(/larger than this server accepts/);
 	} finally {
 		await api.dispose();
 	}

@@ -6,6 +6,7 @@
  * never handed out twice, undone or not.
  */
 import type { Client } from '@libsql/client';
+import { sqlText } from '$lib/server/db';
 
 /** Not part of the records an undo or a load must reproduce (see the module comment). */
 export const DUMP_EXCLUDED = new Set([
@@ -31,7 +32,7 @@ export type Dump = Record<string, unknown[][]>;
 export async function dumpSession(client: Client, opts: { excluded?: ReadonlySet<string> } = {}): Promise<Dump> {
 	const excluded = opts.excluded ?? DUMP_EXCLUDED;
 	const master = await client.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name");
-	const all = master.rows.map((r) => ({ name: String(r.name), sql: String(r.sql ?? '') }));
+	const all = master.rows.map((r) => ({ name: sqlText(r.name), sql: sqlText(r.sql ?? '') }));
 	const virtual = all.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql)).map((t) => t.name);
 	const fts = all.filter((t) => /USING fts5\(/i.test(t.sql)).map((t) => t.name);
 	const dump: Dump = {};

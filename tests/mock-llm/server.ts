@@ -111,9 +111,15 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 
 	async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
 		const path = (req.url ?? '/').split('?')[0] ?? '/';
-		if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { ok: true });
+		if (req.method === 'GET' && path === '/health') {
+			sendJson(res, 200, { ok: true });
+			return;
+		}
 		const api: WireApi | undefined = req.method !== 'POST' ? undefined : ROUTES[path];
-		if (!api) return sendJson(res, 404, { error: { message: `mock LLM: no route for ${req.method} ${path}` } });
+		if (!api) {
+			sendJson(res, 404, { error: { message: `mock LLM: no route for ${req.method} ${path}` } });
+			return;
+		}
 		open += 1;
 		res.on('close', () => {
 			open -= 1;
@@ -125,7 +131,8 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		try {
 			body = JSON.parse(rawBody);
 		} catch {
-			return sendJson(res, 400, errorBody(400, 'mock LLM: the body is not JSON'));
+			sendJson(res, 400, errorBody(400, 'mock LLM: the body is not JSON'));
+			return;
 		}
 		const openai = api !== 'anthropic' ? checkOpenAiBody(body) : undefined;
 		const anthropic = api === 'anthropic' ? checkAnthropicBody(body) : undefined;
@@ -145,26 +152,37 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 
 		if (options.apiKey !== undefined) {
 			const given = apiKeyOf(request);
-			if (given !== options.apiKey) return sendJson(res, 401, errorBody(401, 'mock LLM: invalid API key'));
+			if (given !== options.apiKey) {
+				sendJson(res, 401, errorBody(401, 'mock LLM: invalid API key'));
+				return;
+			}
 		}
-		if (strict && problem !== undefined) return sendJson(res, 400, errorBody(400, `mock LLM: ${problem}`));
+		if (strict && problem !== undefined) {
+			sendJson(res, 400, errorBody(400, `mock LLM: ${problem}`));
+			return;
+		}
 
 		const scripted = await nextReply(request);
-		if (!scripted) return sendJson(res, 400, errorBody(400, `mock LLM: nothing scripted for request #${request.seq}`));
+		if (!scripted) {
+			sendJson(res, 400, errorBody(400, `mock LLM: nothing scripted for request #${request.seq}`));
+			return;
+		}
 		const fault = scripted.fault;
 		if (fault?.kind === 'status') {
 			const headers: Record<string, string> = {};
 			if (fault.retryAfterSeconds !== undefined) headers['retry-after'] = String(fault.retryAfterSeconds);
 			const message = fault.message ?? `mock LLM: scripted ${fault.status}`;
 			const echoed = fault.echoRequest ? `${message} (request: ${systemTextOf(request) ?? rawBody})` : message;
-			return sendJson(res, fault.status, errorBody(fault.status, echoed), headers);
+			sendJson(res, fault.status, errorBody(fault.status, echoed), headers);
+			return;
 		}
 		if (fault?.kind === 'hang') return; // the socket stays open until the client gives up or close() runs
 
 		const reply = toWireReply(scripted, request, rawBody.length);
 		const messageId = nextId(api === 'anthropic' ? 'msg_mock' : 'chatcmpl-mock');
 		if (!request.stream) {
-			return sendJson(res, 200, api === 'anthropic' ? anthropicJson(reply, messageId) : openAiJson(reply, messageId));
+			sendJson(res, 200, api === 'anthropic' ? anthropicJson(reply, messageId) : openAiJson(reply, messageId));
+			return;
 		}
 
 		res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -173,6 +191,8 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		res.on('close', () => {
 			closed = true;
 		});
+		// Read through a call: the socket may close while the loop below awaits, which narrowing cannot see.
+		const isClosed = (): boolean => closed;
 
 		if (fault?.kind === 'endless') {
 			const send = fault.send ?? 'delta';
@@ -196,7 +216,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		const cutAfter =
 			fault?.kind === 'close-mid-stream' || fault?.kind === 'end-early' ? (fault.afterFrames ?? DEFAULT_FRAMES_BEFORE_FAULT) : Infinity;
 		for (const [i, frame] of frames.entries()) {
-			if (closed) return;
+			if (isClosed()) return;
 			if (i >= cutAfter) {
 				if (fault?.kind === 'close-mid-stream') res.socket?.destroy();
 				else res.end();

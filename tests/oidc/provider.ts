@@ -91,7 +91,7 @@ export async function startTestIdp(opts: { port?: number; clients: TestClient[] 
 		if (!accountId) return provider.interactionFinished(req, res, { error: 'login_required' });
 		const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId, clientId });
 		if (!grant) throw new Error('grant vanished');
-		grant.addOIDCScope(String(details.params.scope ?? 'openid'));
+		grant.addOIDCScope(typeof details.params.scope === 'string' ? details.params.scope : 'openid');
 		const grantId = await grant.save();
 		return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
 	};

@@ -1,4 +1,5 @@
 const WATCHED = ['/src/lib/server/db/', '/node_modules/@libsql/'];
+/** @type {(specifier: string, url: string) => boolean} */
 const FORBIDDEN = (specifier, url) =>
 	specifier === 'fs' ||
 	specifier.startsWith('node:fs') ||
@@ -6,6 +7,7 @@ const FORBIDDEN = (specifier, url) =>
 	url.includes('/node_modules/libsql/') ||
 	url.includes('/src/lib/server/db/file-client');
 
+/** @type {import('node:module').ResolveHook} */
 export async function resolve(specifier, context, next) {
 	const resolved = await next(specifier, context);
 	const parent = context.parentURL ?? '';

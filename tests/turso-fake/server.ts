@@ -95,16 +95,28 @@ export async function startTursoFake(opts: { hrana: HranaServer; org?: string; g
 
 	async function handle(req: IncomingMessage, res: ServerResponse) {
 		const url = new URL(req.url ?? '/', 'http://fake');
-		if (req.headers.authorization !== `Bearer ${apiToken}`) return send(res, 401, { error: 'invalid or missing API token' });
+		if (req.headers.authorization !== `Bearer ${apiToken}`) {
+			send(res, 401, { error: 'invalid or missing API token' });
+			return;
+		}
 		const prefix = `/v1/organizations/${org}`;
-		if (!url.pathname.startsWith(`${prefix}/`)) return send(res, 404, { error: 'organization not found' });
+		if (!url.pathname.startsWith(`${prefix}/`)) {
+			send(res, 404, { error: 'organization not found' });
+			return;
+		}
 		const rest = url.pathname.slice(prefix.length);
 		calls.push(`${req.method ?? ''} ${rest}`);
 
 		if (req.method === 'POST' && rest === '/databases') {
 			const parsed = v.safeParse(CreateBody, await body(req));
-			if (!parsed.success) return send(res, 400, { error: 'invalid database name or body' });
-			if (parsed.output.group !== group) return send(res, 404, { error: `group ${parsed.output.group} not found` });
+			if (!parsed.success) {
+				send(res, 400, { error: 'invalid database name or body' });
+				return;
+			}
+			if (parsed.output.group !== group) {
+				send(res, 404, { error: `group ${parsed.output.group} not found` });
+				return;
+			}
 			const name = parsed.output.name;
 			const create = () => {
 				const db: FakeDatabase = { name, group, hostname: `${name}-${org}.turso.fake`, dbId: randomUUID() };
@@ -113,14 +125,19 @@ export async function startTursoFake(opts: { hrana: HranaServer; org?: string; g
 				return db;
 			};
 			if (faulted('create', res, create)) return;
-			if (databases.has(name)) return send(res, 409, { error: `database ${name} already exists` });
+			if (databases.has(name)) {
+				send(res, 409, { error: `database ${name} already exists` });
+				return;
+			}
 			const db = create();
-			return send(res, 200, { database: { DbId: db.dbId, Hostname: db.hostname, Name: db.name } });
+			send(res, 200, { database: { DbId: db.dbId, Hostname: db.hostname, Name: db.name } });
+			return;
 		}
 		if (req.method === 'GET' && rest === '/databases') {
 			if (faulted('list', res, () => undefined)) return;
 			const only = url.searchParams.get('group');
-			return send(res, 200, { databases: [...databases.values()].filter((d) => !only || d.group === only).map(shape) });
+			send(res, 200, { databases: [...databases.values()].filter((d) => !only || d.group === only).map(shape) });
+			return;
 		}
 		const one = /^\/databases\/([^/]+)$/.exec(rest);
 		if (one?.[1]) {
@@ -128,7 +145,9 @@ export async function startTursoFake(opts: { hrana: HranaServer; org?: string; g
 			if (req.method === 'GET') {
 				if (faulted('get', res, () => undefined)) return;
 				const db = databases.get(name);
-				return db ? send(res, 200, { database: shape(db) }) : send(res, 404, { error: 'database not found' });
+				if (db) send(res, 200, { database: shape(db) });
+				else send(res, 404, { error: 'database not found' });
+				return;
 			}
 			if (req.method === 'DELETE') {
 				const remove = () => {
@@ -138,20 +157,28 @@ export async function startTursoFake(opts: { hrana: HranaServer; org?: string; g
 					opts.hrana.deleteDatabase(db.hostname);
 				};
 				if (faulted('delete', res, remove)) return;
-				if (!databases.has(name)) return send(res, 404, { error: 'database not found' });
+				if (!databases.has(name)) {
+					send(res, 404, { error: 'database not found' });
+					return;
+				}
 				remove();
-				return send(res, 200, { database: name });
+				send(res, 200, { database: name });
+				return;
 			}
 		}
 		const tokenPath = /^\/groups\/([^/]+)\/auth\/tokens$/.exec(rest);
 		if (req.method === 'POST' && tokenPath?.[1]) {
-			if (decodeURIComponent(tokenPath[1]) !== group) return send(res, 404, { error: 'group not found' });
+			if (decodeURIComponent(tokenPath[1]) !== group) {
+				send(res, 404, { error: 'group not found' });
+				return;
+			}
 			if (faulted('token', res, () => undefined)) return;
 			const jwt = `fake-group-token.${randomBytes(16).toString('base64url')}`;
 			tokens.add(jwt);
-			return send(res, 200, { jwt });
+			send(res, 200, { jwt });
+			return;
 		}
-		return send(res, 404, { error: `no such endpoint in the fake: ${req.method ?? ''} ${rest}` });
+		send(res, 404, { error: `no such endpoint in the fake: ${req.method ?? ''} ${rest}` });
 	}
 
 	const server = createServer((req, res) => {

@@ -161,7 +161,7 @@ export interface FigureOptions {
 /** Control characters are not allowed in XML at all; the rest is escaped. */
 export function escapeXml(text: string): string {
 	return text
-		.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+		.replace(/(?![\t\n\r\u007f-\u009f])[\p{Cc}\ufffe\uffff]/gu, '')
 		.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
 }
 

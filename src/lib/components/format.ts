@@ -5,7 +5,3 @@
 export function formatDateTime(iso: string): string {
 	return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
-
-export function formatDate(iso: string): string {
-	return iso.slice(0, 10);
-}

@@ -6,7 +6,7 @@ export const en = {
 	'common.cancel': 'Cancel',
 	'common.close': 'Close',
 	'common.loading': 'Loading…',
-	// Play screen, home, nav (issue 4)
+	// Play screen, home, nav
 	'nav.tokens': 'API tokens',
 	'nav.signedInAs': 'Signed in as {name}',
 	'nav.admin': ' (admin)',

@@ -8,7 +8,7 @@ export const ja: Messages = {
 	'common.cancel': 'キャンセル',
 	'common.close': '閉じる',
 	'common.loading': '読み込み中…',
-	// Play screen, home, nav (issue 4)
+	// Play screen, home, nav
 	'nav.tokens': 'APIトークン',
 	'nav.signedInAs': '{name} でサインイン中',
 	'nav.admin': '（管理者）',

@@ -156,10 +156,12 @@ export class Story {
 	private version = $state(0);
 	private readonly timeline: StageTimeline;
 	private readonly initialStage: StageState;
+	/* eslint-disable svelte/prefer-svelte-reactivity -- bookkeeping nothing renders: the stage reads `version` and `state` */
 	private knownMessages = new Set<number>();
 	private lastMessageId = 0;
 	private readonly read = new Set<string>();
 	private readonly announced = new Set<string>();
+	/* eslint-enable svelte/prefer-svelte-reactivity */
 	private storage: ReadStorage | null = null;
 	private frames: FrameScheduler | null = null;
 	/** Reads and announcements count only once a browser is attached (not in the server's render). */

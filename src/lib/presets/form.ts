@@ -287,11 +287,6 @@ export function countHeadings(markdown: string): number {
 	return markdown.match(HEADING_LINES)?.length ?? 0;
 }
 
-/** Characters of a string as the schema counts them (UTF-16 code units, like `maxLength`). */
-export function charCount(value: string): number {
-	return value.length;
-}
-
 /** Bytes of the preset as stored (its JSON in UTF-8): what the whole-preset size limit counts. */
 export function presetBytes(input: unknown): number {
 	return new TextEncoder().encode(JSON.stringify(input)).byteLength;

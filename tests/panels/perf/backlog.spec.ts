@@ -11,7 +11,11 @@ import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { StageTimeline, type MessageCue, type StageCue } from '../../../src/lib/adv';
 import type { LogPageDto, MessageDto } from '../../../src/lib/types/log';
+import * as v from 'valibot';
 import { HARNESS_DIST } from '../harness/paths';
+
+/** What the harness page stores in `window.__selection` when the backlog picks a line. */
+const Selection = v.object({ stage: v.looseObject({ speaker: v.unknown() }), messageId: v.number(), paragraph: v.number() });
 
 const MESSAGES = 5_000;
 const LONG_TASK_MS = 50;
@@ -133,7 +137,7 @@ async function serve(page: Page): Promise<Served> {
 		const file = p === '/' ? 'index.html' : p.slice(1);
 		const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html';
 		try {
-			return await route.fulfill({ status: 200, contentType: type, body: await readFile(path.join(HARNESS_DIST, file)) });
+			await route.fulfill({ status: 200, contentType: type, body: await readFile(path.join(HARNESS_DIST, file)) });
 		} catch {
 			return route.fulfill({ status: 404, body: 'not found' });
 		}
@@ -217,7 +221,7 @@ test('a 5,000-message backlog opens, pages back to the start and replays the sta
 	await page.keyboard.press('Home');
 	for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowDown');
 	await page.keyboard.press('Enter');
-	const picked = await page.evaluate(() => JSON.parse(JSON.stringify(Reflect.get(window, '__selection'))));
+	const picked = v.parse(Selection, await page.evaluate((): unknown => JSON.parse(JSON.stringify(Reflect.get(window, '__selection')))));
 	expect(picked).toBeTruthy();
 	expect(picked.stage).toEqual(log.timeline.at(picked.messageId, picked.paragraph));
 	const activeId = await list.getAttribute('aria-activedescendant');
@@ -227,7 +231,7 @@ test('a 5,000-message backlog opens, pages back to the start and replays the sta
 	// A click picks a line too; a mid-log one whose stage has people on it.
 	const option = list.getByRole('option').filter({ hasText: 'Who goes there?' }).first();
 	await option.click();
-	const clicked = await page.evaluate(() => JSON.parse(JSON.stringify(Reflect.get(window, '__selection'))));
+	const clicked = v.parse(Selection, await page.evaluate((): unknown => JSON.parse(JSON.stringify(Reflect.get(window, '__selection')))));
 	expect(clicked.stage).toEqual(log.timeline.at(clicked.messageId, clicked.paragraph));
 	expect(clicked.stage.speaker).not.toBeNull();
 
@@ -259,7 +263,7 @@ test('record panels: state readable, a hostile document shown as text and saved 
 	await expect(docs.getByRole('heading', { name: 'World' })).toBeFocused();
 	await expect(docs).toContainText('<script>window.__xss = 1</script>');
 	await expect(docs.locator('em')).toHaveText('gulls');
-	expect(await page.evaluate(() => Reflect.get(window, '__xss'))).toBeUndefined();
+	expect(await page.evaluate((): unknown => Reflect.get(window, '__xss'))).toBeUndefined();
 	await docs.getByRole('link', { name: 'Edit' }).click();
 	await expect(docs.getByLabel('Title')).toBeFocused();
 	await docs.getByLabel(/^Text/).fill('# Harbour\nA brass astrolabe hides under the third step.');

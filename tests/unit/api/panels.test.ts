@@ -186,7 +186,7 @@ describe('GET …/backlog', () => {
 
 /** The browser's fetch, answered in process by the route handlers as `api`'s user. */
 function fetcherFor(api: Caller): typeof fetch {
-	return (input, init) => api.get(String(input), { signal: init?.signal ?? undefined });
+	return (input, init) => api.get(input instanceof Request ? input.url : String(input), { signal: init?.signal ?? undefined });
 }
 
 describe('one read model of the play log', () => {

@@ -150,7 +150,7 @@ describe('the presets’ authorization requests', () => {
 		const { SignInProviders } = await import('../../../src/lib/server/auth');
 		const google = new SignInProviders({ google: { clientId: 'g-id', clientSecret: 'g-secret', issuer: undefined } }).get('google');
 		const url = await google?.authorizationUrl(flow, 'https://kantera.example/auth/google/callback');
-		expect(url?.origin + (url?.pathname ?? '')).toBe('https://accounts.google.com/o/oauth2/v2/auth');
+		expect(`${url?.origin ?? ''}${url?.pathname ?? ''}`).toBe('https://accounts.google.com/o/oauth2/v2/auth');
 		expect(Object.fromEntries(url?.searchParams ?? [])).toMatchObject({
 			response_type: 'code',
 			client_id: 'g-id',
@@ -167,7 +167,7 @@ describe('the presets’ authorization requests', () => {
 		const { SignInProviders } = await import('../../../src/lib/server/auth');
 		const github = new SignInProviders({ github: { clientId: 'gh-id', clientSecret: 'gh-secret' } }).get('github');
 		const url = await github?.authorizationUrl(flow, 'https://kantera.example/auth/github/callback');
-		expect(url?.origin + (url?.pathname ?? '')).toBe('https://github.com/login/oauth/authorize');
+		expect(`${url?.origin ?? ''}${url?.pathname ?? ''}`).toBe('https://github.com/login/oauth/authorize');
 		expect(Object.fromEntries(url?.searchParams ?? [])).toMatchObject({
 			client_id: 'gh-id',
 			state: flow.state,

@@ -75,7 +75,7 @@ describe('sign-in throttle', () => {
 		expect(locked.retryAfterSeconds).toBe(2);
 		expect(locked.retryAt.getTime()).toBe(T0 + 600 + 2000);
 		// Attempts while locked are not counted: the lock does not grow by itself.
-		expect(await attempt(env.app, 'alice', 'guess-x', HOME, (now += 100))).toBeInstanceOf(SignInThrottledError);
+		expect(await attempt(env.app, 'alice', 'guess-x', HOME, now + 100)).toBeInstanceOf(SignInThrottledError);
 		expect(await attempt(env.app, 'alice', PASSWORD, HOME, T0 + 600 + 2000)).toBe('ok');
 		// A success starts the account again from zero.
 		const [row] = await env.app.control.db

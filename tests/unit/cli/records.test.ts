@@ -3,7 +3,14 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../../helpers/env';
+import * as v from 'valibot';
 import { kantera, kanteraInProcess } from '../../helpers/cli';
+
+/** What `records search --json` prints: one array of hits. */
+const Hits = v.array(v.looseObject({ ref: v.nullable(v.string()), snippet: v.string() }));
+/** A line of a batch search's output. */
+const BatchLine = v.object({ id: v.union([v.string(), v.number()]), results: v.array(v.looseObject({ ref: v.nullable(v.string()) })) });
+const hitsOf = (stdout: string) => v.parse(Hits, JSON.parse(stdout));
 
 const lastWord = (text: string) => text.trim().split(/\s+/).at(-1) ?? '';
 
@@ -56,14 +63,14 @@ describe('kantera records', () => {
 			'lanterns bought at the market',
 			'--json'
 		]);
-		expect(JSON.parse(lantern.stdout)[0]).toMatchObject({ ref: 'j-lantern' });
+		expect(hitsOf(lantern.stdout)[0]).toMatchObject({ ref: 'j-lantern' });
 	});
 
 	it('leaves GM-only records out with --player, and answers a batch of queries as JSON lines', async () => {
 		const gm = await kanteraInProcess(dir, ['records', 'search', '--session', session, '--query', 'traitor', '--json']);
-		expect(JSON.parse(gm.stdout).map((h: { ref: string }) => h.ref)).toContain('s-traitor');
+		expect(hitsOf(gm.stdout).map((h) => h.ref)).toContain('s-traitor');
 		const player = await kanteraInProcess(dir, ['records', 'search', '--session', session, '--query', 'traitor', '--json', '--player']);
-		expect(JSON.parse(player.stdout).map((h: { ref: string }) => h.ref)).not.toContain('s-traitor');
+		expect(hitsOf(player.stdout).map((h) => h.ref)).not.toContain('s-traitor');
 
 		const batch = await kanteraInProcess(dir, [
 			'records',
@@ -83,17 +90,17 @@ describe('kantera records', () => {
 		const out = batch.stdout
 			.trim()
 			.split('\n')
-			.map((l) => JSON.parse(l));
+			.map((l) => v.parse(BatchLine, JSON.parse(l)));
 		expect(out.map((o) => o.id)).toEqual(['q1', 2]);
-		expect(out[0].results[0]).toMatchObject({
+		expect(out[0]?.results[0]).toMatchObject({
 			ref: 'doc-world',
 			kind: 'document',
 			recordId: expect.any(Number),
 			score: expect.any(Number),
 			snippet: expect.stringContaining('ブラム')
 		});
-		expect(out[1].results[0].ref).toBe('m-bram');
-		expect(out[0].results.length).toBeLessThanOrEqual(3);
+		expect(out[1]?.results[0]?.ref).toBe('m-bram');
+		expect(out[0]?.results.length).toBeLessThanOrEqual(3);
 	});
 
 	it('a bad line imports nothing and says which line', async () => {
@@ -110,7 +117,7 @@ describe('kantera records', () => {
 				'--k',
 				'100'
 			]);
-			return JSON.parse(r.stdout).filter((h: { snippet: string }) => /smugglers/i.test(h.snippet));
+			return hitsOf(r.stdout).filter((h) => /smugglers/i.test(h.snippet));
 		};
 		expect(await smugglers()).toEqual([]);
 		const bad = await kanteraInProcess(dir, [
@@ -198,7 +205,7 @@ describe('kantera sessions create --world', () => {
 		expect(created.code).toBe(0);
 		const id = lastWord(created.stdout);
 		const hits = await kanteraInProcess(tmp.dir, ['records', 'search', '--session', id, '--query', '無線', '--json', '--player']);
-		expect(JSON.parse(hits.stdout).length).toBeGreaterThan(0);
+		expect(hitsOf(hits.stdout).length).toBeGreaterThan(0);
 		const bad = await kanteraInProcess(tmp.dir, ['sessions', 'create', '--title', 'x', '--world', 'atlantis']);
 		expect(bad.code).toBe(1);
 		expect(bad.stderr).toMatch(/Choose one of the listed worlds/);

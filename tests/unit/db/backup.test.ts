@@ -16,7 +16,7 @@ import { parseConfig, type Config } from '../../../src/lib/server/config';
 import { createUser } from '../../../src/lib/server/auth';
 import { startSession } from '../../../src/lib/server/sessions';
 import { acceptTurn, readTurn, sessionsWithWork } from '../../../src/lib/server/turn';
-import { newId } from '../../../src/lib/server/db';
+import { newId, sqlText } from '../../../src/lib/server/db';
 import { recall, OfflineEmbedder } from '../../../src/lib/server/search';
 import { readManifest, startBackupSchedule, listBackups } from '../../../src/lib/server/db/backup';
 import { saveGame, saveDatabases } from '../../../src/lib/server/timetravel';
@@ -88,10 +88,10 @@ async function rows(client: Client): Promise<Record<string, unknown[]>> {
 		"SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%\\_shadow' ESCAPE '\\' ORDER BY name"
 	);
 	const out: Record<string, unknown[]> = {};
-	for (const t of tables.rows.map((r) => String(r.name))) {
+	for (const t of tables.rows.map((r) => sqlText(r.name))) {
 		// Ordered by every column, so two copies of a table list their rows the same way whatever its shape.
 		const columns = await client.execute({ sql: 'SELECT name FROM pragma_table_info(?) ORDER BY cid', args: [t] });
-		const order = columns.rows.map((c) => `"${String(c.name).replaceAll('"', '""')}"`).join(', ');
+		const order = columns.rows.map((c) => `"${sqlText(c.name).replaceAll('"', '""')}"`).join(', ');
 		if (order === '') throw new Error(`table ${t} has no columns`);
 		const rs = await client.execute(`SELECT * FROM "${t}" ORDER BY ${order}`);
 		out[t] = rs.rows.map((r) =>

@@ -2,7 +2,7 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { createClient } from '@libsql/client';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { migrate, MigrationError } from '../../../src/lib/server/db';
+import { migrate, MigrationError, sqlText } from '../../../src/lib/server/db';
 import { sessionMigrations, controlMigrations } from '../../../src/lib/server/db/migrations.generated';
 import { tempDir } from '../../helpers/env';
 import { freshDatabaseUrl } from '../../helpers/databases';
@@ -20,7 +20,7 @@ function fileClient() {
 
 async function tables(c: ReturnType<typeof createClient>) {
 	const r = await c.execute("SELECT name FROM sqlite_master WHERE type IN ('table','trigger') ORDER BY name");
-	return r.rows.map((row) => String(row.name));
+	return r.rows.map((row) => sqlText(row.name));
 }
 
 describe('migrations', () => {
@@ -115,7 +115,7 @@ describe('migrations', () => {
 			['t4', 'interrupted', 'The server stopped while this turn was running.', null, null]
 		]);
 		const events = await c.execute('SELECT data FROM events');
-		expect(events.rows.map((r) => JSON.parse(String(r.data)))).toEqual([
+		expect(events.rows.map((r): unknown => JSON.parse(sqlText(r.data)))).toEqual([
 			{ type: 'turn.failed', turnId: 't1', reason: 'refused', errorId: 'legacy', retryable: false }
 		]);
 		c.close();

@@ -19,7 +19,10 @@ function chunkedBody(chunks: number, size: number): { body: ReadableStream<Uint8
 	let sent = 0;
 	const body = new ReadableStream<Uint8Array>({
 		pull(controller) {
-			if (sent === chunks) return controller.close();
+			if (sent === chunks) {
+				controller.close();
+				return;
+			}
 			sent++;
 			controller.enqueue(new Uint8Array(size).fill(0x61));
 		}

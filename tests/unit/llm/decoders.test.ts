@@ -41,7 +41,7 @@ describe('OpenAI stream decoder', () => {
 			chunk({ tool_calls: [{ index: 0, id: 'call_2', function: { name: 'roll_dice', arguments: '{"notation":"1d4"}' } }] }),
 			chunk({}, 'tool_calls')
 		]);
-		expect(events.filter((e) => e.type === 'tool_call').map((e) => (e.type === 'tool_call' ? e.id : ''))).toEqual(['call_1', 'call_2']);
+		expect(events.filter((e) => e.type === 'tool_call').map((e) => e.id)).toEqual(['call_1', 'call_2']);
 	});
 
 	it('reads `stop` after tool calls as tool_calls, and empty arguments as {}', () => {

@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import { inspect } from 'node:util';
 import { testEnv, type TestEnv } from '../../helpers/env';
 import { createUser, type AuthUser } from '../../../src/lib/server/auth';
 import { controlSchema } from '../../../src/lib/server/db';
@@ -53,7 +54,7 @@ async function code(promise: Promise<unknown>): Promise<string | undefined> {
 		() => undefined,
 		(e: unknown) => e
 	);
-	return err instanceof PresetError ? err.code : err === undefined ? undefined : String(err);
+	return err instanceof PresetError ? err.code : err === undefined ? undefined : err instanceof Error ? err.toString() : inspect(err);
 }
 
 describe('versions and drafts', () => {

@@ -150,7 +150,7 @@ describe('fusion with a strong meaning side', () => {
 					const [vec] = await embedder.embed([analyseQuery(q).text]);
 					if (!vec) return [];
 					const hits = await vectorSearch(s.db, vec, embedder.id, { includeGmOnly: true }, k);
-					const rows = await Promise.all(hits.map((h) => s.db.query.sections?.findFirst({ where: (t, { eq }) => eq(t.id, h.id) })));
+					const rows = await Promise.all(hits.map((h) => s.db.query.sections.findFirst({ where: (t, { eq }) => eq(t.id, h.id) })));
 					return rows.map((r) => r?.ref ?? '');
 				})
 			);

@@ -34,7 +34,8 @@ afterEach(async () => {
 
 async function world(): Promise<World> {
 	const d = tempDir();
-	let fake: TursoFake | undefined;
+	// Set once the fake is up; the hrana server it needs asks it about tokens.
+	let fake: TursoFake | undefined = undefined;
 	// Like a Turso database URL: no valid group token, no access.
 	const hrana = await startHranaServer({
 		dir: `${d.dir}/hrana`,

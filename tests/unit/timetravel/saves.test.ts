@@ -2,7 +2,7 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { turnHarness, type TurnHarness } from '../../helpers/turns';
 import { changedTables, dumpSession, type Dump } from '../../helpers/dump';
 import { eq } from 'drizzle-orm';
-import { controlSchema, newId, sessionSchema, type SessionDb } from '../../../src/lib/server/db';
+import { controlSchema, newId, sessionSchema, sqlText, type SessionDb } from '../../../src/lib/server/db';
 import { createPlaySession, deletePlaySession, getPlaySession } from '../../../src/lib/server/sessions';
 import { acceptTurn, writeSettings, ensureMission, composeMission } from '../../../src/lib/server/turn';
 import { deleteSave, listSaves, loadSave, saveGame, undoTurn, MAX_SAVE_SLOTS } from '../../../src/lib/server/timetravel';
@@ -170,7 +170,7 @@ describe('save slots', () => {
 				for (const table of ['sections_words_data', 'sections_words_idx', 'sections_trigram_data', 'sections_trigram_idx']) {
 					// As SQL literals: the index's integers do not all fit a JavaScript number.
 					const cols = (await s.client.execute(`SELECT name FROM pragma_table_info('${table}')`)).rows.map(
-						(r) => `quote("${String(r.name)}")`
+						(r) => `quote("${sqlText(r.name)}")`
 					);
 					const rs = await s.client.execute(`SELECT ${cols.join(', ')} FROM ${table} ORDER BY ${cols.map((_, i) => i + 1).join(', ')}`);
 					out[table] = rs.rows.map((r) => rs.columns.map((_, i) => r[i]));

@@ -102,7 +102,8 @@ export function parseMarkdown(source: string): Block[] {
 					items.push(m[1] ?? '');
 				} else if (!BLANK.test(current) && /^[ \t]+\S/.test(current) && items.length > 0) {
 					// An indented line continues the item above.
-					items[items.length - 1] += `\n${current.trim()}`;
+					const last = items.length - 1;
+					items[last] = `${items[last] ?? ''}\n${current.trim()}`;
 				} else {
 					break;
 				}
@@ -149,7 +150,7 @@ export function parseInline(text: string, depth = 0): Inline[] {
 	while (i < text.length) {
 		const ch = text[i] ?? '';
 		if (ch === '\\' && i + 1 < text.length && /[\\`*_[\]()#+\-.!>~]/.test(text[i + 1] ?? '')) {
-			buffer += text[i + 1];
+			buffer += text[i + 1] ?? '';
 			i += 2;
 			continue;
 		}

@@ -5,6 +5,7 @@
  * running in a browser yet (before that, everything renders for a reader without JavaScript).
  */
 import { getContext, setContext } from 'svelte';
+import { SvelteSet } from 'svelte/reactivity';
 
 export const OVERLAYS = ['log', 'settings', 'help', 'menu', 'state', 'journal', 'documents', 'saves'] as const;
 export type OverlayName = (typeof OVERLAYS)[number];
@@ -17,8 +18,11 @@ export function isOverlayName(value: unknown): value is OverlayName {
 
 export class ScreenUi {
 	overlay = $state<OverlayName | null>(null);
+	readonly #visited = new SvelteSet<OverlayName>();
 	/** Overlays opened at least once: their content stays mounted (a half-written edit survives). */
-	visited = $state<ReadonlySet<OverlayName>>(new Set());
+	get visited(): ReadonlySet<OverlayName> {
+		return this.#visited;
+	}
 	/** The text window and menus are hidden to see the picture; any input brings them back. */
 	hidden = $state(false);
 	/** The world's title card is up. */
@@ -36,7 +40,7 @@ export class ScreenUi {
 			this.returnFocus = document.activeElement;
 		this.overlay = name;
 		this.hidden = false;
-		if (!this.visited.has(name)) this.visited = new Set([...this.visited, name]);
+		this.#visited.add(name);
 	}
 
 	close(): void {

@@ -57,7 +57,7 @@ export const PatchSessionBody = v.pipe(
 		provider: v.optional(ProviderNameSchema),
 		model: v.optional(ModelSchema)
 	}),
-	v.check((b) => Object.values(b).some((x) => x !== undefined), 'Send at least one of title, language, provider, model.')
+	v.check((b) => Object.values<unknown>(b).some((x) => x !== undefined), 'Send at least one of title, language, provider, model.')
 );
 
 /** A new session's title when the client gives none. */

@@ -59,6 +59,8 @@ export async function openEventStream(opts: EventStreamOptions): Promise<Respons
 	const encoder = new TextEncoder();
 
 	let closed = false;
+	// Read through a call after an await: cleanup() may have run meanwhile, which narrowing cannot see.
+	const isClosed = (): boolean => closed;
 	let dirty = true;
 	let wake: (() => void) | undefined;
 	const poke = () => {
@@ -117,7 +119,7 @@ export async function openEventStream(opts: EventStreamOptions): Promise<Respons
 		async pull(controller) {
 			while (!closed) {
 				if (!dirty) await new Promise<void>((resolve) => (wake = resolve));
-				if (closed) return;
+				if (isClosed()) return;
 				dirty = false;
 				let batch: LoggedEvent[] | 'gone';
 				try {
@@ -129,7 +131,7 @@ export async function openEventStream(opts: EventStreamOptions): Promise<Respons
 					console.warn(`[kantera] event stream of session ${sessionId} stopped: ${reason}`);
 					batch = 'gone';
 				}
-				if (closed) return;
+				if (isClosed()) return;
 				if (batch === 'gone') {
 					cleanup();
 					controller.close();

@@ -6,7 +6,6 @@ export {
 	priceFor,
 	costMicros,
 	worstCaseMicros,
-	microsToDollars,
 	dollarsToMicros,
 	type PriceTable,
 	type ModelPrice,

@@ -91,10 +91,6 @@ export function worstCaseMicros(price: ModelPrice | undefined, inputBytes: numbe
 	return Math.ceil(((inputBytes * inputRate + maxOutputTokens * price.output) / TOKENS_PER_PRICE_UNIT) * MICROS_PER_DOLLAR);
 }
 
-export function microsToDollars(micros: number): number {
-	return micros / MICROS_PER_DOLLAR;
-}
-
 export function dollarsToMicros(dollars: number): number {
 	return Math.round(dollars * MICROS_PER_DOLLAR);
 }

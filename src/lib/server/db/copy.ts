@@ -13,6 +13,7 @@
  * copied as they were, so nothing is embedded again.
  */
 import type { Client, InArgs, InStatement, InValue } from '@libsql/client';
+import { sqlText } from './text';
 
 /** Records not copied: the event log and the ledger belong to the session that played them; save slots; the capture flag. */
 const RECORDS_NOT_COPIED = ['events', 'ledger', 'saves', 'undo_capture'] as const;
@@ -46,9 +47,9 @@ async function tablesOf(exec: Pick<Client, 'execute'>): Promise<TableInfo[]> {
 	);
 	const byName = new Map<string, { ddl: string; cols: { name: string; type: string; pk: number }[] }>();
 	for (const r of rs.rows) {
-		const name = String(r.tbl);
-		const t = byName.get(name) ?? { ddl: String(r.ddl ?? ''), cols: [] };
-		t.cols.push({ name: String(r.col), type: String(r.type ?? '').toUpperCase(), pk: Number(r.pk) });
+		const name = sqlText(r.tbl);
+		const t = byName.get(name) ?? { ddl: sqlText(r.ddl ?? ''), cols: [] };
+		t.cols.push({ name: sqlText(r.col), type: sqlText(r.type ?? '').toUpperCase(), pk: Number(r.pk) });
 		byName.set(name, t);
 	}
 	const virtualTables = [...byName].filter(([, t]) => /^CREATE VIRTUAL TABLE/i.test(t.ddl)).map(([n]) => n);
@@ -88,16 +89,16 @@ export async function copyDatabase(source: Client, target: Client): Promise<Copy
 		// What the migrations don't make (the vector table, its index and the triggers on `sections` that
 		// keep it) is made from the source's own DDL. The undo log's triggers are made on open.
 		const present = await target.execute('SELECT name FROM sqlite_master WHERE sql IS NOT NULL');
-		const have = new Set(present.rows.map((r) => String(r.name)));
+		const have = new Set(present.rows.map((r) => sqlText(r.name)));
 		const schema = await read.execute(
 			"SELECT name, tbl_name AS tbl, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'undo\\_%' ESCAPE '\\' ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END"
 		);
 		const copied = new Set(tables.map((t) => t.name));
 		for (const r of schema.rows) {
-			const name = String(r.name);
+			const name = sqlText(r.name);
 			if (have.has(name)) continue;
-			if (!copied.has(String(r.tbl)) && !copied.has(name)) continue;
-			statements.push(String(r.sql));
+			if (!copied.has(sqlText(r.tbl)) && !copied.has(name)) continue;
+			statements.push(sqlText(r.sql));
 		}
 		for (const table of tables) {
 			const columns = table.rowidColumn ? table.columns : ['rowid', ...table.columns];
@@ -119,7 +120,7 @@ export async function copyDatabase(source: Client, target: Client): Promise<Copy
 		}
 		const seq = await read.execute('SELECT name, seq FROM sqlite_sequence');
 		for (const r of seq.rows) {
-			const name = String(r.name);
+			const name = sqlText(r.name);
 			if (!tables.some((t) => t.name === name)) continue;
 			statements.push({ sql: 'DELETE FROM sqlite_sequence WHERE name = ?', args: [name] });
 			statements.push({ sql: 'INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)', args: [name, r.seq ?? 0] });

@@ -8,7 +8,7 @@ export const SESSION_ID_PATTERN = /^[a-z2-7]{20}$/;
 export function newId(length = 20): string {
 	const bytes = randomBytes(length);
 	let out = '';
-	for (let i = 0; i < length; i++) out += ALPHABET[(bytes[i] ?? 0) & 31];
+	for (let i = 0; i < length; i++) out += ALPHABET.charAt((bytes[i] ?? 0) & 31);
 	return out;
 }
 

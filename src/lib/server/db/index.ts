@@ -3,6 +3,7 @@ export { SessionDbPool, type SessionDb, type SessionDrizzle, type SessionTx, typ
 export { sessionDbUrl, InvalidSessionIdError, TemplatePlacement, type SessionPlacement, type SessionDbLocation } from './placement';
 export { openClient, isFileUrl } from './client';
 export { newId, isSessionId, SESSION_ID_PATTERN } from './ids';
+export { sqlText } from './text';
 export { migrate, MigrationError, type Migration } from './migrate';
 export * as controlSchema from './control-schema';
 export * as sessionSchema from './session-schema';

@@ -3,6 +3,7 @@
  * one write transaction together with their bookkeeping rows, so a database is never left half-migrated.
  */
 import type { Client, InStatement } from '@libsql/client';
+import { sqlText } from './text';
 
 export interface Migration {
 	idx: number;
@@ -36,7 +37,7 @@ export async function migrate(client: Client, migrations: readonly Migration[]):
 		],
 		'write'
 	);
-	const applied = new Map((rows?.rows ?? []).map((r) => [Number(r.idx), String(r.tag)]));
+	const applied = new Map((rows?.rows ?? []).map((r) => [Number(r.idx), sqlText(r.tag)]));
 	for (const [idx, tag] of applied) {
 		const known = migrations.find((m) => m.idx === idx);
 		if (!known)

@@ -28,6 +28,7 @@
 import type { Client, InStatement } from '@libsql/client';
 import { sql } from 'drizzle-orm';
 import type { SessionTx } from './session';
+import { sqlText } from './text';
 
 /** Tables the undo log does not capture, and why. */
 export const UNCAPTURED: Readonly<Record<string, string>> = Object.freeze({
@@ -90,13 +91,13 @@ export async function capturedTables(query: RowQuery): Promise<CapturedTable[]> 
 	const rows = await query(SCHEMA_QUERY);
 	const byTable = new Map<string, { ddl: string; columns: CapturedColumn[] }>();
 	for (const r of rows) {
-		const tbl = String(r.tbl);
+		const tbl = sqlText(r.tbl);
 		let entry = byTable.get(tbl);
 		if (!entry) {
-			entry = { ddl: String(r.ddl ?? ''), columns: [] };
+			entry = { ddl: sqlText(r.ddl ?? ''), columns: [] };
 			byTable.set(tbl, entry);
 		}
-		entry.columns.push({ name: String(r.col), type: String(r.type ?? '').toUpperCase(), pk: Number(r.pk) });
+		entry.columns.push({ name: sqlText(r.col), type: sqlText(r.type ?? '').toUpperCase(), pk: Number(r.pk) });
 	}
 	const virtualTables = [...byTable].filter(([, t]) => /^CREATE VIRTUAL TABLE/i.test(t.ddl)).map(([name]) => name);
 	const tables: CapturedTable[] = [];
@@ -167,7 +168,7 @@ export async function ensureUndoTriggers(client: Client): Promise<number> {
 	const wanted = new Map<string, string>();
 	for (const table of await capturedTables(clientQuery(client))) for (const [name, ddl] of triggersFor(table)) wanted.set(name, ddl);
 	const rs = await client.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'undo\\_%' ESCAPE '\\'");
-	const existing = new Map(rs.rows.map((r) => [String(r.name), String(r.sql)]));
+	const existing = new Map(rs.rows.map((r) => [sqlText(r.name), sqlText(r.sql)]));
 	const statements: InStatement[] = [];
 	for (const [name, ddl] of existing) if (wanted.get(name) !== ddl) statements.push(`DROP TRIGGER ${ident(name)}`);
 	for (const [name, ddl] of wanted) if (existing.get(name) !== ddl) statements.push(ddl);

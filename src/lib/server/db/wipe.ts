@@ -4,6 +4,7 @@
  * so every table, index, trigger and view goes.
  */
 import type { Client, Transaction } from '@libsql/client';
+import { sqlText } from './text';
 
 /** Dropped first: triggers and views depend on tables; virtual tables drop their own shadow tables. */
 const ORDER: Record<string, number> = { trigger: 0, view: 1, table: 3, index: 2 };
@@ -17,7 +18,7 @@ async function schemaObjects(client: Pick<Client, 'execute'> | Pick<Transaction,
 		"SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND type IN ('table','index','trigger','view')"
 	);
 	return rs.rows
-		.map((r) => ({ type: String(r.type), name: String(r.name), virtual: /^\s*create\s+virtual\s+table/i.test(String(r.sql ?? '')) }))
+		.map((r) => ({ type: sqlText(r.type), name: sqlText(r.name), virtual: /^\s*create\s+virtual\s+table/i.test(sqlText(r.sql ?? '')) }))
 		.sort((a, b) => (ORDER[a.type] ?? 9) - (ORDER[b.type] ?? 9) || Number(b.virtual) - Number(a.virtual));
 }
 

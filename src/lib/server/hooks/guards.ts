@@ -25,7 +25,7 @@ export function requireApiUser(locals: App.Locals): AuthUser {
  * Browsers drop TAB, CR and LF inside a URL and read a backslash as "/", so "/<TAB>/evil.example" or
  * "/<backslash>evil" would leave the site, and a raw control character cannot go into a Location header at all.
  */
-const UNSAFE_IN_TARGET = /[\u0000-\u001f\u007f-\u009f\\]/;
+const UNSAFE_IN_TARGET = /[\p{Cc}\\]/u;
 
 /**
  * A path of this site to redirect to after a form (sign-in, the language switch), or "/". The target

@@ -53,10 +53,6 @@ export function isImageExtension(value: string): value is ImageExtension {
 	return Object.hasOwn(IMAGE_FORMATS, value);
 }
 
-export function isImageContentType(value: string): value is ImageContentType {
-	return Object.hasOwn(EXTENSIONS, value);
-}
-
 /**
  * The raster format of bytes from a remote service, read from their magic numbers. Anything else
  * (HTML, SVG with scripts, a JSON error) is refused rather than stored and served.

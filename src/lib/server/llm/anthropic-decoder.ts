@@ -1,5 +1,5 @@
 /** Anthropic Messages stream events → provider-neutral events. */
-import type { MessageDeltaUsage, RawMessageStreamEvent, StopReason, Usage } from '@anthropic-ai/sdk/resources/messages';
+import type { MessageDeltaUsage, RawMessageStreamEvent, Usage } from '@anthropic-ai/sdk/resources/messages';
 import { LlmError } from './errors';
 import type { StreamDecoder } from './guarded-stream';
 import type { FinishReason, LlmEvent, LlmUsage } from './types';
@@ -12,7 +12,7 @@ interface PendingToolUse {
 	initialInput: unknown;
 }
 
-export function mapAnthropicStop(reason: StopReason | string): FinishReason {
+export function mapAnthropicStop(reason: string): FinishReason {
 	switch (reason) {
 		case 'end_turn':
 		case 'stop_sequence':
@@ -115,7 +115,8 @@ export class AnthropicStreamDecoder implements StreamDecoder<RawMessageStreamEve
 	}
 
 	/** message_start carries the first counts; message_delta's are cumulative and replace them when present. */
-	private mergeUsage(usage: Usage | MessageDeltaUsage | null | undefined): void {
+	// Partial: OpenAI-compatible gateways speaking this wire format leave out counts the SDK's types call required.
+	private mergeUsage(usage: Partial<Usage> | Partial<MessageDeltaUsage> | null | undefined): void {
 		if (!usage) return;
 		const previous = this.usage ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 		this.usage = {

@@ -159,7 +159,10 @@ export function classifyAnthropicError(error: unknown): LlmError {
 	if (error instanceof APIError) {
 		const detail = shortDetail(error.apiMessage ?? error.message);
 		if (typeof error.status === 'number')
-			return errorFromStatus('anthropic', error.status, detail, { retryAfterMs: retryAfterMs(error.headers), cause: error });
+			return errorFromStatus('anthropic', error.status, detail, {
+				retryAfterMs: retryAfterMs(error.headers instanceof Headers ? error.headers : undefined),
+				cause: error
+			});
 		// An `event: error` inside a 200 stream, e.g. overloaded_error.
 		if (error.type === 'rate_limit_error')
 			return new LlmError('rate_limit', `The Anthropic server is rate-limiting us: ${detail}`, { provider: 'anthropic', cause: error });

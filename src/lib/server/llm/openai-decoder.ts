@@ -10,6 +10,13 @@ import { randomUUID } from 'node:crypto';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { LlmError } from './errors';
+
+/** Usage as OpenAI-compatible servers send it: some leave out counts the SDK's types call required. */
+type WireUsage = Partial<CompletionUsage>;
+/** A chunk as OpenAI-compatible servers send it: the usage-only chunk may have no `choices`, a choice no `delta`. */
+type WireChunk = Omit<ChatCompletionChunk, 'choices'> & {
+	choices?: (Omit<ChatCompletionChunk.Choice, 'delta'> & { delta?: ChatCompletionChunk.Choice.Delta })[];
+};
 import type { StreamDecoder } from './guarded-stream';
 import type { FinishReason, LlmEvent, LlmUsage } from './types';
 
@@ -38,7 +45,7 @@ export function mapOpenAiFinish(reason: string): FinishReason {
 	}
 }
 
-export function mapOpenAiUsage(usage: CompletionUsage): LlmUsage {
+export function mapOpenAiUsage(usage: WireUsage): LlmUsage {
 	return {
 		inputTokens: usage.prompt_tokens ?? 0,
 		outputTokens: usage.completion_tokens ?? 0,
@@ -52,7 +59,7 @@ export function mapOpenAiUsage(usage: CompletionUsage): LlmUsage {
  * not always been counted in `completion_tokens`; `total_tokens` always holds them, so the larger of the two
  * readings is the output.
  */
-export function mapGeminiUsage(usage: CompletionUsage): LlmUsage {
+export function mapGeminiUsage(usage: WireUsage): LlmUsage {
 	const base = mapOpenAiUsage(usage);
 	const fromTotal = (usage.total_tokens ?? 0) - base.inputTokens;
 	return { ...base, outputTokens: Math.max(base.outputTokens, fromTotal) };
@@ -65,9 +72,9 @@ export class OpenAiStreamDecoder implements StreamDecoder<ChatCompletionChunk> {
 	private finish: FinishReason | undefined;
 	private usage: LlmUsage | undefined;
 
-	constructor(private readonly mapUsage: (usage: CompletionUsage) => LlmUsage = mapOpenAiUsage) {}
+	constructor(private readonly mapUsage: (usage: WireUsage) => LlmUsage = mapOpenAiUsage) {}
 
-	push(chunk: ChatCompletionChunk): LlmEvent[] {
+	push(chunk: WireChunk): LlmEvent[] {
 		const events: LlmEvent[] = [];
 		if (chunk.usage) this.usage = this.mapUsage(chunk.usage);
 		// Only the first choice is ours: we never ask for n > 1. The usage-only chunk has no choices at all.

@@ -129,7 +129,7 @@ export function classifyOpenAiError(error: unknown, provider: Extract<ProviderNa
 	if (error instanceof APIError) {
 		if (typeof error.status === 'number') {
 			return errorFromStatus(provider, error.status, shortDetail(apiMessage(error)), {
-				retryAfterMs: retryAfterMs(error.headers),
+				retryAfterMs: retryAfterMs(error.headers instanceof Headers ? error.headers : undefined),
 				cause: error
 			});
 		}
@@ -147,7 +147,7 @@ export function classifyOpenAiError(error: unknown, provider: Extract<ProviderNa
 	return networkError(provider, error);
 }
 
-function apiMessage(error: APIError): string {
+function apiMessage(error: Pick<APIError, 'error' | 'message'>): string {
 	const inner: unknown = error.error;
 	if (typeof inner === 'object' && inner !== null && 'message' in inner && typeof inner.message === 'string') return inner.message;
 	return error.message;

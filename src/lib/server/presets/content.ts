@@ -137,6 +137,5 @@ export function invalidContent(issues: readonly ContentIssueDto[]): PresetError 
 /** The stored form of a version: the preset without its id, so a copy or an export is not tied to it. */
 export function contentOf(preset: WorldPreset): Omit<WorldPreset, 'id'> {
 	const { id: _id, ...content } = preset;
-	void _id;
 	return content;
 }

@@ -46,7 +46,8 @@ export async function runEditor(app: App, viewer: Viewer, presetId: string | und
 
 async function edit(app: App, viewer: Viewer, presetId: string | undefined, data: FormData) {
 	const form = formFromFormData(data);
-	const intent = typeof data.get('intent') === 'string' ? String(data.get('intent')) : 'save';
+	const intentField = data.get('intent');
+	const intent = typeof intentField === 'string' ? intentField : 'save';
 	const change = rowChange(intent);
 	if (change) {
 		const changed = change(form);

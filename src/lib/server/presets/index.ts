@@ -23,8 +23,8 @@ export { canView, isAuthor, isSealedFor, visiblePreset, ownPreset, NO_SUCH_PRESE
 export { checkContent, requireContent, MAX_PRESET_BYTES, type ContentCheck } from './content';
 export { PresetError, isPresetError, type PresetErrorCode } from './errors';
 export { playPreset, playableContent, type PlayOptions } from './play';
-export { recordPlay, refreshPopularity, countPlayersSince, POPULAR_WINDOW_MS, POPULARITY_REFRESH_MS } from './plays';
-export { syncOfficialPresets, orderOfficialCovers, isOfficialId, OFFICIAL_VERSION } from './official';
+export { recordPlay, refreshPopularity, POPULAR_WINDOW_MS, POPULARITY_REFRESH_MS } from './plays';
+export { syncOfficialPresets, orderOfficialCovers, OFFICIAL_VERSION } from './official';
 export { CoverRunner, coverUrl, DEFAULT_COVER_POLICY, type CoverPolicy, type CoverRunnerDeps } from './covers';
 export { exportPreset, exportFileName, PRESET_FILE_FORMAT, PRESET_FILE_VERSION, type PresetFile } from './exchange';
 export { importToForm, ImportFileSchema, MAX_IMPORT_BYTES } from './import';

@@ -61,10 +61,6 @@ export async function syncOfficialPresets(db: ControlDrizzle, now = Date.now()):
 	}
 }
 
-export function isOfficialId(id: string): boolean {
-	return WORLD_IDS.some((w) => w === id);
-}
-
 /**
  * Records the official presets' cover orders (their opening scene, described in English) at start-up;
  * nothing changes when they are already drawn. The runner starts them when a page first shows covers.

@@ -4,7 +4,7 @@
  * plays are not counted. `players_30d` (distinct players in the last 30 days) is updated for the
  * preset at each play and recomputed for all presets when it may have decayed (`refreshPopularity`).
  */
-import { and, eq, gt, gte, sql } from 'drizzle-orm';
+import { eq, gt, sql } from 'drizzle-orm';
 import { controlSchema, type ControlDrizzle } from '../db';
 import type { PresetRow } from './store';
 
@@ -67,13 +67,4 @@ export async function refreshPopularity(db: ControlDrizzle, now = Date.now(), op
 		})
 		.where(gt(presets.playersTotal, 0));
 	return true;
-}
-
-/** Distinct players of a preset since `since` (tests and the benchmark check the kept counts against it). */
-export async function countPlayersSince(db: ControlDrizzle, presetId: string, since: number): Promise<number> {
-	const [row] = await db
-		.select({ n: sql<number>`count(*)` })
-		.from(presetPlayers)
-		.where(and(eq(presetPlayers.presetId, presetId), gte(presetPlayers.lastPlayedAt, since)));
-	return row?.n ?? 0;
 }

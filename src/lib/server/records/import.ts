@@ -27,7 +27,7 @@ export const ImportLineSchema = v.object(
 	{
 		kind: v.picklist(
 			RECORD_KINDS,
-			(issue) => `unknown record kind ${JSON.stringify(issue.input) ?? 'undefined'}; use one of ${RECORD_KINDS.join(', ')}`
+			(issue) => `unknown record kind ${String(JSON.stringify(issue.input))}; use one of ${RECORD_KINDS.join(', ')}`
 		),
 		/** memory: the note name; document: its title; story: the entry key. Required for those kinds. */
 		title: v.optional(v.pipe(v.string(), withoutControlCharacters('title'))),

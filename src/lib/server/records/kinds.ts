@@ -6,8 +6,7 @@ export type RecordKind = (typeof RECORD_KINDS)[number];
 
 // Compile-time guard: the list above and the schema's enum must name the same kinds.
 type SchemaKind = (typeof sections.kind.enumValues)[number];
-const kindsMatchSchema: [RecordKind] extends [SchemaKind] ? ([SchemaKind] extends [RecordKind] ? true : never) : never = true;
-void kindsMatchSchema;
+const _kindsMatchSchema: [RecordKind] extends [SchemaKind] ? ([SchemaKind] extends [RecordKind] ? true : never) : never = true;
 
 /**
  * Who may see a kind's records outside the GM's own context.

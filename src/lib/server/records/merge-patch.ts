@@ -33,7 +33,7 @@ export function mergePatch(target: JsonValue | undefined, patch: JsonValue): Jso
 	if (!isJsonObject(patch)) return patch;
 	const result: JsonObject = isJsonObject(target) ? { ...target } : {};
 	for (const [key, value] of Object.entries(patch)) {
-		if (value === null) delete result[key];
+		if (value === null) Reflect.deleteProperty(result, key);
 		// defineProperty, not assignment: a key named `__proto__` must stay a plain key.
 		else
 			Object.defineProperty(result, key, { value: mergePatch(result[key], value), enumerable: true, writable: true, configurable: true });

@@ -31,10 +31,6 @@ export interface StoryInput {
 	readonly ref?: string | null;
 }
 
-export function isStoryType(value: string): value is StoryType {
-	return STORY_TYPES.some((t) => t === value);
-}
-
 /** Creates the plot entry `key`, or revises it when it exists (keeping its title and ref unless given). */
 export async function setPlot(tx: SessionTx, input: StoryInput): Promise<StoryEntry> {
 	const fields = checkInput(input);

@@ -97,7 +97,7 @@ export function rollDice(notation: string, rng: Rng = randomInt): RollResult {
 		}
 		const sum = kept.reduce((a, b) => a + b, 0);
 		total += t.sign * sum;
-		rolls.push({ term: `${t.sign < 0 ? '-' : ''}${t.count}d${t.sides}${t.keep ? t.keep.mode + t.keep.n : ''}`, dice, kept });
+		rolls.push({ term: `${t.sign < 0 ? '-' : ''}${t.count}d${t.sides}${t.keep ? `${t.keep.mode}${t.keep.n}` : ''}`, dice, kept });
 	}
 	return { notation: notation.trim(), total: total + modifier, rolls, modifier };
 }

@@ -14,7 +14,8 @@ export class DeltaWriter {
 	private pending = '';
 	private timer: ReturnType<typeof setTimeout> | undefined;
 	private chain: Promise<void> = Promise.resolve();
-	private failure: unknown;
+	/** The first write that failed, boxed: whatever was thrown, even a falsy value, counts. */
+	private failure: { error: unknown } | undefined;
 
 	constructor(
 		private readonly s: SessionDb,
@@ -41,7 +42,7 @@ export class DeltaWriter {
 					this.bus.notify(this.s.id);
 				} catch (err) {
 					// Kept and rethrown by `close`: a log we cannot write is a failed turn.
-					this.failure ??= err;
+					this.failure ??= { error: err };
 				}
 			});
 		}
@@ -57,7 +58,7 @@ export class DeltaWriter {
 		await this.chain;
 		if (this.timer) clearTimeout(this.timer);
 		this.timer = undefined;
-		if (this.failure) throw this.failure;
+		if (this.failure) throw this.failure.error;
 		const text = this.pending;
 		this.pending = '';
 		return text;
@@ -65,6 +66,6 @@ export class DeltaWriter {
 
 	async close(): Promise<void> {
 		await this.flush();
-		if (this.failure) throw this.failure;
+		if (this.failure) throw this.failure.error;
 	}
 }

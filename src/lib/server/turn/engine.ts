@@ -270,7 +270,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 			if (calls.length === 0) break;
 			conversation.push({ role: 'assistant', content: text, toolCalls: calls });
 			for (const call of calls) {
-				if (stop.aborted) throw halted();
+				if (aborted(stop)) throw halted();
 				const staged = { cues: toolCtx.cues.length, places: toolCtx.places.length };
 				const result = await runToolCall(deps.tools, call, toolCtx);
 				conversation.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result.content, isError: result.isError });
@@ -292,7 +292,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 		// Each write transaction is a durable commit (an fsync, ~4 ms on a VM disk): the last streamed
 		// text goes into the turn's commit, right before turn.committed, instead of a transaction of its own.
 		tail = await deltas.take();
-		if (stop.aborted) throw halted();
+		if (aborted(stop)) throw halted();
 		if (turn.kind !== 'player' && !reply) throw new LlmError('protocol', 'The GM wrote no hand-off summary.', { retryable: true });
 
 		const tokens = turn.kind === 'player' ? deps.countTokens(turn.input) + deps.countTokens(reply) : null;
@@ -466,4 +466,12 @@ async function warn(
 	const message = `Budget warning (${w.scope}): ${amount(w.spent)} spent, warning at ${amount(w.warnAt)}${w.limit !== undefined ? `, limit ${amount(w.limit)}` : ''}.`;
 	console.warn(`[kantera] ${message} session=${s.id}`);
 	await emit({ type: 'budget.warning', scope: w.scope, message });
+}
+
+/**
+ * Whether the signal has fired by now. Read through a call: a signal fires while the turn awaits, which
+ * TypeScript's narrowing after an earlier `if (stop.aborted) throw` cannot see.
+ */
+function aborted(signal: AbortSignal): boolean {
+	return signal.aborted;
 }

@@ -1,5 +1,5 @@
 /** Per-session settings kept in the session's meta table: language and the LLM in use. */
-import { eq, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { sessionSchema, type SessionExec, type SessionTx } from '../db';
 import type { Config } from '../config';
 import { isLanguage, isProviderName, type Language, type ProviderName } from '../../types/settings';
@@ -38,8 +38,4 @@ export async function writeSettings(tx: SessionTx, settings: Partial<SessionSett
 		if (value === undefined) continue;
 		await tx.insert(meta).values({ key, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
 	}
-}
-
-export async function deleteSetting(tx: SessionTx, key: 'llm.provider' | 'llm.model'): Promise<void> {
-	await tx.delete(meta).where(eq(meta.key, key));
 }

@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 
 /** C0 controls other than TAB (09), LF (0A) and CR (0D); DEL; the C1 controls. */
-const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+const CONTROL_CHARACTER = /(?![\t\n\r])\p{Cc}/u;
 
 export function hasControlCharacter(text: string): boolean {
 	return CONTROL_CHARACTER.test(text);

@@ -23,6 +23,8 @@ export async function discover(issuer: string, clientId: string, clientSecret: s
 		clientId,
 		undefined,
 		clientSecret === undefined ? client.None() : client.ClientSecretBasic(clientSecret),
+		// openid-client marks this deprecated only so that it stands out; it is used for a loopback issuer alone.
+		// eslint-disable-next-line @typescript-eslint/no-deprecated
 		insecure ? { execute: [client.allowInsecureRequests] } : undefined
 	);
 	const meta = config.serverMetadata();

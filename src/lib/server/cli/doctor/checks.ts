@@ -8,7 +8,7 @@ import type { Client } from '@libsql/client';
 import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseConfig, ConfigError, type Config } from '../../config';
-import { openClient, isFileUrl, controlSchema, TemplatePlacement, type SessionPlacement, type ControlDb } from '../../db';
+import { openClient, isFileUrl, controlSchema, sqlText, TemplatePlacement, type SessionPlacement, type ControlDb } from '../../db';
 import { controlMigrations, sessionMigrations } from '../../db/migrations.generated';
 import type { Migration } from '../../db';
 import { TursoPlacement } from '../../db/turso';
@@ -52,13 +52,13 @@ async function databaseState(client: Client, bundled: readonly Migration[], time
 		Number(hasTable.rows[0]?.n) > 0
 			? (await withTimeout(client.execute('SELECT idx, tag FROM __kantera_migrations'), timeoutMs)).rows.map((r) => ({
 					idx: Number(r.idx),
-					tag: String(r.tag)
+					tag: sqlText(r.tag)
 				}))
 			: [];
 	const known = new Set(bundled.map((m) => m.idx));
 	const done = new Set(applied.map((a) => a.idx));
 	return {
-		version: String(version.rows[0]?.v ?? '?'),
+		version: sqlText(version.rows[0]?.v ?? '?'),
 		applied: applied.length,
 		pending: bundled.filter((m) => !done.has(m.idx)).length,
 		unknown: applied.filter((a) => !known.has(a.idx)).map((a) => a.tag)
@@ -328,7 +328,7 @@ export async function runDoctor(env: Record<string, string | undefined>, opts: D
 		});
 		const hasSessions = state.applied > 0;
 		const ids = hasSessions
-			? (await withTimeout(client.execute('SELECT id FROM play_sessions ORDER BY id'), opts.timeoutMs)).rows.map((r) => String(r.id))
+			? (await withTimeout(client.execute('SELECT id FROM play_sessions ORDER BY id'), opts.timeoutMs)).rows.map((r) => sqlText(r.id))
 			: [];
 		const c = client;
 		const control: ControlDb = { client: c, db: drizzle(c, { schema: controlSchema }), close: () => c.close() };

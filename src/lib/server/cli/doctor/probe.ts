@@ -12,7 +12,8 @@ export async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 	let timer: ReturnType<typeof setTimeout> | undefined;
 	const timeout = new Promise<never>((_, reject) => {
 		timer = setTimeout(() => reject(new ProbeTimeout(ms)), ms);
-		timer.unref?.();
+		// Deno's timers are numbers, with no unref().
+		if (typeof timer === 'object') timer.unref();
 	});
 	try {
 		return await Promise.race([work, timeout]);

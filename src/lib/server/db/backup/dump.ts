@@ -15,6 +15,7 @@ import * as v from 'valibot';
 import type { Client, InStatement, ResultSet, Transaction } from '@libsql/client';
 import { decodeValue, encodeValue, ExportValueSchema } from './values';
 import { wipeDatabase } from '../wipe';
+import { sqlText } from '../text';
 
 export const EXPORT_FORMAT = 'kantera-export';
 /** Rows read per request: bounded memory, and few round trips to a remote database. */
@@ -55,11 +56,11 @@ interface Exec {
 /** Ordinary tables holding data of their own, and the schema objects to recreate them with. */
 async function layout(tx: Exec): Promise<{ tables: string[]; schema: SchemaRow[] }> {
 	const list = await tx.execute("SELECT name, type FROM pragma_table_list WHERE schema = 'main'");
-	const skip = new Set(list.rows.filter((r) => r.type === 'shadow').map((r) => String(r.name)));
+	const skip = new Set(list.rows.filter((r) => r.type === 'shadow').map((r) => sqlText(r.name)));
 	if (list.rows.some((r) => r.name === 'libsql_vector_meta_shadow')) {
 		// libSQL vector indexes keep their graph in `<index>_shadow` tables: rebuilt by CREATE INDEX on import.
 		skip.add('libsql_vector_meta_shadow');
-		for (const r of (await tx.execute('SELECT name FROM libsql_vector_meta_shadow')).rows) skip.add(`${String(r.name)}_shadow`);
+		for (const r of (await tx.execute('SELECT name FROM libsql_vector_meta_shadow')).rows) skip.add(`${sqlText(r.name)}_shadow`);
 	}
 	const master = await tx.execute(
 		"SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid"
@@ -74,7 +75,7 @@ async function layout(tx: Exec): Promise<{ tables: string[]; schema: SchemaRow[]
 /** The columns a row is written with: generated columns are computed again on import (and refuse an INSERT). */
 async function storedColumns(tx: Exec, table: string): Promise<string[]> {
 	const rs = await tx.execute({ sql: 'SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0 ORDER BY cid', args: [table] });
-	return rs.rows.map((r) => String(r.name));
+	return rs.rows.map((r) => sqlText(r.name));
 }
 
 async function hasRowid(tx: Exec, table: string): Promise<boolean> {
@@ -114,7 +115,7 @@ export async function dumpDatabase(
 						? await tx.execute(`SELECT rowid AS ${ROWID}, ${list} FROM ${quote(table)} ORDER BY rowid LIMIT ${PAGE_ROWS}`)
 						: await tx.execute({
 								sql: `SELECT rowid AS ${ROWID}, ${list} FROM ${quote(table)} WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE_ROWS}`,
-								args: [BigInt(String(after))]
+								args: [BigInt(sqlText(after))]
 							});
 				for (const row of rs.rows) {
 					const values = Array.from(row);
@@ -128,7 +129,7 @@ export async function dumpDatabase(
 		const hasSequence = (await tx.execute("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_sequence'")).rows[0]?.[0];
 		const sequence =
 			Number(hasSequence) > 0
-				? (await tx.execute('SELECT name, seq FROM sqlite_sequence ORDER BY name')).rows.map((r) => [String(r.name), Number(r.seq)])
+				? (await tx.execute('SELECT name, seq FROM sqlite_sequence ORDER BY name')).rows.map((r) => [sqlText(r.name), Number(r.seq)])
 				: [];
 		await write(JSON.stringify({ sequence }));
 		await write(JSON.stringify({ end: true, tables: tables.length, rows }));

@@ -255,6 +255,7 @@ export function startSweeper(placement: TursoPlacement, intervalMs = SWEEP_INTER
 	};
 	run();
 	const timer = setInterval(run, intervalMs);
-	timer.unref?.();
+	// Deno's timers are numbers, with no unref().
+	if (typeof timer === 'object') timer.unref();
 	return () => clearInterval(timer);
 }

@@ -13,6 +13,6 @@ export const POST = apiEndpoint(async ({ app, user, params, request }) => {
 	// The session is checked first, so another user's session stays a 404 whatever the tier.
 	await ownedSession(app, user, params.id);
 	checkRegeneration(user.tier);
-	const job = await regenerateImage(app, params.id ?? '', user.id, body);
+	const job = await regenerateImage(app, params.id, user.id, body);
 	return jsonResponse({ orderId: job.id, status: job.status }, 202);
 }) satisfies RequestHandler;
