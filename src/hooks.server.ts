@@ -1,6 +1,14 @@
 import type { ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
-import { handleApiErrors, handleAuth, handleBodySize, handleLanguage, handleSecurityHeaders, handleServerError } from '$lib/server/hooks';
+import {
+	handleApiErrors,
+	handleAuth,
+	handleBackground,
+	handleBodySize,
+	handleLanguage,
+	handleSecurityHeaders,
+	handleServerError
+} from '$lib/server/hooks';
 import { getApp } from '$lib/server/app';
 
 // Build the app when the server starts, not on the first request: a bad setting stops the start with
@@ -10,6 +18,6 @@ export const init: ServerInit = async () => {
 };
 
 // Security headers go on every answer, API errors are made JSON around everything else, and the size
-// guard runs before any database look-up.
-export const handle = sequence(handleSecurityHeaders, handleApiErrors, handleBodySize, handleAuth, handleLanguage);
+// guard runs before any database look-up. Background work started below is kept alive past the response.
+export const handle = sequence(handleSecurityHeaders, handleApiErrors, handleBodySize, handleBackground, handleAuth, handleLanguage);
 export const handleError = handleServerError;

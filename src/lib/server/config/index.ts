@@ -97,6 +97,8 @@ export interface Config {
 	engine: EngineConfig;
 	images: ImagesConfig;
 	presets: PresetsConfig;
+	/** How background work outlives a request: a server process, or an isolate's `waitUntil` and later requests. */
+	scheduler: 'process' | 'request';
 	/** Turso databases per session (undefined: session databases come from the URL template alone). */
 	turso: TursoConfig | undefined;
 	backup: BackupConfig;
@@ -185,6 +187,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		engine,
 		images,
 		presets: presetsConfig(e),
+		scheduler: deploy.scheduler,
 		turso: deploy.turso,
 		backup: { ...deploy.backup, dir: deploy.backup.dir === undefined ? undefined : path.resolve(deploy.backup.dir) }
 	});
