@@ -9,7 +9,7 @@ import { parseConfig } from '../../../src/lib/server/config';
 import { createUser, setTier, type AuthUser } from '../../../src/lib/server/auth';
 import type { Tier } from '../../../src/lib/types/account';
 import type { ApiEvent } from '../../../src/lib/server/api';
-import { mockLlmApp, type Vendor } from '../../helpers/turns';
+import { mockLlmApp, type MockLlmAppOptions, type Vendor } from '../../helpers/turns';
 import { tempDir } from '../../helpers/env';
 import { databaseEnv } from '../../helpers/databases';
 import type { MockLlm } from '../../mock-llm';
@@ -165,7 +165,7 @@ const PASSWORD = 'correct horse battery staple';
 
 /** A test app (mock LLM by default, or none) installed as the app of this test file, with two users. */
 export async function apiHarness(
-	opts: { vendor?: Vendor; env?: Record<string, string>; llm?: boolean; tier?: Tier } = {}
+	opts: { vendor?: Vendor; env?: Record<string, string>; llm?: boolean; tier?: Tier; app?: MockLlmAppOptions } = {}
 ): Promise<ApiHarness> {
 	let app: App;
 	let mock: MockLlm | undefined;
@@ -178,7 +178,7 @@ export async function apiHarness(
 			remove();
 		};
 	} else {
-		const built = await mockLlmApp(opts.vendor ?? 'openai', opts.env);
+		const built = await mockLlmApp(opts.vendor ?? 'openai', opts.env, opts.app);
 		({ app, mock, cleanup } = built);
 	}
 	setAppForTests(app);

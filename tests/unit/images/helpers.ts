@@ -14,6 +14,7 @@ import {
 	type ImageRequest
 } from '../../../src/lib/server/images';
 import type { SessionEvent } from '../../../src/lib/types/events';
+import type { Scheduler } from '../../../src/lib/server/jobs';
 import { tempDir } from '../../helpers/env';
 
 /** A valid 1×1 transparent PNG. */
@@ -74,13 +75,21 @@ export const TEST_POLICY: Partial<ImageJobPolicy> = {
 };
 
 export async function imagesHarness(
-	opts: { steps?: Step[]; policy?: Partial<ImageJobPolicy>; env?: Record<string, string> } = {}
+	opts: {
+		steps?: Step[];
+		policy?: Partial<ImageJobPolicy>;
+		env?: Record<string, string>;
+		scheduler?: (clock: { now: number }) => Scheduler;
+	} = {}
 ): Promise<ImagesHarness> {
 	const { dir, remove } = tempDir();
 	const config = parseConfig({ KANTERA_DATA_DIR: dir, ...opts.env });
 	const provider = new ScriptedProvider(opts.steps);
 	const clock = { now: Date.UTC(2030, 0, 1) };
-	const app = await createApp(config, { images: { provider, policy: { ...TEST_POLICY, ...opts.policy }, now: () => clock.now } });
+	const app = await createApp(config, {
+		images: { provider, policy: { ...TEST_POLICY, ...opts.policy }, now: () => clock.now },
+		...(opts.scheduler ? { scheduler: opts.scheduler(clock) } : {})
+	});
 	const sessionId = newId();
 	const use = <T>(fn: (s: SessionDb) => Promise<T>) => app.sessions.use(sessionId, fn);
 	const place = async (target: 'npc' | 'scene', name: string, turnId: string | null) =>
