@@ -4,7 +4,6 @@
  * shared by the app, the CLI and tests (which build their own with `createApp`). These are
  * resources, not request state.
  */
-import path from 'node:path';
 import { config as readConfig, type Config } from './config';
 import { openControlDb, SessionDbPool, type ControlDb } from './db';
 import { TursoPlacement, startSweeper, type RetryPolicy } from './db/turso';
@@ -13,7 +12,7 @@ import { createProvider, providerSettingsFromConfig, type LlmProvider, type Prov
 import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
 import { countTokensO200k, type TokenCounter } from './memory';
 import { EventBus, TurnRunner, type LeaseTiming } from './turn';
-import { createImageProvider, ImageRunner, LocalImageStore, type ImageRunnerDeps } from './images';
+import { createImageProvider, createImageStore, ImageRunner, type ImageRunnerDeps } from './images';
 import { CoverRunner, orderOfficialCovers, syncOfficialPresets, type CoverPolicy } from './presets';
 import { SignInProviders } from './auth/providers';
 import { createScheduler, type Scheduler } from './jobs';
@@ -108,7 +107,7 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		sessions,
 		bus,
 		provider: overrides.images?.provider ?? createImageProvider(cfg.images),
-		store: overrides.images?.store ?? new LocalImageStore(path.join(cfg.dataDir, 'images')),
+		store: overrides.images?.store ?? (await createImageStore(cfg.imageStore, cfg.dataDir)),
 		budget: { control, limits: budgetLimits, priceMicros: cfg.images.priceMicros },
 		scheduler,
 		...(overrides.images?.policy ? { policy: overrides.images.policy } : {}),

@@ -28,6 +28,7 @@ import * as eventsRoute from '../../../src/routes/api/v1/sessions/[id]/events/+s
 import * as worldsRoute from '../../../src/routes/api/v1/worlds/+server';
 import * as regenerateRoute from '../../../src/routes/api/v1/sessions/[id]/images/regenerate/+server';
 import * as imagesRoute from '../../../src/routes/api/v1/sessions/[id]/images/+server';
+import * as imageRoute from '../../../src/routes/api/v1/sessions/[id]/images/[key]/+server';
 import * as backlogRoute from '../../../src/routes/api/v1/sessions/[id]/backlog/+server';
 import * as journalRecentRoute from '../../../src/routes/api/v1/sessions/[id]/journal/recent/+server';
 import * as presetsRoute from '../../../src/routes/api/v1/presets/+server';
@@ -87,6 +88,7 @@ const ROUTES: Route[] = [
 	route(new RegExp(`^/api/v1/sessions/${SEG}/images/regenerate$`), regenerateRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/spend$`), spendRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/images$`), imagesRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/images/${SEG}$`), imageRoute, ([id = '', key = '']) => ({ id, key })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/backlog$`), backlogRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/journal/recent$`), journalRecentRoute, ([id = '']) => ({ id })),
 	route(/^\/api\/v1\/presets$/, presetsRoute, () => ({})),

@@ -11,6 +11,7 @@ import { PRESETS_ENV_ENTRIES, presetsConfig, type PresetsConfig } from './preset
 import { AUTH_ENV_ENTRIES, authProvidersConfig, type SignInProvidersConfig } from './auth';
 import { freeModelConfig, TIERS_ENV_ENTRIES, type TiersConfig } from './tiers';
 import { DEPLOY_ENV_ENTRIES, deployConfig, type BackupConfig, type TursoConfig } from './deploy';
+import { IMAGE_STORE_ENV_ENTRIES, imageStoreConfig, type ImageStoreConfig } from './image-store';
 
 export type { EngineConfig, MoneyLimit } from './engine';
 export { LLM_SETUP_HINT, DEFAULT_LLM_MODELS, type LlmConfig, type ProviderEndpoint } from './llm';
@@ -19,6 +20,7 @@ export type { PresetsConfig } from './presets';
 export { configuredProviders, type SignInProvidersConfig, type OAuthClientConfig } from './auth';
 export type { TiersConfig, FreeModel } from './tiers';
 export type { BackupConfig, TursoConfig } from './deploy';
+export type { ImageStoreConfig } from './image-store';
 
 const NonNegativeInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number));
 const PositiveInt = v.pipe(
@@ -76,7 +78,8 @@ const EnvSchema = v.object({
 	...PRESETS_ENV_ENTRIES,
 	...AUTH_ENV_ENTRIES,
 	...TIERS_ENV_ENTRIES,
-	...DEPLOY_ENV_ENTRIES
+	...DEPLOY_ENV_ENTRIES,
+	...IMAGE_STORE_ENV_ENTRIES
 });
 
 export type EmbeddingsConfig =
@@ -96,6 +99,8 @@ export interface Config {
 	llm: LlmConfig;
 	engine: EngineConfig;
 	images: ImagesConfig;
+	/** Where generated images are kept: local files, or an S3-compatible bucket. */
+	imageStore: ImageStoreConfig;
 	presets: PresetsConfig;
 	/** How background work outlives a request: a server process, or an isolate's `waitUntil` and later requests. */
 	scheduler: 'process' | 'request';
@@ -159,6 +164,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 	if ('error' in tiers) throw new ConfigError(`Invalid configuration:\n  ${tiers.error}`);
 	const deploy = deployConfig(e);
 	if ('error' in deploy) throw new ConfigError(`Invalid configuration:\n  ${deploy.error}`);
+	const imageStore = imageStoreConfig(e);
+	if ('error' in imageStore) throw new ConfigError(`Invalid configuration:\n  ${imageStore.error}`);
 	const sessionTemplate =
 		e.KANTERA_SESSION_DB_URL ?? (deploy.turso ? 'libsql://{hostname}' : `file:${path.join(dataDir, 'sessions', '{id}.db')}`);
 	if (!deploy.turso && !sessionTemplate.includes('{id}'))
@@ -186,6 +193,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		llm,
 		engine,
 		images,
+		imageStore,
 		presets: presetsConfig(e),
 		scheduler: deploy.scheduler,
 		turso: deploy.turso,
