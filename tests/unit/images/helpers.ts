@@ -50,6 +50,18 @@ export class ScriptedProvider implements ImageProvider {
 	}
 }
 
+/** Registers an NPC in the session and a committed order for its sprite (as a turn's commit would); returns the order id. */
+export function orderSprite(app: App, sessionId: string, name: string, turnId = 'turn-1'): Promise<number> {
+	return app.sessions.use(sessionId, (s) =>
+		s.write(async (tx) => {
+			const { npc } = await stage.npcs.register(tx, { name, appearance: 'tall, grey cloak' });
+			const order = await stage.imageOrders.place(tx, { target: 'npc', targetName: name, prompt: stage.npcSpritePrompt(npc) });
+			await stage.imageOrders.claimForTurn(tx, turnId);
+			return order.id;
+		})
+	);
+}
+
 export interface ImagesHarness {
 	app: App;
 	provider: ScriptedProvider;

@@ -14,8 +14,7 @@ import { bodyOf, Session } from '../api/shapes';
 import { parseConfig } from '../../../src/lib/server/config';
 import { sessionSchema } from '../../../src/lib/server/db';
 import { imageKey, ImageStoreError, S3ImageStore, type S3StoreOptions } from '../../../src/lib/server/images';
-import * as stage from '../../../src/lib/server/stage';
-import { TINY_PNG_BASE64 } from './helpers';
+import { orderSprite, TINY_PNG_BASE64 } from './helpers';
 
 let s3: LocalS3;
 beforeAll(async () => {
@@ -118,14 +117,7 @@ describe('the app with its images in a bucket', () => {
 	async function playWithImage(h: ApiHarness): Promise<{ id: string; key: string }> {
 		const api = h.as(h.alice);
 		const id = (await bodyOf(await api.post('/api/v1/sessions', { title: 'Buckets' }), Session)).id;
-		const orderId = await h.app.sessions.use(id, (s) =>
-			s.write(async (tx) => {
-				const { npc } = await stage.npcs.register(tx, { name: 'Ilse', appearance: 'tall, grey cloak' });
-				const order = await stage.imageOrders.place(tx, { target: 'npc', targetName: 'Ilse', prompt: stage.npcSpritePrompt(npc) });
-				await stage.imageOrders.claimForTurn(tx, 'turn-1');
-				return order.id;
-			})
-		);
+		const orderId = await orderSprite(h.app, id, 'Ilse');
 		h.app.images.kick(id);
 		await h.app.images.idle();
 		const [order] = await h.app.sessions.use(id, (s) =>

@@ -15,11 +15,10 @@ import { startMockLlm } from '../../mock-llm';
 import { apiHarness, type ApiHarness } from '../api/client';
 import { AcceptedTurn, bodyOf, Session, Turn } from '../api/shapes';
 import { eventFrames, sseReader } from '../api/sse-reader';
-import { ScriptedProvider, TEST_POLICY } from '../images/helpers';
+import { orderSprite, ScriptedProvider, TEST_POLICY } from '../images/helpers';
 import type { App } from '../../../src/lib/server/app';
 import { controlSchema, sessionSchema } from '../../../src/lib/server/db';
 import { inRequest, RequestScheduler, waitUntilOf } from '../../../src/lib/server/jobs';
-import * as stage from '../../../src/lib/server/stage';
 import { acceptTurn, readEventsAfter, sessionsWithWork, ACCEPT_WINDOW_MS } from '../../../src/lib/server/turn';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -137,14 +136,7 @@ describe('the request-scoped scheduler', () => {
 		const api = h.as(h.alice);
 		const first = new Isolate(h.app);
 		const id = (await bodyOf(await first.request(() => api.post('/api/v1/sessions', { title: 'Portraits' })), Session)).id;
-		const orderId = await h.app.sessions.use(id, (s) =>
-			s.write(async (tx) => {
-				const { npc } = await stage.npcs.register(tx, { name: 'Ilse', appearance: 'tall, grey cloak' });
-				const order = await stage.imageOrders.place(tx, { target: 'npc', targetName: 'Ilse', prompt: stage.npcSpritePrompt(npc) });
-				await stage.imageOrders.claimForTurn(tx, 'turn-1');
-				return order.id;
-			})
-		);
+		const orderId = await orderSprite(h.app, id, 'Ilse');
 		const order = () =>
 			h.app.sessions.use(
 				id,

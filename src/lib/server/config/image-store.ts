@@ -34,12 +34,15 @@ export type ImageStoreConfig =
 	| {
 			kind: 's3';
 			bucket: string;
+			/** The service's origin, e.g. `https://<account>.r2.cloudflarestorage.com` or `http://127.0.0.1:9000`. */
 			endpoint: string;
 			region: string;
 			accessKeyId: string;
 			/** Signs requests; never logged. */
 			secretAccessKey: string;
+			/** Put in front of every object name (e.g. `kantera/`); empty for the bucket's root. */
 			prefix: string;
+			/** Where the bucket is readable without signing (a CDN, an R2 public URL); images are then fetched from there. */
 			publicUrl: string | undefined;
 	  };
 

@@ -6,23 +6,14 @@
  * session's images. The secret only ever signs requests; it is never logged or put in an error.
  */
 import { AwsClient } from 'aws4fetch';
+import type { ImageStoreConfig } from '../config';
 import * as v from 'valibot';
 import { ImageStoreError } from './errors';
 import type { ImageContentType } from './provider';
 import { checkKey, checkSession, contentTypeOfKey, IMAGE_KEY_PATTERN, type ImageStore, type StoredImage } from './store';
 
-export interface S3StoreOptions {
-	bucket: string;
-	/** The service's origin, e.g. `https://<account>.r2.cloudflarestorage.com` or `http://127.0.0.1:9000`. */
-	endpoint: string;
-	region: string;
-	accessKeyId: string;
-	secretAccessKey: string;
-	/** Put in front of every object key (e.g. `kantera/`); empty for the bucket's root. */
-	prefix: string;
-	/** Where the bucket is readable without signing (a CDN or R2 public URL); images are then fetched from there. */
-	publicUrl: string | undefined;
-}
+/** The bucket and its credentials, as the settings give them (`KANTERA_S3_*`). */
+export type S3StoreOptions = Omit<Extract<ImageStoreConfig, { kind: 's3' }>, 'kind'>;
 
 /** Signed requests retried by aws4fetch on 5xx and throttling; the image job retries beyond that. */
 const S3_RETRIES = 2;
