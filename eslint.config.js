@@ -10,7 +10,11 @@ import svelteConfig, { RUNTIME_SERVERS } from './svelte.config.js';
 
 export default defineConfig(
 	globalIgnores([
+		// Build output of each target (KANTERA_ADAPTER=node|bun|deno) and local data.
 		'build/',
+		'build-bun/',
+		'.deno-deploy/',
+		'data/',
 		'.svelte-kit/',
 		'test-results/',
 		'playwright-report/',

@@ -2,7 +2,7 @@
 import { eq, asc } from 'drizzle-orm';
 import { startMockLlm, type MockLlm } from '../mock-llm';
 import { parseConfig } from '../../src/lib/server/config';
-import { createApp, type App } from '../../src/lib/server/app';
+import { createApp, type App, type AppOverrides } from '../../src/lib/server/app';
 import { createProvider, type LlmTimeouts } from '../../src/lib/server/llm';
 import { newId, sessionSchema, type SessionDb } from '../../src/lib/server/db';
 import { acceptTurn, composeMission, ensureMission, writeSettings, type TurnRow } from '../../src/lib/server/turn';
@@ -48,6 +48,8 @@ export interface MockLlmAppOptions {
 	dataDir?: string;
 	/** An already running mock LLM to share; its owner closes it. */
 	mock?: MockLlm;
+	/** More of the app's parts (a request-scoped scheduler, an image provider…); built from the settings otherwise. */
+	overrides?: Pick<AppOverrides, 'scheduler' | 'images'>;
 }
 
 /** An app whose LLM is the scripted mock (real SDKs, fast retries and timeouts), on real libSQL files in a temp dir. */
@@ -73,7 +75,8 @@ export async function mockLlmApp(vendor: Vendor, env: Record<string, string> = {
 				retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 },
 				timeouts: { requestMs: 2_000, idleMs: 1_000, deadlineMs: 5_000, ...opts.timeouts }
 			}),
-		...(opts.countTokens ? { countTokens: opts.countTokens } : {})
+		...(opts.countTokens ? { countTokens: opts.countTokens } : {}),
+		...opts.overrides
 	});
 	return {
 		app,

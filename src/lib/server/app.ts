@@ -4,7 +4,6 @@
  * shared by the app, the CLI and tests (which build their own with `createApp`). These are
  * resources, not request state.
  */
-import path from 'node:path';
 import { config as readConfig, type Config } from './config';
 import { openControlDb, SessionDbPool, type ControlDb } from './db';
 import { TursoPlacement, startSweeper, type RetryPolicy } from './db/turso';
@@ -13,10 +12,11 @@ import { createProvider, providerSettingsFromConfig, type LlmProvider, type Prov
 import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
 import { countTokensO200k, type TokenCounter } from './memory';
 import { EventBus, TurnRunner, type LeaseTiming } from './turn';
-import { createImageProvider, ImageRunner, LocalImageStore, type ImageRunnerDeps } from './images';
+import { createImageProvider, createImageStore, ImageRunner, type ImageRunnerDeps } from './images';
 import { CoverRunner, orderOfficialCovers, syncOfficialPresets, type CoverPolicy } from './presets';
 import { SignInProviders } from './auth/providers';
 import { configureLog } from './ops';
+import { createScheduler, type Scheduler } from './jobs';
 
 export interface App {
 	config: Config;
@@ -31,6 +31,13 @@ export interface App {
 	covers: CoverRunner;
 	/** The OAuth 2.0 / OpenID Connect providers people can sign in with. */
 	signIn: SignInProviders;
+	/** Keeps background work alive past the request: the server process, or an isolate's `waitUntil`. */
+	scheduler: Scheduler;
+	/**
+	 * Makes sure the session's leftover work goes on: queued turns run, a turn whose runner died is
+	 * marked interrupted, image jobs continue.
+	 */
+	resumeSession(sessionId: string): void;
 	close(): Promise<void>;
 }
 
@@ -45,6 +52,8 @@ export interface AppOverrides {
 	turnLease?: Partial<LeaseTiming>;
 	/** Tests shorten the Turso Platform API retries. */
 	turso?: { retry?: RetryPolicy };
+	/** Tests give the request-scoped scheduler a clock or a shorter resume interval; built from config otherwise. */
+	scheduler?: Scheduler;
 	/**
 	 * Background upkeep (the Turso sweeper, scheduled backups, resuming the turns a previous run left
 	 * unfinished); on by default. The CLI turns it off: a one-off command must not start loops, back up
@@ -70,11 +79,16 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 	const background = overrides.background !== false;
 	const stopSweeper = turso && background ? startSweeper(turso) : undefined;
 	const sessions = new SessionDbPool(cfg, turso);
+	const scheduler = overrides.scheduler ?? createScheduler(cfg.scheduler);
 	// Loaded only when scheduled: backups write to the local disk, which an isolate host does not have.
 	const { cron, dir: backupDir } = cfg.backup;
 	const stopBackups =
 		background && cron && backupDir
-			? (await import('./db/backup')).startBackupSchedule({ config: cfg, control, sessions }, { ...cfg.backup, cron, dir: backupDir })
+			? (await import('./db/backup')).startBackupSchedule(
+					{ config: cfg, control, sessions },
+					{ ...cfg.backup, cron, dir: backupDir },
+					scheduler
+				)
 			: undefined;
 	const bus = new EventBus();
 	const embedder = createEmbedder(cfg.embeddings);
@@ -95,8 +109,9 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		sessions,
 		bus,
 		provider: overrides.images?.provider ?? createImageProvider(cfg.images),
-		store: overrides.images?.store ?? new LocalImageStore(path.join(cfg.dataDir, 'images')),
+		store: overrides.images?.store ?? (await createImageStore(cfg.imageStore, cfg.dataDir)),
 		budget: { control, limits: budgetLimits, priceMicros: cfg.images.priceMicros },
+		scheduler,
 		...(overrides.images?.policy ? { policy: overrides.images.policy } : {}),
 		...(overrides.images?.now ? { now: overrides.images.now } : {})
 	});
@@ -104,6 +119,7 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		control,
 		images: () => ({ provider: images.provider, store: images.store }),
 		budget: { limits: budgetLimits, priceMicros: cfg.images.priceMicros },
+		scheduler,
 		...(overrides.coverPolicy ? { policy: overrides.coverPolicy } : {})
 	});
 	await orderOfficialCovers(covers);
@@ -118,10 +134,17 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		visibleTools: PLAYER_VISIBLE_TOOL_ACTIVITY,
 		countTokens: overrides.countTokens ?? countTokensO200k,
 		images,
+		scheduler,
 		...(overrides.turnLease ? { lease: overrides.turnLease } : {})
 	});
+	const resumeSession = (sessionId: string) => {
+		runner.kick(sessionId);
+		images.kick(sessionId);
+	};
+	scheduler.onVisit(resumeSession);
 	// Turns left unfinished by a previous run (a crash, a restart): run the queued ones, end the dead ones.
-	if (background) void runner.resume();
+	// On an isolate host the app is built inside someone's request: each session resumes when it is visited instead.
+	if (background && scheduler.mode === 'process') void runner.resume();
 	return {
 		config: cfg,
 		control,
@@ -132,9 +155,12 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		images,
 		covers,
 		signIn: new SignInProviders(cfg.auth.providers),
+		scheduler,
+		resumeSession,
 		async close() {
 			stopSweeper?.();
 			stopBackups?.();
+			scheduler.stop();
 			await runner.stop();
 			await covers.stop();
 			await images.stop();

@@ -9,7 +9,7 @@ import { parseConfig } from '../../../src/lib/server/config';
 import { createUser, setTier, type AuthUser } from '../../../src/lib/server/auth';
 import type { Tier } from '../../../src/lib/types/account';
 import type { ApiEvent } from '../../../src/lib/server/api';
-import { mockLlmApp, type Vendor } from '../../helpers/turns';
+import { mockLlmApp, type MockLlmAppOptions, type Vendor } from '../../helpers/turns';
 import { tempDir } from '../../helpers/env';
 import { databaseEnv } from '../../helpers/databases';
 import type { MockLlm } from '../../mock-llm';
@@ -28,6 +28,7 @@ import * as eventsRoute from '../../../src/routes/api/v1/sessions/[id]/events/+s
 import * as worldsRoute from '../../../src/routes/api/v1/worlds/+server';
 import * as regenerateRoute from '../../../src/routes/api/v1/sessions/[id]/images/regenerate/+server';
 import * as imagesRoute from '../../../src/routes/api/v1/sessions/[id]/images/+server';
+import * as imageRoute from '../../../src/routes/api/v1/sessions/[id]/images/[key]/+server';
 import * as backlogRoute from '../../../src/routes/api/v1/sessions/[id]/backlog/+server';
 import * as journalRecentRoute from '../../../src/routes/api/v1/sessions/[id]/journal/recent/+server';
 import * as presetsRoute from '../../../src/routes/api/v1/presets/+server';
@@ -87,6 +88,7 @@ const ROUTES: Route[] = [
 	route(new RegExp(`^/api/v1/sessions/${SEG}/images/regenerate$`), regenerateRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/spend$`), spendRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/images$`), imagesRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/images/${SEG}$`), imageRoute, ([id = '', key = '']) => ({ id, key })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/backlog$`), backlogRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/journal/recent$`), journalRecentRoute, ([id = '']) => ({ id })),
 	route(/^\/api\/v1\/presets$/, presetsRoute, () => ({})),
@@ -165,7 +167,7 @@ const PASSWORD = 'correct horse battery staple';
 
 /** A test app (mock LLM by default, or none) installed as the app of this test file, with two users. */
 export async function apiHarness(
-	opts: { vendor?: Vendor; env?: Record<string, string>; llm?: boolean; tier?: Tier } = {}
+	opts: { vendor?: Vendor; env?: Record<string, string>; llm?: boolean; tier?: Tier; app?: MockLlmAppOptions } = {}
 ): Promise<ApiHarness> {
 	let app: App;
 	let mock: MockLlm | undefined;
@@ -178,7 +180,7 @@ export async function apiHarness(
 			remove();
 		};
 	} else {
-		const built = await mockLlmApp(opts.vendor ?? 'openai', opts.env);
+		const built = await mockLlmApp(opts.vendor ?? 'openai', opts.env, opts.app);
 		({ app, mock, cleanup } = built);
 	}
 	setAppForTests(app);

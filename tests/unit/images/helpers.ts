@@ -14,6 +14,7 @@ import {
 	type ImageRequest
 } from '../../../src/lib/server/images';
 import type { SessionEvent } from '../../../src/lib/types/events';
+import type { Scheduler } from '../../../src/lib/server/jobs';
 import { tempDir } from '../../helpers/env';
 
 /** A valid 1×1 transparent PNG. */
@@ -49,6 +50,18 @@ export class ScriptedProvider implements ImageProvider {
 	}
 }
 
+/** Registers an NPC in the session and a committed order for its sprite (as a turn's commit would); returns the order id. */
+export function orderSprite(app: App, sessionId: string, name: string, turnId = 'turn-1'): Promise<number> {
+	return app.sessions.use(sessionId, (s) =>
+		s.write(async (tx) => {
+			const { npc } = await stage.npcs.register(tx, { name, appearance: 'tall, grey cloak' });
+			const order = await stage.imageOrders.place(tx, { target: 'npc', targetName: name, prompt: stage.npcSpritePrompt(npc) });
+			await stage.imageOrders.claimForTurn(tx, turnId);
+			return order.id;
+		})
+	);
+}
+
 export interface ImagesHarness {
 	app: App;
 	provider: ScriptedProvider;
@@ -74,13 +87,21 @@ export const TEST_POLICY: Partial<ImageJobPolicy> = {
 };
 
 export async function imagesHarness(
-	opts: { steps?: Step[]; policy?: Partial<ImageJobPolicy>; env?: Record<string, string> } = {}
+	opts: {
+		steps?: Step[];
+		policy?: Partial<ImageJobPolicy>;
+		env?: Record<string, string>;
+		scheduler?: (clock: { now: number }) => Scheduler;
+	} = {}
 ): Promise<ImagesHarness> {
 	const { dir, remove } = tempDir();
 	const config = parseConfig({ KANTERA_DATA_DIR: dir, ...opts.env });
 	const provider = new ScriptedProvider(opts.steps);
 	const clock = { now: Date.UTC(2030, 0, 1) };
-	const app = await createApp(config, { images: { provider, policy: { ...TEST_POLICY, ...opts.policy }, now: () => clock.now } });
+	const app = await createApp(config, {
+		images: { provider, policy: { ...TEST_POLICY, ...opts.policy }, now: () => clock.now },
+		...(opts.scheduler ? { scheduler: opts.scheduler(clock) } : {})
+	});
 	const sessionId = newId();
 	const use = <T>(fn: (s: SessionDb) => Promise<T>) => app.sessions.use(sessionId, fn);
 	const place = async (target: 'npc' | 'scene', name: string, turnId: string | null) =>

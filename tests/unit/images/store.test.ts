@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { newId } from '../../../src/lib/server/db';
-import { ImageStoreError, LocalImageStore, imageKey, isImageKey } from '../../../src/lib/server/images';
+import { ImageStoreError, imageKey, isImageKey } from '../../../src/lib/server/images';
+import { LocalImageStore } from '../../../src/lib/server/images/local-store';
 import { tempDir } from '../../helpers/env';
 
 let dir: { dir: string; remove(): void } | undefined;

@@ -92,7 +92,10 @@ export function ownedSession(app: Kantera, user: AuthUser, id: string | undefine
 	return getPlaySession(app, user.id, id);
 }
 
-/** Runs `fn` on the database of the user's session `id`, after the ownership check. */
+/**
+ * Runs `fn` on the database of the user's session `id`, after the ownership check. The visit lets an
+ * isolate host resume the session's leftover work (the scheduler decides; a server process does nothing).
+ */
 export async function withSession<T>(
 	app: Kantera,
 	user: AuthUser,
@@ -100,6 +103,7 @@ export async function withSession<T>(
 	fn: (s: SessionDb, session: PlaySession) => Promise<T>
 ): Promise<T> {
 	const session = await ownedSession(app, user, id);
+	app.scheduler.visit(session.id);
 	return app.sessions.use(session.id, (s) => fn(s, session));
 }
 

@@ -44,6 +44,8 @@ export interface EventStreamOptions {
 	/** Keep-alive comments every this many ms (SSE_KEEPALIVE_MS when unset); 0 sends none. */
 	keepAliveMs?: number;
 	pollMs?: number;
+	/** Called at each poll, while the stream is open. */
+	onPoll?: () => void;
 }
 
 export function formatEvent(e: LoggedEvent): string {
@@ -100,7 +102,10 @@ export async function openEventStream(opts: EventStreamOptions): Promise<Respons
 			send(`retry: ${SSE_RETRY_MS}\nid: ${cursor}\n\n`);
 			unobserve = observeEventStream();
 			unsubscribe = bus.subscribe(sessionId, poke);
-			poll = setInterval(poke, opts.pollMs ?? SSE_POLL_MS);
+			poll = setInterval(() => {
+				opts.onPoll?.();
+				poke();
+			}, opts.pollMs ?? SSE_POLL_MS);
 			const keepAliveMs = opts.keepAliveMs ?? SSE_KEEPALIVE_MS;
 			if (keepAliveMs > 0) keepAlive = setInterval(() => send(': keep-alive\n\n'), keepAliveMs);
 			onAbort = () => {

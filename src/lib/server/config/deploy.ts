@@ -1,6 +1,7 @@
 /**
- * Deployment settings: per-session databases created on Turso through its Platform API, and scheduled
- * backups. Both are off unless configured.
+ * Deployment settings: how background work outlives a request (a server process, or an isolate's
+ * `waitUntil`), per-session databases created on Turso through its Platform API, and scheduled
+ * backups. Turso and backups are off unless configured.
  */
 import * as v from 'valibot';
 import { Cron } from 'croner';
@@ -19,6 +20,11 @@ const DbPrefix = v.pipe(v.string(), v.trim(), v.regex(/^[a-z0-9-]{0,40}$/, 'must
 
 /** Spread into the environment schema of config/index.ts. */
 export const DEPLOY_ENV_ENTRIES = {
+	/**
+	 * `process` (a server: Node, Bun, Deno) runs background work on in the process; `request` (an isolate
+	 * host) keeps it under the request's `waitUntil` and resumes it from later requests and polls.
+	 */
+	KANTERA_SCHEDULER: v.optional(v.picklist(['process', 'request'], 'must be process or request'), 'process'),
 	/** Turso organization (slug) whose Platform API creates one database per play session. */
 	KANTERA_TURSO_ORG: v.optional(NonEmpty),
 	/** The group the session databases are created in. */
@@ -55,6 +61,7 @@ export interface BackupConfig {
 }
 
 export interface DeployConfig {
+	scheduler: 'process' | 'request';
 	turso: TursoConfig | undefined;
 	backup: BackupConfig;
 }
@@ -87,5 +94,9 @@ export function deployConfig(e: DeployEnv): DeployConfig | { error: string } {
 		if (e.KANTERA_BACKUP_DIR === undefined)
 			return { error: 'KANTERA_BACKUP_DIR: required with KANTERA_BACKUP_CRON (where the backups go)' };
 	}
-	return { turso, backup: { cron: e.KANTERA_BACKUP_CRON, dir: e.KANTERA_BACKUP_DIR, keep: e.KANTERA_BACKUP_KEEP } };
+	return {
+		scheduler: e.KANTERA_SCHEDULER,
+		turso,
+		backup: { cron: e.KANTERA_BACKUP_CRON, dir: e.KANTERA_BACKUP_DIR, keep: e.KANTERA_BACKUP_KEEP }
+	};
 }

@@ -12,6 +12,7 @@ import { AUTH_ENV_ENTRIES, authProvidersConfig, type SignInProvidersConfig } fro
 import { freeModelConfig, TIERS_ENV_ENTRIES, type TiersConfig } from './tiers';
 import { DEPLOY_ENV_ENTRIES, deployConfig, type BackupConfig, type TursoConfig } from './deploy';
 import { OPS_ENV_ENTRIES, opsConfig, type OpsConfig } from './ops';
+import { IMAGE_STORE_ENV_ENTRIES, imageStoreConfig, type ImageStoreConfig } from './image-store';
 
 export type { EngineConfig, MoneyLimit } from './engine';
 export { LLM_SETUP_HINT, DEFAULT_LLM_MODELS, type LlmConfig, type ProviderEndpoint } from './llm';
@@ -21,6 +22,7 @@ export { configuredProviders, type SignInProvidersConfig, type OAuthClientConfig
 export type { TiersConfig, FreeModel } from './tiers';
 export type { BackupConfig, TursoConfig } from './deploy';
 export type { OpsConfig, LogFormat } from './ops';
+export type { ImageStoreConfig } from './image-store';
 
 const NonNegativeInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number));
 const PositiveInt = v.pipe(
@@ -79,7 +81,8 @@ const EnvSchema = v.object({
 	...AUTH_ENV_ENTRIES,
 	...TIERS_ENV_ENTRIES,
 	...DEPLOY_ENV_ENTRIES,
-	...OPS_ENV_ENTRIES
+	...OPS_ENV_ENTRIES,
+	...IMAGE_STORE_ENV_ENTRIES
 });
 
 export type EmbeddingsConfig =
@@ -99,7 +102,11 @@ export interface Config {
 	llm: LlmConfig;
 	engine: EngineConfig;
 	images: ImagesConfig;
+	/** Where generated images are kept: local files, or an S3-compatible bucket. */
+	imageStore: ImageStoreConfig;
 	presets: PresetsConfig;
+	/** How background work outlives a request: a server process, or an isolate's `waitUntil` and later requests. */
+	scheduler: 'process' | 'request';
 	/** Turso databases per session (undefined: session databases come from the URL template alone). */
 	turso: TursoConfig | undefined;
 	backup: BackupConfig;
@@ -162,6 +169,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 	if ('error' in tiers) throw new ConfigError(`Invalid configuration:\n  ${tiers.error}`);
 	const deploy = deployConfig(e);
 	if ('error' in deploy) throw new ConfigError(`Invalid configuration:\n  ${deploy.error}`);
+	const imageStore = imageStoreConfig(e);
+	if ('error' in imageStore) throw new ConfigError(`Invalid configuration:\n  ${imageStore.error}`);
 	const sessionTemplate =
 		e.KANTERA_SESSION_DB_URL ?? (deploy.turso ? 'libsql://{hostname}' : `file:${path.join(dataDir, 'sessions', '{id}.db')}`);
 	if (!deploy.turso && !sessionTemplate.includes('{id}'))
@@ -189,7 +198,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 		llm,
 		engine,
 		images,
+		imageStore,
 		presets: presetsConfig(e),
+		scheduler: deploy.scheduler,
 		turso: deploy.turso,
 		backup: { ...deploy.backup, dir: deploy.backup.dir === undefined ? undefined : path.resolve(deploy.backup.dir) },
 		ops: opsConfig(e)

@@ -1,6 +1,7 @@
 /** What `src/hooks.server.ts` plugs in, plus the small request guards routes share. */
 export { handleAuth, setSessionCookie, clearSessionCookie } from './auth';
 export { handleBodySize } from './body-size';
+export { handleBackground } from './background';
 export { handleApiErrors } from './api-errors';
 export { handleSecurityHeaders, securityHeaders } from './security-headers';
 export { handleLanguage } from './language';

@@ -1,5 +1,7 @@
-/** Builds the configured image provider: the offline placeholders unless `KANTERA_IMAGES=openai`. */
-import type { ImagesConfig } from '../config';
+/** Builds the configured image provider (the offline placeholders unless `KANTERA_IMAGES=openai`) and store. */
+import type { ImagesConfig, ImageStoreConfig } from '../config';
+import { S3ImageStore } from './s3';
+import type { ImageStore } from './store';
 import { OfflineImageProvider } from './offline';
 import { OpenAIImageProvider, OPENAI_IMAGES_BASE_URL } from './openai';
 import type { ImageProvider } from './provider';
@@ -15,4 +17,14 @@ export function createImageProvider(cfg: ImagesConfig): ImageProvider {
 		quality: cfg.quality,
 		sizes: { sprite: cfg.spriteSize, background: cfg.backgroundSize }
 	});
+}
+
+/**
+ * Builds the configured image store. Local files are loaded only when used: an isolate host keeps its
+ * images in a bucket and has no disk to write to.
+ */
+export async function createImageStore(cfg: ImageStoreConfig, dataDir: string): Promise<ImageStore> {
+	if (cfg.kind === 's3') return new S3ImageStore(cfg);
+	const { LocalImageStore } = await import('./local-store');
+	return new LocalImageStore(`${dataDir.replace(/\/+$/, '')}/images`);
 }

@@ -1,8 +1,9 @@
 /**
  * Images for the stage: durable generation jobs for the orders committed turns placed, the providers
  * behind one interface (offline placeholders by default, the OpenAI images API or a compatible
- * server), storage behind one interface (local files by default), serving headers, and the
- * hand-made "regenerate" order metered by the budget guard.
+ * server), storage behind one interface (local files by default, loaded only when used; or an
+ * S3-compatible bucket), serving headers, and the hand-made "regenerate" order metered by the budget
+ * guard.
  */
 export { ImageRunner, MANUAL_ORDER_PREFIX, IMAGE_RESERVATION_TTL_MS, type ImageRunnerDeps, type ImageBudget } from './runner';
 export {
@@ -30,8 +31,9 @@ export {
 } from './provider';
 export { OfflineImageProvider, placeBackdropSvg, silhouetteSvg } from './offline';
 export { OpenAIImageProvider, OPENAI_IMAGES_BASE_URL, IMAGE_REQUEST_TIMEOUT_MS, MAX_IMAGE_BYTES, type OpenAIImagesOptions } from './openai';
-export { createImageProvider } from './create';
-export { LocalImageStore, IMAGE_KEY_PATTERN, isImageKey, imageKey, type ImageStore, type StoredImage } from './store';
-export { imageHeaders, imageResponse, IMAGE_CACHE_CONTROL, SVG_CONTENT_SECURITY_POLICY } from './serve';
+export { createImageProvider, createImageStore } from './create';
+export { IMAGE_KEY_PATTERN, isImageKey, imageKey, type ImageStore, type StoredImage } from './store';
+export { S3ImageStore, type S3StoreOptions } from './s3';
+export { imageHeaders, imageResponse, storedImageResponse, IMAGE_CACHE_CONTROL, SVG_CONTENT_SECURITY_POLICY } from './serve';
 export { regenerateImage, RegenerateRequestSchema, type RegenerateRequest, type RegenerateDeps } from './regenerate';
 export { ImageProviderError, ImageStoreError, ImageJobError, RegenerationLimitError, type ImageJobErrorCode } from './errors';

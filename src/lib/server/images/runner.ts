@@ -26,6 +26,7 @@ import {
 	type ImageJob,
 	type ImageJobPolicy
 } from './jobs';
+import { ProcessScheduler, SessionLoop, type Scheduler } from '../jobs';
 
 const { turns } = sessionSchema;
 const { playSessions } = controlSchema;
@@ -54,24 +55,28 @@ export interface ImageRunnerDeps {
 	policy?: Partial<ImageJobPolicy>;
 	/** The clock; tests step it to walk through backoff without waiting. */
 	now?: () => number;
+	/** What keeps the work alive past the request and runs it later; a server process's by default. */
+	scheduler?: Scheduler;
 }
 
 export class ImageRunner {
 	readonly owner = `${hostname()}:${process.pid}:${newId(8)}`;
 	readonly policy: ImageJobPolicy;
-	private readonly loops = new Map<string, Promise<void>>();
-	private readonly again = new Set<string>();
-	private readonly timers = new Map<string, { at: number; timer: ReturnType<typeof setTimeout> }>();
+	/**
+	 * The sessions being worked on; its wake-ups are retries waiting out their backoff. A session being
+	 * deleted is held: no new work, no wake-ups (which would re-create its database).
+	 */
+	private readonly loop: SessionLoop;
+	private readonly scheduler: Scheduler;
 	/** Running calls, by the session and job they work for (so deleting a session or undoing a turn can stop its calls). */
 	private readonly controllers = new Map<AbortController, { sessionId: string; jobId: number }>();
-	/** Sessions being deleted: no new work, no wake-up timers (which would re-create their database). */
-	private readonly closing = new Set<string>();
 	private readonly now: () => number;
-	private stopped = false;
 
 	constructor(private readonly deps: ImageRunnerDeps) {
 		this.policy = { ...DEFAULT_IMAGE_JOB_POLICY, ...deps.policy };
 		this.now = deps.now ?? Date.now;
+		this.scheduler = deps.scheduler ?? new ProcessScheduler();
+		this.loop = new SessionLoop({ name: 'image runner', scheduler: this.scheduler, drain: (id) => this.drain(id), now: this.now });
 	}
 
 	get provider(): ImageProvider {
@@ -84,37 +89,22 @@ export class ImageRunner {
 
 	/** Makes sure the session's image jobs are being worked on. Safe to call any number of times. */
 	kick(sessionId: string): void {
-		if (this.stopped || this.closing.has(sessionId)) return;
-		if (this.loops.has(sessionId)) {
-			this.again.add(sessionId);
-			return;
-		}
-		const loop = this.drain(sessionId)
-			.catch((err: unknown) =>
-				console.error(`[kantera] image runner for session ${sessionId} failed:`, err instanceof Error ? err.message : err)
-			)
-			.finally(() => {
-				this.loops.delete(sessionId);
-				if (this.again.delete(sessionId)) this.kick(sessionId);
-			});
-		this.loops.set(sessionId, loop);
+		this.loop.kick(sessionId);
 	}
 
 	/** What this runner has in hand now, for the metrics' queue gauges. */
 	load(): RunnerLoad {
-		return { working: this.loops.size, waiting: this.timers.size, running: this.controllers.size };
+		return { ...this.loop.counts(), running: this.controllers.size };
 	}
 
 	/** Resolves when no session is being worked on (jobs waiting out a backoff don't count). */
-	async idle(): Promise<void> {
-		while (this.loops.size > 0) await Promise.all([...this.loops.values()]);
+	idle(): Promise<void> {
+		return this.loop.idle();
 	}
 
 	/** Stops taking jobs and abandons running calls; their leases expire and another runner resumes them. */
 	async stop(): Promise<void> {
-		this.stopped = true;
-		for (const { timer } of this.timers.values()) clearTimeout(timer);
-		this.timers.clear();
+		this.loop.stop();
 		for (const c of this.controllers.keys()) c.abort();
 		await this.idle();
 	}
@@ -124,17 +114,13 @@ export class ImageRunner {
 	 * is deleted, before its database goes, so no late job writes a file or re-opens the database.
 	 */
 	async deleteSession(sessionId: string): Promise<void> {
-		this.closing.add(sessionId);
+		const running = this.loop.hold(sessionId);
 		try {
-			const wake = this.timers.get(sessionId);
-			if (wake) clearTimeout(wake.timer);
-			this.timers.delete(sessionId);
-			this.again.delete(sessionId);
 			for (const [c, job] of this.controllers) if (job.sessionId === sessionId) c.abort();
-			await this.loops.get(sessionId);
+			await running;
 			await this.deps.store.deleteSession(sessionId);
 		} finally {
-			this.closing.delete(sessionId);
+			this.loop.release(sessionId);
 		}
 	}
 
@@ -155,13 +141,15 @@ export class ImageRunner {
 			const results = await Promise.allSettled(Array.from({ length: this.policy.jobsPerSession }, () => this.work(s)));
 			const failed = results.find((r) => r.status === 'rejected');
 			if (failed) throw failed.reason;
-			if (!this.stopped && !this.closing.has(s.id)) this.scheduleWake(s.id, await nextWakeAt(s.db, this.now()));
+			if (!this.loop.isOpen(s.id)) return;
+			const at = await nextWakeAt(s.db, this.now());
+			if (at !== undefined) this.loop.wakeAt(s.id, at);
 		});
 	}
 
 	private async work(s: SessionDb): Promise<void> {
 		for (;;) {
-			if (this.stopped || this.closing.has(s.id)) return;
+			if (!this.loop.isOpen(s.id)) return;
 			const claim = await s.write((tx) => claimNextJob(tx, this.owner, this.now(), this.policy));
 			if (claim.wroteEvents) this.deps.bus.notify(s.id);
 			if (!claim.job) return;
@@ -169,38 +157,21 @@ export class ImageRunner {
 		}
 	}
 
-	private scheduleWake(sessionId: string, at: number | undefined): void {
-		if (at === undefined) return;
-		const existing = this.timers.get(sessionId);
-		if (existing && existing.at <= at) return;
-		if (existing) clearTimeout(existing.timer);
-		const timer = setTimeout(
-			() => {
-				this.timers.delete(sessionId);
-				this.kick(sessionId);
-			},
-			Math.max(0, at - this.now())
-		);
-		// A waiting retry must not keep the process (or a test worker) alive.
-		timer.unref();
-		this.timers.set(sessionId, { at, timer });
-	}
-
 	private async runLeased(s: SessionDb, job: ImageJob): Promise<void> {
 		const controller = new AbortController();
 		this.controllers.set(controller, { sessionId: s.id, jobId: job.id });
-		const renew = setInterval(() => {
+		const stopRenewing = this.scheduler.every(this.policy.leaseRenewMs, () => {
 			void s
 				.write((tx) => renewJobLease(tx, job.id, this.owner, this.now(), this.policy))
 				.then((held) => {
 					if (!held) controller.abort();
 				})
 				.catch(() => undefined);
-		}, this.policy.leaseRenewMs);
+		});
 		try {
 			await this.run(s, job, controller.signal);
 		} finally {
-			clearInterval(renew);
+			stopRenewing();
 			this.controllers.delete(controller);
 		}
 	}

@@ -1,14 +1,13 @@
 /**
  * Where generated images live. One interface; the default keeps local files under
- * `KANTERA_DATA_DIR/images/<sessionId>/<key>`. Session ids and keys are checked against strict
+ * `KANTERA_DATA_DIR/images/<sessionId>/<key>` (`local-store.ts`), and `s3.ts` keeps them in an
+ * S3-compatible bucket. Session ids and keys are checked against strict
  * patterns before they come near a path, so no request can name a file outside its session's folder.
  *
  * Keys are content addressed (a hash of the bytes plus the format's extension): a key never changes
  * meaning, which is what lets the images be served as immutable.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { isSessionId } from '../db';
 import { ImageStoreError } from './errors';
 import { IMAGE_FORMATS, extensionOf, isImageExtension, type ImageContentType } from './provider';
@@ -24,6 +23,11 @@ export interface ImageStore {
 	get(sessionId: string, key: string): Promise<StoredImage | undefined>;
 	/** Removes every image of a session (the session was deleted). */
 	deleteSession(sessionId: string): Promise<void>;
+	/**
+	 * Where browsers may fetch the image themselves (a public bucket URL), if the store has one: the
+	 * image routes then answer with a redirect there, after their access check, instead of the bytes.
+	 */
+	publicUrl?(sessionId: string, key: string): string | undefined;
 }
 
 /** Lowercase letters, digits and dashes, then one known extension: no dots, slashes or traversal. */
@@ -40,58 +44,19 @@ export function imageKey(bytes: Uint8Array, contentType: ImageContentType): stri
 	return `${createHash('sha256').update(bytes).digest('hex').slice(0, KEY_HASH_CHARS)}.${extensionOf(contentType)}`;
 }
 
-function contentTypeOfKey(key: string): ImageContentType {
+export function contentTypeOfKey(key: string): ImageContentType {
 	const ext = key.slice(key.lastIndexOf('.') + 1);
 	if (isImageExtension(ext)) return IMAGE_FORMATS[ext];
 	throw new ImageStoreError(`image key "${key}" has no known extension`);
 }
 
-function checkSession(sessionId: string): string {
+export function checkSession(sessionId: string): string {
 	if (!isSessionId(sessionId)) throw new ImageStoreError('invalid session id for an image');
 	return sessionId;
 }
 
-function checkKey(key: string): string {
+export function checkKey(key: string): string {
 	if (!isImageKey(key))
 		throw new ImageStoreError('invalid image key: lowercase letters, digits and dashes with a .png, .jpg, .webp or .svg extension');
 	return key;
-}
-
-export class LocalImageStore implements ImageStore {
-	private readonly root: string;
-
-	/** `root` is the images folder itself, e.g. `<dataDir>/images`. */
-	constructor(root: string) {
-		this.root = path.resolve(root);
-	}
-
-	private dir(sessionId: string): string {
-		return path.join(this.root, checkSession(sessionId));
-	}
-
-	async put(sessionId: string, key: string, bytes: Uint8Array, contentType: ImageContentType): Promise<void> {
-		const dir = this.dir(sessionId);
-		checkKey(key);
-		if (contentTypeOfKey(key) !== contentType)
-			throw new ImageStoreError(`image key "${key}" does not match its content type ${contentType}`);
-		await mkdir(dir, { recursive: true });
-		// Write then rename: a reader never sees half a file, and a crash leaves only a temp file.
-		const tmp = path.join(dir, `.${key}.${randomBytes(6).toString('hex')}.tmp`);
-		await writeFile(tmp, bytes);
-		await rename(tmp, path.join(dir, key));
-	}
-
-	async get(sessionId: string, key: string): Promise<StoredImage | undefined> {
-		const file = path.join(this.dir(sessionId), checkKey(key));
-		try {
-			return { bytes: new Uint8Array(await readFile(file)), contentType: contentTypeOfKey(key) };
-		} catch (err) {
-			if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return undefined;
-			throw err;
-		}
-	}
-
-	async deleteSession(sessionId: string): Promise<void> {
-		await rm(this.dir(sessionId), { recursive: true, force: true });
-	}
 }

@@ -18,6 +18,7 @@ import { sceneBackgroundPrompt } from '../stage';
 import type { ImageProvider, ImageStore } from '../images';
 import { IMAGE_RESERVATION_TTL_MS, imageKey } from '../images';
 import type { PresetRow } from './store';
+import { ProcessScheduler, SessionLoop, type Scheduler } from '../jobs';
 
 const { presetCovers, presets } = controlSchema;
 
@@ -35,6 +36,8 @@ const USAGE_PREFIX = 'cover:';
 /** The payer of official presets' covers: no user, only the server's monthly scope. */
 const OPERATOR = '';
 const MAX_ERROR_CHARS = 500;
+/** The covers' key in the worker loop. */
+const COVERS = 'covers';
 
 export interface CoverRunnerDeps {
 	control: ControlDb;
@@ -43,6 +46,8 @@ export interface CoverRunnerDeps {
 	budget: { limits: ScopeLimits; priceMicros: number };
 	policy?: Partial<CoverPolicy>;
 	now?: () => number;
+	/** What keeps the drawing alive past the request and retries it later; a server process's by default. */
+	scheduler?: Scheduler;
 }
 
 /** The URL of a preset's cover image (the route checks that the viewer may see the preset). */
@@ -53,10 +58,8 @@ export function coverUrl(presetId: string, image: string | null): string | null 
 export class CoverRunner {
 	private readonly policy: CoverPolicy;
 	private readonly now: () => number;
-	private loop: Promise<void> | undefined;
-	private again = false;
-	private timer: { at: number; handle: ReturnType<typeof setTimeout> } | undefined;
-	private stopped = false;
+	/** One loop for all covers (they live in the control database, not in a session's). */
+	private readonly loop: SessionLoop;
 	private resumed = false;
 	private readonly controller = new AbortController();
 	/** The cover being drawn, by its image slot: deleting a preset waits for it before removing the files. */
@@ -67,6 +70,13 @@ export class CoverRunner {
 	constructor(private readonly deps: CoverRunnerDeps) {
 		this.policy = { ...DEFAULT_COVER_POLICY, ...deps.policy };
 		this.now = deps.now ?? Date.now;
+		this.loop = new SessionLoop({
+			name: 'cover runner',
+			scheduler: deps.scheduler ?? new ProcessScheduler(),
+			drain: () => this.drain(),
+			now: this.now,
+			describe: () => 'the preset covers'
+		});
 	}
 
 	/**
@@ -120,37 +130,23 @@ export class CoverRunner {
 
 	/** Makes sure pending covers are being drawn. Safe to call any number of times. */
 	kick(): void {
-		if (this.stopped) return;
-		if (this.loop) {
-			this.again = true;
-			return;
-		}
-		this.loop = this.drain()
-			.catch((err: unknown) => console.error('[kantera] cover runner failed:', err instanceof Error ? err.message : err))
-			.finally(() => {
-				this.loop = undefined;
-				if (this.again) {
-					this.again = false;
-					this.kick();
-				}
-			});
+		this.loop.kick(COVERS);
 	}
 
 	/** Resolves when no cover is being drawn (covers waiting out a backoff don't count). */
-	async idle(): Promise<void> {
-		while (this.loop) await this.loop;
+	idle(): Promise<void> {
+		return this.loop.idle();
 	}
 
 	async stop(): Promise<void> {
-		this.stopped = true;
-		if (this.timer) clearTimeout(this.timer.handle);
+		this.loop.stop();
 		this.controller.abort();
 		await this.idle();
 	}
 
 	private async drain(): Promise<void> {
 		for (;;) {
-			if (this.stopped) return;
+			if (this.loop.stopped) return;
 			const job = await this.claim();
 			if (!job) break;
 			const work = this.run(job);
@@ -165,22 +161,7 @@ export class CoverRunner {
 			.select({ at: min(presetCovers.nextAttemptAt) })
 			.from(presetCovers)
 			.where(eq(presetCovers.status, 'pending'));
-		if (next?.at != null) this.wakeAt(next.at);
-	}
-
-	private wakeAt(at: number): void {
-		if (this.stopped || (this.timer && this.timer.at <= at)) return;
-		if (this.timer) clearTimeout(this.timer.handle);
-		const handle = setTimeout(
-			() => {
-				this.timer = undefined;
-				this.kick();
-			},
-			Math.max(0, at - this.now())
-		);
-		// A waiting retry must not keep the process (or a test worker) alive.
-		handle.unref();
-		this.timer = { at, handle };
+		if (next?.at != null) this.loop.wakeAt(COVERS, next.at);
 	}
 
 	private async claim(): Promise<CoverJob | undefined> {

@@ -10,6 +10,7 @@ export {
 	loadSave,
 	listSaves,
 	deleteSave,
+	saveDatabases,
 	saveDto,
 	SaveBody,
 	MAX_SAVE_SLOTS,

@@ -24,6 +24,7 @@ import {
 	type TurnRow
 } from './leases';
 import { clearWork, markWork, sessionsWithWork } from './work';
+import { ProcessScheduler, SessionLoop, type Scheduler } from '../jobs';
 import { executeTurn, type EngineDeps, type TurnOutcome } from './engine';
 import { historySinceCheckpoint } from './history';
 import { readSettings } from './settings';
@@ -42,24 +43,27 @@ export interface RunnerDeps extends EngineDeps {
 	images?: { kick(sessionId: string): void };
 	/** Lease timings; production's by default. */
 	lease?: Partial<LeaseTiming>;
+	/** What keeps the work alive past the request and runs it later; a server process's by default. */
+	scheduler?: Scheduler;
 }
 
 export class TurnRunner {
 	readonly owner = `${hostname()}:${process.pid}:${newId(8)}`;
-	private readonly loops = new Map<string, Promise<void>>();
-	private readonly again = new Set<string>();
 	private readonly controllers = new Map<string, AbortController>();
 	/**
-	 * Sessions to look at again later: another runner's turn runs there (until its lease runs out), or
-	 * the note that they have work is too young to drop yet.
+	 * The sessions being worked on. Its wake-ups are the sessions to look at again later: another
+	 * runner's turn runs there (until its lease runs out), or the note that they have work is too young
+	 * to drop yet.
 	 */
-	private readonly sweeps = new Map<string, ReturnType<typeof setTimeout>>();
+	private readonly loop: SessionLoop;
+	private readonly scheduler: Scheduler;
 	private readonly lease: LeaseTiming;
 	private resuming: Promise<void> = Promise.resolve();
-	private stopped = false;
 
 	constructor(private readonly deps: RunnerDeps) {
 		this.lease = { ...DEFAULT_LEASE, ...deps.lease };
+		this.scheduler = deps.scheduler ?? new ProcessScheduler();
+		this.loop = new SessionLoop({ name: 'turn runner', scheduler: this.scheduler, drain: (id) => this.drain(id) });
 	}
 
 	/**
@@ -78,20 +82,7 @@ export class TurnRunner {
 
 	/** Makes sure the session's queue is being worked on. Safe to call any number of times. */
 	kick(sessionId: string): void {
-		if (this.stopped) return;
-		if (this.loops.has(sessionId)) {
-			this.again.add(sessionId);
-			return;
-		}
-		const loop = this.drain(sessionId)
-			.catch((err: unknown) =>
-				console.error(`[kantera] turn runner for session ${sessionId} failed:`, err instanceof Error ? err.message : err)
-			)
-			.finally(() => {
-				this.loops.delete(sessionId);
-				if (this.again.delete(sessionId)) this.kick(sessionId);
-			});
-		this.loops.set(sessionId, loop);
+		this.loop.kick(sessionId);
 	}
 
 	/** Cancels a turn: an accepted one at once, a running one as soon as its runner sees it. */
@@ -104,18 +95,16 @@ export class TurnRunner {
 
 	/** What this runner has in hand now, for the metrics' queue gauges. */
 	load(): RunnerLoad {
-		return { working: this.loops.size, waiting: this.sweeps.size, running: this.controllers.size };
+		return { ...this.loop.counts(), running: this.controllers.size };
 	}
 
 	/** Resolves when no session is being worked on (tests, shutdown). */
-	async idle(): Promise<void> {
-		while (this.loops.size > 0) await Promise.all([...this.loops.values()]);
+	idle(): Promise<void> {
+		return this.loop.idle();
 	}
 
 	async stop(): Promise<void> {
-		this.stopped = true;
-		for (const timer of this.sweeps.values()) clearTimeout(timer);
-		this.sweeps.clear();
+		this.loop.stop();
 		for (const c of this.controllers.values()) c.abort();
 		await this.resuming;
 		await this.idle();
@@ -124,7 +113,7 @@ export class TurnRunner {
 	private async drain(sessionId: string): Promise<void> {
 		await this.deps.sessions.use(sessionId, async (s) => {
 			for (;;) {
-				if (this.stopped) return;
+				if (this.loop.stopped) return;
 				await this.embed(s);
 				await this.checkpointIfDue(s);
 				const checkedAt = Date.now();
@@ -149,27 +138,12 @@ export class TurnRunner {
 	private async settle(s: SessionDb, checkedAt: number): Promise<void> {
 		const expiry = await nextLeaseExpiry(s.db);
 		if (expiry !== undefined) {
-			this.sweepAt(s.id, expiry + LEASE_SWEEP_MARGIN_MS);
+			this.loop.wakeAt(s.id, expiry + LEASE_SWEEP_MARGIN_MS);
 			return;
 		}
 		if (await hasUnfinished(s.db)) return;
 		const again = await clearWork(this.deps.control.db, s.id, checkedAt);
-		if (again !== undefined) this.sweepAt(s.id, again + LEASE_SWEEP_MARGIN_MS);
-	}
-
-	private sweepAt(sessionId: string, at: number): void {
-		if (this.stopped) return;
-		clearTimeout(this.sweeps.get(sessionId));
-		const timer = setTimeout(
-			() => {
-				this.sweeps.delete(sessionId);
-				this.kick(sessionId);
-			},
-			Math.max(0, at - Date.now())
-		);
-		// A pending look must not keep the process (or a test worker) alive.
-		timer.unref();
-		this.sweeps.set(sessionId, timer);
+		if (again !== undefined) this.loop.wakeAt(s.id, again + LEASE_SWEEP_MARGIN_MS);
 	}
 
 	private async embed(s: SessionDb): Promise<void> {
@@ -230,14 +204,14 @@ export class TurnRunner {
 	private async runLeased(s: SessionDb, turn: TurnRow): Promise<TurnOutcome> {
 		const controller = new AbortController();
 		this.controllers.set(turn.id, controller);
-		const renew = setInterval(() => {
+		const stopRenewing = this.scheduler.every(this.lease.renewMs, () => {
 			void s
 				.write((tx) => renewLease(tx, turn.id, this.owner, Date.now(), this.lease.leaseMs))
 				.then((lease) => {
 					if (!lease.held || lease.cancelRequested) controller.abort();
 				})
 				.catch(() => undefined);
-		}, this.lease.renewMs);
+		});
 		const started = performance.now();
 		try {
 			const outcome = await executeTurn(this.deps, s, turn, this.owner, controller.signal);
@@ -248,7 +222,7 @@ export class TurnRunner {
 			}
 			return outcome;
 		} finally {
-			clearInterval(renew);
+			stopRenewing();
 			this.controllers.delete(turn.id);
 		}
 	}

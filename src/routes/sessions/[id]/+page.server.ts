@@ -34,6 +34,7 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 	const docId = query.success ? query.output.doc : undefined;
 	try {
 		const s = await getPlaySession(app, user.id, params.id);
+		app.scheduler.visit(s.id);
 		const [view, records] = await app.sessions.use(
 			s.id,
 			async (db) => [await loadPlayView(db.db, s.id), await recordsView(db.db, docId)] as const

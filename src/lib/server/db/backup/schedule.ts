@@ -1,9 +1,9 @@
 /** Backups on a schedule inside the server (`KANTERA_BACKUP_CRON`), keeping the newest `KANTERA_BACKUP_KEEP`. */
-import { Cron } from 'croner';
 import { rm } from 'node:fs/promises';
 import type { BackupConfig } from '../../config';
 import { runBackup, type BackupDeps } from './backup';
 import { listBackups } from './files';
+import { ProcessScheduler, type Scheduler } from '../../jobs';
 
 /** Deletes complete backups beyond the newest `keep`; returns their names. Hard links keep shared copies alive. */
 export async function pruneBackups(root: string, keep: number): Promise<string[]> {
@@ -12,9 +12,16 @@ export async function pruneBackups(root: string, keep: number): Promise<string[]
 	return old.map((b) => b.name);
 }
 
-/** Starts the schedule; returns the function that stops it. A run still going when the next is due is skipped. */
-export function startBackupSchedule(deps: BackupDeps, cfg: BackupConfig & { cron: string; dir: string }): () => void {
-	const job = new Cron(cfg.cron, { protect: true }, async () => {
+/**
+ * Starts the schedule on the scheduler (a server's timers, or the first request after each due time on
+ * an isolate host); returns the function that stops it. A run still going when the next is due is skipped.
+ */
+export function startBackupSchedule(
+	deps: BackupDeps,
+	cfg: BackupConfig & { cron: string; dir: string },
+	scheduler: Scheduler = new ProcessScheduler()
+): () => void {
+	return scheduler.cron(cfg.cron, async () => {
 		try {
 			const r = await runBackup(deps, cfg.dir);
 			const pruned = await pruneBackups(cfg.dir, cfg.keep);
@@ -26,5 +33,4 @@ export function startBackupSchedule(deps: BackupDeps, cfg: BackupConfig & { cron
 			console.error(`backup failed: ${err instanceof Error ? err.message : String(err)}`);
 		}
 	});
-	return () => job.stop();
 }

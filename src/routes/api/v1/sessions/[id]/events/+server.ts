@@ -13,8 +13,7 @@ export const GET = apiEndpoint(async ({ app, user, params, request, url }) => {
 	const after = raw === null || raw.trim() === '' ? undefined : parseWith(IdString, raw.trim(), 'INVALID_LAST_EVENT_ID');
 	// Someone is watching: work left over from a restart resumes now rather than at the next turn —
 	// accepted turns run, a turn whose runner died is marked interrupted, image jobs continue.
-	app.runner.kick(session.id);
-	app.images.kick(session.id);
+	app.resumeSession(session.id);
 	return openEventStream({
 		sessions: app.sessions,
 		bus: app.bus,
@@ -22,6 +21,9 @@ export const GET = apiEndpoint(async ({ app, user, params, request, url }) => {
 		after,
 		signal: request.signal,
 		keepAliveMs: app.config.sseKeepAliveMs,
+		// On an isolate host, a watched session's work resumes from its stream's polls (work that an
+		// instance dropped mid-way left behind); a server process's timers need no help.
+		onPoll: () => app.scheduler.visit(session.id),
 		stillExists: async () => {
 			try {
 				await ownedSession(app, user, session.id);

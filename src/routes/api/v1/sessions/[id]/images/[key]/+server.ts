@@ -1,5 +1,5 @@
 import { apiEndpoint, notFound, ownedSession } from '$lib/server/api';
-import { imageResponse, isImageKey } from '$lib/server/images';
+import { isImageKey, storedImageResponse } from '$lib/server/images';
 import type { RequestHandler } from './$types';
 
 /**
@@ -10,7 +10,7 @@ import type { RequestHandler } from './$types';
 export const GET = apiEndpoint(async ({ app, user, params }) => {
 	const session = await ownedSession(app, user, params.id);
 	if (!isImageKey(params.key)) throw notFound('No such image.');
-	const image = await app.images.store.get(session.id, params.key);
-	if (!image) throw notFound('No such image.');
-	return imageResponse(image);
+	const response = await storedImageResponse(app.images.store, session.id, params.key);
+	if (!response) throw notFound('No such image.');
+	return response;
 }) satisfies RequestHandler;
