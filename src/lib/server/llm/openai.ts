@@ -9,7 +9,8 @@ import type {
 	ChatCompletionMessageParam,
 	ChatCompletionTool
 } from 'openai/resources/chat/completions';
-import { errorFromStatus, LlmError, networkError, retryAfterMs, shortDetail } from './errors';
+import { retryAfterMs } from '../retry';
+import { errorFromStatus, LlmError, networkError, shortDetail } from './errors';
 import { guardedStream, type LlmRetryPolicy, type LlmTimeouts } from './guarded-stream';
 import { mapGeminiUsage, mapOpenAiUsage, OpenAiStreamDecoder } from './openai-decoder';
 import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest, LlmToolSpec, ProviderName } from './types';
