@@ -139,6 +139,20 @@ describe('image job runner', () => {
 		expect((await h.events()).map((e) => e.type)).toContain('image.failed');
 	});
 
+	it("waits out the service's Retry-After when it is longer than the backoff, and gives up when it is past the cap", async () => {
+		const base = TEST_POLICY.retryBaseMs ?? 0;
+		const cap = TEST_POLICY.retryMaxMs ?? 0;
+		h = await imagesHarness({ steps: [{ retryAfterMs: 5 * base }, { retryAfterMs: cap + 1 }] });
+		const id = await h.orderSprite('Bram');
+		const start = h.clock.now;
+		await h.run();
+		expect(await h.order(id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: start + 5 * base });
+		h.clock.now = start + 5 * base;
+		await h.run();
+		expect(await h.order(id)).toMatchObject({ status: 'failed', attempts: 2, error: 'image service answered 429: slow down' });
+		expect(h.provider.requests).toHaveLength(2);
+	});
+
 	it('doubles the delay per attempt up to the cap', () => {
 		const policy = { retryBaseMs: 5_000, retryMaxMs: 30_000 };
 		expect([1, 2, 3, 4, 5].map((n) => retryDelayMs(n, policy))).toEqual([5_000, 10_000, 20_000, 30_000, 30_000]);

@@ -122,7 +122,8 @@ export function networkError(provider: ProviderName, error: unknown): LlmError {
 	return new LlmError('network', `Lost the connection to ${who}: ${detail}`, { provider, cause: error });
 }
 
-function describeCause(error: Error): string {
+/** An error's message with its cause's, as fetch's "fetch failed" says nothing without it. */
+export function describeCause(error: Error): string {
 	const cause: unknown = error.cause;
 	return cause instanceof Error && cause.message ? `${error.message} (${cause.message})` : error.message;
 }

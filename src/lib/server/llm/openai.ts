@@ -148,7 +148,8 @@ export function classifyOpenAiError(error: unknown, provider: Extract<ProviderNa
 	return networkError(provider, error);
 }
 
-function apiMessage(error: APIError): string {
+/** The server's own words in an API error (the SDK's message repeats the status in front of them). */
+export function apiMessage(error: APIError): string {
 	const inner: unknown = error.error;
 	if (typeof inner === 'object' && inner !== null && 'message' in inner && typeof inner.message === 'string') return inner.message;
 	return error.message;

@@ -56,7 +56,12 @@ export function backoffDelayMs(retry: number, policy: RetryPolicy, random: () =>
 }
 
 /** Whether to try again after the failure of retry number `retriesSoFar` (0 after the first attempt), and when. */
-export function decideRetry(failure: RetryableFailure, retriesSoFar: number, policy: RetryPolicy, options: DecideOptions = {}): RetryDecision {
+export function decideRetry(
+	failure: RetryableFailure,
+	retriesSoFar: number,
+	policy: RetryPolicy,
+	options: DecideOptions = {}
+): RetryDecision {
 	if (!failure.retryable) return { retry: false, reason: 'not_retryable' };
 	if (retriesSoFar >= policy.maxRetries) return { retry: false, reason: 'out_of_attempts' };
 	let delayMs = backoffDelayMs(retriesSoFar, policy, options.random);
@@ -89,6 +94,7 @@ export function checkRetryPolicy(policy: RetryPolicy): string | undefined {
 	}
 	if (!Number.isInteger(policy.maxRetries)) return `retry.maxRetries must be a whole number, got ${policy.maxRetries}.`;
 	const jitter = policy.jitter;
-	if (jitter !== undefined && (!Number.isFinite(jitter) || jitter < 0 || jitter > 1)) return `retry.jitter must be between 0 and 1, got ${jitter}.`;
+	if (jitter !== undefined && (!Number.isFinite(jitter) || jitter < 0 || jitter > 1))
+		return `retry.jitter must be between 0 and 1, got ${jitter}.`;
 	return undefined;
 }
