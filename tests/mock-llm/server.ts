@@ -135,7 +135,10 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		const path = (req.url ?? '/').split('?')[0] ?? '/';
 		if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { ok: true });
 		const endpoint = req.method === 'POST' ? ENDPOINT_ROUTES[path] : undefined;
-		if (endpoint) return handleEndpoint(endpoint, path, req, res);
+		if (endpoint) {
+			await handleEndpoint(endpoint, path, req, res);
+			return;
+		}
 		const api: WireApi | undefined = req.method !== 'POST' ? undefined : ROUTES[path];
 		if (!api) return sendJson(res, 404, { error: { message: `mock LLM: no route for ${req.method} ${path}` } });
 		open += 1;
@@ -245,14 +248,20 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		try {
 			body = JSON.parse(await readBody(req));
 		} catch {
-			return sendJson(res, 400, openAiErrorBody(400, `mock ${name}: the body is not JSON`));
+			sendJson(res, 400, openAiErrorBody(400, `mock ${name}: the body is not JSON`));
+			return;
 		}
 		const request: EndpointRequest = { seq: state.requests.length + 1, path, headers: flatHeaders(req.headers), body };
 		state.requests.push(request);
-		if (options.apiKey !== undefined && request.headers['authorization']?.replace(/^Bearer\s+/i, '') !== options.apiKey)
-			return sendJson(res, 401, openAiErrorBody(401, 'mock LLM: invalid API key'));
+		if (options.apiKey !== undefined && request.headers['authorization']?.replace(/^Bearer\s+/i, '') !== options.apiKey) {
+			sendJson(res, 401, openAiErrorBody(401, 'mock LLM: invalid API key'));
+			return;
+		}
 		const problem = strict ? endpointBodyProblem(name, body) : undefined;
-		if (problem !== undefined) return sendJson(res, 400, openAiErrorBody(400, `mock ${name}: ${problem}`));
+		if (problem !== undefined) {
+			sendJson(res, 400, openAiErrorBody(400, `mock ${name}: ${problem}`));
+			return;
+		}
 		const answer = answerEndpoint(name, state.next(), body);
 		if (answer === 'hang') return; // the socket stays open until the client gives up or close() runs
 		sendJson(res, answer.status, answer.body, answer.headers);

@@ -129,7 +129,7 @@ describe('withRetry', () => {
 	});
 
 	/** An attempt that throws the scripted errors in turn, then answers. */
-	const scripted = (errors: unknown[]) => {
+	const scripted = (errors: Error[]) => {
 		const calls: number[] = [];
 		const attempt = (retry: number) => {
 			calls.push(retry);

@@ -63,14 +63,20 @@ export async function callOpenAiEndpoint<T>(
 }
 
 function describeFailure(error: unknown): OpenAiCallFailure {
-	if (error instanceof APIError && typeof error.status === 'number') {
-		const message = shortDetail(apiMessage(error));
-		return {
-			detail: `answered ${error.status}${message ? `: ${message}` : ''}`,
-			status: error.status,
-			retryable: isRetryableStatus(error.status),
-			retryAfterMs: retryAfterMs(error.headers)
-		};
+	if (error instanceof APIError) {
+		// Read into typed locals: the SDK types these fields generically.
+		const status: unknown = error.status;
+		const headers: unknown = error.headers;
+		const body: unknown = error.error;
+		if (typeof status === 'number') {
+			const message = shortDetail(apiMessage(body, error.message));
+			return {
+				detail: `answered ${status}${message ? `: ${message}` : ''}`,
+				status,
+				retryable: isRetryableStatus(status),
+				retryAfterMs: retryAfterMs(headers instanceof Headers ? headers : undefined)
+			};
+		}
 	}
 	// A 200 whose body is not JSON: the server is not speaking the wire format, and won't the next time either.
 	if (error instanceof SyntaxError) return { detail: 'sent a response that is not JSON', retryable: false };

@@ -129,7 +129,7 @@ export function classifyOpenAiError(error: unknown, provider: Extract<ProviderNa
 	if (error instanceof APIConnectionError) return networkError(provider, error);
 	if (error instanceof APIError) {
 		if (typeof error.status === 'number') {
-			return errorFromStatus(provider, error.status, shortDetail(apiMessage(error)), {
+			return errorFromStatus(provider, error.status, shortDetail(apiMessage(error.error, error.message)), {
 				retryAfterMs: retryAfterMs(error.headers),
 				cause: error
 			});
@@ -148,9 +148,11 @@ export function classifyOpenAiError(error: unknown, provider: Extract<ProviderNa
 	return networkError(provider, error);
 }
 
-/** The server's own words in an API error (the SDK's message repeats the status in front of them). */
-export function apiMessage(error: APIError): string {
-	const inner: unknown = error.error;
-	if (typeof inner === 'object' && inner !== null && 'message' in inner && typeof inner.message === 'string') return inner.message;
-	return error.message;
+/**
+ * The server's own words in an API error: the `message` of the error body the SDK parsed (its own message repeats
+ * the status in front of them), else the SDK's message.
+ */
+export function apiMessage(body: unknown, fallback: string): string {
+	if (typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string') return body.message;
+	return fallback;
 }
