@@ -5,7 +5,8 @@ import { eq } from 'drizzle-orm';
 import { sessionSchema } from '../../../src/lib/server/db';
 import * as stage from '../../../src/lib/server/stage';
 import { EventBus } from '../../../src/lib/server/turn';
-import { ImageRunner, placeBackdropSvg, imageKey, retryDelayMs, silhouetteSvg, IMAGE_FAILED_TEXT } from '../../../src/lib/server/images';
+import { ImageRunner, placeBackdropSvg, imageKey, jobRetryPolicy, silhouetteSvg, IMAGE_FAILED_TEXT } from '../../../src/lib/server/images';
+import { decideRetry } from '../../../src/lib/server/retry';
 import { imagesHarness, ScriptedProvider, TEST_POLICY, type ImagesHarness } from './helpers';
 
 const { imageOrders } = sessionSchema;
@@ -153,9 +154,11 @@ describe('image job runner', () => {
 		expect(h.provider.requests).toHaveLength(2);
 	});
 
-	it('doubles the delay per attempt up to the cap', () => {
-		const policy = { retryBaseMs: 5_000, retryMaxMs: 30_000 };
-		expect([1, 2, 3, 4, 5].map((n) => retryDelayMs(n, policy))).toEqual([5_000, 10_000, 20_000, 30_000, 30_000]);
+	it('doubles the delay per attempt up to the cap, exactly (no jitter), until the attempts run out', () => {
+		const policy = jobRetryPolicy({ maxAttempts: 6, retryBaseMs: 5_000, retryMaxMs: 30_000 });
+		const after = (attempts: number) => decideRetry({ retryable: true }, attempts - 1, policy, { random: () => 1 });
+		expect([1, 2, 3, 4, 5].map(after)).toEqual([5_000, 10_000, 20_000, 30_000, 30_000].map((delayMs) => ({ retry: true, delayMs })));
+		expect(after(6)).toEqual({ retry: false, reason: 'out_of_attempts' });
 	});
 
 	it('resumes a job whose runner died (expired lease) after a restart, and leaves one under a live lease alone', async () => {

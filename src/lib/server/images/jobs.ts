@@ -8,7 +8,7 @@
  */
 import { and, asc, eq, gt, isNotNull, isNull, lt, lte, min, or, sql, type SQL } from 'drizzle-orm';
 import { sessionSchema, type SessionExec, type SessionTx } from '../db';
-import { backoffDelayMs, decideRetry, type RetryableFailure, type RetryPolicy } from '../retry';
+import { decideRetry, type RetryableFailure, type RetryPolicy } from '../retry';
 import * as stage from '../stage';
 import { appendEvent } from '../turn/events';
 
@@ -19,7 +19,7 @@ export type ImageJob = typeof imageOrders.$inferSelect;
 export interface ImageJobPolicy {
 	/** Attempts per job, the first included; then it fails visibly. */
 	maxAttempts: number;
-	/** Wait before the second attempt; doubled for each further one, up to `retryMaxMs`. */
+	/** Wait before the second attempt; doubled for each further one, up to `retryMaxMs` (see jobRetryPolicy). */
 	retryBaseMs: number;
 	retryMaxMs: number;
 	/** How long a lease lasts without renewal, and how often a working runner renews it. */
@@ -54,11 +54,6 @@ export const DEFAULT_IMAGE_JOB_POLICY: Readonly<ImageJobPolicy> = Object.freeze(
  */
 export function jobRetryPolicy(policy: Pick<ImageJobPolicy, 'maxAttempts' | 'retryBaseMs' | 'retryMaxMs'>): RetryPolicy {
 	return { maxRetries: Math.max(0, policy.maxAttempts - 1), baseDelayMs: policy.retryBaseMs, maxDelayMs: policy.retryMaxMs, jitter: 0 };
-}
-
-/** Wait after the `attempts`-th failed attempt: base, 2×base, 4×base… capped. */
-export function retryDelayMs(attempts: number, policy: Pick<ImageJobPolicy, 'retryBaseMs' | 'retryMaxMs'>): number {
-	return backoffDelayMs(attempts - 1, jobRetryPolicy({ ...policy, maxAttempts: 1 }));
 }
 
 /** The URL the browser loads an image from; the route checks that the user may see the session. */
