@@ -81,7 +81,7 @@ export type AnthropicBody = v.InferOutput<typeof AnthropicBodySchema>;
 
 export type Checked<T> = { ok: true; body: T } | { ok: false; message: string };
 
-function issuesText(issues: v.BaseIssue<unknown>[]): string {
+export function issuesText(issues: v.BaseIssue<unknown>[]): string {
 	return issues.map((issue) => `${issue.path?.map((p) => String(p.key)).join('.') ?? '(body)'}: ${issue.message}`).join('; ');
 }
 

@@ -1,10 +1,20 @@
 /**
  * A scripted mock LLM server on plain node:http that speaks the real OpenAI Chat Completions and Anthropic
- * Messages wire formats, so the real SDKs run against it. Tests script replies (or a handler), inject faults,
+ * Messages wire formats (and OpenAI's embeddings and images endpoints, see endpoints.ts), so the real SDKs run
+ * against it. Tests script replies (or a handler), inject faults,
  * and read back every request it received.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+	answerEndpoint,
+	endpointBodyProblem,
+	ENDPOINT_ROUTES,
+	type EndpointName,
+	type EndpointRequest,
+	type ScriptedEmbeddings,
+	type ScriptedImage
+} from './endpoints';
 import { checkAnthropicBody, checkOpenAiBody, systemTextOf } from './request-shapes';
 import { CHARS_PER_TOKEN, PromptCache } from './prompt-cache';
 import type { MockHandler, RecordedRequest, ScriptedReply, WireApi } from './types';
@@ -51,8 +61,12 @@ export interface MockLlm {
 	/** Queues replies; each request takes the next one. */
 	script(replies: ScriptedReply[]): void;
 	setHandler(handler: MockHandler | undefined): void;
-	/** Every request received so far, in order. */
+	/** Every chat request received so far, in order (embeddings and images keep their own, below). */
 	readonly requests: RecordedRequest[];
+	/** OpenAI's embeddings endpoint (`/v1/embeddings`): its own script queue and request log. */
+	readonly embeddings: EndpointMock<ScriptedEmbeddings>;
+	/** OpenAI's images endpoint (`/v1/images/generations`): its own script queue and request log. */
+	readonly images: EndpointMock<ScriptedImage>;
 	/** Scripted replies not yet served. */
 	pending(): number;
 	/** Responses still open (streaming, hanging or endless): 0 once every client has finished or walked away. */
@@ -60,6 +74,13 @@ export interface MockLlm {
 	/** Forgets the script and the recorded requests. */
 	reset(): void;
 	close(): Promise<void>;
+}
+
+export interface EndpointMock<Reply> {
+	/** Queues replies; each request takes the next one, then unscripted requests get a well-formed answer. */
+	script(replies: Reply[]): void;
+	readonly requests: EndpointRequest[];
+	pending(): number;
 }
 
 /** Where each wire is served. */
@@ -91,6 +112,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 	const textChunkChars = options.textChunkChars ?? DEFAULT_TEXT_CHUNK_CHARS;
 	const cache = options.promptCache === false ? undefined : new PromptCache();
 	const nextId = (prefix: string) => `${prefix}${(++idCounter).toString().padStart(4, '0')}`;
+	const endpoints = { embeddings: endpointState<ScriptedEmbeddings>(), images: endpointState<ScriptedImage>() };
 
 	async function nextReply(request: RecordedRequest): Promise<ScriptedReply | undefined> {
 		const head = queue[0];
@@ -113,6 +135,11 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		const path = (req.url ?? '/').split('?')[0] ?? '/';
 		if (req.method === 'GET' && path === '/health') {
 			sendJson(res, 200, { ok: true });
+			return;
+		}
+		const endpoint = req.method === 'POST' ? ENDPOINT_ROUTES[path] : undefined;
+		if (endpoint) {
+			await handleEndpoint(endpoint, path, req, res);
 			return;
 		}
 		const api: WireApi | undefined = req.method !== 'POST' ? undefined : ROUTES[path];
@@ -231,6 +258,35 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		res.end();
 	}
 
+	async function handleEndpoint(name: EndpointName, path: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+		open += 1;
+		res.on('close', () => {
+			open -= 1;
+		});
+		const state = endpoints[name];
+		let body: unknown;
+		try {
+			body = JSON.parse(await readBody(req));
+		} catch {
+			sendJson(res, 400, openAiErrorBody(400, `mock ${name}: the body is not JSON`));
+			return;
+		}
+		const request: EndpointRequest = { seq: state.requests.length + 1, path, headers: flatHeaders(req.headers), body };
+		state.requests.push(request);
+		if (options.apiKey !== undefined && request.headers['authorization']?.replace(/^Bearer\s+/i, '') !== options.apiKey) {
+			sendJson(res, 401, openAiErrorBody(401, 'mock LLM: invalid API key'));
+			return;
+		}
+		const problem = strict ? endpointBodyProblem(name, body) : undefined;
+		if (problem !== undefined) {
+			sendJson(res, 400, openAiErrorBody(400, `mock ${name}: ${problem}`));
+			return;
+		}
+		const answer = answerEndpoint(name, state.next(), body);
+		if (answer === 'hang') return; // the socket stays open until the client gives up or close() runs
+		sendJson(res, answer.status, answer.body, answer.headers);
+	}
+
 	function toWireReply(scripted: ScriptedReply, request: RecordedRequest, requestChars: number): WireReply {
 		const text = scripted.text === undefined ? [] : Array.isArray(scripted.text) ? scripted.text : chunkText(scripted.text, textChunkChars);
 		const toolCalls = (scripted.toolCalls ?? []).map((call) => {
@@ -280,6 +336,8 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		anthropicBaseUrl: url,
 		googleBaseUrl: `${url}/v1beta/openai`,
 		requests,
+		embeddings: endpoints.embeddings.mock,
+		images: endpoints.images.mock,
 		script(replies) {
 			for (const reply of replies) queue.push({ reply, remaining: reply.times ?? 1 });
 		},
@@ -293,6 +351,8 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 			queue.length = 0;
 			requests.length = 0;
 			seq = 0;
+			endpoints.embeddings.reset();
+			endpoints.images.reset();
 		},
 		close() {
 			for (const timer of timers) clearInterval(timer);
@@ -303,6 +363,33 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 				server.closeAllConnections();
 			});
 		}
+	};
+}
+
+/** One endpoint's script queue and request log. */
+function endpointState<Reply extends { times?: number }>() {
+	const queue: { reply: Reply; remaining: number }[] = [];
+	const requests: EndpointRequest[] = [];
+	return {
+		requests,
+		next(): Reply | undefined {
+			const head = queue[0];
+			if (!head) return undefined;
+			head.remaining -= 1;
+			if (head.remaining <= 0) queue.shift();
+			return head.reply;
+		},
+		reset() {
+			queue.length = 0;
+			requests.length = 0;
+		},
+		mock: {
+			requests,
+			script(replies: Reply[]) {
+				for (const reply of replies) queue.push({ reply, remaining: reply.times ?? 1 });
+			},
+			pending: () => queue.reduce((sum, entry) => sum + entry.remaining, 0)
+		} satisfies EndpointMock<Reply>
 	};
 }
 

@@ -1,5 +1,4 @@
-/** Test-data factories for the image tests: an app with an injected image provider and clock, a local images server. */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+/** Test-data factories for the image tests: an app with an injected image provider and clock. */
 import { parseConfig } from '../../../src/lib/server/config';
 import { createApp, type App } from '../../../src/lib/server/app';
 import { newId, sessionSchema, type SessionDb } from '../../../src/lib/server/db';
@@ -17,10 +16,8 @@ import type { SessionEvent } from '../../../src/lib/types/events';
 import type { Scheduler } from '../../../src/lib/server/jobs';
 import { tempDir } from '../../helpers/env';
 
-/** A valid 1×1 transparent PNG. */
-export const TINY_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-
-export type Step = 'ok' | 'retryable' | 'fatal' | { gate: Promise<void> };
+/** `{ retryAfterMs }`: a 429 whose service asked for that long a pause. */
+export type Step = 'ok' | 'retryable' | 'fatal' | { gate: Promise<void> } | { retryAfterMs: number };
 
 /** Records every request; answers from a script of steps (then with the offline placeholder). */
 export class ScriptedProvider implements ImageProvider {
@@ -39,6 +36,8 @@ export class ScriptedProvider implements ImageProvider {
 		const step = this.steps.shift() ?? 'ok';
 		if (step === 'retryable') throw new ImageProviderError('image service answered 503', true, 503);
 		if (step === 'fatal') throw new ImageProviderError('image service answered 400: content policy', false, 400);
+		if (typeof step === 'object' && 'retryAfterMs' in step)
+			throw new ImageProviderError('image service answered 429: slow down', true, 429, step.retryAfterMs);
 		if (step !== 'ok') {
 			// Waits at the gate like a slow service, but, like a real one, gives up when the runner aborts.
 			await Promise.race([
@@ -140,60 +139,4 @@ export async function imagesHarness(
 			remove();
 		}
 	};
-}
-
-export interface ImagesServerRequest {
-	method: string;
-	path: string;
-	authorization: string | undefined;
-	body: Record<string, unknown>;
-}
-
-export type ServerStep = 'png' | 'url-only' | 'not-an-image' | 'hang' | { status: number };
-
-/** A local server speaking the OpenAI images wire format; records requests, answers from a script (then a PNG). */
-export async function startImagesServer(
-	steps: ServerStep[] = []
-): Promise<{ baseUrl: string; requests: ImagesServerRequest[]; script(...s: ServerStep[]): void; close(): Promise<void> }> {
-	const requests: ImagesServerRequest[] = [];
-	const server: Server = createServer((req, res) => {
-		void readBody(req).then((raw) => {
-			const parsed: unknown = raw ? JSON.parse(raw) : {};
-			const body = typeof parsed === 'object' && parsed !== null ? Object.fromEntries(Object.entries(parsed)) : {};
-			requests.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization, body });
-			const step = steps.shift() ?? 'png';
-			if (step === 'hang') return;
-			res.setHeader('content-type', 'application/json');
-			if (typeof step === 'object') {
-				res.statusCode = step.status;
-				res.end(JSON.stringify({ error: { message: `scripted ${step.status}` } }));
-			} else if (step === 'url-only') res.end(JSON.stringify({ created: 1, data: [{ url: 'http://example.invalid/x.png' }] }));
-			else if (step === 'not-an-image')
-				res.end(JSON.stringify({ created: 1, data: [{ b64_json: Buffer.from('<html>nope</html>').toString('base64') }] }));
-			else res.end(JSON.stringify({ created: 1, data: [{ b64_json: TINY_PNG_BASE64 }], usage: { total_tokens: 10 } }));
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const address = server.address();
-	if (address === null || typeof address === 'string') throw new Error('images server has no port');
-	return {
-		baseUrl: `http://127.0.0.1:${address.port}/v1`,
-		requests,
-		script: (...s) => steps.push(...s),
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			})
-	};
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-	return new Promise((resolve, reject) => {
-		let data = '';
-		req.setEncoding('utf8');
-		req.on('data', (chunk: string) => (data += chunk));
-		req.on('end', () => resolve(data));
-		req.on('error', reject);
-	});
 }

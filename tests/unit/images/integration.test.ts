@@ -1,6 +1,6 @@
 /**
- * Image jobs with the rest of the app: real turns over the mock LLM ordering images from a local
- * server speaking the OpenAI images wire format, the serving route, hand-made orders under the
+ * Image jobs with the rest of the app: real turns over the mock LLM ordering images from the same mock
+ * vendor's OpenAI images endpoint, the serving route, hand-made orders under the
  * budget guard, and session deletion.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ import { ImageJobError, imageKey, regenerateImage, SVG_CONTENT_SECURITY_POLICY }
 import * as imageRoute from '../../../src/routes/api/v1/sessions/[id]/images/[key]/+server';
 import { turnHarness, type TurnHarness } from '../../helpers/turns';
 import { tempDir } from '../../helpers/env';
-import { startImagesServer, TINY_PNG_BASE64 } from './helpers';
+import { startMockLlm, TINY_PNG_BASE64 } from '../../mock-llm';
 
 const SECRET = 'QUIXOTRYL';
 const cleanups: (() => Promise<void>)[] = [];
@@ -28,15 +28,19 @@ afterEach(async () => {
 
 describe('images ordered by turns', () => {
 	it('reach the image service after the commit with prompts free of story-DB secrets, are metered, and set the stage', async () => {
-		const server = await startImagesServer();
-		cleanups.push(() => server.close());
+		// The image service is a mock vendor of its own, as it is a server of its own in production. Sharing the
+		// LLM's mock, an image request on a loaded machine once failed with "fetch failed" (both clients' sockets
+		// in one pool): a retryable failure the job retries after its backoff, i.e. after this test looks.
+		const service = await startMockLlm();
+		cleanups.push(() => service.close());
 		const h: TurnHarness = await turnHarness('openai', {
 			KANTERA_IMAGES: 'openai',
-			KANTERA_IMAGES_BASE_URL: server.baseUrl,
+			KANTERA_IMAGES_BASE_URL: service.openaiBaseUrl,
 			KANTERA_IMAGES_MODEL: 'test-image',
 			KANTERA_IMAGES_API_KEY: 'sk-img'
 		});
 		cleanups.push(() => h.cleanup());
+		const images = service.images.requests;
 		const secretCalls = [
 			{
 				name: 'story_advance',
@@ -50,7 +54,7 @@ describe('images ordered by turns', () => {
 		// A failed turn orders nothing: the image service hears nothing.
 		h.mock.script([{ toolCalls: secretCalls }, { fault: { kind: 'status', status: 503 }, times: 3 }]);
 		expect((await h.play('who guards the gate?')).status).toBe('failed');
-		expect(server.requests).toHaveLength(0);
+		expect(images).toHaveLength(0);
 
 		h.mock.script([{ toolCalls: secretCalls }, { text: 'Bram steps out of the snow.' }]);
 		const turn = await h.play('who guards the gate?');
@@ -61,14 +65,14 @@ describe('images ordered by turns', () => {
 		);
 		expect(recorded.split(SECRET).length - 1).toBe(3);
 		// …and in none of the requests the image service received.
-		expect(server.requests).toHaveLength(2);
-		for (const request of server.requests) {
+		expect(images).toHaveLength(2);
+		for (const request of images) {
 			const sent = JSON.stringify(request);
 			expect(sent).not.toContain(SECRET);
 			expect(sent).not.toMatch(/heir|betray/);
-			expect(request.authorization).toBe('Bearer sk-img');
+			expect(request.headers['authorization']).toBe('Bearer sk-img');
 		}
-		const bodies = server.requests.map((r) => r.body);
+		const bodies = images.map((r) => r.body);
 		expect(bodies).toContainEqual(
 			expect.objectContaining({
 				model: 'test-image',

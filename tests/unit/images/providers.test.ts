@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig, ConfigError } from '../../../src/lib/server/config';
 import {
 	createImageProvider,
@@ -9,7 +9,7 @@ import {
 	silhouetteSvg,
 	type OpenAIImagesOptions
 } from '../../../src/lib/server/images';
-import { startImagesServer, TINY_PNG_BASE64 } from './helpers';
+import { startMockLlm, TINY_PNG_BASE64, type MockLlm } from '../../mock-llm';
 
 const signal = () => new AbortController().signal;
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -64,16 +64,18 @@ describe('offline placeholders', () => {
 	});
 });
 
-describe('OpenAI images wire format', () => {
-	let server: Awaited<ReturnType<typeof startImagesServer>> | undefined;
+describe('OpenAI images wire format (the real openai SDK against the mock vendor)', () => {
+	let mock: MockLlm;
+	beforeEach(async () => {
+		mock = await startMockLlm();
+	});
 	afterEach(async () => {
-		await server?.close();
-		server = undefined;
+		await mock.close();
 	});
 
-	const options = (baseUrl: string, over: Partial<OpenAIImagesOptions> = {}): OpenAIImagesOptions => ({
+	const options = (over: Partial<OpenAIImagesOptions> = {}): OpenAIImagesOptions => ({
 		id: 'openai',
-		baseUrl,
+		baseUrl: mock.openaiBaseUrl,
 		apiKey: 'sk-images',
 		model: 'gpt-image-1',
 		transparentSprites: true,
@@ -81,19 +83,28 @@ describe('OpenAI images wire format', () => {
 		sizes: { sprite: '1024x1536', background: '1536x1024' },
 		...over
 	});
+	const failureOf = (provider: OpenAIImageProvider) =>
+		provider.generate({ kind: 'background', prompt: 'p', subject: 's', signal: signal() }).then(
+			() => {
+				throw new Error('expected a failure');
+			},
+			(e: unknown) => {
+				if (!(e instanceof ImageProviderError)) throw new Error(`expected an ImageProviderError, got ${String(e)}`);
+				return e;
+			}
+		);
 
 	it('posts to /images/generations with the key, asks for a transparent PNG for sprites, and decodes b64_json', async () => {
-		server = await startImagesServer();
-		const provider = new OpenAIImageProvider(options(server.baseUrl));
+		const provider = new OpenAIImageProvider(options());
 		const sprite = await provider.generate({ kind: 'sprite', prompt: 'Full-body sprite of Bram', subject: 'Bram', signal: signal() });
 		expect(sprite.contentType).toBe('image/png');
 		expect(Buffer.from(sprite.bytes).toString('base64')).toBe(TINY_PNG_BASE64);
 		await provider.generate({ kind: 'background', prompt: 'A gate at dusk', subject: 'Gate', signal: signal() });
-		expect(server.requests.map((r) => [r.method, r.path, r.authorization])).toEqual([
-			['POST', '/v1/images/generations', 'Bearer sk-images'],
-			['POST', '/v1/images/generations', 'Bearer sk-images']
+		expect(mock.images.requests.map((r) => [r.path, r.headers['authorization']])).toEqual([
+			['/v1/images/generations', 'Bearer sk-images'],
+			['/v1/images/generations', 'Bearer sk-images']
 		]);
-		expect(server.requests[0]?.body).toEqual({
+		expect(mock.images.requests[0]?.body).toEqual({
 			model: 'gpt-image-1',
 			prompt: 'Full-body sprite of Bram',
 			n: 1,
@@ -103,7 +114,7 @@ describe('OpenAI images wire format', () => {
 			output_format: 'png'
 		});
 		// Backgrounds are opaque; gpt-image models always answer in base64, so no response_format.
-		expect(server.requests[1]?.body).toEqual({
+		expect(mock.images.requests[1]?.body).toEqual({
 			model: 'gpt-image-1',
 			prompt: 'A gate at dusk',
 			n: 1,
@@ -112,10 +123,9 @@ describe('OpenAI images wire format', () => {
 		});
 	});
 
-	it('asks a compatible server for base64 and sends no transparency or key when not configured', async () => {
-		server = await startImagesServer();
+	it('asks a compatible server for base64 in its own sizes and sends no transparency or key when not configured', async () => {
 		const provider = new OpenAIImageProvider(
-			options(server.baseUrl, {
+			options({
 				id: 'openai-compatible',
 				apiKey: undefined,
 				model: 'sdxl',
@@ -126,43 +136,56 @@ describe('OpenAI images wire format', () => {
 		);
 		expect(provider.id).toBe('openai-compatible');
 		await provider.generate({ kind: 'sprite', prompt: 'Bram', subject: 'Bram', signal: signal() });
-		expect(server.requests[0]?.authorization).toBeUndefined();
-		expect(server.requests[0]?.body).toEqual({ model: 'sdxl', prompt: 'Bram', n: 1, size: '512x768', response_format: 'b64_json' });
+		expect(mock.images.requests[0]?.headers['authorization']).toBeUndefined();
+		expect(mock.images.requests[0]?.body).toEqual({ model: 'sdxl', prompt: 'Bram', n: 1, size: '512x768', response_format: 'b64_json' });
 	});
 
-	it('says whether a failure is worth retrying', async () => {
-		server = await startImagesServer([{ status: 503 }, { status: 429 }, { status: 400 }, { status: 401 }, 'url-only', 'not-an-image']);
-		const provider = new OpenAIImageProvider(options(server.baseUrl));
-		const outcomes: [boolean, number | undefined, string][] = [];
-		for (let i = 0; i < 6; i++) {
-			const err = await provider.generate({ kind: 'background', prompt: 'p', subject: 's', signal: signal() }).then(
-				() => undefined,
-				(e: unknown) => e
-			);
-			if (!(err instanceof ImageProviderError)) throw new Error(`expected an ImageProviderError, got ${String(err)}`);
-			outcomes.push([err.retryable, err.status, err.message]);
-		}
-		expect(outcomes.map(([retryable, status]) => [retryable, status])).toEqual([
+	it('says whether a failure is worth retrying, and how long the service asked to wait', async () => {
+		const inTwoMinutes = new Date(Date.now() + 120_000).toUTCString();
+		mock.images.script([
+			{ fault: { kind: 'status', status: 503 } },
+			{ fault: { kind: 'status', status: 429, retryAfterSeconds: 30 } },
+			{ fault: { kind: 'status', status: 429, retryAfter: inTwoMinutes } },
+			{ fault: { kind: 'status', status: 400 } },
+			{ fault: { kind: 'status', status: 401 } },
+			{ image: 'url-only' },
+			{ image: 'not-an-image' }
+		]);
+		const provider = new OpenAIImageProvider(options());
+		const outcomes: ImageProviderError[] = [];
+		for (let i = 0; i < 7; i++) outcomes.push(await failureOf(provider));
+		expect(outcomes.map((e) => [e.retryable, e.status])).toEqual([
 			[true, 503],
+			[true, 429],
 			[true, 429],
 			[false, 400],
 			[false, 401],
 			[false, undefined],
 			[false, undefined]
 		]);
-		expect(outcomes[2]?.[2]).toContain('scripted 400');
-		expect(outcomes[4]?.[2]).toMatch(/no b64_json.*response_format/);
-		expect(outcomes[5]?.[2]).toMatch(/not a PNG, JPEG or WebP/);
+		expect(outcomes.map((e) => e.retryAfterMs)).toEqual([
+			undefined,
+			30_000,
+			expect.any(Number),
+			undefined,
+			undefined,
+			undefined,
+			undefined
+		]);
+		expect(outcomes[2]?.retryAfterMs).toBeGreaterThan(100_000);
+		expect(outcomes[3]?.message).toContain('scripted 400');
+		expect(outcomes[5]?.message).toMatch(/no b64_json.*response_format/);
+		expect(outcomes[6]?.message).toMatch(/not a PNG, JPEG or WebP/);
+		// One request per call: the SDK's own retries are off, the job runner decides.
+		expect(mock.images.requests).toHaveLength(7);
 	});
 
 	it('abandons an attempt at its timeout (retryable) and stops at once when the caller aborts', async () => {
-		server = await startImagesServer(['hang', 'hang']);
-		const provider = new OpenAIImageProvider(options(server.baseUrl, { timeoutMs: 50 }));
-		const timedOut = await provider.generate({ kind: 'background', prompt: 'p', subject: 's', signal: signal() }).catch((e: unknown) => e);
-		expect(timedOut).toBeInstanceOf(ImageProviderError);
+		mock.images.script([{ fault: { kind: 'hang' }, times: 2 }]);
+		const timedOut = await failureOf(new OpenAIImageProvider(options({ timeoutMs: 50 })));
 		expect(timedOut).toMatchObject({ retryable: true, message: expect.stringContaining('timed out') });
 		const controller = new AbortController();
-		const slow = new OpenAIImageProvider(options(server.baseUrl));
+		const slow = new OpenAIImageProvider(options());
 		const pending = slow.generate({ kind: 'background', prompt: 'p', subject: 's', signal: controller.signal }).catch((e: unknown) => e);
 		controller.abort(new Error('stopping'));
 		expect(await pending).toMatchObject({ message: 'stopping' });

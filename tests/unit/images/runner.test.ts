@@ -5,7 +5,8 @@ import { eq } from 'drizzle-orm';
 import { sessionSchema } from '../../../src/lib/server/db';
 import * as stage from '../../../src/lib/server/stage';
 import { EventBus } from '../../../src/lib/server/turn';
-import { ImageRunner, placeBackdropSvg, imageKey, retryDelayMs, silhouetteSvg, IMAGE_FAILED_TEXT } from '../../../src/lib/server/images';
+import { ImageRunner, placeBackdropSvg, imageKey, jobRetryPolicy, silhouetteSvg, IMAGE_FAILED_TEXT } from '../../../src/lib/server/images';
+import { decideRetry } from '../../../src/lib/server/retry';
 import { imagesHarness, ScriptedProvider, TEST_POLICY, type ImagesHarness } from './helpers';
 
 const { imageOrders } = sessionSchema;
@@ -139,9 +140,25 @@ describe('image job runner', () => {
 		expect((await h.events()).map((e) => e.type)).toContain('image.failed');
 	});
 
-	it('doubles the delay per attempt up to the cap', () => {
-		const policy = { retryBaseMs: 5_000, retryMaxMs: 30_000 };
-		expect([1, 2, 3, 4, 5].map((n) => retryDelayMs(n, policy))).toEqual([5_000, 10_000, 20_000, 30_000, 30_000]);
+	it("waits out the service's Retry-After when it is longer than the backoff, and gives up when it is past the cap", async () => {
+		const base = TEST_POLICY.retryBaseMs ?? 0;
+		const cap = TEST_POLICY.retryMaxMs ?? 0;
+		h = await imagesHarness({ steps: [{ retryAfterMs: 5 * base }, { retryAfterMs: cap + 1 }] });
+		const id = await h.orderSprite('Bram');
+		const start = h.clock.now;
+		await h.run();
+		expect(await h.order(id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: start + 5 * base });
+		h.clock.now = start + 5 * base;
+		await h.run();
+		expect(await h.order(id)).toMatchObject({ status: 'failed', attempts: 2, error: 'image service answered 429: slow down' });
+		expect(h.provider.requests).toHaveLength(2);
+	});
+
+	it('doubles the delay per attempt up to the cap, exactly (no jitter), until the attempts run out', () => {
+		const policy = jobRetryPolicy({ maxAttempts: 6, retryBaseMs: 5_000, retryMaxMs: 30_000 });
+		const after = (attempts: number) => decideRetry({ retryable: true }, attempts - 1, policy, { random: () => 1 });
+		expect([1, 2, 3, 4, 5].map(after)).toEqual([5_000, 10_000, 20_000, 30_000, 30_000].map((delayMs) => ({ retry: true, delayMs })));
+		expect(after(6)).toEqual({ retry: false, reason: 'out_of_attempts' });
 	});
 
 	it('resumes a job whose runner died (expired lease) after a restart, and leaves one under a live lease alone', async () => {

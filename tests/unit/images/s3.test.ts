@@ -14,7 +14,8 @@ import { bodyOf, Session } from '../api/shapes';
 import { parseConfig } from '../../../src/lib/server/config';
 import { sessionSchema } from '../../../src/lib/server/db';
 import { imageKey, ImageStoreError, S3ImageStore, type S3StoreOptions } from '../../../src/lib/server/images';
-import { orderSprite, TINY_PNG_BASE64 } from './helpers';
+import { TINY_PNG_BASE64 } from '../../mock-llm';
+import { orderSprite } from './helpers';
 
 let s3: LocalS3;
 beforeAll(async () => {

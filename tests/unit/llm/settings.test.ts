@@ -1,8 +1,7 @@
-/** LLM settings: the config variables, createProvider's checks, and the backoff policy. */
+/** LLM settings: the config variables, createProvider's checks, and Retry-After on a real stream. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../../src/lib/server/config';
 import { createProvider, LlmConfigError, LlmError, providerSettingsFromConfig } from '../../../src/lib/server/llm';
-import { backoffDelayMs } from '../../../src/lib/server/llm/guarded-stream';
 import { startMockLlm, type MockLlm } from '../../mock-llm';
 import { drain, failureOf, providerFor, request, TEST_KEY } from './helpers';
 
@@ -90,15 +89,6 @@ describe('createProvider', () => {
 		);
 		expect(() => createProvider({ provider: 'openai', apiKey: 'k', timeouts: { idleMs: 0 } })).toThrow(/timeouts.idleMs/);
 		expect(() => createProvider({ provider: 'anthropic', apiKey: 'k', retry: { maxRetries: 1.5 } })).toThrow(/maxRetries/);
-	});
-});
-
-describe('backoff', () => {
-	const policy = { maxRetries: 5, baseDelayMs: 100, maxDelayMs: 1_000 };
-	it('doubles per attempt, is jittered by at most half, and is capped', () => {
-		expect([0, 1, 2, 3].map((n) => backoffDelayMs(n, policy, () => 0))).toEqual([100, 200, 400, 800]);
-		expect(backoffDelayMs(2, policy, () => 1)).toBe(200);
-		expect(backoffDelayMs(10, policy, () => 0)).toBe(1_000);
 	});
 });
 

@@ -87,6 +87,16 @@ describe('preset covers', () => {
 		expect(failed?.image).toMatch(/\.svg$/);
 	});
 
+	it('gives up at once on an error another try cannot fix, as stage images do', async () => {
+		const provider = new ScriptedProvider();
+		const { app, author } = await appAfterStartUp(provider);
+		provider.script('fatal', 'ok');
+		const row = await createFromInput(app, author, presetInput());
+		expect(await settled(app, row.id)).toBe('failed');
+		expect(await app.covers.get(row.id)).toMatchObject({ attempts: 1, status: 'failed', error: expect.stringContaining('400') });
+		expect(provider.requests).toHaveLength(1);
+	});
+
 	it('redraws only when the opening scene changed', async () => {
 		const provider = new ScriptedProvider();
 		const { app, author } = await appAfterStartUp(provider);

@@ -1,6 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import * as v from 'valibot';
 import {
 	createEmbedder,
 	EmbeddingConfigError,
@@ -10,6 +8,7 @@ import {
 	OpenAICompatibleEmbedder
 } from '../../../src/lib/server/search';
 import { parseConfig, OFFLINE_EMBEDDING_DIMENSIONS } from '../../../src/lib/server/config';
+import { startMockLlm, type MockLlm } from '../../mock-llm';
 
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);
 
@@ -69,127 +68,116 @@ describe('createEmbedder', () => {
 	});
 });
 
-/** A local /v1/embeddings server speaking OpenAI's wire format, scripted per request. */
-type Script = (body: RequestBody, req: IncomingMessage, res: ServerResponse) => void;
-const RequestBody = v.object({
-	model: v.string(),
-	input: v.array(v.string()),
-	encoding_format: v.optional(v.string()),
-	dimensions: v.optional(v.number())
-});
-type RequestBody = v.InferOutput<typeof RequestBody>;
-
-function embeddingsResponse(body: RequestBody, dims: number, order: 'asc' | 'desc' = 'asc') {
-	const data = body.input.map((text, index) => ({
-		object: 'embedding',
-		index,
-		embedding: Array.from({ length: dims }, (_, j) => (j === index % dims ? 1 : 0) + text.length / 1000)
-	}));
-	if (order === 'desc') data.reverse();
-	return { object: 'list', data, model: body.model, usage: { prompt_tokens: 3, total_tokens: 3 } };
-}
-
-describe('OpenAICompatibleEmbedder against a local server', () => {
-	let server: Server;
-	let baseUrl: string;
-	let scripts: Script[];
-	let seen: { body: RequestBody; auth: string | undefined; path: string | undefined }[];
-
+describe('OpenAICompatibleEmbedder against the mock vendor (the real openai SDK over HTTP)', () => {
+	let mock: MockLlm;
 	beforeEach(async () => {
-		scripts = [];
-		seen = [];
-		server = createServer((req, res) => {
-			let raw = '';
-			req.on('data', (c: Buffer) => (raw += c.toString()));
-			req.on('end', () => {
-				const body = v.parse(RequestBody, JSON.parse(raw));
-				seen.push({ body, auth: req.headers.authorization, path: req.url });
-				const script = scripts.shift();
-				if (!script) {
-					res.writeHead(500).end('no script');
-					return;
-				}
-				script(body, req, res);
-			});
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		const address = server.address();
-		if (!address || typeof address === 'string') throw new Error('server has no TCP address');
-		baseUrl = `http://127.0.0.1:${address.port}/v1`;
+		mock = await startMockLlm();
 	});
 	afterEach(async () => {
-		server.closeAllConnections();
-		await new Promise((resolve) => server.close(resolve));
+		await mock.close();
 	});
 
-	const json =
-		(status: number, payload: unknown, headers: Record<string, string> = {}): Script =>
-		(_b, _r, res) => {
-			res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
-		};
-	const ok =
-		(dims: number, order: 'asc' | 'desc' = 'asc'): Script =>
-		(body, _r, res) => {
-			res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(embeddingsResponse(body, dims, order)));
-		};
+	const fast = { baseDelayMs: 1, maxDelayMs: 50 };
+	const bodies = () => mock.embeddings.requests.map((r) => r.body);
 
 	it('sends model, input, dimensions and key, and returns vectors in input order', async () => {
-		scripts.push(ok(4, 'desc'));
-		const e = new OpenAICompatibleEmbedder({ baseUrl: `${baseUrl}/`, apiKey: 'sk-test', model: 'm', dimensions: 4 });
+		mock.embeddings.script([{ reverse: true }]);
+		const e = new OpenAICompatibleEmbedder({ baseUrl: `${mock.openaiBaseUrl}/`, apiKey: 'sk-test', model: 'm', dimensions: 4 });
 		const vectors = await e.embed(['a', 'bb', 'ccc']);
-		expect(seen[0]).toEqual({
-			body: { model: 'm', input: ['a', 'bb', 'ccc'], encoding_format: 'float', dimensions: 4 },
-			auth: 'Bearer sk-test',
-			path: '/v1/embeddings'
-		});
+		const [sent] = mock.embeddings.requests;
+		expect(sent?.path).toBe('/v1/embeddings');
+		expect(sent?.headers['authorization']).toBe('Bearer sk-test');
+		expect(sent?.body).toEqual({ model: 'm', input: ['a', 'bb', 'ccc'], encoding_format: 'float', dimensions: 4 });
 		expect(vectors.map((x) => Array.from(x).indexOf(Math.max(...x)))).toEqual([0, 1, 2]);
 		expect(vectors[1]?.[3]).toBeCloseTo(0.002, 6);
 	});
 
+	it('sends no key to a server that needs none, and no dimensions the model has natively', async () => {
+		const e = new OpenAICompatibleEmbedder({ baseUrl: mock.openaiBaseUrl, model: 'text-embedding-3-small' });
+		expect(await e.embed(['x'])).toEqual([expect.any(Float32Array)]);
+		expect(mock.embeddings.requests[0]?.headers['authorization']).toBeUndefined();
+		expect(bodies()).toEqual([{ model: 'text-embedding-3-small', input: ['x'], encoding_format: 'float' }]);
+	});
+
 	it('retries 429 and 5xx with backoff, then succeeds', async () => {
-		scripts.push(json(429, { error: { message: 'slow down' } }, { 'retry-after': '0' }), json(503, { error: 'busy' }), ok(2));
-		const e = new OpenAICompatibleEmbedder({ baseUrl, model: 'm', dimensions: 2, backoffMs: 1 });
+		mock.embeddings.script([
+			{ fault: { kind: 'status', status: 429, message: 'slow down', retryAfterSeconds: 0 } },
+			{ fault: { kind: 'status', status: 503 } }
+		]);
+		const e = new OpenAICompatibleEmbedder({ baseUrl: mock.openaiBaseUrl, model: 'm', dimensions: 2, retry: fast });
 		expect(await e.embed(['x'])).toHaveLength(1);
-		expect(seen).toHaveLength(3);
+		expect(mock.embeddings.requests).toHaveLength(3);
 	});
 
 	it('gives up after the bounded retries with the status in the error', async () => {
-		for (let i = 0; i < 5; i++) scripts.push(json(500, { error: 'down' }));
-		const e = new OpenAICompatibleEmbedder({ baseUrl, model: 'm', dimensions: 2, backoffMs: 1, maxRetries: 2 });
+		mock.embeddings.script([{ fault: { kind: 'status', status: 500 }, times: 5 }]);
+		const e = new OpenAICompatibleEmbedder({ baseUrl: mock.openaiBaseUrl, model: 'm', dimensions: 2, retry: { ...fast, maxRetries: 2 } });
 		const err = await e.embed(['x']).catch((x: unknown) => x);
 		expect(err).toBeInstanceOf(EmbeddingError);
-		expect(err).toMatchObject({ status: 500 });
-		expect(seen).toHaveLength(3);
+		expect(err).toMatchObject({ status: 500, retryable: true });
+		expect(mock.embeddings.requests).toHaveLength(3);
+	});
+
+	it("leaves retrying to our policy alone: the SDK's own retries are off", async () => {
+		mock.embeddings.script([{ fault: { kind: 'status', status: 503 }, times: 5 }]);
+		const e = new OpenAICompatibleEmbedder({ baseUrl: mock.openaiBaseUrl, model: 'm', dimensions: 2, retry: { maxRetries: 0 } });
+		await expect(e.embed(['x'])).rejects.toMatchObject({ status: 503 });
+		expect(mock.embeddings.requests).toHaveLength(1);
 	});
 
 	it('does not retry a client error', async () => {
-		scripts.push(json(400, { error: { message: 'bad model' } }), ok(2));
-		const e = new OpenAICompatibleEmbedder({ baseUrl, model: 'm', dimensions: 2, backoffMs: 1 });
+		mock.embeddings.script([{ fault: { kind: 'status', status: 400, message: 'bad model' } }]);
+		const e = new OpenAICompatibleEmbedder({ baseUrl: mock.openaiBaseUrl, model: 'm', dimensions: 2, retry: fast });
 		await expect(e.embed(['x'])).rejects.toThrow(/400.*bad model/);
-		expect(seen).toHaveLength(1);
+		expect(mock.embeddings.requests).toHaveLength(1);
+	});
+
+	it('gives up at once when Retry-After, in seconds or as an HTTP date, asks for longer than the cap', async () => {
+		const inAnHour = new Date(Date.now() + 3_600_000).toUTCString();
+		mock.embeddings.script([
+			{ fault: { kind: 'status', status: 429, retryAfterSeconds: 60 } },
+			{ fault: { kind: 'status', status: 503, retryAfter: inAnHour } }
+		]);
+		const e = new OpenAICompatibleEmbedder({
+			baseUrl: mock.openaiBaseUrl,
+			model: 'm',
+			dimensions: 2,
+			retry: { ...fast, maxRetryAfterMs: 20_000 }
+		});
+		await expect(e.embed(['x'])).rejects.toMatchObject({ status: 429, retryAfterMs: 60_000 });
+		const dated = await e.embed(['x']).catch((x: unknown) => x);
+		expect(dated).toMatchObject({ status: 503 });
+		expect(dated instanceof EmbeddingError && dated.retryAfterMs).toBeGreaterThan(3_500_000);
+		expect(mock.embeddings.requests).toHaveLength(2);
 	});
 
 	it('rejects malformed responses and wrong dimensions', async () => {
-		scripts.push(json(200, { data: [{ index: 0, embedding: 'nope' }] }), ok(3), json(200, { data: [] }));
-		const e = new OpenAICompatibleEmbedder({ baseUrl, model: 'm', dimensions: 2, maxRetries: 0 });
+		mock.embeddings.script([{ body: { data: [{ index: 0, embedding: 'nope' }] } }, { dimensions: 3 }, { body: { data: [] } }]);
+		const e = new OpenAICompatibleEmbedder({ baseUrl: mock.openaiBaseUrl, model: 'm', dimensions: 2, retry: { maxRetries: 0 } });
 		await expect(e.embed(['x'])).rejects.toThrow(EmbeddingError);
 		await expect(e.embed(['x'])).rejects.toThrow(/3 dimensions, expected 2/);
 		await expect(e.embed(['x'])).rejects.toThrow(/no vector for input 0/);
 	});
 
 	it('times out a hanging server', async () => {
-		scripts.push(() => undefined);
-		const e = new OpenAICompatibleEmbedder({ baseUrl, model: 'm', dimensions: 2, timeoutMs: 50, maxRetries: 0 });
+		mock.embeddings.script([{ fault: { kind: 'hang' } }]);
+		const e = new OpenAICompatibleEmbedder({
+			baseUrl: mock.openaiBaseUrl,
+			model: 'm',
+			dimensions: 2,
+			timeoutMs: 50,
+			retry: { maxRetries: 0 }
+		});
 		await expect(e.embed(['x'])).rejects.toThrow(/timed out/);
 	});
 
 	it('stops at once when the caller aborts', async () => {
-		scripts.push(() => undefined);
-		const e = new OpenAICompatibleEmbedder({ baseUrl, model: 'm', dimensions: 2 });
+		mock.embeddings.script([{ fault: { kind: 'hang' } }]);
+		const e = new OpenAICompatibleEmbedder({ baseUrl: mock.openaiBaseUrl, model: 'm', dimensions: 2 });
 		const controller = new AbortController();
 		const pending = e.embed(['x'], controller.signal);
 		setTimeout(() => controller.abort(new Error('turn cancelled')), 20);
 		await expect(pending).rejects.toThrow('turn cancelled');
-		expect(seen.length).toBeLessThanOrEqual(1);
+		expect(mock.embeddings.requests.length).toBeLessThanOrEqual(1);
 	});
 });

@@ -11,6 +11,7 @@
 import * as v from 'valibot';
 import { eq, lt, sql, type SQL } from 'drizzle-orm';
 import { controlSchema, newId, type ControlDrizzle } from '../db';
+import { sleep } from '../retry';
 import { BudgetExceededError, type ScopeName } from './guard';
 import { callCounts, utcDay, utcMonth, type MoneyLimits } from './usage';
 import { callLogInsert, type CallRecord } from './calls';
@@ -155,7 +156,7 @@ export async function reserveWhenFree(
 		opts.signal.throwIfAborted();
 		const r = await reserve(db, payer, limits, micros, opts.now(), opts.ttlMs);
 		if (r.ok || r.final) return r;
-		await pause(RESERVATION_RETRY_MS, opts.signal);
+		await sleep(RESERVATION_RETRY_MS, opts.signal);
 	}
 }
 
@@ -204,18 +205,4 @@ export async function release(
 export async function reservedMicros(db: ControlDrizzle): Promise<number> {
 	const [row] = await db.select({ n: sql<number>`coalesce(sum(${budgetReservations.micros}), 0)` }).from(budgetReservations);
 	return Number(row?.n ?? 0);
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-	return new Promise((resolve, reject) => {
-		const timer = setTimeout(() => {
-			signal.removeEventListener('abort', onAbort);
-			resolve();
-		}, ms);
-		const onAbort = () => {
-			clearTimeout(timer);
-			reject(signal.reason);
-		};
-		signal.addEventListener('abort', onAbort, { once: true });
-	});
 }

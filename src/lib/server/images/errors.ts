@@ -1,11 +1,15 @@
 /** Typed errors of the image layer: provider failures (retryable or not), bad storage keys, and job requests. */
 
-/** An image service failed. `retryable` says whether the job runner should try again later. */
+/**
+ * An image service failed. `retryable` says whether the job runner should try again later, `retryAfterMs` how
+ * long the service asked it to wait (the retry policy honours it up to its cap).
+ */
 export class ImageProviderError extends Error {
 	constructor(
 		message: string,
 		readonly retryable: boolean,
-		readonly status?: number
+		readonly status?: number,
+		readonly retryAfterMs?: number
 	) {
 		super(message);
 		this.name = 'ImageProviderError';

@@ -14,7 +14,7 @@ export {
 	IMAGE_LEASE_RENEW_MS,
 	IMAGE_JOBS_PER_SESSION,
 	DEFAULT_IMAGE_JOB_POLICY,
-	retryDelayMs,
+	jobRetryPolicy,
 	IMAGE_FAILED_TEXT,
 	imageUrl,
 	type ImageJob,

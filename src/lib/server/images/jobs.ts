@@ -8,6 +8,7 @@
  */
 import { and, asc, eq, gt, isNotNull, isNull, lt, lte, min, or, sql, type SQL } from 'drizzle-orm';
 import { sessionSchema, type SessionExec, type SessionTx } from '../db';
+import { decideRetry, type RetryableFailure, type RetryPolicy } from '../retry';
 import * as stage from '../stage';
 import { appendEvent } from '../turn/events';
 
@@ -18,7 +19,7 @@ export type ImageJob = typeof imageOrders.$inferSelect;
 export interface ImageJobPolicy {
 	/** Attempts per job, the first included; then it fails visibly. */
 	maxAttempts: number;
-	/** Wait before the second attempt; doubled for each further one, up to `retryMaxMs`. */
+	/** Wait before the second attempt; doubled for each further one, up to `retryMaxMs` (see jobRetryPolicy). */
 	retryBaseMs: number;
 	retryMaxMs: number;
 	/** How long a lease lasts without renewal, and how often a working runner renews it. */
@@ -46,9 +47,13 @@ export const DEFAULT_IMAGE_JOB_POLICY: Readonly<ImageJobPolicy> = Object.freeze(
 	jobsPerSession: IMAGE_JOBS_PER_SESSION
 });
 
-/** Wait after the `attempts`-th failed attempt: base, 2×base, 4×base… capped. */
-export function retryDelayMs(attempts: number, policy: Pick<ImageJobPolicy, 'retryBaseMs' | 'retryMaxMs'>): number {
-	return Math.min(policy.retryBaseMs * 2 ** Math.max(0, attempts - 1), policy.retryMaxMs);
+/**
+ * The job policy as the server's retry policy. No jitter: a job's next attempt is a time in the database that
+ * operators and tests can predict, and jobs are spread by when their turns committed. A service's Retry-After
+ * is honoured up to `retryMaxMs`; asking for longer fails the job.
+ */
+export function jobRetryPolicy(policy: Pick<ImageJobPolicy, 'maxAttempts' | 'retryBaseMs' | 'retryMaxMs'>): RetryPolicy {
+	return { maxRetries: Math.max(0, policy.maxAttempts - 1), baseDelayMs: policy.retryBaseMs, maxDelayMs: policy.retryMaxMs, jitter: 0 };
 }
 
 /** The URL the browser loads an image from; the route checks that the user may see the session. */
@@ -178,16 +183,16 @@ export async function completeJob(
 export type FailureOutcome = { status: 'lost' } | { status: 'retry'; at: number } | { status: 'failed' };
 
 /**
- * Records a failed attempt: the job waits for its backoff and runs again, or — out of attempts, or
- * when another try can't help — fails visibly with an `image.failed` event. The target keeps its
- * placeholder (or its previous image): nothing else changes.
+ * Records a failed attempt: the job waits for its backoff (or the service's Retry-After) and runs again,
+ * or — out of attempts, or when another try can't help — fails visibly with an `image.failed` event.
+ * The target keeps its placeholder (or its previous image): nothing else changes.
  */
 export async function failAttempt(
 	tx: SessionTx,
 	job: ImageJob,
 	owner: string,
 	error: string,
-	retryable: boolean,
+	failure: RetryableFailure,
 	now: number,
 	policy: ImageJobPolicy
 ): Promise<FailureOutcome> {
@@ -196,11 +201,12 @@ export async function failAttempt(
 		.from(imageOrders)
 		.where(and(eq(imageOrders.id, job.id), eq(imageOrders.status, 'running'), eq(imageOrders.leaseOwner, owner)));
 	if (!current) return { status: 'lost' };
-	if (!retryable || current.attempts >= policy.maxAttempts) {
+	const decision = decideRetry(failure, current.attempts - 1, jobRetryPolicy(policy));
+	if (!decision.retry) {
 		await giveUp(tx, current, error, now);
 		return { status: 'failed' };
 	}
-	const at = now + retryDelayMs(current.attempts, policy);
+	const at = now + decision.delayMs;
 	await tx
 		.update(imageOrders)
 		.set({ status: 'pending', error, nextAttemptAt: at, leaseOwner: null, leaseExpiresAt: null, updatedAt: now })

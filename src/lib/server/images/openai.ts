@@ -1,10 +1,11 @@
 /**
  * Images from the OpenAI images API (`POST {baseUrl}/images/generations`) or any server speaking its
- * wire format (LocalAI, vLLM-style gateways…). Plain fetch, not an SDK: SDKs live in $lib/server/llm
- * only, and this is one small request. One attempt per call with a timeout; retries are the job
- * runner's, which is why errors say whether another try could help.
+ * wire format (LocalAI, vLLM-style gateways…), through the `openai` SDK (its client comes from llm).
+ * One attempt per call with a timeout; retries are the job runner's (the server's one retry policy),
+ * which is why errors say whether another try could help and how long the server asked us to wait.
  */
 import * as v from 'valibot';
+import { callOpenAiEndpoint, createOpenAiEndpointClient, type OpenAiEndpointClient } from '../llm';
 import { ImageProviderError } from './errors';
 import { sniffRaster, type GeneratedImage, type ImageProvider, type ImageRequest } from './provider';
 
@@ -15,11 +16,6 @@ export const IMAGE_REQUEST_TIMEOUT_MS = 180_000;
 export const MAX_IMAGE_BYTES = 16 * 1024 * 1024;
 /** base64 grows data by 4/3. */
 const MAX_BASE64_CHARS = Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 4;
-/** Error bodies are quoted in messages up to this length. */
-const ERROR_DETAIL_CHARS = 300;
-/** Statuses worth another attempt later: timeouts, conflicts, rate limits and server trouble. */
-const RETRYABLE_STATUSES = new Set([408, 409, 425, 429]);
-const FIRST_SERVER_ERROR = 500;
 
 const ResponseSchema = v.object({
 	data: v.pipe(
@@ -47,16 +43,19 @@ export interface OpenAIImagesOptions {
 	quality: string | undefined;
 	sizes: { sprite: string; background: string };
 	timeoutMs?: number;
-	fetch?: typeof fetch;
 }
 
 export class OpenAIImageProvider implements ImageProvider {
 	readonly id: string;
+	/** Named in error messages (the SDK appends `/images/generations` to the base URL). */
 	private readonly url: string;
+	private readonly client: OpenAiEndpointClient;
 
 	constructor(private readonly options: OpenAIImagesOptions) {
 		this.id = options.id;
-		this.url = `${options.baseUrl.replace(/\/+$/, '')}/images/generations`;
+		const baseUrl = options.baseUrl.replace(/\/+$/, '');
+		this.url = `${baseUrl}/images/generations`;
+		this.client = createOpenAiEndpointClient({ baseUrl, apiKey: options.apiKey || undefined });
 	}
 
 	/** The JSON body sent for a request: exported through the class for the wire-format tests. */
@@ -80,40 +79,18 @@ export class OpenAIImageProvider implements ImageProvider {
 
 	async generate(request: ImageRequest): Promise<GeneratedImage> {
 		const timeoutMs = this.options.timeoutMs ?? IMAGE_REQUEST_TIMEOUT_MS;
-		const timeout = AbortSignal.timeout(timeoutMs);
-		const headers: Record<string, string> = { 'content-type': 'application/json' };
-		if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
-		let response: Response;
-		try {
-			const doFetch = this.options.fetch ?? fetch;
-			response = await doFetch(this.url, {
-				method: 'POST',
-				headers,
-				body: JSON.stringify(this.body(request)),
-				signal: AbortSignal.any([request.signal, timeout])
-			});
-		} catch (err) {
-			if (request.signal.aborted) throw request.signal.reason;
-			const reason = timeout.aborted ? `timed out after ${timeoutMs} ms` : err instanceof Error ? err.message : String(err);
-			throw new ImageProviderError(`image request to ${this.url} failed: ${reason}`, true);
+		// The SDK's generic post, not `images.generate`: its typed sizes and qualities are OpenAI's own lists, and a
+		// compatible server may take others (512x768). The answer is validated below either way.
+		const result = await callOpenAiEndpoint(
+			(options) => this.client.post<unknown>('/images/generations', { body: this.body(request), ...options }),
+			request.signal,
+			timeoutMs
+		);
+		if (!result.ok) {
+			const { detail, status, retryable, retryAfterMs } = result.failure;
+			throw new ImageProviderError(`image request to ${this.url} ${detail}`, retryable, status, retryAfterMs);
 		}
-		if (!response.ok) {
-			const detail = (await response.text().catch(() => '')).slice(0, ERROR_DETAIL_CHARS);
-			const retryable = RETRYABLE_STATUSES.has(response.status) || response.status >= FIRST_SERVER_ERROR;
-			throw new ImageProviderError(
-				`image request to ${this.url} answered ${response.status}${detail ? `: ${detail}` : ''}`,
-				retryable,
-				response.status
-			);
-		}
-		let json: unknown;
-		try {
-			json = await response.json();
-		} catch {
-			if (request.signal.aborted) throw request.signal.reason;
-			throw new ImageProviderError(`image response from ${this.url} is not JSON`, true);
-		}
-		return this.decode(json);
+		return this.decode(result.value);
 	}
 
 	private decode(json: unknown): GeneratedImage {

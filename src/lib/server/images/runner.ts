@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
 import { controlSchema, newId, sessionSchema, type ControlDb, type SessionDb, type SessionDbPool } from '../db';
 import { release, reserveWhenFree, settle, type Payer, type Reservation, type ScopeLimits } from '../budget';
+import type { RetryableFailure } from '../retry';
 import type { EventBus } from '../turn/events';
 import { ImageProviderError } from './errors';
 import type { ImageProvider } from './provider';
@@ -199,7 +200,7 @@ export class ImageRunner {
 				throw err;
 			}
 			if (!reservation.ok) {
-				await this.fail(s, job, `Not generated: ${reservation.exceeded.message}.`, false);
+				await this.fail(s, job, `Not generated: ${reservation.exceeded.message}.`, { retryable: false });
 				return;
 			}
 			reservationId = reservation.id;
@@ -214,12 +215,12 @@ export class ImageRunner {
 			if (payer) await release(payer.budget.control.db, reservationId);
 			// Stopping or a lost lease: leave the job to whoever holds it, or to the lease's expiry.
 			if (signal.aborted) return;
-			const retryable = err instanceof ImageProviderError ? err.retryable : true;
+			const failure: RetryableFailure = err instanceof ImageProviderError ? err : { retryable: true };
 			const message = err instanceof Error ? err.message : String(err);
 			console.warn(
 				`[kantera] image ${job.id} (${job.target} "${job.targetName}") attempt ${job.attempts} via ${this.deps.provider.id} failed: ${message}`
 			);
-			await this.fail(s, job, message, retryable);
+			await this.fail(s, job, message, failure);
 			return;
 		}
 		if (payer) await settle(payer.budget.control.db, reservationId, payer.who, payer.budget.priceMicros, this.now());
@@ -232,9 +233,9 @@ export class ImageRunner {
 		if (done.status === 'applied') this.deps.bus.notify(s.id);
 	}
 
-	private async fail(s: SessionDb, job: ImageJob, error: string, retryable: boolean): Promise<void> {
+	private async fail(s: SessionDb, job: ImageJob, error: string, failure: RetryableFailure): Promise<void> {
 		const message = error.length > MAX_ERROR_CHARS ? `${error.slice(0, MAX_ERROR_CHARS - 1)}…` : error;
-		const outcome = await s.write((tx) => failAttempt(tx, job, this.owner, message, retryable, this.now(), this.policy));
+		const outcome = await s.write((tx) => failAttempt(tx, job, this.owner, message, failure, this.now(), this.policy));
 		if (outcome.status === 'failed') this.deps.bus.notify(s.id);
 	}
 

@@ -10,7 +10,8 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import * as v from 'valibot';
 import { AnthropicStreamDecoder } from './anthropic-decoder';
-import { errorFromStatus, LlmError, networkError, retryAfterMs, shortDetail } from './errors';
+import { retryAfterMs } from '../retry';
+import { errorFromStatus, LlmError, networkError, shortDetail } from './errors';
 import { guardedStream, type LlmRetryPolicy, type LlmTimeouts } from './guarded-stream';
 import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest, LlmToolSpec } from './types';
 

@@ -1,5 +1,6 @@
 /** Builds a provider from settings; the only place that picks an adapter. */
 import type { LlmConfig } from '../config/llm';
+import { checkRetryPolicy } from '../retry';
 import { ANTHROPIC_DEFAULT_BASE_URL, createAnthropicProvider } from './anthropic';
 import { LlmConfigError } from './errors';
 import { DEFAULT_RETRY, DEFAULT_TIMEOUTS, type LlmRetryPolicy, type LlmTimeouts } from './guarded-stream';
@@ -95,14 +96,6 @@ function checkNumbers(timeouts: LlmTimeouts, retry: LlmRetryPolicy, provider: Pr
 		if (!Number.isFinite(value) || value <= 0)
 			throw new LlmConfigError(`${name} must be a positive number of milliseconds, got ${value}.`, provider);
 	}
-	const nonNegative = {
-		'retry.maxRetries': retry.maxRetries,
-		'retry.baseDelayMs': retry.baseDelayMs,
-		'retry.maxDelayMs': retry.maxDelayMs
-	};
-	for (const [name, value] of Object.entries(nonNegative)) {
-		if (!Number.isFinite(value) || value < 0) throw new LlmConfigError(`${name} must be zero or more, got ${value}.`, provider);
-	}
-	if (!Number.isInteger(retry.maxRetries))
-		throw new LlmConfigError(`retry.maxRetries must be a whole number, got ${retry.maxRetries}.`, provider);
+	const problem = checkRetryPolicy(retry);
+	if (problem !== undefined) throw new LlmConfigError(problem, provider);
 }

@@ -2,6 +2,7 @@
  * Typed LLM errors. Callers branch on `kind` (what went wrong) and `retryable` (whether the same request might
  * succeed later). Messages name the provider and the HTTP status, never a key.
  */
+import { isRetryableStatus } from '../retry';
 import type { ProviderName } from './types';
 
 export type LlmErrorKind = 'auth' | 'rate_limit' | 'server' | 'timeout' | 'aborted' | 'bad_request' | 'network' | 'protocol' | 'config';
@@ -95,11 +96,12 @@ export function errorFromStatus(
 ): LlmError {
 	const who = SERVER_NAME[provider];
 	const suffix = detail ? `: ${detail}` : '';
-	const base = { provider, status, ...options };
+	const base = { provider, status, retryable: isRetryableStatus(status), ...options };
 	if (status === 401 || status === 403) return new LlmError('auth', `${who} rejected the API key (${status})${suffix}`, base);
 	if (status === 429) return new LlmError('rate_limit', `${who} is rate-limiting us (429)${suffix}`, base);
 	if (status === 408) return new LlmError('timeout', `${who} timed out the request (408)${suffix}`, base);
-	// 409 is a lock conflict that both vendors document as safe to retry; 5xx and Anthropic's 529 are outages.
+	// 409 is a lock conflict that both vendors document as safe to retry; 5xx and Anthropic's 529 are outages
+	// (which of them is retried is the retry policy's isRetryableStatus).
 	if (status === 409 || status >= 500) return new LlmError('server', `${who} failed (${status})${suffix}`, base);
 	return new LlmError('bad_request', `${who} refused the request (${status})${suffix}`, base);
 }
@@ -113,19 +115,6 @@ export function shortDetail(text: string | null | undefined): string {
 	return flat.length > MAX_DETAIL_CHARS ? `${flat.slice(0, MAX_DETAIL_CHARS)}…` : flat;
 }
 
-/** Parses `retry-after-ms` / `retry-after` (seconds or an HTTP date) into milliseconds. */
-export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
-	if (!headers) return undefined;
-	const ms = Number(headers.get('retry-after-ms'));
-	if (headers.get('retry-after-ms') !== null && Number.isFinite(ms) && ms >= 0) return ms;
-	const raw = headers.get('retry-after');
-	if (raw === null) return undefined;
-	const seconds = Number(raw);
-	if (raw.trim() !== '' && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-	const date = Date.parse(raw);
-	return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
-}
-
 /** Anything else thrown while talking to the server: a refused connection, a socket closed mid-stream. */
 export function networkError(provider: ProviderName, error: unknown): LlmError {
 	const who = SERVER_NAME[provider].replace(/^The/, 'the');
@@ -133,7 +122,8 @@ export function networkError(provider: ProviderName, error: unknown): LlmError {
 	return new LlmError('network', `Lost the connection to ${who}: ${detail}`, { provider, cause: error });
 }
 
-function describeCause(error: Error): string {
+/** An error's message with its cause's, as fetch's "fetch failed" says nothing without it. */
+export function describeCause(error: Error): string {
 	const cause: unknown = error.cause;
 	return cause instanceof Error && cause.message ? `${error.message} (${cause.message})` : error.message;
 }

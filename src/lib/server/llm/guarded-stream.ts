@@ -1,11 +1,12 @@
 /**
  * The provider-independent half of every stream: timeouts, caller abort, and bounded retries.
  *
- * The SDKs' own retry loops are switched off (`maxRetries: 0`) and this one used instead, so that both providers
- * share one policy whose numbers tests can shrink, a retry only happens while nothing has reached the caller yet
+ * The SDKs' own retry loops are switched off (`maxRetries: 0`) and the server's one retry policy used instead, so
+ * that both providers share numbers tests can shrink, a retry only happens while nothing has reached the caller yet
  * (a half-told reply is never told twice), and the idle and whole-call clocks, which the SDKs don't have, see
  * every attempt.
  */
+import { decideRetry, sleep, type RetryPolicy } from '../retry';
 import { LlmAbortedError, LlmError, LlmTimeoutError } from './errors';
 import type { LlmEvent, ProviderName } from './types';
 
@@ -18,23 +19,12 @@ export interface LlmTimeouts {
 	deadlineMs: number;
 }
 
-export interface LlmRetryPolicy {
-	/** Further attempts after the first one; 0 disables retries. */
-	maxRetries: number;
-	/** Backoff before retry n (0-based) is about baseDelayMs · 2ⁿ, jittered, at most maxDelayMs. */
-	baseDelayMs: number;
-	maxDelayMs: number;
-}
+/** The retry policy of an LLM call; a Retry-After longer than maxDelayMs ends the call at once. */
+export type LlmRetryPolicy = RetryPolicy;
 
 // Generous on purpose: a large model may think for a minute before its first token.
 export const DEFAULT_TIMEOUTS: Readonly<LlmTimeouts> = Object.freeze({ requestMs: 60_000, idleMs: 90_000, deadlineMs: 600_000 });
 export const DEFAULT_RETRY: Readonly<LlmRetryPolicy> = Object.freeze({ maxRetries: 3, baseDelayMs: 500, maxDelayMs: 8_000 });
-
-/**
- * Up to this fraction of each backoff is random, so that many clients that failed together don't all retry in
- * the same millisecond.
- */
-const JITTER_FRACTION = 0.5;
 
 /** Turns the chunks of one response into events; `end()` throws an LlmError when the response stopped short. */
 export interface StreamDecoder<Chunk> {
@@ -56,11 +46,6 @@ export interface GuardedStreamSpec<Chunk> {
 	random?: () => number;
 	/** Told before each retry (metering counts them). */
 	onRetry?: (error: LlmError) => void;
-}
-
-export function backoffDelayMs(attempt: number, policy: LlmRetryPolicy, random: () => number = Math.random): number {
-	const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-	return exponential * (1 - JITTER_FRACTION * random());
 }
 
 export async function* guardedStream<Chunk>(spec: GuardedStreamSpec<Chunk>): AsyncGenerator<LlmEvent, void, undefined> {
@@ -97,16 +82,11 @@ export async function* guardedStream<Chunk>(spec: GuardedStreamSpec<Chunk>): Asy
 				return;
 			} catch (error) {
 				const failure = guard.stopError ?? (error instanceof LlmError ? error : spec.classify(error));
-				if (yielded || !failure.retryable || attempt >= retry.maxRetries) throw failure;
-				let delay = backoffDelayMs(attempt, retry, spec.random);
-				if (failure.retryAfterMs !== undefined) {
-					// A server asking for a longer pause than we are willing to wait gets its answer now, not later.
-					if (failure.retryAfterMs > retry.maxDelayMs) throw failure;
-					delay = Math.max(delay, failure.retryAfterMs);
-				}
-				if (delay >= call.remainingMs()) throw failure;
+				if (yielded) throw failure;
+				const decision = decideRetry(failure, attempt, retry, { random: spec.random, remainingMs: call.remainingMs() });
+				if (!decision.retry) throw failure;
 				spec.onRetry?.(failure);
-				await call.sleep(delay);
+				await call.sleep(decision.delayMs);
 			} finally {
 				guard.dispose();
 			}
@@ -119,6 +99,8 @@ export async function* guardedStream<Chunk>(spec: GuardedStreamSpec<Chunk>): Asy
 /** The whole call: the caller's signal and the deadline. */
 class CallGuard {
 	private error: LlmError | undefined;
+	/** Aborted, with the LlmError as its reason, when the call stops: ends a wait between attempts at once. */
+	private readonly stopping = new AbortController();
 	private readonly listeners = new Set<(error: LlmError) => void>();
 	private readonly deadlineAt: number;
 	private readonly deadlineTimer: ReturnType<typeof setTimeout>;
@@ -149,20 +131,9 @@ class CallGuard {
 		return () => this.listeners.delete(listener);
 	}
 
-	/** Waits between attempts; a caller abort or the deadline ends the wait at once. */
+	/** Waits between attempts; a caller abort or the deadline ends the wait at once, with its LlmError. */
 	sleep(ms: number): Promise<void> {
-		if (this.error) return Promise.reject(this.error);
-		return new Promise((resolve, reject) => {
-			const timer = setTimeout(() => {
-				off();
-				resolve();
-			}, ms);
-			const off = this.onStop((error) => {
-				clearTimeout(timer);
-				off();
-				reject(error);
-			});
-		});
+		return sleep(ms, this.stopping.signal);
 	}
 
 	dispose(): void {
@@ -174,6 +145,7 @@ class CallGuard {
 	private stop(error: LlmError): void {
 		if (this.error) return;
 		this.error = error;
+		this.stopping.abort(error);
 		for (const listener of [...this.listeners]) listener(error);
 	}
 }

@@ -1,5 +1,6 @@
 /**
- * LLM providers behind one interface. The only folder that imports an LLM SDK; everything else uses these types.
+ * LLM providers behind one interface. The only folder that imports an LLM SDK; everything else uses these types
+ * (the embeddings and images clients get their `openai` SDK client here too).
  */
 export type {
 	FinishReason,
@@ -16,3 +17,11 @@ export { LlmError, LlmAbortedError, LlmTimeoutError, LlmConfigError, type LlmErr
 export { createProvider, providerSettingsFromConfig, type ProviderSettings } from './create-provider';
 export { DEFAULT_RETRY, DEFAULT_TIMEOUTS, type LlmRetryPolicy, type LlmTimeouts } from './guarded-stream';
 export { collectStream, type CollectedReply } from './collect';
+export {
+	createOpenAiEndpointClient,
+	callOpenAiEndpoint,
+	type OpenAiEndpointClient,
+	type OpenAiEndpointOptions,
+	type OpenAiCallFailure,
+	type OpenAiCallResult
+} from './openai-endpoints';

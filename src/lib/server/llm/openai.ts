@@ -9,7 +9,8 @@ import type {
 	ChatCompletionMessageParam,
 	ChatCompletionTool
 } from 'openai/resources/chat/completions';
-import { errorFromStatus, LlmError, networkError, retryAfterMs, shortDetail } from './errors';
+import { retryAfterMs } from '../retry';
+import { errorFromStatus, LlmError, networkError, shortDetail } from './errors';
 import { guardedStream, type LlmRetryPolicy, type LlmTimeouts } from './guarded-stream';
 import { mapGeminiUsage, mapOpenAiUsage, OpenAiStreamDecoder } from './openai-decoder';
 import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest, LlmToolSpec, ProviderName } from './types';
@@ -128,7 +129,7 @@ export function classifyOpenAiError(error: unknown, provider: Extract<ProviderNa
 	if (error instanceof APIConnectionError) return networkError(provider, error);
 	if (error instanceof APIError) {
 		if (typeof error.status === 'number') {
-			return errorFromStatus(provider, error.status, shortDetail(apiMessage(error)), {
+			return errorFromStatus(provider, error.status, shortDetail(apiMessage(error.error, error.message)), {
 				retryAfterMs: retryAfterMs(error.headers instanceof Headers ? error.headers : undefined),
 				cause: error
 			});
@@ -147,8 +148,11 @@ export function classifyOpenAiError(error: unknown, provider: Extract<ProviderNa
 	return networkError(provider, error);
 }
 
-function apiMessage(error: Pick<APIError, 'error' | 'message'>): string {
-	const inner: unknown = error.error;
-	if (typeof inner === 'object' && inner !== null && 'message' in inner && typeof inner.message === 'string') return inner.message;
-	return error.message;
+/**
+ * The server's own words in an API error: the `message` of the error body the SDK parsed (its own message repeats
+ * the status in front of them), else the SDK's message.
+ */
+export function apiMessage(body: unknown, fallback: string): string {
+	if (typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string') return body.message;
+	return fallback;
 }

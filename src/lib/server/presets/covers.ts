@@ -15,8 +15,9 @@ import { and, asc, eq, isNull, lt, lte, min, or, sql } from 'drizzle-orm';
 import { controlSchema, newId, type ControlDb } from '../db';
 import { release, reserveWhenFree, settle, type Payer, type Reservation, type ScopeLimits } from '../budget';
 import { sceneBackgroundPrompt } from '../stage';
+import { decideRetry, type RetryableFailure } from '../retry';
 import type { ImageProvider, ImageStore } from '../images';
-import { IMAGE_RESERVATION_TTL_MS, imageKey } from '../images';
+import { IMAGE_RESERVATION_TTL_MS, IMAGE_RETRY_MAX_MS, ImageProviderError, imageKey, jobRetryPolicy } from '../images';
 import type { PresetRow } from './store';
 import { ProcessScheduler, SessionLoop, type Scheduler } from '../jobs';
 
@@ -206,7 +207,7 @@ export class CoverRunner {
 				throw err;
 			}
 			if (!reservation.ok) {
-				await this.fail(job, `Not drawn: ${reservation.exceeded.message}.`, false);
+				await this.fail(job, `Not drawn: ${reservation.exceeded.message}.`, { retryable: false });
 				return;
 			}
 			reservationId = reservation.id;
@@ -232,7 +233,7 @@ export class CoverRunner {
 			if (this.controller.signal.aborted) return;
 			const message = err instanceof Error ? err.message : String(err);
 			console.warn(`[kantera] cover of preset ${job.presetId} (attempt ${job.attempts}) failed: ${message}`);
-			await this.fail(job, message, true);
+			await this.fail(job, message, err instanceof ImageProviderError ? err : { retryable: true });
 			return;
 		}
 		if (priceMicros > 0) await settle(db, reservationId, payer, priceMicros, this.now());
@@ -243,16 +244,18 @@ export class CoverRunner {
 			.where(and(eq(presetCovers.presetId, job.presetId), eq(presetCovers.prompt, job.prompt), eq(presetCovers.status, 'running')));
 	}
 
-	private async fail(job: CoverJob, error: string, retryable: boolean): Promise<void> {
+	private async fail(job: CoverJob, error: string, failure: RetryableFailure): Promise<void> {
 		const now = this.now();
-		const last = !retryable || job.attempts >= this.policy.maxAttempts;
+		// The stage images' job policy: the same backoff, cap and Retry-After rule.
+		const decision = decideRetry(failure, job.attempts - 1, jobRetryPolicy({ ...this.policy, retryMaxMs: IMAGE_RETRY_MAX_MS }));
+		const last = !decision.retry;
 		await this.deps.control.db
 			.update(presetCovers)
 			.set({
 				status: last ? 'failed' : 'pending',
 				error: error.slice(0, MAX_ERROR_CHARS),
 				leaseExpiresAt: null,
-				nextAttemptAt: last ? null : now + this.policy.retryBaseMs * 2 ** Math.max(0, job.attempts - 1),
+				nextAttemptAt: decision.retry ? now + decision.delayMs : null,
 				updatedAt: now
 			})
 			.where(and(eq(presetCovers.presetId, job.presetId), eq(presetCovers.prompt, job.prompt), eq(presetCovers.status, 'running')));

@@ -1,8 +1,10 @@
 /**
- * Embeddings from any OpenAI-compatible `POST {baseUrl}/embeddings` (OpenAI, Ollama, TEI, vLLM…).
- * Plain fetch, not an SDK: SDKs live in $lib/server/llm only, and this endpoint is one small request.
+ * Embeddings from any OpenAI-compatible `POST {baseUrl}/embeddings` (OpenAI, Ollama, TEI, vLLM…), through the
+ * `openai` SDK (its client comes from llm). The SDK does not retry; the server's one retry policy does.
  */
 import * as v from 'valibot';
+import { callOpenAiEndpoint, createOpenAiEndpointClient, type OpenAiEndpointClient } from '../../llm';
+import { withRetry, type RetryPolicy } from '../../retry';
 import type { Embedder } from './embedder';
 import { EmbeddingConfigError, EmbeddingError } from '../errors';
 
@@ -10,12 +12,15 @@ import { EmbeddingConfigError, EmbeddingError } from '../errors';
 export const EMBEDDING_TIMEOUT_MS = 30_000;
 /** Retries after the first attempt, for 429, 5xx and network failures only. */
 export const EMBEDDING_MAX_RETRIES = 3;
-/** First backoff; doubled per retry, with jitter. */
-export const EMBEDDING_BACKOFF_MS = 500;
-/** A server's Retry-After is honoured up to this long. */
-const MAX_RETRY_AFTER_MS = 20_000;
-/** Error bodies are quoted in messages up to this length. */
-const ERROR_DETAIL_CHARS = 300;
+/**
+ * First backoff 500 ms, doubled per retry, with jitter; a server's Retry-After is honoured up to 20 s (longer, and
+ * the batch waits for the next turn instead: embedding never blocks play).
+ */
+export const EMBEDDING_RETRY: Readonly<RetryPolicy> = Object.freeze({
+	maxRetries: EMBEDDING_MAX_RETRIES,
+	baseDelayMs: 500,
+	maxDelayMs: 20_000
+});
 
 /** Native sizes of OpenAI's models, used when no dimension is configured. */
 const KNOWN_DIMENSIONS: Readonly<Record<string, number>> = {
@@ -44,9 +49,7 @@ export interface OpenAICompatibleOptions {
 	/** Say of the meaning list against word BM25 in English-style queries (default: equal). */
 	fusionWeight?: number;
 	timeoutMs?: number;
-	maxRetries?: number;
-	backoffMs?: number;
-	fetch?: typeof fetch;
+	retry?: Partial<RetryPolicy>;
 }
 
 /** Cosine similarities of unrelated texts under neural models sit around 0.1–0.25. */
@@ -57,8 +60,11 @@ export class OpenAICompatibleEmbedder implements Embedder {
 	readonly dimensions: number;
 	readonly similarityFloor: number;
 	readonly fusionWeight?: number;
+	/** Named in error messages (the SDK appends `/embeddings` to the base URL). */
 	private readonly url: string;
 	private readonly sendDimensions: boolean;
+	private readonly client: OpenAiEndpointClient;
+	private readonly retry: RetryPolicy;
 
 	constructor(private readonly options: OpenAICompatibleOptions) {
 		const dimensions = options.dimensions ?? KNOWN_DIMENSIONS[options.model];
@@ -71,66 +77,30 @@ export class OpenAICompatibleEmbedder implements Embedder {
 		this.sendDimensions = options.dimensions !== undefined;
 		this.similarityFloor = options.similarityFloor ?? NEURAL_SIMILARITY_FLOOR;
 		if (options.fusionWeight !== undefined) this.fusionWeight = options.fusionWeight;
-		this.url = `${options.baseUrl.replace(/\/+$/, '')}/embeddings`;
+		const baseUrl = options.baseUrl.replace(/\/+$/, '');
+		this.url = `${baseUrl}/embeddings`;
+		this.client = createOpenAiEndpointClient({ baseUrl, apiKey: options.apiKey || undefined });
+		this.retry = { ...EMBEDDING_RETRY, ...options.retry };
 	}
 
 	async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
 		if (texts.length === 0) return [];
-		const body = JSON.stringify({
-			model: this.options.model,
-			input: texts,
-			encoding_format: 'float',
-			...(this.sendDimensions ? { dimensions: this.dimensions } : {})
-		});
-		const maxRetries = this.options.maxRetries ?? EMBEDDING_MAX_RETRIES;
-		for (let attempt = 0; ; attempt++) {
-			const outcome = await this.attempt(body, signal);
-			if (outcome.ok) return this.parse(outcome.json, texts.length);
-			if (!outcome.retryable || attempt >= maxRetries) throw outcome.error;
-			const backoff = (this.options.backoffMs ?? EMBEDDING_BACKOFF_MS) * 2 ** attempt * (0.75 + Math.random() / 2);
-			await sleep(Math.min(outcome.retryAfterMs ?? backoff, MAX_RETRY_AFTER_MS), signal);
-		}
+		const json = await withRetry(() => this.attempt(texts, signal), { policy: this.retry, signal });
+		return this.parse(json, texts.length);
 	}
 
-	private async attempt(
-		body: string,
-		signal: AbortSignal | undefined
-	): Promise<{ ok: true; json: unknown } | { ok: false; retryable: boolean; error: EmbeddingError; retryAfterMs?: number }> {
-		const timeout = AbortSignal.timeout(this.options.timeoutMs ?? EMBEDDING_TIMEOUT_MS);
-		const headers: Record<string, string> = { 'content-type': 'application/json' };
-		if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
-		let response: Response;
-		try {
-			const doFetch = this.options.fetch ?? fetch;
-			response = await doFetch(this.url, { method: 'POST', headers, body, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-		} catch (err) {
-			// The caller's own abort is final; a timeout or a dropped connection is worth another try.
-			if (signal?.aborted) throw signal.reason;
-			const reason = timeout.aborted
-				? `timed out after ${this.options.timeoutMs ?? EMBEDDING_TIMEOUT_MS} ms`
-				: err instanceof Error
-					? err.message
-					: String(err);
-			return { ok: false, retryable: true, error: new EmbeddingError(`embedding request to ${this.url} failed: ${reason}`) };
-		}
-		if (!response.ok) {
-			const detail = (await response.text().catch(() => '')).slice(0, ERROR_DETAIL_CHARS);
-			const retryable = response.status === 429 || response.status >= 500;
-			return {
-				ok: false,
-				retryable,
-				retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
-				error: new EmbeddingError(
-					`embedding request to ${this.url} answered ${response.status}${detail ? `: ${detail}` : ''}`,
-					response.status
-				)
-			};
-		}
-		try {
-			return { ok: true, json: await response.json() };
-		} catch {
-			return { ok: false, retryable: false, error: new EmbeddingError(`embedding response from ${this.url} is not JSON`) };
-		}
+	private async attempt(texts: string[], signal: AbortSignal | undefined): Promise<unknown> {
+		const timeoutMs = this.options.timeoutMs ?? EMBEDDING_TIMEOUT_MS;
+		const body = {
+			model: this.options.model,
+			input: texts,
+			encoding_format: 'float' as const,
+			...(this.sendDimensions ? { dimensions: this.dimensions } : {})
+		};
+		const result = await callOpenAiEndpoint((request) => this.client.embeddings.create(body, request), signal, timeoutMs);
+		if (result.ok) return result.value;
+		const { detail, status, retryable, retryAfterMs } = result.failure;
+		throw new EmbeddingError(`embedding request to ${this.url} ${detail}`, status, { retryable, retryAfterMs });
 	}
 
 	private parse(json: unknown, count: number): Float32Array[] {
@@ -150,27 +120,4 @@ export class OpenAICompatibleEmbedder implements Embedder {
 			return vector;
 		});
 	}
-}
-
-function retryAfterMs(header: string | null): number | undefined {
-	if (!header) return undefined;
-	const seconds = Number(header);
-	if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-	const date = Date.parse(header);
-	return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-	return new Promise((resolve, reject) => {
-		if (signal?.aborted) return reject(signal.reason);
-		const timer = setTimeout(() => {
-			signal?.removeEventListener('abort', onAbort);
-			resolve();
-		}, ms);
-		const onAbort = () => {
-			clearTimeout(timer);
-			reject(signal?.reason);
-		};
-		signal?.addEventListener('abort', onAbort, { once: true });
-	});
 }
