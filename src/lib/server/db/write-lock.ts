@@ -53,13 +53,14 @@ export function isBusy(err: unknown): boolean {
  */
 export async function withWriteLock<T>(begin: (started: () => void) => Promise<T>, attempts = WRITE_LOCK_ATTEMPTS): Promise<T> {
 	for (let attempt = 1; ; attempt++) {
-		let began = false;
+		// An object, not a local: `started` flips it from inside the callback, out of the type checker's sight.
+		const state = { began: false };
 		try {
 			return await begin(() => {
-				began = true;
+				state.began = true;
 			});
 		} catch (err) {
-			if (began || attempt >= attempts || !isBusy(err)) throw err;
+			if (state.began || attempt >= attempts || !isBusy(err)) throw err;
 			const pause = WRITE_LOCK_BACKOFF_MS * 2 ** (attempt - 1);
 			await new Promise((resolve) => setTimeout(resolve, pause / 2 + Math.random() * pause));
 		}
