@@ -4,12 +4,13 @@
  * sessions don't exhaust file handles.
  */
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
-import type { Client } from '@libsql/client';
+import type { Client, InStatement, ResultSet } from '@libsql/client';
 import * as sessionSchema from './session-schema';
 import { sessionMigrations } from './migrations.generated';
 import { migrate } from './migrate';
 import { ensureUndoTriggers } from './undo-log';
 import { isFileUrl, openClient } from './client';
+import { queueWrite, withWriteLock } from './write-lock';
 import { copyDatabase, withoutUncopied } from './copy';
 import { TemplatePlacement, type SessionPlacement } from './placement';
 import type { Config } from '../config';
@@ -31,26 +32,48 @@ export interface SessionDb {
 	 * so concurrent callers queue instead of failing on SQLITE_BUSY.
 	 */
 	write<T>(fn: (tx: SessionTx) => Promise<T>): Promise<T>;
+	/**
+	 * Runs `statements` as one batch: one round trip to a remote database, one transaction (a durable
+	 * commit for 'write'), all or nothing. A write batch queues with the write transactions above.
+	 */
+	batch(statements: InStatement[], mode: 'read' | 'write'): Promise<ResultSet[]>;
 }
 
 class Handle implements SessionDb {
 	readonly db: SessionDrizzle;
-	private queue: Promise<unknown> = Promise.resolve();
 	users = 0;
 	evicted = false;
 
 	constructor(
 		readonly id: string,
-		readonly client: Client
+		readonly client: Client,
+		/** The database's URL: write transactions queue on it process-wide (write-lock.ts). */
+		private readonly lockKey: string
 	) {
 		this.db = drizzle(client, { schema: sessionSchema });
 	}
 
 	write<T>(fn: (tx: SessionTx) => Promise<T>): Promise<T> {
-		const run = this.queue.then(() => this.db.transaction(fn, { behavior: 'immediate' }));
-		// The chain must survive a failed transaction; callers still see the failure through `run`.
-		this.queue = run.catch(() => undefined);
-		return run;
+		return queueWrite(this.lockKey, () =>
+			withWriteLock((started) =>
+				this.db.transaction(
+					(tx) => {
+						started();
+						return fn(tx);
+					},
+					{ behavior: 'immediate' }
+				)
+			)
+		);
+	}
+
+	batch(statements: InStatement[], mode: 'read' | 'write'): Promise<ResultSet[]> {
+		if (statements.length === 0) return Promise.resolve([]);
+		if (mode === 'read') return this.client.batch(statements, 'read');
+		// A batch that failed busy ran nothing (it is one transaction): it can always start again.
+		return queueWrite(this.lockKey, () =>
+			withWriteLock(() => this.client.batch(statements, 'write'))
+		);
 	}
 }
 
@@ -103,7 +126,7 @@ export class SessionDbPool {
 					client.close();
 					throw err;
 				}
-				return new Handle(id, client);
+				return new Handle(id, client, url);
 			})();
 			this.open.set(id, pending);
 			pending.catch(() => this.open.delete(id));
