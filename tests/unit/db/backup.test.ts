@@ -19,7 +19,8 @@ import { acceptTurn, readTurn, sessionsWithWork } from '../../../src/lib/server/
 import { newId, sqlText } from '../../../src/lib/server/db';
 import { recall, OfflineEmbedder } from '../../../src/lib/server/search';
 import { readManifest, startBackupSchedule, listBackups } from '../../../src/lib/server/db/backup';
-import { saveGame, saveDatabases } from '../../../src/lib/server/timetravel';
+import { saveGame } from '../../../src/lib/server/timetravel';
+import { saveDatabases } from '../../../src/lib/server/sessions';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -4,7 +4,7 @@
  */
 import { and, desc, eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { controlSchema, sessionSchema, newId, isSessionId } from '../db';
+import { controlSchema, sessionSchema, newId, isSessionId, type SessionDb } from '../db';
 import type { App } from '../app';
 import { PlaySessionNotFoundError, PlaySessionValidationError } from './errors';
 import { LanguageSchema, type Language } from '../../types/settings';
@@ -157,11 +157,14 @@ export async function deletePlaySession(deps: SessionsDeps, ownerId: string, id:
 		.returning({ id: playSessions.id });
 	if (deleted.length === 0) throw new PlaySessionNotFoundError();
 	// Save slots live in databases of their own (timetravel/saves.ts): they go with the session.
-	const saveDbs = await deps.sessions.use(session.id, async (s) =>
-		(await s.db.select({ database: sessionSchema.saves.database }).from(sessionSchema.saves)).map((r) => r.database)
-	);
+	const saveDbs = await deps.sessions.use(session.id, saveDatabases);
 	// Images first: their runner stops the session's jobs, so none re-opens the database being destroyed.
 	await deps.images?.deleteSession(session.id);
 	await deps.sessions.destroy(session.id);
 	for (const db of saveDbs) await deps.sessions.destroy(db);
+}
+
+/** Every save slot database a session names (time travel's saves): deleted with it, copied by backups. */
+export async function saveDatabases(s: SessionDb): Promise<string[]> {
+	return (await s.db.select({ database: sessionSchema.saves.database }).from(sessionSchema.saves)).map((r) => r.database);
 }

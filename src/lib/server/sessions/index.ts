@@ -7,6 +7,7 @@ export {
 	findPlaySession,
 	renamePlaySession,
 	deletePlaySession,
+	saveDatabases,
 	TitleSchema,
 	TITLE_MAX,
 	type PlaySession,

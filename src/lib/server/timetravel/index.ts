@@ -10,7 +10,6 @@ export {
 	loadSave,
 	listSaves,
 	deleteSave,
-	saveDatabases,
 	saveDto,
 	SaveBody,
 	MAX_SAVE_SLOTS,

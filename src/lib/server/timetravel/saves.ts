@@ -207,11 +207,6 @@ export async function deleteSave(deps: SavesDeps, s: SessionDb, saveId: string |
 	await deps.sessions.destroy(row.database);
 }
 
-/** Every save database of a session (backups copy them; deleting the session removes them). */
-export async function saveDatabases(s: SessionDb): Promise<string[]> {
-	return (await s.db.select({ database: saves.database }).from(saves)).map((r) => r.database);
-}
-
 /** The image keys a session's records refer to: a branch gets its own copy of each. */
 async function imageKeys(s: SessionDb): Promise<string[]> {
 	const keys = new Set<string>();
