@@ -20,11 +20,10 @@ afterEach(async () => {
 const ROUNDS = 6;
 
 describe('two app instances on one session database', () => {
-	// Skipped: it fails today, and not on the claim. With two instances writing one session file, a write
-	// transaction (BEGIN IMMEDIATE) fails with SQLITE_BUSY_SNAPSHOT (517, "database is locked"), which the
-	// busy timeout does not retry: the runner's loop dies ("turn runner for session … failed") and an
-	// acceptTurn in the test throws. Turn it on with the fix in the session database's write path.
-	it.skip('race to claim each accepted turn, and exactly one runs it', async () => {
+	// Both instances write one session file. They once died here: a write transaction waiting on the
+	// other's lock blocked the process (the native busy wait is synchronous), its BEGIN failed and left
+	// the connection poisoned (SQLITE_BUSY_SNAPSHOT, 517, on every later BEGIN). See db/write-lock.ts.
+	it('race to claim each accepted turn, and exactly one runs it', async () => {
 		const mock = await startMockLlm();
 		cleanups.push(() => mock.close());
 		const { dir, remove } = tempDir();

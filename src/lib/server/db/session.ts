@@ -10,6 +10,7 @@ import { sessionMigrations } from './migrations.generated';
 import { migrate } from './migrate';
 import { ensureUndoTriggers } from './undo-log';
 import { isFileUrl, openClient } from './client';
+import { queueWrite, withWriteLock } from './write-lock';
 import { copyDatabase, withoutUncopied } from './copy';
 import { TemplatePlacement, type SessionPlacement } from './placement';
 import type { Config } from '../config';
@@ -35,22 +36,30 @@ export interface SessionDb {
 
 class Handle implements SessionDb {
 	readonly db: SessionDrizzle;
-	private queue: Promise<unknown> = Promise.resolve();
 	users = 0;
 	evicted = false;
 
 	constructor(
 		readonly id: string,
-		readonly client: Client
+		readonly client: Client,
+		/** The database's URL: write transactions queue on it process-wide (write-lock.ts). */
+		private readonly lockKey: string
 	) {
 		this.db = drizzle(client, { schema: sessionSchema });
 	}
 
 	write<T>(fn: (tx: SessionTx) => Promise<T>): Promise<T> {
-		const run = this.queue.then(() => this.db.transaction(fn, { behavior: 'immediate' }));
-		// The chain must survive a failed transaction; callers still see the failure through `run`.
-		this.queue = run.catch(() => undefined);
-		return run;
+		return queueWrite(this.lockKey, () =>
+			withWriteLock((started) =>
+				this.db.transaction(
+					(tx) => {
+						started();
+						return fn(tx);
+					},
+					{ behavior: 'immediate' }
+				)
+			)
+		);
 	}
 }
 
@@ -103,7 +112,7 @@ export class SessionDbPool {
 					client.close();
 					throw err;
 				}
-				return new Handle(id, client);
+				return new Handle(id, client, url);
 			})();
 			this.open.set(id, pending);
 			pending.catch(() => this.open.delete(id));
