@@ -75,6 +75,12 @@ export class ProbedPool extends SessionDbPool {
 					const started = performance.now();
 					if (this.synchronousNormal) await s.client.execute(SYNCHRONOUS_NORMAL);
 					return s.write(tx).finally(() => this.probe.mark('write', performance.now() - started));
+				},
+				batch: async (statements, mode) => {
+					if (mode === 'read') return s.batch(statements, mode);
+					const started = performance.now();
+					if (this.synchronousNormal) await s.client.execute(SYNCHRONOUS_NORMAL);
+					return s.batch(statements, mode).finally(() => this.probe.mark('write', performance.now() - started));
 				}
 			};
 			return fn(timed);

@@ -4,7 +4,7 @@
  * sessions don't exhaust file handles.
  */
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
-import type { Client } from '@libsql/client';
+import type { Client, InStatement, ResultSet } from '@libsql/client';
 import * as sessionSchema from './session-schema';
 import { sessionMigrations } from './migrations.generated';
 import { migrate } from './migrate';
@@ -32,6 +32,11 @@ export interface SessionDb {
 	 * so concurrent callers queue instead of failing on SQLITE_BUSY.
 	 */
 	write<T>(fn: (tx: SessionTx) => Promise<T>): Promise<T>;
+	/**
+	 * Runs `statements` as one batch: one round trip to a remote database, one transaction (a durable
+	 * commit for 'write'), all or nothing. A write batch queues with the write transactions above.
+	 */
+	batch(statements: InStatement[], mode: 'read' | 'write'): Promise<ResultSet[]>;
 }
 
 class Handle implements SessionDb {
@@ -59,6 +64,15 @@ class Handle implements SessionDb {
 					{ behavior: 'immediate' }
 				)
 			)
+		);
+	}
+
+	batch(statements: InStatement[], mode: 'read' | 'write'): Promise<ResultSet[]> {
+		if (statements.length === 0) return Promise.resolve([]);
+		if (mode === 'read') return this.client.batch(statements, 'read');
+		// A batch that failed busy ran nothing (it is one transaction): it can always start again.
+		return queueWrite(this.lockKey, () =>
+			withWriteLock(() => this.client.batch(statements, 'write'))
 		);
 	}
 }

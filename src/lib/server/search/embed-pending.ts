@@ -3,13 +3,17 @@
  * sections in the writer's transaction; this reads a batch, embeds it outside any transaction
  * (provider calls can take seconds), then stores the vectors in one short write transaction,
  * skipping sections that changed meanwhile (they are still queued with their new content).
+ *
+ * Each round is one read batch (queued contexts, the vector space, queued sections, the queue's size)
+ * and, when there is work, one write batch (contexts re-indexed, vectors stored, the queue's size
+ * after): two round trips to a remote database whatever the number of sections, none written one by one.
  */
-import { sql } from 'drizzle-orm';
+import type { InStatement } from '@libsql/client';
 import * as v from 'valibot';
 import type { SessionDb } from '../db';
 import { isZeroVector, type Embedder } from './embeddings';
-import { CONTEXT_REFRESH_BATCH, refreshContexts } from './context-queue';
-import { ensureVectorTable, readVectorSpace, sameSpace, vectorBlob, VECTOR_TABLE } from './vector-table';
+import { CONTEXT_REFRESH_BATCH, contextQueueIds, contextQueueQuery, contextRefreshStatements } from './context-queue';
+import { ensureVectorTable, inSpace, sameSpace, vectorBlob, vectorSpaceOf, VECTOR_SPACE_QUERIES, VECTOR_TABLE } from './vector-table';
 
 export const DEFAULT_EMBED_BATCH_SIZE = 32;
 /** Bounded work per call: the turn runner calls again later for the rest. */
@@ -33,7 +37,6 @@ export interface EmbedPendingResult {
 }
 
 const QueuedRow = v.object({ id: v.number(), path: v.string(), body: v.string(), contentHash: v.string() });
-const HashRow = v.object({ id: v.number(), contentHash: v.string() });
 const CountRow = v.object({ n: v.number() });
 
 /** The text a section is embedded as: the heading path gives a short body its context. */
@@ -44,64 +47,95 @@ export function embeddingText(path: string, body: string): string {
 export async function embedPending(s: SessionDb, embedder: Embedder, options: EmbedPendingOptions = {}): Promise<EmbedPendingResult> {
 	const batchSize = options.batchSize ?? DEFAULT_EMBED_BATCH_SIZE;
 	const maxBatches = options.maxBatches ?? DEFAULT_EMBED_MAX_BATCHES;
-	// The word index's neighbour contexts are brought up to date at the same moment: after the
-	// writer's commit, off its path (see context-queue.ts). They need no model, so they go first.
-	for (let batch = 0; batch < maxBatches; batch++) {
-		options.signal?.throwIfAborted();
-		if ((await refreshContexts(s)) < CONTEXT_REFRESH_BATCH) break;
-	}
 	let recreated = false;
-	if (!sameSpace(await readVectorSpace(s.db), embedder)) recreated = (await s.write((tx) => ensureVectorTable(tx, embedder))).recreated;
-
 	let embedded = 0;
-	for (let batch = 0; batch < maxBatches; batch++) {
+	let remaining = 0;
+	// A round that only re-created the vector table does not count as one of the batches.
+	for (let batch = 0; batch < maxBatches; ) {
 		options.signal?.throwIfAborted();
-		const queued = v.parse(
-			v.array(QueuedRow),
-			await s.db.all(sql`SELECT s.id AS id, s.path AS path, s.body AS body, s.content_hash AS contentHash
-				FROM embed_queue q JOIN sections s ON s.id = q.section_id
-				ORDER BY q.enqueued_at, q.section_id LIMIT ${batchSize}`)
+		const [contextRows, tableRows, metaRows, queuedRows, countRows] = await s.batch(
+			[
+				contextQueueQuery(),
+				...VECTOR_SPACE_QUERIES.map((q) => ({ sql: q.sql, args: [...q.args] })),
+				{
+					sql: `SELECT s.id AS id, s.path AS path, s.body AS body, s.content_hash AS contentHash
+						FROM embed_queue q JOIN sections s ON s.id = q.section_id
+						ORDER BY q.enqueued_at, q.section_id LIMIT ?`,
+					args: [batchSize]
+				},
+				COUNT_QUEUED
+			],
+			'read'
 		);
-		if (queued.length === 0) break;
-		const vectors = await embedder.embed(
-			queued.map((row) => embeddingText(row.path, row.body)),
-			options.signal
-		);
-		const stored = await s.write(async (tx) => {
-			// Another process may have switched the model while we were embedding: these vectors are then useless.
-			if (!sameSpace(await readVectorSpace(tx), embedder)) return undefined;
-			const ids = queued.map((row) => row.id);
-			const current = new Map(
-				v
-					.parse(
-						v.array(HashRow),
-						await tx.all(sql`SELECT id, content_hash AS contentHash FROM sections WHERE id IN (${sql.join(ids, sql`, `)})`)
-					)
-					.map((row) => [row.id, row.contentHash])
-			);
-			let count = 0;
-			for (const [i, row] of queued.entries()) {
-				const vector = vectors[i];
-				if (current.get(row.id) !== row.contentHash || !vector) continue;
-				await tx.run(sql`DELETE FROM ${sql.raw(VECTOR_TABLE)} WHERE section_id = ${row.id}`);
-				// A text with no features (only stop words, only punctuation) has no direction: keyword search only.
-				if (!isZeroVector(vector))
-					await tx.run(
-						sql`INSERT INTO ${sql.raw(VECTOR_TABLE)} (section_id, model, content_hash, embedding) VALUES (${row.id}, ${embedder.id}, ${row.contentHash}, ${vectorBlob(vector)})`
+		// The word index's neighbour contexts are brought up to date at the same moment: after the
+		// writer's commit, off its path (see context-queue.ts). They need no model.
+		const contexts = contextQueueIds(contextRows?.rows ?? []);
+		remaining = countOf(countRows?.rows ?? []);
+		if (!sameSpace(vectorSpaceOf(tableRows?.rows ?? [], metaRows?.rows ?? []), embedder)) {
+			// A new model or size (or no table yet): everything is queued again; the next round reads it.
+			if (recreated) break;
+			recreated = (await s.write((tx) => ensureVectorTable(tx, embedder))).recreated;
+			if (!recreated) break;
+			continue;
+		}
+		const queued = v.parse(v.array(QueuedRow), queuedRows?.rows ?? []);
+		if (contexts.length === 0 && queued.length === 0) break;
+		const vectors =
+			queued.length === 0
+				? []
+				: await embedder.embed(
+						queued.map((row) => embeddingText(row.path, row.body)),
+						options.signal
 					);
-				await tx.run(sql`DELETE FROM embed_queue WHERE section_id = ${row.id}`);
-				count++;
-			}
-			return count;
+		const stores = queued.flatMap((row, i) => {
+			const vector = vectors[i];
+			return vector ? storeStatements(embedder, row, vector) : [];
 		});
-		if (stored === undefined) break;
-		embedded += stored;
-		options.onBatch?.({ embedded, remaining: await countQueued(s) });
+		const refresh = contextRefreshStatements(contexts);
+		const results = await s.batch([...refresh, ...stores.map((st) => st.statement), COUNT_QUEUED], 'write');
+		// A vector counts when its queue row went: the section was unchanged and the model still this one.
+		const stored = stores.filter((st, i) => st.dequeues && (results[refresh.length + i]?.rowsAffected ?? 0) > 0).length;
+		remaining = countOf(results.at(-1)?.rows ?? []);
+		if (queued.length > 0) {
+			embedded += stored;
+			options.onBatch?.({ embedded, remaining });
+		}
+		if (queued.length < batchSize && contexts.length < CONTEXT_REFRESH_BATCH) break;
+		batch++;
 	}
-	return { embedded, remaining: await countQueued(s), recreated };
+	return { embedded, remaining, recreated };
 }
 
-async function countQueued(s: SessionDb): Promise<number> {
-	const rows = v.parse(v.array(CountRow), await s.db.all(sql`SELECT count(*) AS n FROM embed_queue`));
-	return rows[0]?.n ?? 0;
+const COUNT_QUEUED: InStatement = { sql: 'SELECT count(*) AS n FROM embed_queue', args: [] };
+
+function countOf(rows: readonly unknown[]): number {
+	return v.parse(v.array(CountRow), rows)[0]?.n ?? 0;
+}
+
+/**
+ * One section's vector stored, as statements that each check the section still has the content that
+ * was embedded and the vectors are still this model's: a section changed meanwhile stays queued.
+ */
+function storeStatements(
+	embedder: Embedder,
+	row: v.InferOutput<typeof QueuedRow>,
+	vector: Float32Array
+): { statement: InStatement; dequeues: boolean }[] {
+	const space = inSpace(embedder);
+	const unchanged = `EXISTS (SELECT 1 FROM sections WHERE id = ? AND content_hash = ?) AND ${space.sql}`;
+	const guard = [row.id, row.contentHash, ...space.args];
+	const statements: { statement: InStatement; dequeues: boolean }[] = [
+		{ statement: { sql: `DELETE FROM ${VECTOR_TABLE} WHERE section_id = ? AND ${unchanged}`, args: [row.id, ...guard] }, dequeues: false }
+	];
+	// A text with no features (only stop words, only punctuation) has no direction: keyword search only.
+	if (!isZeroVector(vector))
+		statements.push({
+			statement: {
+				sql: `INSERT INTO ${VECTOR_TABLE} (section_id, model, content_hash, embedding) SELECT ?, ?, ?, ? WHERE ${unchanged}`,
+				args: [row.id, embedder.id, row.contentHash, vectorBlob(vector), ...guard]
+			},
+			dequeues: false
+		});
+	statements.push({ statement: { sql: `DELETE FROM embed_queue WHERE section_id = ? AND ${unchanged}`, args: [row.id, ...guard] }, dequeues: true });
+	return statements;
 }

@@ -28,21 +28,41 @@ export interface VectorSpace {
 const MetaRow = v.object({ key: v.string(), value: v.string() });
 const CountRow = v.object({ n: v.number() });
 
-/** The model and size the stored vectors belong to, or undefined when there is no vector table yet. */
-export async function readVectorSpace(exec: SessionExec): Promise<VectorSpace | undefined> {
-	const tables = v.parse(
-		v.array(CountRow),
-		await exec.all(sql`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ${VECTOR_TABLE}`)
-	);
+/** Whether the vector table exists (one row, `n`), then the meta rows of its model and size: read together. */
+export const VECTOR_SPACE_QUERIES = [
+	{ sql: "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?", args: [VECTOR_TABLE] },
+	{ sql: 'SELECT key, value FROM meta WHERE key IN (?, ?)', args: [META_EMBEDDING_MODEL, META_EMBEDDING_DIMENSIONS] }
+] as const;
+
+/** The vector space from the rows of VECTOR_SPACE_QUERIES. */
+export function vectorSpaceOf(tableRows: readonly unknown[], metaRows: readonly unknown[]): VectorSpace | undefined {
+	const tables = v.parse(v.array(CountRow), tableRows);
 	if ((tables[0]?.n ?? 0) === 0) return undefined;
-	const rows = v.parse(
-		v.array(MetaRow),
-		await exec.all(sql`SELECT key, value FROM meta WHERE key IN (${META_EMBEDDING_MODEL}, ${META_EMBEDDING_DIMENSIONS})`)
-	);
+	const rows = v.parse(v.array(MetaRow), metaRows);
 	const model = rows.find((r) => r.key === META_EMBEDDING_MODEL)?.value;
 	const dimensions = Number(rows.find((r) => r.key === META_EMBEDDING_DIMENSIONS)?.value);
 	if (model === undefined || !Number.isInteger(dimensions) || dimensions < 1) return undefined;
 	return { model, dimensions };
+}
+
+/** The model and size the stored vectors belong to, or undefined when there is no vector table yet. */
+export async function readVectorSpace(exec: SessionExec): Promise<VectorSpace | undefined> {
+	const [tables, meta] = VECTOR_SPACE_QUERIES;
+	const tableRows = await exec.all(sql`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ${tables.args[0]}`);
+	if (v.parse(v.array(CountRow), tableRows)[0]?.n === 0) return undefined;
+	const metaRows = await exec.all(sql`SELECT key, value FROM meta WHERE key IN (${meta.args[0]}, ${meta.args[1]})`);
+	return vectorSpaceOf(tableRows, metaRows);
+}
+
+/**
+ * A condition that holds while the stored vectors are `embedder`'s (no other process switched the
+ * model since it was read): write statements carry it, so a batch of stale vectors changes nothing.
+ */
+export function inSpace(embedder: Pick<Embedder, 'id' | 'dimensions'>): { sql: string; args: string[] } {
+	return {
+		sql: `(SELECT value FROM meta WHERE key = ?) = ? AND (SELECT value FROM meta WHERE key = ?) = ?`,
+		args: [META_EMBEDDING_MODEL, embedder.id, META_EMBEDDING_DIMENSIONS, String(embedder.dimensions)]
+	};
 }
 
 export function sameSpace(space: VectorSpace | undefined, embedder: Pick<Embedder, 'id' | 'dimensions'>): boolean {
