@@ -15,8 +15,6 @@ import { summaries } from '../records';
 import { appendEvent } from './events';
 import {
 	claimNext,
-	hasUnfinished,
-	nextLeaseExpiry,
 	renewLease,
 	requestCancel,
 	DEFAULT_LEASE,
@@ -122,9 +120,9 @@ export class TurnRunner {
 				await this.embed(s);
 				await this.checkpointIfDue(s);
 				const checkedAt = Date.now();
-				const turn = await s.write((tx) => claimNext(tx, this.owner, checkedAt, this.lease.leaseMs));
+				const { turn, nextExpiry, unfinished } = await claimNext(s, this.owner, checkedAt, this.lease.leaseMs);
 				if (!turn) {
-					await this.settle(s, checkedAt);
+					await this.settle(s, checkedAt, nextExpiry, unfinished);
 					return;
 				}
 				this.deps.bus.notify(s.id);
@@ -140,13 +138,12 @@ export class TurnRunner {
 	 * is marked interrupted then if that runner died); if nothing is left at all, forget the session
 	 * (or look again once its note of work is old enough to drop).
 	 */
-	private async settle(s: SessionDb, checkedAt: number): Promise<void> {
-		const expiry = await nextLeaseExpiry(s.db);
+	private async settle(s: SessionDb, checkedAt: number, expiry: number | undefined, unfinished: boolean): Promise<void> {
 		if (expiry !== undefined) {
 			this.sweepAt(s.id, expiry + LEASE_SWEEP_MARGIN_MS);
 			return;
 		}
-		if (await hasUnfinished(s.db)) return;
+		if (unfinished) return;
 		const again = await clearWork(this.deps.control.db, s.id, checkedAt);
 		if (again !== undefined) this.sweepAt(s.id, again + LEASE_SWEEP_MARGIN_MS);
 	}
