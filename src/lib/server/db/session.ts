@@ -88,9 +88,7 @@ class Handle implements SessionDb {
 		if (statements.length === 0) return Promise.resolve([]);
 		if (mode === 'read') return this.client.batch(statements, 'read');
 		// A batch that failed busy ran nothing (it is one transaction): it can always start again.
-		return queueWrite(this.lockKey, () =>
-			withWriteLock(() => this.client.batch(statements, 'write'))
-		);
+		return queueWrite(this.lockKey, () => withWriteLock(() => this.client.batch(statements, 'write')));
 	}
 }
 

@@ -51,7 +51,7 @@ export async function embedPending(s: SessionDb, embedder: Embedder, options: Em
 	let embedded = 0;
 	let remaining = 0;
 	// A round that only re-created the vector table does not count as one of the batches.
-	for (let batch = 0; batch < maxBatches; ) {
+	for (let batch = 0; batch < maxBatches;) {
 		options.signal?.throwIfAborted();
 		const [contextRows, tableRows, metaRows, queuedRows, countRows] = await s.batch(
 			[
@@ -136,6 +136,9 @@ function storeStatements(
 			},
 			dequeues: false
 		});
-	statements.push({ statement: { sql: `DELETE FROM embed_queue WHERE section_id = ? AND ${unchanged}`, args: [row.id, ...guard] }, dequeues: true });
+	statements.push({
+		statement: { sql: `DELETE FROM embed_queue WHERE section_id = ? AND ${unchanged}`, args: [row.id, ...guard] },
+		dequeues: true
+	});
 	return statements;
 }

@@ -82,9 +82,21 @@ export interface Claim {
 }
 
 /** An event row of `type` for each turn `where` selects, as appendEvent writes it (same JSON). */
-function eventsFor(type: 'turn.interrupted' | 'turn.started', now: number, where: ReturnType<typeof sql>) {
+export function eventsFor(type: 'turn.interrupted' | 'turn.started', now: number, where: ReturnType<typeof sql>) {
 	return sql`INSERT INTO events (turn_id, type, data, created_at)
 		SELECT id, ${type}, json_object('type', ${type}, 'turnId', id), ${now} FROM turns WHERE ${where} ORDER BY created_at, id`;
+}
+
+/** interruptExpired as two queries of a write batch: the events, then the turns marked interrupted. */
+export function interruptExpiredQueries(s: Pick<SessionDb, 'writes'>, now: number) {
+	const w = s.writes;
+	return [
+		w.run(eventsFor('turn.interrupted', now, sql`status = 'running' AND lease_expires_at < ${now}`)),
+		w
+			.update(turns)
+			.set({ ...INTERRUPTED, finishedAt: now })
+			.where(and(eq(turns.status, 'running'), lt(turns.leaseExpiresAt, now)))
+	] as const;
 }
 
 /**
@@ -95,11 +107,9 @@ function eventsFor(type: 'turn.interrupted' | 'turn.started', now: number, where
  */
 export async function claimNext(s: SessionDb, owner: string, now: number, leaseMs = LEASE_MS): Promise<Claim> {
 	const w = s.writes;
-	const expired = and(eq(turns.status, 'running'), lt(turns.leaseExpiresAt, now));
 	const oldest = w.select({ id: turns.id }).from(turns).where(eq(turns.status, 'accepted')).orderBy(asc(turns.createdAt)).limit(1);
 	const [, , claimed, , [expiry], unfinished] = await w.batch([
-		w.run(eventsFor('turn.interrupted', now, sql`status = 'running' AND lease_expires_at < ${now}`)),
-		w.update(turns).set({ ...INTERRUPTED, finishedAt: now }).where(expired),
+		...interruptExpiredQueries(s, now),
 		w
 			.update(turns)
 			.set({ status: 'running', leaseOwner: owner, leaseExpiresAt: now + leaseMs, startedAt: now })
