@@ -13,14 +13,7 @@ import { embedPending } from '../search';
 import { checkpointDue, checkpointInstruction } from '../memory';
 import { summaries } from '../records';
 import { appendEvent } from './events';
-import {
-	claimNext,
-	renewLease,
-	requestCancel,
-	DEFAULT_LEASE,
-	type LeaseTiming,
-	type TurnRow
-} from './leases';
+import { claimNext, renewLease, requestCancel, DEFAULT_LEASE, type LeaseTiming, type TurnRow } from './leases';
 import { clearWork, markWork, sessionsWithWork } from './work';
 import { executeTurn, type EngineDeps, type TurnOutcome } from './engine';
 import { historySinceCheckpoint } from './history';
@@ -35,7 +28,7 @@ export const LEASE_SWEEP_MARGIN_MS = 50;
 
 export interface RunnerDeps extends EngineDeps {
 	sessions: SessionDbPool;
-	/** The image job runner, kicked after each commit: a turn's image orders start only then. */
+	/** The image job runner, kicked after a commit that made image orders: a turn's orders start only then. */
 	images?: { kick(sessionId: string): void };
 	/** Lease timings; production's by default. */
 	lease?: Partial<LeaseTiming>;
@@ -232,7 +225,8 @@ export class TurnRunner {
 		try {
 			const outcome = await executeTurn(this.deps, s, turn, this.owner, controller.signal);
 			if (outcome.status === 'committed') {
-				this.deps.images?.kick(s.id);
+				// Only a commit that made image orders its own gives the image runner work (no look otherwise).
+				if ((outcome.imageOrders ?? 0) > 0) this.deps.images?.kick(s.id);
 				await this.embed(s);
 			}
 			return outcome;
