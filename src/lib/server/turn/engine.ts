@@ -153,6 +153,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 		);
 		const payer: Payer = { userId: turn.userId, sessionId: s.id };
 		const price = priceFor(deps.config.engine.prices, settings.model);
+		const metering: Metering = { deps, s, turn, payer, guard, rows: ledgerRows, emit };
 		const toolCtx: ToolContext = {
 			read: (fn) => staging.read(fn),
 			write: (fn) => staging.write(fn),
@@ -226,7 +227,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 				const logged = { provider: settings.provider, model: settings.model, latencyMs: at - call.started, retries: call.retries, failure };
 				// Metered even when the stream failed part-way: whatever the vendor reported was paid for.
 				// A call that failed before reporting anything only gives its reservation back (and is logged as failed).
-				if (usage || finished) await meter(deps, s, turn, payer, reservation.id, logged, usage ?? NO_USAGE, guard, ledgerRows, emit, at);
+				if (usage || finished) await meter(metering, { reservationId: reservation.id, call: logged, usage: usage ?? NO_USAGE, at });
 				else
 					await release(deps.control.db, reservation.id, {
 						payer,
@@ -390,23 +391,31 @@ async function writeLedger(
 	}
 }
 
+/** What metering needs from the turn: the same for every call of it. */
+interface Metering {
+	deps: EngineDeps;
+	s: SessionDb;
+	turn: TurnRow;
+	payer: Payer;
+	guard: BudgetGuard;
+	/** The turn's ledger rows, written with its commit (or its end). */
+	rows: LedgerRow[];
+	emit: (e: Parameters<typeof appendEvent>[1]) => Promise<void>;
+}
+
+/** One finished call, as it is metered. */
+interface MeteredCall {
+	reservationId: string | undefined;
+	call: Pick<CallRecord, 'provider' | 'model' | 'latencyMs' | 'retries' | 'failure'>;
+	usage: LlmUsage;
+	at: number;
+}
+
 /** Meters one finished call: price it, settle its reservation with the real cost, fire each scope's warning once. */
-async function meter(
-	deps: EngineDeps,
-	s: SessionDb,
-	turn: TurnRow,
-	payer: Payer,
-	reservationId: string | undefined,
-	call: Pick<CallRecord, 'provider' | 'model' | 'latencyMs' | 'retries' | 'failure'>,
-	usage: LlmUsage,
-	guard: BudgetGuard,
-	rows: LedgerRow[],
-	emit: (e: Parameters<typeof appendEvent>[1]) => Promise<void>,
-	at: number
-): Promise<void> {
+async function meter(m: Metering, { reservationId, call, usage, at }: MeteredCall): Promise<void> {
 	const { provider, model } = call;
-	const cost = costMicros(priceFor(deps.config.engine.prices, model), usage);
-	rows.push({ provider, model, usage, costMicros: cost, at });
+	const cost = costMicros(priceFor(m.deps.config.engine.prices, model), usage);
+	m.rows.push({ provider, model, usage, costMicros: cost, at });
 	const record: CallRecord = {
 		...call,
 		inputTokens: usage.inputTokens,
@@ -415,8 +424,8 @@ async function meter(
 		outputTokens: usage.outputTokens,
 		costMicros: cost
 	};
-	await settle(deps.control.db, reservationId, payer, cost, at, record);
-	for (const w of guard.record(cost)) await warn(deps, s, turn, w, emit, at);
+	await settle(m.deps.control.db, reservationId, m.payer, cost, at, record);
+	for (const w of m.guard.record(cost)) await warn(m.deps, m.s, m.turn, w, m.emit, at);
 }
 
 async function warn(
