@@ -71,6 +71,7 @@ export class ProbedPool extends SessionDbPool {
 				id: s.id,
 				client: s.client,
 				db: s.db,
+				writes: s.writes,
 				write: async (tx) => {
 					const started = performance.now();
 					if (this.synchronousNormal) await s.client.execute(SYNCHRONOUS_NORMAL);

@@ -10,7 +10,7 @@ import { TursoPlacement, startSweeper, type RetryPolicy } from './db/turso';
 import { createEmbedder, type Embedder } from './search';
 import { createProvider, providerSettingsFromConfig, type LlmProvider, type ProviderName } from './llm';
 import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
-import { countTokensO200k, type TokenCounter } from './memory';
+import { countTokensO200k, loadTokenizer, type TokenCounter } from './memory';
 import { EventBus, TurnRunner, type LeaseTiming } from './turn';
 import { createImageProvider, createImageStore, ImageRunner, type ImageRunnerDeps } from './images';
 import { CoverRunner, orderOfficialCovers, syncOfficialPresets, type CoverPolicy } from './presets';
@@ -123,6 +123,10 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		...(overrides.coverPolicy ? { policy: overrides.coverPolicy } : {})
 	});
 	await orderOfficialCovers(covers);
+	// The runner counts every turn's tokens: build the encoder now, while nothing is served yet, not in
+	// the first turn (seconds with no answer to anyone; long enough for keep-alive connections to reset).
+	const countTokens = overrides.countTokens ?? countTokensO200k;
+	if (background && cfg.llm.configured && countTokens === countTokensO200k) loadTokenizer();
 	const runner = new TurnRunner({
 		config: cfg,
 		control,
@@ -132,7 +136,7 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		provider,
 		tools: gmToolMap(),
 		visibleTools: PLAYER_VISIBLE_TOOL_ACTIVITY,
-		countTokens: overrides.countTokens ?? countTokensO200k,
+		countTokens,
 		images,
 		scheduler,
 		...(overrides.turnLease ? { lease: overrides.turnLease } : {})

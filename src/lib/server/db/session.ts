@@ -37,10 +37,17 @@ export interface SessionDb {
 	 * commit for 'write'), all or nothing. A write batch queues with the write transactions above.
 	 */
 	batch(statements: InStatement[], mode: 'read' | 'write'): Promise<ResultSet[]>;
+	/**
+	 * drizzle's `batch` as a write batch: `s.writes.batch([s.writes.update(…), s.writes.insert(…), …])`
+	 * builds the queries with drizzle (typed rows back, `returning` included) and runs them as `batch`
+	 * does with 'write': one round trip, one durable transaction, queued with this session's writes.
+	 */
+	readonly writes: Pick<SessionDrizzle, 'batch' | 'insert' | 'update' | 'delete' | 'select' | 'run'>;
 }
 
 class Handle implements SessionDb {
 	readonly db: SessionDrizzle;
+	readonly writes: SessionDrizzle;
 	users = 0;
 	evicted = false;
 
@@ -51,6 +58,16 @@ class Handle implements SessionDb {
 		private readonly lockKey: string
 	) {
 		this.db = drizzle(client, { schema: sessionSchema });
+		// The same client, except that a batch drizzle sends is this handle's queued write batch.
+		const batching = new Proxy(client, {
+			get: (target, prop): unknown => {
+				if (prop === 'batch') return (statements: InStatement[]) => this.batch(statements, 'write');
+				const value: unknown = Reflect.get(target, prop, target);
+				// The native client keeps its state in private fields: its methods must run on it, not on the proxy.
+				return typeof value === 'function' ? value.bind(target) : value;
+			}
+		});
+		this.writes = drizzle(batching, { schema: sessionSchema });
 	}
 
 	write<T>(fn: (tx: SessionTx) => Promise<T>): Promise<T> {

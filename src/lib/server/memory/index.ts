@@ -20,4 +20,4 @@ export {
 } from './context';
 export { checkpointInstruction, checkpointMessages, SUMMARY_HEADINGS } from './checkpoint';
 export { estimateTokens } from './tokens';
-export { countTokensO200k } from './tokenizer';
+export { countTokensO200k, loadTokenizer, tokenizerLoaded } from './tokenizer';

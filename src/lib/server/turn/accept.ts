@@ -3,12 +3,12 @@
  * and return at once. The same key again returns the same turn and starts nothing new.
  */
 import * as v from 'valibot';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { newId, sessionSchema, type ControlDb, type SessionDb, type SessionTx } from '../db';
 import { takeTurnQuota, returnTurnQuota } from '../budget';
 import type { Config } from '../config';
 import { appendEvent } from './events';
-import { activeTurn, interruptExpired, type TurnRow } from './leases';
+import { activeTurn, interruptExpired, interruptExpiredQueries, type TurnRow } from './leases';
 import { QuotaExceededError, TurnError } from './errors';
 import { markWorkIfTaken } from './work';
 import { turnQuota } from '../tiers';
@@ -47,12 +47,59 @@ export interface AcceptDeps {
 	control: ControlDb;
 }
 
-/** The turn this key already made, if any: a live one, or one an undo took back. */
-async function byKey(exec: SessionDb['db'] | SessionTx, key: string): Promise<{ id: string; status: AcceptedTurn['status'] } | undefined> {
-	const [row] = await exec.select({ id: turns.id, status: turns.status }).from(turns).where(eq(turns.idempotencyKey, key));
+type SeenTurn = { id: string; status: AcceptedTurn['status'] };
+
+/** The two reads of what a key already made: a live turn, or one an undo took back (see `seenOf`). */
+function keyQueries(exec: Pick<SessionDb['db'], 'select'>, key: string) {
+	return [
+		exec.select({ id: turns.id, status: turns.status }).from(turns).where(eq(turns.idempotencyKey, key)),
+		exec.select({ id: undoneTurns.id }).from(undoneTurns).where(eq(undoneTurns.idempotencyKey, key))
+	] as const;
+}
+
+function seenOf(live: readonly SeenTurn[], undone: readonly { id: string }[]): SeenTurn | undefined {
+	const [row] = live;
 	if (row) return row;
-	const [undone] = await exec.select({ id: undoneTurns.id }).from(undoneTurns).where(eq(undoneTurns.idempotencyKey, key));
-	return undone ? { id: undone.id, status: 'undone' } : undefined;
+	const [taken] = undone;
+	return taken ? { id: taken.id, status: 'undone' } : undefined;
+}
+
+/** The turn this key already made, if any: a live one, or one an undo took back. */
+async function byKey(exec: SessionTx, key: string): Promise<SeenTurn | undefined> {
+	const [live, undone] = keyQueries(exec, key);
+	return seenOf(await live, await undone);
+}
+
+const BUSY_MESSAGE = 'The GM is still working on the previous turn. Wait for it to finish, or cancel it.';
+
+/**
+ * Records the accepted turn in one write batch (one round trip): expired leases end first, then the
+ * turn goes in only if its key is new and no player or hand-off turn is waiting or running; then the
+ * reads that say which it was.
+ */
+async function insertAccepted(s: SessionDb, key: string, input: AcceptInput, text: string, now: number): Promise<AcceptedTurn> {
+	const w = s.writes;
+	const id = newId();
+	const accepted = JSON.stringify({ type: 'turn.accepted', turnId: id, input: text });
+	const [, , , , live, undone, inserted] = await w.batch([
+		...interruptExpiredQueries(s, now),
+		w.run(sql`INSERT INTO turns (id, idempotency_key, kind, user_id, input, status, created_at)
+			SELECT ${id}, ${key}, 'player', ${input.userId}, ${text}, 'accepted', ${now}
+			WHERE NOT EXISTS (SELECT 1 FROM turns WHERE idempotency_key = ${key})
+			AND NOT EXISTS (SELECT 1 FROM undone_turns WHERE idempotency_key = ${key})
+			AND NOT EXISTS (SELECT 1 FROM turns WHERE status IN ('accepted', 'running') AND kind IN ('player', 'handoff'))`),
+		w.run(sql`INSERT INTO events (turn_id, type, data, created_at) SELECT ${id}, 'turn.accepted', ${accepted}, ${now}
+			WHERE EXISTS (SELECT 1 FROM turns WHERE id = ${id})`),
+		...keyQueries(w, key),
+		w
+			.select({ id: turns.id })
+			.from(turns)
+			.where(and(eq(turns.id, id), eq(turns.status, 'accepted')))
+	]);
+	if (inserted.length > 0) return { turnId: id, status: 'accepted', created: true };
+	const seen = seenOf(live, undone);
+	if (seen) return { turnId: seen.id, status: seen.status, created: false };
+	throw new TurnError('conflict', BUSY_MESSAGE);
 }
 
 export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptInput, now = Date.now()): Promise<AcceptedTurn> {
@@ -64,7 +111,7 @@ export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptIn
 	const key = v.safeParse(IdempotencyKeySchema, input.idempotencyKey);
 	if (!key.success) throw new TurnError('invalid_input', key.issues[0].message);
 
-	const seen = await byKey(s.db, key.output);
+	const seen = seenOf(...(await s.db.batch(keyQueries(s.db, key.output))));
 	if (seen) return { turnId: seen.id, status: seen.status, created: false };
 	if (!deps.config.llm.configured) throw new TurnError('not_configured', deps.config.llm.reason);
 
@@ -74,20 +121,31 @@ export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptIn
 	if (!quota.ok) throw new QuotaExceededError(allowance, quota.resetsAt);
 	let result: AcceptedTurn;
 	try {
-		result = await s.write(async (tx) => {
-			const again = await byKey(tx, key.output);
-			if (again) return { turnId: again.id, status: again.status, created: false };
-			await interruptExpired(tx, now);
-			const active = await activeTurn(tx);
-			if (active) throw new TurnError('conflict', 'The GM is still working on the previous turn. Wait for it to finish, or cancel it.');
-			if (input.prepare) await input.prepare(tx);
-			const id = newId();
-			await tx
-				.insert(turns)
-				.values({ id, idempotencyKey: key.output, kind: 'player', userId: input.userId, input: text, status: 'accepted', createdAt: now });
-			await appendEvent(tx, { type: 'turn.accepted', turnId: id, input: text });
-			return { turnId: id, status: 'accepted' as const, created: true };
-		});
+		const prepare = input.prepare;
+		// Without a step of the caller's own inside, the checks and the insert are one write batch.
+		result =
+			prepare === undefined
+				? await insertAccepted(s, key.output, input, text, now)
+				: await s.write(async (tx) => {
+						const again = await byKey(tx, key.output);
+						if (again) return { turnId: again.id, status: again.status, created: false };
+						await interruptExpired(tx, now);
+						const active = await activeTurn(tx);
+						if (active) throw new TurnError('conflict', BUSY_MESSAGE);
+						await prepare(tx);
+						const id = newId();
+						await tx.insert(turns).values({
+							id,
+							idempotencyKey: key.output,
+							kind: 'player',
+							userId: input.userId,
+							input: text,
+							status: 'accepted',
+							createdAt: now
+						});
+						await appendEvent(tx, { type: 'turn.accepted', turnId: id, input: text });
+						return { turnId: id, status: 'accepted' as const, created: true };
+					});
 	} catch (err) {
 		await returnTurnQuota(deps.control.db, input.userId, now);
 		throw err;

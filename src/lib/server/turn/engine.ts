@@ -29,7 +29,7 @@ import { LlmError, type LlmMessage, type LlmProvider, type LlmRequest, type LlmT
 import { runToolCall } from '../tools/run';
 import type { Tool } from '../tools/define';
 import type { AdvCue, ToolContext } from '../tools/context';
-import { appendEvent, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS, type EventBus } from './events';
+import { appendEvent, appendEventsQuery, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS, type EventBus } from './events';
 import { DeltaWriter } from './deltas';
 import { Staging } from './staging';
 import { finishUncommitted, type TurnRow } from './leases';
@@ -64,6 +64,8 @@ export interface TurnOutcome {
 	failure?: TurnFailure;
 	/** What the turn's LLM calls used and cost, for its log line and the metrics. */
 	spent: TurnSpend;
+	/** Image orders the commit made this turn's: the image runner has work only when there are some. */
+	imageOrders?: number;
 }
 
 export interface TurnSpend {
@@ -144,10 +146,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 	const emit = async (event: Parameters<typeof appendEvent>[1]) => {
 		// Streamed text not yet in the log goes first, in the same transaction: one durable commit, same order.
 		const text = await deltas.take();
-		await s.write(async (tx) => {
-			if (text) await appendEvent(tx, deltaEvent(text));
-			await appendEvent(tx, event);
-		});
+		await s.writes.batch([text ? appendEventsQuery(s.writes, deltaEvent(text), event) : appendEventsQuery(s.writes, event)]);
 		deps.bus.notify(s.id);
 	};
 	/** Streamed text the commit writes itself; handed back to the writer if the turn fails instead. */
@@ -299,6 +298,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 		const tokens = turn.kind === 'player' ? deps.countTokens(turn.input) + deps.countTokens(reply) : null;
 		const finishedAt = now();
 		let summaryId = 0;
+		let imageOrders = 0;
 		const messageIds: number[] = [];
 		await staging.commit(
 			async (tx) => {
@@ -319,7 +319,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 					if (turn.kind === 'handoff') await applyPendingModel(tx);
 				}
 				// Orders placed by this turn's tools become this turn's: the image runner starts them after commit.
-				await stage.imageOrders.claimForTurn(tx, turn.id);
+				imageOrders = await stage.imageOrders.claimForTurn(tx, turn.id);
 				await writeLedger(tx, turn.id, 'committed', ledgerRows);
 				const done = await tx
 					.update(turns)
@@ -355,7 +355,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 			{ undoAs: turn.id }
 		);
 		deps.bus.notify(s.id);
-		return { status: 'committed', reply, ...(stopped ? { stopped } : {}), spent: spendOf(ledgerRows, settings) };
+		return { status: 'committed', reply, imageOrders, ...(stopped ? { stopped } : {}), spent: spendOf(ledgerRows, settings) };
 	} catch (err) {
 		deltas.push(tail);
 		await deltas.flush().catch(() => undefined);

@@ -5,17 +5,22 @@
  * are caught by the SSE endpoint's slow poll.
  */
 import { and, asc, gt, inArray, lt, max, notInArray } from 'drizzle-orm';
-import { sessionSchema, type SessionExec } from '../db';
+import { sessionSchema, type SessionDb, type SessionExec } from '../db';
 import { parseSessionEvent, type LoggedEvent, type SessionEvent } from '../../types/events';
 
 const { events, turns } = sessionSchema;
 
+function eventRow(event: SessionEvent) {
+	return { turnId: 'turnId' in event ? event.turnId : null, type: event.type, data: JSON.stringify(event), createdAt: Date.now() };
+}
+
+/** Appending `events`, as a query for a write batch (`SessionDb.writes`): one round trip with whatever else it carries. */
+export function appendEventsQuery(w: Pick<SessionDb['writes'], 'insert'>, event: SessionEvent, ...more: SessionEvent[]) {
+	return w.insert(events).values([event, ...more].map(eventRow));
+}
+
 export async function appendEvent(exec: SessionExec, event: SessionEvent): Promise<number> {
-	const turnId = 'turnId' in event ? event.turnId : null;
-	const [row] = await exec
-		.insert(events)
-		.values({ turnId, type: event.type, data: JSON.stringify(event), createdAt: Date.now() })
-		.returning({ id: events.id });
+	const [row] = await exec.insert(events).values(eventRow(event)).returning({ id: events.id });
 	if (!row) throw new Error('event insert returned no id');
 	return row.id;
 }

@@ -3,7 +3,7 @@
  * lease while it works; a lease that expires means its process died, and the turn is marked
  * interrupted. Nothing ever sends an interrupted turn to the LLM again by itself.
  */
-import { and, asc, eq, inArray, lt, min, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, min, notExists, sql } from 'drizzle-orm';
 import { sessionSchema, type SessionDb, type SessionExec, type SessionTx } from '../db';
 import type { TurnFailure } from '../../types/events';
 import { appendEvent } from './events';
@@ -25,17 +25,18 @@ export const DEFAULT_LEASE: Readonly<LeaseTiming> = Object.freeze({ leaseMs: LEA
 
 export type TurnRow = typeof turns.$inferSelect;
 
+const INTERRUPTED = {
+	status: 'interrupted',
+	error: 'The server stopped while this turn was running. Nothing from it was saved; send it again if you want.',
+	leaseOwner: null,
+	leaseExpiresAt: null
+} as const;
+
 /** Marks turns whose lease expired as interrupted (with an event). Returns their ids. */
 export async function interruptExpired(tx: SessionTx, now: number): Promise<string[]> {
 	const expired = await tx
 		.update(turns)
-		.set({
-			status: 'interrupted',
-			error: 'The server stopped while this turn was running. Nothing from it was saved; send it again if you want.',
-			finishedAt: now,
-			leaseOwner: null,
-			leaseExpiresAt: null
-		})
+		.set({ ...INTERRUPTED, finishedAt: now })
 		.where(and(eq(turns.status, 'running'), lt(turns.leaseExpiresAt, now)))
 		.returning({ id: turns.id });
 	for (const t of expired) await appendEvent(tx, { type: 'turn.interrupted', turnId: t.id });
@@ -56,25 +57,6 @@ export async function readTurn(s: SessionDb, turnId: string, now: number): Promi
 	return { turn: fresh, interrupted: interrupted.length > 0 };
 }
 
-/** When the earliest lease of a running turn runs out, if any turn is running. */
-export async function nextLeaseExpiry(exec: SessionExec): Promise<number | undefined> {
-	const [row] = await exec
-		.select({ at: min(turns.leaseExpiresAt) })
-		.from(turns)
-		.where(eq(turns.status, 'running'));
-	return row?.at ?? undefined;
-}
-
-/** Whether the session has turns waiting or running. */
-export async function hasUnfinished(exec: SessionExec): Promise<boolean> {
-	const [row] = await exec
-		.select({ id: turns.id })
-		.from(turns)
-		.where(inArray(turns.status, ['accepted', 'running']))
-		.limit(1);
-	return row !== undefined;
-}
-
 /**
  * The player's or model-switch turn that is accepted or running, if any: one at a time per session.
  * A checkpoint is the harness's own work, so a player may send the next turn while it runs; that
@@ -90,23 +72,68 @@ export async function activeTurn(exec: SessionExec): Promise<TurnRow | undefined
 	return row;
 }
 
+/** What a claim found: the turn it claimed, if any, and what the runner needs to know when it found none. */
+export interface Claim {
+	turn: TurnRow | undefined;
+	/** When the earliest lease of a running turn runs out (another runner's, when nothing was claimed). */
+	nextExpiry: number | undefined;
+	/** Whether turns are still waiting or running. */
+	unfinished: boolean;
+}
+
+/** An event row of `type` for each turn `where` selects, as appendEvent writes it (same JSON). */
+export function eventsFor(type: 'turn.interrupted' | 'turn.started', now: number, where: ReturnType<typeof sql>) {
+	return sql`INSERT INTO events (turn_id, type, data, created_at)
+		SELECT id, ${type}, json_object('type', ${type}, 'turnId', id), ${now} FROM turns WHERE ${where} ORDER BY created_at, id`;
+}
+
+/** interruptExpired as two queries of a write batch: the events, then the turns marked interrupted. */
+export function interruptExpiredQueries(s: Pick<SessionDb, 'writes'>, now: number) {
+	const w = s.writes;
+	return [
+		w.run(eventsFor('turn.interrupted', now, sql`status = 'running' AND lease_expires_at < ${now}`)),
+		w
+			.update(turns)
+			.set({ ...INTERRUPTED, finishedAt: now })
+			.where(and(eq(turns.status, 'running'), lt(turns.leaseExpiresAt, now)))
+	] as const;
+}
+
 /**
  * Claims the oldest accepted turn for `owner`, unless another turn of the session is running under a
- * live lease. The status change accepted → running is the single point that makes a turn run once.
+ * live lease; turns whose lease ran out are marked interrupted first. The status change accepted →
+ * running is the single point that makes a turn run once: it is one conditional UPDATE, in one write
+ * batch with its events and the reads a runner needs when nothing was claimed (one round trip).
  */
-export async function claimNext(tx: SessionTx, owner: string, now: number, leaseMs = LEASE_MS): Promise<TurnRow | undefined> {
-	await interruptExpired(tx, now);
-	const [running] = await tx.select({ id: turns.id }).from(turns).where(eq(turns.status, 'running')).limit(1);
-	if (running) return undefined;
-	const [next] = await tx.select({ id: turns.id }).from(turns).where(eq(turns.status, 'accepted')).orderBy(asc(turns.createdAt)).limit(1);
-	if (!next) return undefined;
-	const [claimed] = await tx
-		.update(turns)
-		.set({ status: 'running', leaseOwner: owner, leaseExpiresAt: now + leaseMs, startedAt: now })
-		.where(and(eq(turns.id, next.id), eq(turns.status, 'accepted')))
-		.returning();
-	if (claimed) await appendEvent(tx, { type: 'turn.started', turnId: claimed.id });
-	return claimed;
+export async function claimNext(s: SessionDb, owner: string, now: number, leaseMs = LEASE_MS): Promise<Claim> {
+	const w = s.writes;
+	const oldest = w.select({ id: turns.id }).from(turns).where(eq(turns.status, 'accepted')).orderBy(asc(turns.createdAt)).limit(1);
+	const [, , claimed, , [expiry], unfinished] = await w.batch([
+		...interruptExpiredQueries(s, now),
+		w
+			.update(turns)
+			.set({ status: 'running', leaseOwner: owner, leaseExpiresAt: now + leaseMs, startedAt: now })
+			.where(
+				and(
+					sql`${turns.id} = (${oldest})`,
+					eq(turns.status, 'accepted'),
+					notExists(w.select({ id: turns.id }).from(turns).where(eq(turns.status, 'running')))
+				)
+			)
+			.returning(),
+		// The claimed turn is the one running under this owner's lease taken now (none if the claim changed nothing).
+		w.run(eventsFor('turn.started', now, sql`status = 'running' AND lease_owner = ${owner} AND started_at = ${now} AND changes() > 0`)),
+		w
+			.select({ at: min(turns.leaseExpiresAt) })
+			.from(turns)
+			.where(eq(turns.status, 'running')),
+		w
+			.select({ id: turns.id })
+			.from(turns)
+			.where(inArray(turns.status, ['accepted', 'running']))
+			.limit(1)
+	]);
+	return { turn: claimed[0], nextExpiry: expiry?.at ?? undefined, unfinished: unfinished.length > 0 };
 }
 
 /** Extends the lease; false when it is no longer ours (and the turn must stop). Also reports a cancel request. */

@@ -13,16 +13,7 @@ import { embedPending } from '../search';
 import { checkpointDue, checkpointInstruction } from '../memory';
 import { summaries } from '../records';
 import { appendEvent } from './events';
-import {
-	claimNext,
-	hasUnfinished,
-	nextLeaseExpiry,
-	renewLease,
-	requestCancel,
-	DEFAULT_LEASE,
-	type LeaseTiming,
-	type TurnRow
-} from './leases';
+import { claimNext, renewLease, requestCancel, DEFAULT_LEASE, type LeaseTiming, type TurnRow } from './leases';
 import { clearWork, markWork, sessionsWithWork } from './work';
 import { ProcessScheduler, SessionLoop, type Scheduler } from '../jobs';
 import { executeTurn, type EngineDeps, type TurnOutcome } from './engine';
@@ -39,7 +30,7 @@ export const LEASE_SWEEP_MARGIN_MS = 50;
 
 export interface RunnerDeps extends EngineDeps {
 	sessions: SessionDbPool;
-	/** The image job runner, kicked after each commit: a turn's image orders start only then. */
+	/** The image job runner, kicked after a commit that made image orders: a turn's orders start only then. */
 	images?: { kick(sessionId: string): void };
 	/** Lease timings; production's by default. */
 	lease?: Partial<LeaseTiming>;
@@ -117,9 +108,9 @@ export class TurnRunner {
 				await this.embed(s);
 				await this.checkpointIfDue(s);
 				const checkedAt = Date.now();
-				const turn = await s.write((tx) => claimNext(tx, this.owner, checkedAt, this.lease.leaseMs));
+				const { turn, nextExpiry, unfinished } = await claimNext(s, this.owner, checkedAt, this.lease.leaseMs);
 				if (!turn) {
-					await this.settle(s, checkedAt);
+					await this.settle(s, checkedAt, nextExpiry, unfinished);
 					return;
 				}
 				this.deps.bus.notify(s.id);
@@ -135,13 +126,12 @@ export class TurnRunner {
 	 * is marked interrupted then if that runner died); if nothing is left at all, forget the session
 	 * (or look again once its note of work is old enough to drop).
 	 */
-	private async settle(s: SessionDb, checkedAt: number): Promise<void> {
-		const expiry = await nextLeaseExpiry(s.db);
+	private async settle(s: SessionDb, checkedAt: number, expiry: number | undefined, unfinished: boolean): Promise<void> {
 		if (expiry !== undefined) {
 			this.loop.wakeAt(s.id, expiry + LEASE_SWEEP_MARGIN_MS);
 			return;
 		}
-		if (await hasUnfinished(s.db)) return;
+		if (unfinished) return;
 		const again = await clearWork(this.deps.control.db, s.id, checkedAt);
 		if (again !== undefined) this.loop.wakeAt(s.id, again + LEASE_SWEEP_MARGIN_MS);
 	}
@@ -217,7 +207,8 @@ export class TurnRunner {
 			const outcome = await executeTurn(this.deps, s, turn, this.owner, controller.signal);
 			noteTurn(s.id, turn, outcome, performance.now() - started);
 			if (outcome.status === 'committed') {
-				this.deps.images?.kick(s.id);
+				// Only a commit that made image orders its own gives the image runner work (no look otherwise).
+				if ((outcome.imageOrders ?? 0) > 0) this.deps.images?.kick(s.id);
 				await this.embed(s);
 			}
 			return outcome;
