@@ -5,15 +5,12 @@
  * never sent to the LLM again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { startMockLlm, type MockLlm } from '../../mock-llm';
 import { mockLlmApp, turnHarness, type MockLlmApp } from '../../helpers/turns';
 import { tempDir } from '../../helpers/env';
+import { spawnTurnProcess, type TurnProcess } from '../../helpers/spawn-turn-process';
 import { controlSchema, newId, sessionSchema } from '../../../src/lib/server/db';
 import { acceptTurn, readEventsAfter, sessionsWithWork, ACCEPT_WINDOW_MS } from '../../../src/lib/server/turn';
 import { apiHarness, type ApiHarness } from '../api/client';
@@ -24,7 +21,6 @@ afterEach(async () => {
 	while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-const TURN_PROCESS = path.resolve(import.meta.dirname, '../../helpers/turn-process.ts');
 /**
  * How long to wait for a child's 1 s lease to run out and be swept (or for its LLM call to arrive):
  * a deadline for polling, not a sleep, so generous that only a broken sweep reaches it.
@@ -46,23 +42,10 @@ async function startTurnProcess(
 	mock: MockLlm,
 	sessionId: string,
 	userId: string
-): Promise<{ child: ChildProcess; turnId: string }> {
-	const env = {
-		...process.env,
-		KANTERA_DATA_DIR: dataDir,
-		OPENAI_BASE_URL: mock.openaiBaseUrl,
-		OPENAI_API_KEY: 'sk-test',
-		KANTERA_LLM_MODEL: 'mock-model'
-	};
-	const child = spawn(process.execPath, ['--import', 'tsx', TURN_PROCESS, userId, sessionId], {
-		env,
-		stdio: ['ignore', 'pipe', 'inherit']
-	});
-	cleanups.push(() => {
-		if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-	});
-	const [line] = await once(createInterface({ input: child.stdout }), 'line');
-	const [turnId] = v.parse(v.object({ event: v.literal('running'), turnIds: v.tuple([v.string()]) }), JSON.parse(String(line))).turnIds;
+): Promise<{ child: TurnProcess; turnId: string }> {
+	const child = spawnTurnProcess({ dataDir, mock, userId, sessionIds: [sessionId] });
+	cleanups.push(() => child.kill());
+	const [turnId] = v.parse(v.tuple([v.string()]), await child.running);
 	await until(
 		async () => mock.requests.length,
 		(n) => n > 0,
@@ -81,8 +64,7 @@ describe('after a crash mid-turn', () => {
 		const { child, turnId } = await startTurnProcess(dir, mock, sessionId, 'player-1');
 		expect(mock.requests).toHaveLength(1);
 
-		child.kill('SIGKILL');
-		await once(child, 'exit');
+		await child.kill();
 		// The next server on the same databases; nobody opens the session, posts a turn or reads it.
 		const restarted: MockLlmApp = await mockLlmApp('openai', {}, { dataDir: dir, mock });
 		cleanups.push(() => restarted.cleanup());
