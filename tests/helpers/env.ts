@@ -2,10 +2,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
 import { parseConfig, type Config } from '../../src/lib/server/config';
 import { createApp, type App } from '../../src/lib/server/app';
-import { newId, type SessionDb } from '../../src/lib/server/db';
+import { newId } from '../../src/lib/server/db';
 import { databaseEnv } from './databases';
 
 export interface TestEnv {
@@ -35,25 +34,5 @@ export async function testEnv(env: Record<string, string> = {}): Promise<TestEnv
 			await app.close();
 			remove();
 		}
-	};
-}
-
-/**
- * For a test file whose tests each want an app of their own: registers the hooks that build one on
- * fresh databases before each test and remove it after, and returns `use`, which runs `fn` on a new
- * session of the current test's app.
- */
-export function freshSessionPerTest(env: Record<string, string> = {}): <T>(fn: (s: SessionDb) => Promise<T>) => Promise<T> {
-	let current: TestEnv | undefined;
-	beforeEach(async () => {
-		current = await testEnv(env);
-	});
-	afterEach(async () => {
-		await current?.cleanup();
-		current = undefined;
-	});
-	return (fn) => {
-		if (!current) throw new Error('freshSessionPerTest: use() runs only inside a test');
-		return current.app.sessions.use(current.sessionId(), fn);
 	};
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { freshSessionPerTest } from '../../helpers/env';
+import { freshSessionPerTest } from '../../helpers/fresh-session';
 import { sessionSchema, type SessionDb } from '../../../src/lib/server/db';
 import {
 	embedPending,

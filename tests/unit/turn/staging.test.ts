@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { freshSessionPerTest } from '../../helpers/env';
+import { freshSessionPerTest } from '../../helpers/fresh-session';
 import { sessionSchema, type SessionDb } from '../../../src/lib/server/db';
 import { journal, memory, RecordError } from '../../../src/lib/server/records';
 import { Staging } from '../../../src/lib/server/turn/staging';
