@@ -160,26 +160,21 @@ describe('GET /metrics', () => {
 		configureLog({ sink: (line) => lines.push(line) });
 		const api = h.as(h.alice);
 		const session = await bodyOf(await api.post('/api/v1/sessions', { title: 'Quiet' }), Session);
+		const play = async (text: string, idempotencyKey: string) => {
+			h.mock?.script([{ text: REPLY }]);
+			const turn = await bodyOf(await api.post(`/api/v1/sessions/${session.id}/turns`, { text, idempotencyKey }), AcceptedTurn);
+			await waitForTurn(api, session.id, turn.turnId);
+			await h.app.runner.idle();
+			return turn.turnId;
+		};
 		const before = await scrape();
-		h.mock?.script([{ text: REPLY }]);
-		const turn = await bodyOf(
-			await api.post(`/api/v1/sessions/${session.id}/turns`, { text: 'Knock.', idempotencyKey: 'metrics-turn-3' }),
-			AcceptedTurn
-		);
-		await waitForTurn(api, session.id, turn.turnId);
-		await h.app.runner.idle();
+		await play('Knock.', 'metrics-turn-3');
 		expect(moved(before, await scrape(), 'kantera_turns_total{kind=player,status=committed}')).toBe(1);
 		expect(lines).toEqual([]);
 		// The same turn's line at the default level, so the check above can fail.
 		configureLog({ level: 'info' });
-		h.mock?.script([{ text: REPLY }]);
-		const loud = await bodyOf(
-			await api.post(`/api/v1/sessions/${session.id}/turns`, { text: 'Knock again.', idempotencyKey: 'metrics-turn-4' }),
-			AcceptedTurn
-		);
-		await waitForTurn(api, session.id, loud.turnId);
-		await h.app.runner.idle();
-		expect(lines.filter((l) => l.includes(loud.turnId))).toHaveLength(1);
+		const loud = await play('Knock again.', 'metrics-turn-4');
+		expect(lines.filter((l) => l.includes(loud))).toHaveLength(1);
 	});
 
 	it('answers only the operator token: none configured is 404, a missing or wrong one 401', async () => {
