@@ -64,7 +64,7 @@ export interface AppOverrides {
 }
 
 export async function createApp(cfg: Config, overrides: AppOverrides = {}): Promise<App> {
-	configureLog({ format: cfg.ops.logFormat });
+	configureLog({ format: cfg.ops.logFormat, level: cfg.ops.logLevel });
 	const control = await openControlDb(cfg);
 	// The official worlds are read-only presets: their rows follow the shipped content.
 	await syncOfficialPresets(control.db);

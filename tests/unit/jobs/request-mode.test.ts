@@ -5,13 +5,10 @@
  * No timer of the process moves work on in this mode: only requests and event-stream polls do.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { startMockLlm } from '../../mock-llm';
+import { spawnTurnProcess } from '../../helpers/spawn-turn-process';
 import { apiHarness, type ApiHarness } from '../api/client';
 import { AcceptedTurn, bodyOf, Session, Turn } from '../api/shapes';
 import { eventFrames, sseReader } from '../api/sse-reader';
@@ -166,8 +163,6 @@ describe('the request-scoped scheduler', () => {
 	});
 });
 
-const TURN_PROCESS = path.resolve(import.meta.dirname, '../../helpers/turn-process.ts');
-
 describe('an instance dropped mid-way', () => {
 	it('is resumed by the next requests: its running turn ends interrupted once, a turn it accepted but never ran runs once', async () => {
 		// The first call is the dropped instance's and never answers; every later one replies.
@@ -179,28 +174,20 @@ describe('an instance dropped mid-way', () => {
 
 		// Another instance of the app (its own process, in request mode) takes a turn of this session and
 		// is dropped with it: SIGKILL, as a host drops an instance, so nothing of it gets to clean up.
-		const child = spawn(process.execPath, ['--import', 'tsx', TURN_PROCESS, h.alice.id, id], {
-			env: {
-				...process.env,
-				KANTERA_DATA_DIR: h.app.config.dataDir,
-				KANTERA_SCHEDULER: 'request',
-				OPENAI_BASE_URL: mock.openaiBaseUrl,
-				OPENAI_API_KEY: 'sk-test',
-				KANTERA_LLM_MODEL: 'mock-model'
-			},
-			stdio: ['ignore', 'pipe', 'inherit']
+		const other = spawnTurnProcess({
+			dataDir: h.app.config.dataDir,
+			mock,
+			userId: h.alice.id,
+			sessionIds: [id],
+			env: { KANTERA_SCHEDULER: 'request' }
 		});
-		cleanups.push(() => {
-			if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-		});
-		const [line] = await once(createInterface({ input: child.stdout }), 'line');
-		const [dead] = v.parse(v.object({ event: v.literal('running'), turnIds: v.tuple([v.string()]) }), JSON.parse(String(line))).turnIds;
+		cleanups.push(() => other.kill());
+		const [dead] = v.parse(v.tuple([v.string()]), await other.running);
 		await until(
 			async () => mock.requests.length,
 			(n) => n === 1
 		);
-		child.kill('SIGKILL');
-		await once(child, 'exit');
+		await other.kill();
 
 		const count = async (queued = '') => {
 			const events = await h.app.sessions.use(id, (s) => readEventsAfter(s.db, 0));

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { testEnv, type TestEnv } from '../../helpers/env';
+import { freshSessionPerTest } from '../../helpers/fresh-session';
 import { sessionSchema, type SessionDb } from '../../../src/lib/server/db';
 import {
 	embedPending,
@@ -14,15 +14,7 @@ import {
 import { CAMPAIGN } from './campaign';
 import { contentHash, insertSections } from './factory';
 
-let env: TestEnv;
-beforeEach(async () => {
-	env = await testEnv();
-});
-afterEach(async () => {
-	await env.cleanup();
-});
-
-const use = <T>(fn: (s: SessionDb) => Promise<T>) => env.app.sessions.use(env.sessionId(), fn);
+const use = freshSessionPerTest();
 const count = async (s: SessionDb, table: 'embed_queue' | 'section_vectors') => {
 	const [row] = await s.db.all<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM ${table}`));
 	return row?.n;

@@ -21,7 +21,7 @@ export type { PresetsConfig } from './presets';
 export { configuredProviders, type SignInProvidersConfig, type OAuthClientConfig } from './auth';
 export type { TiersConfig, FreeModel } from './tiers';
 export type { BackupConfig, TursoConfig } from './deploy';
-export type { OpsConfig, LogFormat } from './ops';
+export type { OpsConfig, LogFormat, LogLevel } from './ops';
 export type { ImageStoreConfig } from './image-store';
 
 const NonNegativeInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number));
