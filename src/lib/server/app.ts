@@ -50,8 +50,8 @@ export interface AppOverrides {
 	coverPolicy?: Partial<CoverPolicy>;
 	/** Tests shorten turn leases to watch a killed runner's lease run out. */
 	turnLease?: Partial<LeaseTiming>;
-	/** Tests shorten the Turso Platform API retries. */
-	turso?: { retry?: RetryPolicy };
+	/** Tests shorten the Turso Platform API retries and the sweeper's interval. */
+	turso?: { retry?: RetryPolicy; sweepEveryMs?: number };
 	/** Tests give the request-scoped scheduler a clock or a shorter resume interval; built from config otherwise. */
 	scheduler?: Scheduler;
 	/**
@@ -77,9 +77,10 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 			})
 		: undefined;
 	const background = overrides.background !== false;
-	const stopSweeper = turso && background ? startSweeper(turso) : undefined;
 	const sessions = new SessionDbPool(cfg, turso);
 	const scheduler = overrides.scheduler ?? createScheduler(cfg.scheduler);
+	// A job of the scheduler like the others: on an isolate host it runs from requests, not from a timer.
+	const stopSweeper = turso && background ? startSweeper(turso, scheduler, overrides.turso?.sweepEveryMs) : undefined;
 	// Loaded only when scheduled: backups write to the local disk, which an isolate host does not have.
 	const { cron, dir: backupDir } = cfg.backup;
 	const stopBackups =

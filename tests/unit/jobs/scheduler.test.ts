@@ -155,6 +155,57 @@ describe('the process scheduler', () => {
 	});
 });
 
+describe('repeated work (the Turso sweeper)', () => {
+	it('runs at once and every interval on a server, never twice at a time, and not after stop', async () => {
+		const s = new ProcessScheduler();
+		let runs = 0;
+		let finish: () => void = () => undefined;
+		s.repeat(10, () => {
+			runs++;
+			return new Promise<void>((resolve) => (finish = resolve));
+		});
+		expect(runs).toBe(1);
+		// Still running through several intervals: skipped.
+		await new Promise((r) => setTimeout(r, 50));
+		expect(runs).toBe(1);
+		finish();
+		await new Promise((r) => setTimeout(r, 50));
+		expect(runs).toBe(2);
+		s.stop();
+		finish();
+		await new Promise((r) => setTimeout(r, 50));
+		expect(runs).toBe(2);
+	});
+
+	it('in request mode runs at the first tick, then an interval later on the clock, kept by the request', async () => {
+		const clock = { now: 0 };
+		const s = new RequestScheduler({ now: () => clock.now });
+		let runs = 0;
+		const stopRepeat = s.repeat(1_000, () => {
+			runs++;
+			return Promise.resolve();
+		});
+		await new Promise((r) => setTimeout(r, 20));
+		expect(runs).toBe(0);
+		const h = host();
+		inRequest(h.waitUntil, () => s.tick());
+		expect(runs).toBe(1);
+		expect(h.held).toHaveLength(1);
+		await Promise.all(h.held);
+		clock.now = 999;
+		s.tick();
+		expect(runs).toBe(1);
+		clock.now = 1_000;
+		s.tick();
+		expect(runs).toBe(2);
+		await tick();
+		stopRepeat();
+		clock.now = 5_000;
+		s.tick();
+		expect(runs).toBe(2);
+	});
+});
+
 describe('the per-session worker loop', () => {
 	function gatedLoop(scheduler = new RequestScheduler()) {
 		const drains: string[] = [];
