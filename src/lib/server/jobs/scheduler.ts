@@ -7,15 +7,28 @@
  * - `request` (isolate hosts: Cloudflare Workers, Deno Deploy, Vercel Edge): the host may freeze or
  *   drop the instance once a response is sent and nothing is left in `waitUntil`. Work started during a
  *   request is handed to that request's `waitUntil`; delayed work, repeated work and backups set no
- *   timer but are remembered and run by the first request or event-stream poll after they are due; and a request or
- *   poll for a session resumes that session's work (what an instance that was dropped left behind: an
- *   expired lease, a queued turn, an image waiting out its backoff). The leases in the session
- *   database decide who runs what, so resuming from several requests at once never runs a turn twice.
+ *   timer but are remembered and run by the first request or event-stream poll after they are due;
+ *   and a request or poll for a session resumes that session's work (what an instance that was
+ *   dropped left behind: an expired lease, a queued turn, an image waiting out its backoff). Visits
+ *   are shared per session: all requests and open streams of an instance together start at most one
+ *   resume per interval, and none while one is still going; the resume first asks the session
+ *   database, in one cheap read, whether anything waits, and only then wakes the runners. The leases
+ *   in the session database decide who runs what, so resuming from several requests at once never
+ *   runs a turn twice.
  */
 import { Cron } from 'croner';
 import { currentWaitUntil } from './request-scope';
 
 export type SchedulerMode = 'process' | 'request';
+
+export interface ResumeCounts {
+	/** Visits: requests and event-stream polls for a session. */
+	visits: number;
+	/** Resumes the visits started (each a look at what waits in the session). */
+	checks: number;
+	/** Checks that found work waiting and woke the runners. */
+	resumed: number;
+}
 export const SCHEDULER_MODES: readonly SchedulerMode[] = ['process', 'request'];
 
 export interface Scheduler {
@@ -35,10 +48,15 @@ export interface Scheduler {
 	 * is skipped); returns the function that ends it. Upkeep such as the Turso sweeper.
 	 */
 	repeat(everyMs: number, job: () => Promise<void>): () => void;
-	/** Who resumes a session's work when `visit` asks for it (the app: the turn and image runners). */
-	onVisit(resume: (sessionId: string) => void): void;
+	/**
+	 * Who resumes a session's work when `visit` asks for it (the app: a look at what waits, then the turn
+	 * and image runners); resolves to whether it found work to resume.
+	 */
+	onVisit(resume: (sessionId: string) => Promise<boolean>): void;
 	/** A request or an event-stream poll for the session arrived. */
 	visit(sessionId: string): void;
+	/** What visits led to so far (the request mode's; a server's visits do nothing). */
+	resumeCounts(): ResumeCounts;
 	/** A request arrived: runs what is due (request mode). */
 	tick(): void;
 	/** Drops everything scheduled; nothing new is taken. */
@@ -119,6 +137,10 @@ export class ProcessScheduler implements Scheduler {
 		// As above.
 	}
 
+	resumeCounts(): ResumeCounts {
+		return { visits: 0, checks: 0, resumed: 0 };
+	}
+
 	tick(): void {
 		// As above.
 	}
@@ -166,9 +188,12 @@ export class RequestScheduler implements Scheduler {
 	private readonly due = new Map<string, { at: number; fn: () => void }>();
 	private readonly recurring = new Set<Recurring>();
 	private readonly visits = new Map<string, number>();
+	/** Sessions whose resume is still going: a visit meanwhile starts no other. */
+	private readonly resuming = new Set<string>();
+	private readonly counts: ResumeCounts = { visits: 0, checks: 0, resumed: 0 };
 	private readonly resumeEveryMs: number;
 	private readonly now: () => number;
-	private resume: ((sessionId: string) => void) | undefined;
+	private resume: ((sessionId: string) => Promise<boolean>) | undefined;
 	private stopped = false;
 
 	constructor(opts: RequestSchedulerOptions = {}) {
@@ -219,19 +244,36 @@ export class RequestScheduler implements Scheduler {
 		};
 	}
 
-	onVisit(resume: (sessionId: string) => void): void {
+	onVisit(resume: (sessionId: string) => Promise<boolean>): void {
 		this.resume = resume;
 	}
 
 	visit(sessionId: string): void {
 		this.tick();
-		if (this.stopped || !this.resume) return;
+		const resume = this.resume;
+		if (this.stopped || !resume) return;
+		this.counts.visits++;
+		if (this.resuming.has(sessionId)) return;
 		const now = this.now();
 		const last = this.visits.get(sessionId);
 		if (last !== undefined && now - last < this.resumeEveryMs) return;
 		if (this.visits.size >= MAX_VISITS_KEPT) for (const [id, at] of this.visits) if (now - at >= this.resumeEveryMs) this.visits.delete(id);
 		this.visits.set(sessionId, now);
-		this.resume(sessionId);
+		this.resuming.add(sessionId);
+		this.counts.checks++;
+		const work = resume(sessionId)
+			.then(
+				(found) => {
+					if (found) this.counts.resumed++;
+				},
+				(err: unknown) => console.error(`[kantera] could not resume session ${sessionId}:`, err instanceof Error ? err.message : err)
+			)
+			.finally(() => this.resuming.delete(sessionId));
+		this.keep(work);
+	}
+
+	resumeCounts(): ResumeCounts {
+		return { ...this.counts };
 	}
 
 	tick(): void {
