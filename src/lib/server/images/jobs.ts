@@ -68,6 +68,14 @@ const due = (now: number): SQL => or(isNull(imageOrders.nextAttemptAt), lte(imag
 const claimable = (now: number): SQL =>
 	and(committed, or(and(eq(imageOrders.status, 'pending'), due(now)), and(eq(imageOrders.status, 'running'), leaseExpired(now)))) ?? sql`0`;
 
+/**
+ * Whether the session has an image job a runner may take now, as one SQL expression (1 or 0): for a
+ * cheap look before waking the runner.
+ */
+export function jobsWaiting(now: number): SQL {
+	return sql`exists (select 1 from ${imageOrders} where ${claimable(now)})`;
+}
+
 export interface Claim {
 	job: ImageJob | undefined;
 	/** Events were written (a job gave up); the caller wakes the session's listeners. */

@@ -11,6 +11,7 @@ export {
 	SCHEDULER_MODES,
 	type Scheduler,
 	type SchedulerMode,
+	type ResumeCounts,
 	type RequestSchedulerOptions
 } from './scheduler';
 export { inRequest, currentWaitUntil, waitUntilOf, type WaitUntil } from './request-scope';
