@@ -38,7 +38,8 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 	const stop = AbortSignal.any([signal, deadline]);
 	const halted = () => (signal.aborted ? new TurnCancelledError() : new TurnDeadlineError(deadlineMs));
 	const staging = new Staging(s);
-	const settings = await turnSettings(deps, s, turn);
+	/** The LLM the turn ran on, once its settings are read: its spend is reported under it. */
+	let ran: { provider?: string | undefined; model?: string | undefined } = {};
 	const ledgerRows: LedgerRow[] = [];
 	const deltas = new DeltaWriter(s, deps.bus, turn.id);
 	const emit = async (event: SessionEvent) => {
@@ -51,11 +52,13 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 	let tail = '';
 
 	try {
+		const start = await loadTurnStart(s.db, deps.config);
+		const settings = await turnSettings(deps, start.settings, turn);
+		ran = settings;
 		if (!settings.provider || !settings.model)
 			throw new LlmError('config', 'No LLM provider is configured for this session.', { retryable: false });
 		const llm = { provider: settings.provider, model: settings.model };
 		const provider = deps.provider(settings.provider);
-		const start = await loadTurnStart(s.db);
 		if (turn.kind !== 'player') await emit({ type: 'checkpoint.started', turnId: turn.id });
 		const prompt = buildRequest(deps, turn, start);
 
@@ -103,10 +106,10 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 
 		const imageOrders = await commitTurn({ deps, staging, turn, owner, settings: llm, reply, stopped, tail, ledgerRows, toolCtx, now });
 		deps.bus.notify(s.id);
-		return { status: 'committed', reply, imageOrders, ...(stopped ? { stopped } : {}), spent: spendOf(ledgerRows, settings) };
+		return { status: 'committed', reply, imageOrders, ...(stopped ? { stopped } : {}), spent: spendOf(ledgerRows, ran) };
 	} catch (err) {
 		deltas.push(tail);
 		await deltas.flush().catch(() => undefined);
-		return endUncommitted({ deps, s, turn, owner, signal, deadline, deadlineMs, ledgerRows, settings, now }, err);
+		return endUncommitted({ deps, s, turn, owner, signal, deadline, deadlineMs, ledgerRows, settings: ran, now }, err);
 	}
 }

@@ -3,18 +3,16 @@
  * and the prompt built from what the turn starts from: the system text (mission, then the records
  * head), the conversation (the window and the player's input, or the checkpoint request) and the tools.
  */
-import type { SessionDb } from '../db';
 import { buildContext, checkpointMessages, systemText, windowOf, type ContextMessage } from '../memory';
 import type { LlmMessage, LlmToolSpec } from '../llm';
 import { fixedModel, tierOf } from '../tiers';
 import type { TurnRow } from './leases';
 import type { TurnStart } from './history';
-import { readSettings, type SessionSettings } from './settings';
+import type { SessionSettings } from './settings';
 import type { EngineDeps } from './types';
 
-/** The settings a turn runs with. */
-export async function turnSettings(deps: EngineDeps, s: SessionDb, turn: TurnRow): Promise<SessionSettings> {
-	const stored = await readSettings(s.db, deps.config);
+/** The settings a turn runs with: the session's stored ones, or its player's tier's fixed model. */
+export async function turnSettings(deps: EngineDeps, stored: SessionSettings, turn: TurnRow): Promise<SessionSettings> {
 	// A free-tier player's turns run on the operator's free model, whatever the session had stored.
 	const tier = await tierOf(deps.control.db, turn.userId);
 	const fixed = tier ? fixedModel(deps.config, tier) : undefined;
