@@ -330,11 +330,11 @@ async function componentProfile(s: SessionDb, deps: Deps, userId: string, script
 	const cfg = deps.config;
 	const out: [string, Latency][] = [];
 	const mission = (await readMission(s.db)) ?? '';
-	const head = await loadHead(s.db);
+	const head = await loadHead(s.db, cfg);
 	const history = await historySinceCheckpoint(s.db);
 	const turn = script.turn(3);
 	out.push(['readSettings + readMission', await timeIt(REPS, async () => [await readSettings(s.db, cfg), await readMission(s.db)])]);
-	out.push(['loadHead (summary, toc, state, journal)', await timeIt(REPS, () => loadHead(s.db))]);
+	out.push(['loadHead (summary, toc, state, journal)', await timeIt(REPS, () => loadHead(s.db, cfg))]);
 	out.push([`historySinceCheckpoint (${history.length} exchanges)`, await timeIt(REPS, () => historySinceCheckpoint(s.db))]);
 	out.push(['checkpointDue (stored token counts)', await timeIt(REPS, () => checkpointDue(history, cfg.engine.memory, countTokensO200k))]);
 	out.push([

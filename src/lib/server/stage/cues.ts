@@ -36,7 +36,7 @@ export async function save(tx: SessionTx, input: SaveCuesInput): Promise<number>
 	return rows.length;
 }
 
-function toRows(rows: readonly { messageId: number; paragraph: number; ord: number; cue: unknown }[]): MessageCue[] {
+export function toRows(rows: readonly { messageId: number; paragraph: number; ord: number; cue: unknown }[]): MessageCue[] {
 	const out: MessageCue[] = [];
 	for (const row of rows) {
 		const cue = v.safeParse(StageCueSchema, row.cue);
@@ -46,13 +46,16 @@ function toRows(rows: readonly { messageId: number; paragraph: number; ord: numb
 	return out;
 }
 
-async function select(exec: SessionExec, where: SQL | undefined): Promise<MessageCue[]> {
-	const rows = await exec
+function selectQuery(exec: SessionExec, where: SQL | undefined) {
+	return exec
 		.select({ messageId: stageCues.messageId, paragraph: stageCues.paragraph, ord: stageCues.ord, cue: stageCues.cue })
 		.from(stageCues)
 		.where(where)
 		.orderBy(asc(stageCues.messageId), asc(stageCues.paragraph), asc(stageCues.ord));
-	return toRows(rows);
+}
+
+async function select(exec: SessionExec, where: SQL | undefined): Promise<MessageCue[]> {
+	return toRows(await selectQuery(exec, where));
 }
 
 /** The cue rows of these messages, in play order (message, paragraph, then as given). */
@@ -63,5 +66,10 @@ export async function forMessages(exec: SessionExec, messageIds: readonly number
 
 /** The cue rows of the messages before `messageId` (all of them when undefined), in play order. */
 export async function before(exec: SessionExec, messageId: number | undefined): Promise<MessageCue[]> {
-	return select(exec, messageId === undefined ? undefined : lt(stageCues.messageId, messageId));
+	return toRows(await beforeQuery(exec, messageId));
+}
+
+/** `before`'s query, unrun: for a read batch (`toRows` reads its rows). */
+export function beforeQuery(exec: SessionExec, messageId: number | undefined) {
+	return selectQuery(exec, messageId === undefined ? undefined : lt(stageCues.messageId, messageId));
 }

@@ -25,6 +25,8 @@ export {
 	prologueText,
 	openingContext,
 	stageNow,
+	stageNowQueries,
+	stageNowOf,
 	PROLOGUE_TURN_ID,
 	MAX_PROLOGUE_PREMISE_PARAGRAPHS,
 	TitleCardSchema,

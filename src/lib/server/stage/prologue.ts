@@ -11,13 +11,13 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { sessionSchema, type SessionExec, type SessionTx } from '../db';
+import { sessionSchema, type SessionDrizzle, type SessionExec, type SessionTx } from '../db';
 import { log } from '../records';
-import { parseScript, STAGE_SLOTS, type StageCue, type StageSlot } from '../../adv';
+import { parseScript, STAGE_SLOTS, type StageCue, type StageSlot, type StageState } from '../../adv';
 import type { Language } from '../../types/settings';
 import { PROLOGUE_TURN_ID } from '../../types/log';
 import * as cues from './cues';
-import { stageBefore } from './timeline';
+import { openingOf, openingQuery, stageAt, stageBefore } from './timeline';
 
 const { meta, logMessages } = sessionSchema;
 
@@ -163,11 +163,24 @@ export async function openingContext(exec: SessionExec): Promise<string | undefi
  * someone who left.
  */
 export async function stageNow(exec: SessionExec): Promise<string> {
-	const stage = await stageBefore(exec, undefined);
+	return stageLine(await stageBefore(exec, undefined));
+}
+
+function stageLine(stage: StageState): string {
 	const standing = STAGE_SLOTS.flatMap((slot) => {
 		const figure = stage.slots[slot];
 		return figure ? [`${figure.character} (${slot})`] : [];
 	});
 	const where = stage.background ? `Background: ${stage.background.scene}.` : 'No background.';
 	return `[Stage now] ${where} On stage: ${standing.length > 0 ? standing.join(', ') : 'nobody'}.`;
+}
+
+/** The reads of `stageNow`, unrun, for the turn's start batch (one round trip with the records it reads). */
+export function stageNowQueries(db: SessionDrizzle) {
+	return [openingQuery(db), cues.beforeQuery(db, undefined)] as const;
+}
+
+/** `stageNow` from the rows of `stageNowQueries`. */
+export function stageNowOf(opening: Awaited<ReturnType<typeof openingQuery>>, cueRows: Parameters<typeof cues.toRows>[0]): string {
+	return stageLine(stageAt(openingOf(opening), cues.toRows(cueRows), undefined));
 }

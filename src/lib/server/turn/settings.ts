@@ -14,11 +14,19 @@ export interface SessionSettings {
 
 const KEYS = ['language', 'llm.provider', 'llm.model'] as const;
 
-export async function readSettings(exec: SessionExec, cfg: Pick<Config, 'llm'>): Promise<SessionSettings> {
-	const rows = await exec
+/** The settings' rows, unrun: for a read batch (`settingsOf` reads them). */
+export function settingsQuery(exec: SessionExec) {
+	return exec
 		.select()
 		.from(meta)
 		.where(inArray(meta.key, [...KEYS]));
+}
+
+export async function readSettings(exec: SessionExec, cfg: Pick<Config, 'llm'>): Promise<SessionSettings> {
+	return settingsOf(await settingsQuery(exec), cfg);
+}
+
+export function settingsOf(rows: readonly { key: string; value: string }[], cfg: Pick<Config, 'llm'>): SessionSettings {
 	const get = (k: (typeof KEYS)[number]) => rows.find((r) => r.key === k)?.value;
 	const storedLanguage = get('language');
 	const language = isLanguage(storedLanguage) ? storedLanguage : 'en';
