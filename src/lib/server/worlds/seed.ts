@@ -234,7 +234,7 @@ const NOTES_HEADINGS = {
 } as const;
 
 /** The GM-only notes document: how to open the first turn, then one section per NPC. */
-function gmNotes(world: WorldPreset): string {
+export function gmNotes(world: WorldPreset): string {
 	const h = NOTES_HEADINGS[world.language];
 	const lines = [
 		`## ${h.opening}`,
