@@ -18,7 +18,7 @@ export {
 export { LEASE_MS, LEASE_RENEW_MS, DEFAULT_LEASE, interruptExpired, readTurn, type LeaseTiming, type TurnRow } from './leases';
 export { markWork, markWorkIfTaken, clearWork, sessionsWithWork, ACCEPT_WINDOW_MS } from './work';
 export { classifyFailure, failureMessage, logDetail, TurnDeadlineError, ERROR_ID_LENGTH, MAX_LOGGED_DETAIL_CHARS } from './failure';
-export { composeMission, ensureMission, ensureMissionQuery, readMission, GM_RULES, MISSION_KEY } from './mission';
+export { composeMission, ensureMission, ensureMissionQuery, readMission, GM_RULES } from './mission';
 export { readSettings, writeSettings, writeSettingsQueries, type SessionSettings } from './settings';
 export { TurnError, QuotaExceededError, TurnCancelledError } from './errors';
 export { historySinceCheckpoint, loadHead } from './history';

@@ -8,7 +8,6 @@ export {
 	seedSessionFromPreset,
 	seedQueries,
 	writeSeed,
-	FIRST_ID,
 	WORLD_SEED_TURN_ID,
 	PLOT_KEY,
 	SEALED_DOCUMENTS_RULE,
