@@ -13,10 +13,11 @@ const functions = (ns: object) =>
 
 describe('append-only kinds', () => {
 	it('offer no way to change or remove what was written', () => {
-		// The `…Query` functions build a SELECT for a batch: reads, like the rest.
+		// The `…Query` functions build a SELECT for a batch: reads, like the rest; `appendQueries` is
+		// `append` as INSERTs for a new session's seed batch.
 		expect(functions(journal)).toEqual(['append', 'get', 'list', 'recent', 'recentQuery']);
 		expect(functions(summaries)).toEqual(['append', 'latest', 'latestQuery', 'list']);
-		expect(functions(log)).toEqual(['append', 'count', 'list']);
+		expect(functions(log)).toEqual(['append', 'appendQueries', 'count', 'list']);
 	});
 
 	it('journal: appends, indexes `Journal › #id`, reads recent and pages forward', () =>

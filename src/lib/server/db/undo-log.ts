@@ -25,7 +25,7 @@
  * (`sqlite_sequence`) are not rolled back, so an open screen, an image job or a cache that still
  * holds an id from an undone turn can never mistake a new record for it.
  */
-import type { Client, InStatement } from '@libsql/client';
+import type { Client, InStatement, ResultSet } from '@libsql/client';
 import { sql } from 'drizzle-orm';
 import type { SessionTx } from './session';
 import { sqlText } from './text';
@@ -88,7 +88,11 @@ const SCHEMA_QUERY =
 
 /** The tables the undo log captures, with their columns, read from the live schema. */
 export async function capturedTables(query: RowQuery): Promise<CapturedTable[]> {
-	const rows = await query(SCHEMA_QUERY);
+	return capturedTablesOf(await query(SCHEMA_QUERY));
+}
+
+/** `capturedTables` from the rows of its schema read (SCHEMA_QUERY, run elsewhere). */
+function capturedTablesOf(rows: ReadonlyArray<Record<string, unknown>>): CapturedTable[] {
 	const byTable = new Map<string, { ddl: string; columns: CapturedColumn[] }>();
 	for (const r of rows) {
 		const tbl = sqlText(r.tbl);
@@ -159,19 +163,34 @@ export function triggersFor(table: CapturedTable): Map<string, string> {
 	]);
 }
 
+const TRIGGERS_QUERY = "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'undo\\_%' ESCAPE '\\'";
+
+/** What `undoTriggerChanges` reads: run them anywhere (after the migrations, in their batch) and hand it the results. */
+export const UNDO_TRIGGER_READS: readonly string[] = [SCHEMA_QUERY, TRIGGERS_QUERY];
+
 /**
- * Brings the capture triggers in line with the live schema: creates missing ones, replaces those whose
- * text differs (a column was added), drops those of tables that are gone. One read when nothing
- * changed; the changes go in one write transaction.
+ * The statements that bring the capture triggers in line with the live schema, from the results of
+ * UNDO_TRIGGER_READS: create missing ones, replace those whose text differs (a column was added), drop
+ * those of tables that are gone. None when nothing changed.
  */
-export async function ensureUndoTriggers(client: Client): Promise<number> {
+export function undoTriggerChanges(schema: Pick<ResultSet, 'rows'>, triggers: Pick<ResultSet, 'rows'>): InStatement[] {
 	const wanted = new Map<string, string>();
-	for (const table of await capturedTables(clientQuery(client))) for (const [name, ddl] of triggersFor(table)) wanted.set(name, ddl);
-	const rs = await client.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'undo\\_%' ESCAPE '\\'");
-	const existing = new Map(rs.rows.map((r) => [sqlText(r.name), sqlText(r.sql)]));
+	for (const table of capturedTablesOf(schema.rows)) for (const [name, ddl] of triggersFor(table)) wanted.set(name, ddl);
+	const existing = new Map(triggers.rows.map((r) => [sqlText(r.name), sqlText(r.sql)]));
 	const statements: InStatement[] = [];
 	for (const [name, ddl] of existing) if (wanted.get(name) !== ddl) statements.push(`DROP TRIGGER ${ident(name)}`);
 	for (const [name, ddl] of wanted) if (existing.get(name) !== ddl) statements.push(ddl);
+	return statements;
+}
+
+/**
+ * Brings the capture triggers in line with the live schema (see `undoTriggerChanges`): one read batch
+ * when nothing changed; the changes go in one write transaction. Returns how many statements it ran.
+ */
+export async function ensureUndoTriggers(client: Client): Promise<number> {
+	const [schema, triggers] = await client.batch([...UNDO_TRIGGER_READS], 'read');
+	if (!schema || !triggers) throw new Error('undo log: the schema reads returned no result');
+	const statements = undoTriggerChanges(schema, triggers);
 	if (statements.length > 0) await client.batch(statements, 'write');
 	return statements.length;
 }

@@ -4,10 +4,10 @@
  */
 import { and, asc, count as countRows, desc, gt, lt } from 'drizzle-orm';
 import { logMessages } from '../db/session-schema';
-import type { SessionExec, SessionTx } from '../db';
+import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { RecordError } from './errors';
 import { chunkPlain } from './chunk';
-import { addSections } from './sections';
+import { addSections, addSectionsQueries, type SectionOwner } from './sections';
 import { checkBody, checkLimit, checkName, checkRef, MAX_NAME_CHARS } from './limits';
 import { PATH_ROOT } from './paths';
 import { LOG_ROLES, type LogRole } from '../../adv';
@@ -30,6 +30,22 @@ function isLogRole(value: string): value is LogRole {
 }
 
 export async function append(tx: SessionTx, input: LogInput): Promise<LogMessage> {
+	const [row] = await tx.insert(logMessages).values(newRow(input, Date.now())).returning();
+	if (!row) throw new Error('log insert returned no row');
+	await addSections(tx, sectionOwner(row), sectionsOf(row));
+	return row;
+}
+
+/**
+ * `append` as queries for a batch, in a database whose ids the caller hands out (a new session's
+ * prologue): the message under `id` and its sections, whose paths carry that id.
+ */
+export function appendQueries(db: Pick<SessionDrizzle, 'insert'>, id: number, input: LogInput, now: number) {
+	const row = { id, ...newRow(input, now) };
+	return [db.insert(logMessages).values(row), ...addSectionsQueries(db, sectionOwner(row), sectionsOf(row))];
+}
+
+function newRow(input: LogInput, now: number) {
 	if (!isLogRole(input.role))
 		throw new RecordError('invalid_input', `Unknown log role "${String(input.role)}"; use one of ${LOG_ROLES.join(', ')}.`);
 	const body = checkBody(input.body, 'The log message', true);
@@ -37,11 +53,16 @@ export async function append(tx: SessionTx, input: LogInput): Promise<LogMessage
 	const turnId = input.turnId ?? null;
 	if (turnId !== null && turnId.length > MAX_NAME_CHARS) throw new RecordError('invalid_input', 'turnId is too long.');
 	const ref = checkRef(input.ref);
-	const [row] = await tx.insert(logMessages).values({ role: input.role, speaker, body, turnId, ref, createdAt: Date.now() }).returning();
-	if (!row) throw new Error('log insert returned no row');
-	const who = speaker ? `${input.role}/${speaker}` : input.role;
-	await addSections(tx, { kind: 'log', recordId: row.id, gmOnly: false, ref }, chunkPlain([PATH_ROOT.log, `${who} #${row.id}`], body));
-	return row;
+	return { role: input.role, speaker, body, turnId, ref, createdAt: now };
+}
+
+function sectionOwner(row: Pick<LogMessage, 'id' | 'ref'>): SectionOwner {
+	return { kind: 'log', recordId: row.id, gmOnly: false, ref: row.ref };
+}
+
+function sectionsOf(row: Pick<LogMessage, 'id' | 'role' | 'speaker' | 'body'>) {
+	const who = row.speaker ? `${row.role}/${row.speaker}` : row.role;
+	return chunkPlain([PATH_ROOT.log, `${who} #${row.id}`], row.body);
 }
 
 export interface LogListOptions {

@@ -10,7 +10,7 @@
 import { asc, inArray, lt, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import { stageCues } from '../db/session-schema';
-import type { SessionExec, SessionTx } from '../db';
+import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { MAX_TAG_EXPRESSION_CHARS, StageCueSchema, type MessageCue, type StageCue } from '../../adv';
 
 /** An expression is a short word (smile, angry, 驚き), the key of a sprite variant: the `adv_stage` tool's bound. */
@@ -27,13 +27,18 @@ export interface SaveCuesInput {
 
 /** Saves a message's cues in the order the GM gave them; call in the turn's commit. */
 export async function save(tx: SessionTx, input: SaveCuesInput): Promise<number> {
-	if (input.cues.length === 0) return 0;
+	for (const query of saveQueries(tx, input)) await query;
+	return input.cues.length;
+}
+
+/** `save`'s insert, unrun (none for no cues): for a batch. */
+export function saveQueries(db: Pick<SessionDrizzle, 'insert'>, input: SaveCuesInput) {
+	if (input.cues.length === 0) return [];
 	const rows = input.cues.map((cue, ord) => {
 		const checked = v.parse(StageCueSchema, cue);
 		return { turnId: input.turnId, messageId: input.messageId, paragraph: checked.paragraph, ord, cue: { ...checked } };
 	});
-	await tx.insert(stageCues).values(rows);
-	return rows.length;
+	return [db.insert(stageCues).values(rows)];
 }
 
 export function toRows(rows: readonly { messageId: number; paragraph: number; ord: number; cue: unknown }[]): MessageCue[] {

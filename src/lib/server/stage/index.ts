@@ -14,13 +14,14 @@ export { MAX_EXPRESSION_CHARS, MAX_PARAGRAPH } from './cues';
 export type { Npc, RegistrationChange } from './npcs';
 export type { Scene } from './scenes';
 export type { ImageOrder, ImageTarget } from './image-orders';
-export { setOpening, openingStage, stageBefore, type Opening } from './timeline';
+export { setOpening, setOpeningQuery, openingStage, stageBefore, type Opening } from './timeline';
 export { placeKind } from './place-kind';
 export * as choices from './choices';
 export type { ChoiceOffer } from './choices';
 export {
 	composePrologue,
 	writePrologue,
+	prologueQueries,
 	titleCard,
 	prologueText,
 	openingContext,

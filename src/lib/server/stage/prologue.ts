@@ -110,16 +110,35 @@ export function composePrologue(source: PrologueSource): { body: string; cues: S
 	return { body: paragraphs.join('\n\n'), cues: stageCues };
 }
 
-/** Writes the title card and the prologue (a GM message with its cues) into a new session; call in its seeding transaction. */
+/** Writes the title card and the prologue (a GM message with its cues) into a session, in its transaction. */
 export async function writePrologue(tx: SessionTx, source: PrologueSource): Promise<{ messageId: number }> {
-	const card: TitleCard = { title: source.title, tagline: source.tagline, scene: source.scene.name };
-	const value = JSON.stringify(card);
-	await tx.insert(meta).values({ key: TITLE_CARD_KEY, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
+	await titleCardQuery(tx, source);
 	const { body, cues: stageCues } = composePrologue(source);
-	const message = await log.append(tx, { role: 'gm', body, turnId: PROLOGUE_TURN_ID, ref: 'prologue' });
+	const message = await log.append(tx, prologueMessage(body));
 	await cues.save(tx, { turnId: PROLOGUE_TURN_ID, messageId: message.id, cues: stageCues });
 	return { messageId: message.id };
 }
+
+/**
+ * `writePrologue` as queries for a new session's seed batch: the message goes in under `messageId`,
+ * handed out by the caller (its sections' paths and the cues name it in the same batch).
+ */
+export function prologueQueries(db: Pick<SessionDrizzle, 'insert'>, source: PrologueSource, messageId: number, now: number) {
+	const { body, cues: stageCues } = composePrologue(source);
+	return [
+		titleCardQuery(db, source),
+		...log.appendQueries(db, messageId, prologueMessage(body), now),
+		...cues.saveQueries(db, { turnId: PROLOGUE_TURN_ID, messageId, cues: stageCues })
+	];
+}
+
+function titleCardQuery(db: Pick<SessionDrizzle, 'insert'>, source: PrologueSource) {
+	const card: TitleCard = { title: source.title, tagline: source.tagline, scene: source.scene.name };
+	const value = JSON.stringify(card);
+	return db.insert(meta).values({ key: TITLE_CARD_KEY, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
+}
+
+const prologueMessage = (body: string): log.LogInput => ({ role: 'gm', body, turnId: PROLOGUE_TURN_ID, ref: 'prologue' });
 
 /** The session's title card, or null (a session started without a world, or before prologues existed). */
 export async function titleCard(exec: SessionExec): Promise<TitleCard | null> {

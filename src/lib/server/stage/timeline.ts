@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { sessionSchema, type SessionExec, type SessionTx } from '../db';
+import { sessionSchema, type SessionDrizzle, type SessionExec, type SessionTx } from '../db';
 import { EMPTY_STAGE, STAGE_SLOTS, StageTimeline, type MessageCue, type StageState } from '../../adv';
 import * as cues from './cues';
 
@@ -16,8 +16,13 @@ const OpeningSchema = v.object({ scene: v.nullable(v.string()), present: v.array
 export type Opening = v.InferOutput<typeof OpeningSchema>;
 
 export async function setOpening(tx: SessionTx, opening: Opening): Promise<void> {
+	await setOpeningQuery(tx, opening);
+}
+
+/** `setOpening`'s upsert, unrun: for a batch. */
+export function setOpeningQuery(db: Pick<SessionDrizzle, 'insert'>, opening: Opening) {
 	const value = JSON.stringify({ scene: opening.scene, present: opening.present.slice(0, STAGE_SLOTS.length) });
-	await tx.insert(meta).values({ key: OPENING_KEY, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
+	return db.insert(meta).values({ key: OPENING_KEY, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
 }
 
 /** The opening's row, unrun: for a read batch (`openingOf` reads it). */

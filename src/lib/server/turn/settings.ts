@@ -1,6 +1,6 @@
 /** Per-session settings kept in the session's meta table: language and the LLM in use. */
 import { inArray } from 'drizzle-orm';
-import { sessionSchema, type SessionExec, type SessionTx } from '../db';
+import { sessionSchema, type SessionDrizzle, type SessionExec, type SessionTx } from '../db';
 import type { Config } from '../config';
 import { isLanguage, isProviderName, type Language, type ProviderName } from '../../types/settings';
 
@@ -37,13 +37,17 @@ export function settingsOf(rows: readonly { key: string; value: string }[], cfg:
 }
 
 export async function writeSettings(tx: SessionTx, settings: Partial<SessionSettings>): Promise<void> {
+	for (const query of writeSettingsQueries(tx, settings)) await query;
+}
+
+/** `writeSettings`'s upserts, unrun: for a batch. */
+export function writeSettingsQueries(db: Pick<SessionDrizzle, 'insert'>, settings: Partial<SessionSettings>) {
 	const entries: [string, string | undefined][] = [
 		['language', settings.language],
 		['llm.provider', settings.provider],
 		['llm.model', settings.model]
 	];
-	for (const [key, value] of entries) {
-		if (value === undefined) continue;
-		await tx.insert(meta).values({ key, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
-	}
+	return entries.flatMap(([key, value]) =>
+		value === undefined ? [] : [db.insert(meta).values({ key, value }).onConflictDoUpdate({ target: meta.key, set: { value } })]
+	);
 }

@@ -6,11 +6,14 @@ export { listWorlds, getWorld, isWorldId, WORLD_IDS, type WorldId, type WorldSum
 export {
 	seedSessionFromWorld,
 	seedSessionFromPreset,
+	seedQueries,
+	writeSeed,
 	WORLD_SEED_TURN_ID,
 	PLOT_KEY,
 	SEALED_DOCUMENTS_RULE,
 	type SeededWorld,
-	type SeedOptions
+	type SeedOptions,
+	type SeedPlan
 } from './seed';
 export { readOrigin, readPresetCopy, type PresetOrigin, type StoredOrigin } from './origin';
 export {
