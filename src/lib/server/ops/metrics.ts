@@ -11,6 +11,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { count } from 'drizzle-orm';
 import { controlSchema, type ControlDrizzle } from '../db';
+import type { ProviderName } from '../../types/settings';
 
 export const registry = new Registry();
 
@@ -96,7 +97,7 @@ export function observeTurn(t: TurnObservation): void {
 }
 
 export interface LlmCallObservation {
-	provider: string;
+	provider: ProviderName;
 	model: string;
 	latencyMs: number;
 	failure: string | undefined;

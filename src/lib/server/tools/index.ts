@@ -10,7 +10,7 @@ import { toolMap } from './run';
 import { GM_TOOLS } from './gm';
 
 export { GM_TOOLS, PLAYER_VISIBLE_TOOL_ACTIVITY, type GmToolName } from './gm';
-export type { ToolContext, AdvCue } from './context';
+export type { ToolContext } from './context';
 export { defineTool, type Tool, type ToolDefinition, type ToolOutput, type ArgsSchema } from './define';
 export { runToolCall, toolMap, ToolError, parseArguments, MAX_TOOL_RESULT_CHARS, type ToolCall, type ToolResult } from './run';
 export { rollDice, parseDice, DiceNotationError, type Rng, type RollResult } from './dice';

@@ -28,7 +28,8 @@ import { buildContext, checkpointMessages, systemText, windowOf, type ContextMes
 import { LlmError, type LlmMessage, type LlmProvider, type LlmRequest, type LlmToolCall, type LlmUsage, type ProviderName } from '../llm';
 import { runToolCall } from '../tools/run';
 import type { Tool } from '../tools/define';
-import type { AdvCue, ToolContext } from '../tools/context';
+import type { ToolContext } from '../tools/context';
+import type { StageCue } from '../../adv';
 import { appendEvent, appendEventsQuery, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS, type EventBus } from './events';
 import { DeltaWriter } from './deltas';
 import { Staging } from './staging';
@@ -140,7 +141,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 	const fixed = tier ? fixedModel(deps.config, tier) : undefined;
 	const settings = fixed ? { ...stored, ...fixed } : stored;
 	const ledgerRows: LedgerRow[] = [];
-	const cues: AdvCue[] = [];
+	const cues: StageCue[] = [];
 	const deltas = new DeltaWriter(s, deps.bus, turn.id);
 	const deltaEvent = (text: string) => ({ type: 'text.delta' as const, turnId: turn.id, text });
 	const emit = async (event: Parameters<typeof appendEvent>[1]) => {
