@@ -12,7 +12,9 @@ const SHOTS = 'test-results/play/screens';
 test('without an LLM the input is disabled and says why', async ({ page }) => {
 	await signUp(page, uniqueName('nollmplay'));
 	await createSession(page, 'No GM here', /Empty world/);
-	await expect(page.getByRole('status').filter({ hasText: 'No LLM provider is configured.' })).toBeVisible();
+	const notice = page.getByRole('status').filter({ hasText: 'No LLM provider is configured.' });
+	await expect(notice).toContainText('Set OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama');
+	await page.screenshot({ path: `${SHOTS}/desktop-en-no-llm.png` });
 	const input = page.getByLabel('What do you do?');
 	await expect(input).toBeDisabled();
 	await expect(input).toHaveAccessibleDescription(/no LLM provider configured/);
@@ -80,10 +82,18 @@ test('a Japanese story in an English UI is marked lang="ja", and the Japanese UI
 	await page.getByLabel('Display language').selectOption('ja');
 	await page.getByRole('button', { name: 'Change', exact: true }).click();
 	await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+	// The notice of the missing provider, what to set included, is in the reader's language too.
+	const notice = page.getByRole('status').filter({ hasText: 'LLM プロバイダーが設定されていません。' });
+	await expect(notice).toContainText('OPENAI_API_KEY（Ollama など OpenAI 互換のサーバーなら OPENAI_BASE_URL と KANTERA_LLM_MODEL）');
+	await expect(notice).not.toContainText('Set OPENAI_API_KEY');
+	await page.screenshot({ path: `${SHOTS}/home-ja-no-llm.png` });
 	await page.getByRole('link', { name: '鉄の霧', exact: true }).click();
 	await expect(page.getByTestId('title-card').getByRole('link', { name: 'はじめる' })).toBeFocused();
 	await page.screenshot({ path: `${SHOTS}/desktop-ja-title.png` });
 	await page.keyboard.press('Enter');
 	await expect(page.getByRole('navigation', { name: 'クイックメニュー' }).getByRole('link', { name: 'ログ' })).toBeVisible();
+	await expect(page.getByRole('status').filter({ hasText: 'LLM プロバイダーが設定されていません。' })).toContainText(
+		'KANTERA_LLM_PROVIDER で選びます'
+	);
 	await page.screenshot({ path: `${SHOTS}/desktop-ja-prologue.png` });
 });

@@ -36,6 +36,9 @@ export const en = {
 	'home.delete': 'Delete…',
 	'llm.notice.title': 'No LLM provider is configured.',
 	'llm.notice.body': 'The game master cannot play turns until one is.',
+	'llm.notice.hint':
+		'Set OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama, with KANTERA_LLM_MODEL), ANTHROPIC_API_KEY or ' +
+		'GOOGLE_API_KEY; KANTERA_LLM_PROVIDER picks one when several are set.',
 	'llm.notice.restart': 'Then restart Kantera.',
 	'play.back': '← All sessions',
 	'play.stage': 'Stage',
@@ -595,5 +598,14 @@ export const en = {
 	'tokens.actions': 'Actions',
 	'tokens.never': 'never',
 	'tokens.revoke': 'Revoke',
-	'tokens.revokeOf': 'Revoke {name}'
+	'tokens.revokeOf': 'Revoke {name}',
+	'tokens.notFound': 'No such API token.',
+	'tokens.error.name': 'Enter a name for the token.',
+	'tokens.error.nameControl': 'The token name contains a control character (such as NUL); only tabs and line breaks are allowed.',
+	'tokens.error.nameLength': 'A token name has at most {max} characters.',
+	'tokens.error.days': 'Expiry must be a number of days.',
+	'tokens.error.wholeDays': 'Expiry must be a whole number of days.',
+	'tokens.error.minDays': 'Expiry must be at least 1 day.',
+	'tokens.error.maxDays': 'Expiry must be at most {max} days.',
+	'tokens.error.past': 'Expiry must be in the future.'
 } as const;
