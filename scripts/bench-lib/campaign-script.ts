@@ -95,7 +95,8 @@ function enGm(rnd: Rng, chars: number): string {
 		chars,
 		() =>
 			rnd() < 0.3
-				? `"${pick(rnd, ['Not here', 'You are late', 'Keep your voice down', 'I saw nothing', 'Ask the harbourmaster'])}," ${pick(rnd, NAMES)} says, glancing toward ${pick(rnd, PLACES)}.`
+				? `"${pick(rnd, ['Not here', 'You are late', 'Keep your voice down', 'I saw nothing', 'Ask the harbourmaster'])}," ${pick(rnd, NAMES)} says, \
+glancing toward ${pick(rnd, PLACES)}.`
 				: `${pick(rnd, NAMES)} ${pick(rnd, VERBS)} ${pick(rnd, THINGS)} by ${pick(rnd, PLACES)}. ${pick(rnd, MOODS)}`,
 		' '
 	);

@@ -109,7 +109,8 @@ export async function reserve(
 	const r = budgetReservations;
 	const [, inserted, totals] = await db.batch([
 		db.delete(r).where(lt(r.expiresAt, now)),
-		db.run(sql`insert into ${r} (${sql.identifier(r.id.name)}, ${sql.identifier(r.userId.name)}, ${sql.identifier(r.sessionId.name)}, ${sql.identifier(r.day.name)}, ${sql.identifier(r.micros.name)}, ${sql.identifier(r.expiresAt.name)})
+		db.run(sql`insert into ${r} (${sql.identifier(r.id.name)}, ${sql.identifier(r.userId.name)}, ${sql.identifier(r.sessionId.name)},
+				${sql.identifier(r.day.name)}, ${sql.identifier(r.micros.name)}, ${sql.identifier(r.expiresAt.name)})
 			select ${id}, ${payer.userId}, ${payer.sessionId}, ${day}, ${micros}, ${now + ttlMs} where ${room}`),
 		db.all(
 			sql`select ${sql.join(

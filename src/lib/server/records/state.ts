@@ -55,7 +55,9 @@ export async function patch(tx: SessionTx, patchDoc: unknown, options: PatchOpti
 	if (!isJsonObject(patchDoc)) {
 		throw new RecordError(
 			'invalid_patch',
-			`The state update must be a JSON object of the keys to change, e.g. {"hp": 7, "inventory": ["rope"]}; set a key to null to delete it. Got ${describe(patchDoc)}, which would replace the whole state.`
+			`The state update must be a JSON object of the keys to change, e.g. {"hp": 7, \
+"inventory": ["rope"]}; set a key to null to delete it. Got ${describe(patchDoc)}, which \
+would replace the whole state.`
 		);
 	}
 	const current = await get(tx);

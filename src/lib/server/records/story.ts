@@ -57,7 +57,8 @@ export async function addTruth(tx: SessionTx, input: StoryInput): Promise<StoryE
 	if (await find(tx, 'truth', fields.key)) {
 		throw new RecordError(
 			'truth_exists',
-			`The truth "${fields.key}" is already confirmed and truths can't be overwritten. If the story has moved on, add a new truth under a new key that states what is true now.`
+			`The truth "${fields.key}" is already confirmed and truths can't be overwritten. If the \
+story has moved on, add a new truth under a new key that states what is true now.`
 		);
 	}
 	return insert(tx, 'truth', fields, {});

@@ -76,7 +76,10 @@ const advStageArgs = v.object({
 			v.minLength(MIN_CHOICES),
 			v.maxLength(MAX_CHOICES),
 			v.description(
-				`${MIN_CHOICES}-${MAX_CHOICES} options offered to the player at the end of this reply, as a menu of buttons; the one picked is sent as the player's next line. The player can always write something else. Offer them at a real decision point, not every turn. A later call replaces them.`
+				`${MIN_CHOICES}-${MAX_CHOICES} options offered to the player at the end of this \
+reply, as a menu of buttons; the one picked is sent as the player's next line. The player can \
+always write something else. Offer them at a real decision point, not every turn. A later call \
+replaces them.`
 			)
 		)
 	)
@@ -87,7 +90,12 @@ type AdvStageArgs = v.InferOutput<typeof advStageArgs>;
 export const advStageTool = defineTool({
 	name: 'adv_stage',
 	description:
-		'Stage directions for the reply you are writing: characters enter, exit, move or change expression, and the background changes, each before a given paragraph. Call it before you write the reply: the screen plays each cue when the reader reaches its paragraph, even while you are still writing. Register characters with register_npc and places with set_scene first; unregistered names still play, as silhouettes. Up to three characters fit on screen (left, center, right). Optionally offer `choices` for what the player does next, shown as a menu after the reply.',
+		'Stage directions for the reply you are writing: characters enter, exit, move or change expression, ' +
+		'and the background changes, each before a given paragraph. Call it before you write the reply: the ' +
+		'screen plays each cue when the reader reaches its paragraph, even while you are still writing. ' +
+		'Register characters with register_npc and places with set_scene first; unregistered names still ' +
+		'play, as silhouettes. Up to three characters fit on screen (left, center, right). Optionally offer ' +
+		'`choices` for what the player does next, shown as a menu after the reply.',
 	schema: v.pipe(
 		advStageArgs,
 		v.custom<AdvStageArgs>(

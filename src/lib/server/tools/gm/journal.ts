@@ -13,7 +13,9 @@ export const DEFAULT_JOURNAL_READ = 10;
 export const journalAppendTool = defineTool({
 	name: 'journal_append',
 	description:
-		'Append an event to the journal, the chronological record of what happened. Append-only: a wrong entry is corrected by appending a correction. Record confirmed events only (not rumours or plans), with who, where and the in-game time when known; what is not recorded is forgotten.',
+		'Append an event to the journal, the chronological record of what happened. Append-only: a wrong ' +
+		'entry is corrected by appending a correction. Record confirmed events only (not rumours or plans), ' +
+		'with who, where and the in-game time when known; what is not recorded is forgotten.',
 	schema: v.object({
 		entry: text(
 			MAX_JOURNAL_ENTRY_CHARS,

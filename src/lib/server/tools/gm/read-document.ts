@@ -19,7 +19,8 @@ const schema = v.object({
 	section: v.optional(
 		text(
 			MAX_SECTION_PATH_CHARS,
-			'A heading path to read only that section and the sections under it, e.g. "Geography › North" (the document title may be left off; " > " works too). Omit to read the whole document.'
+			'A heading path to read only that section and the sections under it, e.g. "Geography › North" (the ' +
+				'document title may be left off; " > " works too). Omit to read the whole document.'
 		)
 	)
 });
@@ -27,7 +28,10 @@ const schema = v.object({
 export const readDocumentTool = defineTool({
 	name: 'read_document',
 	description:
-		'Read a document (world setting, premise, PC sheet, preset secrets) in full, or one section of it by heading path. Give the id or the title. Use it when recall points at a document or when the table of contents shows the section you need. GM-only documents are marked: never quote them to the player.',
+		'Read a document (world setting, premise, PC sheet, preset secrets) in full, or one section of it by ' +
+		'heading path. Give the id or the title. Use it when recall points at a document or when the table ' +
+		'of contents shows the section you need. GM-only documents are marked: never quote them to the ' +
+		'player.',
 	schema,
 	async handler(args, ctx: ToolContext) {
 		return ctx.read(async (exec) => {
@@ -95,5 +99,6 @@ function render(found: documents.DocumentSection[]): string {
 function cut(body: string, headings: string[]): string {
 	if (body.length <= MAX_READ_CHARS) return body;
 	const list = headings.length > 0 ? ` Sections: ${headings.slice(0, MAX_LISTED_HEADINGS).map(quote).join(', ')}.` : '';
-	return `${body.slice(0, MAX_READ_CHARS)}\n…(cut at ${MAX_READ_CHARS} of ${body.length} characters; read the rest one section at a time with "section".${list})`;
+	return `${body.slice(0, MAX_READ_CHARS)}\n…(cut at ${MAX_READ_CHARS} of ${body.length} \
+characters; read the rest one section at a time with "section".${list})`;
 }

@@ -12,7 +12,8 @@ export const MAX_REASON_CHARS = 200;
 export const rollDiceTool = defineTool({
 	name: 'roll_dice',
 	description:
-		'Roll dice with a true random generator. Use it for every check, attack, damage and chance the rules or the moment call for; never make up a roll. Returns the total and every die.',
+		'Roll dice with a true random generator. Use it for every check, attack, damage and chance the rules ' +
+		'or the moment call for; never make up a roll. Returns the total and every die.',
 	schema: v.object({
 		notation: text(
 			MAX_NOTATION_CHARS,
