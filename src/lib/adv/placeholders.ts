@@ -14,8 +14,8 @@ export interface BackdropOptions {
 	readonly tint?: number | undefined;
 }
 
-export const BACKDROP_WIDTH = 1600;
-export const BACKDROP_HEIGHT = 900;
+const BACKDROP_WIDTH = 1600;
+const BACKDROP_HEIGHT = 900;
 /** How far (in degrees of hue) a tint moves a place's colours. */
 const TINT_HUE_RANGE = 40;
 
@@ -149,8 +149,8 @@ export function backdropSvg(kind: PlaceKind, options: BackdropOptions): string {
 preserveAspectRatio="xMidYMid slice">${DRAW[kind](id, shift)}</svg>`;
 }
 
-export const FIGURE_WIDTH = 400;
-export const FIGURE_HEIGHT = 1000;
+const FIGURE_WIDTH = 400;
+const FIGURE_HEIGHT = 1000;
 /** Longest expression word written on a silhouette's tag. */
 const FIGURE_TAG_MAX_CHARS = 15;
 

@@ -15,7 +15,7 @@ import type { Language } from '../../types/settings';
 const { apiTokens } = controlSchema;
 
 /** Recognisable in logs and secret scanners, and tells a Bearer token from a cookie token. */
-export const TOKEN_PREFIX = 'kt_';
+const TOKEN_PREFIX = 'kt_';
 const TOKEN_PATTERN = /^kt_[A-Za-z0-9_-]{43}$/;
 /** last_used_at is a hint for the owner, not an audit log: minute resolution avoids a write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;

@@ -7,12 +7,12 @@ import { isLanguage, type Language } from '../../types/settings';
 
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 32;
-export const PASSWORD_MIN = 8;
+const PASSWORD_MIN = 8;
 /** Bounded so a megabyte "password" cannot be used to burn CPU in the KDF. */
 export const PASSWORD_MAX = 256;
 export const TOKEN_NAME_MAX = 64;
 /** A token may live at most ten years; "never expires" is expressed by leaving the expiry out. */
-export const TOKEN_MAX_DAYS = 3650;
+const TOKEN_MAX_DAYS = 3650;
 
 export const UsernameSchema = v.pipe(
 	v.string('Enter a username.'),

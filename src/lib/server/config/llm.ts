@@ -28,9 +28,9 @@ export const LLM_ENV_ENTRIES = {
 type LlmEnv = v.InferOutput<v.ObjectSchema<typeof LLM_ENV_ENTRIES, undefined>>;
 
 /** Used when KANTERA_LLM_MODEL is unset and the provider is the vendor's own endpoint. */
-export const DEFAULT_LLM_MODELS = Object.freeze({ openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-5', google: 'gemini-2.5-flash' });
+const DEFAULT_LLM_MODELS = Object.freeze({ openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-5', google: 'gemini-2.5-flash' });
 
-export interface ProviderEndpoint {
+interface ProviderEndpoint {
 	apiKey: string | undefined;
 	/** Undefined means the vendor's own endpoint. */
 	baseUrl: string | undefined;

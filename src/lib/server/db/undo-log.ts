@@ -31,7 +31,7 @@ import type { SessionTx } from './session';
 import { sqlText } from './text';
 
 /** Tables the undo log does not capture, and why. */
-export const UNCAPTURED: Readonly<Record<string, string>> = Object.freeze({
+const UNCAPTURED: Readonly<Record<string, string>> = Object.freeze({
 	turns: 'an undo removes the undone turns rows itself (their before-image is "running")',
 	events: 'the event log is history: the undo adds an event, it never removes one',
 	ledger: 'what was spent stays spent',
@@ -56,7 +56,7 @@ function isInternal(name: string, virtualTables: readonly string[]): boolean {
 	);
 }
 
-export interface CapturedColumn {
+interface CapturedColumn {
 	name: string;
 	type: string;
 	/** Part of the primary key (1-based position), 0 otherwise. */
@@ -139,7 +139,7 @@ function noteRow(table: string, row: string, before: string, when = ''): string 
 }
 
 /** The CREATE TRIGGER statements for one table, by trigger name. */
-export function triggersFor(table: CapturedTable): Map<string, string> {
+function triggersFor(table: CapturedTable): Map<string, string> {
 	const t = ident(table.name);
 	const image = `json_object(${table.columns.map((c) => `${literal(c.name)}, old.${ident(c.name)}`).join(', ')})`;
 	const base = `undo_${table.name}`;

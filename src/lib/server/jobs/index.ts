@@ -3,15 +3,6 @@
  * isolate's `waitUntil`), the request scope that carries `waitUntil`, and the per-session worker
  * loop the turn and image runners share.
  */
-export {
-	ProcessScheduler,
-	RequestScheduler,
-	createScheduler,
-	RESUME_EVERY_MS,
-	SCHEDULER_MODES,
-	type Scheduler,
-	type SchedulerMode,
-	type RequestSchedulerOptions
-} from './scheduler';
-export { inRequest, currentWaitUntil, waitUntilOf, type WaitUntil } from './request-scope';
-export { SessionLoop, type SessionLoopOptions } from './session-loop';
+export { ProcessScheduler, RequestScheduler, createScheduler, type Scheduler } from './scheduler';
+export { inRequest, waitUntilOf, type WaitUntil } from './request-scope';
+export { SessionLoop } from './session-loop';

@@ -16,7 +16,6 @@ import { Cron } from 'croner';
 import { currentWaitUntil } from './request-scope';
 
 export type SchedulerMode = 'process' | 'request';
-export const SCHEDULER_MODES: readonly SchedulerMode[] = ['process', 'request'];
 
 export interface Scheduler {
 	readonly mode: SchedulerMode;
@@ -114,7 +113,7 @@ export interface RequestSchedulerOptions {
 }
 
 /** How often visits resume a session's work: a third of a turn lease, so a dead runner's turn ends soon after its lease. */
-export const RESUME_EVERY_MS = 5_000;
+const RESUME_EVERY_MS = 5_000;
 /** Visit times kept before old ones are dropped. */
 const MAX_VISITS_KEPT = 1_000;
 

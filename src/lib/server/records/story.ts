@@ -18,7 +18,7 @@ import { PATH_ROOT } from './paths';
 export const STORY_TYPES = ['plot', 'truth', 'quest', 'clue'] as const;
 export type StoryType = (typeof STORY_TYPES)[number];
 export const QUEST_ENDINGS = ['resolved', 'failed', 'abandoned'] as const;
-export type QuestEnding = (typeof QUEST_ENDINGS)[number];
+type QuestEnding = (typeof QUEST_ENDINGS)[number];
 export type QuestStatus = 'open' | QuestEnding;
 export type StoryEntry = typeof storyEntries.$inferSelect;
 

@@ -12,8 +12,8 @@ const { llmCalls, users, usageDaily } = controlSchema;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The longest range one report covers. */
-export const MAX_REPORT_DAYS = 366;
-export const DEFAULT_REPORT_DAYS = 30;
+const MAX_REPORT_DAYS = 366;
+const DEFAULT_REPORT_DAYS = 30;
 
 const Day = v.pipe(
 	v.string(),
@@ -39,13 +39,13 @@ export function parseRange(params: URLSearchParams, now = Date.now()): ReportRan
 }
 
 /** Every UTC day of the range, so a chart shows quiet days as zero, not as a gap that hides them. */
-export function daysOf(range: ReportRange): string[] {
+function daysOf(range: ReportRange): string[] {
 	const out: string[] = [];
 	for (let t = Date.parse(`${range.from}T00:00:00Z`); t <= Date.parse(`${range.to}T00:00:00Z`); t += DAY_MS) out.push(utcDay(t));
 	return out;
 }
 
-export interface UsageTotals {
+interface UsageTotals {
 	calls: number;
 	inputTokens: number;
 	cachedInputTokens: number;
@@ -59,17 +59,17 @@ export interface UsageTotals {
 	p95Ms: number | null;
 }
 
-export interface DayUsage extends UsageTotals {
+interface DayUsage extends UsageTotals {
 	day: string;
 }
-export interface ModelUsage extends UsageTotals {
+interface ModelUsage extends UsageTotals {
 	provider: ProviderName;
 	model: string;
 }
-export interface DayModelUsage extends ModelUsage {
+interface DayModelUsage extends ModelUsage {
 	day: string;
 }
-export interface UserUsage {
+interface UserUsage {
 	userId: string;
 	name: string;
 	tier: string;

@@ -14,11 +14,11 @@ import { int, quote, text } from './shared';
 import { ToolError } from '../run';
 
 /** One reply rarely needs more; a runaway list is a bug in the model's output. */
-export const MAX_CUES_PER_CALL = 24;
+const MAX_CUES_PER_CALL = 24;
 /** A visual-novel menu: a few clear options, each a short line in the player's voice. */
-export const MIN_CHOICES = 2;
-export const MAX_CHOICES = 4;
-export const MAX_CHOICE_CHARS = 160;
+const MIN_CHOICES = 2;
+const MAX_CHOICES = 4;
+const MAX_CHOICE_CHARS = 160;
 
 const paragraph = () =>
 	int(

@@ -6,9 +6,9 @@ import type { ToolContext } from '../context';
 import { int, recorded, text } from './shared';
 
 /** One entry is an event, not a chapter. */
-export const MAX_JOURNAL_ENTRY_CHARS = 4000;
-export const MAX_JOURNAL_READ = 50;
-export const DEFAULT_JOURNAL_READ = 10;
+const MAX_JOURNAL_ENTRY_CHARS = 4000;
+const MAX_JOURNAL_READ = 50;
+const DEFAULT_JOURNAL_READ = 10;
 
 export const journalAppendTool = defineTool({
 	name: 'journal_append',

@@ -6,7 +6,7 @@ import type { ToolContext } from '../context';
 import { quote, recorded, text } from './shared';
 
 /** A note is a page of notes, not a document; world text belongs in documents. */
-export const MAX_NOTE_CHARS = 20_000;
+const MAX_NOTE_CHARS = 20_000;
 
 const MEMORY_ACTIONS = ['create', 'edit', 'view', 'delete', 'list'] as const;
 

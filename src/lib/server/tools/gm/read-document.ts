@@ -8,8 +8,8 @@ import { ToolError } from '../run';
 import { quote, recordId, recorded, text } from './shared';
 
 /** A reply longer than this is cut, with the headings listed so the GM can read a section instead. */
-export const MAX_READ_CHARS = 10_000;
-export const MAX_SECTION_PATH_CHARS = 500;
+const MAX_READ_CHARS = 10_000;
+const MAX_SECTION_PATH_CHARS = 500;
 /** How many headings an error or a cut reply lists. */
 const MAX_LISTED_HEADINGS = 40;
 
@@ -66,7 +66,7 @@ function listing(all: documents.DocumentInfo[]): string {
 }
 
 /** Accepts `A › B`, `A > B`, with or without the document title in front. */
-export function sectionPath(title: string, section: string): string {
+function sectionPath(title: string, section: string): string {
 	const parts = section
 		.split(/\s*[›>]\s*/)
 		.map((p) => p.trim())

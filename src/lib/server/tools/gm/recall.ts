@@ -6,10 +6,10 @@ import { defineTool } from '../define';
 import type { ToolContext } from '../context';
 import { int, quote, text } from './shared';
 
-export const MAX_QUERY_CHARS = 500;
+const MAX_QUERY_CHARS = 500;
 /** The GM's context is precious: a handful of sections answers a question; more is reading, not recall. */
-export const MAX_GM_RECALL_K = 20;
-export const DEFAULT_GM_RECALL_K = 8;
+const MAX_GM_RECALL_K = 20;
+const DEFAULT_GM_RECALL_K = 8;
 
 const schema = v.object({
 	query: text(
@@ -31,7 +31,7 @@ const schema = v.object({
 	)
 });
 
-export interface RecallOutputHit {
+interface RecallOutputHit {
 	kind: RecallHit['kind'];
 	recordId: number;
 	path: string;

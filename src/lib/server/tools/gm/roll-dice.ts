@@ -6,8 +6,8 @@ import { DiceNotationError, rollDice } from '../dice';
 import { ToolError } from '../run';
 import { text } from './shared';
 
-export const MAX_NOTATION_CHARS = 100;
-export const MAX_REASON_CHARS = 200;
+const MAX_NOTATION_CHARS = 100;
+const MAX_REASON_CHARS = 200;
 
 export const rollDiceTool = defineTool({
 	name: 'roll_dice',

@@ -29,7 +29,7 @@ import { recorded, text } from './shared';
  * paid for), so the set is small: the few faces a character shows most; others are drawn as the
  * default sprite with the expression named on it.
  */
-export const MAX_EXPRESSIONS_PER_NPC = 4;
+const MAX_EXPRESSIONS_PER_NPC = 4;
 const TAG_PUNCTUATION = /[@＠:：()（）\r\n]/u;
 
 /** Orders the expression sprites a registration asks for, and re-orders known ones when the look changed. */

@@ -6,8 +6,8 @@ import type { ToolContext } from '../context';
 import { recorded, text } from './shared';
 
 /** A patch touching more keys than this is a rewrite, not an update. */
-export const MAX_PATCH_KEYS = 50;
-export const MAX_STATE_KEYS_READ = 50;
+const MAX_PATCH_KEYS = 50;
+const MAX_STATE_KEYS_READ = 50;
 
 export const getStateTool = defineTool({
 	name: 'get_state',

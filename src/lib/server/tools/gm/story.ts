@@ -14,7 +14,7 @@ import type { ToolContext } from '../context';
 import { ToolError } from '../run';
 import { quote, recorded, text } from './shared';
 
-export const MAX_STORY_BODY_CHARS = 8000;
+const MAX_STORY_BODY_CHARS = 8000;
 
 const key = () =>
 	text(MAX_NAME_CHARS, 'The entry key: a short stable handle you refer to it by, e.g. "main-arc", "bram-is-the-heir", "find-the-key".');
