@@ -157,9 +157,8 @@ for (const r of results) {
 		['plain GM turn', r.turn]
 	] as const) {
 		const remote = r.label !== 'local files';
-		console.log(
-			`| ${op} | ${r.label} | ${fmt(s, 'ms')} ms | ${remote ? `${fmt(s, 'requests')} (${fmt(s, 'control')} + ${fmt(s, 'session')})` : '—'} | ${remote ? fmt(s, 'statements') : '—'} |`
-		);
+		const requests = remote ? `${fmt(s, 'requests')} (${fmt(s, 'control')} + ${fmt(s, 'session')})` : '—';
+		console.log(`| ${op} | ${r.label} | ${fmt(s, 'ms')} ms | ${requests} | ${remote ? fmt(s, 'statements') : '—'} |`);
 	}
 }
 

@@ -136,7 +136,11 @@ async function main() {
 		await sessions.use(p.sessionId, (s) => seedSession(s));
 		countTokensO200k('warm up'); // loads the o200k ranks (about a second) before anything is timed
 		console.log(
-			`turn bench: ${HISTORY} committed turns, then ${TURNS} measured with o200k and ${TURNS} with the estimator; KANTERA_CHECKPOINT_TOKENS=${cfg.engine.memory.checkpointTokens}, KANTERA_WINDOW_EXCHANGES=${cfg.engine.memory.windowExchanges}, embeddings ${cfg.embeddings.provider} (${cfg.embeddings.dimensions ?? '?'} dims); PRAGMA synchronous=${SYNC_NORMAL ? 'NORMAL' : 'FULL (production default)'}; Node ${process.version}`
+			`turn bench: ${HISTORY} committed turns, then ${TURNS} measured with o200k and ${TURNS} with the \
+estimator; KANTERA_CHECKPOINT_TOKENS=${cfg.engine.memory.checkpointTokens}, \
+KANTERA_WINDOW_EXCHANGES=${cfg.engine.memory.windowExchanges}, \
+embeddings ${cfg.embeddings.provider} (${cfg.embeddings.dimensions ?? '?'} dims); \
+PRAGMA synchronous=${SYNC_NORMAL ? 'NORMAL' : 'FULL (production default)'}; Node ${process.version}`
 		);
 
 		let index = 0;
@@ -243,7 +247,8 @@ async function main() {
 		);
 		console.log(`checkpoints during the measured turns: ${a.checkpoints} (o200k), ${b.checkpoints} (estimator)`);
 		console.log(
-			`target p95 ≤ ${TARGET_P95_MS} ms: ${a.overhead.p95 <= TARGET_P95_MS ? 'met' : 'MISSED'} (o200k), ${b.overhead.p95 <= TARGET_P95_MS ? 'met' : 'MISSED'} (estimator)`
+			`target p95 ≤ ${TARGET_P95_MS} ms: ${a.overhead.p95 <= TARGET_P95_MS ? 'met' : 'MISSED'} (o200k), ${b.overhead.p95 <= TARGET_P95_MS ? 'met' : 'MISSED'} \
+(estimator)`
 		);
 
 		const profile = await sessions.use(p.sessionId, (s) => componentProfile(s, deps, p.userId, script));

@@ -55,7 +55,7 @@ export function benchConfig(dir: string, env: Record<string, string> = {}): Conf
 const WORLD_BEHAVIOUR = 'Keep the tone of a gaslit harbour mystery. Clues are fair; NPCs lie only with a reason.';
 
 /** A world document of a dozen sections, so the context carries a realistic table of contents. */
-export const WORLD_DOCUMENT = [
+const WORLD_DOCUMENT = [
 	'# Saltmere',
 	'A harbour city of canals, gaslight and fog, ruled by the Guild of Lanterns.',
 	...[

@@ -165,7 +165,8 @@ test("the player's long line is shown whole at once, and the reply starts painti
 	await signUp(page, uniqueName('longline'));
 	// At the normal reading speed: the player's own line is never typed out again.
 	const id = await createSession(page, 'Long line', /Empty world/);
-	const line = `${'I draw my sabre, step between Sefa and the door, and tell the man in grey that he can leave now or be carried out, '.repeat(2)}and I mean it. #slow`;
+	const threat = 'I draw my sabre, step between Sefa and the door, and tell the man in grey that he can leave now or be carried out, ';
+	const line = `${threat.repeat(2)}and I mean it. #slow`;
 	expect(line.length).toBeGreaterThan(240);
 	// Every state of the window, as painted: what kind of line, its text, and whether the turn still ran.
 	await page.evaluate(() => {

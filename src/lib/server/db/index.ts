@@ -10,10 +10,10 @@ export {
 } from './session';
 export { sessionDbUrl, InvalidSessionIdError, TemplatePlacement, type SessionPlacement, type SessionDbLocation } from './placement';
 export { openClient, isFileUrl } from './client';
-export { newId, isSessionId, SESSION_ID_PATTERN } from './ids';
+export { newId, isSessionId } from './ids';
 export { sqlText } from './text';
 export { migrate, migrateAndRead, MigrationError, type Migration, type MigrateOptions, type Migrated } from './migrate';
 export * as controlSchema from './control-schema';
 export * as sessionSchema from './session-schema';
 export * as undoLog from './undo-log';
-export { copyDatabase, NOT_COPIED, type CopyResult } from './copy';
+export { copyDatabase } from './copy';

@@ -31,7 +31,7 @@ import type { SessionTx } from './session';
 import { sqlText } from './text';
 
 /** Tables the undo log does not capture, and why. */
-export const UNCAPTURED: Readonly<Record<string, string>> = Object.freeze({
+const UNCAPTURED: Readonly<Record<string, string>> = Object.freeze({
 	turns: 'an undo removes the undone turns rows itself (their before-image is "running")',
 	events: 'the event log is history: the undo adds an event, it never removes one',
 	ledger: 'what was spent stays spent',
@@ -56,7 +56,7 @@ function isInternal(name: string, virtualTables: readonly string[]): boolean {
 	);
 }
 
-export interface CapturedColumn {
+interface CapturedColumn {
 	name: string;
 	type: string;
 	/** Part of the primary key (1-based position), 0 otherwise. */
@@ -84,7 +84,8 @@ export const txQuery =
 		tx.all<Record<string, unknown>>(sql.raw(text));
 
 const SCHEMA_QUERY =
-	"SELECT m.name AS tbl, m.sql AS ddl, p.name AS col, p.type AS type, p.pk AS pk FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' ORDER BY m.name, p.cid";
+	'SELECT m.name AS tbl, m.sql AS ddl, p.name AS col, p.type AS type, p.pk AS pk FROM sqlite_master m, ' +
+	"pragma_table_info(m.name) p WHERE m.type = 'table' ORDER BY m.name, p.cid";
 
 /** The tables the undo log captures, with their columns, read from the live schema. */
 export async function capturedTables(query: RowQuery): Promise<CapturedTable[]> {
@@ -142,10 +143,12 @@ function noteRow(table: string, row: string, before: string, when = ''): string 
 }
 
 /** The CREATE TRIGGER statements for one table, by trigger name. */
-export function triggersFor(table: CapturedTable): Map<string, string> {
+function triggersFor(table: CapturedTable): Map<string, string> {
 	const t = ident(table.name);
 	const image = `json_object(${table.columns.map((c) => `${literal(c.name)}, old.${ident(c.name)}`).join(', ')})`;
 	const base = `undo_${table.name}`;
+	// An update that moves a row to another rowid leaves a row to delete under the new one too.
+	const moved = noteRow(table.name, 'new.rowid', 'NULL', 'new.rowid IS NOT old.rowid AND ');
 	return new Map([
 		[
 			`${base}_ins`,
@@ -153,8 +156,7 @@ export function triggersFor(table: CapturedTable): Map<string, string> {
 		],
 		[
 			`${base}_upd`,
-			// An update that moves a row to another rowid leaves a row to delete under the new one too.
-			`CREATE TRIGGER ${ident(`${base}_upd`)} AFTER UPDATE ON ${t} WHEN ${CAPTURING} BEGIN ${noteRow(table.name, 'old.rowid', image)} ${noteRow(table.name, 'new.rowid', 'NULL', 'new.rowid IS NOT old.rowid AND ')} END`
+			`CREATE TRIGGER ${ident(`${base}_upd`)} AFTER UPDATE ON ${t} WHEN ${CAPTURING} BEGIN ${noteRow(table.name, 'old.rowid', image)} ${moved} END`
 		],
 		[
 			`${base}_del`,
@@ -236,7 +238,10 @@ export async function rollBackTurn(tx: SessionTx, turnId: string, tables: readon
 		const source = table.rowidColumn ? values : ['row_id', ...values];
 		await tx.run(
 			sql.raw(
-				`INSERT INTO ${ident(table.name)} (${target.join(', ')}) SELECT ${source.join(', ')} FROM undo_log WHERE turn_id = ${literal(turnId)} AND tbl = ${literal(table.name)} AND before IS NOT NULL ORDER BY row_id`
+				`INSERT INTO ${ident(table.name)} (${target.join(', ')}) SELECT ${source.join(', ')} FROM \
+undo_log WHERE turn_id = ${literal(turnId)} AND tbl \
+= ${literal(table.name)} AND \
+before IS NOT NULL ORDER BY row_id`
 			)
 		);
 	}

@@ -29,14 +29,14 @@ export interface ImageJobPolicy {
 	jobsPerSession: number;
 }
 
-export const MAX_IMAGE_ATTEMPTS = 4;
-export const IMAGE_RETRY_BASE_MS = 5_000;
+const MAX_IMAGE_ATTEMPTS = 4;
+const IMAGE_RETRY_BASE_MS = 5_000;
 export const IMAGE_RETRY_MAX_MS = 5 * 60_000;
 /** Longer than one renewal gap with room to spare; a provider call itself can take minutes. */
-export const IMAGE_LEASE_MS = 60_000;
-export const IMAGE_LEASE_RENEW_MS = 20_000;
+const IMAGE_LEASE_MS = 60_000;
+const IMAGE_LEASE_RENEW_MS = 20_000;
 /** A scene change plus a couple of new characters finish together without flooding the service. */
-export const IMAGE_JOBS_PER_SESSION = 2;
+const IMAGE_JOBS_PER_SESSION = 2;
 
 export const DEFAULT_IMAGE_JOB_POLICY: Readonly<ImageJobPolicy> = Object.freeze({
 	maxAttempts: MAX_IMAGE_ATTEMPTS,

@@ -7,8 +7,6 @@ export {
 	ProcessScheduler,
 	RequestScheduler,
 	createScheduler,
-	RESUME_EVERY_MS,
-	SCHEDULER_MODES,
 	type Scheduler,
 	type SchedulerMode,
 	type ResumeCounts,

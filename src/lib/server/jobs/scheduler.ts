@@ -29,7 +29,6 @@ export interface ResumeCounts {
 	/** Checks that found work waiting and woke the runners. */
 	resumed: number;
 }
-export const SCHEDULER_MODES: readonly SchedulerMode[] = ['process', 'request'];
 
 export interface Scheduler {
 	readonly mode: SchedulerMode;
@@ -168,7 +167,7 @@ export interface RequestSchedulerOptions {
 }
 
 /** How often visits resume a session's work: a third of a turn lease, so a dead runner's turn ends soon after its lease. */
-export const RESUME_EVERY_MS = 5_000;
+const RESUME_EVERY_MS = 5_000;
 /** Visit times kept before old ones are dropped. */
 const MAX_VISITS_KEPT = 1_000;
 

@@ -10,7 +10,7 @@
  */
 import type { LogFormat, LogLevel } from '../config';
 
-export type LogValue = string | number | boolean | null | undefined;
+type LogValue = string | number | boolean | null | undefined;
 export type LogFields = Record<string, LogValue>;
 
 /** The kinds of line; `msg` in JSON, the first word in text. */
@@ -50,7 +50,7 @@ function textValue(v: Exclude<LogValue, undefined>): string {
 }
 
 /** Formats one line; fields left undefined are left out. */
-export function formatLine(format: LogFormat, kind: LogKind, fields: LogFields, at = new Date()): string {
+function formatLine(format: LogFormat, kind: LogKind, fields: LogFields, at = new Date()): string {
 	const present = Object.entries(fields).filter((e): e is [string, Exclude<LogValue, undefined>] => e[1] !== undefined);
 	if (format === 'json') return JSON.stringify({ time: at.toISOString(), level: 'info', msg: kind, ...Object.fromEntries(present) });
 	return [at.toISOString(), kind, ...present.map(([k, v]) => `${k}=${textValue(v)}`)].join(' ');

@@ -81,7 +81,9 @@ function patched(current: StateSnapshot, patchDoc: unknown, options: PatchOption
 	if (!isJsonObject(patchDoc)) {
 		throw new RecordError(
 			'invalid_patch',
-			`The state update must be a JSON object of the keys to change, e.g. {"hp": 7, "inventory": ["rope"]}; set a key to null to delete it. Got ${describe(patchDoc)}, which would replace the whole state.`
+			`The state update must be a JSON object of the keys to change, e.g. {"hp": 7, \
+"inventory": ["rope"]}; set a key to null to delete it. Got ${describe(patchDoc)}, which \
+would replace the whole state.`
 		);
 	}
 	if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) {

@@ -18,7 +18,7 @@ import { PATH_ROOT } from './paths';
 export const STORY_TYPES = ['plot', 'truth', 'quest', 'clue'] as const;
 export type StoryType = (typeof STORY_TYPES)[number];
 export const QUEST_ENDINGS = ['resolved', 'failed', 'abandoned'] as const;
-export type QuestEnding = (typeof QUEST_ENDINGS)[number];
+type QuestEnding = (typeof QUEST_ENDINGS)[number];
 export type QuestStatus = 'open' | QuestEnding;
 export type StoryEntry = typeof storyEntries.$inferSelect;
 
@@ -57,7 +57,8 @@ export async function addTruth(tx: SessionTx, input: StoryInput): Promise<StoryE
 	if (await find(tx, 'truth', fields.key)) {
 		throw new RecordError(
 			'truth_exists',
-			`The truth "${fields.key}" is already confirmed and truths can't be overwritten. If the story has moved on, add a new truth under a new key that states what is true now.`
+			`The truth "${fields.key}" is already confirmed and truths can't be overwritten. If the \
+story has moved on, add a new truth under a new key that states what is true now.`
 		);
 	}
 	return insert(tx, 'truth', fields, {});

@@ -15,11 +15,11 @@ import { isZeroVector, type Embedder } from './embeddings';
 import { CONTEXT_REFRESH_BATCH, contextQueueIds, contextQueueQuery, contextRefreshStatements } from './context-queue';
 import { ensureVectorTable, inSpace, sameSpace, vectorBlob, vectorSpaceOf, VECTOR_SPACE_QUERIES, VECTOR_TABLE } from './vector-table';
 
-export const DEFAULT_EMBED_BATCH_SIZE = 32;
+const DEFAULT_EMBED_BATCH_SIZE = 32;
 /** Bounded work per call: the turn runner calls again later for the rest. */
-export const DEFAULT_EMBED_MAX_BATCHES = 8;
+const DEFAULT_EMBED_MAX_BATCHES = 8;
 /** Providers cap input length; sections are short, this only guards against pathological ones. */
-export const MAX_EMBED_INPUT_CHARS = 8_000;
+const MAX_EMBED_INPUT_CHARS = 8_000;
 
 export interface EmbedPendingOptions {
 	maxBatches?: number;
@@ -45,7 +45,7 @@ const QueuedRow = v.object({ id: v.number(), path: v.string(), body: v.string(),
 const CountRow = v.object({ n: v.number() });
 
 /** The text a section is embedded as: the heading path gives a short body its context. */
-export function embeddingText(path: string, body: string): string {
+function embeddingText(path: string, body: string): string {
 	return `${path}\n${body}`.slice(0, MAX_EMBED_INPUT_CHARS);
 }
 

@@ -25,7 +25,7 @@ const { meta, logMessages } = sessionSchema;
 export { PROLOGUE_TURN_ID };
 const TITLE_CARD_KEY = 'stage.titleCard';
 /** The premise is the prologue's opening, not a chapter: a longer one is left to the Documents. */
-export const MAX_PROLOGUE_PREMISE_PARAGRAPHS = 6;
+const MAX_PROLOGUE_PREMISE_PARAGRAPHS = 6;
 
 /** What a prologue is made of: a preset's player-visible fields. */
 export interface PrologueSource {

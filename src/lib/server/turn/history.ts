@@ -22,7 +22,8 @@ const committed = sql`+${turns.status} = 'committed'`;
 export const HEAD_JOURNAL_ENTRIES = 10;
 
 /** Seq of the last committed checkpoint (0 when none), as a subquery. */
-const checkpointSeq = sql`(SELECT coalesce(max(${turns.seq}), 0) FROM ${turns} WHERE +${turns.status} = 'committed' AND ${turns.kind} IN ('checkpoint', 'handoff'))`;
+const checkpointSeq = sql`(SELECT coalesce(max(${turns.seq}), 0) FROM ${turns}
+	WHERE +${turns.status} = 'committed' AND ${turns.kind} IN ('checkpoint', 'handoff'))`;
 
 const exchangeColumns = { input: turns.input, reply: turns.reply, tokens: turns.tokens };
 

@@ -105,7 +105,8 @@ async function warn({ deps, s, turn, emit }: Metering, w: BudgetWarning, at: num
 	// The turn scope lives only in this guard; the others warn once across processes.
 	if (w.scope !== 'turn' && !(await markWarned(deps.control.db, w.scope, key, w.period, at))) return;
 	const amount = (n: number) => (w.unit === 'micros' ? `$${(n / 1_000_000).toFixed(6)}` : `${n} calls`);
-	const message = `Budget warning (${w.scope}): ${amount(w.spent)} spent, warning at ${amount(w.warnAt)}${w.limit !== undefined ? `, limit ${amount(w.limit)}` : ''}.`;
+	const limit = w.limit !== undefined ? `, limit ${amount(w.limit)}` : '';
+	const message = `Budget warning (${w.scope}): ${amount(w.spent)} spent, warning at ${amount(w.warnAt)}${limit}.`;
 	console.warn(`[kantera] ${message} session=${s.id}`);
 	await emit({ type: 'budget.warning', scope: w.scope, message });
 }

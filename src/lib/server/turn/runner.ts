@@ -192,7 +192,12 @@ export class TurnRunner {
 		const outcome = await this.runLeased(s, turn);
 		if (outcome.status !== 'committed')
 			console.warn(
-				`[kantera] checkpoint in session ${s.id} did not commit: ${outcome.failure ? `${outcome.failure.reason}, error id ${outcome.failure.errorId}` : outcome.status}`
+				`[kantera] checkpoint in session ${s.id} did not commit: ${
+					outcome.failure
+						? `${outcome.failure.reason}, error \
+id ${outcome.failure.errorId}`
+						: outcome.status
+				}`
 			);
 		return outcome;
 	}

@@ -23,7 +23,8 @@ export const ACCEPT_WINDOW_MS = 5_000;
 export function markWorkIfTaken(db: ControlDrizzle, sessionId: string, now: number) {
 	return db.run(sql`insert into ${sessionWork} (${sql.identifier(sessionWork.sessionId.name)}, ${sql.identifier(sessionWork.since.name)})
 		select ${sessionId}, ${now} where changes() > 0
-		on conflict (${sql.identifier(sessionWork.sessionId.name)}) do update set ${sql.identifier(sessionWork.since.name)} = excluded.${sql.identifier(sessionWork.since.name)}`);
+		on conflict (${sql.identifier(sessionWork.sessionId.name)})
+		do update set ${sql.identifier(sessionWork.since.name)} = excluded.${sql.identifier(sessionWork.since.name)}`);
 }
 
 /** Notes that the session has a turn running or queued (a checkpoint, a model switch's hand-off). */

@@ -53,7 +53,12 @@ export const PLOT_KEY = 'main';
  * Added to the world's GM behaviour when the player is not the preset's author. The player sees
  * only the documents' names; the GM reads them in full and must let the story reveal them.
  */
-export const SEALED_DOCUMENTS_RULE = `The player did not write this world and has not read its documents: they see only their names. Reveal what the documents say only as the story reaches it, through what the player character sees, hears and is told. Never quote a document or recite its sections, and never copy its text into the journal, memory notes, state, summaries or image descriptions. In your first reply, tell the player who their character is and what they know, as the PC sheet allows.`;
+export const SEALED_DOCUMENTS_RULE = `The player did not write this world and has not read its \
+documents: they see only their names. Reveal what the documents say only as the story reaches it, \
+through what the player character sees, hears and is told. Never quote a document or recite its \
+sections, and never copy its text into the journal, memory notes, state, summaries or image \
+descriptions. In your first reply, tell the player who their character is and what they know, as \
+the PC sheet allows.`;
 
 export interface SeededWorld {
 	readonly worldId: string;
@@ -199,7 +204,8 @@ export function seedQueries(
 function pinMissionQuery(w: SessionWrites, mission: string) {
 	const { meta, documents: docs } = sessionSchema;
 	return w.run(
-		sql`INSERT INTO ${meta} (${sql.identifier(meta.key.name)}, ${sql.identifier(meta.value.name)}) SELECT ${MISSION_KEY}, CASE WHEN EXISTS (SELECT 1 FROM ${docs}) THEN NULL ELSE ${mission} END`
+		sql`INSERT INTO ${meta} (${sql.identifier(meta.key.name)}, ${sql.identifier(meta.value.name)})
+			SELECT ${MISSION_KEY}, CASE WHEN EXISTS (SELECT 1 FROM ${docs}) THEN NULL ELSE ${mission} END`
 	);
 }
 

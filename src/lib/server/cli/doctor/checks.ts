@@ -163,7 +163,9 @@ async function checkOrphans(ids: Set<string>, cfg: Config, turso: TursoPlacement
 			out.push({
 				area,
 				status: r.failed.length ? 'fail' : 'ok',
-				message: `repair: deleted ${r.deleted.length}, still failing ${r.failed.length}${r.failed.length ? ` (${r.failed.map((f) => `${f.name}: ${f.error}`).join('; ')})` : ''}`
+				message:
+					`repair: deleted ${r.deleted.length}, still failing ${r.failed.length}` +
+					(r.failed.length ? ` (${r.failed.map((f) => `${f.name}: ${f.error}`).join('; ')})` : '')
 			});
 		}
 		try {
@@ -172,13 +174,21 @@ async function checkOrphans(ids: Set<string>, cfg: Config, turso: TursoPlacement
 				out.push({
 					area,
 					status: 'warn',
-					message: `Turso database ${p.name} (session ${p.sessionId}) is ${p.status === 'deleting' ? `waiting to be deleted after ${p.attempts} attempt(s)` : 'left from a session that was never created'}${p.lastError ? `: ${p.lastError}` : ''}; the server retries it every 10 minutes, or run  kantera doctor --repair`
+					message: `Turso database ${p.name} (session ${p.sessionId}) is ${
+						p.status === 'deleting'
+							? `waiting \
+to be deleted after ${p.attempts} \
+attempt(s)`
+							: 'left from a session that was never created'
+					}${p.lastError ? `: ${p.lastError}` : ''}; the \
+server retries it every 10 minutes, or run  kantera doctor --repair`
 				});
 			for (const name of o.untracked)
 				out.push({
 					area,
 					status: 'warn',
-					message: `Turso database ${name} is in group ${cfg.turso?.group ?? ''} but no session records it (delete it with the Turso CLI if it is not another deployment's)`
+					message: `Turso database ${name} is in group ${cfg.turso?.group ?? ''} but no \
+session records it (delete it with the Turso CLI if it is not another deployment's)`
 				});
 			if (o.pending.length === 0 && o.untracked.length === 0) out.push({ area, status: 'ok', message: 'none on Turso' });
 		} catch (err) {

@@ -17,7 +17,7 @@ import { decodeValue, encodeValue, ExportValueSchema } from './values';
 import { wipeDatabase } from '../wipe';
 import { sqlText } from '../text';
 
-export const EXPORT_FORMAT = 'kantera-export';
+const EXPORT_FORMAT = 'kantera-export';
 /** Rows read per request: bounded memory, and few round trips to a remote database. */
 const PAGE_ROWS = 500;
 /** Rows written per batch on import. */

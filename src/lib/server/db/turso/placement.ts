@@ -21,7 +21,7 @@ export interface RetryPolicy {
 	attempts: number;
 	delaysMs: readonly number[];
 }
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, delaysMs: [300, 1_500] };
+const DEFAULT_RETRY: RetryPolicy = { attempts: 3, delaysMs: [300, 1_500] };
 /** A database still `creating`, or `ready` with no play session, this long after its last change is an orphan. */
 export const ORPHAN_AFTER_MS = 10 * 60_000;
 /** Minted group tokens live this long and are replaced a day before they expire. */
@@ -241,7 +241,7 @@ export class TursoPlacement implements SessionPlacement {
 }
 
 /** How often a server retries pending deletions and removes abandoned databases. */
-export const SWEEP_INTERVAL_MS = 10 * 60_000;
+const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 /**
  * Sweeps now and then every `intervalMs`, as a job of the scheduler: a server's interval, or on an
