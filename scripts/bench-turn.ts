@@ -25,16 +25,8 @@ import {
 	windowOf,
 	type TokenCounter
 } from '../src/lib/server/memory';
-import {
-	acceptTurn,
-	appendEvent,
-	historySinceCheckpoint,
-	loadHead,
-	readMission,
-	readSettings,
-	Staging,
-	TurnRunner
-} from '../src/lib/server/turn';
+import { acceptTurn, historySinceCheckpoint, loadHead, readMission, readSettings, Staging, TurnRunner } from '../src/lib/server/turn';
+import { appendEvent } from '../src/lib/server/events';
 import { loadScopes, recordCall } from '../src/lib/server/budget';
 import { journal, log } from '../src/lib/server/records';
 import { CampaignScript } from './bench-lib/campaign-script';

@@ -19,7 +19,8 @@ import { orderSprite, ScriptedProvider, TEST_POLICY } from '../images/helpers';
 import type { App } from '../../../src/lib/server/app';
 import { controlSchema, sessionSchema } from '../../../src/lib/server/db';
 import { inRequest, RequestScheduler, waitUntilOf } from '../../../src/lib/server/jobs';
-import { acceptTurn, readEventsAfter, sessionsWithWork, ACCEPT_WINDOW_MS } from '../../../src/lib/server/turn';
+import { acceptTurn, sessionsWithWork, ACCEPT_WINDOW_MS } from '../../../src/lib/server/turn';
+import { readEventsAfter } from '../../../src/lib/server/events';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -7,7 +7,8 @@ import { turnHarness, type TurnHarness } from '../../helpers/turns';
 import { changedTables, dumpSession, type Dump } from '../../helpers/dump';
 import { lastTurn, type ScriptedReply } from '../../mock-llm';
 import { newId, sessionSchema, undoLog } from '../../../src/lib/server/db';
-import { acceptTurn, readEventsAfter, readSettings, switchModel } from '../../../src/lib/server/turn';
+import { acceptTurn, readSettings, switchModel } from '../../../src/lib/server/turn';
+import { readEventsAfter } from '../../../src/lib/server/events';
 import { undoTurn, rerollTurn, TimeTravelError } from '../../../src/lib/server/timetravel';
 import { loadScopes } from '../../../src/lib/server/budget';
 

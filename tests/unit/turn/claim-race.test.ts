@@ -9,7 +9,8 @@ import { mockLlmApp } from '../../helpers/turns';
 import { tempDir } from '../../helpers/env';
 import { newId, sessionSchema } from '../../../src/lib/server/db';
 import { log } from '../../../src/lib/server/records';
-import { acceptTurn, composeMission, ensureMission, readEventsAfter, writeSettings } from '../../../src/lib/server/turn';
+import { acceptTurn, composeMission, ensureMission, writeSettings } from '../../../src/lib/server/turn';
+import { readEventsAfter } from '../../../src/lib/server/events';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -5,7 +5,8 @@ import { lastTurn, systemTextOf } from '../../mock-llm';
 import { sessionSchema } from '../../../src/lib/server/db';
 import { journal, log } from '../../../src/lib/server/records';
 import * as stage from '../../../src/lib/server/stage';
-import { acceptTurn, readEventsAfter, pruneStreamingEvents, LEASE_MS } from '../../../src/lib/server/turn';
+import { acceptTurn, LEASE_MS } from '../../../src/lib/server/turn';
+import { readEventsAfter, pruneStreamingEvents } from '../../../src/lib/server/events';
 import { prologueSource } from '../../../src/lib/server/sessions/start';
 import { getWorld } from '../../../src/lib/server/worlds';
 

@@ -1,7 +1,7 @@
 /**
  * Shared pieces of the JSON API (`/api/v1`): the endpoint frame (auth, error mapping), body and
- * query validation, the session and turn operations the routes call, response shapes, and the
- * server-sent event stream.
+ * query validation, the session and turn operations the routes call, response shapes. The
+ * server-sent event stream is the event log's (`../events`).
  */
 export { apiEndpoint, type ApiContext, type ApiEvent } from './endpoint';
 export { ApiError, badRequest, notFound } from './errors';
@@ -24,16 +24,6 @@ export {
 } from './sessions';
 export { PostTurnBody, postTurn, playerTurn, readPlayerTurn, cancelTurn, type PostedTurn } from './turns';
 export { sessionSummaryDto, turnDto, journalEntryDto, documentInfoDto, documentDto } from './dto';
-export {
-	openEventStream,
-	formatEvent,
-	SSE_KEEPALIVE_MS,
-	SSE_POLL_MS,
-	SSE_RETRY_MS,
-	SSE_BATCH,
-	SSE_HEADERS,
-	type EventStreamOptions
-} from './sse';
 export { recordsView } from './records-view';
 export { DocumentEditBody, editDocument, documentIdParam } from './panels';
 export { UndoBody, RerollBody, postUndo, postReroll, postLoad } from './timetravel';

@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { controlSchema, newId, sessionSchema, type ControlDb, type SessionDb, type SessionDbPool } from '../db';
 import { release, reserveWhenFree, settle, type Payer, type Reservation, type ScopeLimits } from '../budget';
 import type { RetryableFailure } from '../retry';
-import type { EventBus } from '../turn/events';
+import type { EventBus } from '../events';
 import { ImageProviderError } from './errors';
 import type { ImageProvider } from './provider';
 import { imageKey, type ImageStore } from './store';

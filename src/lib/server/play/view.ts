@@ -9,7 +9,7 @@
  */
 import { and, asc, desc, eq, inArray, lte } from 'drizzle-orm';
 import { sessionSchema, type SessionExec } from '../db';
-import { lastEventId } from '../turn';
+import { lastEventId } from '../events';
 import { parseSessionEvent } from '../../types/events';
 import type { ActiveTurn, FinishedTurn, PlayView } from '../../play/types';
 import { choices, titleCard } from '../stage';

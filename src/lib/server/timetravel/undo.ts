@@ -14,7 +14,8 @@
  */
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { sessionSchema, undoLog, type SessionDb, type SessionTx } from '../db';
-import { appendEvent, interruptExpired } from '../turn';
+import { interruptExpired } from '../turn';
+import { appendEvent } from '../events';
 import { TimeTravelError } from './errors';
 
 const { turns, undoneTurns, timeTravelRequests, meta, events } = sessionSchema;

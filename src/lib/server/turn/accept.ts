@@ -7,7 +7,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { newId, sessionSchema, type ControlDb, type SessionDb, type SessionTx } from '../db';
 import { takeTurnQuota, returnTurnQuota } from '../budget';
 import type { Config } from '../config';
-import { appendEvent } from './events';
+import { appendEvent } from '../events';
 import { activeTurn, interruptExpired, interruptExpiredQueries, type TurnRow } from './leases';
 import { QuotaExceededError, TurnError } from './errors';
 import { markWorkIfTaken } from './work';

@@ -4,8 +4,7 @@
  * from the log with nothing lost or repeated.
  */
 import type { SessionDb } from '../db';
-import type { EventBus } from './events';
-import { appendEventsQuery } from './events';
+import { appendEventsQuery, type EventBus } from '../events';
 
 /** Short enough to feel live (well under the 100 ms paint target), long enough to batch tokens. */
 export const DELTA_FLUSH_MS = 40;

@@ -29,7 +29,7 @@ import { LlmError, type LlmMessage, type LlmProvider, type LlmRequest, type LlmT
 import { runToolCall } from '../tools/run';
 import type { Tool } from '../tools/define';
 import type { AdvCue, ToolContext } from '../tools/context';
-import { appendEvent, appendEventsQuery, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS, type EventBus } from './events';
+import { appendEvent, appendEventsQuery, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS, type EventBus } from '../events';
 import { DeltaWriter } from './deltas';
 import { Staging } from './staging';
 import { finishUncommitted, type TurnRow } from './leases';

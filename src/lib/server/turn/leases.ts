@@ -6,7 +6,7 @@
 import { and, asc, eq, inArray, lt, min, notExists, sql } from 'drizzle-orm';
 import { sessionSchema, type SessionDb, type SessionExec, type SessionTx } from '../db';
 import type { TurnFailure } from '../../types/events';
-import { appendEvent } from './events';
+import { appendEvent } from '../events';
 
 const { turns } = sessionSchema;
 

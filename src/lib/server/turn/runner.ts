@@ -12,7 +12,7 @@ import { newId, sessionSchema, type SessionDb, type SessionDbPool } from '../db'
 import { embedPending } from '../search';
 import { checkpointDue, checkpointInstruction } from '../memory';
 import { summaries } from '../records';
-import { appendEvent } from './events';
+import { appendEvent } from '../events';
 import { claimNext, renewLease, requestCancel, DEFAULT_LEASE, type LeaseTiming, type TurnRow } from './leases';
 import { clearWork, markWork, sessionsWithWork } from './work';
 import { ProcessScheduler, SessionLoop, type Scheduler } from '../jobs';
