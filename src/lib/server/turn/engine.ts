@@ -3,7 +3,6 @@
  * LLM while streaming text into the event log, meter every call, and commit every staged write with
  * the play-log messages, stage cues and cost ledger in one transaction, or nothing at all.
  */
-import { and, eq } from 'drizzle-orm';
 import { sessionSchema, type ControlDb, type SessionDb, type SessionTx } from '../db';
 import type { Config } from '../config';
 import { log, summaries } from '../records';
@@ -32,7 +31,7 @@ import type { AdvCue, ToolContext } from '../tools/context';
 import { appendEvent, appendEventsQuery, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS, type EventBus } from '../events';
 import { DeltaWriter } from './deltas';
 import { Staging } from './staging';
-import { finishUncommitted, type TurnRow } from './leases';
+import { finishedBeforeQuery, finishUncommitted, markCommitted, type TurnRow } from './turns';
 import { loadTurnStart, nextSeq } from './history';
 import { readSettings } from './settings';
 import { applyPendingModel } from './handoff';
@@ -41,7 +40,7 @@ import { classifyFailure, logFailure, newErrorId, TurnDeadlineError } from './fa
 import type { TurnFailure } from '../../types/events';
 import { fixedModel, tierOf } from '../tiers';
 
-const { turns, ledger } = sessionSchema;
+const { ledger } = sessionSchema;
 
 export interface EngineDeps {
 	config: Pick<Config, 'engine' | 'llm' | 'tiers'>;
@@ -304,7 +303,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 			async (tx) => {
 				if (tail) await appendEvent(tx, deltaEvent(tail));
 				const seq = await nextSeq(tx);
-				if (seq % PRUNE_EVERY_COMMITS === 0) await pruneStreamingEvents(tx, finishedAt - DELTA_RETENTION_MS);
+				if (seq % PRUNE_EVERY_COMMITS === 0) await pruneStreamingEvents(tx, finishedBeforeQuery(tx, finishedAt - DELTA_RETENTION_MS));
 				if (turn.kind === 'player') {
 					const player = await log.append(tx, { role: 'player', body: turn.input, turnId: turn.id });
 					messageIds.push(player.id);
@@ -321,23 +320,16 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 				// Orders placed by this turn's tools become this turn's: the image runner starts them after commit.
 				imageOrders = await stage.imageOrders.claimForTurn(tx, turn.id);
 				await writeLedger(tx, turn.id, 'committed', ledgerRows);
-				const done = await tx
-					.update(turns)
-					.set({
-						status: 'committed',
-						reply,
-						stopped: stopped ?? null,
-						seq,
-						tokens,
-						provider: settings.provider,
-						model: settings.model,
-						finishedAt,
-						leaseOwner: null,
-						leaseExpiresAt: null
-					})
-					.where(and(eq(turns.id, turn.id), eq(turns.status, 'running'), eq(turns.leaseOwner, owner)))
-					.returning({ id: turns.id });
-				if (done.length === 0) throw new LeaseLostError(turn.id);
+				const held = await markCommitted(tx, turn.id, owner, {
+					reply,
+					stopped: stopped ?? null,
+					seq,
+					tokens,
+					provider: settings.provider,
+					model: settings.model,
+					finishedAt
+				});
+				if (!held) throw new LeaseLostError(turn.id);
 				const offered = reply && toolCtx.choices.length > 0 ? { choices: [...toolCtx.choices] } : {};
 				if (turn.kind === 'player')
 					await appendEvent(tx, {

@@ -1,48 +1,23 @@
 /** What the memory layer needs from the records: history since the last checkpoint and the head. */
-import { and, asc, desc, eq, gt, isNotNull, lt, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { sessionSchema, type SessionDrizzle, type SessionExec } from '../db';
 import { documents, journal, state, summaries } from '../records';
 import { openingContext, stageNow } from '../stage';
 import { CARRY_EXCHANGES, type Exchange, type RecordsHead } from '../memory';
 import { MISSION_KEY } from './mission';
+import { anyPlayedQuery, exchangeQueries, lastSeq } from './turns';
 
-const { turns, meta } = sessionSchema;
-
-/**
- * `status = 'committed'` written as `+status = …` so SQLite cannot pick the turns_status index for
- * it: on that index it would read every committed turn ever played (with its text) and sort them,
- * ~5 ms a call at 1,000 turns and growing. Without it the planner walks turns_seq and reads only the
- * turns since the last checkpoint.
- */
-const committed = sql`+${turns.status} = 'committed'`;
+const { meta } = sessionSchema;
 
 /** Recent journal entries shown in every context. */
 export const HEAD_JOURNAL_ENTRIES = 10;
 
-/** Seq of the last committed checkpoint (0 when none), as a subquery. */
-const checkpointSeq = sql`(SELECT coalesce(max(${turns.seq}), 0) FROM ${turns} WHERE +${turns.status} = 'committed' AND ${turns.kind} IN ('checkpoint', 'handoff'))`;
-
-const exchangeColumns = { input: turns.input, reply: turns.reply, tokens: turns.tokens };
-
 /**
  * The two queries of `historySinceCheckpoint`, unrun, for a batch: the last few exchanges before the
- * last checkpoint (newest first) and those since it (oldest first). The checkpoint's seq is a subquery,
- * so neither waits for the other.
+ * last checkpoint (newest first) and those since it (oldest first).
  */
 function historyQueries(db: SessionDrizzle) {
-	return [
-		db
-			.select(exchangeColumns)
-			.from(turns)
-			.where(and(committed, eq(turns.kind, 'player'), lt(turns.seq, checkpointSeq)))
-			.orderBy(desc(turns.seq))
-			.limit(CARRY_EXCHANGES),
-		db
-			.select(exchangeColumns)
-			.from(turns)
-			.where(and(committed, eq(turns.kind, 'player'), gt(turns.seq, checkpointSeq)))
-			.orderBy(asc(turns.seq))
-	] as const;
+	return exchangeQueries(db, CARRY_EXCHANGES);
 }
 
 type ExchangeRow = { input: string; reply: string | null; tokens: number | null };
@@ -66,8 +41,7 @@ function exchange(r: { input: string; reply: string | null; tokens: number | nul
 }
 
 export async function nextSeq(exec: SessionExec): Promise<number> {
-	const [row] = await exec.select({ seq: turns.seq }).from(turns).where(isNotNull(turns.seq)).orderBy(desc(turns.seq)).limit(1);
-	return (row?.seq ?? 0) + 1;
+	return (await lastSeq(exec)) + 1;
 }
 
 /** What a turn starts from: the pinned mission, the records head and the history since the last checkpoint. */
@@ -91,11 +65,7 @@ export async function loadTurnStart(db: SessionDrizzle): Promise<TurnStart> {
 		state.getQuery(db),
 		journal.recentQuery(db, HEAD_JOURNAL_ENTRIES),
 		// Before the first exchange the GM continues from the opening the player has just read.
-		db
-			.select({ id: turns.id })
-			.from(turns)
-			.where(and(committed, eq(turns.kind, 'player')))
-			.limit(1),
+		anyPlayedQuery(db),
 		...historyQueries(db)
 	]);
 	const toc = documents.tocOf(docs, tocRows);

@@ -6,7 +6,25 @@ export { acceptTurn, IdempotencyKeySchema, type AcceptInput, type AcceptedTurn, 
 export { TurnRunner, EMBED_BATCHES_PER_TURN, LEASE_SWEEP_MARGIN_MS, type RunnerDeps } from './runner';
 export { executeTurn, MAX_OUTPUT_TOKENS, RESERVATION_GRACE_MS, type EngineDeps, type TurnOutcome } from './engine';
 export { Staging } from './staging';
-export { LEASE_MS, LEASE_RENEW_MS, DEFAULT_LEASE, interruptExpired, readTurn, type LeaseTiming, type TurnRow } from './leases';
+export { LEASE_MS, LEASE_RENEW_MS, DEFAULT_LEASE, interruptExpired, readTurn, type LeaseTiming } from './leases';
+export {
+	activeTurn,
+	committedPlayerTurns,
+	committedSince,
+	deleteTurns,
+	finishedBeforeQuery,
+	lastCommittedPlayerTurnId,
+	lastPlayerTurn,
+	lastSeq,
+	playerTurnById,
+	turnById,
+	turnInput,
+	turnsFrom,
+	turnUserId,
+	unfinishedTurnIds,
+	type TurnKind,
+	type TurnRow
+} from './turns';
 export { markWork, markWorkIfTaken, clearWork, sessionsWithWork, ACCEPT_WINDOW_MS } from './work';
 export { classifyFailure, failureMessage, logDetail, TurnDeadlineError, ERROR_ID_LENGTH, MAX_LOGGED_DETAIL_CHARS } from './failure';
 export { composeMission, ensureMission, readMission, GM_RULES } from './mission';
