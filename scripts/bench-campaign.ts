@@ -19,7 +19,7 @@ import { sql } from 'drizzle-orm';
 import { createApp } from '../src/lib/server/app';
 import { countTokensO200k } from '../src/lib/server/memory';
 import { sessionSchema } from '../src/lib/server/db';
-import { readMission } from '../src/lib/server/turn';
+import { readMission } from '../src/lib/server/session-setup';
 import { priceFor } from '../src/lib/server/budget';
 import { CampaignScript } from './bench-lib/campaign-script';
 import { FACT_TOP_K, PLANTED_FACTS } from './bench-lib/facts';

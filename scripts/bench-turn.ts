@@ -25,7 +25,8 @@ import {
 	windowOf,
 	type TokenCounter
 } from '../src/lib/server/memory';
-import { acceptTurn, historySinceCheckpoint, loadHead, readMission, readSettings, Staging, TurnRunner } from '../src/lib/server/turn';
+import { acceptTurn, historySinceCheckpoint, loadHead, Staging, TurnRunner } from '../src/lib/server/turn';
+import { readMission, readSettings } from '../src/lib/server/session-setup';
 import { appendEvent } from '../src/lib/server/events';
 import { loadScopes, recordCall } from '../src/lib/server/budget';
 import { journal, log } from '../src/lib/server/records';

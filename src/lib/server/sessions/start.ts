@@ -5,7 +5,7 @@
  * prologue the screen opens on) or a bare mission, plus the session's language and LLM settings. If
  * that fails, the session is removed again.
  */
-import { composeMission, ensureMission, writeSettings, type SessionSettings } from '../turn';
+import { composeMission, ensureMission, writeSettings, type SessionSettings } from '../session-setup';
 import {
 	getWorld,
 	isWorldId,

@@ -33,7 +33,7 @@ import { DeltaWriter } from './deltas';
 import { Staging } from './staging';
 import { finishedBeforeQuery, finishUncommitted, markCommitted, type TurnRow } from './turns';
 import { loadTurnStart, nextSeq } from './history';
-import { readSettings } from './settings';
+import { readSettings } from '../session-setup';
 import { applyPendingModel } from './handoff';
 import { LeaseLostError, TurnCancelledError } from './errors';
 import { classifyFailure, logFailure, newErrorId, TurnDeadlineError } from './failure';

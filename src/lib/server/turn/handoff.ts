@@ -11,7 +11,7 @@ import { summaries } from '../records';
 import { checkpointInstruction } from '../memory';
 import { interruptExpired } from './leases';
 import { activeTurn, anyCommitted, insertTurn } from './turns';
-import { readSettings, writeSettings } from './settings';
+import { readSettings, writeSettings } from '../session-setup';
 import { TurnError } from './errors';
 import { ProviderNameSchema } from '../../types/settings';
 

@@ -4,7 +4,7 @@ import { sessionSchema, type SessionDrizzle, type SessionExec } from '../db';
 import { documents, journal, state, summaries } from '../records';
 import { openingContext, stageNow } from '../stage';
 import { CARRY_EXCHANGES, type Exchange, type RecordsHead } from '../memory';
-import { MISSION_KEY } from './mission';
+import { MISSION_KEY } from '../session-setup';
 import { anyPlayedQuery, exchangeQueries, lastSeq } from './turns';
 
 const { meta } = sessionSchema;

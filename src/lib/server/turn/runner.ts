@@ -18,7 +18,7 @@ import { clearWork, markWork, sessionsWithWork } from './work';
 import { ProcessScheduler, SessionLoop, type Scheduler } from '../jobs';
 import { executeTurn, type EngineDeps, type TurnOutcome } from './engine';
 import { historySinceCheckpoint } from './history';
-import { readSettings } from './settings';
+import { readSettings } from '../session-setup';
 import { logLine, observeTurn, type RunnerLoad } from '../ops';
 
 /** Embedding batches before and after a turn; the rest waits for the next turn (never blocks play). */

@@ -14,8 +14,7 @@
 import type { SessionTx } from '../db';
 import { documents, state, story } from '../records';
 import { imageOrders, npcs, npcSpritePrompt, scenes, sceneBackgroundPrompt, setOpening } from '../stage';
-import { composeMission, ensureMission, readMission } from '../turn/mission';
-import { writeSettings } from '../turn/settings';
+import { composeMission, ensureMission, readMission, writeSettings } from '../session-setup';
 import { getWorld } from './catalog';
 import { WorldError } from './errors';
 import { writeOrigin, type PresetOrigin } from './origin';
