@@ -17,7 +17,7 @@ import * as v from 'valibot';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { createApp } from '../src/lib/server/app';
-import { countTokensO200k } from '../src/lib/server/memory';
+import { countTokensO200k } from '../src/lib/server/context-window';
 import { sessionSchema } from '../src/lib/server/db';
 import { readMission } from '../src/lib/server/session-setup';
 import { priceFor } from '../src/lib/server/budget';

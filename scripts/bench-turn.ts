@@ -24,7 +24,7 @@ import {
 	systemText,
 	windowOf,
 	type TokenCounter
-} from '../src/lib/server/memory';
+} from '../src/lib/server/context-window';
 import { acceptTurn, historySinceCheckpoint, loadHead, Staging, TurnRunner } from '../src/lib/server/turn';
 import { readMission, readSettings } from '../src/lib/server/session-setup';
 import { appendEvent } from '../src/lib/server/events';

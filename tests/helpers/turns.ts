@@ -7,7 +7,7 @@ import { createProvider, type LlmTimeouts } from '../../src/lib/server/llm';
 import { newId, sessionSchema, type SessionDb } from '../../src/lib/server/db';
 import { acceptTurn, type TurnRow } from '../../src/lib/server/turn';
 import { composeMission, ensureMission, writeSettings } from '../../src/lib/server/session-setup';
-import type { TokenCounter } from '../../src/lib/server/memory';
+import type { TokenCounter } from '../../src/lib/server/context-window';
 import { tempDir } from './env';
 import { databaseEnv } from './databases';
 import type { Language, ProviderName } from '../../src/lib/types/settings';

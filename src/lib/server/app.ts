@@ -10,7 +10,7 @@ import { TursoPlacement, startSweeper, type RetryPolicy } from './db/turso';
 import { createEmbedder, type Embedder } from './search';
 import { createProvider, providerSettingsFromConfig, type LlmProvider, type ProviderName } from './llm';
 import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
-import { countTokensO200k, loadTokenizer, type TokenCounter } from './memory';
+import { countTokensO200k, loadTokenizer, type TokenCounter } from './context-window';
 import { TurnRunner, type LeaseTiming } from './turn';
 import { EventBus } from './events';
 import { createImageProvider, createImageStore, ImageRunner, type ImageRunnerDeps } from './images';

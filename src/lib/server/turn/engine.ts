@@ -23,7 +23,7 @@ import {
 	type BudgetWarning,
 	type Payer
 } from '../budget';
-import { buildContext, checkpointMessages, systemText, windowOf, type ContextMessage, type TokenCounter } from '../memory';
+import { buildContext, checkpointMessages, systemText, windowOf, type ContextMessage, type TokenCounter } from '../context-window';
 import { LlmError, type LlmMessage, type LlmProvider, type LlmRequest, type LlmToolCall, type LlmUsage, type ProviderName } from '../llm';
 import { runToolCall } from '../tools/run';
 import type { Tool } from '../tools/define';

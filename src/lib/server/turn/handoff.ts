@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { sessionSchema, type SessionDb, type SessionTx } from '../db';
 import type { Config } from '../config';
 import { summaries } from '../records';
-import { checkpointInstruction } from '../memory';
+import { checkpointInstruction } from '../context-window';
 import { interruptExpired } from './leases';
 import { activeTurn, anyCommitted, insertTurn } from './turns';
 import { readSettings, writeSettings } from '../session-setup';

@@ -1,9 +1,9 @@
-/** What the memory layer needs from the records: history since the last checkpoint and the head. */
+/** What the context window needs from the records: history since the last checkpoint and the head. */
 import { eq } from 'drizzle-orm';
 import { sessionSchema, type SessionDrizzle, type SessionExec } from '../db';
 import { documents, journal, state, summaries } from '../records';
 import { openingContext, stageNow } from '../stage';
-import { CARRY_EXCHANGES, type Exchange, type RecordsHead } from '../memory';
+import { CARRY_EXCHANGES, type Exchange, type RecordsHead } from '../context-window';
 import { MISSION_KEY } from '../session-setup';
 import { anyPlayedQuery, exchangeQueries, lastSeq } from './turns';
 
@@ -28,7 +28,7 @@ function historyOf(carried: ExchangeRow[], since: ExchangeRow[]): Exchange[] {
 
 /**
  * Committed player exchanges since the last checkpoint, oldest first, preceded by the last few from
- * before it, marked `carried` (the memory layer keeps those that fit its carry budget in the window,
+ * before it, marked `carried` (the context window keeps those that fit its carry budget in the window,
  * and leaves them out of the checkpoint threshold and request). One batch: one round trip.
  */
 export async function historySinceCheckpoint(db: SessionDrizzle): Promise<Exchange[]> {

@@ -9,7 +9,7 @@
 import { hostname } from 'node:os';
 import { newId, type SessionDb, type SessionDbPool } from '../db';
 import { embedPending } from '../search';
-import { checkpointDue, checkpointInstruction } from '../memory';
+import { checkpointDue, checkpointInstruction } from '../context-window';
 import { summaries } from '../records';
 import { appendEvent } from '../events';
 import { claimNext, requestCancel, DEFAULT_LEASE, type LeaseTiming } from './leases';
