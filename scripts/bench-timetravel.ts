@@ -18,7 +18,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createApp } from '../src/lib/server/app';
-import { countTokensO200k } from '../src/lib/server/memory';
+import { countTokensO200k } from '../src/lib/server/context-window';
 import { copyDatabase, newId, sessionSchema, sqlText, undoLog, type SessionDb } from '../src/lib/server/db';
 import { saveGame, undoTurn } from '../src/lib/server/timetravel';
 import { CampaignScript } from './bench-lib/campaign-script';

@@ -24,17 +24,10 @@ import {
 	systemText,
 	windowOf,
 	type TokenCounter
-} from '../src/lib/server/memory';
-import {
-	acceptTurn,
-	appendEvent,
-	historySinceCheckpoint,
-	loadHead,
-	readMission,
-	readSettings,
-	Staging,
-	TurnRunner
-} from '../src/lib/server/turn';
+} from '../src/lib/server/context-window';
+import { acceptTurn, historySinceCheckpoint, loadHead, Staging, TurnRunner } from '../src/lib/server/turn';
+import { readMission, readSettings } from '../src/lib/server/session-setup';
+import { appendEvent } from '../src/lib/server/events';
 import { loadScopes, recordCall } from '../src/lib/server/budget';
 import { journal, log } from '../src/lib/server/records';
 import { CampaignScript } from './bench-lib/campaign-script';

@@ -7,8 +7,8 @@ import { performance } from 'node:perf_hooks';
 import type { Config } from '../../src/lib/server/config';
 import { SessionDbPool, type SessionDb } from '../../src/lib/server/db';
 import type { Embedder } from '../../src/lib/server/search';
-import type { TokenCounter } from '../../src/lib/server/memory';
-import { EventBus } from '../../src/lib/server/turn';
+import type { TokenCounter } from '../../src/lib/server/context-window';
+import { EventBus } from '../../src/lib/server/events';
 
 export interface Mark {
 	name: 'notify' | 'embed' | 'llm' | 'llm-checkpoint' | 'count' | 'write';

@@ -12,15 +12,8 @@ import { configureLog } from '../../src/lib/server/ops';
 import type { Language } from '../../src/lib/types/settings';
 import { newId, sessionSchema, type SessionDb, type SessionDbPool } from '../../src/lib/server/db';
 import { documents, state } from '../../src/lib/server/records';
-import {
-	acceptTurn,
-	composeMission,
-	ensureMission,
-	writeSettings,
-	type AcceptDeps,
-	type TurnRow,
-	type TurnRunner
-} from '../../src/lib/server/turn';
+import { acceptTurn, type AcceptDeps, type TurnRow, type TurnRunner } from '../../src/lib/server/turn';
+import { composeMission, ensureMission, writeSettings } from '../../src/lib/server/session-setup';
 
 /** Priced in the default table; the fake key is never used (the provider is injected). */
 export const BENCH_MODEL = 'gpt-4.1-mini';

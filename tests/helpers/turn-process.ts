@@ -13,7 +13,8 @@ import { inArray } from 'drizzle-orm';
 import { parseConfig } from '../../src/lib/server/config';
 import { createApp } from '../../src/lib/server/app';
 import { newId, sessionSchema } from '../../src/lib/server/db';
-import { acceptTurn, composeMission, ensureMission, writeSettings } from '../../src/lib/server/turn';
+import { acceptTurn } from '../../src/lib/server/turn';
+import { composeMission, ensureMission, writeSettings } from '../../src/lib/server/session-setup';
 import { configureLog } from '../../src/lib/server/ops';
 
 const LEASE_MS = 1_000;

@@ -1,7 +1,7 @@
 /**
  * The GM's reply as the ADV screen reads it: paragraphs of narration and dialogue.
  *
- * The reply format is set by the GM rules (`$lib/server/turn/mission.ts`, "How to write the reply").
+ * The reply format is set by the GM rules (`$lib/server/session-setup/mission.ts`, "How to write the reply").
  * This module is the one strict reading of it, shared by the stage, the backlog and anything on the
  * server that wants to count paragraphs the way the screen does.
  *

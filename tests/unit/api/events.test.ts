@@ -4,8 +4,7 @@ import * as v from 'valibot';
 import { apiHarness, waitForTurn, type ApiHarness, type Caller } from './client';
 import { AcceptedTurn, bodyOf, ErrorBody, Session } from './shapes';
 import { eventFrames, sseReader } from './sse-reader';
-import { appendEvent, readEventsAfter } from '../../../src/lib/server/turn';
-import { openEventStream, SSE_BATCH, SSE_KEEPALIVE_MS } from '../../../src/lib/server/api';
+import { appendEvent, readEventsAfter, openEventStream, SSE_BATCH, SSE_KEEPALIVE_MS } from '../../../src/lib/server/events';
 import { parseConfig } from '../../../src/lib/server/config';
 
 let h: ApiHarness | undefined;

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiHarness, waitForTurn, type ApiHarness } from './client';
 import { bodyOf, ErrorBody, Session, SessionList, Status } from './shapes';
-import { readMission, readSettings, composeMission } from '../../../src/lib/server/turn';
+import { readMission, readSettings, composeMission } from '../../../src/lib/server/session-setup';
 import { LLM_SETUP_HINT } from '../../../src/lib/server/config';
 
 let h: ApiHarness | undefined;

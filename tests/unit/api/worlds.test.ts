@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiHarness, type ApiHarness } from './client';
 import { bodyOf, Session } from './shapes';
-import { readMission } from '../../../src/lib/server/turn';
+import { readMission } from '../../../src/lib/server/session-setup';
 import { documents, story } from '../../../src/lib/server/records';
 
 let h: ApiHarness | undefined;

@@ -15,7 +15,8 @@ import { tempDir } from '../../helpers/env';
 import { spawnTurnProcess } from '../../helpers/spawn-turn-process';
 import { controlSchema, newId, sessionSchema } from '../../../src/lib/server/db';
 import { reservedMicros } from '../../../src/lib/server/budget';
-import { acceptTurn, composeMission, ensureMission, writeSettings, type TurnRow } from '../../../src/lib/server/turn';
+import { acceptTurn, type TurnRow } from '../../../src/lib/server/turn';
+import { composeMission, ensureMission, writeSettings } from '../../../src/lib/server/session-setup';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { parseConfig } from '../../../src/lib/server/config';
 import { createApp, type App } from '../../../src/lib/server/app';
 import { newId, sessionSchema, type SessionDb } from '../../../src/lib/server/db';
 import * as stage from '../../../src/lib/server/stage';
-import { readEventsAfter } from '../../../src/lib/server/turn';
+import { readEventsAfter } from '../../../src/lib/server/events';
 import {
 	ImageProviderError,
 	OfflineImageProvider,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { sessionSchema } from '../../../src/lib/server/db';
 import * as stage from '../../../src/lib/server/stage';
-import { EventBus } from '../../../src/lib/server/turn';
+import { EventBus } from '../../../src/lib/server/events';
 import { ImageRunner, placeBackdropSvg, imageKey, jobRetryPolicy, silhouetteSvg, IMAGE_FAILED_TEXT } from '../../../src/lib/server/images';
 import { decideRetry } from '../../../src/lib/server/retry';
 import { imagesHarness, ScriptedProvider, TEST_POLICY, type ImagesHarness } from './helpers';

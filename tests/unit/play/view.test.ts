@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sessionSchema, type SessionDb } from '../../../src/lib/server/db';
 import * as records from '../../../src/lib/server/records';
 import { choices, cues, imageOrders, npcs, scenes, setOpening } from '../../../src/lib/server/stage';
-import { appendEvent } from '../../../src/lib/server/turn';
+import { appendEvent } from '../../../src/lib/server/events';
 import { logPage, loadPlayView, PLAY_MESSAGE_WINDOW } from '../../../src/lib/server/play';
 import { WORLD_SEED_TURN_ID } from '../../../src/lib/server/worlds';
 import { useSessions } from '../records/helpers';

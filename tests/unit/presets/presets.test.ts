@@ -9,7 +9,7 @@ import { testEnv, type TestEnv } from '../../helpers/env';
 import { createUser, type AuthUser } from '../../../src/lib/server/auth';
 import { controlSchema } from '../../../src/lib/server/db';
 import { documents } from '../../../src/lib/server/records';
-import { readMission } from '../../../src/lib/server/turn';
+import { readMission } from '../../../src/lib/server/session-setup';
 import { readOrigin, readPresetCopy, SEALED_DOCUMENTS_RULE } from '../../../src/lib/server/worlds';
 import { getPlaySession } from '../../../src/lib/server/sessions';
 import { prologueText, titleCard } from '../../../src/lib/server/stage';

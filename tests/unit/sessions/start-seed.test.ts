@@ -25,12 +25,12 @@ import {
 	setOpening,
 	writePrologue
 } from '../../../src/lib/server/stage';
-import { composeMission, ensureMission, writeSettings } from '../../../src/lib/server/turn';
+import { composeMission, ensureMission, writeSettings } from '../../../src/lib/server/session-setup';
 import { getWorld, PLOT_KEY, SEALED_DOCUMENTS_RULE, WORLD_IDS, WORLD_SEED_TURN_ID, type WorldPreset } from '../../../src/lib/server/worlds';
 import { gmNotes } from '../../../src/lib/server/worlds/seed';
 import { writeOriginQuery, type PresetOrigin } from '../../../src/lib/server/worlds/origin';
 import { LANGUAGES, type Language } from '../../../src/lib/types/settings';
-import type { SessionSettings } from '../../../src/lib/server/turn';
+import type { SessionSettings } from '../../../src/lib/server/session-setup';
 
 let env: TestEnv;
 let user: AuthUser;

@@ -7,7 +7,9 @@ import { turnHarness, type TurnHarness } from '../../helpers/turns';
 import { changedTables, dumpSession, type Dump } from '../../helpers/dump';
 import { lastTurn, type ScriptedReply } from '../../mock-llm';
 import { newId, sessionSchema, undoLog } from '../../../src/lib/server/db';
-import { acceptTurn, readEventsAfter, readSettings, switchModel } from '../../../src/lib/server/turn';
+import { acceptTurn, switchModel } from '../../../src/lib/server/turn';
+import { readSettings } from '../../../src/lib/server/session-setup';
+import { readEventsAfter } from '../../../src/lib/server/events';
 import { undoTurn, rerollTurn, TimeTravelError } from '../../../src/lib/server/timetravel';
 import { loadScopes } from '../../../src/lib/server/budget';
 

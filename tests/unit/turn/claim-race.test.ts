@@ -9,7 +9,9 @@ import { mockLlmApp } from '../../helpers/turns';
 import { tempDir } from '../../helpers/env';
 import { newId, sessionSchema } from '../../../src/lib/server/db';
 import { log } from '../../../src/lib/server/records';
-import { acceptTurn, composeMission, ensureMission, readEventsAfter, writeSettings } from '../../../src/lib/server/turn';
+import { acceptTurn } from '../../../src/lib/server/turn';
+import { composeMission, ensureMission, writeSettings } from '../../../src/lib/server/session-setup';
+import { readEventsAfter } from '../../../src/lib/server/events';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -12,7 +12,8 @@ import { mockLlmApp, turnHarness, type MockLlmApp } from '../../helpers/turns';
 import { tempDir } from '../../helpers/env';
 import { spawnTurnProcess, type TurnProcess } from '../../helpers/spawn-turn-process';
 import { controlSchema, newId, sessionSchema } from '../../../src/lib/server/db';
-import { acceptTurn, readEventsAfter, sessionsWithWork, ACCEPT_WINDOW_MS } from '../../../src/lib/server/turn';
+import { acceptTurn, sessionsWithWork, ACCEPT_WINDOW_MS } from '../../../src/lib/server/turn';
+import { readEventsAfter } from '../../../src/lib/server/events';
 import { apiHarness, type ApiHarness } from '../api/client';
 import { bodyOf, Session, Turn } from '../api/shapes';
 

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { turnHarness, type TurnHarness } from '../../helpers/turns';
 import { journal } from '../../../src/lib/server/records';
-import { readEventsAfter } from '../../../src/lib/server/turn';
+import { readEventsAfter } from '../../../src/lib/server/events';
 import { DEFAULT_TIMEOUTS } from '../../../src/lib/server/llm';
 
 let h: TurnHarness | undefined;

@@ -1,6 +1,6 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { testEnv, type TestEnv } from '../../helpers/env';
-import { EventBus, readEventsAfter } from '../../../src/lib/server/turn';
+import { EventBus, readEventsAfter } from '../../../src/lib/server/events';
 import { DeltaWriter } from '../../../src/lib/server/turn/deltas';
 
 let env: TestEnv | undefined;

@@ -1,7 +1,8 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { turnHarness, type TurnHarness } from '../../helpers/turns';
 import { lastTurn, systemTextOf } from '../../mock-llm';
-import { readSettings, switchModel } from '../../../src/lib/server/turn';
+import { switchModel } from '../../../src/lib/server/turn';
+import { readSettings } from '../../../src/lib/server/session-setup';
 
 let h: TurnHarness | undefined;
 afterEach(async () => {

@@ -7,7 +7,7 @@ import { tempDir } from '../../helpers/env';
 import { lastTurn, systemTextOf, type RecordedRequest, type ScriptedReply } from '../../mock-llm';
 import { sessionSchema } from '../../../src/lib/server/db';
 import { journal, summaries } from '../../../src/lib/server/records';
-import { readEventsAfter } from '../../../src/lib/server/turn';
+import { readEventsAfter } from '../../../src/lib/server/events';
 
 let h: TurnHarness | undefined;
 afterEach(async () => {

@@ -5,7 +5,8 @@ import { lastTurn, systemTextOf } from '../../mock-llm';
 import { sessionSchema } from '../../../src/lib/server/db';
 import { journal, log } from '../../../src/lib/server/records';
 import * as stage from '../../../src/lib/server/stage';
-import { acceptTurn, readEventsAfter, pruneStreamingEvents, LEASE_MS } from '../../../src/lib/server/turn';
+import { acceptTurn, finishedBeforeQuery, LEASE_MS } from '../../../src/lib/server/turn';
+import { readEventsAfter, pruneStreamingEvents } from '../../../src/lib/server/events';
 import { prologueSource } from '../../../src/lib/server/sessions/start';
 import { getWorld } from '../../../src/lib/server/worlds';
 
@@ -279,7 +280,7 @@ describe('turn lifecycle', () => {
 		await h.play('two');
 		const before = await h.use((s) => readEventsAfter(s.db, 0, 10_000));
 		expect(before.some((e) => e.event.type === 'text.delta' && e.event.turnId === first.id)).toBe(true);
-		const removed = await h.use((s) => s.write((tx) => pruneStreamingEvents(tx, (first.finishedAt ?? 0) + 1)));
+		const removed = await h.use((s) => s.write((tx) => pruneStreamingEvents(tx, finishedBeforeQuery(tx, (first.finishedAt ?? 0) + 1))));
 		expect(removed).toBeGreaterThan(0);
 		const after = await h.use((s) => readEventsAfter(s.db, 0, 10_000));
 		expect(after.some((e) => e.event.type === 'text.delta' && e.event.turnId === first.id)).toBe(false);

@@ -6,8 +6,7 @@ import { sessionSchema, type SessionDb } from '../../../src/lib/server/db';
 import { documents, state, story } from '../../../src/lib/server/records';
 import { embedPending, OfflineEmbedder, recall, type RecallHit } from '../../../src/lib/server/search';
 import { imageOrders, npcs, scenes } from '../../../src/lib/server/stage';
-import { readMission, LANGUAGE_RULE } from '../../../src/lib/server/turn/mission';
-import { readSettings } from '../../../src/lib/server/turn/settings';
+import { readMission, LANGUAGE_RULE, readSettings } from '../../../src/lib/server/session-setup';
 import {
 	getWorld,
 	PLOT_KEY,

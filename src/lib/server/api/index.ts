@@ -1,7 +1,7 @@
 /**
  * Shared pieces of the JSON API (`/api/v1`): the endpoint frame (auth, error mapping), body and
- * query validation, the session and turn operations the routes call, response shapes, and the
- * server-sent event stream.
+ * query validation, the session and turn operations the routes call, response shapes. The
+ * server-sent event stream is the event log's (`../events`).
  */
 export { apiEndpoint, type ApiEvent } from './endpoint';
 export { ApiError, notFound } from './errors';
@@ -21,7 +21,6 @@ export {
 } from './sessions';
 export { PostTurnBody, postTurn, readPlayerTurn, cancelTurn } from './turns';
 export { sessionSummaryDto, turnDto, journalEntryDto, documentInfoDto, documentDto } from './dto';
-export { openEventStream, SSE_KEEPALIVE_MS, SSE_BATCH } from './sse';
 export { recordsView } from './records-view';
 export { DocumentEditBody, editDocument } from './panels';
 export { UndoBody, RerollBody, postUndo, postReroll, postLoad } from './timetravel';

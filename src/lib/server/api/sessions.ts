@@ -4,12 +4,13 @@
  * user's session is a 404, exactly like one that does not exist.
  */
 import * as v from 'valibot';
-import { inArray } from 'drizzle-orm';
 import { deletePlaySession, getPlaySession, renamePlaySession, startSession, TitleSchema, type PlaySession } from '../sessions';
 import { isWorldId } from '../worlds';
 import { isPresetId, playPreset } from '../presets';
-import { lastEventId, readSettings, switchModel, type SessionSettings } from '../turn';
-import { sessionSchema, type SessionDb } from '../db';
+import { switchModel, unfinishedTurnIds } from '../turn';
+import { readSettings, type SessionSettings } from '../session-setup';
+import { lastEventId } from '../events';
+import type { SessionDb } from '../db';
 import { MAX_NAME_CHARS } from '../records';
 import type { AuthUser } from '../auth';
 import type { App as Kantera } from '../app';
@@ -182,12 +183,7 @@ export async function updateSession(
 export async function deleteSession(app: Kantera, user: AuthUser, id: string | undefined): Promise<void> {
 	const session = await ownedSession(app, user, id);
 	await app.sessions.use(session.id, async (s) => {
-		const { turns } = sessionSchema;
-		const active = await s.db
-			.select({ id: turns.id })
-			.from(turns)
-			.where(inArray(turns.status, ['accepted', 'running']));
-		for (const t of active) await app.runner.cancel(s, t.id);
+		for (const turnId of await unfinishedTurnIds(s.db)) await app.runner.cancel(s, turnId);
 	});
 	await deletePlaySession(app, user.id, session.id);
 }

@@ -3,16 +3,13 @@
  * Only the player's own turns are addressable; checkpoint turns are the harness's business.
  */
 import * as v from 'valibot';
-import { and, eq } from 'drizzle-orm';
-import { acceptTurn, IdempotencyKeySchema, readTurn, type TurnRow } from '../turn';
-import { sessionSchema, type SessionDb } from '../db';
+import { acceptTurn, IdempotencyKeySchema, playerTurnById, readTurn, type TurnRow } from '../turn';
+import type { SessionDb } from '../db';
 import type { AuthUser } from '../auth';
 import type { App as Kantera } from '../app';
 import type { AcceptedTurnDto } from '../../types/api';
 import { ApiError, notFound } from './errors';
 import { withoutControlCharacters } from '../validation';
-
-const { turns } = sessionSchema;
 
 export const PostTurnBody = v.strictObject({
 	// Length and blankness are the turn engine's rules (KANTERA_MAX_INPUT_CHARS); it words the 400.
@@ -42,10 +39,7 @@ export async function postTurn(app: Kantera, user: AuthUser, s: SessionDb, body:
 /** The player turn `turnId` of this session, or a 404. */
 async function playerTurn(s: SessionDb, turnId: string | undefined): Promise<TurnRow> {
 	if (!turnId || turnId.length > MAX_TURN_ID_CHARS) throw notFound('No such turn in this session.');
-	const [row] = await s.db
-		.select()
-		.from(turns)
-		.where(and(eq(turns.id, turnId), eq(turns.kind, 'player')));
+	const row = await playerTurnById(s.db, turnId);
 	if (!row) throw notFound('No such turn in this session.');
 	return row;
 }

@@ -10,7 +10,7 @@ import { and, asc, eq, gt, isNotNull, isNull, lt, lte, min, or, sql, type SQL } 
 import { sessionSchema, type SessionExec, type SessionTx } from '../db';
 import { decideRetry, type RetryableFailure, type RetryPolicy } from '../retry';
 import * as stage from '../stage';
-import { appendEvent } from '../turn/events';
+import { appendEvent } from '../events';
 
 const { imageOrders } = sessionSchema;
 

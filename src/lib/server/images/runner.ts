@@ -7,10 +7,11 @@
  */
 import { hostname } from 'node:os';
 import { eq, type SQL } from 'drizzle-orm';
-import { controlSchema, newId, sessionSchema, type ControlDb, type SessionDb, type SessionDbPool } from '../db';
+import { controlSchema, newId, type ControlDb, type SessionDb, type SessionDbPool } from '../db';
 import { release, reserveWhenFree, settle, type Payer, type Reservation, type ScopeLimits } from '../budget';
 import type { RetryableFailure } from '../retry';
-import type { EventBus } from '../turn/events';
+import type { EventBus } from '../events';
+import { turnUserId } from '../turn';
 import { ImageProviderError } from './errors';
 import type { ImageProvider } from './provider';
 import { imageKey, type ImageStore } from './store';
@@ -30,7 +31,6 @@ import {
 } from './jobs';
 import { ProcessScheduler, SessionLoop, type Scheduler } from '../jobs';
 
-const { turns } = sessionSchema;
 const { playSessions } = controlSchema;
 
 /** Turn ids of hand-made orders start with this (see regenerate.ts); the session's owner pays for them. */
@@ -254,8 +254,7 @@ export class ImageRunner {
 			const [owner] = await budget.control.db.select({ id: playSessions.ownerId }).from(playSessions).where(eq(playSessions.id, s.id));
 			userId = owner?.id;
 		} else {
-			const [turn] = await s.db.select({ userId: turns.userId }).from(turns).where(eq(turns.id, job.turnId));
-			userId = turn?.userId;
+			userId = await turnUserId(s.db, job.turnId);
 		}
 		return userId === undefined ? undefined : { budget, who: { userId, sessionId: s.id } };
 	}

@@ -7,15 +7,16 @@
  * after it, so text streamed before the cursor is in `activeTurn.text` and text after it arrives as
  * events — each piece exactly once, however the reload falls.
  */
-import { and, asc, desc, eq, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { sessionSchema, type SessionExec } from '../db';
-import { lastEventId } from '../turn';
+import { lastEventId } from '../events';
+import { activeTurn, lastPlayerTurn } from '../turn';
 import { parseSessionEvent } from '../../types/events';
 import type { ActiveTurn, FinishedTurn, PlayView } from '../../play/types';
 import { choices, titleCard } from '../stage';
 import { logPage } from './log';
 
-const { turns, events } = sessionSchema;
+const { events } = sessionSchema;
 
 /** Messages the screen starts with; the backlog pages further back through the API. */
 export const PLAY_MESSAGE_WINDOW = 50;
@@ -45,12 +46,7 @@ async function turnsOfInterest(
 	cursor: number,
 	now: number
 ): Promise<{ activeTurn: ActiveTurn | null; lastTurn: FinishedTurn | null }> {
-	const [active] = await exec
-		.select()
-		.from(turns)
-		.where(and(inArray(turns.status, ['accepted', 'running']), inArray(turns.kind, ['player', 'handoff'])))
-		.orderBy(desc(turns.createdAt))
-		.limit(1);
+	const active = await activeTurn(exec, 'newest');
 	// A running turn whose lease ran out belongs to a runner that died: it is interrupted, whatever the row says yet.
 	const stale = active?.status === 'running' && active.leaseExpiresAt !== null && active.leaseExpiresAt < now;
 	if (active && !stale && (active.status === 'accepted' || active.status === 'running')) {
@@ -65,7 +61,7 @@ async function turnsOfInterest(
 			lastTurn: null
 		};
 	}
-	const [last] = await exec.select().from(turns).where(eq(turns.kind, 'player')).orderBy(desc(turns.createdAt)).limit(1);
+	const last = await lastPlayerTurn(exec);
 	if (!last) return { activeTurn: null, lastTurn: null };
 	const status = last.status === 'accepted' || last.status === 'running' ? 'interrupted' : last.status;
 	// A failed turn is told by its class and error id: the `error` column never reaches the page.

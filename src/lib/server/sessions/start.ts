@@ -5,7 +5,7 @@
  * mission, and the title card and prologue the screen opens on) or a bare mission, plus the session's
  * language and LLM settings. If that fails, nothing of it was written and the session is removed again.
  */
-import { composeMission, ensureMissionQuery, writeSettingsQueries, type SessionSettings } from '../turn';
+import { composeMission, ensureMissionQuery, writeSettingsQueries, type SessionSettings } from '../session-setup';
 import { getWorld, isWorldId, seedQueries, writeSeed, type SeededWorld, type SeedOptions, type WorldPreset } from '../worlds';
 import type { PrologueSource } from '../stage';
 import { PlaySessionValidationError } from './errors';

@@ -14,11 +14,12 @@
  * daily quota and the global budget still count every turn it plays.
  */
 import * as v from 'valibot';
-import { and, count, desc, eq, inArray, isNotNull, max } from 'drizzle-orm';
+import { count, desc, eq, inArray } from 'drizzle-orm';
 import { controlSchema, newId, sessionSchema, type SessionDb } from '../db';
 import { createPlaySession, TITLE_MAX, type PlaySession } from '../sessions';
 import { stageBefore } from '../stage';
 import { stageImages } from '../play';
+import { committedPlayerTurns, lastSeq, unfinishedTurnIds } from '../turn';
 import { withoutControlCharacters } from '../validation';
 import { translate } from '../../i18n';
 import { parseScript, STAGE_SLOTS } from '../../adv';
@@ -27,7 +28,7 @@ import { SaveThumbnailSchema, type SaveDto, type SaveThumbnail } from '../../typ
 import type { Language } from '../../types/settings';
 import { TimeTravelError } from './errors';
 
-const { saves, turns, logMessages, npcs, scenes, imageOrders } = sessionSchema;
+const { saves, logMessages, npcs, scenes, imageOrders } = sessionSchema;
 
 /** Named slots per session (the quick slot is one more): each holds a full copy of the records. */
 export const MAX_SAVE_SLOTS = 20;
@@ -115,14 +116,8 @@ function shownLine(last: { role: string; body: string } | undefined, language: L
 
 /** Where the campaign stands: the last commit, the player turns so far, the last line of the log. */
 async function point(s: SessionDb, language: Language): Promise<Pick<SaveRow, 'turnSeq' | 'turnNumber' | 'lastLine'>> {
-	const [seq] = await s.db
-		.select({ seq: max(turns.seq) })
-		.from(turns)
-		.where(isNotNull(turns.seq));
-	const [played] = await s.db
-		.select({ n: count() })
-		.from(turns)
-		.where(and(eq(turns.kind, 'player'), eq(turns.status, 'committed')));
+	const seq = await lastSeq(s.db);
+	const played = await committedPlayerTurns(s.db);
 	const [last] = await s.db
 		.select({ role: logMessages.role, body: logMessages.body })
 		.from(logMessages)
@@ -131,18 +126,14 @@ async function point(s: SessionDb, language: Language): Promise<Pick<SaveRow, 't
 		.limit(1);
 	const line = shownLine(last, language).replace(/\s+/g, ' ').trim();
 	return {
-		turnSeq: seq?.seq ?? 0,
-		turnNumber: played?.n ?? 0,
+		turnSeq: seq,
+		turnNumber: played,
 		lastLine: line.length > LAST_LINE_CHARS ? `${line.slice(0, LAST_LINE_CHARS - 1)}…` : line
 	};
 }
 
 async function refuseWhileBusy(s: SessionDb): Promise<void> {
-	const [busy] = await s.db
-		.select({ id: turns.id })
-		.from(turns)
-		.where(inArray(turns.status, ['accepted', 'running']))
-		.limit(1);
+	const [busy] = await unfinishedTurnIds(s.db, 1);
 	if (busy) throw new TimeTravelError('busy', 'The GM is still working on a turn. Save once it has finished.');
 }
 

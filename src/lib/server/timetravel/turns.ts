@@ -5,12 +5,12 @@
  */
 import { eq } from 'drizzle-orm';
 import { sessionSchema, type SessionDb } from '../db';
-import { acceptTurn, type AcceptedTurn } from '../turn';
+import { acceptTurn, turnInput, type AcceptedTurn } from '../turn';
 import type { App } from '../app';
 import { priorRequest, undoInTx, type UndoOutcome } from './undo';
 import { TimeTravelError } from './errors';
 
-const { turns, undoneTurns } = sessionSchema;
+const { undoneTurns } = sessionSchema;
 
 export type TimeTravelDeps = Pick<App, 'config' | 'control' | 'bus' | 'runner' | 'images'>;
 
@@ -64,11 +64,12 @@ export async function rerollTurn(
 ): Promise<Rerolled> {
 	let line = req.text;
 	if (line === undefined) {
-		const [live] = await s.db.select({ input: turns.input }).from(turns).where(eq(turns.id, turnId));
-		const [gone] = live ? [] : await s.db.select({ input: undoneTurns.input }).from(undoneTurns).where(eq(undoneTurns.id, turnId));
-		const found = live ?? gone;
-		if (!found) throw new TimeTravelError('not_found', 'No such turn in this session.');
-		line = found.input;
+		const live = await turnInput(s.db, turnId);
+		const [gone] =
+			live !== undefined ? [] : await s.db.select({ input: undoneTurns.input }).from(undoneTurns).where(eq(undoneTurns.id, turnId));
+		const found = live ?? gone?.input;
+		if (found === undefined) throw new TimeTravelError('not_found', 'No such turn in this session.');
+		line = found;
 	}
 	let outcome: UndoOutcome | undefined;
 	const turn = await acceptTurn(

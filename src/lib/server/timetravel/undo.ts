@@ -12,12 +12,13 @@
  * was spent), the event log (it gets `turn.undone`, which tells open screens to reload), the id
  * counters (no id is handed out twice) and images already in the store.
  */
-import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { sessionSchema, undoLog, type SessionDb, type SessionTx } from '../db';
-import { appendEvent, interruptExpired } from '../turn';
+import { committedSince, deleteTurns, interruptExpired, lastCommittedPlayerTurnId, turnById, turnsFrom, unfinishedTurnIds } from '../turn';
+import { appendEvent } from '../events';
 import { TimeTravelError } from './errors';
 
-const { turns, undoneTurns, timeTravelRequests, meta, events } = sessionSchema;
+const { undoneTurns, timeTravelRequests, meta, events } = sessionSchema;
 
 /** The meta key a model switch waits under until its hand-off commits (turn/handoff.ts). */
 const PENDING_MODEL_KEY = 'llm.next';
@@ -61,38 +62,22 @@ export async function priorRequest(
  * turn may be waiting or running (a checkpoint included): 409 otherwise.
  */
 export async function undoInTx(tx: SessionTx, req: UndoRequest): Promise<UndoOutcome> {
-	const [target] = await tx
-		.select({ id: turns.id, input: turns.input, seq: turns.seq, status: turns.status, kind: turns.kind })
-		.from(turns)
-		.where(eq(turns.id, req.turnId));
+	const target = await turnById(tx, req.turnId);
 	if (!target) {
 		const [gone] = await tx.select({ id: undoneTurns.id }).from(undoneTurns).where(eq(undoneTurns.id, req.turnId));
 		if (gone) throw new TimeTravelError('already_undone', 'This turn has already been undone.');
 		throw new TimeTravelError('not_found', 'No such turn in this session.');
 	}
 	await interruptExpired(tx, req.now);
-	const [busy] = await tx
-		.select({ id: turns.id })
-		.from(turns)
-		.where(inArray(turns.status, ['accepted', 'running']))
-		.limit(1);
+	const [busy] = await unfinishedTurnIds(tx, 1);
 	if (busy) throw new TimeTravelError('busy', 'The GM is still working on a turn. Wait for it to finish, or cancel it, then undo.');
-	const [last] = await tx
-		.select({ id: turns.id })
-		.from(turns)
-		.where(and(eq(turns.kind, 'player'), eq(turns.status, 'committed')))
-		.orderBy(desc(turns.seq))
-		.limit(1);
-	if (target.kind !== 'player' || target.status !== 'committed' || target.seq === null || last?.id !== target.id) {
+	const last = await lastCommittedPlayerTurnId(tx);
+	if (target.kind !== 'player' || target.status !== 'committed' || target.seq === null || last !== target.id) {
 		throw new TimeTravelError('not_last', 'Only the last turn can be undone; undo the turns after it first.');
 	}
 
-	const committedSince = await tx
-		.select({ id: turns.id, kind: turns.kind })
-		.from(turns)
-		.where(and(eq(turns.status, 'committed'), gte(turns.seq, target.seq)))
-		.orderBy(desc(turns.seq));
-	const ids = committedSince.map((t) => t.id);
+	const since = await committedSince(tx, target.seq);
+	const ids = since.map((t) => t.id);
 	const orders = await tx.all<{ id: number }>(
 		sql`SELECT DISTINCT row_id AS id FROM undo_log WHERE tbl = 'image_orders' AND turn_id IN (${sql.join(
 			ids.map((id) => sql`${id}`),
@@ -102,20 +87,18 @@ export async function undoInTx(tx: SessionTx, req: UndoRequest): Promise<UndoOut
 	const tables = await undoLog.capturedTables(undoLog.txQuery(tx));
 	for (const id of ids) await undoLog.rollBackTurn(tx, id, tables);
 	// The hand-off consumed the switch's waiting model; with the hand-off gone, so is the switch.
-	if (committedSince.some((t) => t.kind === 'handoff')) await tx.delete(meta).where(eq(meta.key, PENDING_MODEL_KEY));
+	if (since.some((t) => t.kind === 'handoff')) await tx.delete(meta).where(eq(meta.key, PENDING_MODEL_KEY));
 
 	// The turn's row and every row after it (its checkpoints, and turns that failed or were cancelled
 	// since) leave `turns`: `turns` is as it was before the turn was sent.
-	const gone = await tx.all<{ id: string; idempotencyKey: string; kind: 'player' | 'checkpoint' | 'handoff'; input: string }>(
-		sql`SELECT id, idempotency_key AS idempotencyKey, kind, input FROM turns WHERE rowid >= (SELECT rowid FROM turns WHERE id = ${target.id})`
-	);
+	const gone = await turnsFrom(tx, target.id);
 	for (const t of gone) {
 		await tx
 			.insert(undoneTurns)
 			.values({ id: t.id, idempotencyKey: t.idempotencyKey, kind: t.kind, input: t.input, undoKey: req.key, undoneAt: req.now });
 	}
 	const goneIds = gone.map((t) => t.id);
-	await tx.delete(turns).where(inArray(turns.id, goneIds));
+	await deleteTurns(tx, goneIds);
 	await tx.delete(events).where(and(inArray(events.type, STREAMING_EVENTS), inArray(events.turnId, goneIds)));
 
 	await tx.insert(timeTravelRequests).values({ key: req.key, action: req.action, turnId: target.id, undone: ids, createdAt: req.now });

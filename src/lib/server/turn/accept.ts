@@ -3,18 +3,29 @@
  * and return at once. The same key again returns the same turn and starts nothing new.
  */
 import * as v from 'valibot';
-import { and, eq, sql } from 'drizzle-orm';
-import { newId, sessionSchema, type ControlDb, type SessionDb, type SessionTx } from '../db';
+import { eq } from 'drizzle-orm';
+import { sessionSchema, type ControlDb, type SessionDb, type SessionTx } from '../db';
 import { takeTurnQuota, returnTurnQuota } from '../budget';
 import type { Config } from '../config';
-import { appendEvent } from './events';
-import { activeTurn, interruptExpired, interruptExpiredQueries, type TurnRow } from './leases';
+import { appendEvent } from '../events';
+import { interruptExpired, interruptExpiredQueries } from './leases';
+import {
+	acceptedEventIfInsertedQuery,
+	acceptedQuery,
+	activeTurn,
+	byKeyQuery,
+	insertAcceptedIfFreeQuery,
+	insertTurn,
+	newTurnRow,
+	type NewTurn,
+	type TurnRow
+} from './turns';
 import { QuotaExceededError, TurnError } from './errors';
 import { markWorkIfTaken } from './work';
 import { turnQuota } from '../tiers';
 import type { Tier } from '../../types/account';
 
-const { turns, undoneTurns } = sessionSchema;
+const { undoneTurns } = sessionSchema;
 
 export const IdempotencyKeySchema = v.pipe(
 	v.string('idempotencyKey must be a string'),
@@ -51,10 +62,7 @@ type SeenTurn = { id: string; status: AcceptedTurn['status'] };
 
 /** The two reads of what a key already made: a live turn, or one an undo took back (see `seenOf`). */
 function keyQueries(exec: Pick<SessionDb['db'], 'select'>, key: string) {
-	return [
-		exec.select({ id: turns.id, status: turns.status }).from(turns).where(eq(turns.idempotencyKey, key)),
-		exec.select({ id: undoneTurns.id }).from(undoneTurns).where(eq(undoneTurns.idempotencyKey, key))
-	] as const;
+	return [byKeyQuery(exec, key), exec.select({ id: undoneTurns.id }).from(undoneTurns).where(eq(undoneTurns.idempotencyKey, key))] as const;
 }
 
 function seenOf(live: readonly SeenTurn[], undone: readonly { id: string }[]): SeenTurn | undefined {
@@ -70,6 +78,11 @@ async function byKey(exec: SessionTx, key: string): Promise<SeenTurn | undefined
 	return seenOf(await live, await undone);
 }
 
+/** The player's new turn: waits, accepted, under the player's key. */
+function playerTurn(idempotencyKey: string, input: AcceptInput, text: string, now: number): NewTurn {
+	return { kind: 'player', idempotencyKey, userId: input.userId, input: text, now };
+}
+
 const BUSY_MESSAGE = 'The GM is still working on the previous turn. Wait for it to finish, or cancel it.';
 
 /**
@@ -79,22 +92,15 @@ const BUSY_MESSAGE = 'The GM is still working on the previous turn. Wait for it 
  */
 async function insertAccepted(s: SessionDb, key: string, input: AcceptInput, text: string, now: number): Promise<AcceptedTurn> {
 	const w = s.writes;
-	const id = newId();
+	const row = newTurnRow(playerTurn(key, input, text, now));
+	const id = row.id;
 	const accepted = JSON.stringify({ type: 'turn.accepted', turnId: id, input: text });
 	const [, , , , live, undone, inserted] = await w.batch([
 		...interruptExpiredQueries(s, now),
-		w.run(sql`INSERT INTO turns (id, idempotency_key, kind, user_id, input, status, created_at)
-			SELECT ${id}, ${key}, 'player', ${input.userId}, ${text}, 'accepted', ${now}
-			WHERE NOT EXISTS (SELECT 1 FROM turns WHERE idempotency_key = ${key})
-			AND NOT EXISTS (SELECT 1 FROM undone_turns WHERE idempotency_key = ${key})
-			AND NOT EXISTS (SELECT 1 FROM turns WHERE status IN ('accepted', 'running') AND kind IN ('player', 'handoff'))`),
-		w.run(sql`INSERT INTO events (turn_id, type, data, created_at) SELECT ${id}, 'turn.accepted', ${accepted}, ${now}
-			WHERE EXISTS (SELECT 1 FROM turns WHERE id = ${id})`),
+		insertAcceptedIfFreeQuery(w, row),
+		acceptedEventIfInsertedQuery(w, id, accepted, now),
 		...keyQueries(w, key),
-		w
-			.select({ id: turns.id })
-			.from(turns)
-			.where(and(eq(turns.id, id), eq(turns.status, 'accepted')))
+		acceptedQuery(w, id)
 	]);
 	if (inserted.length > 0) return { turnId: id, status: 'accepted', created: true };
 	const seen = seenOf(live, undone);
@@ -133,16 +139,7 @@ export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptIn
 						const active = await activeTurn(tx);
 						if (active) throw new TurnError('conflict', BUSY_MESSAGE);
 						await prepare(tx);
-						const id = newId();
-						await tx.insert(turns).values({
-							id,
-							idempotencyKey: key.output,
-							kind: 'player',
-							userId: input.userId,
-							input: text,
-							status: 'accepted',
-							createdAt: now
-						});
+						const { id } = await insertTurn(tx, playerTurn(key.output, input, text, now));
 						await appendEvent(tx, { type: 'turn.accepted', turnId: id, input: text });
 						return { turnId: id, status: 'accepted' as const, created: true };
 					});

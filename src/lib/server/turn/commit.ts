@@ -4,25 +4,22 @@
  * noted in the undo log. Failed or cancelled: its staged writes dropped, only its ledger and its end
  * written.
  */
-import { and, eq } from 'drizzle-orm';
-import { sessionSchema, type SessionDb, type SessionTx } from '../db';
+import type { SessionDb, SessionTx } from '../db';
 import { log, summaries } from '../records';
 import * as stage from '../stage';
 import type { ProviderName } from '../llm';
 import type { ToolContext } from '../tools/context';
 import type { SessionEvent, TurnFailure } from '../../types/events';
-import { appendEvent, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS } from './events';
+import { appendEvent, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS } from '../events';
 import { textDelta } from './deltas';
 import type { Staging } from './staging';
-import { finishUncommitted, type TurnRow } from './leases';
+import { finishedBeforeQuery, finishUncommitted, markCommitted, type TurnRow } from './turns';
 import { nextSeq } from './history';
 import { applyPendingModel } from './handoff';
 import { LeaseLostError, TurnCancelledError } from './errors';
 import { classifyFailure, logFailure, newErrorId, TurnDeadlineError } from './failure';
 import { spendOf, writeLedger, type LedgerRow } from './metering';
 import type { EngineDeps, TurnOutcome } from './types';
-
-const { turns } = sessionSchema;
 
 /** What a finished tool loop commits. */
 export interface TurnCommit {
@@ -50,28 +47,21 @@ export async function commitTurn(c: TurnCommit): Promise<number> {
 		async (tx) => {
 			if (c.tail) await appendEvent(tx, textDelta(turn.id, c.tail));
 			const seq = await nextSeq(tx);
-			if (seq % PRUNE_EVERY_COMMITS === 0) await pruneStreamingEvents(tx, finishedAt - DELTA_RETENTION_MS);
+			if (seq % PRUNE_EVERY_COMMITS === 0) await pruneStreamingEvents(tx, finishedBeforeQuery(tx, finishedAt - DELTA_RETENTION_MS));
 			const committed = turn.kind === 'player' ? await writeExchange(tx, c) : await writeSummary(tx, c);
 			// Orders placed by this turn's tools become this turn's: the image runner starts them after commit.
 			imageOrders = await stage.imageOrders.claimForTurn(tx, turn.id);
 			await writeLedger(tx, turn.id, 'committed', c.ledgerRows);
-			const done = await tx
-				.update(turns)
-				.set({
-					status: 'committed',
-					reply,
-					stopped: stopped ?? null,
-					seq,
-					tokens,
-					provider: settings.provider,
-					model: settings.model,
-					finishedAt,
-					leaseOwner: null,
-					leaseExpiresAt: null
-				})
-				.where(and(eq(turns.id, turn.id), eq(turns.status, 'running'), eq(turns.leaseOwner, owner)))
-				.returning({ id: turns.id });
-			if (done.length === 0) throw new LeaseLostError(turn.id);
+			const held = await markCommitted(tx, turn.id, owner, {
+				reply,
+				stopped: stopped ?? null,
+				seq,
+				tokens,
+				provider: settings.provider,
+				model: settings.model,
+				finishedAt
+			});
+			if (!held) throw new LeaseLostError(turn.id);
 			await appendEvent(tx, committed);
 			// Every record the commit wrote is noted in the undo log with it, checkpoints and hand-offs too:
 			// an undo takes back the turn and whatever summary or model switch committed after it.

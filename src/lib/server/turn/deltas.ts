@@ -4,8 +4,7 @@
  * from the log with nothing lost or repeated.
  */
 import type { SessionDb } from '../db';
-import type { EventBus } from './events';
-import { appendEventsQuery } from './events';
+import { appendEventsQuery, type EventBus } from '../events';
 
 /** A piece of the GM's streamed text, as the event log holds it. */
 export function textDelta(turnId: string, text: string) {

@@ -5,16 +5,17 @@
  */
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { newId, sessionSchema, type SessionDb, type SessionTx } from '../db';
+import { sessionSchema, type SessionDb, type SessionTx } from '../db';
 import type { Config } from '../config';
 import { summaries } from '../records';
-import { checkpointInstruction } from '../memory';
-import { activeTurn, interruptExpired } from './leases';
-import { readSettings, writeSettings } from './settings';
+import { checkpointInstruction } from '../context-window';
+import { interruptExpired } from './leases';
+import { activeTurn, anyCommitted, insertTurn } from './turns';
+import { readSettings, writeSettings } from '../session-setup';
 import { TurnError } from './errors';
 import { ProviderNameSchema } from '../../types/settings';
 
-const { meta, turns } = sessionSchema;
+const { meta } = sessionSchema;
 const NEXT_KEY = 'llm.next';
 
 const NextSchema = v.object({ provider: ProviderNameSchema, model: v.pipe(v.string(), v.minLength(1)) });
@@ -34,9 +35,8 @@ export async function switchModel(
 	const previous = await summaries.latest(s.db);
 	const instruction = checkpointInstruction(current.language, Boolean(previous?.body.trim()));
 	return s.write(async (tx) => {
-		const [played] = await tx.select({ id: turns.id }).from(turns).where(eq(turns.status, 'committed')).limit(1);
 		// Nothing to hand over yet, or no model to write it: switch at once.
-		if (!played || !current.provider || !current.model) {
+		if (!(await anyCommitted(tx)) || !current.provider || !current.model) {
 			await writeSettings(tx, next);
 			return { switched: 'now' as const };
 		}
@@ -46,12 +46,9 @@ export async function switchModel(
 			.insert(meta)
 			.values({ key: NEXT_KEY, value: JSON.stringify(next) })
 			.onConflictDoUpdate({ target: meta.key, set: { value: JSON.stringify(next) } });
-		const id = newId();
 		// No `turn.accepted` event: that one announces a player's turn. Clients see this one as a
 		// checkpoint (`checkpoint.started` / `checkpoint.done`) once the runner picks it up.
-		await tx
-			.insert(turns)
-			.values({ id, idempotencyKey: `handoff:${id}`, kind: 'handoff', userId, input: instruction, status: 'accepted', createdAt: now });
+		const { id } = await insertTurn(tx, { kind: 'handoff', userId, input: instruction, now });
 		return { switched: 'after_handoff' as const, turnId: id };
 	});
 }

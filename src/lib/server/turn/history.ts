@@ -1,51 +1,24 @@
-/** What the memory layer needs from the records: history since the last checkpoint and the head. */
-import { and, asc, desc, eq, gt, isNotNull, lt, sql } from 'drizzle-orm';
+/** What the context window needs from the records: history since the last checkpoint and the head. */
+import { eq } from 'drizzle-orm';
 import { sessionSchema, type SessionDrizzle, type SessionExec } from '../db';
 import { documents, journal, state, summaries } from '../records';
 import { openingContext, stageNowOf, stageNowQueries } from '../stage';
-import { CARRY_EXCHANGES, type Exchange, type RecordsHead } from '../memory';
+import { CARRY_EXCHANGES, type Exchange, type RecordsHead } from '../context-window';
 import type { Config } from '../config';
-import { MISSION_KEY } from './mission';
-import { settingsOf, settingsQuery, type SessionSettings } from './settings';
+import { MISSION_KEY, settingsOf, settingsQuery, type SessionSettings } from '../session-setup';
+import { anyPlayedQuery, exchangeQueries, lastSeq } from './turns';
 
-const { turns, meta } = sessionSchema;
-
-/**
- * `status = 'committed'` written as `+status = …` so SQLite cannot pick the turns_status index for
- * it: on that index it would read every committed turn ever played (with its text) and sort them,
- * ~5 ms a call at 1,000 turns and growing. Without it the planner walks turns_seq and reads only the
- * turns since the last checkpoint.
- */
-const committed = sql`+${turns.status} = 'committed'`;
+const { meta } = sessionSchema;
 
 /** Recent journal entries shown in every context. */
 export const HEAD_JOURNAL_ENTRIES = 10;
 
-/** Seq of the last committed checkpoint (0 when none), as a subquery. */
-const checkpointSeq = sql`(SELECT coalesce(max(${turns.seq}), 0) FROM ${turns}
-	WHERE +${turns.status} = 'committed' AND ${turns.kind} IN ('checkpoint', 'handoff'))`;
-
-const exchangeColumns = { input: turns.input, reply: turns.reply, tokens: turns.tokens };
-
 /**
  * The two queries of `historySinceCheckpoint`, unrun, for a batch: the last few exchanges before the
- * last checkpoint (newest first) and those since it (oldest first). The checkpoint's seq is a subquery,
- * so neither waits for the other.
+ * last checkpoint (newest first) and those since it (oldest first).
  */
 function historyQueries(db: SessionDrizzle) {
-	return [
-		db
-			.select(exchangeColumns)
-			.from(turns)
-			.where(and(committed, eq(turns.kind, 'player'), lt(turns.seq, checkpointSeq)))
-			.orderBy(desc(turns.seq))
-			.limit(CARRY_EXCHANGES),
-		db
-			.select(exchangeColumns)
-			.from(turns)
-			.where(and(committed, eq(turns.kind, 'player'), gt(turns.seq, checkpointSeq)))
-			.orderBy(asc(turns.seq))
-	] as const;
+	return exchangeQueries(db, CARRY_EXCHANGES);
 }
 
 type ExchangeRow = { input: string; reply: string | null; tokens: number | null };
@@ -56,7 +29,7 @@ function historyOf(carried: ExchangeRow[], since: ExchangeRow[]): Exchange[] {
 
 /**
  * Committed player exchanges since the last checkpoint, oldest first, preceded by the last few from
- * before it, marked `carried` (the memory layer keeps those that fit its carry budget in the window,
+ * before it, marked `carried` (the context window keeps those that fit its carry budget in the window,
  * and leaves them out of the checkpoint threshold and request). One batch: one round trip.
  */
 export async function historySinceCheckpoint(db: SessionDrizzle): Promise<Exchange[]> {
@@ -69,11 +42,10 @@ function exchange(r: { input: string; reply: string | null; tokens: number | nul
 }
 
 export async function nextSeq(exec: SessionExec): Promise<number> {
-	const [row] = await exec.select({ seq: turns.seq }).from(turns).where(isNotNull(turns.seq)).orderBy(desc(turns.seq)).limit(1);
-	return (row?.seq ?? 0) + 1;
+	return (await lastSeq(exec)) + 1;
 }
 
-/** What a turn starts from: the session's settings, the pinned mission, the records head and the history since the last checkpoint. */
+/** What a turn starts from: the pinned mission, the records head and the history since the last checkpoint. */
 export interface TurnStart {
 	settings: SessionSettings;
 	mission: string | undefined;
@@ -96,11 +68,7 @@ export async function loadTurnStart(db: SessionDrizzle, cfg: Pick<Config, 'llm'>
 		state.getQuery(db),
 		journal.recentQuery(db, HEAD_JOURNAL_ENTRIES),
 		// Before the first exchange the GM continues from the opening the player has just read.
-		db
-			.select({ id: turns.id })
-			.from(turns)
-			.where(and(committed, eq(turns.kind, 'player')))
-			.limit(1),
+		anyPlayedQuery(db),
 		...stageNowQueries(db),
 		...historyQueries(db)
 	]);

@@ -1,25 +1,32 @@
 /**
  * Turns as transactions: accepted at once under an idempotency key, run in the background under a
- * lease, streamed through the session's event log, committed whole or not at all.
+ * lease, streamed through the session's event log (`../events`), committed whole or not at all.
  */
 export { acceptTurn, IdempotencyKeySchema, type AcceptInput, type AcceptedTurn, type AcceptDeps } from './accept';
 export { TurnRunner, EMBED_BATCHES_PER_TURN, LEASE_SWEEP_MARGIN_MS, type RunnerDeps } from './runner';
 export { executeTurn, MAX_OUTPUT_TOKENS, RESERVATION_GRACE_MS, type EngineDeps, type TurnOutcome } from './engine';
 export { Staging } from './staging';
+export { LEASE_MS, LEASE_RENEW_MS, DEFAULT_LEASE, interruptExpired, readTurn, type LeaseTiming } from './leases';
 export {
-	EventBus,
-	appendEvent,
-	readEventsAfter,
-	lastEventId,
-	pruneStreamingEvents,
-	DELTA_RETENTION_MS,
-	PRUNE_EVERY_COMMITS
-} from './events';
-export { LEASE_MS, LEASE_RENEW_MS, DEFAULT_LEASE, interruptExpired, readTurn, type LeaseTiming, type TurnRow } from './leases';
+	activeTurn,
+	committedPlayerTurns,
+	committedSince,
+	deleteTurns,
+	finishedBeforeQuery,
+	lastCommittedPlayerTurnId,
+	lastPlayerTurn,
+	lastSeq,
+	playerTurnById,
+	turnById,
+	turnInput,
+	turnsFrom,
+	turnUserId,
+	unfinishedTurnIds,
+	type TurnKind,
+	type TurnRow
+} from './turns';
 export { markWork, markWorkIfTaken, clearWork, sessionsWithWork, ACCEPT_WINDOW_MS } from './work';
 export { classifyFailure, failureMessage, logDetail, TurnDeadlineError, ERROR_ID_LENGTH, MAX_LOGGED_DETAIL_CHARS } from './failure';
-export { composeMission, ensureMission, ensureMissionQuery, readMission, GM_RULES } from './mission';
-export { readSettings, writeSettings, writeSettingsQueries, type SessionSettings } from './settings';
 export { TurnError, QuotaExceededError, TurnCancelledError } from './errors';
 export { historySinceCheckpoint, loadHead } from './history';
 export { switchModel, type ModelChoice, type SwitchResult } from './handoff';

@@ -3,12 +3,22 @@
  * lease while it works; a lease that expires means its process died, and the turn is marked
  * interrupted. Nothing ever sends an interrupted turn to the LLM again by itself.
  */
-import { and, asc, eq, inArray, lt, min, notExists, sql, type SQL } from 'drizzle-orm';
-import { sessionSchema, type SessionDb, type SessionExec, type SessionTx } from '../db';
-import type { TurnFailure } from '../../types/events';
-import { appendEvent } from './events';
-
-const { turns } = sessionSchema;
+import type { SessionDb, SessionTx } from '../db';
+import { appendEvent } from '../events';
+import {
+	anyUnfinishedQuery,
+	cancelAccepted,
+	claimOldestQuery,
+	eventsForQuery,
+	expiredLeaseSql,
+	flagCancel,
+	justClaimedSql,
+	markInterrupted,
+	markInterruptedQuery,
+	nextExpiryQuery,
+	turnById,
+	type TurnRow
+} from './turns';
 
 /** How long a lease lasts without renewal. */
 export const LEASE_MS = 15_000;
@@ -23,24 +33,11 @@ export interface LeaseTiming {
 
 export const DEFAULT_LEASE: Readonly<LeaseTiming> = Object.freeze({ leaseMs: LEASE_MS, renewMs: LEASE_RENEW_MS });
 
-export type TurnRow = typeof turns.$inferSelect;
-
-const INTERRUPTED = {
-	status: 'interrupted',
-	error: 'The server stopped while this turn was running. Nothing from it was saved; send it again if you want.',
-	leaseOwner: null,
-	leaseExpiresAt: null
-} as const;
-
 /** Marks turns whose lease expired as interrupted (with an event). Returns their ids. */
 export async function interruptExpired(tx: SessionTx, now: number): Promise<string[]> {
-	const expired = await tx
-		.update(turns)
-		.set({ ...INTERRUPTED, finishedAt: now })
-		.where(and(eq(turns.status, 'running'), lt(turns.leaseExpiresAt, now)))
-		.returning({ id: turns.id });
-	for (const t of expired) await appendEvent(tx, { type: 'turn.interrupted', turnId: t.id });
-	return expired.map((t) => t.id);
+	const expired = await markInterrupted(tx, now);
+	for (const turnId of expired) await appendEvent(tx, { type: 'turn.interrupted', turnId });
+	return expired;
 }
 
 /**
@@ -49,36 +46,11 @@ export async function interruptExpired(tx: SessionTx, now: number): Promise<stri
  * Returns undefined for an unknown id; `interrupted` says whether this read wrote anything.
  */
 export async function readTurn(s: SessionDb, turnId: string, now: number): Promise<{ turn: TurnRow | undefined; interrupted: boolean }> {
-	const [row] = await s.db.select().from(turns).where(eq(turns.id, turnId));
+	const row = await turnById(s.db, turnId);
 	if (!row || row.status !== 'running' || row.leaseExpiresAt === null || row.leaseExpiresAt >= now)
 		return { turn: row, interrupted: false };
 	const interrupted = await s.write((tx) => interruptExpired(tx, now));
-	const [fresh] = await s.db.select().from(turns).where(eq(turns.id, turnId));
-	return { turn: fresh, interrupted: interrupted.length > 0 };
-}
-
-/**
- * The player's or model-switch turn that is accepted or running, if any: one at a time per session.
- * A checkpoint is the harness's own work, so a player may send the next turn while it runs; that
- * turn simply waits in the queue behind it.
- */
-export async function activeTurn(exec: SessionExec): Promise<TurnRow | undefined> {
-	const [row] = await exec
-		.select()
-		.from(turns)
-		.where(and(inArray(turns.status, ['accepted', 'running']), inArray(turns.kind, ['player', 'handoff'])))
-		.orderBy(asc(turns.createdAt))
-		.limit(1);
-	return row;
-}
-
-/**
- * Whether the session has turn work for a runner now, as one SQL expression (1 or 0): a turn accepted
- * and not yet claimed, or one still marked running whose lease ran out (its runner died). A turn
- * running under a live lease is its runner's business. For a cheap look before waking the runner.
- */
-export function turnsWaiting(now: number): SQL {
-	return sql`exists (select 1 from ${turns} where ${turns.status} = 'accepted' or (${turns.status} = 'running' and ${turns.leaseExpiresAt} < ${now}))`;
+	return { turn: await turnById(s.db, turnId), interrupted: interrupted.length > 0 };
 }
 
 /** What a claim found: the turn it claimed, if any, and what the runner needs to know when it found none. */
@@ -90,22 +62,9 @@ export interface Claim {
 	unfinished: boolean;
 }
 
-/** An event row of `type` for each turn `where` selects, as appendEvent writes it (same JSON). */
-export function eventsFor(type: 'turn.interrupted' | 'turn.started', now: number, where: ReturnType<typeof sql>) {
-	return sql`INSERT INTO events (turn_id, type, data, created_at)
-		SELECT id, ${type}, json_object('type', ${type}, 'turnId', id), ${now} FROM turns WHERE ${where} ORDER BY created_at, id`;
-}
-
 /** interruptExpired as two queries of a write batch: the events, then the turns marked interrupted. */
 export function interruptExpiredQueries(s: Pick<SessionDb, 'writes'>, now: number) {
-	const w = s.writes;
-	return [
-		w.run(eventsFor('turn.interrupted', now, sql`status = 'running' AND lease_expires_at < ${now}`)),
-		w
-			.update(turns)
-			.set({ ...INTERRUPTED, finishedAt: now })
-			.where(and(eq(turns.status, 'running'), lt(turns.leaseExpiresAt, now)))
-	] as const;
+	return [eventsForQuery(s.writes, 'turn.interrupted', now, expiredLeaseSql(now)), markInterruptedQuery(s.writes, now)] as const;
 }
 
 /**
@@ -116,86 +75,23 @@ export function interruptExpiredQueries(s: Pick<SessionDb, 'writes'>, now: numbe
  */
 export async function claimNext(s: SessionDb, owner: string, now: number, leaseMs = LEASE_MS): Promise<Claim> {
 	const w = s.writes;
-	const oldest = w.select({ id: turns.id }).from(turns).where(eq(turns.status, 'accepted')).orderBy(asc(turns.createdAt)).limit(1);
 	const [, , claimed, , [expiry], unfinished] = await w.batch([
 		...interruptExpiredQueries(s, now),
-		w
-			.update(turns)
-			.set({ status: 'running', leaseOwner: owner, leaseExpiresAt: now + leaseMs, startedAt: now })
-			.where(
-				and(
-					sql`${turns.id} = (${oldest})`,
-					eq(turns.status, 'accepted'),
-					notExists(w.select({ id: turns.id }).from(turns).where(eq(turns.status, 'running')))
-				)
-			)
-			.returning(),
+		claimOldestQuery(w, owner, now, leaseMs),
 		// The claimed turn is the one running under this owner's lease taken now (none if the claim changed nothing).
-		w.run(eventsFor('turn.started', now, sql`status = 'running' AND lease_owner = ${owner} AND started_at = ${now} AND changes() > 0`)),
-		w
-			.select({ at: min(turns.leaseExpiresAt) })
-			.from(turns)
-			.where(eq(turns.status, 'running')),
-		w
-			.select({ id: turns.id })
-			.from(turns)
-			.where(inArray(turns.status, ['accepted', 'running']))
-			.limit(1)
+		eventsForQuery(w, 'turn.started', now, justClaimedSql(owner, now)),
+		nextExpiryQuery(w),
+		anyUnfinishedQuery(w)
 	]);
 	return { turn: claimed[0], nextExpiry: expiry?.at ?? undefined, unfinished: unfinished.length > 0 };
 }
 
-/** Extends the lease; false when it is no longer ours (and the turn must stop). Also reports a cancel request. */
-export async function renewLease(
-	tx: SessionTx,
-	turnId: string,
-	owner: string,
-	now: number,
-	leaseMs = LEASE_MS
-): Promise<{ held: boolean; cancelRequested: boolean }> {
-	const [row] = await tx
-		.update(turns)
-		.set({ leaseExpiresAt: now + leaseMs })
-		.where(and(eq(turns.id, turnId), eq(turns.status, 'running'), eq(turns.leaseOwner, owner)))
-		.returning({ cancel: turns.cancelRequested });
-	return { held: row !== undefined, cancelRequested: row?.cancel ?? false };
-}
-
-/** Ends a turn that did not commit. Only the lease holder may do so. */
-export async function finishUncommitted(
-	tx: SessionTx,
-	turnId: string,
-	owner: string,
-	outcome: { status: 'cancelled'; error: string } | { status: 'failed'; failure: TurnFailure },
-	now: number
-): Promise<boolean> {
-	const ending =
-		outcome.status === 'failed'
-			? { error: null, failureReason: outcome.failure.reason, errorId: outcome.failure.errorId }
-			: { error: outcome.error };
-	const rows = await tx
-		.update(turns)
-		.set({ status: outcome.status, ...ending, finishedAt: now, leaseOwner: null, leaseExpiresAt: null })
-		.where(and(eq(turns.id, turnId), eq(turns.status, 'running'), eq(turns.leaseOwner, owner)))
-		.returning({ id: turns.id });
-	return rows.length > 0;
-}
-
 /** Marks a cancel request; an accepted (not yet started) turn is cancelled at once. */
 export async function requestCancel(tx: SessionTx, turnId: string, now: number): Promise<TurnRow | undefined> {
-	const [accepted] = await tx
-		.update(turns)
-		.set({ status: 'cancelled', cancelRequested: true, finishedAt: now })
-		.where(and(eq(turns.id, turnId), eq(turns.status, 'accepted')))
-		.returning();
+	const accepted = await cancelAccepted(tx, turnId, now);
 	if (accepted) {
 		await appendEvent(tx, { type: 'turn.cancelled', turnId });
 		return accepted;
 	}
-	const [running] = await tx
-		.update(turns)
-		.set({ cancelRequested: sql`1` })
-		.where(and(eq(turns.id, turnId), eq(turns.status, 'running')))
-		.returning();
-	return running;
+	return flagCancel(tx, turnId);
 }

@@ -7,7 +7,7 @@ import { sessionSchema, type SessionDb, type SessionTx } from '../db';
 import { costMicros, markWarned, priceFor, settle, type BudgetGuard, type BudgetWarning, type CallRecord, type Payer } from '../budget';
 import type { LlmUsage } from '../llm';
 import type { SessionEvent } from '../../types/events';
-import type { TurnRow } from './leases';
+import type { TurnRow } from './turns';
 import type { EngineDeps, TurnSpend } from './types';
 
 const { ledger } = sessionSchema;

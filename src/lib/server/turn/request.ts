@@ -3,12 +3,12 @@
  * and the prompt built from what the turn starts from: the system text (mission, then the records
  * head), the conversation (the window and the player's input, or the checkpoint request) and the tools.
  */
-import { buildContext, checkpointMessages, systemText, windowOf, type ContextMessage } from '../memory';
+import { buildContext, checkpointMessages, systemText, windowOf, type ContextMessage } from '../context-window';
 import type { LlmMessage, LlmToolSpec } from '../llm';
 import { fixedModel, tierOf } from '../tiers';
-import type { TurnRow } from './leases';
+import type { TurnRow } from './turns';
 import type { TurnStart } from './history';
-import type { SessionSettings } from './settings';
+import type { SessionSettings } from '../session-setup';
 import type { EngineDeps } from './types';
 
 /** The settings a turn runs with: the session's stored ones, or its player's tier's fixed model. */

@@ -7,21 +7,19 @@
  * batches) and, when the history since the last checkpoint passes the threshold, runs a checkpoint.
  */
 import { hostname } from 'node:os';
-import { desc, eq } from 'drizzle-orm';
-import { newId, sessionSchema, type SessionDb, type SessionDbPool } from '../db';
+import { newId, type SessionDb, type SessionDbPool } from '../db';
 import { embedPending } from '../search';
-import { checkpointDue, checkpointInstruction } from '../memory';
+import { checkpointDue, checkpointInstruction } from '../context-window';
 import { summaries } from '../records';
-import { appendEvent } from './events';
-import { claimNext, renewLease, requestCancel, DEFAULT_LEASE, type LeaseTiming, type TurnRow } from './leases';
+import { appendEvent } from '../events';
+import { claimNext, requestCancel, DEFAULT_LEASE, type LeaseTiming } from './leases';
+import { anyRunning, insertTurn, lastPlayerTurn, renewLease, type TurnRow } from './turns';
 import { clearWork, markWork, sessionsWithWork } from './work';
 import { ProcessScheduler, SessionLoop, type Scheduler } from '../jobs';
 import { executeTurn, type EngineDeps, type TurnOutcome } from './engine';
 import { historySinceCheckpoint } from './history';
-import { readSettings } from './settings';
+import { readSettings } from '../session-setup';
 import { logLine, observeTurn, type RunnerLoad } from '../ops';
-
-const { turns } = sessionSchema;
 
 /** Embedding batches before and after a turn; the rest waits for the next turn (never blocks play). */
 export const EMBED_BATCHES_PER_TURN = 4;
@@ -154,37 +152,23 @@ export class TurnRunner {
 	private async checkpointIfDue(s: SessionDb): Promise<TurnOutcome | undefined> {
 		const history = await historySinceCheckpoint(s.db);
 		if (!checkpointDue(history, this.deps.config.engine.memory, this.deps.countTokens)) return undefined;
-		const [last] = await s.db
-			.select({ userId: turns.userId })
-			.from(turns)
-			.where(eq(turns.kind, 'player'))
-			.orderBy(desc(turns.createdAt))
-			.limit(1);
+		const last = await lastPlayerTurn(s.db);
 		if (!last) return undefined;
 		const settings = await readSettings(s.db, this.deps.config);
 		const previous = await summaries.latest(s.db);
 		const instruction = checkpointInstruction(settings.language, Boolean(previous?.body.trim()));
 		const now = Date.now();
 		const turn = await s.write(async (tx) => {
-			const [running] = await tx.select({ id: turns.id }).from(turns).where(eq(turns.status, 'running')).limit(1);
-			if (running) return undefined;
-			const id = newId();
-			const [row] = await tx
-				.insert(turns)
-				.values({
-					id,
-					idempotencyKey: `checkpoint:${id}`,
-					kind: 'checkpoint',
-					userId: last.userId,
-					input: instruction,
-					status: 'running',
-					leaseOwner: this.owner,
-					leaseExpiresAt: now + this.lease.leaseMs,
-					createdAt: now,
-					startedAt: now
-				})
-				.returning();
-			if (row) await appendEvent(tx, { type: 'turn.started', turnId: id });
+			if (await anyRunning(tx)) return undefined;
+			// Run at once, under this runner's lease: it never waits in the queue.
+			const row = await insertTurn(tx, {
+				kind: 'checkpoint',
+				userId: last.userId,
+				input: instruction,
+				now,
+				lease: { owner: this.owner, expiresAt: now + this.lease.leaseMs }
+			});
+			await appendEvent(tx, { type: 'turn.started', turnId: row.id });
 			return row;
 		});
 		if (!turn) return undefined;

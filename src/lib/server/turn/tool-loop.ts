@@ -9,7 +9,7 @@ import { runToolCall } from '../tools/run';
 import type { ToolContext } from '../tools/context';
 import type { SessionEvent } from '../../types/events';
 import type { DeltaWriter } from './deltas';
-import type { TurnRow } from './leases';
+import type { TurnRow } from './turns';
 import type { TurnPrompt } from './request';
 import { meter, NO_USAGE, type Metering } from './metering';
 import type { EngineDeps } from './types';

@@ -2,12 +2,12 @@
 import type { ControlDb } from '../db';
 import type { Config } from '../config';
 import type { Embedder } from '../search';
-import type { TokenCounter } from '../memory';
+import type { TokenCounter } from '../context-window';
 import type { LlmProvider, ProviderName } from '../llm';
 import type { Tool } from '../tools/define';
 import type { ToolContext } from '../tools/context';
 import type { TurnFailure } from '../../types/events';
-import type { EventBus } from './events';
+import type { EventBus } from '../events';
 
 export interface EngineDeps {
 	config: Pick<Config, 'engine' | 'llm' | 'tiers'>;

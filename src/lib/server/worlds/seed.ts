@@ -33,8 +33,7 @@ import {
 	setOpeningQuery,
 	type PrologueSource
 } from '../stage';
-import { composeMission, MISSION_KEY } from '../turn/mission';
-import { writeSettingsQueries } from '../turn/settings';
+import { composeMission, MISSION_KEY, writeSettingsQueries } from '../session-setup';
 import { getWorld } from './catalog';
 import { WorldError } from './errors';
 import { writeOriginQuery, type PresetOrigin } from './origin';

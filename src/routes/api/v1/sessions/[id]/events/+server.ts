@@ -1,4 +1,5 @@
-import { apiEndpoint, IdString, openEventStream, ownedSession, parseWith } from '$lib/server/api';
+import { apiEndpoint, IdString, ownedSession, parseWith } from '$lib/server/api';
+import { openEventStream } from '$lib/server/events';
 import { PlaySessionNotFoundError } from '$lib/server/sessions';
 import type { RequestHandler } from './$types';
 

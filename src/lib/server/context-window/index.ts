@@ -1,3 +1,8 @@
+/**
+ * The GM's context window: what goes into each request (the pinned mission, the records head, the
+ * exchanges since the last checkpoint and those carried over it), when a checkpoint is due, and token
+ * counts. Not the GM's memory notes: those are a record kind (`records/memory.ts`).
+ */
 export { MemoryPolicySchema, type MemoryPolicy, type TokenCounter } from './policy';
 export {
 	type Exchange,

@@ -6,7 +6,7 @@
  */
 import { describe, it, expect, afterEach } from 'vitest';
 import { testEnv, type TestEnv } from '../../helpers/env';
-import { tokenizerLoaded } from '../../../src/lib/server/memory';
+import { tokenizerLoaded } from '../../../src/lib/server/context-window';
 
 let env: TestEnv | undefined;
 afterEach(async () => {

@@ -15,7 +15,7 @@ import {
 	estimateTokens,
 	type Exchange,
 	type TokenCounter
-} from '../../../src/lib/server/memory';
+} from '../../../src/lib/server/context-window';
 
 /** Deterministic counter: one token per character. */
 const chars: TokenCounter = (t) => t.length;
@@ -149,7 +149,7 @@ describe('token estimate', () => {
 
 describe('production tokenizer', () => {
 	it('counts with the o200k_base encoding', async () => {
-		const { countTokensO200k } = await import('../../../src/lib/server/memory');
+		const { countTokensO200k } = await import('../../../src/lib/server/context-window');
 		expect(countTokensO200k('hello world')).toBe(2);
 		expect(countTokensO200k('')).toBe(0);
 		const ja = countTokensO200k('北門の衛兵ブラム');

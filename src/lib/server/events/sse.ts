@@ -8,7 +8,8 @@
  * Keep-alive comments stop proxies from closing a quiet stream; disconnecting (the client walks
  * away, or the request aborts) drops the bus subscription and both timers.
  */
-import { lastEventId, readEventsAfter, type EventBus } from '../turn';
+import { lastEventId, readEventsAfter } from './log';
+import type { EventBus } from './bus';
 import type { SessionDbPool } from '../db';
 import type { LoggedEvent } from '../../types/events';
 import { observeEventStream } from '../ops';
