@@ -16,7 +16,8 @@ import {
 	SignupDisabledError,
 	UsernameTakenError,
 	LocalAccountsDisabledError,
-	listUsers
+	listUsers,
+	renameUser
 } from '../../../src/lib/server/auth';
 
 let env: TestEnv | undefined;
@@ -65,6 +66,13 @@ describe('sign-up in the reader’s language', () => {
 			name: 'A username has at most 32 characters.'
 		});
 		expect(await listUsers(env.app)).toEqual([]);
+	});
+
+	it('gives the account page’s rename errors in the reader’s language', async () => {
+		env = await testEnv();
+		const alice = await createUser(env.app, { name: 'alice', password: 'wonderland' });
+		expect(await fields(renameUser(env.app, alice.id, 'a', 'ja'))).toEqual({ name: 'ユーザー名は 3 文字以上にしてください。' });
+		expect(await fields(renameUser(env.app, alice.id, 'a'))).toEqual({ name: 'A username needs at least 3 characters.' });
 	});
 
 	it('words the refusals in the reader’s language, and the errors themselves stay English', async () => {

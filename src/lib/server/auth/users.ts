@@ -154,9 +154,9 @@ export async function listUsers(deps: AuthDeps): Promise<AuthUser[]> {
 	return rows.map(toAuthUser);
 }
 
-/** Renames an account (the same rules as sign-up); the name is also the local sign-in handle. */
-export async function renameUser(deps: AuthDeps, userId: string, name: unknown): Promise<AuthUser> {
-	const valid = parseField(UsernameSchema, 'name', name);
+/** Renames an account (the same rules as sign-up, field errors in `language`); the name is also the local sign-in handle. */
+export async function renameUser(deps: AuthDeps, userId: string, name: unknown, language: Language = 'en'): Promise<AuthUser> {
+	const valid = parseField(UsernameSchema, 'name', name, language);
 	const existing = await findUserByName(deps, valid);
 	if (existing && existing.id !== userId) throw new UsernameTakenError(valid);
 	try {
