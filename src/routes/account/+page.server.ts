@@ -1,6 +1,7 @@
 import { fail } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
 import {
+	authErrorText,
 	AuthValidationError,
 	hasPassword,
 	LastWayInError,
@@ -47,11 +48,11 @@ export const actions = {
 		const user = requireUser(locals, url);
 		const name = formText(await request.formData(), 'name');
 		try {
-			const renamed = await renameUser(await getApp(), user.id, name);
+			const renamed = await renameUser(await getApp(), user.id, name, locals.language ?? 'en');
 			return { renamed: renamed.name };
 		} catch (err) {
 			if (err instanceof AuthValidationError) return fail(400, { rename: { name, error: err.fields.name ?? err.message } });
-			if (err instanceof UsernameTakenError) return fail(400, { rename: { name, error: err.message } });
+			if (err instanceof UsernameTakenError) return fail(400, { rename: { name, error: authErrorText(err, locals.language ?? 'en') } });
 			throw err;
 		}
 	},

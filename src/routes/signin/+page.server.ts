@@ -1,6 +1,13 @@
 import { fail, redirect } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
-import { signIn, createCookieSession, InvalidCredentialsError, LocalAccountsDisabledError, SignInThrottledError } from '$lib/server/auth';
+import {
+	signIn,
+	authErrorText,
+	createCookieSession,
+	InvalidCredentialsError,
+	LocalAccountsDisabledError,
+	SignInThrottledError
+} from '$lib/server/auth';
 import { clientAddress, formText, safeRedirectTarget, setSessionCookie } from '$lib/server/hooks';
 import type { SignInFlowProblem } from '$lib/server/auth';
 import type { Actions, PageServerLoad } from './$types';
@@ -22,7 +29,8 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 
 export const actions = {
 	default: async (event) => {
-		const { request, cookies, url } = event;
+		const { request, cookies, url, locals } = event;
+		const language = locals.language ?? 'en';
 		const data = await request.formData();
 		const name = formText(data, 'name');
 		const app = await getApp();
@@ -30,11 +38,11 @@ export const actions = {
 		try {
 			userId = (await signIn(app, { name, password: formText(data, 'password') }, { address: clientAddress(event) })).id;
 		} catch (err) {
-			if (err instanceof InvalidCredentialsError) return fail(400, { name, message: err.message });
-			if (err instanceof LocalAccountsDisabledError) return fail(403, { name, message: err.message });
+			if (err instanceof InvalidCredentialsError) return fail(400, { name, message: authErrorText(err, language) });
+			if (err instanceof LocalAccountsDisabledError) return fail(403, { name, message: authErrorText(err, language) });
 			if (err instanceof SignInThrottledError) {
 				event.setHeaders({ 'retry-after': String(err.retryAfterSeconds) });
-				return fail(429, { name, message: err.message });
+				return fail(429, { name, message: authErrorText(err, language) });
 			}
 			throw err;
 		}

@@ -4,6 +4,7 @@ import {
 	signUp,
 	createCookieSession,
 	signupOpen,
+	authErrorText,
 	AuthValidationError,
 	SignInThrottledError,
 	SignupDisabledError,
@@ -21,24 +22,26 @@ export const load: PageServerLoad = async ({ locals }) => {
 
 export const actions = {
 	default: async (event) => {
-		const { request, cookies, url } = event;
+		const { request, cookies, url, locals } = event;
+		// Refusals come back in the reader's language, like the rest of the page.
+		const language = locals.language ?? 'en';
 		const data = await request.formData();
 		const name = formText(data, 'name');
 		const password = formText(data, 'password');
 		const app = await getApp();
 		let userId: string;
 		try {
-			const user = await signUp(app, { name, password }, { address: clientAddress(event) });
+			const user = await signUp(app, { name, password }, { address: clientAddress(event), language });
 			userId = user.id;
 		} catch (err) {
 			// The password is never sent back: the form comes back with the name only.
 			if (err instanceof AuthValidationError) return fail(400, { name, errors: err.fields });
-			if (err instanceof UsernameTakenError) return fail(400, { name, errors: { name: err.message } });
+			if (err instanceof UsernameTakenError) return fail(400, { name, errors: { name: authErrorText(err, language) } });
 			if (err instanceof SignupDisabledError || err instanceof LocalAccountsDisabledError)
-				return fail(403, { name, errors: { form: err.message } });
+				return fail(403, { name, errors: { form: authErrorText(err, language) } });
 			if (err instanceof SignInThrottledError) {
 				event.setHeaders({ 'retry-after': String(err.retryAfterSeconds) });
-				return fail(429, { name, errors: { form: err.message } });
+				return fail(429, { name, errors: { form: authErrorText(err, language) } });
 			}
 			throw err;
 		}

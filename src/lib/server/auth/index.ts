@@ -35,3 +35,4 @@ export { signInWithProvider, linkIdentity, unlinkIdentity, listIdentities, propo
 export { startFlow, finishFlow } from './flow';
 export { SignInProviders, SignInFlowError, checkIdToken, type SignInFlowProblem, type ProviderProfile } from './providers';
 export { TOKEN_NAME_MAX } from './validation';
+export { authErrorText } from './messages';

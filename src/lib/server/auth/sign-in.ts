@@ -7,6 +7,7 @@ import type { AuthDeps, AuthUser, CreateUserInput } from './users';
 import { createUser, verifyCredentials } from './users';
 import { InvalidCredentialsError, UsernameTakenError } from './errors';
 import { UsernameSchema } from './validation';
+import type { Language } from '../../types/settings';
 import { assertNotThrottled, clearAccountFailures, recordSignInFailure, type ThrottleKeys } from './throttle';
 
 export interface AttemptContext {
@@ -14,6 +15,8 @@ export interface AttemptContext {
 	address: string | null;
 	/** Epoch ms; tests move the clock. */
 	now?: number;
+	/** The language of sign-up's field errors (the reader's); English by default. */
+	language?: Language;
 }
 
 /** The name an attempt counts against: only a name that could be an account. */
@@ -50,7 +53,7 @@ export async function signUp(deps: AuthDeps, input: CreateUserInput, ctx: Attemp
 	const keys: ThrottleKeys = { account: null, address: ctx.address };
 	await assertNotThrottled(deps, keys, now);
 	try {
-		return await createUser(deps, input);
+		return await createUser(deps, input, { language: ctx.language });
 	} catch (err) {
 		if (err instanceof UsernameTakenError) await recordSignInFailure(deps, keys, now);
 		throw err;

@@ -14,6 +14,7 @@ import {
 import { UsernameSchema, PasswordSchema, PASSWORD_MAX, parseField } from './validation';
 import * as v from 'valibot';
 import type { Tier } from '../../types/account';
+import type { Language } from '../../types/settings';
 
 const { users } = controlSchema;
 
@@ -43,11 +44,11 @@ export interface CreateUserInput {
 	password: unknown;
 }
 
-/** Validates both fields together so a form can show every message at once. */
-function validateAccount(input: CreateUserInput): { name: string; password: string } {
+/** Validates both fields together so a form can show every message at once, in `language`. */
+function validateAccount(input: CreateUserInput, language: Language): { name: string; password: string } {
 	const fields: Record<string, string> = {};
-	const name = v.safeParse(UsernameSchema, input.name);
-	const password = v.safeParse(PasswordSchema, input.password);
+	const name = v.safeParse(UsernameSchema, input.name, { lang: language });
+	const password = v.safeParse(PasswordSchema, input.password, { lang: language });
 	if (!name.success) fields.name = name.issues[0].message;
 	if (!password.success) fields.password = password.issues[0].message;
 	if (!name.success || !password.success) throw new AuthValidationError(fields);
@@ -75,14 +76,15 @@ export async function signupOpen(deps: AuthDeps): Promise<boolean> {
 /**
  * Creates an account. The first account ever becomes admin; the check and the insert are one SQL
  * statement, so two simultaneous first sign-ups cannot both become admin.
- * `viaOperator` (the CLI) bypasses KANTERA_ALLOW_SIGNUP; `admin` forces the admin flag.
+ * `viaOperator` (the CLI) bypasses KANTERA_ALLOW_SIGNUP; `admin` forces the admin flag; `language` is the
+ * field errors' (English by default: the CLI's).
  */
 export async function createUser(
 	deps: AuthDeps,
 	input: CreateUserInput,
-	opts: { viaOperator?: boolean; admin?: boolean } = {}
+	opts: { viaOperator?: boolean; admin?: boolean; language?: Language } = {}
 ): Promise<AuthUser> {
-	const { name, password } = validateAccount(input);
+	const { name, password } = validateAccount(input, opts.language ?? 'en');
 	if (!opts.viaOperator && !deps.config.auth.localAccounts) throw new LocalAccountsDisabledError();
 	if (!opts.viaOperator && !(await signupOpen(deps))) throw new SignupDisabledError();
 	if (await findUserByName(deps, name)) throw new UsernameTakenError(name);
@@ -152,9 +154,9 @@ export async function listUsers(deps: AuthDeps): Promise<AuthUser[]> {
 	return rows.map(toAuthUser);
 }
 
-/** Renames an account (the same rules as sign-up); the name is also the local sign-in handle. */
-export async function renameUser(deps: AuthDeps, userId: string, name: unknown): Promise<AuthUser> {
-	const valid = parseField(UsernameSchema, 'name', name);
+/** Renames an account (the same rules as sign-up, field errors in `language`); the name is also the local sign-in handle. */
+export async function renameUser(deps: AuthDeps, userId: string, name: unknown, language: Language = 'en'): Promise<AuthUser> {
+	const valid = parseField(UsernameSchema, 'name', name, language);
 	const existing = await findUserByName(deps, valid);
 	if (existing && existing.id !== userId) throw new UsernameTakenError(valid);
 	try {

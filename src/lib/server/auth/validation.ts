@@ -1,7 +1,7 @@
 /** Valibot schemas for account input: the single place the rules for names and passwords live. */
 import * as v from 'valibot';
 import { AuthValidationError } from './errors';
-import { hasControlCharacter, withoutControlCharacters } from '../validation';
+import { hasControlCharacter } from '../validation';
 import { translate, type MessageKey } from '../../i18n';
 import { isLanguage, type Language } from '../../types/settings';
 
@@ -14,28 +14,28 @@ export const TOKEN_NAME_MAX = 64;
 /** A token may live at most ten years; "never expires" is expressed by leaving the expiry out. */
 const TOKEN_MAX_DAYS = 3650;
 
-export const UsernameSchema = v.pipe(
-	v.string('Enter a username.'),
-	withoutControlCharacters('The username'),
-	v.trim(),
-	v.minLength(USERNAME_MIN, `A username needs at least ${USERNAME_MIN} characters.`),
-	v.maxLength(USERNAME_MAX, `A username has at most ${USERNAME_MAX} characters.`),
-	v.regex(/^[A-Za-z0-9_.-]+$/, 'A username may use only letters, digits, "_", "-" and ".".')
-);
-
-export const PasswordSchema = v.pipe(
-	v.string('Enter a password.'),
-	v.minLength(PASSWORD_MIN, `A password needs at least ${PASSWORD_MIN} characters.`),
-	v.maxLength(PASSWORD_MAX, `A password has at most ${PASSWORD_MAX} characters.`)
-);
-
 /**
  * A message in the language the parse was given (valibot's `lang`, see parseField), English without one: the
- * tokens page answers in the reader's language, the CLI in English.
+ * sign-up and tokens pages answer in the reader's language, the CLI and the API in English.
  */
 function said(key: MessageKey, params?: Record<string, number>) {
 	return (issue: v.BaseIssue<unknown>) => translate(isLanguage(issue.lang) ? issue.lang : 'en', key, params);
 }
+
+export const UsernameSchema = v.pipe(
+	v.string(said('signup.error.name')),
+	v.check((text: string) => !hasControlCharacter(text), said('signup.error.nameControl')),
+	v.trim(),
+	v.minLength(USERNAME_MIN, said('signup.error.nameShort', { min: USERNAME_MIN })),
+	v.maxLength(USERNAME_MAX, said('signup.error.nameLong', { max: USERNAME_MAX })),
+	v.regex(/^[A-Za-z0-9_.-]+$/, said('signup.error.nameCharacters'))
+);
+
+export const PasswordSchema = v.pipe(
+	v.string(said('signup.error.password')),
+	v.minLength(PASSWORD_MIN, said('signup.error.passwordShort', { min: PASSWORD_MIN })),
+	v.maxLength(PASSWORD_MAX, said('signup.error.passwordLong', { max: PASSWORD_MAX }))
+);
 
 export const TokenNameSchema = v.pipe(
 	v.string(said('tokens.error.name')),
