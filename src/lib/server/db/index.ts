@@ -1,5 +1,5 @@
 export { openControlDb, type ControlDb, type ControlDrizzle } from './control';
-export { SessionDbPool, type SessionDb, type SessionDrizzle, type SessionTx, type SessionExec } from './session';
+export { SessionDbPool, type SessionDb, type WriteOptions, type SessionDrizzle, type SessionTx, type SessionExec } from './session';
 export { sessionDbUrl, InvalidSessionIdError, TemplatePlacement, type SessionPlacement, type SessionDbLocation } from './placement';
 export { openClient, isFileUrl } from './client';
 export { newId, isSessionId, SESSION_ID_PATTERN } from './ids';

@@ -29,6 +29,7 @@ import type { Client, InStatement } from '@libsql/client';
 import { sql } from 'drizzle-orm';
 import type { SessionTx } from './session';
 import { sqlText } from './text';
+import { guardTrigger, REVISION_SCHEMA, REVISION_TABLE, revisionTriggersFor } from './record-revision';
 
 /** Tables the undo log does not capture, and why. */
 export const UNCAPTURED: Readonly<Record<string, string>> = Object.freeze({
@@ -43,6 +44,7 @@ export const UNCAPTURED: Readonly<Record<string, string>> = Object.freeze({
 	embed_queue: 'derived: filled by the sections triggers, drained by the embedder',
 	context_queue: 'derived: filled by the sections triggers, drained after each commit',
 	section_vectors: 'derived: the embedder writes it after the commit; deleted with its section',
+	[REVISION_TABLE]: 'the record revision counter (db/record-revision.ts): it only moves forward',
 	__kantera_migrations: 'schema bookkeeping'
 });
 
@@ -160,25 +162,37 @@ export function triggersFor(table: CapturedTable): Map<string, string> {
 }
 
 /**
- * Brings the capture triggers in line with the live schema: creates missing ones, replaces those whose
+ * Brings the capture triggers, and the record revision's counting triggers and commit guard
+ * (db/record-revision.ts), in line with the live schema: creates missing ones, replaces those whose
  * text differs (a column was added), drops those of tables that are gone. One read when nothing
  * changed; the changes go in one write transaction.
  */
 export async function ensureUndoTriggers(client: Client): Promise<number> {
-	const wanted = new Map<string, string>();
-	for (const table of await capturedTables(clientQuery(client))) for (const [name, ddl] of triggersFor(table)) wanted.set(name, ddl);
-	const rs = await client.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'undo\\_%' ESCAPE '\\'");
+	const wanted = new Map<string, string>(guardTrigger());
+	for (const table of await capturedTables(clientQuery(client))) {
+		for (const [name, ddl] of triggersFor(table)) wanted.set(name, ddl);
+		for (const [name, ddl] of revisionTriggersFor(table)) wanted.set(name, ddl);
+	}
+	const rs = await client.execute(
+		"SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND (name LIKE 'undo\\_%' ESCAPE '\\' OR name LIKE 'rev\\_%' ESCAPE '\\')"
+	);
 	const existing = new Map(rs.rows.map((r) => [sqlText(r.name), sqlText(r.sql)]));
 	const statements: InStatement[] = [];
 	for (const [name, ddl] of existing) if (wanted.get(name) !== ddl) statements.push(`DROP TRIGGER ${ident(name)}`);
 	for (const [name, ddl] of wanted) if (existing.get(name) !== ddl) statements.push(ddl);
-	if (statements.length > 0) await client.batch(statements, 'write');
+	// The counter and the guard view come first: the triggers name them (IF NOT EXISTS: they are kept).
+	if (statements.length > 0) await client.batch([...REVISION_SCHEMA, ...statements], 'write');
 	return statements.length;
 }
 
 /** Starts capturing `turnId`'s writes; call first thing in its commit's transaction. */
 export async function beginCapture(tx: SessionTx, turnId: string): Promise<void> {
 	await tx.run(sql`INSERT INTO undo_capture (turn_id) VALUES (${turnId})`);
+}
+
+/** `beginCapture` and `endCapture` as statements, for a commit that is one write batch (turn/staging.ts). */
+export function captureStatements(turnId: string): { begin: InStatement; end: InStatement } {
+	return { begin: { sql: 'INSERT INTO undo_capture (turn_id) VALUES (?)', args: [turnId] }, end: 'DELETE FROM undo_capture' };
 }
 
 /** Stops capturing; call last thing in the commit's transaction (a rolled-back commit leaves nothing either way). */

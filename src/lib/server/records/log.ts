@@ -7,7 +7,7 @@ import { logMessages } from '../db/session-schema';
 import type { SessionExec, SessionTx } from '../db';
 import { RecordError } from './errors';
 import { chunkPlain } from './chunk';
-import { addSections } from './sections';
+import { addSections, addSectionsQueries } from './sections';
 import { checkBody, checkLimit, checkName, checkRef, MAX_NAME_CHARS } from './limits';
 import { PATH_ROOT } from './paths';
 import { LOG_ROLES, type LogRole } from '../../adv';
@@ -30,6 +30,25 @@ function isLogRole(value: string): value is LogRole {
 }
 
 export async function append(tx: SessionTx, input: LogInput): Promise<LogMessage> {
+	const message = checked(input);
+	const [row] = await tx.insert(logMessages).values(message.values).returning();
+	if (!row) throw new Error('log insert returned no row');
+	await addSections(tx, message.owner(row.id), message.sections(row.id));
+	return row;
+}
+
+/**
+ * `append`'s writes under an id chosen beforehand, unrun: for a write batch that needs the id in its
+ * other statements (turn/commit-batch.ts). The id must be the one the table would hand out next; the
+ * batch's guard (db/record-revision.ts) and the primary key make sure it is.
+ */
+export function appendQueries(exec: Pick<SessionExec, 'insert'>, input: LogInput, id: number) {
+	const message = checked(input);
+	return [exec.insert(logMessages).values({ ...message.values, id }), ...addSectionsQueries(exec, message.owner(id), message.sections(id))];
+}
+
+/** The checked row of a new message, and its sections once its id is known. */
+function checked(input: LogInput) {
 	if (!isLogRole(input.role))
 		throw new RecordError('invalid_input', `Unknown log role "${String(input.role)}"; use one of ${LOG_ROLES.join(', ')}.`);
 	const body = checkBody(input.body, 'The log message', true);
@@ -37,11 +56,12 @@ export async function append(tx: SessionTx, input: LogInput): Promise<LogMessage
 	const turnId = input.turnId ?? null;
 	if (turnId !== null && turnId.length > MAX_NAME_CHARS) throw new RecordError('invalid_input', 'turnId is too long.');
 	const ref = checkRef(input.ref);
-	const [row] = await tx.insert(logMessages).values({ role: input.role, speaker, body, turnId, ref, createdAt: Date.now() }).returning();
-	if (!row) throw new Error('log insert returned no row');
 	const who = speaker ? `${input.role}/${speaker}` : input.role;
-	await addSections(tx, { kind: 'log', recordId: row.id, gmOnly: false, ref }, chunkPlain([PATH_ROOT.log, `${who} #${row.id}`], body));
-	return row;
+	return {
+		values: { role: input.role, speaker, body, turnId, ref, createdAt: Date.now() },
+		owner: (id: number) => ({ kind: 'log' as const, recordId: id, gmOnly: false, ref }),
+		sections: (id: number) => chunkPlain([PATH_ROOT.log, `${who} #${id}`], body)
+	};
 }
 
 export interface LogListOptions {

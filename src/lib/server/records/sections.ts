@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import { sections } from '../db/session-schema';
-import type { SessionTx } from '../db';
+import type { SessionExec, SessionTx } from '../db';
 import type { RecordKind } from './kinds';
 
 export interface SectionText {
@@ -88,8 +88,15 @@ export async function replaceSections(tx: SessionTx, owner: SectionOwner, texts:
 
 /** The sections of a record written just now, which has none yet: no lookup needed. */
 export async function addSections(tx: SessionTx, owner: SectionOwner, texts: readonly SectionText[]): Promise<void> {
+	for (const query of addSectionsQueries(tx, owner, texts)) await query;
+}
+
+/** `addSections`' inserts, unrun: for a write batch. */
+export function addSectionsQueries(exec: Pick<SessionExec, 'insert'>, owner: SectionOwner, texts: readonly SectionText[]) {
 	const rows = texts.map((t, ord) => ({ ...owner, ord, path: t.path, body: t.body, contentHash: sectionHash(t.path, t.body) }));
-	for (let i = 0; i < rows.length; i += INSERT_BATCH) await tx.insert(sections).values(rows.slice(i, i + INSERT_BATCH));
+	const queries = [];
+	for (let i = 0; i < rows.length; i += INSERT_BATCH) queries.push(exec.insert(sections).values(rows.slice(i, i + INSERT_BATCH)));
+	return queries;
 }
 
 export async function deleteSections(tx: SessionTx, kind: RecordKind, recordId: number): Promise<void> {

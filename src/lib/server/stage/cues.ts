@@ -27,13 +27,19 @@ export interface SaveCuesInput {
 
 /** Saves a message's cues in the order the GM gave them; call in the turn's commit. */
 export async function save(tx: SessionTx, input: SaveCuesInput): Promise<number> {
-	if (input.cues.length === 0) return 0;
+	const query = saveQuery(tx, input);
+	if (query) await query;
+	return input.cues.length;
+}
+
+/** `save`'s insert, unrun (for a write batch); undefined when there are no cues. */
+export function saveQuery(exec: Pick<SessionExec, 'insert'>, input: SaveCuesInput) {
+	if (input.cues.length === 0) return undefined;
 	const rows = input.cues.map((cue, ord) => {
 		const checked = v.parse(StageCueSchema, cue);
 		return { turnId: input.turnId, messageId: input.messageId, paragraph: checked.paragraph, ord, cue: { ...checked } };
 	});
-	await tx.insert(stageCues).values(rows);
-	return rows.length;
+	return exec.insert(stageCues).values(rows);
 }
 
 function toRows(rows: readonly { messageId: number; paragraph: number; ord: number; cue: unknown }[]): MessageCue[] {

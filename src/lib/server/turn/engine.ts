@@ -32,6 +32,7 @@ import type { AdvCue, ToolContext } from '../tools/context';
 import { appendEvent, appendEventsQuery, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS, type EventBus } from './events';
 import { DeltaWriter } from './deltas';
 import { Staging } from './staging';
+import { ledgerValues, playerCommitTail, type CommittedTurn, type LedgerRow } from './commit-batch';
 import { finishUncommitted, type TurnRow } from './leases';
 import { loadTurnStart, nextSeq } from './history';
 import { readSettings } from './settings';
@@ -95,14 +96,6 @@ function spendOf(rows: readonly LedgerRow[], settings: { provider?: string | und
 		spend.costMicros += r.costMicros;
 	}
 	return spend;
-}
-
-interface LedgerRow {
-	provider: string;
-	model: string;
-	usage: LlmUsage;
-	costMicros: number;
-	at: number;
 }
 
 /** The model's output cap per call; generous for narration, bounded so one call can't run away. */
@@ -300,60 +293,79 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 		let summaryId = 0;
 		let imageOrders = 0;
 		const messageIds: number[] = [];
-		await staging.commit(
-			async (tx) => {
-				if (tail) await appendEvent(tx, deltaEvent(tail));
-				const seq = await nextSeq(tx);
-				if (seq % PRUNE_EVERY_COMMITS === 0) await pruneStreamingEvents(tx, finishedAt - DELTA_RETENTION_MS);
-				if (turn.kind === 'player') {
-					const player = await log.append(tx, { role: 'player', body: turn.input, turnId: turn.id });
-					messageIds.push(player.id);
-					if (reply) {
-						const gm = await log.append(tx, { role: 'gm', body: reply, turnId: turn.id });
-						messageIds.push(gm.id);
-						await stage.cues.save(tx, { turnId: turn.id, messageId: gm.id, cues });
-						if (toolCtx.choices.length > 0) await stage.choices.save(tx, { messageId: gm.id, options: toolCtx.choices });
+		const committedTurn: CommittedTurn = {
+			status: 'committed',
+			reply,
+			stopped: stopped ?? null,
+			tokens,
+			provider: settings.provider,
+			model: settings.model,
+			finishedAt,
+			leaseOwner: null,
+			leaseExpiresAt: null
+		};
+		const offered = reply && toolCtx.choices.length > 0 ? { choices: [...toolCtx.choices] } : {};
+		const committedEvent = (ids: number[]) =>
+			({ type: 'turn.committed', turnId: turn.id, reply, messageIds: ids, ...(stopped ? { stopped } : {}), ...offered }) as const;
+		// A player turn's commit goes as one write batch (one round trip, one durable commit) unless a
+		// record changed since its staged writes ran; then, and for the other kinds, the interactive way.
+		const batched =
+			turn.kind === 'player'
+				? await staging.commitBatch(
+						(base) =>
+							playerCommitTail(s.db, base, {
+								turnId: turn.id,
+								owner,
+								input: turn.input,
+								reply,
+								tail: tail ? deltaEvent(tail) : undefined,
+								cues,
+								choices: toolCtx.choices,
+								ledger: ledgerRows,
+								turn: committedTurn,
+								committed: committedEvent
+							}),
+						{ turnId: turn.id, owner, undoAs: turn.id }
+					)
+				: undefined;
+		if (batched) {
+			messageIds.push(...batched.value.messageIds);
+			imageOrders = batched.value.imageOrders;
+		} else
+			await staging.commit(
+				async (tx) => {
+					if (tail) await appendEvent(tx, deltaEvent(tail));
+					const seq = await nextSeq(tx);
+					if (seq % PRUNE_EVERY_COMMITS === 0) await pruneStreamingEvents(tx, finishedAt - DELTA_RETENTION_MS);
+					if (turn.kind === 'player') {
+						const player = await log.append(tx, { role: 'player', body: turn.input, turnId: turn.id });
+						messageIds.push(player.id);
+						if (reply) {
+							const gm = await log.append(tx, { role: 'gm', body: reply, turnId: turn.id });
+							messageIds.push(gm.id);
+							await stage.cues.save(tx, { turnId: turn.id, messageId: gm.id, cues });
+							if (toolCtx.choices.length > 0) await stage.choices.save(tx, { messageId: gm.id, options: toolCtx.choices });
+						}
+					} else {
+						summaryId = (await summaries.append(tx, { body: reply })).id;
+						if (turn.kind === 'handoff') await applyPendingModel(tx);
 					}
-				} else {
-					summaryId = (await summaries.append(tx, { body: reply })).id;
-					if (turn.kind === 'handoff') await applyPendingModel(tx);
-				}
-				// Orders placed by this turn's tools become this turn's: the image runner starts them after commit.
-				imageOrders = await stage.imageOrders.claimForTurn(tx, turn.id);
-				await writeLedger(tx, turn.id, 'committed', ledgerRows);
-				const done = await tx
-					.update(turns)
-					.set({
-						status: 'committed',
-						reply,
-						stopped: stopped ?? null,
-						seq,
-						tokens,
-						provider: settings.provider,
-						model: settings.model,
-						finishedAt,
-						leaseOwner: null,
-						leaseExpiresAt: null
-					})
-					.where(and(eq(turns.id, turn.id), eq(turns.status, 'running'), eq(turns.leaseOwner, owner)))
-					.returning({ id: turns.id });
-				if (done.length === 0) throw new LeaseLostError(turn.id);
-				const offered = reply && toolCtx.choices.length > 0 ? { choices: [...toolCtx.choices] } : {};
-				if (turn.kind === 'player')
-					await appendEvent(tx, {
-						type: 'turn.committed',
-						turnId: turn.id,
-						reply,
-						messageIds,
-						...(stopped ? { stopped } : {}),
-						...offered
-					});
-				else await appendEvent(tx, { type: 'checkpoint.done', turnId: turn.id, summaryId });
-				// Every record the commit wrote is noted in the undo log with it, checkpoints and hand-offs too:
-				// an undo takes back the turn and whatever summary or model switch committed after it.
-			},
-			{ undoAs: turn.id }
-		);
+					// Orders placed by this turn's tools become this turn's: the image runner starts them after commit.
+					imageOrders = await stage.imageOrders.claimForTurn(tx, turn.id);
+					await writeLedger(tx, turn.id, 'committed', ledgerRows);
+					const done = await tx
+						.update(turns)
+						.set({ ...committedTurn, seq })
+						.where(and(eq(turns.id, turn.id), eq(turns.status, 'running'), eq(turns.leaseOwner, owner)))
+						.returning({ id: turns.id });
+					if (done.length === 0) throw new LeaseLostError(turn.id);
+					if (turn.kind === 'player') await appendEvent(tx, committedEvent(messageIds));
+					else await appendEvent(tx, { type: 'checkpoint.done', turnId: turn.id, summaryId });
+					// Every record the commit wrote is noted in the undo log with it, checkpoints and hand-offs too:
+					// an undo takes back the turn and whatever summary or model switch committed after it.
+				},
+				{ undoAs: turn.id }
+			);
 		deps.bus.notify(s.id);
 		return { status: 'committed', reply, imageOrders, ...(stopped ? { stopped } : {}), spent: spendOf(ledgerRows, settings) };
 	} catch (err) {
@@ -407,20 +419,7 @@ async function writeLedger(
 	outcome: 'committed' | 'failed' | 'cancelled',
 	rows: readonly LedgerRow[]
 ): Promise<void> {
-	for (const r of rows) {
-		await tx.insert(ledger).values({
-			turnId,
-			outcome,
-			provider: r.provider,
-			model: r.model,
-			inputTokens: r.usage.inputTokens,
-			cachedInputTokens: r.usage.cachedInputTokens,
-			cacheWriteTokens: r.usage.cacheWriteTokens ?? 0,
-			outputTokens: r.usage.outputTokens,
-			costMicros: r.costMicros,
-			createdAt: r.at
-		});
-	}
+	if (rows.length > 0) await tx.insert(ledger).values(ledgerValues(turnId, outcome, rows));
 }
 
 /** What metering needs from the turn: the same for every call of it. */

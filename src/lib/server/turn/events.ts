@@ -61,7 +61,13 @@ export const PRUNE_EVERY_COMMITS = 50;
  * a client that reconnects mid-turn, or shortly after, still finds every event it missed.
  */
 export async function pruneStreamingEvents(exec: SessionExec, finishedBefore: number): Promise<number> {
-	const rows = await exec
+	const rows = await pruneStreamingEventsQuery(exec, finishedBefore);
+	return rows.length;
+}
+
+/** `pruneStreamingEvents`' delete, unrun: for a write batch. */
+export function pruneStreamingEventsQuery(exec: Pick<SessionExec, 'delete' | 'select'>, finishedBefore: number) {
+	return exec
 		.delete(events)
 		.where(
 			and(
@@ -76,7 +82,6 @@ export async function pruneStreamingEvents(exec: SessionExec, finishedBefore: nu
 			)
 		)
 		.returning({ id: events.id });
-	return rows.length;
 }
 
 type Listener = () => void;
