@@ -114,7 +114,10 @@ class Handle implements SessionDb {
 			}
 		});
 		this.writes = drizzle(batching, { schema: sessionSchema });
-		this.recording = drizzle(recordingClient(client, () => this.recorder), { schema: sessionSchema });
+		this.recording = drizzle(
+			recordingClient(client, () => this.recorder),
+			{ schema: sessionSchema }
+		);
 	}
 
 	write<T>(fn: (tx: SessionTx) => Promise<T>, options: WriteOptions = {}): Promise<T> {
