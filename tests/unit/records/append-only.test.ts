@@ -16,7 +16,8 @@ describe('append-only kinds', () => {
 		// The `…Query` functions build a SELECT for a batch: reads, like the rest.
 		expect(functions(journal)).toEqual(['append', 'get', 'list', 'recent', 'recentQuery']);
 		expect(functions(summaries)).toEqual(['append', 'latest', 'latestQuery', 'list']);
-		expect(functions(log)).toEqual(['append', 'count', 'list']);
+		// `appendQueries` is `append` unrun, for the turn's one-batch commit: an append too.
+		expect(functions(log)).toEqual(['append', 'appendQueries', 'count', 'list']);
 	});
 
 	it('journal: appends, indexes `Journal › #id`, reads recent and pages forward', () =>
