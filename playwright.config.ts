@@ -58,6 +58,12 @@ const CHROMIUM_ARGS = [
 	'--disable-sync'
 ];
 const SERVER_START_TIMEOUT_MS = 60_000;
+/**
+ * The app servers' output is echoed into the run's: without their line per request and per turn
+ * (KANTERA_LOG_LEVEL=warn), so what shows is warnings and errors. readme-start and runtimes start
+ * servers of their own, with the default level, and check those lines.
+ */
+const QUIET_LOGS = { KANTERA_LOG_LEVEL: 'warn' };
 
 export default defineConfig({
 	testDir: 'tests/e2e',
@@ -96,7 +102,8 @@ export default defineConfig({
 				PORT: port,
 				HOST: '127.0.0.1',
 				KANTERA_DATA_DIR: dataDir,
-				KANTERA_ALLOW_SIGNUP: 'true'
+				KANTERA_ALLOW_SIGNUP: 'true',
+				...QUIET_LOGS
 			}
 		},
 		{
@@ -128,7 +135,8 @@ export default defineConfig({
 				// The mock model gets a price and the server budgets, so the spend panel and the usage page have money to show.
 				KANTERA_PRICES_FILE: 'tests/fixtures/prices/e2e.json',
 				KANTERA_BUDGET_SESSION_USD: '5',
-				KANTERA_BUDGET_USER_DAY_USD: '20'
+				KANTERA_BUDGET_USER_DAY_USD: '20',
+				...QUIET_LOGS
 			}
 		},
 		{
@@ -151,7 +159,8 @@ export default defineConfig({
 				HOST: '127.0.0.1',
 				KANTERA_DATA_DIR: path.join(dataDir, 'auth'),
 				KANTERA_LOCAL_ACCOUNTS: 'false',
-				...appEnvFor(idpURL)
+				...appEnvFor(idpURL),
+				...QUIET_LOGS
 			}
 		}
 	]

@@ -103,7 +103,9 @@ async function main() {
 		const p = player(app);
 		const mission = await app.sessions.use(p.sessionId, (s) => seedSession(s));
 		console.log(
-			`campaign bench: ${TURNS} player turns, KANTERA_CHECKPOINT_TOKENS=${cfg.engine.memory.checkpointTokens}, KANTERA_WINDOW_EXCHANGES=${cfg.engine.memory.windowExchanges}, model ${BENCH_MODEL}, KANTERA_BUDGET_SESSION_USD=${BUDGET_USD}, Node ${process.version}`
+			`campaign bench: ${TURNS} player turns, KANTERA_CHECKPOINT_TOKENS=${cfg.engine.memory.checkpointTokens}, \
+KANTERA_WINDOW_EXCHANGES=${cfg.engine.memory.windowExchanges}, model ${BENCH_MODEL}, \
+KANTERA_BUDGET_SESSION_USD=${BUDGET_USD}, Node ${process.version}`
 		);
 		for (let i = 1; i <= TURNS; i++) {
 			provider.current = i;
@@ -205,7 +207,12 @@ async function main() {
 		const flat = (s: ReturnType<typeof spread>) => s.belowMean <= FLAT_TOLERANCE && s.aboveMean <= FLAT_TOLERANCE;
 		const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
 		const describe = (name: string, s: ReturnType<typeof spread>) =>
-			`  ${name.padEnd(34)} n=${s.n}  min ${s.min}  mean ${Math.round(s.mean)}  max ${s.max}  (−${pct(s.belowMean)} / +${pct(s.aboveMean)} of mean) ${flat(s) ? `within ${FLAT_LABEL}` : `NOT within ${FLAT_LABEL}`}`;
+			`  ${name.padEnd(34)} n=${s.n}  min ${s.min}  mean ${Math.round(s.mean)}  max ${s.max}  (−${pct(s.belowMean)} / +${pct(s.aboveMean)} of mean) ${
+				flat(s)
+					? `within ${FLAT_LABEL}`
+					: `NOT \
+within ${FLAT_LABEL}`
+			}`;
 		console.log(`\nlast ${LAST} calls:`);
 		console.log(describe('all calls', lastAll));
 		console.log(describe('player calls (no checkpoint calls)', lastNonCheckpoint));
@@ -242,7 +249,11 @@ async function main() {
 		console.log(`tool schemas add ${toolTokens} tokens to every call (both harnesses)`);
 		const usd = ledgerMicros / 1_000_000;
 		console.log(
-			`cost (engine ledger, ${BENCH_MODEL} default prices, no cache discount): $${usd.toFixed(3)} for ${samples.length} calls; budget $${BUDGET_USD} (warn at $${(Number(BUDGET_USD) * WARN_FRACTION).toFixed(2)}): ${warnings} warnings, ${stopped} stopped turns`
+			`cost (engine ledger, ${BENCH_MODEL} default prices, no cache discount): $${usd.toFixed(3)} for ${samples.length} calls; \
+budget $${BUDGET_USD} (warn at \
+$${(Number(BUDGET_USD) * WARN_FRACTION).toFixed(2)}): ${warnings} \
+warnings, ${stopped} stopped \
+turns`
 		);
 		console.log(
 			`input tokens over the campaign (tool schemas included): harness ${actualTotal}, naive ${naiveTotal} (its input alone: $${naiveUsd.toFixed(2)})`
@@ -254,7 +265,13 @@ async function main() {
 			console.log(`\nfacts planted in GM replies, asked for at turn ${TURNS} with recall (top ${FACT_TOP_K}):`);
 			for (const f of factRows)
 				console.log(
-					`  turn ${String(f.turn).padStart(4)} ${f.kind.padEnd(6)} ${f.language} ${JSON.stringify(f.query)} → ${f.rank > 0 && f.rank <= FACT_TOP_K ? `found at rank ${f.rank}` : 'NOT in the top 5'} (message #${f.messages.join(', #')}; top: ${f.top.join(' | ')})`
+					`  turn ${String(f.turn).padStart(4)} ${f.kind.padEnd(6)} ${f.language} ${JSON.stringify(f.query)} → ${
+						f.rank > 0 && f.rank <= FACT_TOP_K
+							? `found at \
+rank ${f.rank}`
+							: 'NOT in the top 5'
+					} (message \
+#${f.messages.join(', #')}; top: ${f.top.join(' | ')})`
 				);
 		}
 		console.log(`${checkpointTurns} checkpoints; ${elapsed.toFixed(1)} s wall`);

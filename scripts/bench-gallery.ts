@@ -191,12 +191,16 @@ async function main(): Promise<void> {
 		const rng = prng(20240905);
 		if (!reuse)
 			console.log(
-				`seeding ${PRESETS.toLocaleString()} public presets, ${FAVORITES.toLocaleString()} favourites, ${PLAYS.toLocaleString()} play records, ${USERS.toLocaleString()} users…`
+				`seeding ${PRESETS.toLocaleString()} public presets, ${FAVORITES.toLocaleString()} \
+favourites, ${PLAYS.toLocaleString()} play \
+records, ${USERS.toLocaleString()} users…`
 			);
 		const seeded = reuse ? await time(() => seededUsers(db)) : await time(() => seed(db, rng));
 		const refresh = await time(() => refreshPopularity(db, NOW, { force: true }));
 		const [counts] = await db.all<{ presets: number; favorites: number; players: number; recent: number }>(
-			sql`SELECT (SELECT count(*) FROM presets WHERE listed) AS presets, (SELECT count(*) FROM preset_favorites) AS favorites, (SELECT count(*) FROM preset_players) AS players, (SELECT count(*) FROM preset_players WHERE last_played_at >= ${NOW - POPULAR_WINDOW_MS}) AS recent`
+			sql`SELECT (SELECT count(*) FROM presets WHERE listed) AS presets, (SELECT count(*) FROM preset_favorites) AS favorites,
+				(SELECT count(*) FROM preset_players) AS players,
+				(SELECT count(*) FROM preset_players WHERE last_played_at >= ${NOW - POPULAR_WINDOW_MS}) AS recent`
 		);
 		console.log(`seeded in ${(seeded.ms / 1000).toFixed(1)} s; popularity recomputed in ${ms(refresh.ms)}; ${JSON.stringify(counts)}`);
 
@@ -259,7 +263,9 @@ async function main(): Promise<void> {
 		const baselines: [string, SQL][] = [
 			[
 				'baseline: popular aggregated per read',
-				sql`SELECT p.id, p.title, count(pp.user_id) AS players, (SELECT count(*) FROM preset_favorites f WHERE f.preset_id = p.id) AS favs FROM presets p LEFT JOIN preset_players pp ON pp.preset_id = p.id AND pp.last_played_at >= ${cut} WHERE p.listed GROUP BY p.seq ORDER BY players DESC, favs DESC, p.published_at DESC, p.seq DESC LIMIT 25`
+				sql`SELECT p.id, p.title, count(pp.user_id) AS players, (SELECT count(*) FROM preset_favorites f WHERE f.preset_id = p.id) AS favs
+					FROM presets p LEFT JOIN preset_players pp ON pp.preset_id = p.id AND pp.last_played_at >= ${cut}
+					WHERE p.listed GROUP BY p.seq ORDER BY players DESC, favs DESC, p.published_at DESC, p.seq DESC LIMIT 25`
 			],
 			[
 				'baseline: search "zzzzqqq" as LIKE',

@@ -262,7 +262,8 @@ async function main() {
 			const ftsMs = performance.now() - t - genMs;
 			if (!reuse)
 				console.log(
-					`index build, FTS (sections + trigram + words + queue, ${INSERT_BATCH}/transaction): ${(SECTIONS / (ftsMs / 1000)).toFixed(0)} sections/s (${(ftsMs / 1000).toFixed(1)} s)`
+					`index build, FTS (sections + trigram + words + queue, ${INSERT_BATCH}/transaction): ${(SECTIONS / (ftsMs / 1000)).toFixed(0)} \
+sections/s (${(ftsMs / 1000).toFixed(1)} s)`
 				);
 
 			t = performance.now();
@@ -280,7 +281,8 @@ async function main() {
 			const vecMs = performance.now() - t;
 			if (!reuse)
 				console.log(
-					`index build, vectors (embed + F32_BLOB + DiskANN, ${EMBED_BATCH}/transaction): ${(result.embedded / (vecMs / 1000)).toFixed(0)} sections/s (${(vecMs / 1000).toFixed(1)} s)`
+					`index build, vectors (embed + F32_BLOB + DiskANN, ${EMBED_BATCH}/transaction): ${(result.embedded / (vecMs / 1000)).toFixed(0)} \
+sections/s (${(vecMs / 1000).toFixed(1)} s)`
 				);
 			const file = path.join(dir, 'sessions', `${id}.db`);
 			const size = ['', '-wal'].reduce((sum, suffix) => sum + (statSync(file + suffix, { throwIfNoEntry: false })?.size ?? 0), 0);

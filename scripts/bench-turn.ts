@@ -136,7 +136,11 @@ async function main() {
 		await sessions.use(p.sessionId, (s) => seedSession(s));
 		countTokensO200k('warm up'); // loads the o200k ranks (about a second) before anything is timed
 		console.log(
-			`turn bench: ${HISTORY} committed turns, then ${TURNS} measured with o200k and ${TURNS} with the estimator; KANTERA_CHECKPOINT_TOKENS=${cfg.engine.memory.checkpointTokens}, KANTERA_WINDOW_EXCHANGES=${cfg.engine.memory.windowExchanges}, embeddings ${cfg.embeddings.provider} (${cfg.embeddings.dimensions ?? '?'} dims); PRAGMA synchronous=${SYNC_NORMAL ? 'NORMAL' : 'FULL (production default)'}; Node ${process.version}`
+			`turn bench: ${HISTORY} committed turns, then ${TURNS} measured with o200k and ${TURNS} with the \
+estimator; KANTERA_CHECKPOINT_TOKENS=${cfg.engine.memory.checkpointTokens}, \
+KANTERA_WINDOW_EXCHANGES=${cfg.engine.memory.windowExchanges}, \
+embeddings ${cfg.embeddings.provider} (${cfg.embeddings.dimensions ?? '?'} dims); \
+PRAGMA synchronous=${SYNC_NORMAL ? 'NORMAL' : 'FULL (production default)'}; Node ${process.version}`
 		);
 
 		let index = 0;
@@ -243,7 +247,8 @@ async function main() {
 		);
 		console.log(`checkpoints during the measured turns: ${a.checkpoints} (o200k), ${b.checkpoints} (estimator)`);
 		console.log(
-			`target p95 ≤ ${TARGET_P95_MS} ms: ${a.overhead.p95 <= TARGET_P95_MS ? 'met' : 'MISSED'} (o200k), ${b.overhead.p95 <= TARGET_P95_MS ? 'met' : 'MISSED'} (estimator)`
+			`target p95 ≤ ${TARGET_P95_MS} ms: ${a.overhead.p95 <= TARGET_P95_MS ? 'met' : 'MISSED'} (o200k), ${b.overhead.p95 <= TARGET_P95_MS ? 'met' : 'MISSED'} \
+(estimator)`
 		);
 
 		const profile = await sessions.use(p.sessionId, (s) => componentProfile(s, deps, p.userId, script));
@@ -330,11 +335,11 @@ async function componentProfile(s: SessionDb, deps: Deps, userId: string, script
 	const cfg = deps.config;
 	const out: [string, Latency][] = [];
 	const mission = (await readMission(s.db)) ?? '';
-	const head = await loadHead(s.db);
+	const head = await loadHead(s.db, cfg);
 	const history = await historySinceCheckpoint(s.db);
 	const turn = script.turn(3);
 	out.push(['readSettings + readMission', await timeIt(REPS, async () => [await readSettings(s.db, cfg), await readMission(s.db)])]);
-	out.push(['loadHead (summary, toc, state, journal)', await timeIt(REPS, () => loadHead(s.db))]);
+	out.push(['loadHead (summary, toc, state, journal)', await timeIt(REPS, () => loadHead(s.db, cfg))]);
 	out.push([`historySinceCheckpoint (${history.length} exchanges)`, await timeIt(REPS, () => historySinceCheckpoint(s.db))]);
 	out.push(['checkpointDue (stored token counts)', await timeIt(REPS, () => checkpointDue(history, cfg.engine.memory, countTokensO200k))]);
 	out.push([

@@ -172,7 +172,8 @@ async function main() {
 			anchors.close();
 			const r10 = (sys: System) => (own[sys].row('all')?.at[1] ?? 0).toFixed(1);
 			console.log(
-				`  ${conv.id}: ${conv.turns.length} turns, ${conv.questions.length} questions; R@10 recall ${r10('recall')}, strong ${r10('strong')}, plain ${r10('plain')} (${((performance.now() - started) / 1000).toFixed(1)} s)`
+				`  ${conv.id}: ${conv.turns.length} turns, ${conv.questions.length} questions; R@10 \
+recall ${r10('recall')}, strong ${r10('strong')}, plain ${r10('plain')} (${((performance.now() - started) / 1000).toFixed(1)} s)`
 			);
 		}
 	} finally {
@@ -210,9 +211,9 @@ async function main() {
 		`unrelated questions answered with nothing (cut-offs on): ${emptyUnrelated.map((n) => `${n}/${unrelated.length}`).join(', ')} per conversation`
 	);
 	const sorted = [...latencies].sort((a, b) => a - b);
-	console.log(
-		`per question (recall + both anchors): p50 ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, p95 ${sorted[Math.floor(sorted.length * 0.95)]?.toFixed(1)} ms`
-	);
+	const p50 = sorted[Math.floor(sorted.length / 2)]?.toFixed(1);
+	const p95 = sorted[Math.floor(sorted.length * 0.95)]?.toFixed(1);
+	console.log(`per question (recall + both anchors): p50 ${p50} ms, p95 ${p95} ms`);
 	const showMisses = Number(args.misses);
 	if (showMisses > 0)
 		console.log(`\nquestions where recall@10 < strong anchor (${misses.length}):\n${misses.slice(0, showMisses).join('\n')}`);

@@ -101,8 +101,8 @@ async function main() {
 				embedder: args['keyword-only'] ? undefined : embedder
 			};
 			console.log(
-				`recall eval: ${sections.length} sections, ${queries.length} queries, embedder ${embedder.id} (${embedder.dimensions} dims, floor ${embedder.similarityFloor})` +
-					`${args['no-cutoff'] ? ', no cutoff' : ''}${args['keyword-only'] ? ', keyword only' : ''}`
+				`recall eval: ${sections.length} sections, ${queries.length} queries, embedder ${embedder.id} (${embedder.dimensions} dims, \
+floor ${embedder.similarityFloor})` + `${args['no-cutoff'] ? ', no cutoff' : ''}${args['keyword-only'] ? ', keyword only' : ''}`
 			);
 
 			const groups = new Map<string, { n: number; sums: number[] }>();

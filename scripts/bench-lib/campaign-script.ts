@@ -32,17 +32,17 @@ export interface FactPlan {
 	askAt: number;
 }
 
-export const SIZES = {
+const SIZES = {
 	en: { player: [20, 200], gm: [300, 1500] },
 	ja: { player: [10, 100], gm: [150, 700] }
 } as const;
 /** Turns per language stretch; every JA_EVERY-th stretch is Japanese. */
-export const LANGUAGE_STRETCH = 25;
-export const JA_EVERY = 5;
+const LANGUAGE_STRETCH = 25;
+const JA_EVERY = 5;
 /** One turn in TOOL_EVERY calls a tool (so it makes two LLM calls). */
-export const TOOL_EVERY = 4;
+const TOOL_EVERY = 4;
 /** Checkpoint summaries: the GM rewrites them whole, so they stay this size however long the campaign. */
-export const SUMMARY_CHARS = [1200, 2400] as const;
+const SUMMARY_CHARS = [1200, 2400] as const;
 
 const NAMES = ['Bram', 'Mira', 'Oswin', 'Tarrow', 'Ilse', 'Kestrel', 'Vey', 'Corwin', 'Anneke', 'Rusk'];
 const PLACES = [
@@ -95,7 +95,8 @@ function enGm(rnd: Rng, chars: number): string {
 		chars,
 		() =>
 			rnd() < 0.3
-				? `"${pick(rnd, ['Not here', 'You are late', 'Keep your voice down', 'I saw nothing', 'Ask the harbourmaster'])}," ${pick(rnd, NAMES)} says, glancing toward ${pick(rnd, PLACES)}.`
+				? `"${pick(rnd, ['Not here', 'You are late', 'Keep your voice down', 'I saw nothing', 'Ask the harbourmaster'])}," ${pick(rnd, NAMES)} says, \
+glancing toward ${pick(rnd, PLACES)}.`
 				: `${pick(rnd, NAMES)} ${pick(rnd, VERBS)} ${pick(rnd, THINGS)} by ${pick(rnd, PLACES)}. ${pick(rnd, MOODS)}`,
 		' '
 	);

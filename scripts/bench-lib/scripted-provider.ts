@@ -36,11 +36,11 @@ export interface ScriptedProviderOptions {
 }
 
 /** Streamed text arrives in pieces of this size, as a vendor's deltas would (the engine coalesces them). */
-export const DELTA_CHARS = 64;
+const DELTA_CHARS = 64;
 /** The first-call text of a turn that calls a tool. */
 const TOOL_PREAMBLE = 'One moment.';
 
-export function operatorCheckpoint(messages: readonly LlmMessage[]): boolean {
+function operatorCheckpoint(messages: readonly LlmMessage[]): boolean {
 	const lastUser = [...messages].reverse().find((m) => m.role === 'user');
 	return lastUser?.content.startsWith('[OPERATOR') ?? false;
 }

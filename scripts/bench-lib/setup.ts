@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { parseConfig, type Config } from '../../src/lib/server/config';
+import { configureLog } from '../../src/lib/server/ops';
 import type { Language } from '../../src/lib/types/settings';
 import { newId, sessionSchema, type SessionDb, type SessionDbPool } from '../../src/lib/server/db';
 import { documents, state } from '../../src/lib/server/records';
@@ -29,22 +30,32 @@ export function tempDataDir(prefix: string): { dir: string; remove: () => void }
 	return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * The app's configuration for a bench. Its log lines (one a turn, one a request) would bury the bench's
+ * own output, so the level is `warn` (warnings and errors only) unless the run sets KANTERA_LOG_LEVEL
+ * (`KANTERA_LOG_LEVEL=info npm run bench:turn` shows them); KANTERA_LOG_FORMAT is taken from the run too.
+ */
 export function benchConfig(dir: string, env: Record<string, string> = {}): Config {
-	return parseConfig({
+	const cfg = parseConfig({
 		KANTERA_DATA_DIR: dir,
 		KANTERA_LLM_PROVIDER: 'openai',
 		KANTERA_LLM_MODEL: BENCH_MODEL,
 		OPENAI_API_KEY: 'sk-bench-never-sent',
 		// Hundreds of turns by one user in one day: the free-turn quota is not what is measured.
 		KANTERA_FREE_TURNS_PER_DAY: '0',
+		KANTERA_LOG_LEVEL: process.env.KANTERA_LOG_LEVEL ?? 'warn',
+		...(process.env.KANTERA_LOG_FORMAT === undefined ? {} : { KANTERA_LOG_FORMAT: process.env.KANTERA_LOG_FORMAT }),
 		...env
 	});
+	// As createApp does with it; bench:turn and bench:gallery build their parts without createApp.
+	configureLog({ format: cfg.ops.logFormat, level: cfg.ops.logLevel });
+	return cfg;
 }
 
 const WORLD_BEHAVIOUR = 'Keep the tone of a gaslit harbour mystery. Clues are fair; NPCs lie only with a reason.';
 
 /** A world document of a dozen sections, so the context carries a realistic table of contents. */
-export const WORLD_DOCUMENT = [
+const WORLD_DOCUMENT = [
 	'# Saltmere',
 	'A harbour city of canals, gaslight and fog, ruled by the Guild of Lanterns.',
 	...[

@@ -30,7 +30,7 @@ export const CATEGORY_NAMES: Readonly<Record<number, string>> = {
 };
 export const CATEGORY_ORDER = [4, 1, 2, 3, 5] as const;
 
-export interface LocomoTurn {
+interface LocomoTurn {
 	ref: string;
 	speaker: string;
 	/** The record body the protocol prescribes. */
@@ -38,7 +38,7 @@ export interface LocomoTurn {
 	session: number;
 }
 
-export interface LocomoQuestion {
+interface LocomoQuestion {
 	question: string;
 	category: number;
 	/** Evidence dia_ids found in the conversation, in order, without repeats. */
@@ -51,7 +51,7 @@ export interface LocomoConversation {
 	questions: LocomoQuestion[];
 }
 
-export function turnBody(t: { speaker: string; text: string; blip_caption?: string | null | undefined }): string {
+function turnBody(t: { speaker: string; text: string; blip_caption?: string | null | undefined }): string {
 	return `${t.speaker} said, "${t.text}"${t.blip_caption ? ` and shared ${t.blip_caption}` : ''}`;
 }
 

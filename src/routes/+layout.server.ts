@@ -1,5 +1,4 @@
 import { getApp } from '$lib/server/app';
-import { LLM_SETUP_HINT } from '$lib/server/config';
 import { turnsToday } from '$lib/server/tiers';
 import type { LayoutServerLoad } from './$types';
 
@@ -14,6 +13,6 @@ export const load: LayoutServerLoad = async ({ locals }) => {
 		// The UI language: the nav's switch (cookie), else the browser's (see handleLanguage).
 		language: locals.language ?? 'en',
 		// Said plainly on every page of a signed-in user: without a provider no turn can be played.
-		llmSetupHint: locals.user && !config.llm.configured ? LLM_SETUP_HINT : null
+		llmMissing: locals.user !== null && !config.llm.configured
 	};
 };

@@ -30,4 +30,5 @@ test('sign-up, session title and token name forms answer a control character wit
 	await expect(
 		page.getByText('The token name contains a control character (such as NUL); only tabs and line breaks are allowed.')
 	).toBeVisible();
+	await page.screenshot({ path: 'test-results/control-characters/token-name.png', fullPage: true });
 });

@@ -12,7 +12,9 @@ const SHOTS = 'test-results/play/screens';
 test('without an LLM the input is disabled and says why', async ({ page }) => {
 	await signUp(page, uniqueName('nollmplay'));
 	await createSession(page, 'No GM here', /Empty world/);
-	await expect(page.getByRole('status').filter({ hasText: 'No LLM provider is configured.' })).toBeVisible();
+	const notice = page.getByRole('status').filter({ hasText: 'No LLM provider is configured.' });
+	await expect(notice).toContainText('Set OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama');
+	await page.screenshot({ path: `${SHOTS}/desktop-en-no-llm.png` });
 	const input = page.getByLabel('What do you do?');
 	await expect(input).toBeDisabled();
 	await expect(input).toHaveAccessibleDescription(/no LLM provider configured/);
@@ -22,44 +24,46 @@ test('without an LLM the input is disabled and says why', async ({ page }) => {
 	await expect(page.getByTestId('text-window')).toContainText('The story begins with your first line.');
 });
 
-test('Create opens the new session on its title card, then the prologue tells the premise and brings the characters present on stage, with no LLM call', async ({
-	page
-}) => {
-	// Whole paragraphs: one Enter a paragraph.
-	await page.addInitScript(() => localStorage.setItem('kantera.reader', JSON.stringify({ speed: 'instant' })));
-	await signUp(page, uniqueName('prologue'));
-	await createSession(page, 'Salt and fog', /Vesca/);
-	const card = page.getByTestId('title-card');
-	await expect(card.getByRole('heading', { name: 'Vesca of the Black Salt' })).toBeVisible();
-	await expect(card).toContainText('A sellsword, a city of thieves and priests, and sorcery that always takes its price.');
-	await expect(card.getByRole('link', { name: 'Start' })).toBeFocused();
-	await page.screenshot({ path: `${SHOTS}/desktop-en-title.png` });
+test(
+	'Create opens the new session on its title card, then the prologue tells the premise and brings the ' +
+		'characters present on stage, with no LLM call',
+	async ({ page }) => {
+		// Whole paragraphs: one Enter a paragraph.
+		await page.addInitScript(() => localStorage.setItem('kantera.reader', JSON.stringify({ speed: 'instant' })));
+		await signUp(page, uniqueName('prologue'));
+		await createSession(page, 'Salt and fog', /Vesca/);
+		const card = page.getByTestId('title-card');
+		await expect(card.getByRole('heading', { name: 'Vesca of the Black Salt' })).toBeVisible();
+		await expect(card).toContainText('A sellsword, a city of thieves and priests, and sorcery that always takes its price.');
+		await expect(card.getByRole('link', { name: 'Start' })).toBeFocused();
+		await page.screenshot({ path: `${SHOTS}/desktop-en-title.png` });
 
-	// Keyboard only from here: Enter starts, Enter reads on.
-	await page.keyboard.press('Enter');
-	await expect(card).toHaveCount(0);
-	const window = page.getByTestId('text-window');
-	await expect(window).toBeFocused();
-	await expect(page.getByTestId('line-text')).toHaveText(/^Vesca is a walled port of thieves/);
-	await expect(page.locator('[data-scene]').first()).toHaveAttribute('data-kind', 'interior');
-	await expect(page.getByTestId('place-name')).toHaveText('The Crooked Lantern');
-	await page.screenshot({ path: `${SHOTS}/desktop-en-prologue.png` });
-	for (let i = 0; i < 3; i++) await page.keyboard.press('Enter');
-	await expect(page.getByTestId('line-text')).toHaveText(/^The Crooked Lantern\. The low, smoky common room/);
-	await page.keyboard.press('Enter');
-	await expect(page.getByTestId('line-text')).toHaveText('Mirela — Keeper of the Crooked Lantern tavern.');
-	await expect(page.locator('[data-slot="left"]')).toHaveAttribute('data-character', 'Mirela');
-	await page.keyboard.press('Enter');
-	await expect(page.getByTestId('line-text')).toHaveText('Sefa — Young thief of the Grey Hands.');
-	await expect(page.locator('[data-slot="right"]')).toHaveAttribute('data-character', 'Sefa');
-	// The screen reader hears each paragraph once it is complete.
-	await expect(page.getByTestId('announcement')).toHaveText('Sefa — Young thief of the Grey Hands.');
-	await page.screenshot({ path: `${SHOTS}/desktop-en-prologue-cast.png` });
-	// The prologue is in the play log (and the backlog) like any reply.
-	const response = await page.request.get(`${new URL(page.url()).pathname.replace('/sessions/', '/api/v1/sessions/')}/messages`);
-	const log = v.parse(v.object({ messages: v.array(v.object({ role: v.string() })) }), await response.json());
-	expect(log.messages.map((m) => m.role)).toEqual(['gm']);
-});
+		// Keyboard only from here: Enter starts, Enter reads on.
+		await page.keyboard.press('Enter');
+		await expect(card).toHaveCount(0);
+		const window = page.getByTestId('text-window');
+		await expect(window).toBeFocused();
+		await expect(page.getByTestId('line-text')).toHaveText(/^Vesca is a walled port of thieves/);
+		await expect(page.locator('[data-scene]').first()).toHaveAttribute('data-kind', 'interior');
+		await expect(page.getByTestId('place-name')).toHaveText('The Crooked Lantern');
+		await page.screenshot({ path: `${SHOTS}/desktop-en-prologue.png` });
+		for (let i = 0; i < 3; i++) await page.keyboard.press('Enter');
+		await expect(page.getByTestId('line-text')).toHaveText(/^The Crooked Lantern\. The low, smoky common room/);
+		await page.keyboard.press('Enter');
+		await expect(page.getByTestId('line-text')).toHaveText('Mirela — Keeper of the Crooked Lantern tavern.');
+		await expect(page.locator('[data-slot="left"]')).toHaveAttribute('data-character', 'Mirela');
+		await page.keyboard.press('Enter');
+		await expect(page.getByTestId('line-text')).toHaveText('Sefa — Young thief of the Grey Hands.');
+		await expect(page.locator('[data-slot="right"]')).toHaveAttribute('data-character', 'Sefa');
+		// The screen reader hears each paragraph once it is complete.
+		await expect(page.getByTestId('announcement')).toHaveText('Sefa — Young thief of the Grey Hands.');
+		await page.screenshot({ path: `${SHOTS}/desktop-en-prologue-cast.png` });
+		// The prologue is in the play log (and the backlog) like any reply.
+		const response = await page.request.get(`${new URL(page.url()).pathname.replace('/sessions/', '/api/v1/sessions/')}/messages`);
+		const log = v.parse(v.object({ messages: v.array(v.object({ role: v.string() })) }), await response.json());
+		expect(log.messages.map((m) => m.role)).toEqual(['gm']);
+	}
+);
 
 test('a Japanese story in an English UI is marked lang="ja", and the Japanese UI opens the same way', async ({ page }) => {
 	await signUp(page, uniqueName('langja'));
@@ -80,10 +84,18 @@ test('a Japanese story in an English UI is marked lang="ja", and the Japanese UI
 	await page.getByLabel('Display language').selectOption('ja');
 	await page.getByRole('button', { name: 'Change', exact: true }).click();
 	await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+	// The notice of the missing provider, what to set included, is in the reader's language too.
+	const notice = page.getByRole('status').filter({ hasText: 'LLM プロバイダーが設定されていません。' });
+	await expect(notice).toContainText('OPENAI_API_KEY（Ollama など OpenAI 互換のサーバーなら OPENAI_BASE_URL と KANTERA_LLM_MODEL）');
+	await expect(notice).not.toContainText('Set OPENAI_API_KEY');
+	await page.screenshot({ path: `${SHOTS}/home-ja-no-llm.png` });
 	await page.getByRole('link', { name: '鉄の霧', exact: true }).click();
 	await expect(page.getByTestId('title-card').getByRole('link', { name: 'はじめる' })).toBeFocused();
 	await page.screenshot({ path: `${SHOTS}/desktop-ja-title.png` });
 	await page.keyboard.press('Enter');
 	await expect(page.getByRole('navigation', { name: 'クイックメニュー' }).getByRole('link', { name: 'ログ' })).toBeVisible();
+	await expect(page.getByRole('status').filter({ hasText: 'LLM プロバイダーが設定されていません。' })).toContainText(
+		'KANTERA_LLM_PROVIDER で選びます'
+	);
 	await page.screenshot({ path: `${SHOTS}/desktop-ja-prologue.png` });
 });

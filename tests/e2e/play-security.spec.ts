@@ -62,72 +62,74 @@ async function messages(page: Page, id: string): Promise<unknown[]> {
 	return v.parse(Messages, await (await page.request.get(`/api/v1/sessions/${id}/messages`)).json()).messages;
 }
 
-test('a turn plays under the CSP: title card and prologue, SSE, placeholders and images, log, drawers, settings, help and menu, with no violation reported', async ({
-	page
-}) => {
-	const { violations, consoleErrors } = await watchPolicy(page);
-	await instantText(page);
-	await signUp(page, uniqueName('csp'));
-	// A world with a title card and a prologue: its pictures and the cast on stage load under the policy too.
-	await startGame(page, 'Gate under policy', 'Vesca');
+test(
+	'a turn plays under the CSP: title card and prologue, SSE, placeholders and images, log, drawers, ' +
+		'settings, help and menu, with no violation reported',
+	async ({ page }) => {
+		const { violations, consoleErrors } = await watchPolicy(page);
+		await instantText(page);
+		await signUp(page, uniqueName('csp'));
+		// A world with a title card and a prologue: its pictures and the cast on stage load under the policy too.
+		await startGame(page, 'Gate under policy', 'Vesca');
 
-	const response = await page.reload();
-	const headers = response?.headers() ?? {};
-	const csp = headers['content-security-policy'] ?? '';
-	expect(csp).toMatch(/script-src 'self' 'nonce-[^']+'/);
-	expect(csp).toContain("frame-ancestors 'none'");
-	expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
-	expect(headers['x-content-type-options']).toBe('nosniff');
-	expect(headers['referrer-policy']).toBe('same-origin');
-	expect(headers['permissions-policy']).toContain('camera=()');
-	expect(headers['x-frame-options']).toBe('DENY');
-	// Plain http: no HSTS (readme-start.spec.ts checks it is sent for an https ORIGIN).
-	expect(headers['strict-transport-security']).toBeUndefined();
-	await readToEnd(page);
+		const response = await page.reload();
+		const headers = response?.headers() ?? {};
+		const csp = headers['content-security-policy'] ?? '';
+		expect(csp).toMatch(/script-src 'self' 'nonce-[^']+'/);
+		expect(csp).toContain("frame-ancestors 'none'");
+		expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+		expect(headers['x-content-type-options']).toBe('nosniff');
+		expect(headers['referrer-policy']).toBe('same-origin');
+		expect(headers['permissions-policy']).toContain('camera=()');
+		expect(headers['x-frame-options']).toBe('DENY');
+		// Plain http: no HSTS (readme-start.spec.ts checks it is sent for an https ORIGIN).
+		expect(headers['strict-transport-security']).toBeUndefined();
+		await readToEnd(page);
 
-	await input(page).fill('I walk up to the north gate. #gate');
-	await page.getByRole('button', { name: 'Send' }).click();
-	await expect(page.getByTestId('line-text')).toHaveText('Fog hangs over the north gate.');
-	await expect(page.locator('.stage [data-scene]')).toHaveAttribute('data-scene', 'North Gate', { timeout: 15_000 });
-	await expect(page.getByRole('button', { name: 'Stop' })).toHaveAttribute('aria-disabled', 'true', { timeout: 20_000 });
-	await page.getByTestId('text-window').click();
-	await expect(page.getByTestId('speaker')).toHaveText('Bram');
-	const left = page.locator('[data-slot="left"]');
-	await expect(left).toHaveAttribute('data-image', 'ready', { timeout: 20_000 });
-	await expect(left.locator('img')).toHaveJSProperty('complete', true);
-	expect(await left.locator('img').evaluate((img) => (img instanceof HTMLImageElement ? img.naturalWidth : 0))).toBeGreaterThan(0);
+		await input(page).fill('I walk up to the north gate. #gate');
+		await page.getByRole('button', { name: 'Send' }).click();
+		await expect(page.getByTestId('line-text')).toHaveText('Fog hangs over the north gate.');
+		await expect(page.locator('.stage [data-scene]')).toHaveAttribute('data-scene', 'North Gate', { timeout: 15_000 });
+		await expect(page.getByRole('button', { name: 'Stop' })).toHaveAttribute('aria-disabled', 'true', { timeout: 20_000 });
+		await page.getByTestId('text-window').click();
+		await expect(page.getByTestId('speaker')).toHaveText('Bram');
+		const left = page.locator('[data-slot="left"]');
+		await expect(left).toHaveAttribute('data-image', 'ready', { timeout: 20_000 });
+		await expect(left.locator('img')).toHaveJSProperty('complete', true);
+		expect(await left.locator('img').evaluate((img) => (img instanceof HTMLImageElement ? img.naturalWidth : 0))).toBeGreaterThan(0);
 
-	// The log puts a past line on the stage; back to the story.
-	await page.keyboard.press('l');
-	await page
-		.getByRole('dialog', { name: 'Backlog' })
-		.getByRole('option', { name: /Halt! Who goes there\?/ })
-		.click();
-	await page.getByRole('button', { name: 'Back to the story' }).click();
-	// Every drawer and overlay, each of which loads its records through the API.
-	const hud = page.getByRole('navigation', { name: 'Records and menu' });
-	for (const name of ['State', 'Journal', 'Documents']) {
-		await hud.getByRole('link', { name, exact: true }).click();
-		await expect(page.getByRole('dialog', { name })).toBeVisible();
-		await page.screenshot({ path: `${SHOTS}/drawer-${name.toLowerCase()}.png` });
+		// The log puts a past line on the stage; back to the story.
+		await page.keyboard.press('l');
+		await page
+			.getByRole('dialog', { name: 'Backlog' })
+			.getByRole('option', { name: /Halt! Who goes there\?/ })
+			.click();
+		await page.getByRole('button', { name: 'Back to the story' }).click();
+		// Every drawer and overlay, each of which loads its records through the API.
+		const hud = page.getByRole('navigation', { name: 'Records and menu' });
+		for (const name of ['State', 'Journal', 'Documents']) {
+			await hud.getByRole('link', { name, exact: true }).click();
+			await expect(page.getByRole('dialog', { name })).toBeVisible();
+			await page.screenshot({ path: `${SHOTS}/drawer-${name.toLowerCase()}.png` });
+			await page.keyboard.press('Escape');
+			await expect(page.getByRole('dialog')).toHaveCount(0);
+		}
+		await page.getByRole('navigation', { name: 'Quick menu' }).getByRole('link', { name: 'Settings' }).click();
+		const settings = page.getByRole('dialog', { name: 'Settings' });
+		await expect(settings.getByRole('heading', { name: 'Screen language' })).toBeVisible();
+		await page.screenshot({ path: `${SHOTS}/settings.png` });
 		await page.keyboard.press('Escape');
-		await expect(page.getByRole('dialog')).toHaveCount(0);
-	}
-	await page.getByRole('navigation', { name: 'Quick menu' }).getByRole('link', { name: 'Settings' }).click();
-	const settings = page.getByRole('dialog', { name: 'Settings' });
-	await expect(settings.getByRole('heading', { name: 'Screen language' })).toBeVisible();
-	await page.screenshot({ path: `${SHOTS}/settings.png` });
-	await page.keyboard.press('Escape');
-	await page.keyboard.press('?');
-	await expect(page.getByRole('dialog', { name: 'Keys and controls' })).toBeVisible();
-	await page.keyboard.press('Escape');
-	await page.keyboard.press('Escape');
-	await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
-	await page.screenshot({ path: `${SHOTS}/play-under-csp.png` });
+		await page.keyboard.press('?');
+		await expect(page.getByRole('dialog', { name: 'Keys and controls' })).toBeVisible();
+		await page.keyboard.press('Escape');
+		await page.keyboard.press('Escape');
+		await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
+		await page.screenshot({ path: `${SHOTS}/play-under-csp.png` });
 
-	expect(violations).toEqual([]);
-	expect(consoleErrors).toEqual([]);
-});
+		expect(violations).toEqual([]);
+		expect(consoleErrors).toEqual([]);
+	}
+);
 
 test('the turn form refuses a control character with a message and sends nothing', async ({ page }) => {
 	await signUp(page, uniqueName('nulturn'));

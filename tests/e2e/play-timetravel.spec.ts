@@ -4,6 +4,7 @@
  * a screenshot of each in both languages and both sizes for a person to look at.
  */
 import { test, expect, type Page } from '@playwright/test';
+import * as v from 'valibot';
 import { uniqueName, signUp, createSession, sessionIdOf } from './helpers';
 
 const SHOTS = 'test-results/play/timetravel';
@@ -11,9 +12,13 @@ const SHOTS = 'test-results/play/timetravel';
 const input = (page: Page) => page.locator('#turn-input');
 const actions = (page: Page) => page.getByTestId('last-turn-actions');
 
+/** Advances the reader (Enter) until the input is back: as many lines as the screen holds, however late they arrive. */
 async function readToEnd(page: Page): Promise<void> {
-	for (let i = 0; i < 40 && !(await input(page).isVisible()); i++) await page.keyboard.press('Enter');
-	await expect(input(page)).toBeVisible({ timeout: 20_000 });
+	await expect(async () => {
+		if (await input(page).isVisible()) return;
+		await page.keyboard.press('Enter');
+		await expect(input(page)).toBeVisible({ timeout: 500 });
+	}).toPass({ timeout: 20_000 });
 }
 
 async function say(page: Page, text: string): Promise<void> {
@@ -25,15 +30,39 @@ async function say(page: Page, text: string): Promise<void> {
 	await readToEnd(page);
 }
 
+const Messages = v.object({ messages: v.array(v.object({ role: v.string(), body: v.string(), turnId: v.nullish(v.string()) })) });
+
+/** The session's log, oldest first. */
+async function messages(page: Page): Promise<v.InferOutput<typeof Messages>['messages']> {
+	const res = await page.request.get(`/api/v1/sessions/${sessionIdOf(page)}/messages`);
+	return v.parse(Messages, await res.json()).messages;
+}
+
 /** The player's lines in the backlog, oldest first. */
 async function playerLines(page: Page): Promise<string[]> {
-	const res = await page.request.get(`/api/v1/sessions/${sessionIdOf(page)}/messages`);
-	const body: unknown = await res.json();
-	if (typeof body !== 'object' || body === null || !('messages' in body) || !Array.isArray(body.messages))
-		throw new Error('unexpected messages page');
-	return body.messages.flatMap((m: unknown) =>
-		typeof m === 'object' && m !== null && 'role' in m && 'body' in m && m.role === 'player' ? [String(m.body)] : []
-	);
+	return (await messages(page)).flatMap((m) => (m.role === 'player' ? [m.body] : []));
+}
+
+/** The turn of the last exchange when it is complete (the player's line and the GM's reply of one turn), else null. */
+async function lastExchange(page: Page): Promise<{ turnId: string; line: string } | null> {
+	const [player, gm] = (await messages(page)).slice(-2);
+	if (player?.role !== 'player' || gm?.role !== 'gm' || !player.turnId || player.turnId !== gm.turnId) return null;
+	return { turnId: player.turnId, line: player.body };
+}
+
+/** Waits until the last exchange is `line` answered in a turn other than `replaced`, and reads the screen to its end. */
+async function settled(page: Page, line: string, replaced: string | undefined): Promise<void> {
+	await expect
+		.poll(
+			async () => {
+				const last = await lastExchange(page);
+				return last !== null && last.line === line && last.turnId !== replaced;
+			},
+			{ timeout: 20_000 }
+		)
+		.toBe(true);
+	await expect(actions(page)).toBeVisible({ timeout: 20_000 });
+	await readToEnd(page);
 }
 
 test('undo, reroll and edit the last turn; save, quick save and load a slot as a new session', async ({ page }) => {
@@ -64,15 +93,14 @@ test('undo, reroll and edit the last turn; save, quick save and load a slot as a
 	await expect(edit).toHaveValue('I look around.');
 	await edit.fill('I open the door.');
 	await page.getByRole('button', { name: 'Send instead' }).click();
-	await expect.poll(() => playerLines(page), { timeout: 20_000 }).toEqual(['I open the door.']);
-	await page.waitForLoadState('load');
-	await expect(actions(page)).toBeVisible({ timeout: 20_000 });
+	await settled(page, 'I open the door.', undefined);
+	expect(await playerLines(page)).toEqual(['I open the door.']);
 
-	// Reroll: the same line once more, the old reply replaced.
+	// Reroll: the same line once more, the old reply replaced (by a new turn's).
+	const edited = await lastExchange(page);
 	await actions(page).getByRole('button', { name: 'Reroll' }).click();
-	await expect.poll(() => playerLines(page), { timeout: 20_000 }).toEqual(['I open the door.']);
-	await page.waitForLoadState('load');
-	await expect(actions(page)).toBeVisible({ timeout: 20_000 });
+	await settled(page, 'I open the door.', edited?.turnId);
+	expect(await playerLines(page)).toEqual(['I open the door.']);
 
 	// Save into a named slot; the list shows the turn and the last line.
 	const quick = page.getByRole('navigation', { name: 'Quick menu' });

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
-import { PASSWORD, sessionIdOf, signIn, signUp, uniqueName } from './helpers';
+import { PASSWORD, sessionIdOf, setValue, signIn, signUp, uniqueName } from './helpers';
 import { spawnSync } from 'node:child_process';
 
 const SHOTS = 'test-results/usage';
@@ -209,4 +209,16 @@ test('the operator pages speak Japanese, and at 1,100 px the header shows an adm
 	await expect(page.getByText('トークン「ノートPC」を作成しました。')).toBeVisible();
 	await expect(page.getByRole('button', { name: 'ノートPC を無効にする' })).toBeVisible();
 	await page.screenshot({ path: `${SHOTS}/tokens-ja.png`, fullPage: true });
+	// The server's field errors are in the reader's language too: a control character the browser lets through, and
+	// (with the browser's own checks off, as a client without them) too many days.
+	await setValue(page, '名前', 'ノート\u0007');
+	await page.getByRole('button', { name: 'トークンを作成' }).click();
+	await expect(page.getByText('トークンの名前に制御文字（NUL など）が入っています。使えるのはタブと改行だけです。')).toBeVisible();
+	await page.getByLabel('名前').fill('CI');
+	await page.getByLabel('有効期限（日数。空欄なら無期限）').fill('4000');
+	await page.locator('form[action="?/create"]').evaluate((form) => form.setAttribute('novalidate', ''));
+	await page.getByRole('button', { name: 'トークンを作成' }).click();
+	await expect(page.getByText('有効期限は 3650 日までです。')).toBeVisible();
+	await expect(page.getByLabel('有効期限（日数。空欄なら無期限）')).toHaveAttribute('aria-invalid', 'true');
+	await page.screenshot({ path: `${SHOTS}/tokens-error-ja.png`, fullPage: true });
 });

@@ -38,6 +38,12 @@ const stop = (page: Page) => page.getByRole('button', { name: 'Stop' });
 const turnIdle = (page: Page) => expect(stop(page)).toHaveAttribute('aria-disabled', 'true', { timeout: 20_000 });
 const turnRunning = (page: Page) => expect(stop(page)).not.toHaveAttribute('aria-disabled', 'true');
 
+/** Lets the mock LLM (its own process, see playwright.config.ts) go on to a fault it holds for `key`. */
+async function releaseMockFault(page: Page, key: string): Promise<void> {
+	const res = await page.request.post(`http://127.0.0.1:${process.env.KANTERA_E2E_MOCK_PORT}/mock/release/${encodeURIComponent(key)}`);
+	expect(res.status()).toBe(200);
+}
+
 /** Creates a session in a world, starts it from its title card and reads the prologue to its end (keyboard only). */
 async function startGame(page: Page, title: string, world: RegExp): Promise<string> {
 	const id = await createSession(page, title, world);
@@ -159,7 +165,8 @@ test("the player's long line is shown whole at once, and the reply starts painti
 	await signUp(page, uniqueName('longline'));
 	// At the normal reading speed: the player's own line is never typed out again.
 	const id = await createSession(page, 'Long line', /Empty world/);
-	const line = `${'I draw my sabre, step between Sefa and the door, and tell the man in grey that he can leave now or be carried out, '.repeat(2)}and I mean it. #slow`;
+	const threat = 'I draw my sabre, step between Sefa and the door, and tell the man in grey that he can leave now or be carried out, ';
+	const line = `${threat.repeat(2)}and I mean it. #slow`;
 	expect(line.length).toBeGreaterThan(240);
 	// Every state of the window, as painted: what kind of line, its text, and whether the turn still ran.
 	await page.evaluate(() => {
@@ -228,6 +235,8 @@ test('a failed turn reverts a provisional entrance, records nothing, and offers 
 	await page.keyboard.press('Enter');
 	await expect(page.getByTestId('speaker')).toHaveText('Bram');
 	await expect(slot(page, 'left')).toHaveAttribute('data-character', 'Bram');
+	// Only now does the mock break the stream (it holds the break until this line is released).
+	await releaseMockFault(page, line);
 	const outcome = page.getByTestId('turn-outcome');
 	await expect(outcome).toHaveAttribute('data-status', 'failed', { timeout: 20_000 });
 	// Nothing of the failed turn stays: the stage is back as the prologue left it.

@@ -11,7 +11,7 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Variables a shell of someone following the README would not have set. */
 const SERVER_VARIABLES =
-	/^(KANTERA_|OPENAI_|ANTHROPIC_|ORIGIN$|PROTOCOL_HEADER$|HOST_HEADER$|PORT_HEADER$|ADDRESS_HEADER$|XFF_DEPTH$|BODY_SIZE_LIMIT$|IDLE_TIMEOUT$|HOST$|PORT$|SOCKET_PATH$)/;
+	/^(KANTERA_|OPENAI_|ANTHROPIC_)|^(ORIGIN|HOST|PORT|SOCKET_PATH|BODY_SIZE_LIMIT|IDLE_TIMEOUT|XFF_DEPTH|(PROTOCOL|HOST|PORT|ADDRESS)_HEADER)$/;
 const START_TIMEOUT_MS = 60_000;
 const POLL_MS = 200;
 /** A graceful stop waits for open connections; after this the group is killed. */

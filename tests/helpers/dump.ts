@@ -31,8 +31,15 @@ function cell(value: unknown): unknown {
 
 export type Dump = Record<string, unknown[][]>;
 
-export async function dumpSession(client: Client, opts: { excluded?: ReadonlySet<string> } = {}): Promise<Dump> {
+export interface DumpOptions {
+	excluded?: ReadonlySet<string>;
+	/** Columns dumped as null, by name (e.g. timestamps, when two databases written at different times are compared). */
+	masked?: (column: string) => boolean;
+}
+
+export async function dumpSession(client: Client, opts: DumpOptions = {}): Promise<Dump> {
 	const excluded = opts.excluded ?? DUMP_EXCLUDED;
+	const masked = opts.masked ?? (() => false);
 	const master = await client.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name");
 	const all = master.rows.map((r) => ({ name: sqlText(r.name), sql: sqlText(r.sql ?? '') }));
 	const virtual = all.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql)).map((t) => t.name);
@@ -42,7 +49,7 @@ export async function dumpSession(client: Client, opts: { excluded?: ReadonlySet
 		if (excluded.has(name) || name.startsWith('sqlite_') || name.startsWith('libsql_') || name.endsWith('_shadow')) continue;
 		if (virtual.some((vt) => name === vt || name.startsWith(`${vt}_`))) continue;
 		const rs = await client.execute(`SELECT rowid AS "__rowid", * FROM "${name}" ORDER BY rowid`);
-		dump[name] = rs.rows.map((r) => rs.columns.map((_, i) => cell(r[i])));
+		dump[name] = rs.rows.map((r) => rs.columns.map((column, i) => (masked(column) ? null : cell(r[i]))));
 	}
 	// What each full-text index holds, term by term with positions, through temporary vocabulary tables.
 	const tx = await client.transaction('write');

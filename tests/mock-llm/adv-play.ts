@@ -14,7 +14,9 @@
  *             request's system text (the GM-only mission) back, as some providers do;
  * - `#live`   stages Bram's entrance (paragraph 1) before writing, then streams the reply slowly, so
  *             the screen shows him on stage, lit, while the reply still streams;
- * - `#livefail` the same, but the upstream breaks in the middle of Bram's line (the first time);
+ * - `#livefail` the same, but the upstream breaks in the middle of Bram's line (the first time), once
+ *             the test has released the line (`POST /mock/release/{the player's line}`): the test sees
+ *             his entrance first, however slow the machine;
  * - `#choices` offers two choices with a short reply;
  * - `#face`   registers Bram with a "stern" expression sprite and has him speak "(stern)" and then
  *             "(angry)", which has no sprite of its own;
@@ -146,7 +148,8 @@ function harbour(followUp: boolean): ScriptedReply {
 }
 
 /** Bram is registered and his entrance staged before the text; the text streams slowly. */
-function live(followUp: boolean, request: RecordedRequest, fail: boolean): ScriptedReply {
+/** `fail`: the key that releases the break in Bram's line (none: the reply streams whole). */
+function live(followUp: boolean, request: RecordedRequest, fail: string | undefined): ScriptedReply {
 	if (!followUp) {
 		return {
 			toolCalls: [
@@ -169,10 +172,10 @@ function live(followUp: boolean, request: RecordedRequest, fail: boolean): Scrip
 		};
 	}
 	const frames = chunks(LIVE_REPLY, SLOW_CHUNK_CHARS);
-	if (!fail) return { text: frames, frameDelayMs: LIVE_FRAME_MS };
+	if (fail === undefined) return { text: frames, frameDelayMs: LIVE_FRAME_MS };
 	// Broken in the middle of Bram's line: his entrance has played, the reply never completes.
 	const inBramsLine = Math.ceil((LIVE_PARAGRAPHS[0]?.length ?? 0) / SLOW_CHUNK_CHARS) + LIVE_FAIL_AFTER_FRAMES;
-	return { text: frames, frameDelayMs: LIVE_FRAME_MS, fault: { kind: 'close-mid-stream', afterFrames: inBramsLine } };
+	return { text: frames, frameDelayMs: LIVE_FRAME_MS, fault: { kind: 'close-mid-stream', afterFrames: inBramsLine, untilReleased: fail } };
 }
 
 function choices(followUp: boolean): ScriptedReply {
@@ -209,9 +212,9 @@ export function advPlay(): MockHandler {
 		if (line.includes('#livefail')) {
 			const first = !failedOnce.has(line);
 			if (followUp) failedOnce.add(line);
-			return live(followUp, request, first);
+			return live(followUp, request, first ? line : undefined);
 		}
-		if (line.includes('#live')) return live(followUp, request, false);
+		if (line.includes('#live')) return live(followUp, request, undefined);
 		if (line.includes('#choices')) return choices(followUp);
 		if (line.includes('#face')) return face(followUp, request);
 		if (line.includes('#harbour')) return harbour(followUp);

@@ -100,7 +100,8 @@ export function checkOpenAiBody(raw: unknown): Checked<OpenAiBody> {
 		if (open.size > 0)
 			return {
 				ok: false,
-				message: `messages.${i}: an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id' (missing: ${[...open].join(', ')})`
+				message: `messages.${i}: an assistant message with 'tool_calls' must be followed by \
+tool messages responding to each 'tool_call_id' (missing: ${[...open].join(', ')})`
 			};
 		if (message.role === 'assistant') {
 			if (!message.tool_calls?.length && !message.content)

@@ -5,6 +5,7 @@
  * and read back every request it received.
  */
 import http from 'node:http';
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import {
 	answerEndpoint,
@@ -71,6 +72,8 @@ export interface MockLlm {
 	pending(): number;
 	/** Responses still open (streaming, hanging or endless): 0 once every client has finished or walked away. */
 	openResponses(): number;
+	/** Lets a stream held by a fault's `untilReleased` key go on to its fault (also before it gets there). */
+	release(key: string): void;
 	/** Forgets the script and the recorded requests. */
 	reset(): void;
 	close(): Promise<void>;
@@ -94,6 +97,8 @@ const DEFAULT_TEXT_CHUNK_CHARS = 6;
 const DEFAULT_ARGUMENT_FRAGMENTS = 3;
 const DEFAULT_ENDLESS_INTERVAL_MS = 20;
 const DEFAULT_FRAMES_BEFORE_FAULT = 3;
+/** `POST /mock/release/{key}`: releases a held fault from another process (the e2e tests). */
+const RELEASE_ROUTE = /^\/mock\/release\/([^/]+)$/;
 
 interface QueueEntry {
 	reply: ScriptedReply;
@@ -113,6 +118,17 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 	const cache = options.promptCache === false ? undefined : new PromptCache();
 	const nextId = (prefix: string) => `${prefix}${(++idCounter).toString().padStart(4, '0')}`;
 	const endpoints = { embeddings: endpointState<ScriptedEmbeddings>(), images: endpointState<ScriptedImage>() };
+	const releases = new Map<string, { released: Promise<void>; release: () => void }>();
+	const releaseOf = (key: string) => {
+		let entry = releases.get(key);
+		if (!entry) {
+			let release: () => void = () => undefined;
+			const released = new Promise<void>((resolve) => (release = resolve));
+			entry = { released, release };
+			releases.set(key, entry);
+		}
+		return entry;
+	};
 
 	async function nextReply(request: RecordedRequest): Promise<ScriptedReply | undefined> {
 		const head = queue[0];
@@ -135,6 +151,12 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		const path = (req.url ?? '/').split('?')[0] ?? '/';
 		if (req.method === 'GET' && path === '/health') {
 			sendJson(res, 200, { ok: true });
+			return;
+		}
+		const releaseKey = req.method === 'POST' ? RELEASE_ROUTE.exec(path)?.[1] : undefined;
+		if (releaseKey !== undefined) {
+			releaseOf(decodeURIComponent(releaseKey)).release();
+			sendJson(res, 200, { released: decodeURIComponent(releaseKey) });
 			return;
 		}
 		const endpoint = req.method === 'POST' ? ENDPOINT_ROUTES[path] : undefined;
@@ -245,6 +267,9 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		for (const [i, frame] of frames.entries()) {
 			if (isClosed()) return;
 			if (i >= cutAfter) {
+				const held = fault?.kind === 'close-mid-stream' || fault?.kind === 'end-early' ? fault.untilReleased : undefined;
+				if (held !== undefined) await Promise.race([releaseOf(held).released, once(res, 'close')]);
+				if (isClosed()) return;
 				if (fault?.kind === 'close-mid-stream') res.socket?.destroy();
 				else res.end();
 				return;
@@ -346,6 +371,9 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		},
 		pending: () => queue.reduce((sum, entry) => sum + entry.remaining, 0),
 		openResponses: () => open,
+		release(key) {
+			releaseOf(key).release();
+		},
 		reset() {
 			cache?.forget();
 			queue.length = 0;

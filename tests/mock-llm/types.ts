@@ -35,10 +35,14 @@ export type ScriptedFault =
 	| { kind: 'hang' }
 	/** Start a stream and never finish it: a text delta or a keep-alive every `intervalMs`. */
 	| { kind: 'endless'; send?: 'delta' | 'keepalive'; intervalMs?: number }
-	/** Send this many stream frames of the reply, then destroy the socket. */
-	| { kind: 'close-mid-stream'; afterFrames?: number }
+	/**
+	 * Send this many stream frames of the reply, then destroy the socket. With `untilReleased`, the
+	 * stream pauses there until the test releases that key (`MockLlm.release`, or `POST /mock/release/{key}`
+	 * from another process), so the break lands after what the test had to see first, however slow the machine.
+	 */
+	| { kind: 'close-mid-stream'; afterFrames?: number; untilReleased?: string }
 	/** Send this many stream frames, then end the response cleanly without a finish. */
-	| { kind: 'end-early'; afterFrames?: number };
+	| { kind: 'end-early'; afterFrames?: number; untilReleased?: string };
 
 export type ScriptedFinish = 'stop' | 'tool_calls' | 'length' | 'content_filter';
 

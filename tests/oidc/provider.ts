@@ -70,14 +70,18 @@ export async function startTestIdp(opts: { port?: number; clients: TestClient[] 
 				return res.end(
 					page(
 						'Test IdP sign-in',
-						`<form method="post" action="/interaction/${uid}/login"><label for="login">Account</label> <input id="login" name="login" autofocus> <button type="submit">Sign in at the IdP</button></form>`
+						`<form method="post" action="/interaction/${uid}/login"><label \
+for="login">Account</label> <input id="login" name="login" autofocus> <button type="submit">Sign in \
+at the IdP</button></form>`
 					)
 				);
 			}
 			return res.end(
 				page(
 					'Test IdP consent',
-					`<p>Kantera asks for your profile and e-mail (${escape(String(details.params.client_id))}).</p><form method="post" action="/interaction/${uid}/consent"><button type="submit">Allow</button></form>`
+					`<p>Kantera asks for your profile and e-mail (${escape(String(details.params.client_id))}).</p><form \
+method="post" action="/interaction/${uid}/consent"><button \
+type="submit">Allow</button></form>`
 				)
 			);
 		}

@@ -9,7 +9,6 @@
 import * as v from 'valibot';
 
 export const STAGE_ACTIONS = ['enter', 'exit', 'move', 'expression', 'background'] as const;
-export type StageAction = (typeof STAGE_ACTIONS)[number];
 
 /** The three sprite positions, in screen order. */
 export const STAGE_SLOTS = ['left', 'center', 'right'] as const;

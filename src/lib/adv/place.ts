@@ -8,7 +8,3 @@ export type PlaceKind = (typeof PLACE_KINDS)[number];
 
 /** When nothing in a place's name or description says what it is. */
 export const DEFAULT_PLACE_KIND: PlaceKind = 'field';
-
-export function isPlaceKind(value: unknown): value is PlaceKind {
-	return PLACE_KINDS.some((k) => k === value);
-}

@@ -14,8 +14,8 @@ export interface BackdropOptions {
 	readonly tint?: number | undefined;
 }
 
-export const BACKDROP_WIDTH = 1600;
-export const BACKDROP_HEIGHT = 900;
+const BACKDROP_WIDTH = 1600;
+const BACKDROP_HEIGHT = 900;
 /** How far (in degrees of hue) a tint moves a place's colours. */
 const TINT_HUE_RANGE = 40;
 
@@ -64,7 +64,9 @@ function interior(id: (n: string) => string, shift: number): string {
 			[0.65, hsl(24 + shift, 44, 20)],
 			[1, hsl(22 + shift, 40, 12)]
 		]),
-		`<radialGradient id="${id('lamp')}" cx="0.62" cy="0.3" r="0.55"><stop offset="0" stop-color="#ffcf7a" stop-opacity="0.75"/><stop offset="0.4" stop-color="#e08a3a" stop-opacity="0.25"/><stop offset="1" stop-color="#000" stop-opacity="0"/></radialGradient>`,
+		`<radialGradient id="${id('lamp')}" cx="0.62" cy="0.3" r="0.55"><stop offset="0" \
+stop-color="#ffcf7a" stop-opacity="0.75"/><stop offset="0.4" stop-color="#e08a3a" \
+stop-opacity="0.25"/><stop offset="1" stop-color="#000" stop-opacity="0"/></radialGradient>`,
 		gradient(id('window'), [
 			[0, '#5d7ea8'],
 			[1, '#223149']
@@ -110,7 +112,8 @@ function night(id: (n: string) => string, shift: number): string {
 			[0.6, hsl(222 + shift, 55, 14)],
 			[1, hsl(220 + shift, 45, 21)]
 		]),
-		`<radialGradient id="${id('moon')}" cx="0.5" cy="0.5" r="0.5"><stop offset="0.55" stop-color="#f3eed8"/><stop offset="1" stop-color="#f3eed8" stop-opacity="0"/></radialGradient>`,
+		`<radialGradient id="${id('moon')}" cx="0.5" cy="0.5" r="0.5"><stop offset="0.55" \
+stop-color="#f3eed8"/><stop offset="1" stop-color="#f3eed8" stop-opacity="0"/></radialGradient>`,
 		'</defs>',
 		`<rect width="1600" height="900" fill="url(#${id('sky')})"/>`,
 		...STARS.map(([x, y, r]) => `<circle cx="${x}" cy="${y}" r="${r}" fill="#dfe7ff" opacity="0.85"/>`),
@@ -142,11 +145,12 @@ const DRAW: Readonly<Record<PlaceKind, (id: (n: string) => string, shift: number
 export function backdropSvg(kind: PlaceKind, options: BackdropOptions): string {
 	const id = (name: string) => `${options.idPrefix}-${name}`;
 	const shift = ((options.tint ?? 0.5) - 0.5) * TINT_HUE_RANGE;
-	return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${BACKDROP_WIDTH} ${BACKDROP_HEIGHT}" width="${BACKDROP_WIDTH}" height="${BACKDROP_HEIGHT}" preserveAspectRatio="xMidYMid slice">${DRAW[kind](id, shift)}</svg>`;
+	return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${BACKDROP_WIDTH} ${BACKDROP_HEIGHT}" width="${BACKDROP_WIDTH}" height="${BACKDROP_HEIGHT}" \
+preserveAspectRatio="xMidYMid slice">${DRAW[kind](id, shift)}</svg>`;
 }
 
-export const FIGURE_WIDTH = 400;
-export const FIGURE_HEIGHT = 1000;
+const FIGURE_WIDTH = 400;
+const FIGURE_HEIGHT = 1000;
 /** Longest expression word written on a silhouette's tag. */
 const FIGURE_TAG_MAX_CHARS = 15;
 
@@ -181,12 +185,20 @@ export function figureSvg(options: FigureOptions): string {
 	const tag =
 		options.expression === undefined
 			? ''
-			: `<rect x="60" y="6" width="280" height="60" rx="30" fill="hsl(${hue},30%,10%)" fill-opacity="0.85" stroke="hsl(${hue},55%,72%)" stroke-width="3"/><text x="200" y="48" text-anchor="middle" font-family="sans-serif" font-size="36" fill="#fff">${escapeXml(cutLabel(options.expression, FIGURE_TAG_MAX_CHARS))}</text>`;
+			: `<rect x="60" y="6" width="280" height="60" rx="30" fill="hsl(${hue},30%,10%)" \
+fill-opacity="0.85" stroke="hsl(${hue},55%,72%)" \
+stroke-width="3"/><text x="200" y="48" text-anchor="middle" font-family="sans-serif" font-size="36" \
+fill="#fff">${escapeXml(cutLabel(options.expression, FIGURE_TAG_MAX_CHARS))}</text>`;
 	return [
 		`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${FIGURE_WIDTH} ${FIGURE_HEIGHT}" width="${FIGURE_WIDTH}" height="${FIGURE_HEIGHT}">`,
-		`<defs><linearGradient id="${id('fill')}" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="hsl(${hue},22%,30%)"/><stop offset="0.55" stop-color="hsl(${hue},24%,18%)"/><stop offset="1" stop-color="hsl(${hue},26%,9%)"/></linearGradient></defs>`,
+		`<defs><linearGradient id="${id('fill')}" x1="0" y1="0" x2="0" y2="1"><stop offset="0" \
+stop-color="hsl(${hue},22%,30%)"/><stop \
+offset="0.55" stop-color="hsl(${hue},24%,18%)"/><stop \
+offset="1" stop-color="hsl(${hue},26%,9%)"/></linearGradient></defs>`,
 		`<g fill="url(#${id('fill')})" stroke="hsl(${hue},45%,68%)" stroke-opacity="0.55" stroke-width="3" stroke-linejoin="round">`,
-		'<path d="M170 188 L230 188 L236 222 C300 232 336 262 344 320 L358 560 C360 592 334 598 328 566 L316 420 L314 600 L336 992 L64 992 L86 600 L84 420 L72 566 C66 598 40 592 42 560 L56 320 C64 262 100 232 164 222 Z"/>',
+		'<path d="M170 188 L230 188 L236 222 C300 232 336 262 344 320 L358 560 C360 592 334 598 328 566 L316 ' +
+			'420 L314 600 L336 992 L64 992 L86 600 L84 420 L72 566 C66 598 40 592 42 560 L56 320 C64 262 100 232 ' +
+			'164 222 Z"/>',
 		'<ellipse cx="200" cy="122" rx="60" ry="72"/>',
 		'</g>',
 		tag,

@@ -40,7 +40,7 @@ export interface RevealSource {
 	readonly instant?: boolean | undefined;
 }
 
-export interface RevealItem {
+interface RevealItem {
 	readonly key: string;
 	readonly text: string;
 	readonly graphemes: readonly string[];
@@ -126,7 +126,7 @@ export function createReveal(settings: Partial<RevealSettings> = {}): RevealStat
 	};
 }
 
-export function currentItem(state: RevealState): RevealItem | null {
+function currentItem(state: RevealState): RevealItem | null {
 	return state.items[state.current] ?? null;
 }
 

@@ -67,10 +67,10 @@ interface ParagraphBase {
 	/** The reply is still streaming and this paragraph may grow. */
 	partial: boolean;
 }
-export interface NarrationParagraph extends ParagraphBase {
+interface NarrationParagraph extends ParagraphBase {
 	kind: 'narration';
 }
-export interface DialogueParagraph extends ParagraphBase {
+interface DialogueParagraph extends ParagraphBase {
 	kind: 'dialogue';
 	speaker: string;
 	expression?: string;

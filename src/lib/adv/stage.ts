@@ -52,7 +52,6 @@ export const StageStateSchema = v.pipe(
 	v.readonly()
 );
 export type StageState = v.InferOutput<typeof StageStateSchema>;
-export type StageSlots = StageState['slots'];
 
 export const EMPTY_STAGE: StageState = Object.freeze({
 	background: null,
@@ -63,7 +62,7 @@ export const EMPTY_STAGE: StageState = Object.freeze({
 export type StageWarningCode =
 	'malformed_cue' | 'unknown_character' | 'unknown_scene' | 'stage_full' | 'not_on_stage' | 'slot_taken' | 'slots_swapped';
 
-export interface StageWarning {
+interface StageWarning {
 	readonly code: StageWarningCode;
 	/** For the log: what happened and what the stage did about it. */
 	readonly message: string;
@@ -230,7 +229,7 @@ export function applyCue(state: StageState, cue: StageCue, options: CueOptions =
  * Whether a cue's paragraph number can be placed at all, by the cue schema's own rule (a cue read
  * through the schema always can; one built in code is held to the same rule).
  */
-export function hasValidParagraph(cue: StageCue): boolean {
+function hasValidParagraph(cue: StageCue): boolean {
 	return v.is(StageCueSchema.entries.paragraph, cue.paragraph);
 }
 
@@ -238,7 +237,7 @@ export function hasValidParagraph(cue: StageCue): boolean {
  * The paragraph before which a cue plays. A cue numbered past the reply's last paragraph (the GM
  * miscounted) plays before the last one, so it is seen while the reply is on screen.
  */
-export function cueParagraph(cue: StageCue, paragraphCount?: number): number {
+function cueParagraph(cue: StageCue, paragraphCount?: number): number {
 	return placeParagraph(cue.paragraph, paragraphCount);
 }
 
@@ -288,7 +287,7 @@ export function stageAt(initial: StageState, cues: readonly StageCue[], paragrap
 }
 
 /** The speaking character of a paragraph, or null for narration (or no paragraph). */
-export function speakerOf(paragraph: Paragraph | undefined): string | null {
+function speakerOf(paragraph: Paragraph | undefined): string | null {
 	return paragraph?.kind === 'dialogue' ? paragraph.speaker : null;
 }
 

@@ -17,7 +17,9 @@ export const en = {
 	'language.apply': 'Change',
 	'home.title': 'Kantera',
 	'home.intro':
-		'An AI game master for long role-play campaigns. Everything that happens in your story is written down as records — state, journal, notes, documents — so the game master looks things up instead of forgetting.',
+		'An AI game master for long role-play campaigns. Everything that happens in your story is written ' +
+		'down as records — state, journal, notes, documents — so the game master looks things up instead of ' +
+		'forgetting.',
 	'home.signUpOrIn': '{signup} or {signin} to start playing.',
 	'home.createAccount': 'Create an account',
 	'home.signIn': 'sign in',
@@ -36,6 +38,9 @@ export const en = {
 	'home.delete': 'Delete…',
 	'llm.notice.title': 'No LLM provider is configured.',
 	'llm.notice.body': 'The game master cannot play turns until one is.',
+	'llm.notice.hint':
+		'Set OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama, with KANTERA_LLM_MODEL), ANTHROPIC_API_KEY or ' +
+		'GOOGLE_API_KEY; KANTERA_LLM_PROVIDER picks one when several are set.',
 	'llm.notice.restart': 'Then restart Kantera.',
 	'play.back': '← All sessions',
 	'play.stage': 'Stage',
@@ -260,7 +265,8 @@ export const en = {
 		'Everything a session starts from: what players read, who they meet, where it opens, and what only the game master knows.',
 	'editor.backToPreset': '← Back to the preset',
 	'editor.imported':
-		'This preset is a draft so far (imported, or never saved complete). Fill in what is missing — the editor points it out when you save — and save it as a world.',
+		'This preset is a draft so far (imported, or never saved complete). Fill in what is missing — the ' +
+		'editor points it out when you save — and save it as a world.',
 	'editor.versionNote': 'Saving makes version {version} + 1. Sessions already played keep the version they started with.',
 	'editor.restored': 'Your unsaved draft from {time} was restored.',
 	'editor.startOver': 'Start over',
@@ -325,7 +331,8 @@ export const en = {
 	'editor.plotHint': 'Where the story can go. Only the game master reads it.',
 	'editor.section.secrets': 'Secrets',
 	'editor.secretsHint':
-		'Truths only the game master knows. List each secret’s markers — the words that would give it away — and the editor warns you when one shows up where players can see it.',
+		'Truths only the game master knows. List each secret’s markers — the words that would give it away — ' +
+		'and the editor warns you when one shows up where players can see it.',
 	'editor.secret': 'Secret {n}',
 	'editor.secretKey': 'Key',
 	'editor.secretKeyHint': 'Lower-case words joined by hyphens, e.g. the-mayor-is-a-ghost.',
@@ -363,7 +370,8 @@ export const en = {
 	'admin.users': 'Users',
 	'admin.pages': 'Operator pages',
 	'admin.reportsIntro':
-		'Worlds players reported. Unlisting takes one off the gallery: only its author can open it afterwards, and it cannot be made public again. Sessions already played are not touched.',
+		'Worlds players reported. Unlisting takes one off the gallery: only its author can open it ' +
+		'afterwards, and it cannot be made public again. Sessions already played are not touched.',
 	'admin.noReports': 'No open reports.',
 	'admin.preset': 'World',
 	'admin.reason': 'Reason',
@@ -595,5 +603,14 @@ export const en = {
 	'tokens.actions': 'Actions',
 	'tokens.never': 'never',
 	'tokens.revoke': 'Revoke',
-	'tokens.revokeOf': 'Revoke {name}'
+	'tokens.revokeOf': 'Revoke {name}',
+	'tokens.notFound': 'No such API token.',
+	'tokens.error.name': 'Enter a name for the token.',
+	'tokens.error.nameControl': 'The token name contains a control character (such as NUL); only tabs and line breaks are allowed.',
+	'tokens.error.nameLength': 'A token name has at most {max} characters.',
+	'tokens.error.days': 'Expiry must be a number of days.',
+	'tokens.error.wholeDays': 'Expiry must be a whole number of days.',
+	'tokens.error.minDays': 'Expiry must be at least 1 day.',
+	'tokens.error.maxDays': 'Expiry must be at most {max} days.',
+	'tokens.error.past': 'Expiry must be in the future.'
 } as const;

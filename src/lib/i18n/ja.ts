@@ -38,6 +38,9 @@ export const ja: Messages = {
 	'home.delete': '削除…',
 	'llm.notice.title': 'LLM プロバイダーが設定されていません。',
 	'llm.notice.body': '設定されるまでゲームマスターはターンを進められません。',
+	'llm.notice.hint':
+		'OPENAI_API_KEY（Ollama など OpenAI 互換のサーバーなら OPENAI_BASE_URL と KANTERA_LLM_MODEL）、ANTHROPIC_API_KEY、' +
+		'GOOGLE_API_KEY のどれかを設定してください。複数あるときは KANTERA_LLM_PROVIDER で選びます。',
 	'llm.notice.restart': 'その後 Kantera を再起動してください。',
 	'play.back': '← セッション一覧',
 	'play.stage': 'ステージ',
@@ -593,5 +596,14 @@ export const ja: Messages = {
 	'tokens.actions': '操作',
 	'tokens.never': 'なし',
 	'tokens.revoke': '無効にする',
-	'tokens.revokeOf': '{name} を無効にする'
+	'tokens.revokeOf': '{name} を無効にする',
+	'tokens.notFound': 'その API トークンはありません。',
+	'tokens.error.name': 'トークンの名前を入力してください。',
+	'tokens.error.nameControl': 'トークンの名前に制御文字（NUL など）が入っています。使えるのはタブと改行だけです。',
+	'tokens.error.nameLength': 'トークンの名前は {max} 文字までです。',
+	'tokens.error.days': '有効期限は日数で入力してください。',
+	'tokens.error.wholeDays': '有効期限は整数の日数で入力してください。',
+	'tokens.error.minDays': '有効期限は 1 日以上にしてください。',
+	'tokens.error.maxDays': '有効期限は {max} 日までです。',
+	'tokens.error.past': '有効期限は未来の日時にしてください。'
 };

@@ -3,36 +3,12 @@
  * event stream, the browser's one reader of the play log (`fetchLogPage`, also the backlog's), and
  * the shapes the server hands the page.
  */
+export { PlayState, setPlayContext, getPlayContext, type TurnsLeft } from './play.svelte';
+
+export { type ImageEntry, type SpriteImage } from './images.svelte';
 export {
-	PlayState,
-	setPlayContext,
-	getPlayContext,
-	type Translate,
-	type TurnInFlight,
-	type TurnOutcome,
-	type Connection,
-	type PlayOptions,
-	type PastView,
-	type TurnsLeft
-} from './play.svelte';
-export {
-	Story,
-	lastExchange,
-	MAX_READ_KEYS,
-	type Line,
-	type LineKind,
-	type Exchange,
-	type ExchangeOutcome,
-	type FrameScheduler,
-	type ReadStorage
-} from './story.svelte';
-export { StageImages, type ImageEntry, type SpriteImage } from './images.svelte';
-export {
-	ReaderSettings,
-	TEXT_SPEEDS,
 	TEXT_SPEED_NAMES,
 	WINDOW_OPACITIES,
-	DEFAULT_WINDOW_OPACITY,
 	TEXT_SIZES,
 	MOTION_CHOICES,
 	AUTO_DELAY_MIN_MS,
@@ -40,14 +16,7 @@ export {
 	AUTO_DELAY_STEP_MS,
 	isTextSpeed,
 	isTextSize,
-	isWindowOpacity,
-	isMotionChoice,
-	readStoredSettings,
-	type TextSpeed,
-	type TextSize,
-	type WindowOpacity,
-	type MotionChoice,
-	type SettingsStorage
+	isMotionChoice
 } from './settings.svelte';
 export { connectEvents } from './stream';
 export { fetchLogPage } from './log';

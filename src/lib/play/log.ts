@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { LogPageSchema, type LogPageDto } from '../types/log';
 
 /** A failed read: the status (0 when the network failed) for the UI to word. */
-export class LogLoadError extends Error {
+class LogLoadError extends Error {
 	constructor(
 		readonly status: number,
 		message: string

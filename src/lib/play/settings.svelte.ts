@@ -7,14 +7,14 @@
 import { DEFAULT_AUTO_DELAY_MS, DEFAULT_CHARS_PER_SECOND, MAX_AUTO_DELAY_MS } from '../adv';
 
 /** The speeds offered, in graphemes per second; 0 shows each paragraph at once. */
-export const TEXT_SPEEDS = { slow: 20, normal: DEFAULT_CHARS_PER_SECOND, fast: 80, instant: 0 } as const;
+const TEXT_SPEEDS = { slow: 20, normal: DEFAULT_CHARS_PER_SECOND, fast: 80, instant: 0 } as const;
 export type TextSpeed = keyof typeof TEXT_SPEEDS;
 export const TEXT_SPEED_NAMES: readonly TextSpeed[] = ['slow', 'normal', 'fast', 'instant'];
 
 /** Text window opacity, in percent: from see-through to solid. */
 export const WINDOW_OPACITIES = [40, 60, 80, 90, 100] as const;
 export type WindowOpacity = (typeof WINDOW_OPACITIES)[number];
-export const DEFAULT_WINDOW_OPACITY: WindowOpacity = 80;
+const DEFAULT_WINDOW_OPACITY: WindowOpacity = 80;
 
 export const TEXT_SIZES = ['small', 'normal', 'large', 'huge'] as const;
 export type TextSize = (typeof TEXT_SIZES)[number];
@@ -36,7 +36,7 @@ const oneOf =
 		values.some((v) => v === value);
 
 export const isTextSpeed = oneOf(TEXT_SPEED_NAMES);
-export const isWindowOpacity = oneOf(WINDOW_OPACITIES);
+const isWindowOpacity = oneOf(WINDOW_OPACITIES);
 export const isTextSize = oneOf(TEXT_SIZES);
 export const isMotionChoice = oneOf(MOTION_CHOICES);
 

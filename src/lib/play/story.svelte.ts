@@ -40,7 +40,7 @@ import {
 } from '../adv';
 import type { MessageDto } from '../types/log';
 
-export type LineKind = 'player' | 'narration' | 'dialogue';
+type LineKind = 'player' | 'narration' | 'dialogue';
 
 /** One paragraph of the text window. */
 export interface Line {
@@ -55,7 +55,7 @@ export interface Line {
 	partial: boolean;
 }
 
-export type ExchangeOutcome = 'streaming' | 'committed' | 'failed' | 'cancelled' | 'interrupted';
+type ExchangeOutcome = 'streaming' | 'committed' | 'failed' | 'cancelled' | 'interrupted';
 
 /** What the text window tells: one player line and the GM's answer to it. */
 export interface Exchange {
@@ -70,7 +70,7 @@ export interface Exchange {
 }
 
 /** Remembered read paragraphs per session; older ones drop off first. */
-export const MAX_READ_KEYS = 2000;
+const MAX_READ_KEYS = 2000;
 
 export interface ReadStorage {
 	getItem(key: string): string | null;

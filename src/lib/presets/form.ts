@@ -11,7 +11,7 @@
 import * as v from 'valibot';
 import { isLanguage, LanguageSchema, type Language } from '../types/settings';
 
-export interface DocumentForm {
+interface DocumentForm {
 	title: string;
 	body: string;
 }
@@ -175,7 +175,7 @@ export function formFromContent(content: PresetContentLike): PresetForm {
 	};
 }
 
-export function markerLines(markers: string): string[] {
+function markerLines(markers: string): string[] {
 	return markers
 		.split(/\r?\n/)
 		.map((m) => m.trim())
@@ -183,7 +183,7 @@ export function markerLines(markers: string): string[] {
 }
 
 /** The opening state's JSON text, parsed; `undefined` when it is not JSON at all. */
-export function parseStateText(text: string): unknown {
+function parseStateText(text: string): unknown {
 	if (text.trim() === '') return {};
 	try {
 		const value: unknown = JSON.parse(text);

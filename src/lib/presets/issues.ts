@@ -34,7 +34,7 @@ export function fieldId(path: string): string {
 	return `f-${path.replace(/[^a-zA-Z0-9]+/g, '-')}`;
 }
 
-export function issueText(issue: ContentIssueDto, t: Translate): string {
+function issueText(issue: ContentIssueDto, t: Translate): string {
 	return issue.code === 'other' ? issue.message : t(KEYS[issue.code], issue.params);
 }
 

@@ -24,7 +24,7 @@ export interface LeakCheckInput {
 }
 
 /** Every player-visible field of a preset, by name: what the player reads and what image prompts are built from. */
-export function playerVisibleFields(world: Omit<LeakCheckInput, 'secrets'>): [string, string][] {
+function playerVisibleFields(world: Omit<LeakCheckInput, 'secrets'>): [string, string][] {
 	const fields: [string, string][] = [
 		['title', world.title],
 		['tagline', world.tagline]

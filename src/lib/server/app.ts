@@ -11,7 +11,10 @@ import { createEmbedder, type Embedder } from './search';
 import { createProvider, providerSettingsFromConfig, type LlmProvider, type ProviderName } from './llm';
 import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
 import { countTokensO200k, loadTokenizer, type TokenCounter } from './memory';
+import { sql } from 'drizzle-orm';
 import { EventBus, TurnRunner, type LeaseTiming } from './turn';
+import { turnsWaiting } from './turn/leases';
+import { hasOldNote } from './turn/work';
 import { createImageProvider, createImageStore, ImageRunner, type ImageRunnerDeps } from './images';
 import { CoverRunner, orderOfficialCovers, syncOfficialPresets, type CoverPolicy } from './presets';
 import { SignInProviders } from './auth/providers';
@@ -35,7 +38,8 @@ export interface App {
 	scheduler: Scheduler;
 	/**
 	 * Makes sure the session's leftover work goes on: queued turns run, a turn whose runner died is
-	 * marked interrupted, image jobs continue.
+	 * marked interrupted, image jobs continue. One read finds whether anything waits, and only then are
+	 * the runners woken; on an isolate host it is a visit (shared per session, see the scheduler).
 	 */
 	resumeSession(sessionId: string): void;
 	close(): Promise<void>;
@@ -50,8 +54,8 @@ export interface AppOverrides {
 	coverPolicy?: Partial<CoverPolicy>;
 	/** Tests shorten turn leases to watch a killed runner's lease run out. */
 	turnLease?: Partial<LeaseTiming>;
-	/** Tests shorten the Turso Platform API retries. */
-	turso?: { retry?: RetryPolicy };
+	/** Tests shorten the Turso Platform API retries and the sweeper's interval. */
+	turso?: { retry?: RetryPolicy; sweepEveryMs?: number };
 	/** Tests give the request-scoped scheduler a clock or a shorter resume interval; built from config otherwise. */
 	scheduler?: Scheduler;
 	/**
@@ -64,7 +68,7 @@ export interface AppOverrides {
 }
 
 export async function createApp(cfg: Config, overrides: AppOverrides = {}): Promise<App> {
-	configureLog({ format: cfg.ops.logFormat });
+	configureLog({ format: cfg.ops.logFormat, level: cfg.ops.logLevel });
 	const control = await openControlDb(cfg);
 	// The official worlds are read-only presets: their rows follow the shipped content.
 	await syncOfficialPresets(control.db);
@@ -77,9 +81,10 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 			})
 		: undefined;
 	const background = overrides.background !== false;
-	const stopSweeper = turso && background ? startSweeper(turso) : undefined;
 	const sessions = new SessionDbPool(cfg, turso);
 	const scheduler = overrides.scheduler ?? createScheduler(cfg.scheduler);
+	// A job of the scheduler like the others: on an isolate host it runs from requests, not from a timer.
+	const stopSweeper = turso && background ? startSweeper(turso, scheduler, overrides.turso?.sweepEveryMs) : undefined;
 	// Loaded only when scheduled: backups write to the local disk, which an isolate host does not have.
 	const { cron, dir: backupDir } = cfg.backup;
 	const stopBackups =
@@ -141,11 +146,31 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		scheduler,
 		...(overrides.turnLease ? { lease: overrides.turnLease } : {})
 	});
-	const resumeSession = (sessionId: string) => {
-		runner.kick(sessionId);
-		images.kick(sessionId);
+	// A look before the runners: with nothing waiting, resuming costs one read of the session database
+	// (and, beside it, one of the control database's note of work), not the runners' drains: several
+	// round trips and a write each.
+	const resumeIfWaiting = async (sessionId: string): Promise<boolean> => {
+		const now = Date.now();
+		const [waiting, note] = await Promise.all([
+			sessions.use(sessionId, (s) =>
+				s.db.get<{ turns: number; images: number }>(sql`select ${turnsWaiting(now)} as turns, ${images.waiting()} as images`)
+			),
+			// A note of work outliving its turns (its runner's wake-up died with an instance): the runner drops it.
+			hasOldNote(control.db, sessionId, now)
+		]);
+		const turns = Boolean(waiting.turns) || note;
+		if (turns) runner.kick(sessionId);
+		if (waiting.images) images.kick(sessionId);
+		return turns || Boolean(waiting.images);
 	};
-	scheduler.onVisit(resumeSession);
+	scheduler.onVisit(resumeIfWaiting);
+	const resumeSession = (sessionId: string) => {
+		if (scheduler.mode === 'request') scheduler.visit(sessionId);
+		else
+			void resumeIfWaiting(sessionId).catch((err: unknown) =>
+				console.error(`[kantera] could not resume session ${sessionId}:`, err instanceof Error ? err.message : err)
+			);
+	};
 	// Turns left unfinished by a previous run (a crash, a restart): run the queued ones, end the dead ones.
 	// On an isolate host the app is built inside someone's request: each session resumes when it is visited instead.
 	if (background && scheduler.mode === 'process') void runner.resume();

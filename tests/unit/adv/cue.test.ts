@@ -3,12 +3,12 @@ import * as v from 'valibot';
 import { characterKey, isStageSlot, sameCharacter, StageCueSchema, type StageCue } from '../../../src/lib/adv';
 import { MAX_CHARACTER_NAME_CHARS, MAX_EXPRESSION_CHARS, MAX_PARAGRAPH, MAX_STAGE_NAME_CHARS } from '../../../src/lib/server/stage';
 import { advStageTool } from '../../../src/lib/server/tools/gm/adv-stage';
-import type { AdvCue } from '../../../src/lib/server/tools/context';
+import type { ToolContext } from '../../../src/lib/server/tools';
 
 describe('the stage cue', () => {
 	it('is one shape: the turn collects, the stage stores and the screen reads the same cue', () => {
 		// The tool's own output type is checked where it pushes its cues into the turn's list.
-		expectTypeOf<AdvCue>().toEqualTypeOf<StageCue>();
+		expectTypeOf<ToolContext['cues']>().toEqualTypeOf<StageCue[]>();
 	});
 
 	it('takes every cue the adv_stage tool accepts, at the tool’s bounds', () => {

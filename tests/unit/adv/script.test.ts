@@ -208,11 +208,11 @@ function randomReply(rng: Random): string {
 	const n = 1 + rng.int(6);
 	for (let i = 0; i < n; i++) {
 		const r = rng.int(4);
-		if (r === 0)
-			paragraphs.push(
-				`${rng.pick(['@', '＠'])}${rng.pick(['Bram', 'ブラム', 'Ana'])}${rng.chance(0.5) ? `(${rng.pick(['smile', '笑顔'])})` : ''}${rng.pick([':', '：'])} ${randomText(rng, 8).replace(/\n/g, ' ')}Said.`
-			);
-		else if (r === 1) paragraphs.push(`The night ${randomText(rng, 6).replace(/\n/g, ' ')}falls.`);
+		if (r === 0) {
+			const speaker = `${rng.pick(['@', '＠'])}${rng.pick(['Bram', 'ブラム', 'Ana'])}`;
+			const face = rng.chance(0.5) ? `(${rng.pick(['smile', '笑顔'])})` : '';
+			paragraphs.push(`${speaker}${face}${rng.pick([':', '：'])} ${randomText(rng, 8).replace(/\n/g, ' ')}Said.`);
+		} else if (r === 1) paragraphs.push(`The night ${randomText(rng, 6).replace(/\n/g, ' ')}falls.`);
 		else paragraphs.push(randomText(rng, 14));
 	}
 	return paragraphs.join(rng.pick(['\n\n', '\r\n\r\n', '\n\n\n\n', '\n \n']));

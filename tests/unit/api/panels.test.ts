@@ -410,7 +410,8 @@ describe('PUT …/documents/{docId}', () => {
 		const embeddedCount = (ids: number[]) =>
 			app.sessions.use(id, async (s) => {
 				const rows = await s.db.all(
-					sql`SELECT count(*) AS n FROM ${sql.raw(VECTOR_TABLE)} v JOIN sections s ON s.id = v.section_id AND s.content_hash = v.content_hash WHERE v.section_id IN (${sql.join(ids, sql`, `)})`
+					sql`SELECT count(*) AS n FROM ${sql.raw(VECTOR_TABLE)} v JOIN sections s ON s.id = v.section_id AND s.content_hash = v.content_hash
+						WHERE v.section_id IN (${sql.join(ids, sql`, `)})`
 				);
 				return v.parse(v.array(v.object({ n: v.number() })), rows)[0]?.n ?? 0;
 			});

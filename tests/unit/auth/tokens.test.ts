@@ -8,7 +8,9 @@ import {
 	revokeToken,
 	InvalidTokenError,
 	TokenNotFoundError,
-	AuthValidationError
+	AuthValidationError,
+	expiryFromDays,
+	TOKEN_NAME_MAX
 } from '../../../src/lib/server/auth';
 import { controlSchema } from '../../../src/lib/server/db';
 
@@ -49,7 +51,7 @@ describe('personal API tokens', () => {
 		env = await testEnv();
 		const alice = await createUser(env.app, { name: 'alice', password: 'wonderland' });
 		const now = Date.now();
-		const expiring = await createToken(env.app, alice.id, 'short-lived', new Date(now + 60_000), now);
+		const expiring = await createToken(env.app, alice.id, 'short-lived', { expiresAt: new Date(now + 60_000), now });
 		expect(await authenticateToken(env.app, expiring.token, now + 30_000)).toEqual(alice);
 		expect(await reason(authenticateToken(env.app, expiring.token, now + 60_000))).toBe('expired');
 
@@ -69,6 +71,34 @@ describe('personal API tokens', () => {
 		await expect(revokeToken(env.app, bob.id, token.id)).rejects.toBeInstanceOf(TokenNotFoundError);
 		expect(await authenticateToken(env.app, token.token)).toEqual(alice);
 		await expect(createToken(env.app, alice.id, '  ')).rejects.toBeInstanceOf(AuthValidationError);
-		await expect(createToken(env.app, alice.id, 'past', new Date(Date.now() - 1000))).rejects.toBeInstanceOf(AuthValidationError);
+		await expect(createToken(env.app, alice.id, 'past', { expiresAt: new Date(Date.now() - 1000) })).rejects.toBeInstanceOf(
+			AuthValidationError
+		);
+	});
+
+	it('says what is wrong with a field in the language asked for, English by default', async () => {
+		env = await testEnv();
+		const alice = await createUser(env.app, { name: 'alice', password: 'wonderland' });
+		const fields = async (p: Promise<unknown>) => {
+			const err = await p.then(
+				() => undefined,
+				(e: unknown) => e
+			);
+			if (!(err instanceof AuthValidationError)) throw new Error(`expected AuthValidationError, got ${String(err)}`);
+			return err.fields;
+		};
+		const tooLong = 'x'.repeat(TOKEN_NAME_MAX + 1);
+		expect(await fields(createToken(env.app, alice.id, tooLong))).toEqual({
+			name: `A token name has at most ${TOKEN_NAME_MAX} characters.`
+		});
+		expect(await fields(createToken(env.app, alice.id, tooLong, { language: 'ja' }))).toEqual({
+			name: `トークンの名前は ${TOKEN_NAME_MAX} 文字までです。`
+		});
+		expect(await fields(createToken(env.app, alice.id, ' ', { language: 'ja' }))).toEqual({ name: 'トークンの名前を入力してください。' });
+		expect(await fields(Promise.resolve().then(() => expiryFromDays('1.5', { language: 'ja' })))).toEqual({
+			expiresDays: '有効期限は整数の日数で入力してください。'
+		});
+		expect(await fields(Promise.resolve().then(() => expiryFromDays('0')))).toEqual({ expiresDays: 'Expiry must be at least 1 day.' });
+		expect(await listTokens(env.app, alice.id)).toEqual([]);
 	});
 });

@@ -6,15 +6,13 @@
  * call per scope), as it does when the turns are played one after another.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq, sum } from 'drizzle-orm';
 import { startMockLlm, type MockLlm } from '../../mock-llm';
 import { mockLlmApp, type MockLlmApp } from '../../helpers/turns';
 import { tempDir } from '../../helpers/env';
+import { spawnTurnProcess } from '../../helpers/spawn-turn-process';
 import { controlSchema, newId, sessionSchema } from '../../../src/lib/server/db';
 import { reservedMicros } from '../../../src/lib/server/budget';
 import { acceptTurn, composeMission, ensureMission, writeSettings, type TurnRow } from '../../../src/lib/server/turn';
@@ -31,7 +29,6 @@ const OUTPUT_TOKENS = 1_000;
 const PRICES = { 'mock-model': { input: 0, output: (CALL_USD * 1_000_000) / OUTPUT_TOKENS } };
 const TURNS = 10;
 const MICROS = 1_000_000;
-const TURN_PROCESS = path.resolve(import.meta.dirname, '../../helpers/turn-process.ts');
 
 interface Setup {
 	dir: string;
@@ -121,36 +118,15 @@ describe('the user-day budget across server processes', () => {
 		const [here] = apps;
 		if (!here) throw new Error('no app');
 		const theirs = Array.from({ length: TURNS / 2 }, () => newId());
-		const child = spawn(process.execPath, ['--import', 'tsx', TURN_PROCESS, 'user-0', ...theirs], {
-			env: {
-				...process.env,
-				...env,
-				KANTERA_DATA_DIR: dir,
-				OPENAI_BASE_URL: mock.openaiBaseUrl,
-				OPENAI_API_KEY: 'sk-test',
-				KANTERA_LLM_MODEL: 'mock-model'
-			},
-			stdio: ['ignore', 'pipe', 'inherit']
-		});
-		cleanups.push(() => {
-			if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-		});
-		const lines = createInterface({ input: child.stdout });
-		const events: string[] = [];
-		const running = new Promise<void>((resolve) =>
-			lines.on('line', (line) => {
-				events.push(line);
-				if (line.includes('"running"')) resolve();
-			})
-		);
+		const other = spawnTurnProcess({ dataDir: dir, mock, userId: 'user-0', sessionIds: theirs, env });
+		cleanups.push(() => other.kill());
 		// Our five turns start while the other process's five are under way.
-		await running;
+		await other.running;
 		const ours = await Promise.all(Array.from({ length: TURNS / 2 }, () => queueTurn(here, 'user-0')));
 		for (const q of ours) here.app.runner.kick(q.sessionId);
 		await here.app.runner.idle();
-		const [code] = await once(child, 'exit');
-		expect(code).toBe(0);
-		expect(events.at(-1)).toContain('"idle"');
+		expect(await other.exited).toBe(0);
+		expect(other.events.at(-1)?.event).toBe('idle');
 
 		expect(mock.requests).toHaveLength(2);
 		expect(await spentMicros(here)).toBe(2 * CALL_USD * MICROS);

@@ -10,6 +10,14 @@ import { startMockLlm } from '../../mock-llm';
 import { migrate } from '../../../src/lib/server/db';
 import { controlMigrations } from '../../../src/lib/server/db/migrations.generated';
 import { runDoctor, type Finding } from '../../../src/lib/server/cli/doctor';
+import { parseConfig, type Config } from '../../../src/lib/server/config';
+import { S3ImageStore } from '../../../src/lib/server/images';
+import { startLocalS3 } from '../../s3';
+
+function imageStoreOf(cfg: Config): Extract<Config['imageStore'], { kind: 's3' }> {
+	if (cfg.imageStore.kind !== 's3') throw new Error('expected the S3 image store');
+	return cfg.imageStore;
+}
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -113,6 +121,82 @@ describe('kantera doctor', () => {
 		);
 		expect(bad).toEqual([
 			expect.objectContaining({ area: 'config', status: 'fail', message: expect.stringMatching(/KANTERA_SESSION_DB_CACHE/) })
+		]);
+	});
+});
+
+describe('kantera doctor with images in an S3-compatible bucket (s3rver)', () => {
+	const SECRET = 'do-not-print-this-secret-0123456789';
+	const messages = (findings: Finding[]) => findings.map((f) => f.message).join('\n');
+
+	it('proves the bucket reachable and writable with a probe object it deletes again, and lists deleted sessions’ folders', async () => {
+		const s3 = await startLocalS3();
+		cleanups.push(() => s3.close());
+		const d = tempDir();
+		cleanups.push(() => d.remove());
+		const env = { KANTERA_DATA_DIR: d.dir, ...s3.env({ KANTERA_S3_PREFIX: 'imgs/' }) };
+		// No control database yet: the bucket is checked all the same.
+		const fresh = await runDoctor(env, { timeoutMs: 2_000, repair: false });
+		expect(find(fresh, 'image store')).toEqual([
+			expect.objectContaining({
+				status: 'ok',
+				message: expect.stringMatching(
+					new RegExp(
+						`^bucket ${s3.bucket} at http://127\\.0\\.0\\.1:\\d+/ \\(prefix imgs/\\) reachable and writable \\(probe object put and deleted`
+					)
+				)
+			})
+		]);
+		expect(await s3.list()).toEqual([]);
+
+		// A migrated control database with no sessions, and images of a session that no longer exists.
+		const c = createClient({ url: `file:${path.join(d.dir, 'control.db')}` });
+		await migrate(c, controlMigrations);
+		c.close();
+		const gone = 'a'.repeat(20);
+		await new S3ImageStore(imageStoreOf(parseConfig(env))).put(gone, 'x1.svg', new TextEncoder().encode('<svg/>'), 'image/svg+xml');
+		const findings = await runDoctor(env, { timeoutMs: 2_000, repair: false });
+		expect(find(findings, 'image store')).toEqual([
+			expect.objectContaining({ status: 'ok' }),
+			expect.objectContaining({ status: 'info', message: 'images of 0 session(s) in the bucket' }),
+			expect.objectContaining({ status: 'warn', message: `1 image folder(s) of deleted sessions: ${gone}` })
+		]);
+		expect(await s3.list()).toEqual([`imgs/${gone}/x1.svg`]);
+	});
+
+	it('fails clearly, without the secret, on refused keys, a missing bucket and an unreachable endpoint', async () => {
+		const s3 = await startLocalS3();
+		cleanups.push(() => s3.close());
+		const d = tempDir();
+		cleanups.push(() => d.remove());
+		const base = { KANTERA_DATA_DIR: d.dir };
+		const check = async (extra: Record<string, string>, timeoutMs = 2_000) => {
+			const findings = await runDoctor(
+				{ ...base, ...s3.env({ KANTERA_S3_SECRET_ACCESS_KEY: SECRET, ...extra }) },
+				{ timeoutMs, repair: false }
+			);
+			expect(messages(findings)).not.toContain(SECRET);
+			return find(findings, 'image store');
+		};
+		expect(await check({ KANTERA_S3_ACCESS_KEY_ID: 'UNKNOWNKEY' })).toEqual([
+			expect.objectContaining({
+				status: 'fail',
+				message: expect.stringMatching(/is not usable: the bucket answered PUT with 403 \(InvalidAccessKeyId\)/)
+			})
+		]);
+		expect(await check({ KANTERA_S3_BUCKET: 'no-such-bucket' })).toEqual([
+			expect.objectContaining({
+				status: 'fail',
+				message: expect.stringMatching(/^bucket no-such-bucket .* is not usable: the bucket answered PUT with 404 \(NoSuchBucket\)/)
+			})
+		]);
+		const refused = await closedPort();
+		expect(await check({ KANTERA_S3_ENDPOINT: `http://127.0.0.1:${refused}` })).toEqual([
+			expect.objectContaining({ status: 'fail', message: expect.stringMatching(/is not usable: .*ECONNREFUSED/) })
+		]);
+		const hang = await silentServer();
+		expect(await check({ KANTERA_S3_ENDPOINT: `http://127.0.0.1:${hang.port}` }, 300)).toEqual([
+			expect.objectContaining({ status: 'fail', message: expect.stringMatching(/is not usable: no answer within 300 ms/) })
 		]);
 	});
 });

@@ -86,7 +86,8 @@ async function campaign(): Promise<
 /** Every row of every table that holds data of its own (search indexes are derived), blobs as base64. */
 async function rows(client: Client): Promise<Record<string, unknown[]>> {
 	const tables = await client.execute(
-		"SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%\\_shadow' ESCAPE '\\' ORDER BY name"
+		"SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE " +
+			"'sqlite_%' AND name NOT LIKE '%\\_shadow' ESCAPE '\\' ORDER BY name"
 	);
 	const out: Record<string, unknown[]> = {};
 	for (const t of tables.rows.map((r) => sqlText(r.name))) {

@@ -2,7 +2,7 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { createClient } from '@libsql/client';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { migrate, MigrationError, sqlText } from '../../../src/lib/server/db';
+import { migrate, migrateAndRead, MigrationError, sqlText } from '../../../src/lib/server/db';
 import { sessionMigrations, controlMigrations } from '../../../src/lib/server/db/migrations.generated';
 import { tempDir } from '../../helpers/env';
 import { freshDatabaseUrl } from '../../helpers/databases';
@@ -119,5 +119,46 @@ describe('migrations', () => {
 			{ type: 'turn.failed', turnId: 't1', reason: 'refused', errorId: 'legacy', retryable: false }
 		]);
 		c.close();
+	});
+
+	describe('with reads in the last batch, and a fresh database in one batch', () => {
+		const READS = [
+			"SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'sections'",
+			'SELECT count(*) AS n FROM __kantera_migrations'
+		];
+		const count = (rs: { rows: ArrayLike<Record<string, unknown>> }) => Number(rs.rows[0]?.n);
+
+		it('a fresh database: every migration, and the reads see the migrated schema', async () => {
+			const c = fileClient();
+			const { applied, reads } = await migrateAndRead(c, sessionMigrations, { fresh: true, reads: READS });
+			expect(applied).toEqual(sessionMigrations.map((m) => m.tag));
+			expect(reads.map(count)).toEqual([1, sessionMigrations.length]);
+			// Up to date: nothing applied, the reads still answered.
+			const again = await migrateAndRead(c, sessionMigrations, { reads: READS });
+			expect(again.applied).toEqual([]);
+			expect(again.reads.map(count)).toEqual([1, sessionMigrations.length]);
+			c.close();
+		});
+
+		it('"fresh" for a database that is not: the usual path, its data kept, only what is pending applied', async () => {
+			const c = fileClient();
+			await migrate(c, sessionMigrations.slice(0, 1));
+			await c.execute(
+				"INSERT INTO sections (kind, record_id, ord, path, body, gm_only, content_hash) VALUES ('journal', 1, 0, 'Journal', 'kept', 0, 'h')"
+			);
+			const { applied, reads } = await migrateAndRead(c, sessionMigrations, { fresh: true, reads: READS });
+			expect(applied).toEqual(sessionMigrations.slice(1).map((m) => m.tag));
+			expect(reads.map(count)).toEqual([1, sessionMigrations.length]);
+			expect((await c.execute('SELECT body FROM sections')).rows.map((r) => r.body)).toEqual(['kept']);
+			c.close();
+		});
+
+		it('a failing migration of a fresh database is named, and leaves nothing', async () => {
+			const c = fileClient();
+			const bad = [{ idx: 0, tag: '0000_bad', hash: 'x', sql: 'CREATE TABLE a (x);\n--> statement-breakpoint\nCREATE TABLE a (y);' }];
+			await expect(migrateAndRead(c, bad, { fresh: true })).rejects.toThrow(/0000_bad/);
+			expect(await tables(c)).not.toContain('a');
+			c.close();
+		});
 	});
 });

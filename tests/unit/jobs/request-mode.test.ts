@@ -5,13 +5,10 @@
  * No timer of the process moves work on in this mode: only requests and event-stream polls do.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { startMockLlm } from '../../mock-llm';
+import { spawnTurnProcess } from '../../helpers/spawn-turn-process';
 import { apiHarness, type ApiHarness } from '../api/client';
 import { AcceptedTurn, bodyOf, Session, Turn } from '../api/shapes';
 import { eventFrames, sseReader } from '../api/sse-reader';
@@ -20,6 +17,12 @@ import type { App } from '../../../src/lib/server/app';
 import { controlSchema, sessionSchema } from '../../../src/lib/server/db';
 import { inRequest, RequestScheduler, waitUntilOf } from '../../../src/lib/server/jobs';
 import { acceptTurn, readEventsAfter, sessionsWithWork, ACCEPT_WINDOW_MS } from '../../../src/lib/server/turn';
+import { createApp } from '../../../src/lib/server/app';
+import { parseConfig } from '../../../src/lib/server/config';
+import { createUser } from '../../../src/lib/server/auth';
+import { startSession } from '../../../src/lib/server/sessions';
+import { startHranaServer } from '../../hrana';
+import { tempDir } from '../../helpers/env';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -166,7 +169,94 @@ describe('the request-scoped scheduler', () => {
 	});
 });
 
-const TURN_PROCESS = path.resolve(import.meta.dirname, '../../helpers/turn-process.ts');
+describe('many open streams on one session', () => {
+	it('share one resume per interval: a cheap look while nothing waits, the runners woken once when something does', async () => {
+		const mock = await startMockLlm({ handler: () => ({ text: 'The lamp flickers.' }) });
+		cleanups.push(() => mock.close());
+		const EVERY_MS = 1_500;
+		const STREAMS = 6;
+		const h = await harness({ app: { mock, overrides: { scheduler: new RequestScheduler({ resumeEveryMs: EVERY_MS }) } } });
+		const api = h.as(h.alice);
+		const id = (await bodyOf(await new Isolate(h.app).request(() => api.post('/api/v1/sessions', { title: 'Lamps' })), Session)).id;
+		const before = h.app.scheduler.resumeCounts();
+		// Six tabs watch the session, each stream on an instance of its own; each polls every second.
+		const started = Date.now();
+		const watchers = Array.from({ length: STREAMS }, () => new Isolate(h.app));
+		const streams = await Promise.all(
+			watchers.map(async (isolate) => sseReader(await isolate.request(() => api.get(`/api/v1/sessions/${id}/events`))))
+		);
+		for (const stream of streams) cleanups.push(() => stream.close());
+		await sleep(4_000);
+		const idle = h.app.scheduler.resumeCounts();
+		const intervals = Math.ceil((Date.now() - started) / EVERY_MS);
+		// Every poll of every stream visits (about 6 × 4); together they start one look per interval, and none finds work.
+		expect(idle.visits - before.visits).toBeGreaterThanOrEqual(STREAMS * 3);
+		expect(idle.checks - before.checks).toBeGreaterThanOrEqual(2);
+		expect(idle.checks - before.checks).toBeLessThanOrEqual(intervals);
+		expect(idle.resumed).toBe(before.resumed);
+		expect(h.app.runner.load()).toMatchObject({ working: 0, waiting: 0 });
+
+		// An instance accepted a turn and was dropped before its waitUntil work began: the next look finds it.
+		const queued = (
+			await h.app.sessions.use(id, (s) =>
+				acceptTurn(h.app, s, { userId: h.alice.id, text: 'I trim the wick.', idempotencyKey: 'many-streams-001' })
+			)
+		).turnId;
+		await Promise.all(streams.map((stream) => stream.until((f) => f.data !== undefined && f.data.includes('"turn.committed"'))));
+		const woken = h.app.scheduler.resumeCounts();
+		expect(woken.resumed - idle.resumed).toBe(1);
+		for (const stream of streams) await stream.close();
+		for (const isolate of watchers) await isolate.settle();
+		expect((await turnRow(h.app, id, queued))?.status).toBe('committed');
+		// Run once, though six streams were polling when it was found.
+		expect(mock.requests).toHaveLength(1);
+		const events = await h.app.sessions.use(id, (s) => readEventsAfter(s.db, 0));
+		expect(events.filter((e) => e.event.type === 'turn.started')).toHaveLength(1);
+	}, 60_000);
+});
+
+describe('a resume with nothing waiting', () => {
+	it('costs one read of the session database and one of the control database, over the network', async () => {
+		const d = tempDir();
+		cleanups.push(() => d.remove());
+		const hrana = await startHranaServer({ dir: `${d.dir}/hrana`, autoCreate: true });
+		cleanups.push(() => hrana.close());
+		const scheduler = new RequestScheduler({ resumeEveryMs: 0 });
+		const { host } = new URL(hrana.origin);
+		const app = await createApp(
+			parseConfig({
+				KANTERA_DATA_DIR: d.dir,
+				KANTERA_CONTROL_DB_URL: hrana.urlFor('control'),
+				KANTERA_SESSION_DB_URL: `libsql://${host}/s-{id}/?tls=0`
+			}),
+			{ scheduler }
+		);
+		cleanups.push(() => app.close());
+		const alice = await createUser(app, { name: 'alice', password: 'wonderland' });
+		const { session } = await startSession(app, { ownerId: alice.id, title: 'Quiet' });
+		// What waking the runners costs with nothing to do (their drains), measured in HTTP requests.
+		app.runner.kick(session.id);
+		app.images.kick(session.id);
+		await Promise.all([app.runner.idle(), app.images.idle()]);
+		hrana.stats.requests = 0;
+		app.runner.kick(session.id);
+		app.images.kick(session.id);
+		await Promise.all([app.runner.idle(), app.images.idle()]);
+		const drains = hrana.stats.requests;
+
+		hrana.stats.requests = 0;
+		const held: Promise<unknown>[] = [];
+		inRequest(
+			(p) => void held.push(p),
+			() => scheduler.visit(session.id)
+		);
+		await Promise.all(held);
+		await Promise.all([app.runner.idle(), app.images.idle()]);
+		expect(scheduler.resumeCounts()).toEqual({ visits: 1, checks: 1, resumed: 0 });
+		expect(hrana.stats.requests).toBe(2);
+		expect(drains).toBeGreaterThan(2 * hrana.stats.requests);
+	});
+});
 
 describe('an instance dropped mid-way', () => {
 	it('is resumed by the next requests: its running turn ends interrupted once, a turn it accepted but never ran runs once', async () => {
@@ -179,28 +269,20 @@ describe('an instance dropped mid-way', () => {
 
 		// Another instance of the app (its own process, in request mode) takes a turn of this session and
 		// is dropped with it: SIGKILL, as a host drops an instance, so nothing of it gets to clean up.
-		const child = spawn(process.execPath, ['--import', 'tsx', TURN_PROCESS, h.alice.id, id], {
-			env: {
-				...process.env,
-				KANTERA_DATA_DIR: h.app.config.dataDir,
-				KANTERA_SCHEDULER: 'request',
-				OPENAI_BASE_URL: mock.openaiBaseUrl,
-				OPENAI_API_KEY: 'sk-test',
-				KANTERA_LLM_MODEL: 'mock-model'
-			},
-			stdio: ['ignore', 'pipe', 'inherit']
+		const other = spawnTurnProcess({
+			dataDir: h.app.config.dataDir,
+			mock,
+			userId: h.alice.id,
+			sessionIds: [id],
+			env: { KANTERA_SCHEDULER: 'request' }
 		});
-		cleanups.push(() => {
-			if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-		});
-		const [line] = await once(createInterface({ input: child.stdout }), 'line');
-		const [dead] = v.parse(v.object({ event: v.literal('running'), turnIds: v.tuple([v.string()]) }), JSON.parse(String(line))).turnIds;
+		cleanups.push(() => other.kill());
+		const [dead] = v.parse(v.tuple([v.string()]), await other.running);
 		await until(
 			async () => mock.requests.length,
 			(n) => n === 1
 		);
-		child.kill('SIGKILL');
-		await once(child, 'exit');
+		await other.kill();
 
 		const count = async (queued = '') => {
 			const events = await h.app.sessions.use(id, (s) => readEventsAfter(s.db, 0));

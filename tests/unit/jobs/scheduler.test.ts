@@ -87,12 +87,15 @@ describe('the request-scoped scheduler', () => {
 		expect(runs).toEqual(['b2', 'a']);
 	});
 
-	it('resumes a visited session at most every resumeEveryMs, and runs what is due on each visit', () => {
+	it('resumes a visited session at most every resumeEveryMs, and runs what is due on each visit', async () => {
 		const clock = { now: 0 };
 		const s = new RequestScheduler({ now: () => clock.now, resumeEveryMs: 5_000 });
 		const resumed: string[] = [];
 		s.visit('s1');
-		s.onVisit((id) => resumed.push(id));
+		s.onVisit((id) => {
+			resumed.push(id);
+			return Promise.resolve(id === 's2');
+		});
 		const due: string[] = [];
 		s.after('x', 500, () => due.push('x'));
 		s.visit('s1');
@@ -101,9 +104,32 @@ describe('the request-scoped scheduler', () => {
 		s.visit('s1');
 		expect(resumed).toEqual(['s1', 's2']);
 		expect(due).toEqual(['x']);
+		await tick();
 		clock.now = 5_000;
 		s.visit('s1');
 		expect(resumed).toEqual(['s1', 's2', 's1']);
+		await tick();
+		expect(s.resumeCounts()).toEqual({ visits: 4, checks: 3, resumed: 1 });
+	});
+
+	it('starts no second resume of a session while one is still going, however long it takes', async () => {
+		const clock = { now: 0 };
+		const s = new RequestScheduler({ now: () => clock.now, resumeEveryMs: 1_000 });
+		let finish: (found: boolean) => void = () => undefined;
+		s.onVisit(() => new Promise<boolean>((resolve) => (finish = resolve)));
+		const h = host();
+		inRequest(h.waitUntil, () => s.visit('s1'));
+		for (let i = 1; i <= 5; i++) {
+			clock.now = i * 1_000;
+			s.visit('s1');
+		}
+		expect(s.resumeCounts()).toEqual({ visits: 6, checks: 1, resumed: 0 });
+		// The request that started it keeps it alive until it ends.
+		expect(h.held).toHaveLength(1);
+		finish(true);
+		await Promise.all(h.held);
+		s.visit('s1');
+		expect(s.resumeCounts()).toEqual({ visits: 7, checks: 2, resumed: 1 });
 	});
 
 	it('runs a cron job at the first request after it is due, one run at a time, kept by that request', async () => {
@@ -152,6 +178,57 @@ describe('the process scheduler', () => {
 		s.after('d', 1, () => runs.push('d'));
 		await new Promise((r) => setTimeout(r, 20));
 		expect(runs).toEqual(['a2']);
+	});
+});
+
+describe('repeated work (the Turso sweeper)', () => {
+	it('runs at once and every interval on a server, never twice at a time, and not after stop', async () => {
+		const s = new ProcessScheduler();
+		let runs = 0;
+		let finish: () => void = () => undefined;
+		s.repeat(10, () => {
+			runs++;
+			return new Promise<void>((resolve) => (finish = resolve));
+		});
+		expect(runs).toBe(1);
+		// Still running through several intervals: skipped.
+		await new Promise((r) => setTimeout(r, 50));
+		expect(runs).toBe(1);
+		finish();
+		await new Promise((r) => setTimeout(r, 50));
+		expect(runs).toBe(2);
+		s.stop();
+		finish();
+		await new Promise((r) => setTimeout(r, 50));
+		expect(runs).toBe(2);
+	});
+
+	it('in request mode runs at the first tick, then an interval later on the clock, kept by the request', async () => {
+		const clock = { now: 0 };
+		const s = new RequestScheduler({ now: () => clock.now });
+		let runs = 0;
+		const stopRepeat = s.repeat(1_000, () => {
+			runs++;
+			return Promise.resolve();
+		});
+		await new Promise((r) => setTimeout(r, 20));
+		expect(runs).toBe(0);
+		const h = host();
+		inRequest(h.waitUntil, () => s.tick());
+		expect(runs).toBe(1);
+		expect(h.held).toHaveLength(1);
+		await Promise.all(h.held);
+		clock.now = 999;
+		s.tick();
+		expect(runs).toBe(1);
+		clock.now = 1_000;
+		s.tick();
+		expect(runs).toBe(2);
+		await tick();
+		stopRepeat();
+		clock.now = 5_000;
+		s.tick();
+		expect(runs).toBe(2);
 	});
 });
 

@@ -47,8 +47,9 @@ describe('the opening scene in the first context', () => {
 	it('comes after the records, before the player input, and only when given', () => {
 		const head = { toc: ['document #1: Premise'], state: { hp: 10 }, journal: [] };
 		const first = buildContext('MISSION', { ...head, opening: 'The tavern is smoky.\n\nOn stage: Mirela (left).' }, [], 'I sit down.');
+		expect(first.head).toMatch(/## Recent journal[\s\S]*## Opening scene/);
 		expect(first.head).toMatch(
-			/## Recent journal[\s\S]*## Opening scene \(the player has just read this on screen; continue from it, do not retell it\)\n\nThe tavern is smoky\.\n\nOn stage: Mirela \(left\)\.$/
+			/## Opening scene \(the player has just read this on screen; continue from it, do not retell it\)\n\nThe tavern is smoky\.\n\nOn stage: Mirela \(left\)\.$/
 		);
 		expect(first.messages).toEqual([{ role: 'user', content: 'I sit down.' }]);
 		expect(buildContext('MISSION', head, [], 'x').head).not.toContain('Opening scene');

@@ -152,6 +152,31 @@ describe('GET /metrics', () => {
 		expect(moved(before, after, 'kantera_llm_call_duration_seconds_count{model=mock-model,outcome=ok,provider=openai}')).toBe(0);
 	});
 
+	it('writes no turn line at KANTERA_LOG_LEVEL=warn, and still counts the turn', async () => {
+		const lines: string[] = [];
+		const saved = logSettings();
+		cleanups.push(() => configureLog(saved));
+		const h = await harness({ KANTERA_METRICS_TOKEN: TOKEN, KANTERA_LOG_LEVEL: 'warn' });
+		configureLog({ sink: (line) => lines.push(line) });
+		const api = h.as(h.alice);
+		const session = await bodyOf(await api.post('/api/v1/sessions', { title: 'Quiet' }), Session);
+		const play = async (text: string, idempotencyKey: string) => {
+			h.mock?.script([{ text: REPLY }]);
+			const turn = await bodyOf(await api.post(`/api/v1/sessions/${session.id}/turns`, { text, idempotencyKey }), AcceptedTurn);
+			await waitForTurn(api, session.id, turn.turnId);
+			await h.app.runner.idle();
+			return turn.turnId;
+		};
+		const before = await scrape();
+		await play('Knock.', 'metrics-turn-3');
+		expect(moved(before, await scrape(), 'kantera_turns_total{kind=player,status=committed}')).toBe(1);
+		expect(lines).toEqual([]);
+		// The same turn's line at the default level, so the check above can fail.
+		configureLog({ level: 'info' });
+		const loud = await play('Knock again.', 'metrics-turn-4');
+		expect(lines.filter((l) => l.includes(loud))).toHaveLength(1);
+	});
+
 	it('answers only the operator token: none configured is 404, a missing or wrong one 401', async () => {
 		const h = await harness();
 		const refused = await scrapeResponse();
@@ -177,9 +202,15 @@ describe('GET /metrics', () => {
 
 	it('validates its settings', () => {
 		const base = { KANTERA_DATA_DIR: '/tmp/kantera-never-opened' };
-		expect(parseConfig({ ...base, KANTERA_METRICS_TOKEN: TOKEN }).ops).toEqual({ metricsToken: TOKEN, logFormat: 'json' });
-		expect(parseConfig(base).ops).toEqual({ metricsToken: undefined, logFormat: 'json' });
+		expect(parseConfig({ ...base, KANTERA_METRICS_TOKEN: TOKEN }).ops).toEqual({
+			metricsToken: TOKEN,
+			logFormat: 'json',
+			logLevel: 'info'
+		});
+		expect(parseConfig(base).ops).toEqual({ metricsToken: undefined, logFormat: 'json', logLevel: 'info' });
 		expect(parseConfig({ ...base, KANTERA_LOG_FORMAT: 'text' }).ops.logFormat).toBe('text');
+		expect(parseConfig({ ...base, KANTERA_LOG_LEVEL: 'warn' }).ops.logLevel).toBe('warn');
+		expect(() => parseConfig({ ...base, KANTERA_LOG_LEVEL: 'debug' })).toThrow(/KANTERA_LOG_LEVEL: must be info or warn/);
 		expect(() => parseConfig({ ...base, KANTERA_METRICS_TOKEN: 'short' })).toThrow(ConfigError);
 		expect(() => parseConfig({ ...base, KANTERA_METRICS_TOKEN: 'has a space in it, long enough' })).toThrow(/KANTERA_METRICS_TOKEN/);
 		expect(() => parseConfig({ ...base, KANTERA_LOG_FORMAT: 'xml' })).toThrow(/KANTERA_LOG_FORMAT: must be json or text/);

@@ -7,7 +7,8 @@ import Markdown from '../../../src/lib/components/panels/Markdown.svelte';
 describe('parseMarkdown', () => {
 	it('reads headings, paragraphs, lists, quotes, code and rules', () => {
 		const blocks = parseMarkdown(
-			'# Vesca\nA port town.\nFoggy.\n\n## North gate ##\n- guards\n- a *tall* tower\n  with bells\n1. first\n2) second\n\n> rumour\n\n```\n# not a heading\n```\n---'
+			'# Vesca\nA port town.\nFoggy.\n\n## North gate ##\n- guards\n- a *tall* tower\n  with bells\n1. ' +
+				'first\n2) second\n\n> rumour\n\n```\n# not a heading\n```\n---'
 		);
 		expect(blocks.map((b) => b.type)).toEqual(['heading', 'paragraph', 'heading', 'list', 'list', 'quote', 'code', 'rule']);
 		expect(blocks[0]).toEqual({ type: 'heading', level: 1, children: [{ type: 'text', text: 'Vesca' }] });

@@ -110,36 +110,40 @@ describe('Story (text window and stage)', () => {
 		expect(s.lines).toHaveLength(1);
 	});
 
-	it('shows the paragraph on screen whole at load, then reveals at the set speed on the frame clock; a click completes; only completed paragraphs are announced', () => {
-		const frames = manualFrames();
-		const s = new Story({
-			sessionId: 's',
-			messages: [gm(1, 't1', 'Loaded.\n\nabcdefghij\n\nklm')],
-			cues: [],
-			frames,
-			warn: () => undefined
-		});
-		// What the server rendered: the first paragraph, whole.
-		expect(s.visible).toBe('Loaded.');
-		s.configure(10, false);
-		s.click();
-		expect(s.visible).toBe('');
-		frames.run(0);
-		frames.run(300);
-		expect(s.visible).toBe('abc');
-		expect(s.announcement).toBe('Loaded.');
-		s.click();
-		expect(s.visible).toBe('abcdefghij');
-		expect(s.announcement).toBe('abcdefghij');
-		s.click();
-		expect(s.visible).toBe('');
-		frames.run(0);
-		frames.run(1000);
-		expect(s.visible).toBe('klm');
-		expect(s.announcement).toBe('klm');
-		// Nothing left to reveal: the clock stops asking for frames.
-		expect(frames.pending()).toBe(0);
-	});
+	it(
+		'shows the paragraph on screen whole at load, then reveals at the set speed on the frame clock; a ' +
+			'click completes; only completed paragraphs are announced',
+		() => {
+			const frames = manualFrames();
+			const s = new Story({
+				sessionId: 's',
+				messages: [gm(1, 't1', 'Loaded.\n\nabcdefghij\n\nklm')],
+				cues: [],
+				frames,
+				warn: () => undefined
+			});
+			// What the server rendered: the first paragraph, whole.
+			expect(s.visible).toBe('Loaded.');
+			s.configure(10, false);
+			s.click();
+			expect(s.visible).toBe('');
+			frames.run(0);
+			frames.run(300);
+			expect(s.visible).toBe('abc');
+			expect(s.announcement).toBe('Loaded.');
+			s.click();
+			expect(s.visible).toBe('abcdefghij');
+			expect(s.announcement).toBe('abcdefghij');
+			s.click();
+			expect(s.visible).toBe('');
+			frames.run(0);
+			frames.run(1000);
+			expect(s.visible).toBe('klm');
+			expect(s.announcement).toBe('klm');
+			// Nothing left to reveal: the clock stops asking for frames.
+			expect(frames.pending()).toBe(0);
+		}
+	);
 
 	it('remembers read paragraphs per session and skips them on the next visit', () => {
 		const storage = memoryStorage();

@@ -13,10 +13,10 @@ const functions = (ns: object) =>
 
 describe('append-only kinds', () => {
 	it('offer no way to change or remove what was written', () => {
-		// The `…Query` functions build a SELECT for a batch: reads, like the rest.
+		// The `…Query` functions build a SELECT for a batch: reads, like the rest; `appendQueries` is
+		// `append` as INSERTs for a new session's seed batch.
 		expect(functions(journal)).toEqual(['append', 'get', 'list', 'recent', 'recentQuery']);
 		expect(functions(summaries)).toEqual(['append', 'latest', 'latestQuery', 'list']);
-		// `appendQueries` is `append` unrun, for the turn's one-batch commit: an append too.
 		expect(functions(log)).toEqual(['append', 'appendQueries', 'count', 'list']);
 	});
 

@@ -158,7 +158,8 @@ describe('the words-context migration on an existing session database', () => {
 		const lines = ['Mira talked about her sailing lessons on the estuary.', 'She capsized twice and laughed about it.', ...FILLER];
 		for (const [i, body] of lines.entries())
 			await db.run(
-				sql`INSERT INTO sections (kind, record_id, ord, path, body, gm_only, ref, content_hash) VALUES ('log', ${i + 1}, 0, ${`Log › gm #${i + 1}`}, ${body}, 0, ${`l${i}`}, ${`h${i}`})`
+				sql`INSERT INTO sections (kind, record_id, ord, path, body, gm_only, ref, content_hash)
+					VALUES ('log', ${i + 1}, 0, ${`Log › gm #${i + 1}`}, ${body}, 0, ${`l${i}`}, ${`h${i}`})`
 			);
 		expect(await migrate(client, sessionMigrations)).toContain(sessionMigrations[at]?.tag);
 		const rows = await db.all<{ id: number }>(

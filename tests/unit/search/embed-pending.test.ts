@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { testEnv, type TestEnv } from '../../helpers/env';
+import { freshSessionPerTest } from '../../helpers/fresh-session';
 import { sessionSchema, type SessionDb } from '../../../src/lib/server/db';
 import {
 	embedPending,
@@ -14,15 +14,7 @@ import {
 import { CAMPAIGN } from './campaign';
 import { contentHash, insertSections } from './factory';
 
-let env: TestEnv;
-beforeEach(async () => {
-	env = await testEnv();
-});
-afterEach(async () => {
-	await env.cleanup();
-});
-
-const use = <T>(fn: (s: SessionDb) => Promise<T>) => env.app.sessions.use(env.sessionId(), fn);
+const use = freshSessionPerTest();
 const count = async (s: SessionDb, table: 'embed_queue' | 'section_vectors') => {
 	const [row] = await s.db.all<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM ${table}`));
 	return row?.n;
@@ -50,10 +42,10 @@ describe('embedPending', () => {
 			await s.write((tx) => insertSections(tx, CAMPAIGN));
 			const { embedder, calls } = spy(new OfflineEmbedder(64));
 			const first = await embedPending(s, embedder, { batchSize: 4, maxBatches: 2 });
-			expect(first).toEqual({ embedded: 8, remaining: CAMPAIGN.length - 8, recreated: true });
+			expect(first).toEqual({ embedded: 8, remaining: CAMPAIGN.length - 8, recreated: true, drained: false });
 			expect(calls.map((c) => c.length)).toEqual([4, 4]);
 			const rest = await embedPending(s, embedder, { batchSize: 4 });
-			expect(rest).toEqual({ embedded: CAMPAIGN.length - 8, remaining: 0, recreated: false });
+			expect(rest).toEqual({ embedded: CAMPAIGN.length - 8, remaining: 0, recreated: false, drained: true });
 			expect(await count(s, 'section_vectors')).toBe(CAMPAIGN.length);
 			expect(await readVectorSpace(s.db)).toEqual({ model: embedder.id, dimensions: 64 });
 			const meta = await s.db.select().from(sessionSchema.meta);
@@ -77,7 +69,7 @@ describe('embedPending', () => {
 				embed: (t, sig) => new OfflineEmbedder(32).embed(t, sig)
 			};
 			const partial = await embedPending(s, other, { batchSize: 5, maxBatches: 1 });
-			expect(partial).toEqual({ embedded: 5, remaining: CAMPAIGN.length - 5, recreated: true });
+			expect(partial).toEqual({ embedded: 5, remaining: CAMPAIGN.length - 5, recreated: true, drained: false });
 			expect(await readVectorSpace(s.db)).toEqual({ model: 'another-model', dimensions: 32 });
 			// Half-way through the re-embed, search still works (keyword side for the rest).
 			expect((await recall(s.db, 'ブラム', { embedder: other })).map((h) => h.ref)).toContain('bram');
@@ -124,9 +116,9 @@ describe('embedPending', () => {
 					);
 			});
 			const result = await embedPending(s, embedder, { maxBatches: 1 });
-			expect(result).toMatchObject({ embedded: 0, remaining: 1 });
+			expect(result).toMatchObject({ embedded: 0, remaining: 1, drained: false });
 			expect(await count(s, 'section_vectors')).toBe(0);
-			expect(await embedPending(s, embedder)).toMatchObject({ embedded: 1, remaining: 0 });
+			expect(await embedPending(s, embedder)).toMatchObject({ embedded: 1, remaining: 0, drained: true });
 			expect(calls[1]?.[0]).toContain(newBody);
 		});
 	});

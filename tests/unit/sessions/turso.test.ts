@@ -3,7 +3,7 @@
  * service in the tests) whose databases really exist on the Hrana test server: the session's records
  * are written and read through @libsql/client over HTTP, with the group token the app minted.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createApp, type App } from '../../../src/lib/server/app';
 import { parseConfig } from '../../../src/lib/server/config';
@@ -15,6 +15,7 @@ import { startHranaServer, type HranaServer } from '../../hrana';
 import { startTursoFake, type TursoFake } from '../../turso-fake/server';
 import { tempDir } from '../../helpers/env';
 import { runDoctor } from '../../../src/lib/server/cli/doctor';
+import { inRequest, ProcessScheduler, RequestScheduler, type Scheduler } from '../../../src/lib/server/jobs';
 
 interface World {
 	app: App;
@@ -175,5 +176,78 @@ describe('Turso databases per session', { timeout: 120_000 }, () => {
 		w = await world();
 		await expect(w.app.sessions.use('aaaaaaaaaaaaaaaaaaaa', async () => undefined)).rejects.toThrow(/no database on Turso/);
 		expect(w.fake.calls.filter((c) => c.startsWith('POST /databases'))).toEqual([]);
+	});
+});
+
+describe('the Turso sweeper, a job of the scheduler', { timeout: 120_000 }, () => {
+	const SWEEP_EVERY_MS = 150;
+
+	/** A session whose database's deletion failed: the player's delete went through, the database waits for the sweeper. */
+	async function leftover(world: World, title: string): Promise<string> {
+		const { session } = await startSession(world.app, { ownerId: world.alice.id, title });
+		world.fake.fail('delete', { status: 500, times: 3 });
+		await deletePlaySession(world.app, world.alice.id, session.id);
+		const name = `kantera-${session.id}`;
+		expect(world.fake.databases.has(name)).toBe(true);
+		return name;
+	}
+
+	/** A second app on the same settings with its background upkeep on: the server the sweeper runs in. */
+	async function server(world: World, scheduler: Scheduler): Promise<App> {
+		const app = await createApp(parseConfig(world.env), {
+			turso: { retry: { attempts: 1, delaysMs: [] }, sweepEveryMs: SWEEP_EVERY_MS },
+			scheduler
+		});
+		const cleanup = world.cleanup;
+		world.cleanup = async () => {
+			await app.close();
+			await cleanup();
+		};
+		return app;
+	}
+
+	const deletes = (fake: TursoFake, name: string) => fake.calls.filter((c) => c === `DELETE /databases/${name}`).length;
+
+	it('in a server process: sweeps at start-up and again every interval', async () => {
+		w = await world();
+		const first = await leftover(w, 'First');
+		await server(w, new ProcessScheduler());
+		const fake = w.fake;
+		await vi.waitFor(() => expect(fake.databases.has(first)).toBe(false), { timeout: 10_000, interval: 20 });
+		const second = await leftover(w, 'Second');
+		await vi.waitFor(() => expect(fake.databases.has(second)).toBe(false), { timeout: 10_000, interval: 20 });
+		expect(await recorded(w.app)).toEqual([]);
+	});
+
+	it('on an isolate host: sets no timer, runs from the first request after it is due, under that request’s waitUntil', async () => {
+		w = await world();
+		const first = await leftover(w, 'First');
+		const clock = { now: Date.now() };
+		const app = await server(w, new RequestScheduler({ now: () => clock.now }));
+		const fake = w.fake;
+		// No request: nothing runs, however long the instance idles.
+		await new Promise((r) => setTimeout(r, SWEEP_EVERY_MS * 3));
+		expect(deletes(fake, first)).toBe(3);
+		const request = async () => {
+			const held: Promise<unknown>[] = [];
+			inRequest(
+				(p) => void held.push(p),
+				() => app.scheduler.tick()
+			);
+			await Promise.all(held);
+			return held.length;
+		};
+		// The first request after start-up sweeps, and its waitUntil holds the sweep.
+		expect(await request()).toBe(1);
+		expect(fake.databases.has(first)).toBe(false);
+		expect(deletes(fake, first)).toBe(4);
+		// The next sweep is due an interval later, on the scheduler's clock.
+		const second = await leftover(w, 'Second');
+		expect(await request()).toBe(0);
+		expect(fake.databases.has(second)).toBe(true);
+		clock.now += SWEEP_EVERY_MS;
+		expect(await request()).toBe(1);
+		expect(fake.databases.has(second)).toBe(false);
+		expect(await recorded(w.app)).toEqual([]);
 	});
 });

@@ -17,7 +17,7 @@ describe('the opening stage', () => {
 		const world = getWorld('iron-walkers', 'en');
 		const id = env.sessionId();
 		await env.app.sessions.use(id, async (s) => {
-			await s.write((tx) => seedSessionFromWorld(tx, 'iron-walkers', 'en'));
+			await seedSessionFromWorld(s, 'iron-walkers', 'en');
 			const opening = await openingStage(s.db);
 			expect(opening.background?.scene).toBe(world.opening.scene.name);
 			expect(Object.values(opening.slots).every((f) => f === null)).toBe(true);

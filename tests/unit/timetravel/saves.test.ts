@@ -186,7 +186,8 @@ describe('save slots', () => {
 			const uncopied = async (s: SessionDb) =>
 				(
 					await s.client.execute(
-						"SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM ledger) + (SELECT count(*) FROM saves) + (SELECT count(*) FROM sqlite_sequence WHERE name IN ('events', 'ledger')) AS n"
+						'SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM ledger) + (SELECT count(*) FROM saves) ' +
+							"+ (SELECT count(*) FROM sqlite_sequence WHERE name IN ('events', 'ledger')) AS n"
 					)
 				).rows[0]?.n;
 			const withoutLog = ({ sequence, ...indexes }: Record<string, unknown[]>) => ({

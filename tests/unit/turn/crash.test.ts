@@ -5,15 +5,12 @@
  * never sent to the LLM again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { startMockLlm, type MockLlm } from '../../mock-llm';
 import { mockLlmApp, turnHarness, type MockLlmApp } from '../../helpers/turns';
 import { tempDir } from '../../helpers/env';
+import { spawnTurnProcess, type TurnProcess } from '../../helpers/spawn-turn-process';
 import { controlSchema, newId, sessionSchema } from '../../../src/lib/server/db';
 import { acceptTurn, readEventsAfter, sessionsWithWork, ACCEPT_WINDOW_MS } from '../../../src/lib/server/turn';
 import { apiHarness, type ApiHarness } from '../api/client';
@@ -24,7 +21,6 @@ afterEach(async () => {
 	while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-const TURN_PROCESS = path.resolve(import.meta.dirname, '../../helpers/turn-process.ts');
 /**
  * How long to wait for a child's 1 s lease to run out and be swept (or for its LLM call to arrive):
  * a deadline for polling, not a sleep, so generous that only a broken sweep reaches it.
@@ -46,23 +42,10 @@ async function startTurnProcess(
 	mock: MockLlm,
 	sessionId: string,
 	userId: string
-): Promise<{ child: ChildProcess; turnId: string }> {
-	const env = {
-		...process.env,
-		KANTERA_DATA_DIR: dataDir,
-		OPENAI_BASE_URL: mock.openaiBaseUrl,
-		OPENAI_API_KEY: 'sk-test',
-		KANTERA_LLM_MODEL: 'mock-model'
-	};
-	const child = spawn(process.execPath, ['--import', 'tsx', TURN_PROCESS, userId, sessionId], {
-		env,
-		stdio: ['ignore', 'pipe', 'inherit']
-	});
-	cleanups.push(() => {
-		if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-	});
-	const [line] = await once(createInterface({ input: child.stdout }), 'line');
-	const [turnId] = v.parse(v.object({ event: v.literal('running'), turnIds: v.tuple([v.string()]) }), JSON.parse(String(line))).turnIds;
+): Promise<{ child: TurnProcess; turnId: string }> {
+	const child = spawnTurnProcess({ dataDir, mock, userId, sessionIds: [sessionId] });
+	cleanups.push(() => child.kill());
+	const [turnId] = v.parse(v.tuple([v.string()]), await child.running);
 	await until(
 		async () => mock.requests.length,
 		(n) => n > 0,
@@ -81,8 +64,7 @@ describe('after a crash mid-turn', () => {
 		const { child, turnId } = await startTurnProcess(dir, mock, sessionId, 'player-1');
 		expect(mock.requests).toHaveLength(1);
 
-		child.kill('SIGKILL');
-		await once(child, 'exit');
+		await child.kill();
 		// The next server on the same databases; nobody opens the session, posts a turn or reads it.
 		const restarted: MockLlmApp = await mockLlmApp('openai', {}, { dataDir: dir, mock });
 		cleanups.push(() => restarted.cleanup());
@@ -142,13 +124,16 @@ describe('the note of sessions with unfinished turns', () => {
 		h.mock.script([{ text: 'Thunder.' }]);
 		const accepted = await h.use((s) => acceptTurn(h.app, s, { userId: h.userId, text: 'I listen.', idempotencyKey: 'note-0001' }));
 		expect(await noted()).toEqual([h.sessionId]);
+		// The runner keeps a note younger than an accept may take to insert its turn (ACCEPT_WINDOW_MS).
+		// Dated a minute ahead before the turn runs, it is still young when the runner looks at the end of
+		// the turn and again below, however slow the machine: on a loaded one the turn alone can outlast
+		// the window, and the note would go before the test looks.
+		await h.app.control.db.update(controlSchema.sessionWork).set({ since: Date.now() + 60_000 });
 		h.app.runner.kick(h.sessionId);
 		await h.app.runner.idle();
 		expect((await h.turns()).find((t) => t.id === accepted.turnId)?.status).toBe('committed');
-		// Idle, but the note is younger than an accept may take to insert its turn: it stays for now…
-		// (dated a minute ahead, so it is still young when the runner looks, however slow the machine:
-		// on a loaded one the turn, and even the look, can outlast ACCEPT_WINDOW_MS)
-		await h.app.control.db.update(controlSchema.sessionWork).set({ since: Date.now() + 60_000 });
+		// Idle, but the note is young: it stays for now…
+		expect(await noted()).toEqual([h.sessionId]);
 		h.app.runner.kick(h.sessionId);
 		await h.app.runner.idle();
 		expect(await noted()).toEqual([h.sessionId]);

@@ -2,22 +2,14 @@
  * Staging on its own: a turn's writes are kept and applied only at commit, reads see them before,
  * and a failed write or a failed commit leaves the session database as it was.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { testEnv, type TestEnv } from '../../helpers/env';
+import { freshSessionPerTest } from '../../helpers/fresh-session';
 import { sessionSchema, type SessionDb } from '../../../src/lib/server/db';
 import { journal, memory, RecordError } from '../../../src/lib/server/records';
 import { Staging } from '../../../src/lib/server/turn/staging';
 
-let env: TestEnv;
-beforeEach(async () => {
-	env = await testEnv();
-});
-afterEach(async () => {
-	await env.cleanup();
-});
-
-const use = <T>(fn: (s: SessionDb) => Promise<T>) => env.app.sessions.use(env.sessionId(), fn);
+const use = freshSessionPerTest();
 const bodies = async (s: SessionDb) =>
 	(await s.db.select({ body: sessionSchema.journal.body }).from(sessionSchema.journal)).map((r) => r.body);
 

@@ -3,7 +3,7 @@ import { LANGUAGES, type Language } from '../../../src/lib/types/settings';
 import { eq } from 'drizzle-orm';
 import { testEnv, type TestEnv } from '../../helpers/env';
 import { sessionSchema, type SessionDb } from '../../../src/lib/server/db';
-import { documents, RecordError, state, story } from '../../../src/lib/server/records';
+import { documents, state, story } from '../../../src/lib/server/records';
 import { embedPending, OfflineEmbedder, recall, type RecallHit } from '../../../src/lib/server/search';
 import { imageOrders, npcs, scenes } from '../../../src/lib/server/stage';
 import { readMission, LANGUAGE_RULE } from '../../../src/lib/server/turn/mission';
@@ -31,7 +31,7 @@ afterAll(async () => {
 async function seeded(id: string, language: Language, fn: (s: SessionDb) => Promise<void>): Promise<void> {
 	if (!env) throw new Error('test env not ready');
 	await env.app.sessions.use(env.sessionId(), async (s) => {
-		await s.write((tx) => seedSessionFromWorld(tx, id, language));
+		await seedSessionFromWorld(s, id, language);
 		await fn(s);
 	});
 }
@@ -68,7 +68,7 @@ describe('seedSessionFromWorld', () => {
 			if (!env) throw new Error('test env not ready');
 			const cfg = env.config;
 			await emptySession(async (s) => {
-				const result = await s.write((tx) => seedSessionFromWorld(tx, id, language));
+				const result = await seedSessionFromWorld(s, id, language);
 				expect(result).toMatchObject({ worldId: id, language, title: world.title, gmBehaviour: world.gmBehaviour });
 				expect(result.opening).toEqual({ scene: world.opening.scene.name, present: world.opening.present });
 
@@ -136,12 +136,13 @@ describe('seedSessionFromWorld', () => {
 		}
 	);
 
-	it('a failure part-way leaves the session untouched (one transaction)', async () => {
+	it('a failure part-way leaves the session untouched (one batch), and a database with records is refused', async () => {
 		await emptySession(async (s) => {
-			// A truth already under one of the world's keys makes the seed fail after documents and NPCs were written.
+			// A truth already under one of the world's keys makes the seed fail after documents were written.
 			await s.write((tx) => story.addTruth(tx, { key: 'mirela-was-a-sorcerer', body: 'placed by the test' }));
-			const err = await s.write((tx) => seedSessionFromWorld(tx, 'sword-and-sorcery', 'en')).catch((e: unknown) => e);
-			expect(err).toBeInstanceOf(RecordError);
+			const err = await seedSessionFromWorld(s, 'sword-and-sorcery', 'en').catch((e: unknown) => e);
+			expect(err).toBeInstanceOf(WorldError);
+			expect(err).toMatchObject({ code: 'not_empty' });
 			expect(await documents.list(s.db, { includeGmOnly: true })).toEqual([]);
 			expect(await npcs.list(s.db)).toEqual([]);
 			expect(await imageOrders.pending(s.db, 100)).toEqual([]);
@@ -152,9 +153,9 @@ describe('seedSessionFromWorld', () => {
 
 	it('refuses an unknown world, and a session that already has a mission', async () => {
 		await emptySession(async (s) => {
-			expect(await s.write((tx) => seedSessionFromWorld(tx, 'space-opera', 'en')).catch((e: unknown) => e)).toBeInstanceOf(WorldError);
-			await s.write((tx) => seedSessionFromWorld(tx, 'iron-walkers', 'ja'));
-			const again = await s.write((tx) => seedSessionFromWorld(tx, 'iron-walkers', 'ja')).catch((e: unknown) => e);
+			expect(await seedSessionFromWorld(s, 'space-opera', 'en').catch((e: unknown) => e)).toBeInstanceOf(WorldError);
+			await seedSessionFromWorld(s, 'iron-walkers', 'ja');
+			const again = await seedSessionFromWorld(s, 'iron-walkers', 'ja').catch((e: unknown) => e);
 			expect(again).toBeInstanceOf(WorldError);
 			expect(again).toMatchObject({ code: 'not_empty' });
 			expect(await documents.list(s.db, { includeGmOnly: true })).toHaveLength(4);
@@ -173,9 +174,7 @@ describe('seeding another author’s world (sealed)', () => {
 
 	it('the player sees document names only: no body, no heading, no recall hit, no image prompt holds the marker; the GM finds it', async () => {
 		await emptySession(async (s) => {
-			await s.write((tx) =>
-				seedSessionFromPreset(tx, authored(), { sealed: true, origin: { presetId: 'abcdefghijklmnopqrst', version: 3 } })
-			);
+			await seedSessionFromPreset(s, authored(), { sealed: true, origin: { presetId: 'abcdefghijklmnopqrst', version: 3 } });
 			const visible = (await playerVisibleText(s)).toLowerCase();
 			expect(visible).not.toContain(MARKER.toLowerCase());
 			const titles = await documents.toc(s.db, { includeGmOnly: false, includeVisibleTitles: true });

@@ -6,7 +6,7 @@
 import { parseScript } from '../../adv';
 import type { MessageDto } from '../../types/log';
 
-export type EntryKind = 'narration' | 'dialogue' | 'player' | 'system';
+type EntryKind = 'narration' | 'dialogue' | 'player' | 'system';
 
 export interface BacklogEntry {
 	/** Stable across pages and re-renders: `${messageId}:${paragraph}`. */
@@ -50,8 +50,8 @@ export function entriesOfAll(messages: readonly Pick<MessageDto, 'id' | 'role' |
 }
 
 /** Line height and per-row padding the estimate assumes; measuring corrects it. */
-export const ESTIMATE_LINE_PX = 24;
-export const ESTIMATE_ROW_EXTRA_PX = 20;
+const ESTIMATE_LINE_PX = 24;
+const ESTIMATE_ROW_EXTRA_PX = 20;
 const SPEAKER_LINE_PX = 20;
 /** Rough width of a character in pixels; a CJK character is about twice a Latin one. */
 const LATIN_CHAR_PX = 8;

@@ -4,6 +4,5 @@
  */
 export { default as Backlog } from './Backlog.svelte';
 export type { BacklogSelection } from './types';
-export { BacklogModel, type BacklogMessage, type Merge } from './model';
-export { HeightIndex, anchoredScrollTop, nextRow, type RowRange } from './windowing';
-export { entriesOf, entriesOfAll, estimateHeight, type BacklogEntry, type EntryKind } from './entries';
+
+export { entriesOfAll } from './entries';

@@ -25,7 +25,7 @@ import { LoadedSaveSchema, SaveListSchema, SaveSchema, type LoadedSaveDto, type 
 import type { ImageTarget } from '../../types/events';
 import type { ProviderName } from '../../types/settings';
 
-export class PanelApiError extends Error {
+class PanelApiError extends Error {
 	constructor(
 		readonly status: number,
 		readonly code: string,
@@ -60,7 +60,7 @@ export interface PanelClient {
 }
 
 /** Journal entries per "load more". */
-export const JOURNAL_PAGE = 30;
+const JOURNAL_PAGE = 30;
 
 export function panelClient(sessionId: string, fetcher: typeof fetch = fetch): PanelClient {
 	const base = `/api/v1/sessions/${encodeURIComponent(sessionId)}`;

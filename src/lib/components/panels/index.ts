@@ -7,7 +7,5 @@ export { default as StatePanel } from './StatePanel.svelte';
 export { default as JournalPanel } from './JournalPanel.svelte';
 export { default as DocumentsPanel } from './DocumentsPanel.svelte';
 export { default as SettingsPanel } from './SettingsPanel.svelte';
-export { default as Markdown } from './Markdown.svelte';
-export { stateView, spellOut, type StateItem, type StateView } from './state-view';
-export { parseMarkdown, parseInline, inlineText, type Block, type Inline } from './markdown';
-export { panelClient, PanelApiError, JOURNAL_PAGE, type PanelClient } from './api';
+
+export { panelClient, type PanelClient } from './api';

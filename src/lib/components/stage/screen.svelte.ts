@@ -7,7 +7,7 @@
 import { getContext, setContext } from 'svelte';
 import { SvelteSet } from 'svelte/reactivity';
 
-export const OVERLAYS = ['log', 'settings', 'help', 'menu', 'state', 'journal', 'documents', 'saves'] as const;
+const OVERLAYS = ['log', 'settings', 'help', 'menu', 'state', 'journal', 'documents', 'saves'] as const;
 export type OverlayName = (typeof OVERLAYS)[number];
 /** Overlays that slide in from the side over the stage, leaving it visible. */
 export const DRAWERS: readonly OverlayName[] = ['state', 'journal', 'documents'];

@@ -47,7 +47,7 @@ const TIME_TRAVEL_ERRORS: Record<TimeTravelError['code'], { status: number; code
 };
 
 /** Whole seconds until `at`, at least 1: Retry-After takes integer seconds. */
-export function retryAfterSeconds(at: Date, now = Date.now()): number {
+function retryAfterSeconds(at: Date, now = Date.now()): number {
 	return Math.max(1, Math.ceil((at.getTime() - now) / MS_PER_SECOND));
 }
 

@@ -3,18 +3,15 @@
  * query validation, the session and turn operations the routes call, response shapes, and the
  * server-sent event stream.
  */
-export { apiEndpoint, type ApiContext, type ApiEvent } from './endpoint';
-export { ApiError, badRequest, notFound } from './errors';
-export { toErrorResponse, retryAfterSeconds } from './error-map';
+export { apiEndpoint, type ApiEvent } from './endpoint';
+export { ApiError, notFound } from './errors';
+
 export { readJson, parseWith, queryOf, IdString, limitParam } from './body';
-export { jsonResponse, errorResponse, NO_STORE } from './respond';
-export { llmStatus, providerProblem } from './llm-status';
+export { jsonResponse } from './respond';
+export { llmStatus } from './llm-status';
 export {
 	CreateSessionBody,
 	PatchSessionBody,
-	ModelSchema,
-	DEFAULT_TITLE,
-	chooseLlm,
 	ownedSession,
 	withSession,
 	sessionDto,
@@ -22,18 +19,9 @@ export {
 	updateSession,
 	deleteSession
 } from './sessions';
-export { PostTurnBody, postTurn, playerTurn, readPlayerTurn, cancelTurn, type PostedTurn } from './turns';
+export { PostTurnBody, postTurn, readPlayerTurn, cancelTurn } from './turns';
 export { sessionSummaryDto, turnDto, journalEntryDto, documentInfoDto, documentDto } from './dto';
-export {
-	openEventStream,
-	formatEvent,
-	SSE_KEEPALIVE_MS,
-	SSE_POLL_MS,
-	SSE_RETRY_MS,
-	SSE_BATCH,
-	SSE_HEADERS,
-	type EventStreamOptions
-} from './sse';
+export { openEventStream, SSE_KEEPALIVE_MS, SSE_BATCH } from './sse';
 export { recordsView } from './records-view';
-export { DocumentEditBody, editDocument, documentIdParam } from './panels';
+export { DocumentEditBody, editDocument } from './panels';
 export { UndoBody, RerollBody, postUndo, postReroll, postLoad } from './timetravel';

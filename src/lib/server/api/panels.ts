@@ -19,9 +19,9 @@ import { journalEntryDto } from './dto';
 
 const { journal } = sessionSchema;
 
-export const BACKLOG_DEFAULT_PAGE = 100;
-export const MESSAGES_DEFAULT_PAGE = 50;
-export const JOURNAL_RECENT_MAX_PAGE = 200;
+const BACKLOG_DEFAULT_PAGE = 100;
+const MESSAGES_DEFAULT_PAGE = 50;
+const JOURNAL_RECENT_MAX_PAGE = 200;
 export const JOURNAL_RECENT_DEFAULT_PAGE = 30;
 
 /** `?before=&after=&limit=` of the play log's pages; the routes differ only in their default page. */
@@ -39,7 +39,7 @@ export const JournalRecentQuery = v.object({
 	limit: limitParam(JOURNAL_RECENT_MAX_PAGE, JOURNAL_RECENT_DEFAULT_PAGE)
 });
 
-export const NO_SUCH_DOCUMENT = 'No such document in this session.';
+const NO_SUCH_DOCUMENT = 'No such document in this session.';
 
 /** The player's edit: the body (may be blank, like a fresh document) and optionally a new title. */
 export const DocumentEditBody = v.strictObject({

@@ -1,7 +1,7 @@
 /** JSON responses of the API: never cached, since every answer is one user's private data. */
 import type { ApiErrorBody } from '../../types/api';
 
-export const NO_STORE = { 'cache-control': 'no-store' } as const;
+const NO_STORE = { 'cache-control': 'no-store' } as const;
 
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
 	return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...NO_STORE, ...headers } });

@@ -21,7 +21,7 @@ import { llmStatus, providerProblem } from './llm-status';
 import { sessionSummaryDto } from './dto';
 import { checkModelChoice, fixedModel, planOf } from '../tiers';
 
-export const ModelSchema = v.pipe(
+const ModelSchema = v.pipe(
 	v.string('model must be a string'),
 	v.trim(),
 	v.minLength(1, 'model must not be empty'),
@@ -61,7 +61,7 @@ export const PatchSessionBody = v.pipe(
 );
 
 /** A new session's title when the client gives none. */
-export const DEFAULT_TITLE: Readonly<Record<Language, string>> = { ja: '新しいセッション', en: 'New session' };
+const DEFAULT_TITLE: Readonly<Record<Language, string>> = { ja: '新しいセッション', en: 'New session' };
 
 type LlmChoice = Partial<Pick<SessionSettings, 'provider' | 'model'>>;
 
@@ -71,7 +71,7 @@ type LlmChoice = Partial<Pick<SessionSettings, 'provider' | 'model'>>;
  * takes the server default when it is the default provider; otherwise the model must be named
  * (model names are the provider's own, there is nothing safe to guess).
  */
-export function chooseLlm(cfg: Pick<Config, 'llm'>, current: LlmChoice, requested: { provider?: ProviderName; model?: string }): LlmChoice {
+function chooseLlm(cfg: Pick<Config, 'llm'>, current: LlmChoice, requested: { provider?: ProviderName; model?: string }): LlmChoice {
 	if (requested.provider === undefined && requested.model === undefined) return {};
 	const provider = requested.provider ?? current.provider;
 	if (provider === undefined) {

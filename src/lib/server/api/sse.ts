@@ -16,15 +16,15 @@ import { observeEventStream } from '../ops';
 /** The issue caps a quiet stream's silence at 8 s; half a second spare for timer drift and a busy loop. */
 export const SSE_KEEPALIVE_MS = 7_500;
 /** How often a stream looks for events written by another process (this process's writes wake it at once). */
-export const SSE_POLL_MS = 1_000;
+const SSE_POLL_MS = 1_000;
 /** The reconnection delay advised to EventSource clients. */
-export const SSE_RETRY_MS = 2_000;
+const SSE_RETRY_MS = 2_000;
 /** Log rows read per query; a client far behind catches up in batches, with backpressure between them. */
 export const SSE_BATCH = 200;
 
 const PARAMS_MARKER = /\bparams:/;
 
-export const SSE_HEADERS = {
+const SSE_HEADERS = {
 	'content-type': 'text/event-stream',
 	'cache-control': 'no-store',
 	// nginx would otherwise buffer the stream and deliver text deltas in lumps.
@@ -48,7 +48,7 @@ export interface EventStreamOptions {
 	onPoll?: () => void;
 }
 
-export function formatEvent(e: LoggedEvent): string {
+function formatEvent(e: LoggedEvent): string {
 	// JSON.stringify escapes CR and LF, so the data is one line and can't break the framing.
 	return `id: ${e.id}\nevent: ${e.event.type}\ndata: ${JSON.stringify(e.event)}\n\n`;
 }

@@ -40,7 +40,7 @@ export async function postTurn(app: Kantera, user: AuthUser, s: SessionDb, body:
 }
 
 /** The player turn `turnId` of this session, or a 404. */
-export async function playerTurn(s: SessionDb, turnId: string | undefined): Promise<TurnRow> {
+async function playerTurn(s: SessionDb, turnId: string | undefined): Promise<TurnRow> {
 	if (!turnId || turnId.length > MAX_TURN_ID_CHARS) throw notFound('No such turn in this session.');
 	const [row] = await s.db
 		.select()

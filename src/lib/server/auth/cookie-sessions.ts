@@ -61,7 +61,7 @@ export async function deleteCookieSession(deps: AuthDeps, token: string): Promis
 }
 
 /** Drops every expired session row; cheap housekeeping the app may run now and then. */
-export async function purgeExpiredCookieSessions(deps: AuthDeps, now = Date.now()): Promise<void> {
+async function purgeExpiredCookieSessions(deps: AuthDeps, now = Date.now()): Promise<void> {
 	await deps.control.db.delete(authSessions).where(lt(authSessions.expiresAt, now));
 }
 

@@ -9,7 +9,7 @@ import type { Cookies } from '@sveltejs/kit';
 import { SignInProviderSchema, type SignInProvider } from '../../types/account';
 import { SignInFlowError, type FlowSecrets, type ProviderProfile, type SignInClient } from './providers';
 
-export const FLOW_COOKIE = 'kantera_oauth';
+const FLOW_COOKIE = 'kantera_oauth';
 /** Long enough to sign in at the provider, short enough that a forgotten tab's attempt dies. */
 const FLOW_TTL_S = 600;
 const FLOW_PATH = '/auth';
@@ -26,7 +26,7 @@ const FlowSchema = v.object({
 });
 type Flow = v.InferOutput<typeof FlowSchema>;
 
-export function redirectUriFor(url: URL, provider: SignInProvider): string {
+function redirectUriFor(url: URL, provider: SignInProvider): string {
 	return `${url.origin}${FLOW_PATH}/${provider}/callback`;
 }
 

@@ -6,9 +6,9 @@
 import { scrypt, randomBytes, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 /** Cost 2^15 with r=8 needs 32 MiB per hash: slow for a GPU farm, ~50–100 ms here. */
-export const SCRYPT_N = 2 ** 15;
-export const SCRYPT_R = 8;
-export const SCRYPT_P = 1;
+const SCRYPT_N = 2 ** 15;
+const SCRYPT_R = 8;
+const SCRYPT_P = 1;
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
 /** Largest cost a stored hash may ask for: a tampered row must not be able to exhaust memory. */

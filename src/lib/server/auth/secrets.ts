@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 /** 32 random bytes: 256 bits, far beyond guessing. */
-export const SECRET_BYTES = 32;
+const SECRET_BYTES = 32;
 
 export function randomSecret(): string {
 	return randomBytes(SECRET_BYTES).toString('base64url');

@@ -9,11 +9,13 @@ import { randomSecret, sha256Hex } from './secrets';
 import { AuthValidationError, InvalidTokenError, TokenNotFoundError } from './errors';
 import { TokenNameSchema, TokenDaysSchema, parseField } from './validation';
 import { getUserById, type AuthDeps, type AuthUser } from './users';
+import { translate } from '../../i18n';
+import type { Language } from '../../types/settings';
 
 const { apiTokens } = controlSchema;
 
 /** Recognisable in logs and secret scanners, and tells a Bearer token from a cookie token. */
-export const TOKEN_PREFIX = 'kt_';
+const TOKEN_PREFIX = 'kt_';
 const TOKEN_PATTERN = /^kt_[A-Za-z0-9_-]{43}$/;
 /** last_used_at is a hint for the owner, not an audit log: minute resolution avoids a write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -38,16 +40,22 @@ const ExpirySchema = v.optional(
 	)
 );
 
+/** When the token expires (none: never), the clock, and the language of the field errors (English by default). */
+export interface TokenOptions {
+	expiresAt?: Date | undefined;
+	now?: number;
+	language?: Language;
+}
+
 export async function createToken(
 	deps: AuthDeps,
 	userId: string,
 	name: unknown,
-	expiresAt?: Date,
-	now = Date.now()
+	{ expiresAt, now = Date.now(), language = 'en' }: TokenOptions = {}
 ): Promise<CreatedToken> {
-	const validName = parseField(TokenNameSchema, 'name', name);
+	const validName = parseField(TokenNameSchema, 'name', name, language);
 	const expiry = parseField(ExpirySchema, 'expiresAt', expiresAt);
-	if (expiry && expiry.getTime() <= now) throw new AuthValidationError({ expiresAt: 'Expiry must be in the future.' });
+	if (expiry && expiry.getTime() <= now) throw new AuthValidationError({ expiresAt: translate(language, 'tokens.error.past') });
 	const token = TOKEN_PREFIX + randomSecret();
 	const id = newId();
 	await deps.control.db.insert(apiTokens).values({
@@ -63,10 +71,16 @@ export async function createToken(
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** "Expires in D days" from a form field or CLI flag; empty means never. Throws AuthValidationError (field expiresDays). */
-export function expiryFromDays(days: unknown, now = Date.now()): Date | undefined {
+/**
+ * "Expires in D days" from a form field or CLI flag; empty means never. Throws AuthValidationError (field expiresDays,
+ * its message in `language`).
+ */
+export function expiryFromDays(
+	days: unknown,
+	{ now = Date.now(), language = 'en' }: Omit<TokenOptions, 'expiresAt'> = {}
+): Date | undefined {
 	if (days === undefined || days === null || (typeof days === 'string' && days.trim() === '')) return undefined;
-	const n = parseField(TokenDaysSchema, 'expiresDays', typeof days === 'string' ? Number(days.trim()) : days);
+	const n = parseField(TokenDaysSchema, 'expiresDays', typeof days === 'string' ? Number(days.trim()) : days, language);
 	return new Date(now + n * DAY_MS);
 }
 

@@ -62,7 +62,7 @@ export function isUniqueViolation(err: unknown): boolean {
 	return false;
 }
 
-export async function countUsers(deps: AuthDeps): Promise<number> {
+async function countUsers(deps: AuthDeps): Promise<number> {
 	const [row] = await deps.control.db.select({ n: sql<number>`count(*)` }).from(users);
 	return Number(row?.n ?? 0);
 }
@@ -124,7 +124,7 @@ export async function verifyCredentials(deps: AuthDeps, input: { name: unknown; 
 	return toAuthUser(row);
 }
 
-export async function findUserByName(deps: AuthDeps, name: string): Promise<AuthUser | null> {
+async function findUserByName(deps: AuthDeps, name: string): Promise<AuthUser | null> {
 	const [row] = await deps.control.db.select().from(users).where(sameName(name)).limit(1);
 	return row ? toAuthUser(row) : null;
 }

@@ -1,16 +1,18 @@
 /** Valibot schemas for account input: the single place the rules for names and passwords live. */
 import * as v from 'valibot';
 import { AuthValidationError } from './errors';
-import { withoutControlCharacters } from '../validation';
+import { hasControlCharacter, withoutControlCharacters } from '../validation';
+import { translate, type MessageKey } from '../../i18n';
+import { isLanguage, type Language } from '../../types/settings';
 
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 32;
-export const PASSWORD_MIN = 8;
+const PASSWORD_MIN = 8;
 /** Bounded so a megabyte "password" cannot be used to burn CPU in the KDF. */
 export const PASSWORD_MAX = 256;
 export const TOKEN_NAME_MAX = 64;
 /** A token may live at most ten years; "never expires" is expressed by leaving the expiry out. */
-export const TOKEN_MAX_DAYS = 3650;
+const TOKEN_MAX_DAYS = 3650;
 
 export const UsernameSchema = v.pipe(
 	v.string('Enter a username.'),
@@ -27,24 +29,32 @@ export const PasswordSchema = v.pipe(
 	v.maxLength(PASSWORD_MAX, `A password has at most ${PASSWORD_MAX} characters.`)
 );
 
+/**
+ * A message in the language the parse was given (valibot's `lang`, see parseField), English without one: the
+ * tokens page answers in the reader's language, the CLI in English.
+ */
+function said(key: MessageKey, params?: Record<string, number>) {
+	return (issue: v.BaseIssue<unknown>) => translate(isLanguage(issue.lang) ? issue.lang : 'en', key, params);
+}
+
 export const TokenNameSchema = v.pipe(
-	v.string('Enter a name for the token.'),
-	withoutControlCharacters('The token name'),
+	v.string(said('tokens.error.name')),
+	v.check((text: string) => !hasControlCharacter(text), said('tokens.error.nameControl')),
 	v.trim(),
-	v.minLength(1, 'Enter a name for the token.'),
-	v.maxLength(TOKEN_NAME_MAX, `A token name has at most ${TOKEN_NAME_MAX} characters.`)
+	v.minLength(1, said('tokens.error.name')),
+	v.maxLength(TOKEN_NAME_MAX, said('tokens.error.nameLength', { max: TOKEN_NAME_MAX }))
 );
 
 export const TokenDaysSchema = v.pipe(
-	v.number('Expiry must be a number of days.'),
-	v.integer('Expiry must be a whole number of days.'),
-	v.minValue(1, 'Expiry must be at least 1 day.'),
-	v.maxValue(TOKEN_MAX_DAYS, `Expiry must be at most ${TOKEN_MAX_DAYS} days.`)
+	v.number(said('tokens.error.days')),
+	v.integer(said('tokens.error.wholeDays')),
+	v.minValue(1, said('tokens.error.minDays')),
+	v.maxValue(TOKEN_MAX_DAYS, said('tokens.error.maxDays', { max: TOKEN_MAX_DAYS }))
 );
 
-/** Parses `value` or throws AuthValidationError keyed by `field`. */
-export function parseField<S extends v.GenericSchema>(schema: S, field: string, value: unknown): v.InferOutput<S> {
-	const result = v.safeParse(schema, value);
+/** Parses `value` or throws AuthValidationError keyed by `field`, its message in `language` where the schema has one. */
+export function parseField<S extends v.GenericSchema>(schema: S, field: string, value: unknown, language?: Language): v.InferOutput<S> {
+	const result = v.safeParse(schema, value, { lang: language });
 	if (result.success) return result.output;
 	throw new AuthValidationError({ [field]: result.issues[0].message });
 }

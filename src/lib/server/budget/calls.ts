@@ -6,11 +6,12 @@
 import { controlSchema, type ControlDrizzle } from '../db';
 import { utcDay } from './usage';
 import type { Payer } from './reservations';
+import type { ProviderName } from '../../types/settings';
 
 const { llmCalls } = controlSchema;
 
 export interface CallRecord {
-	provider: string;
+	provider: ProviderName;
 	model: string;
 	inputTokens: number;
 	cachedInputTokens: number;

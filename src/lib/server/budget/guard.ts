@@ -12,7 +12,7 @@ export type ScopeName = 'turn' | 'session' | 'user_day' | 'global_month';
 /** What a scope counts: money (micro-dollars) or LLM calls (tool rounds in a turn). */
 export type Unit = 'micros' | 'calls';
 
-export interface ScopeLimit {
+interface ScopeLimit {
 	scope: ScopeName;
 	unit: Unit;
 	/** Hard limit: no new call starts once `spent >= limit`. */

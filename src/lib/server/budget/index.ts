@@ -1,15 +1,13 @@
-export { BudgetGuard, BudgetExceededError, type ScopeName, type ScopeLimit, type ScopeState, type BudgetWarning, type Unit } from './guard';
+export { BudgetGuard, BudgetExceededError, type ScopeState, type BudgetWarning } from './guard';
 export {
 	DEFAULT_PRICES,
 	PriceTableSchema,
-	ModelPriceSchema,
 	priceFor,
 	costMicros,
 	worstCaseMicros,
 	dollarsToMicros,
 	type PriceTable,
-	type ModelPrice,
-	type Usage
+	type ModelPrice
 } from './prices';
 export {
 	loadScopes,
@@ -22,22 +20,7 @@ export {
 	utcDay,
 	utcMonth,
 	nextUtcDay,
-	type ScopeLimits,
-	type MoneyLimits,
-	type Who,
-	type QuotaResult
+	type ScopeLimits
 } from './usage';
-export {
-	reserve,
-	reserveWhenFree,
-	settle,
-	release,
-	reservedMicros,
-	RESERVATION_RETRY_MS,
-	type Reservation,
-	type SharedLimits,
-	type SharedScope,
-	type SharedTotals,
-	type Payer
-} from './reservations';
+export { reserve, reserveWhenFree, settle, release, reservedMicros, type Reservation, type Payer } from './reservations';
 export { callLogInsert, type CallRecord } from './calls';

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 
-export const ModelPriceSchema = v.object({
+const ModelPriceSchema = v.object({
 	input: v.pipe(v.number(), v.minValue(0)),
 	output: v.pipe(v.number(), v.minValue(0)),
 	/** Cached input tokens (prompt-cache reads); defaults to `input` when a vendor has no discount. */

@@ -20,7 +20,7 @@ import { observeLlmCall } from '../ops';
 const { budgetReservations, usageDaily, usageSession } = controlSchema;
 
 /** The scopes held in the control database, shared by every turn and process. */
-export type SharedScope = Extract<ScopeName, 'session' | 'user_day' | 'global_month'>;
+type SharedScope = Extract<ScopeName, 'session' | 'user_day' | 'global_month'>;
 
 export interface SharedLimits {
 	session: MoneyLimits;
@@ -34,7 +34,7 @@ export interface Payer {
 }
 
 /** Spent (settled) totals of the shared scopes that have a limit or a warning. */
-export type SharedTotals = Partial<Record<SharedScope, number>>;
+type SharedTotals = Partial<Record<SharedScope, number>>;
 
 export type Reservation =
 	| { ok: true; id: string | undefined; totals: SharedTotals }
@@ -42,7 +42,7 @@ export type Reservation =
 	| { ok: false; exceeded: BudgetExceededError; final: boolean };
 
 /** How often a call blocked only by other calls' reservations looks again. */
-export const RESERVATION_RETRY_MS = 200;
+const RESERVATION_RETRY_MS = 200;
 
 /** One shared scope: its limits, and SQL for what was spent and what is reserved in it. */
 interface ScopeQuery {
@@ -109,7 +109,8 @@ export async function reserve(
 	const r = budgetReservations;
 	const [, inserted, totals] = await db.batch([
 		db.delete(r).where(lt(r.expiresAt, now)),
-		db.run(sql`insert into ${r} (${sql.identifier(r.id.name)}, ${sql.identifier(r.userId.name)}, ${sql.identifier(r.sessionId.name)}, ${sql.identifier(r.day.name)}, ${sql.identifier(r.micros.name)}, ${sql.identifier(r.expiresAt.name)})
+		db.run(sql`insert into ${r} (${sql.identifier(r.id.name)}, ${sql.identifier(r.userId.name)}, ${sql.identifier(r.sessionId.name)},
+				${sql.identifier(r.day.name)}, ${sql.identifier(r.micros.name)}, ${sql.identifier(r.expiresAt.name)})
 			select ${id}, ${payer.userId}, ${payer.sessionId}, ${day}, ${micros}, ${now + ttlMs} where ${room}`),
 		db.all(
 			sql`select ${sql.join(

@@ -56,7 +56,8 @@ export async function loadScopes(db: ControlDrizzle, who: Who, limits: ScopeLimi
 			.select()
 			.from(budgetWarnings)
 			.where(
-				sql`(${budgetWarnings.scope}, ${budgetWarnings.scopeKey}, ${budgetWarnings.period}) IN (VALUES ('session', ${who.sessionId}, 'all'), ('user_day', ${who.userId}, ${day}), ('global_month', 'global', ${month}))`
+				sql`(${budgetWarnings.scope}, ${budgetWarnings.scopeKey}, ${budgetWarnings.period})
+					IN (VALUES ('session', ${who.sessionId}, 'all'), ('user_day', ${who.userId}, ${day}), ('global_month', 'global', ${month}))`
 			)
 	]);
 	const isWarned = (scope: ScopeName) => warned.some((w) => w.scope === scope);

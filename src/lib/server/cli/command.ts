@@ -62,6 +62,6 @@ export interface Command {
 }
 
 /** node:util does not export the options type by name; take it from the config it belongs to. */
-export type CommandOptions = NonNullable<ParseArgsConfig['options']>;
+type CommandOptions = NonNullable<ParseArgsConfig['options']>;
 
 export const commandId = (c: Command) => c.name.join(' ');

@@ -55,7 +55,7 @@ export interface AuthProvidersConfig {
 }
 
 /** The providers in the order their buttons appear. */
-export function configuredProviders(cfg: SignInProvidersConfig): SignInProvider[] {
+function configuredProviders(cfg: SignInProvidersConfig): SignInProvider[] {
 	return (['google', 'github', 'oidc'] as const).filter((p) => cfg[p] !== undefined);
 }
 

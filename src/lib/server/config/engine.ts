@@ -47,7 +47,7 @@ const MS_PER_SECOND = 1000;
 type EngineEnv = v.InferOutput<v.ObjectSchema<typeof ENGINE_ENV_ENTRIES, undefined>>;
 
 /** Money limits in micro-dollars; undefined = no limit / no warning. */
-export interface MoneyLimit {
+interface MoneyLimit {
 	limit: number | undefined;
 	warnAt: number | undefined;
 }

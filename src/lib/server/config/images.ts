@@ -41,12 +41,12 @@ export const IMAGES_ENV_ENTRIES = {
 
 type ImagesEnv = v.InferOutput<v.ObjectSchema<typeof IMAGES_ENV_ENTRIES, undefined>> & { OPENAI_API_KEY?: string };
 
-export const DEFAULT_IMAGE_MODEL = 'gpt-image-1';
+const DEFAULT_IMAGE_MODEL = 'gpt-image-1';
 /** OpenAI's list price for a medium-quality image, near enough for a budget. */
-export const DEFAULT_OPENAI_IMAGE_PRICE_USD = 0.04;
+const DEFAULT_OPENAI_IMAGE_PRICE_USD = 0.04;
 /** Portrait for a standing figure, landscape for a backdrop: sizes gpt-image-1 accepts. */
-export const DEFAULT_SPRITE_SIZE = '1024x1536';
-export const DEFAULT_BACKGROUND_SIZE = '1536x1024';
+const DEFAULT_SPRITE_SIZE = '1024x1536';
+const DEFAULT_BACKGROUND_SIZE = '1536x1024';
 const DEFAULT_OPENAI_QUALITY = 'medium';
 const MICROS_PER_DOLLAR = 1_000_000;
 

@@ -14,14 +14,13 @@ import { DEPLOY_ENV_ENTRIES, deployConfig, type BackupConfig, type TursoConfig }
 import { OPS_ENV_ENTRIES, opsConfig, type OpsConfig } from './ops';
 import { IMAGE_STORE_ENV_ENTRIES, imageStoreConfig, type ImageStoreConfig } from './image-store';
 
-export type { EngineConfig, MoneyLimit } from './engine';
-export { LLM_SETUP_HINT, DEFAULT_LLM_MODELS, type LlmConfig, type ProviderEndpoint } from './llm';
-export { DEFAULT_IMAGE_MODEL, type ImagesConfig } from './images';
-export type { PresetsConfig } from './presets';
-export { configuredProviders, type SignInProvidersConfig, type OAuthClientConfig } from './auth';
-export type { TiersConfig, FreeModel } from './tiers';
+export { LLM_SETUP_HINT } from './llm';
+export { type ImagesConfig } from './images';
+
+export { type SignInProvidersConfig, type OAuthClientConfig } from './auth';
+export type { FreeModel } from './tiers';
 export type { BackupConfig, TursoConfig } from './deploy';
-export type { OpsConfig, LogFormat } from './ops';
+export type { OpsConfig, LogFormat, LogLevel } from './ops';
 export type { ImageStoreConfig } from './image-store';
 
 const NonNegativeInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number));

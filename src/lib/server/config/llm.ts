@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { PROVIDER_NAMES, type ProviderName } from '../../types/settings';
+import { translate } from '../../i18n';
 
 const NonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1));
 const HttpUrl = v.pipe(v.string(), v.trim(), v.url('must be a URL'), v.regex(/^https?:\/\//i, 'must start with http:// or https://'));
@@ -27,9 +28,9 @@ export const LLM_ENV_ENTRIES = {
 type LlmEnv = v.InferOutput<v.ObjectSchema<typeof LLM_ENV_ENTRIES, undefined>>;
 
 /** Used when KANTERA_LLM_MODEL is unset and the provider is the vendor's own endpoint. */
-export const DEFAULT_LLM_MODELS = Object.freeze({ openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-5', google: 'gemini-2.5-flash' });
+const DEFAULT_LLM_MODELS = Object.freeze({ openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-5', google: 'gemini-2.5-flash' });
 
-export interface ProviderEndpoint {
+interface ProviderEndpoint {
 	apiKey: string | undefined;
 	/** Undefined means the vendor's own endpoint. */
 	baseUrl: string | undefined;
@@ -46,8 +47,8 @@ export type LlmConfig =
 	  }
 	| { configured: false; reason: string };
 
-export const LLM_SETUP_HINT =
-	'Set OPENAI_API_KEY (or OPENAI_BASE_URL for an OpenAI-compatible server such as Ollama, with KANTERA_LLM_MODEL), ANTHROPIC_API_KEY or GOOGLE_API_KEY; KANTERA_LLM_PROVIDER picks one when several are set.';
+/** What to set, in English for the API, the CLI and the log; the pages' notice says it in the reader's language. */
+export const LLM_SETUP_HINT = translate('en', 'llm.notice.hint');
 
 /** Returns the LLM config, or an error message for settings that can never work. */
 export function llmConfig(env: LlmEnv): LlmConfig | { error: string } {

@@ -1,5 +1,5 @@
 /**
- * Operations: the Prometheus scrape token and the format of the structured log lines.
+ * Operations: the Prometheus scrape token, and the format and level of the structured log lines.
  */
 import * as v from 'valibot';
 
@@ -18,18 +18,25 @@ export const OPS_ENV_ENTRIES = {
 		)
 	),
 	/** One line per request and per turn on stdout: `json` (one object a line, for log shippers) or `text`. */
-	KANTERA_LOG_FORMAT: v.optional(v.picklist(['json', 'text'], 'must be json or text'), 'json')
+	KANTERA_LOG_FORMAT: v.optional(v.picklist(['json', 'text'], 'must be json or text'), 'json'),
+	/**
+	 * `info` writes those lines; `warn` leaves them out and keeps warnings and errors (stderr): for
+	 * benchmarks and test servers, whose output would otherwise be a line per request.
+	 */
+	KANTERA_LOG_LEVEL: v.optional(v.picklist(['info', 'warn'], 'must be info or warn'), 'info')
 };
 
 export type LogFormat = 'json' | 'text';
+export type LogLevel = 'info' | 'warn';
 
 export interface OpsConfig {
 	metricsToken: string | undefined;
 	logFormat: LogFormat;
+	logLevel: LogLevel;
 }
 
 type OpsEnv = v.InferOutput<v.ObjectSchema<typeof OPS_ENV_ENTRIES, undefined>>;
 
 export function opsConfig(e: OpsEnv): OpsConfig {
-	return { metricsToken: e.KANTERA_METRICS_TOKEN, logFormat: e.KANTERA_LOG_FORMAT };
+	return { metricsToken: e.KANTERA_METRICS_TOKEN, logFormat: e.KANTERA_LOG_FORMAT, logLevel: e.KANTERA_LOG_LEVEL };
 }

@@ -7,7 +7,7 @@
 import type { Client, IntMode } from '@libsql/client';
 
 /** How long a connection waits on a locked local database file before failing. */
-export const BUSY_TIMEOUT_MS = 5_000;
+const BUSY_TIMEOUT_MS = 5_000;
 
 export function isFileUrl(url: string): boolean {
 	return url.startsWith('file:');

@@ -1,7 +1,7 @@
 /** Control database: everything that spans play sessions. One per deployment. */
 import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { LANGUAGES } from '../../types/settings';
+import { LANGUAGES, PROVIDER_NAMES } from '../../types/settings';
 import { PRESET_VISIBILITIES } from '../../types/presets';
 import { SIGN_IN_PROVIDERS, TIERS } from '../../types/account';
 
@@ -49,7 +49,7 @@ export const llmCalls = sqliteTable(
 		day: text('day').notNull(),
 		userId: text('user_id').notNull(),
 		sessionId: text('session_id').notNull(),
-		provider: text('provider').notNull(),
+		provider: text('provider', { enum: PROVIDER_NAMES }).notNull(),
 		model: text('model').notNull(),
 		inputTokens: integer('input_tokens').notNull(),
 		cachedInputTokens: integer('cached_input_tokens').notNull(),

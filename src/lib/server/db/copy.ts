@@ -19,7 +19,7 @@ import { REVISION_TABLE } from './record-revision';
 /** Records not copied: the event log and the ledger belong to the session that played them; save slots; the capture flag. */
 const RECORDS_NOT_COPIED = ['events', 'ledger', 'saves', 'undo_capture'] as const;
 /** Not copied: those records, and the schema bookkeeping the target has of its own (its record revision counts its own writes). */
-export const NOT_COPIED = new Set<string>([...RECORDS_NOT_COPIED, '__kantera_migrations', 'sqlite_sequence', REVISION_TABLE]);
+const NOT_COPIED = new Set<string>([...RECORDS_NOT_COPIED, '__kantera_migrations', 'sqlite_sequence', REVISION_TABLE]);
 
 /** Bound parameters per INSERT: far under SQLite's limit, large enough to keep the statements few. */
 const PARAMS_PER_STATEMENT = 4_000;
@@ -44,7 +44,8 @@ const isInternal = (name: string, virtualTables: readonly string[]) =>
 
 async function tablesOf(exec: Pick<Client, 'execute'>): Promise<TableInfo[]> {
 	const rs = await exec.execute(
-		"SELECT m.name AS tbl, m.sql AS ddl, p.name AS col, p.type AS type, p.pk AS pk FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' ORDER BY m.name, p.cid"
+		'SELECT m.name AS tbl, m.sql AS ddl, p.name AS col, p.type AS type, p.pk AS pk FROM sqlite_master m, ' +
+			"pragma_table_info(m.name) p WHERE m.type = 'table' ORDER BY m.name, p.cid"
 	);
 	const byName = new Map<string, { ddl: string; cols: { name: string; type: string; pk: number }[] }>();
 	for (const r of rs.rows) {
@@ -92,7 +93,8 @@ export async function copyDatabase(source: Client, target: Client): Promise<Copy
 		const present = await target.execute('SELECT name FROM sqlite_master WHERE sql IS NOT NULL');
 		const have = new Set(present.rows.map((r) => sqlText(r.name)));
 		const schema = await read.execute(
-			"SELECT name, tbl_name AS tbl, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'undo\\_%' ESCAPE '\\' ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END"
+			'SELECT name, tbl_name AS tbl, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE ' +
+				"'undo\\_%' ESCAPE '\\' ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END"
 		);
 		const copied = new Set(tables.map((t) => t.name));
 		for (const r of schema.rows) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 /** Play session ids: 20 base32 characters (100 random bits). The only shape allowed into a path or URL. */
-export const SESSION_ID_PATTERN = /^[a-z2-7]{20}$/;
+const SESSION_ID_PATTERN = /^[a-z2-7]{20}$/;
 
 /** A random lowercase base32 id; lowercase keeps ids safe on case-insensitive file systems. */
 export function newId(length = 20): string {

@@ -1,11 +1,19 @@
 export { openControlDb, type ControlDb, type ControlDrizzle } from './control';
-export { SessionDbPool, type SessionDb, type WriteOptions, type SessionDrizzle, type SessionTx, type SessionExec } from './session';
+export {
+	SessionDbPool,
+	writeAll,
+	type SessionDb,
+	type SessionDrizzle,
+	type SessionTx,
+	type SessionExec,
+	type SessionWrites
+} from './session';
 export { sessionDbUrl, InvalidSessionIdError, TemplatePlacement, type SessionPlacement, type SessionDbLocation } from './placement';
 export { openClient, isFileUrl } from './client';
-export { newId, isSessionId, SESSION_ID_PATTERN } from './ids';
+export { newId, isSessionId } from './ids';
 export { sqlText } from './text';
-export { migrate, MigrationError, type Migration } from './migrate';
+export { migrate, migrateAndRead, MigrationError, type Migration, type MigrateOptions, type Migrated } from './migrate';
 export * as controlSchema from './control-schema';
 export * as sessionSchema from './session-schema';
 export * as undoLog from './undo-log';
-export { copyDatabase, NOT_COPIED, type CopyResult } from './copy';
+export { copyDatabase } from './copy';

@@ -2,7 +2,7 @@
  * A small migrator over bundled SQL (see scripts/bundle-migrations.js). The pending migrations run in
  * one write transaction together with their bookkeeping rows, so a database is never left half-migrated.
  */
-import type { Client, InStatement } from '@libsql/client';
+import type { Client, InStatement, ResultSet } from '@libsql/client';
 import { sqlText } from './text';
 
 export interface Migration {
@@ -20,6 +20,25 @@ export class MigrationError extends Error {
 }
 
 const TABLE = '__kantera_migrations';
+const COLUMNS = '(idx INTEGER PRIMARY KEY, tag TEXT NOT NULL, hash TEXT NOT NULL, applied_at INTEGER NOT NULL)';
+
+export interface MigrateOptions {
+	/**
+	 * The database was created just now and is empty: everything goes in one batch that starts by
+	 * creating the bookkeeping table (and so fails whole, changing nothing, if it exists after all;
+	 * the usual two round trips follow then).
+	 */
+	readonly fresh?: boolean;
+	/** Reads run after the migrations in the same batch, on the migrated schema (no round trip of their own). */
+	readonly reads?: readonly InStatement[];
+}
+
+export interface Migrated {
+	/** The tags applied by this call. */
+	readonly applied: string[];
+	/** The results of `reads`, in order. */
+	readonly reads: ResultSet[];
+}
 
 /**
  * Applies every migration not yet applied, in order. Returns the tags it applied.
@@ -30,11 +49,24 @@ const TABLE = '__kantera_migrations';
  * failing migration leaves the database as it was before the call.
  */
 export async function migrate(client: Client, migrations: readonly Migration[]): Promise<string[]> {
-	const [, rows] = await client.batch(
-		[
-			`CREATE TABLE IF NOT EXISTS ${TABLE} (idx INTEGER PRIMARY KEY, tag TEXT NOT NULL, hash TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
-			`SELECT idx, tag FROM ${TABLE} ORDER BY idx`
-		],
+	return (await migrateAndRead(client, migrations)).applied;
+}
+
+/**
+ * `migrate`, with `options.reads` carried by the last batch it sends: a database that is up to date
+ * costs one round trip, reads included; a fresh one (`options.fresh`) one round trip as well.
+ */
+export async function migrateAndRead(client: Client, migrations: readonly Migration[], options: MigrateOptions = {}): Promise<Migrated> {
+	const reads = options.reads ?? [];
+	if (options.fresh) {
+		const { steps } = migrationSteps(migrations, Date.now());
+		const all = await client.batch([`CREATE TABLE ${TABLE} ${COLUMNS}`, ...steps, ...reads], 'write').catch(() => undefined);
+		// Not fresh after all (the table exists), or a migration failed: the batch changed nothing, and
+		// the usual path below finds out which (and names a failing migration).
+		if (all) return { applied: migrations.map((m) => m.tag), reads: all.slice(1 + steps.length) };
+	}
+	const [, rows, ...current] = await client.batch(
+		[`CREATE TABLE IF NOT EXISTS ${TABLE} ${COLUMNS}`, `SELECT idx, tag FROM ${TABLE} ORDER BY idx`, ...reads],
 		'write'
 	);
 	const applied = new Map((rows?.rows ?? []).map((r) => [Number(r.idx), sqlText(r.tag)]));
@@ -46,12 +78,25 @@ export async function migrate(client: Client, migrations: readonly Migration[]):
 			);
 	}
 	const pending = migrations.filter((m) => !applied.has(m.idx));
-	if (pending.length === 0) return [];
+	if (pending.length === 0) return { applied: [], reads: current };
+	const { steps, owner } = migrationSteps(pending, Date.now());
+	try {
+		const results = await client.batch([...steps, ...reads], 'write');
+		return { applied: pending.map((m) => m.tag), reads: results.slice(steps.length) };
+	} catch (err) {
+		// A batch error names its step (LibsqlBatchError; not imported: that would load the native entry on remote hosts).
+		const failed =
+			err instanceof Error && 'statementIndex' in err && typeof err.statementIndex === 'number' ? owner[err.statementIndex] : undefined;
+		const which = failed ? failed.tag : pending.map((m) => m.tag).join(', ');
+		throw new MigrationError(`migration ${which} failed: ${err instanceof Error ? err.message : String(err)}`);
+	}
+}
+
+/** The statements of `migrations` with their bookkeeping rows, and the migration each step belongs to. */
+function migrationSteps(migrations: readonly Migration[], now: number): { steps: InStatement[]; owner: Migration[] } {
 	const steps: InStatement[] = [];
-	/** The migration each batch step belongs to, to name the one that failed. */
 	const owner: Migration[] = [];
-	const now = Date.now();
-	for (const m of pending) {
+	for (const m of migrations) {
 		const statements = m.sql
 			.split('--> statement-breakpoint')
 			.map((s) => s.trim())
@@ -63,14 +108,5 @@ export async function migrate(client: Client, migrations: readonly Migration[]):
 		steps.push({ sql: `INSERT INTO ${TABLE} (idx, tag, hash, applied_at) VALUES (?, ?, ?, ?)`, args: [m.idx, m.tag, m.hash, now] });
 		owner.push(m);
 	}
-	try {
-		await client.batch(steps, 'write');
-	} catch (err) {
-		// A batch error names its step (LibsqlBatchError; not imported: that would load the native entry on remote hosts).
-		const failed =
-			err instanceof Error && 'statementIndex' in err && typeof err.statementIndex === 'number' ? owner[err.statementIndex] : undefined;
-		const which = failed ? failed.tag : pending.map((m) => m.tag).join(', ');
-		throw new MigrationError(`migration ${which} failed: ${err instanceof Error ? err.message : String(err)}`);
-	}
-	return pending.map((m) => m.tag);
+	return { steps, owner };
 }

@@ -5,10 +5,11 @@
  */
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import type { Client, InStatement, ResultSet, Transaction } from '@libsql/client';
+import type { BatchItem } from 'drizzle-orm/batch';
 import * as sessionSchema from './session-schema';
 import { sessionMigrations } from './migrations.generated';
-import { migrate } from './migrate';
-import { ensureUndoTriggers } from './undo-log';
+import { migrateAndRead } from './migrate';
+import { UNDO_TRIGGER_READS, undoTriggerChanges } from './undo-log';
 import { isFileUrl, openClient } from './client';
 import { queueWrite, withWriteLock } from './write-lock';
 import { copyDatabase, withoutUncopied } from './copy';
@@ -88,6 +89,18 @@ function recordingClient(client: Client, recorder: () => WriteOptions['record'])
 	});
 }
 
+/** What `SessionDb.writes` builds queries with; the record writers' batch forms take it. */
+export type SessionWrites = SessionDb['writes'];
+
+/**
+ * Runs `queries` (built with `s.writes`) as one write batch: `s.writes.batch` for a list whose length
+ * is known only at run time. Nothing to run, no round trip.
+ */
+export async function writeAll(s: Pick<SessionDb, 'writes'>, queries: readonly BatchItem<'sqlite'>[]): Promise<void> {
+	const [first, ...rest] = queries;
+	if (first) await s.writes.batch([first, ...rest]);
+}
+
 class Handle implements SessionDb {
 	readonly db: SessionDrizzle;
 	readonly writes: SessionDrizzle;
@@ -165,10 +178,13 @@ export class SessionDbPool {
 		this.placement = placement ?? new TemplatePlacement(cfg);
 	}
 
-	/** Creates a new session's database (through its placement) and migrates it. */
+	/**
+	 * Creates a new session's database (through its placement) and migrates it: two round trips to a
+	 * remote database (every migration and the schema reads in one batch, then the undo log's triggers).
+	 */
 	async create(id: string): Promise<void> {
 		await this.placement.create(id);
-		await this.use(id, async () => undefined);
+		this.release(await this.acquire(id, true));
 	}
 
 	/** Opens (creating and migrating if needed) the database of session `id` for the duration of `fn`. */
@@ -181,7 +197,8 @@ export class SessionDbPool {
 		}
 	}
 
-	private async acquire(id: string): Promise<Handle> {
+	/** `fresh`: the database was created just now (see `migrateAndRead`); ignored when it is open already. */
+	private async acquire(id: string, fresh = false): Promise<Handle> {
 		// A database being destroyed is not reopened until it is gone (its files would vanish under the new handle).
 		await this.destroying.get(id);
 		let pending = this.open.get(id);
@@ -194,9 +211,13 @@ export class SessionDbPool {
 				const { url, authToken } = await this.placement.locate(id);
 				const client = await openClient(url, authToken, SESSION_DB_CONCURRENCY);
 				try {
-					await migrate(client, sessionMigrations);
-					// After the migrations: the undo log's triggers follow the schema they left.
-					await ensureUndoTriggers(client);
+					// The undo log's triggers follow the schema the migrations left: it is read in their last
+					// batch, so a database that is up to date costs one round trip to open.
+					const { reads } = await migrateAndRead(client, sessionMigrations, { fresh, reads: UNDO_TRIGGER_READS });
+					const [schema, triggers] = reads;
+					if (!schema || !triggers) throw new Error('the schema reads returned no result');
+					const changes = undoTriggerChanges(schema, triggers);
+					if (changes.length > 0) await client.batch(changes, 'write');
 				} catch (err) {
 					client.close();
 					throw err;

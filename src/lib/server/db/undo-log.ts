@@ -25,14 +25,14 @@
  * (`sqlite_sequence`) are not rolled back, so an open screen, an image job or a cache that still
  * holds an id from an undone turn can never mistake a new record for it.
  */
-import type { Client, InStatement } from '@libsql/client';
+import type { Client, InStatement, ResultSet } from '@libsql/client';
 import { sql } from 'drizzle-orm';
 import type { SessionTx } from './session';
 import { sqlText } from './text';
 import { guardTrigger, REVISION_SCHEMA, REVISION_TABLE, revisionTriggersFor } from './record-revision';
 
 /** Tables the undo log does not capture, and why. */
-export const UNCAPTURED: Readonly<Record<string, string>> = Object.freeze({
+const UNCAPTURED: Readonly<Record<string, string>> = Object.freeze({
 	turns: 'an undo removes the undone turns rows itself (their before-image is "running")',
 	events: 'the event log is history: the undo adds an event, it never removes one',
 	ledger: 'what was spent stays spent',
@@ -58,7 +58,7 @@ function isInternal(name: string, virtualTables: readonly string[]): boolean {
 	);
 }
 
-export interface CapturedColumn {
+interface CapturedColumn {
 	name: string;
 	type: string;
 	/** Part of the primary key (1-based position), 0 otherwise. */
@@ -86,11 +86,16 @@ export const txQuery =
 		tx.all<Record<string, unknown>>(sql.raw(text));
 
 const SCHEMA_QUERY =
-	"SELECT m.name AS tbl, m.sql AS ddl, p.name AS col, p.type AS type, p.pk AS pk FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' ORDER BY m.name, p.cid";
+	'SELECT m.name AS tbl, m.sql AS ddl, p.name AS col, p.type AS type, p.pk AS pk FROM sqlite_master m, ' +
+	"pragma_table_info(m.name) p WHERE m.type = 'table' ORDER BY m.name, p.cid";
 
 /** The tables the undo log captures, with their columns, read from the live schema. */
 export async function capturedTables(query: RowQuery): Promise<CapturedTable[]> {
-	const rows = await query(SCHEMA_QUERY);
+	return capturedTablesOf(await query(SCHEMA_QUERY));
+}
+
+/** `capturedTables` from the rows of its schema read (SCHEMA_QUERY, run elsewhere). */
+function capturedTablesOf(rows: ReadonlyArray<Record<string, unknown>>): CapturedTable[] {
 	const byTable = new Map<string, { ddl: string; columns: CapturedColumn[] }>();
 	for (const r of rows) {
 		const tbl = sqlText(r.tbl);
@@ -140,10 +145,12 @@ function noteRow(table: string, row: string, before: string, when = ''): string 
 }
 
 /** The CREATE TRIGGER statements for one table, by trigger name. */
-export function triggersFor(table: CapturedTable): Map<string, string> {
+function triggersFor(table: CapturedTable): Map<string, string> {
 	const t = ident(table.name);
 	const image = `json_object(${table.columns.map((c) => `${literal(c.name)}, old.${ident(c.name)}`).join(', ')})`;
 	const base = `undo_${table.name}`;
+	// An update that moves a row to another rowid leaves a row to delete under the new one too.
+	const moved = noteRow(table.name, 'new.rowid', 'NULL', 'new.rowid IS NOT old.rowid AND ');
 	return new Map([
 		[
 			`${base}_ins`,
@@ -151,8 +158,7 @@ export function triggersFor(table: CapturedTable): Map<string, string> {
 		],
 		[
 			`${base}_upd`,
-			// An update that moves a row to another rowid leaves a row to delete under the new one too.
-			`CREATE TRIGGER ${ident(`${base}_upd`)} AFTER UPDATE ON ${t} WHEN ${CAPTURING} BEGIN ${noteRow(table.name, 'old.rowid', image)} ${noteRow(table.name, 'new.rowid', 'NULL', 'new.rowid IS NOT old.rowid AND ')} END`
+			`CREATE TRIGGER ${ident(`${base}_upd`)} AFTER UPDATE ON ${t} WHEN ${CAPTURING} BEGIN ${noteRow(table.name, 'old.rowid', image)} ${moved} END`
 		],
 		[
 			`${base}_del`,
@@ -161,26 +167,46 @@ export function triggersFor(table: CapturedTable): Map<string, string> {
 	]);
 }
 
+const TRIGGERS_QUERY =
+	"SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND (name LIKE 'undo\\_%' ESCAPE '\\' OR name LIKE 'rev\\_%' ESCAPE '\\')";
+
+/** What `undoTriggerChanges` reads: run them anywhere (after the migrations, in their batch) and hand it the results. */
+export const UNDO_TRIGGER_READS: readonly string[] = [SCHEMA_QUERY, TRIGGERS_QUERY];
+
 /**
- * Brings the capture triggers, and the record revision's counting triggers and commit guard
- * (db/record-revision.ts), in line with the live schema: creates missing ones, replaces those whose
- * text differs (a column was added), drops those of tables that are gone. One read when nothing
- * changed; the changes go in one write transaction.
+ * The statements that bring the capture triggers, and the record revision's counting triggers and
+ * commit guard (db/record-revision.ts), in line with the live schema, from the results of
+ * UNDO_TRIGGER_READS: create missing ones, replace those whose text differs (a column was added), drop
+ * those of tables that are gone. None when nothing changed; otherwise one write batch, the counter and
+ * the guard view first (the triggers name them; IF NOT EXISTS: they are kept).
  */
-export async function ensureUndoTriggers(client: Client): Promise<number> {
+export function undoTriggerChanges(schema: Pick<ResultSet, 'rows'>, triggers: Pick<ResultSet, 'rows'>): InStatement[] {
+	const statements = triggerChanges(schema, triggers);
+	return statements.length > 0 ? [...REVISION_SCHEMA, ...statements] : [];
+}
+
+/** `undoTriggerChanges` without the counter and guard view it puts first. */
+function triggerChanges(schema: Pick<ResultSet, 'rows'>, triggers: Pick<ResultSet, 'rows'>): InStatement[] {
 	const wanted = new Map<string, string>(guardTrigger());
-	for (const table of await capturedTables(clientQuery(client))) {
+	for (const table of capturedTablesOf(schema.rows)) {
 		for (const [name, ddl] of triggersFor(table)) wanted.set(name, ddl);
 		for (const [name, ddl] of revisionTriggersFor(table)) wanted.set(name, ddl);
 	}
-	const rs = await client.execute(
-		"SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND (name LIKE 'undo\\_%' ESCAPE '\\' OR name LIKE 'rev\\_%' ESCAPE '\\')"
-	);
-	const existing = new Map(rs.rows.map((r) => [sqlText(r.name), sqlText(r.sql)]));
+	const existing = new Map(triggers.rows.map((r) => [sqlText(r.name), sqlText(r.sql)]));
 	const statements: InStatement[] = [];
 	for (const [name, ddl] of existing) if (wanted.get(name) !== ddl) statements.push(`DROP TRIGGER ${ident(name)}`);
 	for (const [name, ddl] of wanted) if (existing.get(name) !== ddl) statements.push(ddl);
-	// The counter and the guard view come first: the triggers name them (IF NOT EXISTS: they are kept).
+	return statements;
+}
+
+/**
+ * Brings the triggers in line with the live schema (see `undoTriggerChanges`): one read batch when
+ * nothing changed; the changes go in one write transaction. Returns how many triggers it dropped or created.
+ */
+export async function ensureUndoTriggers(client: Client): Promise<number> {
+	const [schema, triggers] = await client.batch([...UNDO_TRIGGER_READS], 'read');
+	if (!schema || !triggers) throw new Error('undo log: the schema reads returned no result');
+	const statements = triggerChanges(schema, triggers);
 	if (statements.length > 0) await client.batch([...REVISION_SCHEMA, ...statements], 'write');
 	return statements.length;
 }
@@ -231,7 +257,10 @@ export async function rollBackTurn(tx: SessionTx, turnId: string, tables: readon
 		const source = table.rowidColumn ? values : ['row_id', ...values];
 		await tx.run(
 			sql.raw(
-				`INSERT INTO ${ident(table.name)} (${target.join(', ')}) SELECT ${source.join(', ')} FROM undo_log WHERE turn_id = ${literal(turnId)} AND tbl = ${literal(table.name)} AND before IS NOT NULL ORDER BY row_id`
+				`INSERT INTO ${ident(table.name)} (${target.join(', ')}) SELECT ${source.join(', ')} FROM \
+undo_log WHERE turn_id = ${literal(turnId)} AND tbl \
+= ${literal(table.name)} AND \
+before IS NOT NULL ORDER BY row_id`
 			)
 		);
 	}

@@ -17,9 +17,9 @@
  */
 
 /** Attempts at taking the write lock before the error is let through. */
-export const WRITE_LOCK_ATTEMPTS = 6;
+const WRITE_LOCK_ATTEMPTS = 6;
 /** First pause between attempts; it doubles each time, with jitter (6 attempts pause ~0.3 s at most). */
-export const WRITE_LOCK_BACKOFF_MS = 10;
+const WRITE_LOCK_BACKOFF_MS = 10;
 
 /** The tail of each database's queue of write transactions in this process, by URL. */
 const queues = new Map<string, Promise<unknown>>();

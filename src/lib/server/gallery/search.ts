@@ -11,9 +11,9 @@ import { withoutControlCharacters } from '../validation';
 
 const { presets } = controlSchema;
 
-export const MAX_QUERY_CHARS = 100;
+const MAX_QUERY_CHARS = 100;
 /** More words than this are ignored: each one is a condition of the query. */
-export const MAX_QUERY_WORDS = 8;
+const MAX_QUERY_WORDS = 8;
 /** The trigram tokenizer indexes three-character windows: shorter words can't use it. */
 const TRIGRAM = 3;
 
@@ -24,7 +24,7 @@ export const SearchQuerySchema = v.pipe(
 	v.maxLength(MAX_QUERY_CHARS, `A search has at most ${MAX_QUERY_CHARS} characters.`)
 );
 
-export function searchWords(q: string): string[] {
+function searchWords(q: string): string[] {
 	const words = q
 		.toLowerCase()
 		.split(/[\s\u3000]+/)

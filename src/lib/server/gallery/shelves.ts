@@ -18,9 +18,8 @@ import { searchCondition, SearchQuerySchema } from './search';
 
 const { presets, presetFavorites, presetCovers, users } = controlSchema;
 
-export { GALLERY_SHELVES };
-export const GALLERY_PAGE_SIZE = 24;
-export const MAX_GALLERY_PAGE_SIZE = 60;
+const GALLERY_PAGE_SIZE = 24;
+const MAX_GALLERY_PAGE_SIZE = 60;
 
 export class GalleryError extends Error {
 	constructor(message: string) {
@@ -64,7 +63,7 @@ const CursorSchema = v.variant('s', [
 ]);
 type Cursor = v.InferOutput<typeof CursorSchema>;
 
-export function encodeCursor(cursor: Cursor): string {
+function encodeCursor(cursor: Cursor): string {
 	return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
 

@@ -16,7 +16,7 @@ const NON_PAGE_POLICY = "default-src 'none'; frame-ancestors 'none'";
 /** HTML that SvelteKit rendered without its policy (its static error page): at least never framed. */
 const HTML_FALLBACK_POLICY = "frame-ancestors 'none'";
 
-export function securityHeaders(response: Response, https: boolean): Record<string, string> {
+function securityHeaders(response: Response, https: boolean): Record<string, string> {
 	const headers: Record<string, string> = {
 		'x-content-type-options': 'nosniff',
 		'referrer-policy': 'same-origin',

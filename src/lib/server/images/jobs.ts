@@ -29,14 +29,14 @@ export interface ImageJobPolicy {
 	jobsPerSession: number;
 }
 
-export const MAX_IMAGE_ATTEMPTS = 4;
-export const IMAGE_RETRY_BASE_MS = 5_000;
+const MAX_IMAGE_ATTEMPTS = 4;
+const IMAGE_RETRY_BASE_MS = 5_000;
 export const IMAGE_RETRY_MAX_MS = 5 * 60_000;
 /** Longer than one renewal gap with room to spare; a provider call itself can take minutes. */
-export const IMAGE_LEASE_MS = 60_000;
-export const IMAGE_LEASE_RENEW_MS = 20_000;
+const IMAGE_LEASE_MS = 60_000;
+const IMAGE_LEASE_RENEW_MS = 20_000;
 /** A scene change plus a couple of new characters finish together without flooding the service. */
-export const IMAGE_JOBS_PER_SESSION = 2;
+const IMAGE_JOBS_PER_SESSION = 2;
 
 export const DEFAULT_IMAGE_JOB_POLICY: Readonly<ImageJobPolicy> = Object.freeze({
 	maxAttempts: MAX_IMAGE_ATTEMPTS,
@@ -67,6 +67,14 @@ const due = (now: number): SQL => or(isNull(imageOrders.nextAttemptAt), lte(imag
 /** A job a runner may take now: committed and either due, or running under a lease that expired. */
 const claimable = (now: number): SQL =>
 	and(committed, or(and(eq(imageOrders.status, 'pending'), due(now)), and(eq(imageOrders.status, 'running'), leaseExpired(now)))) ?? sql`0`;
+
+/**
+ * Whether the session has an image job a runner may take now, as one SQL expression (1 or 0): for a
+ * cheap look before waking the runner.
+ */
+export function jobsWaiting(now: number): SQL {
+	return sql`exists (select 1 from ${imageOrders} where ${claimable(now)})`;
+}
 
 export interface Claim {
 	job: ImageJob | undefined;

@@ -13,7 +13,7 @@ export const OPENAI_IMAGES_BASE_URL = 'https://api.openai.com/v1';
 /** gpt-image-1 takes up to a minute or two for a large image; past this the attempt is abandoned. */
 export const IMAGE_REQUEST_TIMEOUT_MS = 180_000;
 /** A decoded image larger than this is refused: no stage image needs it, and it bounds memory. */
-export const MAX_IMAGE_BYTES = 16 * 1024 * 1024;
+const MAX_IMAGE_BYTES = 16 * 1024 * 1024;
 /** base64 grows data by 4/3. */
 const MAX_BASE64_CHARS = Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 4;
 

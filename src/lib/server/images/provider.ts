@@ -3,7 +3,7 @@
  * and nothing else: it has no retries (the job runner owns those) but does own its timeouts.
  */
 
-export type ImageKind = 'sprite' | 'background';
+type ImageKind = 'sprite' | 'background';
 
 export interface ImageRequest {
 	readonly kind: ImageKind;

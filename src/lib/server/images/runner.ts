@@ -6,7 +6,7 @@
  * finds pending jobs and jobs whose runner died (their lease expired) and carries on.
  */
 import { hostname } from 'node:os';
-import { eq } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import { controlSchema, newId, sessionSchema, type ControlDb, type SessionDb, type SessionDbPool } from '../db';
 import { release, reserveWhenFree, settle, type Payer, type Reservation, type ScopeLimits } from '../budget';
 import type { RetryableFailure } from '../retry';
@@ -21,6 +21,7 @@ import {
 	completeJob,
 	DEFAULT_IMAGE_JOB_POLICY,
 	failAttempt,
+	jobsWaiting,
 	nextWakeAt,
 	recordImage,
 	renewJobLease,
@@ -91,6 +92,11 @@ export class ImageRunner {
 	/** Makes sure the session's image jobs are being worked on. Safe to call any number of times. */
 	kick(sessionId: string): void {
 		this.loop.kick(sessionId);
+	}
+
+	/** Whether the session has a job to take now, as an SQL expression on this runner's clock (see `jobsWaiting`). */
+	waiting(): SQL {
+		return jobsWaiting(this.now());
 	}
 
 	/** What this runner has in hand now, for the metrics' queue gauges. */

@@ -5,11 +5,11 @@
  */
 import type { ImageStore, StoredImage } from './store';
 
-export const IMAGE_CACHE_CONTROL = 'private, max-age=31536000, immutable';
+const IMAGE_CACHE_CONTROL = 'private, max-age=31536000, immutable';
 /** Inline styles are all our placeholders use; scripts, fetches and embedded content are refused. */
 export const SVG_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'";
 
-export function imageHeaders(image: Pick<StoredImage, 'contentType' | 'bytes'>): Record<string, string> {
+function imageHeaders(image: Pick<StoredImage, 'contentType' | 'bytes'>): Record<string, string> {
 	return {
 		'content-type': image.contentType,
 		'content-length': String(image.bytes.byteLength),
@@ -19,7 +19,7 @@ export function imageHeaders(image: Pick<StoredImage, 'contentType' | 'bytes'>):
 	};
 }
 
-export function imageResponse(image: StoredImage): Response {
+function imageResponse(image: StoredImage): Response {
 	return new Response(image.bytes, { status: 200, headers: imageHeaders(image) });
 }
 

@@ -7,10 +7,9 @@ export {
 	ProcessScheduler,
 	RequestScheduler,
 	createScheduler,
-	RESUME_EVERY_MS,
-	SCHEDULER_MODES,
 	type Scheduler,
 	type SchedulerMode,
+	type ResumeCounts,
 	type RequestSchedulerOptions
 } from './scheduler';
 export { inRequest, currentWaitUntil, waitUntilOf, type WaitUntil } from './request-scope';

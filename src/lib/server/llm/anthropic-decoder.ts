@@ -12,7 +12,7 @@ interface PendingToolUse {
 	initialInput: unknown;
 }
 
-export function mapAnthropicStop(reason: string): FinishReason {
+function mapAnthropicStop(reason: string): FinishReason {
 	switch (reason) {
 		case 'end_turn':
 		case 'stop_sequence':

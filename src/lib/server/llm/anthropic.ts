@@ -18,7 +18,7 @@ import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest, LlmToolSpec } from 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 /** The Messages API requires max_tokens; this is the cap when the caller sets none. */
-export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
 export interface AnthropicProviderOptions {
 	apiKey: string;
@@ -65,7 +65,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): LlmP
 	};
 }
 
-export function toAnthropicRequest(req: LlmRequest, options: { promptCaching: boolean }): MessageCreateParamsStreaming {
+function toAnthropicRequest(req: LlmRequest, options: { promptCaching: boolean }): MessageCreateParamsStreaming {
 	const body: MessageCreateParamsStreaming = {
 		model: req.model,
 		max_tokens: req.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
@@ -101,7 +101,7 @@ function toAnthropicTool(tool: LlmToolSpec): Tool {
  * consecutive messages of one role are merged into one turn, because Anthropic wants user and assistant to
  * alternate (all results of one round in one user turn, before any other text of that turn).
  */
-export function toAnthropicMessages(messages: LlmMessage[]): MessageParam[] {
+function toAnthropicMessages(messages: LlmMessage[]): MessageParam[] {
 	const turns: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
 	for (const message of messages) {
 		const role = message.role === 'assistant' ? 'assistant' : 'user';
@@ -150,7 +150,7 @@ function toolInput(argumentsText: string): Record<string, unknown> {
 	return result.success ? result.output : {};
 }
 
-export function classifyAnthropicError(error: unknown): LlmError {
+function classifyAnthropicError(error: unknown): LlmError {
 	if (error instanceof LlmError) return error;
 	if (error instanceof APIUserAbortError)
 		return new LlmError('aborted', 'The Anthropic request was aborted.', { provider: 'anthropic', cause: error });

@@ -8,7 +8,7 @@ import { createOpenAiProvider, OPENAI_DEFAULT_BASE_URL, OPENAI_PLACEHOLDER_KEY, 
 import type { LlmProvider, ProviderName } from './types';
 
 /** Gemini's OpenAI-compatible endpoint (the SDK appends `/chat/completions`). */
-export const GOOGLE_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta/openai';
+const GOOGLE_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta/openai';
 
 export interface ProviderSettings {
 	provider: ProviderName;

@@ -27,9 +27,9 @@ interface PendingCall {
 }
 
 /** Arguments of a call to a tool without parameters, when the server sends none at all. */
-export const EMPTY_ARGUMENTS = '{}';
+const EMPTY_ARGUMENTS = '{}';
 
-export function mapOpenAiFinish(reason: string): FinishReason {
+function mapOpenAiFinish(reason: string): FinishReason {
 	switch (reason) {
 		case 'stop':
 			return 'stop';

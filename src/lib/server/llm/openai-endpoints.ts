@@ -32,7 +32,7 @@ export function createOpenAiEndpointClient(options: OpenAiEndpointOptions): Open
 }
 
 /** A failed call, in words that follow "<what> request to <url>". */
-export interface OpenAiCallFailure {
+interface OpenAiCallFailure {
 	/** e.g. `answered 429: slow down`, `failed: timed out after 30000 ms`. */
 	detail: string;
 	status?: number;

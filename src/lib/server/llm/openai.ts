@@ -79,10 +79,7 @@ function resolveMaxTokensField(field: MaxTokensField, baseUrl: string): 'max_tok
 	return new URL(baseUrl).hostname === new URL(OPENAI_DEFAULT_BASE_URL).hostname ? 'max_completion_tokens' : 'max_tokens';
 }
 
-export function toOpenAiRequest(
-	req: LlmRequest,
-	maxTokensField: 'max_tokens' | 'max_completion_tokens'
-): ChatCompletionCreateParamsStreaming {
+function toOpenAiRequest(req: LlmRequest, maxTokensField: 'max_tokens' | 'max_completion_tokens'): ChatCompletionCreateParamsStreaming {
 	const body: ChatCompletionCreateParamsStreaming = {
 		model: req.model,
 		messages: [{ role: 'system', content: req.system }, ...req.messages.map(toOpenAiMessage)],
@@ -121,7 +118,7 @@ function toOpenAiMessage(message: LlmMessage): ChatCompletionMessageParam {
 	}
 }
 
-export function classifyOpenAiError(error: unknown, provider: Extract<ProviderName, 'openai' | 'google'> = 'openai'): LlmError {
+function classifyOpenAiError(error: unknown, provider: Extract<ProviderName, 'openai' | 'google'> = 'openai'): LlmError {
 	if (error instanceof LlmError) return error;
 	if (error instanceof APIUserAbortError) return new LlmError('aborted', 'The request was aborted.', { provider, cause: error });
 	if (error instanceof APIConnectionTimeoutError)

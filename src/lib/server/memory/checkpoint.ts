@@ -18,7 +18,8 @@ export const SUMMARY_HEADINGS = {
 export function checkpointInstruction(language: Language, hasPreviousSummary: boolean): string {
 	const headings = SUMMARY_HEADINGS[language].map((h) => `## ${h}`).join('\n');
 	const previous = hasPreviousSummary
-		? '\n\nYour summary replaces the "Latest hand-off summary" in the records above, which will not be shown to you again: carry forward everything in it that is still true.'
+		? '\n\nYour summary replaces the "Latest hand-off summary" in the records above, which will not be ' +
+			'shown to you again: carry forward everything in it that is still true.'
 		: '';
 	const replyLanguage = language === 'ja' ? 'Write the summary in Japanese.' : 'Write the summary in English.';
 	return `[OPERATOR — CHECKPOINT. This is not the player speaking. Do not advance the story.]
@@ -26,7 +27,9 @@ The conversation history is about to be cleared. Do these two things in order:
 1. Record with tools every fact not yet recorded: location, in-game time, state changes, NPCs met, foreshadowing, promises made to the player.
 2. Then reply with a hand-off summary for yourself after the reset, using exactly these headings:
 ${headings}
-Rules: keep confirmed events, rumours, guesses and unexecuted plans apart and label them; write contradictions as they are and never invent facts to reconcile them; never copy story-DB truths or spoilers into the summary. ${replyLanguage}${previous}`;
+Rules: keep confirmed events, rumours, guesses and unexecuted plans apart and label them; write \
+contradictions as they are and never invent facts to reconcile them; never copy story-DB truths or \
+spoilers into the summary. ${replyLanguage}${previous}`;
 }
 
 /**

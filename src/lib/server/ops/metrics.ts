@@ -11,8 +11,9 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { count } from 'drizzle-orm';
 import { controlSchema, type ControlDrizzle } from '../db';
+import type { ProviderName } from '../../types/settings';
 
-export const registry = new Registry();
+const registry = new Registry();
 
 /** Turn durations: an instant mock reply up to the 120 s default deadline (and beyond, for raised deadlines). */
 const TURN_BUCKETS_S = [0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300];
@@ -96,7 +97,7 @@ export function observeTurn(t: TurnObservation): void {
 }
 
 export interface LlmCallObservation {
-	provider: string;
+	provider: ProviderName;
 	model: string;
 	latencyMs: number;
 	failure: string | undefined;

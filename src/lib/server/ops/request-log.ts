@@ -8,11 +8,11 @@ import type { Handle } from '@sveltejs/kit';
 import { randomUUID } from 'node:crypto';
 import { logLine } from './log';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 const PLAIN_ID = /^[\w.:-]{1,128}$/;
 
 /** A proxy's request id if it is a plain token (it goes into logs and a header), else a new one. */
-export function requestIdOf(request: Request): string {
+function requestIdOf(request: Request): string {
 	const given = request.headers.get(REQUEST_ID_HEADER);
 	return given !== null && PLAIN_ID.test(given) ? given : randomUUID();
 }

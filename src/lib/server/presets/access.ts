@@ -22,7 +22,7 @@ export function isAuthor(row: Pick<PresetRow, 'authorId'>, viewer: Viewer | null
 	return viewer !== null && row.authorId !== null && row.authorId === viewer.id;
 }
 
-export function canView(row: AccessFields, viewer: Viewer | null): boolean {
+function canView(row: AccessFields, viewer: Viewer | null): boolean {
 	if (row.official || isAuthor(row, viewer)) return true;
 	if (row.visibility === 'private' || row.currentVersion === null) return false;
 	if (row.moderatedAt !== null) return viewer?.isAdmin === true;
@@ -37,7 +37,7 @@ export function isSealedFor(row: Pick<PresetRow, 'official' | 'authorId'>, viewe
 	return !row.official && !isAuthor(row, viewer);
 }
 
-export const NO_SUCH_PRESET = 'There is no preset at this address.';
+const NO_SUCH_PRESET = 'There is no preset at this address.';
 
 /** The preset if this viewer may see it; PresetError('not_found') otherwise. */
 export async function visiblePreset(db: ControlDrizzle, id: unknown, viewer: Viewer | null): Promise<PresetRow> {

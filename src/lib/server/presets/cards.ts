@@ -15,7 +15,7 @@ import { emptyForm, PresetFormSchema, type PresetForm } from '../../presets/form
 import type { Language } from '../../types/settings';
 import { PresetError } from './errors';
 
-export const CARD_SPECS = ['chara_card_v2', 'chara_card_v3'] as const;
+const CARD_SPECS = ['chara_card_v2', 'chara_card_v3'] as const;
 
 const text = v.optional(v.string('must be text'), '');
 

@@ -31,7 +31,7 @@ export interface CoverPolicy {
 	leaseMs: number;
 }
 
-export const DEFAULT_COVER_POLICY: Readonly<CoverPolicy> = Object.freeze({ maxAttempts: 3, retryBaseMs: 30_000, leaseMs: 120_000 });
+const DEFAULT_COVER_POLICY: Readonly<CoverPolicy> = Object.freeze({ maxAttempts: 3, retryBaseMs: 30_000, leaseMs: 120_000 });
 /** Usage rows of covers are keyed apart from play sessions. */
 const USAGE_PREFIX = 'cover:';
 /** The payer of official presets' covers: no user, only the server's monthly scope. */

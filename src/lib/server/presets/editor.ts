@@ -14,7 +14,7 @@ import { isPresetError } from './errors';
 import { presetPageError } from './http';
 import { saveForm, storeDraft } from './service';
 
-export interface EditorFailure {
+interface EditorFailure {
 	form: PresetForm;
 	issues: ContentIssueDto[];
 }

@@ -15,8 +15,8 @@ import { LanguageSchema } from '../../types/settings';
 import { contentOf } from './content';
 import { PresetError } from './errors';
 
-export const PRESET_FILE_FORMAT = 'kantera.preset';
-export const PRESET_FILE_VERSION = 1;
+const PRESET_FILE_FORMAT = 'kantera.preset';
+const PRESET_FILE_VERSION = 1;
 
 export interface PresetFile {
 	format: typeof PRESET_FILE_FORMAT;

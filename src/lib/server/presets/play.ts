@@ -26,7 +26,7 @@ export interface PlayOptions {
 }
 
 /** The content a session would start from: the preset's current version, or the official world in `language`. */
-export async function playableContent(
+async function playableContent(
 	app: Pick<App, 'control'>,
 	row: PresetRow,
 	language: Language | undefined

@@ -13,7 +13,7 @@ const { presets, presetPlayers, galleryMeta } = controlSchema;
 /** Popular counts players of the last 30 days. */
 export const POPULAR_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 /** How stale the decaying 30-day counts may get before a shelf read recomputes them. */
-export const POPULARITY_REFRESH_MS = 10 * 60 * 1000;
+const POPULARITY_REFRESH_MS = 10 * 60 * 1000;
 const POPULARITY_KEY = 'popularity_refreshed_at';
 
 function recentPlayers(presetId: string, cut: number) {

@@ -15,7 +15,7 @@ import type { PresetRow } from './store';
 
 const { presets, presetReports, users } = controlSchema;
 
-export const MAX_REASON_CHARS = 1000;
+const MAX_REASON_CHARS = 1000;
 
 export const ReportReasonSchema = v.pipe(
 	v.string('Say why you report this preset.'),

@@ -106,7 +106,7 @@ function orderCover(app: App, preset: WorldPreset, row: PresetRow): Promise<void
 }
 
 /** Checks content for a new preset (the id it would get is part of the check). */
-export function checkNew(input: unknown): { id: string; check: ContentCheck } {
+function checkNew(input: unknown): { id: string; check: ContentCheck } {
 	const id = newPresetId();
 	return { id, check: checkContent(input, id) };
 }

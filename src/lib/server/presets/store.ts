@@ -139,7 +139,9 @@ export async function saveVersion(db: ControlDrizzle, row: PresetRow, preset: Wo
 	else {
 		const [, , rows] = await db.batch([
 			db.run(
-				sql`INSERT INTO ${presetVersions} (preset_id, version, content, content_hash, created_at) SELECT ${row.id}, coalesce(max(${presetVersions.version}), 0) + 1, ${content}, ${hash}, ${now} FROM ${presetVersions} WHERE ${presetVersions.presetId} = ${row.id}`
+				sql`INSERT INTO ${presetVersions} (preset_id, version, content, content_hash, created_at)
+					SELECT ${row.id}, coalesce(max(${presetVersions.version}), 0) + 1, ${content}, ${hash}, ${now}
+					FROM ${presetVersions} WHERE ${presetVersions.presetId} = ${row.id}`
 			),
 			db
 				.delete(presetVersions)

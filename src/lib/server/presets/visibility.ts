@@ -14,7 +14,7 @@ const { presets, presetPublications } = controlSchema;
 export type Visibility = (typeof controlSchema.PRESET_VISIBILITIES)[number];
 
 /** The rolling window of the publishing rate limit. */
-export const PUBLISH_WINDOW_MS = 24 * 60 * 60 * 1000;
+const PUBLISH_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export async function setVisibility(
 	db: ControlDrizzle,

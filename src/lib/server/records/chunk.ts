@@ -24,7 +24,7 @@ export interface Chunk {
 	readonly window: number;
 }
 
-export function joinPath(parts: readonly string[]): string {
+function joinPath(parts: readonly string[]): string {
 	return parts.join(PATH_SEPARATOR);
 }
 

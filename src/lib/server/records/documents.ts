@@ -7,10 +7,10 @@
  */
 import { and, asc, eq, or } from 'drizzle-orm';
 import { documents, sections } from '../db/session-schema';
-import type { SessionExec, SessionTx } from '../db';
+import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { RecordError } from './errors';
 import { chunkMarkdown, PATH_SEPARATOR } from './chunk';
-import { deleteSections, replaceSections } from './sections';
+import { addSectionsQueries, deleteSections, replaceSections, type SectionOwner } from './sections';
 import { checkBody, checkName, checkRef } from './limits';
 
 export type Document = typeof documents.$inferSelect;
@@ -36,17 +36,26 @@ export interface VisibilityOptions {
 }
 
 export async function create(tx: SessionTx, input: DocumentInput): Promise<Document> {
-	const title = checkName(input.title, 'The document title');
-	const body = checkBody(input.body, `The document "${title}"`, true);
-	const ref = checkRef(input.ref);
-	const now = Date.now();
-	const [row] = await tx
-		.insert(documents)
-		.values({ title, body, gmOnly: input.gmOnly ?? false, titleVisible: input.titleVisible ?? false, ref, createdAt: now, updatedAt: now })
-		.returning();
+	const [row] = await tx.insert(documents).values(newRow(input, Date.now())).returning();
 	if (!row) throw new Error('document insert returned no row');
 	await index(tx, row);
 	return row;
+}
+
+/**
+ * `create` as queries for a batch, in a database whose ids the caller hands out (a new session's
+ * seed): the document under `id` and its sections, nothing read. Checks the input as `create` does.
+ */
+export function createQueries(db: Pick<SessionDrizzle, 'insert'>, id: number, input: DocumentInput, now: number) {
+	const row = { id, ...newRow(input, now) };
+	return [db.insert(documents).values(row), ...addSectionsQueries(db, sectionOwner(row), chunkMarkdown(row.title, row.body))];
+}
+
+function newRow(input: DocumentInput, now: number) {
+	const title = checkName(input.title, 'The document title');
+	const body = checkBody(input.body, `The document "${title}"`, true);
+	const ref = checkRef(input.ref);
+	return { title, body, gmOnly: input.gmOnly ?? false, titleVisible: input.titleVisible ?? false, ref, createdAt: now, updatedAt: now };
 }
 
 export async function update(tx: SessionTx, id: number, change: DocumentChange): Promise<Document> {
@@ -160,6 +169,10 @@ export async function sectionsOf(exec: SessionExec, id: number, options: { path?
 	return found;
 }
 
+function sectionOwner(doc: Pick<Document, 'id' | 'gmOnly' | 'ref'>): SectionOwner {
+	return { kind: 'document', recordId: doc.id, gmOnly: doc.gmOnly, ref: doc.ref };
+}
+
 async function index(tx: SessionTx, doc: Document): Promise<void> {
-	await replaceSections(tx, { kind: 'document', recordId: doc.id, gmOnly: doc.gmOnly, ref: doc.ref }, chunkMarkdown(doc.title, doc.body));
+	await replaceSections(tx, sectionOwner(doc), chunkMarkdown(doc.title, doc.body));
 }

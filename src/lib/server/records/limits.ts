@@ -9,7 +9,7 @@ export const MAX_BODY_CHARS = 200_000;
 /** Longest name, title, key or speaker. */
 export const MAX_NAME_CHARS = 200;
 /** Longest caller-supplied reference id. */
-export const MAX_REF_CHARS = 200;
+const MAX_REF_CHARS = 200;
 
 /** A body: any text up to MAX_BODY_CHARS, blank only when `allowBlank`. */
 export function checkBody(body: string, what: string, allowBlank = false): string {

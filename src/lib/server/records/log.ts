@@ -4,10 +4,10 @@
  */
 import { and, asc, count as countRows, desc, gt, lt } from 'drizzle-orm';
 import { logMessages } from '../db/session-schema';
-import type { SessionExec, SessionTx } from '../db';
+import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { RecordError } from './errors';
 import { chunkPlain } from './chunk';
-import { addSections, addSectionsQueries } from './sections';
+import { addSections, addSectionsQueries, type SectionOwner } from './sections';
 import { checkBody, checkLimit, checkName, checkRef, MAX_NAME_CHARS } from './limits';
 import { PATH_ROOT } from './paths';
 import { LOG_ROLES, type LogRole } from '../../adv';
@@ -30,25 +30,24 @@ function isLogRole(value: string): value is LogRole {
 }
 
 export async function append(tx: SessionTx, input: LogInput): Promise<LogMessage> {
-	const message = checked(input);
-	const [row] = await tx.insert(logMessages).values(message.values).returning();
+	const [row] = await tx.insert(logMessages).values(newRow(input, Date.now())).returning();
 	if (!row) throw new Error('log insert returned no row');
-	await addSections(tx, message.owner(row.id), message.sections(row.id));
+	await addSections(tx, sectionOwner(row), sectionsOf(row));
 	return row;
 }
 
 /**
- * `append`'s writes under an id chosen beforehand, unrun: for a write batch that needs the id in its
- * other statements (turn/commit-batch.ts). The id must be the one the table would hand out next; the
- * batch's guard (db/record-revision.ts) and the primary key make sure it is.
+ * `append` as queries for a batch, under an id the caller hands out: the message under `id` and its
+ * sections, whose paths carry that id. A new session's prologue (a database whose ids the seed hands
+ * out), and a player turn's one-batch commit (turn/commit-batch.ts), whose guard (db/record-revision.ts)
+ * and the primary key make sure `id` is the one the table would hand out next.
  */
-export function appendQueries(exec: Pick<SessionExec, 'insert'>, input: LogInput, id: number) {
-	const message = checked(input);
-	return [exec.insert(logMessages).values({ ...message.values, id }), ...addSectionsQueries(exec, message.owner(id), message.sections(id))];
+export function appendQueries(db: Pick<SessionDrizzle, 'insert'>, id: number, input: LogInput, now: number) {
+	const row = { id, ...newRow(input, now) };
+	return [db.insert(logMessages).values(row), ...addSectionsQueries(db, sectionOwner(row), sectionsOf(row))];
 }
 
-/** The checked row of a new message, and its sections once its id is known. */
-function checked(input: LogInput) {
+function newRow(input: LogInput, now: number) {
 	if (!isLogRole(input.role))
 		throw new RecordError('invalid_input', `Unknown log role "${String(input.role)}"; use one of ${LOG_ROLES.join(', ')}.`);
 	const body = checkBody(input.body, 'The log message', true);
@@ -56,12 +55,16 @@ function checked(input: LogInput) {
 	const turnId = input.turnId ?? null;
 	if (turnId !== null && turnId.length > MAX_NAME_CHARS) throw new RecordError('invalid_input', 'turnId is too long.');
 	const ref = checkRef(input.ref);
-	const who = speaker ? `${input.role}/${speaker}` : input.role;
-	return {
-		values: { role: input.role, speaker, body, turnId, ref, createdAt: Date.now() },
-		owner: (id: number) => ({ kind: 'log' as const, recordId: id, gmOnly: false, ref }),
-		sections: (id: number) => chunkPlain([PATH_ROOT.log, `${who} #${id}`], body)
-	};
+	return { role: input.role, speaker, body, turnId, ref, createdAt: now };
+}
+
+function sectionOwner(row: Pick<LogMessage, 'id' | 'ref'>): SectionOwner {
+	return { kind: 'log', recordId: row.id, gmOnly: false, ref: row.ref };
+}
+
+function sectionsOf(row: Pick<LogMessage, 'id' | 'role' | 'speaker' | 'body'>) {
+	const who = row.speaker ? `${row.role}/${row.speaker}` : row.role;
+	return chunkPlain([PATH_ROOT.log, `${who} #${row.id}`], row.body);
 }
 
 export interface LogListOptions {

@@ -1,7 +1,7 @@
 /**
  * JSON values and RFC 7396 JSON Merge Patch.
  */
-export type JsonPrimitive = string | number | boolean | null;
+type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;
 export interface JsonObject {
 	[key: string]: JsonValue;

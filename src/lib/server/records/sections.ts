@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import { sections } from '../db/session-schema';
-import type { SessionExec, SessionTx } from '../db';
+import type { SessionDrizzle, SessionTx } from '../db';
 import type { RecordKind } from './kinds';
 
 export interface SectionText {
@@ -91,11 +91,11 @@ export async function addSections(tx: SessionTx, owner: SectionOwner, texts: rea
 	for (const query of addSectionsQueries(tx, owner, texts)) await query;
 }
 
-/** `addSections`' inserts, unrun: for a write batch. */
-export function addSectionsQueries(exec: Pick<SessionExec, 'insert'>, owner: SectionOwner, texts: readonly SectionText[]) {
+/** `addSections`'s inserts, unrun: for a batch (built with `SessionDb.writes`) or a transaction. */
+export function addSectionsQueries(db: Pick<SessionDrizzle, 'insert'>, owner: SectionOwner, texts: readonly SectionText[]) {
 	const rows = texts.map((t, ord) => ({ ...owner, ord, path: t.path, body: t.body, contentHash: sectionHash(t.path, t.body) }));
 	const queries = [];
-	for (let i = 0; i < rows.length; i += INSERT_BATCH) queries.push(exec.insert(sections).values(rows.slice(i, i + INSERT_BATCH)));
+	for (let i = 0; i < rows.length; i += INSERT_BATCH) queries.push(db.insert(sections).values(rows.slice(i, i + INSERT_BATCH)));
 	return queries;
 }
 

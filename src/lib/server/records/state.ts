@@ -5,11 +5,11 @@
  */
 import { eq } from 'drizzle-orm';
 import { state as stateTable } from '../db/session-schema';
-import type { SessionExec, SessionTx } from '../db';
+import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { RecordError } from './errors';
 import { isJsonObject, isJsonValue, mergePatch, type JsonObject, type JsonValue } from './merge-patch';
 import { chunkPlain, type Chunk } from './chunk';
-import { replaceSections } from './sections';
+import { addSectionsQueries, replaceSections, type SectionOwner } from './sections';
 import { MAX_BODY_CHARS } from './limits';
 import { PATH_ROOT } from './paths';
 
@@ -49,16 +49,43 @@ export interface PatchOptions {
  * state, which is never what a game master means.
  */
 export async function patch(tx: SessionTx, patchDoc: unknown, options: PatchOptions = {}): Promise<StateSnapshot> {
+	const next = patched(await get(tx), patchDoc, options);
+	const now = Date.now();
+	await tx
+		.insert(stateTable)
+		.values({ id: STATE_ROW_ID, doc: next.doc, version: next.version, updatedAt: now })
+		.onConflictDoUpdate({ target: stateTable.id, set: { doc: next.doc, version: next.version, updatedAt: now } });
+	await replaceSections(tx, SECTION_OWNER, stateSections(next.doc));
+	return next;
+}
+
+/**
+ * The first `patch` of a new database's state as queries for a batch (a new session's seed): the row
+ * and its sections, nothing read. A state already there fails the batch on the row's key.
+ */
+export function firstPatchQueries(db: Pick<SessionDrizzle, 'insert'>, patchDoc: unknown, now: number) {
+	const next = patched({ doc: {}, version: 0 }, patchDoc, {});
+	return [
+		db.insert(stateTable).values({ id: STATE_ROW_ID, doc: next.doc, version: next.version, updatedAt: now }),
+		...addSectionsQueries(db, SECTION_OWNER, stateSections(next.doc))
+	];
+}
+
+const SECTION_OWNER: SectionOwner = { kind: 'state', recordId: STATE_ROW_ID, gmOnly: false, ref: null };
+
+/** `current` with the merge patch applied, checked (see `patch`). */
+function patched(current: StateSnapshot, patchDoc: unknown, options: PatchOptions): StateSnapshot {
 	if (!isJsonValue(patchDoc)) {
 		throw new RecordError('invalid_patch', 'The state update is not plain JSON (it holds undefined, a function or a non-finite number).');
 	}
 	if (!isJsonObject(patchDoc)) {
 		throw new RecordError(
 			'invalid_patch',
-			`The state update must be a JSON object of the keys to change, e.g. {"hp": 7, "inventory": ["rope"]}; set a key to null to delete it. Got ${describe(patchDoc)}, which would replace the whole state.`
+			`The state update must be a JSON object of the keys to change, e.g. {"hp": 7, \
+"inventory": ["rope"]}; set a key to null to delete it. Got ${describe(patchDoc)}, which \
+would replace the whole state.`
 		);
 	}
-	const current = await get(tx);
 	if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) {
 		throw new RecordError(
 			'conflict',
@@ -75,14 +102,7 @@ export async function patch(tx: SessionTx, patchDoc: unknown, options: PatchOpti
 			`The state would grow to ${size} characters (limit ${MAX_BODY_CHARS}); move long text into memory notes or documents.`
 		);
 	}
-	const version = current.version + 1;
-	const now = Date.now();
-	await tx
-		.insert(stateTable)
-		.values({ id: STATE_ROW_ID, doc: next, version, updatedAt: now })
-		.onConflictDoUpdate({ target: stateTable.id, set: { doc: next, version, updatedAt: now } });
-	await replaceSections(tx, { kind: 'state', recordId: STATE_ROW_ID, gmOnly: false, ref: null }, stateSections(next));
-	return { doc: next, version };
+	return { doc: next, version: current.version + 1 };
 }
 
 /** One section per top-level key; strings are indexed as they are, other values as JSON. */

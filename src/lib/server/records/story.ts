@@ -8,17 +8,17 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { storyEntries } from '../db/session-schema';
-import type { SessionExec, SessionTx } from '../db';
+import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { RecordError } from './errors';
 import { chunkPlain } from './chunk';
-import { replaceSections } from './sections';
+import { addSectionsQueries, replaceSections, type SectionOwner } from './sections';
 import { checkBody, checkName, checkRef } from './limits';
 import { PATH_ROOT } from './paths';
 
 export const STORY_TYPES = ['plot', 'truth', 'quest', 'clue'] as const;
 export type StoryType = (typeof STORY_TYPES)[number];
 export const QUEST_ENDINGS = ['resolved', 'failed', 'abandoned'] as const;
-export type QuestEnding = (typeof QUEST_ENDINGS)[number];
+type QuestEnding = (typeof QUEST_ENDINGS)[number];
 export type QuestStatus = 'open' | QuestEnding;
 export type StoryEntry = typeof storyEntries.$inferSelect;
 
@@ -57,7 +57,8 @@ export async function addTruth(tx: SessionTx, input: StoryInput): Promise<StoryE
 	if (await find(tx, 'truth', fields.key)) {
 		throw new RecordError(
 			'truth_exists',
-			`The truth "${fields.key}" is already confirmed and truths can't be overwritten. If the story has moved on, add a new truth under a new key that states what is true now.`
+			`The truth "${fields.key}" is already confirmed and truths can't be overwritten. If the \
+story has moved on, add a new truth under a new key that states what is true now.`
 		);
 	}
 	return insert(tx, 'truth', fields, {});
@@ -168,20 +169,34 @@ async function find(exec: SessionExec, type: StoryType, key: string): Promise<St
 	return row;
 }
 
-async function insert(
-	tx: SessionTx,
-	type: StoryType,
-	fields: CheckedInput,
-	extra: { status?: QuestStatus; revealed?: boolean }
-): Promise<StoryEntry> {
-	const now = Date.now();
+interface EntryExtra {
+	status?: QuestStatus;
+	revealed?: boolean;
+}
+
+async function insert(tx: SessionTx, type: StoryType, fields: CheckedInput, extra: EntryExtra): Promise<StoryEntry> {
 	const [row] = await tx
 		.insert(storyEntries)
-		.values({ type, ...fields, status: extra.status ?? null, revealed: extra.revealed ?? null, createdAt: now, updatedAt: now })
+		.values(newRow(type, fields, extra, Date.now()))
 		.returning();
 	if (!row) throw new Error('story insert returned no row');
 	await index(tx, row);
 	return row;
+}
+
+function newRow(type: StoryType, fields: CheckedInput, extra: EntryExtra, now: number) {
+	return { type, ...fields, status: extra.status ?? null, revealed: extra.revealed ?? null, createdAt: now, updatedAt: now };
+}
+
+/**
+ * A new plot or truth as queries for a batch, in a database whose ids the caller hands out (a new
+ * session's seed): the entry under `id` and its sections, nothing read. A key already there fails
+ * the batch on the (type, key) index, where `setPlot` would revise it and `addTruth` refuse it.
+ */
+export function addQueries(db: Pick<SessionDrizzle, 'insert'>, id: number, type: 'plot' | 'truth', input: StoryInput, now: number) {
+	const row = { id, ...newRow(type, checkInput(input), {}, now) };
+	const entry: StoryEntry = { ...row, result: null, nextPlan: null };
+	return [db.insert(storyEntries).values(row), ...addSectionsQueries(db, sectionOwner(entry), sectionsOf(entry))];
 }
 
 /** The indexed text: the body plus the quest outcome or clue state, so recall shows where things stand. */
@@ -196,10 +211,14 @@ function sectionText(entry: StoryEntry): string {
 	return lines.join('\n');
 }
 
+function sectionOwner(entry: StoryEntry): SectionOwner {
+	return { kind: 'story', recordId: entry.id, gmOnly: true, ref: entry.ref };
+}
+
+function sectionsOf(entry: StoryEntry) {
+	return chunkPlain([PATH_ROOT.story, entry.type, entry.title], sectionText(entry));
+}
+
 async function index(tx: SessionTx, entry: StoryEntry): Promise<void> {
-	await replaceSections(
-		tx,
-		{ kind: 'story', recordId: entry.id, gmOnly: true, ref: entry.ref },
-		chunkPlain([PATH_ROOT.story, entry.type, entry.title], sectionText(entry))
-	);
+	await replaceSections(tx, sectionOwner(entry), sectionsOf(entry));
 }

@@ -8,13 +8,9 @@ export {
 	decideRetry,
 	failureOf,
 	isRetryableStatus,
-	DEFAULT_JITTER,
-	type DecideOptions,
-	type GiveUpReason,
 	type RetryableFailure,
-	type RetryDecision,
 	type RetryPolicy
 } from './policy';
-export { retryAfterMs, type HeaderSource } from './retry-after';
+export { retryAfterMs } from './retry-after';
 export { sleep } from './sleep';
-export { withRetry, type RetryLoopOptions } from './with-retry';
+export { withRetry } from './with-retry';

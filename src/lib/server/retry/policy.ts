@@ -23,7 +23,7 @@ export interface RetryPolicy {
 	maxRetryAfterMs?: number;
 }
 
-export const DEFAULT_JITTER = 0.5;
+const DEFAULT_JITTER = 0.5;
 
 /** What the policy needs to know of a failure; the typed errors of llm, search and images all carry it. */
 export interface RetryableFailure {
@@ -32,7 +32,7 @@ export interface RetryableFailure {
 	readonly retryAfterMs?: number | undefined;
 }
 
-export type GiveUpReason = 'not_retryable' | 'out_of_attempts' | 'retry_after_too_long' | 'past_deadline';
+type GiveUpReason = 'not_retryable' | 'out_of_attempts' | 'retry_after_too_long' | 'past_deadline';
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: GiveUpReason };
 
 export interface DecideOptions {

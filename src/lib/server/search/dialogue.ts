@@ -15,7 +15,7 @@ import type { SectionFilter } from './filter';
 import { applyFilter, type Scored } from './keyword';
 
 /** Share of the question's own-word score its answer receives: the pair is read as one exchange. */
-export const ANSWER_SHARE = 1;
+const ANSWER_SHARE = 1;
 
 const PairRow = v.object({ question: v.number(), answer: v.nullable(v.number()) });
 

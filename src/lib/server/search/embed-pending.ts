@@ -15,11 +15,11 @@ import { isZeroVector, type Embedder } from './embeddings';
 import { CONTEXT_REFRESH_BATCH, contextQueueIds, contextQueueQuery, contextRefreshStatements } from './context-queue';
 import { ensureVectorTable, inSpace, sameSpace, vectorBlob, vectorSpaceOf, VECTOR_SPACE_QUERIES, VECTOR_TABLE } from './vector-table';
 
-export const DEFAULT_EMBED_BATCH_SIZE = 32;
+const DEFAULT_EMBED_BATCH_SIZE = 32;
 /** Bounded work per call: the turn runner calls again later for the rest. */
-export const DEFAULT_EMBED_MAX_BATCHES = 8;
+const DEFAULT_EMBED_MAX_BATCHES = 8;
 /** Providers cap input length; sections are short, this only guards against pathological ones. */
-export const MAX_EMBED_INPUT_CHARS = 8_000;
+const MAX_EMBED_INPUT_CHARS = 8_000;
 
 export interface EmbedPendingOptions {
 	maxBatches?: number;
@@ -34,13 +34,18 @@ export interface EmbedPendingResult {
 	remaining: number;
 	/** True when the model or dimension changed and every section was queued again. */
 	recreated: boolean;
+	/**
+	 * The last round found less than a full batch of either queue and left none behind: nothing was
+	 * waiting when it ended, so a caller about to look again at once need not.
+	 */
+	drained: boolean;
 }
 
 const QueuedRow = v.object({ id: v.number(), path: v.string(), body: v.string(), contentHash: v.string() });
 const CountRow = v.object({ n: v.number() });
 
 /** The text a section is embedded as: the heading path gives a short body its context. */
-export function embeddingText(path: string, body: string): string {
+function embeddingText(path: string, body: string): string {
 	return `${path}\n${body}`.slice(0, MAX_EMBED_INPUT_CHARS);
 }
 
@@ -50,6 +55,7 @@ export async function embedPending(s: SessionDb, embedder: Embedder, options: Em
 	let recreated = false;
 	let embedded = 0;
 	let remaining = 0;
+	let drained = false;
 	// A round that only re-created the vector table does not count as one of the batches.
 	for (let batch = 0; batch < maxBatches;) {
 		options.signal?.throwIfAborted();
@@ -79,7 +85,10 @@ export async function embedPending(s: SessionDb, embedder: Embedder, options: Em
 			continue;
 		}
 		const queued = v.parse(v.array(QueuedRow), queuedRows?.rows ?? []);
-		if (contexts.length === 0 && queued.length === 0) break;
+		if (contexts.length === 0 && queued.length === 0) {
+			drained = remaining === 0;
+			break;
+		}
 		const vectors =
 			queued.length === 0
 				? []
@@ -100,10 +109,13 @@ export async function embedPending(s: SessionDb, embedder: Embedder, options: Em
 			embedded += stored;
 			options.onBatch?.({ embedded, remaining });
 		}
-		if (queued.length < batchSize && contexts.length < CONTEXT_REFRESH_BATCH) break;
+		if (queued.length < batchSize && contexts.length < CONTEXT_REFRESH_BATCH) {
+			drained = remaining === 0;
+			break;
+		}
 		batch++;
 	}
-	return { embedded, remaining, recreated };
+	return { embedded, remaining, recreated, drained };
 }
 
 const COUNT_QUEUED: InStatement = { sql: 'SELECT count(*) AS n FROM embed_queue', args: [] };

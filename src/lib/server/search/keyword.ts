@@ -20,13 +20,13 @@ import { filterSql, type SectionFilter } from './filter';
 import { ftsQuote } from './query';
 
 /** BM25 column weights (path, body): a term in the heading path says more than one in the body. */
-export const BM25_PATH_WEIGHT = 2;
-export const BM25_BODY_WEIGHT = 1;
+const BM25_PATH_WEIGHT = 2;
+const BM25_BODY_WEIGHT = 1;
 /**
  * Weight of the context column in the second word score. Equal to the body, as in the lexical
  * baseline it was measured against (LoCoMo, docs/performance.md): body + context is read as one text.
  */
-export const BM25_CONTEXT_WEIGHT = 1;
+const BM25_CONTEXT_WEIGHT = 1;
 /**
  * A term in more sections than this is "common": ranking it with BM25 would cost more than the
  * latency budget (about 1 µs per matching section and term on the bench machine).
@@ -36,7 +36,7 @@ export const RANK_MAX_DOCS = 2_000;
  * Trigrams a 1-2 character term is widened to, most frequent first. A common single kanji can start
  * hundreds of distinct trigrams; the most frequent cover nearly all its occurrences.
  */
-export const MAX_SHORT_EXPANSIONS = 64;
+const MAX_SHORT_EXPANSIONS = 64;
 /** GM-only and kind filters are applied after ranking, from this many times the wanted candidates. */
 const FILTER_OVERFETCH = 3;
 /** Above U+10FFFF nothing sorts: `term < prefix + LAST_CHAR` bounds a prefix range. */

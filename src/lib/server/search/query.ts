@@ -6,13 +6,13 @@
 import { ENGLISH_STOP_WORDS, JAPANESE_STOP_WORDS, isCjk, normalise, scriptRuns, tokens } from './text';
 
 /** Queries are cut to this length: recall is for short questions, not documents. */
-export const MAX_QUERY_CHARS = 500;
+const MAX_QUERY_CHARS = 500;
 /** The trigram index answers terms of this many characters and more. */
 export const TRIGRAM_MIN_CHARS = 3;
 /** Terms per side, to bound the cost of one MATCH. */
-export const MAX_TERMS = 16;
+const MAX_TERMS = 16;
 /** Short (1-2 character) terms per query: each costs a vocabulary lookup and widens the MATCH. */
-export const MAX_SHORT_TERMS = 6;
+const MAX_SHORT_TERMS = 6;
 
 export interface QueryTerms {
 	/** Normalised query text, for the embedder. */

@@ -23,8 +23,8 @@ import { snippet } from './snippet';
 import { readVectorSpace, sameSpace } from './vector-table';
 import { cutHits, DEFAULT_SIMILARITY_FLOOR, vectorSearch } from './vector-search';
 
-export const DEFAULT_RECALL_K = 8;
-export const MAX_RECALL_K = 100;
+const DEFAULT_RECALL_K = 8;
+const MAX_RECALL_K = 100;
 /** Each list contributes this many candidates per wanted result (and at least MIN_CANDIDATES). */
 const CANDIDATES_PER_RESULT = 5;
 const MIN_CANDIDATES = 40;
@@ -33,9 +33,9 @@ const MIN_CANDIDATES = 40;
  * catches what words miss (a misspelt or partial name); measured on LoCoMo and the fixture
  * (docs/performance.md).
  */
-export const LATIN_SUBSTRING_WEIGHT = 0.02;
+const LATIN_SUBSTRING_WEIGHT = 0.02;
 /** The meaning side's weight when the embedder does not state one. */
-export const DEFAULT_MEANING_WEIGHT = 1;
+const DEFAULT_MEANING_WEIGHT = 1;
 
 export interface RecallOptions {
 	/** How many sections to return (default 8). */

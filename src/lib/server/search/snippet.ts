@@ -1,7 +1,7 @@
 /** A short piece of the body around the first match, so the GM sees why a section was found. */
 import { stem } from './text';
 
-export const SNIPPET_CHARS = 160;
+const SNIPPET_CHARS = 160;
 /** Context kept before the match. */
 const SNIPPET_LEAD_CHARS = 40;
 

@@ -14,7 +14,7 @@ export function tokens(normalised: string): string[] {
 	return normalised.split(/[^\p{L}\p{N}\p{M}]+/u).filter((t) => t.length > 0);
 }
 
-export type Script = 'han' | 'katakana' | 'hiragana' | 'latin';
+type Script = 'han' | 'katakana' | 'hiragana' | 'latin';
 
 const HAN = /[\p{Script=Han}々〆ヶ]/u;
 const KATAKANA = /[\p{Script=Katakana}ー]/u;

@@ -11,7 +11,7 @@ export const DEFAULT_SIMILARITY_FLOOR = 0.3;
  * Gap-from-the-top rule: a hit more than this far below the best one is noise around a real match
  * (similarity has no absolute meaning across queries, but the drop from the best hit does).
  */
-export const SIMILARITY_GAP = 0.15;
+const SIMILARITY_GAP = 0.15;
 
 export interface VectorHit {
 	id: number;

@@ -106,7 +106,9 @@ export async function ensureVectorTable(tx: SessionTx, embedder: Pick<Embedder, 
 	);
 	await tx.run(
 		sql.raw(
-			`CREATE TRIGGER section_vectors_on_change AFTER UPDATE ON sections WHEN new.content_hash IS NOT old.content_hash BEGIN DELETE FROM ${VECTOR_TABLE} WHERE section_id = old.id; END`
+			`CREATE TRIGGER section_vectors_on_change AFTER UPDATE ON sections WHEN \
+new.content_hash IS NOT old.content_hash BEGIN DELETE FROM ${VECTOR_TABLE} WHERE \
+section_id = old.id; END`
 		)
 	);
 	for (const [key, value] of [

@@ -10,10 +10,7 @@ export {
 	saveDatabases,
 	TitleSchema,
 	TITLE_MAX,
-	type PlaySession,
-	type PlaySessionWithOwner,
-	type SessionsDeps,
-	type CreatePlaySessionInput
+	type PlaySession
 } from './index-store';
 export { PlaySessionError, PlaySessionNotFoundError, PlaySessionValidationError } from './errors';
 export { startSession, type StartSessionInput, type StartedSession } from './start';

@@ -1,21 +1,13 @@
 /**
  * Starting a play session, the one way every entry point does it (pages, API, CLI): the index row,
- * then in the session's database, in one transaction, either a world seeded from a preset (documents,
- * secrets, NPCs, opening scene, its GM behaviour in the pinned mission, and the title card and
- * prologue the screen opens on) or a bare mission, plus the session's language and LLM settings. If
- * that fails, the session is removed again.
+ * then in the session's database, in one write batch (one round trip to a remote database), either a
+ * world seeded from a preset (documents, secrets, NPCs, opening scene, its GM behaviour in the pinned
+ * mission, and the title card and prologue the screen opens on) or a bare mission, plus the session's
+ * language and LLM settings. If that fails, nothing of it was written and the session is removed again.
  */
-import { composeMission, ensureMission, writeSettings, type SessionSettings } from '../turn';
-import {
-	getWorld,
-	isWorldId,
-	seedSessionFromPreset,
-	seedSessionFromWorld,
-	type SeededWorld,
-	type SeedOptions,
-	type WorldPreset
-} from '../worlds';
-import { writePrologue, type PrologueSource } from '../stage';
+import { composeMission, ensureMissionQuery, writeSettingsQueries, type SessionSettings } from '../turn';
+import { getWorld, isWorldId, seedQueries, writeSeed, type SeededWorld, type SeedOptions, type WorldPreset } from '../worlds';
+import type { PrologueSource } from '../stage';
 import { PlaySessionValidationError } from './errors';
 import type { App } from '../app';
 import { createPlaySession, deletePlaySession, type PlaySession } from './index-store';
@@ -48,23 +40,16 @@ export async function startSession(
 	const session = await createPlaySession(app, { ownerId: input.ownerId, title: input.title, language: input.language });
 	const language = session.language;
 	try {
-		const world = await app.sessions.use(session.id, (s) =>
-			s.write(async (tx) => {
-				const { preset } = input;
-				const seeded = preset
-					? await seedSessionFromPreset(tx, preset.world, preset)
-					: worldId === undefined
-						? undefined
-						: await seedSessionFromWorld(tx, worldId, language);
-				if (!seeded) await ensureMission(tx, composeMission(language));
-				// The opening plays from the preset itself (the version the session copied): no LLM call
-				// before the player's first line.
-				const world = preset?.world ?? (worldId === undefined ? undefined : getWorld(worldId, language));
-				if (world) await writePrologue(tx, prologueSource(world, { sealed: preset?.sealed ?? false }));
-				await writeSettings(tx, { language, ...input.llm });
-				return seeded;
-			})
-		);
+		const world = await app.sessions.use(session.id, async (s) => {
+			const { preset } = input;
+			const source = preset?.world ?? (worldId === undefined ? undefined : getWorld(worldId, language));
+			// The opening plays from the preset itself (the version the session copied): no LLM call
+			// before the player's first line.
+			const plan = source && seedQueries(s.writes, source, preset ?? {}, prologueSource(source, { sealed: preset?.sealed ?? false }));
+			const queries = plan ? plan.queries : [ensureMissionQuery(s.writes, composeMission(language))];
+			await writeSeed(s, [...queries, ...writeSettingsQueries(s.writes, { language, ...input.llm })]);
+			return plan?.seeded;
+		});
 		// A world's NPC sprites and opening background are ordered by the seed: start drawing them now.
 		if (world) app.images?.kick(session.id);
 		return { session, world };

@@ -10,7 +10,7 @@
 import { asc, inArray, lt, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import { stageCues } from '../db/session-schema';
-import type { SessionExec, SessionTx } from '../db';
+import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { MAX_TAG_EXPRESSION_CHARS, StageCueSchema, type MessageCue, type StageCue } from '../../adv';
 
 /** An expression is a short word (smile, angry, 驚き), the key of a sprite variant: the `adv_stage` tool's bound. */
@@ -27,22 +27,21 @@ export interface SaveCuesInput {
 
 /** Saves a message's cues in the order the GM gave them; call in the turn's commit. */
 export async function save(tx: SessionTx, input: SaveCuesInput): Promise<number> {
-	const query = saveQuery(tx, input);
-	if (query) await query;
+	for (const query of saveQueries(tx, input)) await query;
 	return input.cues.length;
 }
 
-/** `save`'s insert, unrun (for a write batch); undefined when there are no cues. */
-export function saveQuery(exec: Pick<SessionExec, 'insert'>, input: SaveCuesInput) {
-	if (input.cues.length === 0) return undefined;
+/** `save`'s insert, unrun (none for no cues): for a batch. */
+export function saveQueries(db: Pick<SessionDrizzle, 'insert'>, input: SaveCuesInput) {
+	if (input.cues.length === 0) return [];
 	const rows = input.cues.map((cue, ord) => {
 		const checked = v.parse(StageCueSchema, cue);
 		return { turnId: input.turnId, messageId: input.messageId, paragraph: checked.paragraph, ord, cue: { ...checked } };
 	});
-	return exec.insert(stageCues).values(rows);
+	return [db.insert(stageCues).values(rows)];
 }
 
-function toRows(rows: readonly { messageId: number; paragraph: number; ord: number; cue: unknown }[]): MessageCue[] {
+export function toRows(rows: readonly { messageId: number; paragraph: number; ord: number; cue: unknown }[]): MessageCue[] {
 	const out: MessageCue[] = [];
 	for (const row of rows) {
 		const cue = v.safeParse(StageCueSchema, row.cue);
@@ -52,13 +51,16 @@ function toRows(rows: readonly { messageId: number; paragraph: number; ord: numb
 	return out;
 }
 
-async function select(exec: SessionExec, where: SQL | undefined): Promise<MessageCue[]> {
-	const rows = await exec
+function selectQuery(exec: SessionExec, where: SQL | undefined) {
+	return exec
 		.select({ messageId: stageCues.messageId, paragraph: stageCues.paragraph, ord: stageCues.ord, cue: stageCues.cue })
 		.from(stageCues)
 		.where(where)
 		.orderBy(asc(stageCues.messageId), asc(stageCues.paragraph), asc(stageCues.ord));
-	return toRows(rows);
+}
+
+async function select(exec: SessionExec, where: SQL | undefined): Promise<MessageCue[]> {
+	return toRows(await selectQuery(exec, where));
 }
 
 /** The cue rows of these messages, in play order (message, paragraph, then as given). */
@@ -69,5 +71,10 @@ export async function forMessages(exec: SessionExec, messageIds: readonly number
 
 /** The cue rows of the messages before `messageId` (all of them when undefined), in play order. */
 export async function before(exec: SessionExec, messageId: number | undefined): Promise<MessageCue[]> {
-	return select(exec, messageId === undefined ? undefined : lt(stageCues.messageId, messageId));
+	return toRows(await beforeQuery(exec, messageId));
+}
+
+/** `before`'s query, unrun: for a read batch (`toRows` reads its rows). */
+export function beforeQuery(exec: SessionExec, messageId: number | undefined) {
+	return selectQuery(exec, messageId === undefined ? undefined : lt(stageCues.messageId, messageId));
 }

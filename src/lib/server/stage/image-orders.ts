@@ -8,7 +8,7 @@
  */
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { imageOrders } from '../db/session-schema';
-import type { SessionExec, SessionTx } from '../db';
+import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { parseSpriteVariant, sameCharacter } from '../../adv';
 
 export type ImageOrder = typeof imageOrders.$inferSelect;
@@ -43,18 +43,30 @@ export async function place(tx: SessionTx, input: OrderInput): Promise<ImageOrde
 	}
 	const [row] = await tx
 		.insert(imageOrders)
-		.values({
-			turnId: null,
-			target: input.target,
-			targetName: input.targetName,
-			prompt: input.prompt,
-			status: 'pending',
-			createdAt: now,
-			updatedAt: now
-		})
+		.values(newRow(input, null, now))
 		.returning();
 	if (!row) throw new Error('image order insert returned no row');
 	return row;
+}
+
+/**
+ * A new order for a batch (a new session's seed), claimed by `turnId` at once, as `place` followed by
+ * `claimForTurn` leaves it in a database with no other order.
+ */
+export function placeClaimedQuery(db: Pick<SessionDrizzle, 'insert'>, input: OrderInput, turnId: string, now: number) {
+	return db.insert(imageOrders).values(newRow(input, turnId, now));
+}
+
+function newRow(input: OrderInput, turnId: string | null, now: number): typeof imageOrders.$inferInsert {
+	return {
+		turnId,
+		target: input.target,
+		targetName: input.targetName,
+		prompt: input.prompt,
+		status: 'pending',
+		createdAt: now,
+		updatedAt: now
+	};
 }
 
 /** Marks the orders placed during a turn as that turn's; call in the turn's commit. Returns how many. */

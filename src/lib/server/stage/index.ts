@@ -7,26 +7,28 @@ export * as npcs from './npcs';
 export * as scenes from './scenes';
 export * as imageOrders from './image-orders';
 export * as cues from './cues';
-export { npcSpritePrompt, sceneBackgroundPrompt, MAX_PROMPT_CHARS, type NpcLook, type SceneLook } from './prompts';
-export { StageError, type StageErrorCode } from './errors';
+export { npcSpritePrompt, sceneBackgroundPrompt, MAX_PROMPT_CHARS } from './prompts';
+export { StageError } from './errors';
 export { MAX_STAGE_NAME_CHARS, MAX_CHARACTER_NAME_CHARS, MAX_LOOK_CHARS } from './limits';
 export { MAX_EXPRESSION_CHARS, MAX_PARAGRAPH } from './cues';
 export type { Npc, RegistrationChange } from './npcs';
 export type { Scene } from './scenes';
 export type { ImageOrder, ImageTarget } from './image-orders';
-export { setOpening, openingStage, stageBefore, type Opening } from './timeline';
+export { setOpening, setOpeningQuery, openingStage, stageBefore, type Opening } from './timeline';
 export { placeKind } from './place-kind';
 export * as choices from './choices';
-export type { ChoiceOffer } from './choices';
+
 export {
 	composePrologue,
 	writePrologue,
+	prologueQueries,
 	titleCard,
 	prologueText,
 	openingContext,
 	stageNow,
+	stageNowQueries,
+	stageNowOf,
 	PROLOGUE_TURN_ID,
-	MAX_PROLOGUE_PREMISE_PARAGRAPHS,
 	TitleCardSchema,
 	type PrologueSource,
 	type TitleCard

@@ -4,7 +4,7 @@
  */
 import { asc, eq } from 'drizzle-orm';
 import { npcs } from '../db/session-schema';
-import type { SessionExec, SessionTx } from '../db';
+import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { checkLook, checkCharacterName } from './limits';
 
 export type Npc = typeof npcs.$inferSelect;
@@ -18,8 +18,7 @@ export interface NpcInput {
 }
 
 export async function register(tx: SessionTx, input: NpcInput): Promise<{ npc: Npc; change: RegistrationChange }> {
-	const name = checkCharacterName(input.name, 'The NPC name');
-	const appearance = checkLook(input.appearance, `The appearance of "${name}"`);
+	const { name, appearance } = checked(input);
 	const existing = await get(tx, name);
 	const now = Date.now();
 	if (!existing) {
@@ -31,6 +30,20 @@ export async function register(tx: SessionTx, input: NpcInput): Promise<{ npc: N
 	const [row] = await tx.update(npcs).set({ appearance, updatedAt: now }).where(eq(npcs.id, existing.id)).returning();
 	if (!row) throw new Error('npc update returned no row');
 	return { npc: row, change: 'updated' };
+}
+
+/**
+ * A new NPC's insert for a batch (a new session's seed), with the name and look it was registered
+ * under: nothing read, so a name already there fails the batch where `register` would update it.
+ */
+export function registerQuery(db: Pick<SessionDrizzle, 'insert'>, input: NpcInput, now: number) {
+	const npc = checked(input);
+	return { npc, query: db.insert(npcs).values({ ...npc, createdAt: now, updatedAt: now }) };
+}
+
+function checked(input: NpcInput): NpcInput {
+	const name = checkCharacterName(input.name, 'The NPC name');
+	return { name, appearance: checkLook(input.appearance, `The appearance of "${name}"`) };
 }
 
 export async function get(exec: SessionExec, name: string): Promise<Npc | undefined> {

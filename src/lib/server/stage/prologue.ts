@@ -11,13 +11,13 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { sessionSchema, type SessionExec, type SessionTx } from '../db';
+import { sessionSchema, type SessionDrizzle, type SessionExec, type SessionTx } from '../db';
 import { log } from '../records';
-import { parseScript, STAGE_SLOTS, type StageCue, type StageSlot } from '../../adv';
+import { parseScript, STAGE_SLOTS, type StageCue, type StageSlot, type StageState } from '../../adv';
 import type { Language } from '../../types/settings';
 import { PROLOGUE_TURN_ID } from '../../types/log';
 import * as cues from './cues';
-import { stageBefore } from './timeline';
+import { openingOf, openingQuery, stageAt, stageBefore } from './timeline';
 
 const { meta, logMessages } = sessionSchema;
 
@@ -25,7 +25,7 @@ const { meta, logMessages } = sessionSchema;
 export { PROLOGUE_TURN_ID };
 const TITLE_CARD_KEY = 'stage.titleCard';
 /** The premise is the prologue's opening, not a chapter: a longer one is left to the Documents. */
-export const MAX_PROLOGUE_PREMISE_PARAGRAPHS = 6;
+const MAX_PROLOGUE_PREMISE_PARAGRAPHS = 6;
 
 /** What a prologue is made of: a preset's player-visible fields. */
 export interface PrologueSource {
@@ -110,16 +110,35 @@ export function composePrologue(source: PrologueSource): { body: string; cues: S
 	return { body: paragraphs.join('\n\n'), cues: stageCues };
 }
 
-/** Writes the title card and the prologue (a GM message with its cues) into a new session; call in its seeding transaction. */
+/** Writes the title card and the prologue (a GM message with its cues) into a session, in its transaction. */
 export async function writePrologue(tx: SessionTx, source: PrologueSource): Promise<{ messageId: number }> {
-	const card: TitleCard = { title: source.title, tagline: source.tagline, scene: source.scene.name };
-	const value = JSON.stringify(card);
-	await tx.insert(meta).values({ key: TITLE_CARD_KEY, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
+	await titleCardQuery(tx, source);
 	const { body, cues: stageCues } = composePrologue(source);
-	const message = await log.append(tx, { role: 'gm', body, turnId: PROLOGUE_TURN_ID, ref: 'prologue' });
+	const message = await log.append(tx, prologueMessage(body));
 	await cues.save(tx, { turnId: PROLOGUE_TURN_ID, messageId: message.id, cues: stageCues });
 	return { messageId: message.id };
 }
+
+/**
+ * `writePrologue` as queries for a new session's seed batch: the message goes in under `messageId`,
+ * handed out by the caller (its sections' paths and the cues name it in the same batch).
+ */
+export function prologueQueries(db: Pick<SessionDrizzle, 'insert'>, source: PrologueSource, messageId: number, now: number) {
+	const { body, cues: stageCues } = composePrologue(source);
+	return [
+		titleCardQuery(db, source),
+		...log.appendQueries(db, messageId, prologueMessage(body), now),
+		...cues.saveQueries(db, { turnId: PROLOGUE_TURN_ID, messageId, cues: stageCues })
+	];
+}
+
+function titleCardQuery(db: Pick<SessionDrizzle, 'insert'>, source: PrologueSource) {
+	const card: TitleCard = { title: source.title, tagline: source.tagline, scene: source.scene.name };
+	const value = JSON.stringify(card);
+	return db.insert(meta).values({ key: TITLE_CARD_KEY, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
+}
+
+const prologueMessage = (body: string): log.LogInput => ({ role: 'gm', body, turnId: PROLOGUE_TURN_ID, ref: 'prologue' });
 
 /** The session's title card, or null (a session started without a world, or before prologues existed). */
 export async function titleCard(exec: SessionExec): Promise<TitleCard | null> {
@@ -163,11 +182,24 @@ export async function openingContext(exec: SessionExec): Promise<string | undefi
  * someone who left.
  */
 export async function stageNow(exec: SessionExec): Promise<string> {
-	const stage = await stageBefore(exec, undefined);
+	return stageLine(await stageBefore(exec, undefined));
+}
+
+function stageLine(stage: StageState): string {
 	const standing = STAGE_SLOTS.flatMap((slot) => {
 		const figure = stage.slots[slot];
 		return figure ? [`${figure.character} (${slot})`] : [];
 	});
 	const where = stage.background ? `Background: ${stage.background.scene}.` : 'No background.';
 	return `[Stage now] ${where} On stage: ${standing.length > 0 ? standing.join(', ') : 'nobody'}.`;
+}
+
+/** The reads of `stageNow`, unrun, for the turn's start batch (one round trip with the records it reads). */
+export function stageNowQueries(db: SessionDrizzle) {
+	return [openingQuery(db), cues.beforeQuery(db, undefined)] as const;
+}
+
+/** `stageNow` from the rows of `stageNowQueries`. */
+export function stageNowOf(opening: Awaited<ReturnType<typeof openingQuery>>, cueRows: Parameters<typeof cues.toRows>[0]): string {
+	return stageLine(stageAt(openingOf(opening), cues.toRows(cueRows), undefined));
 }

@@ -22,7 +22,8 @@ export interface SceneLook {
 }
 
 const SPRITE_FRAME =
-	'Full-body character sprite for a visual novel: one person standing, facing the viewer, whole figure in frame, transparent background, no text, no other people.';
+	'Full-body character sprite for a visual novel: one person standing, facing the viewer, whole figure ' +
+	'in frame, transparent background, no text, no other people.';
 const BACKGROUND_FRAME = 'Background art for a visual novel scene: wide 16:9 landscape, no people, no text.';
 
 /** `expression` makes the sprite variant for that expression (a short visible word: smile, angry…). */

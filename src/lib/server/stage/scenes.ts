@@ -4,7 +4,7 @@
  */
 import { asc, eq } from 'drizzle-orm';
 import { scenes } from '../db/session-schema';
-import type { SessionExec, SessionTx } from '../db';
+import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { checkLook, checkStageName } from './limits';
 import type { RegistrationChange } from './npcs';
 
@@ -16,8 +16,7 @@ export interface SceneInput {
 }
 
 export async function register(tx: SessionTx, input: SceneInput): Promise<{ scene: Scene; change: RegistrationChange }> {
-	const name = checkStageName(input.name, 'The scene name');
-	const description = checkLook(input.description, `The description of "${name}"`);
+	const { name, description } = checked(input);
 	const existing = await get(tx, name);
 	const now = Date.now();
 	if (!existing) {
@@ -29,6 +28,20 @@ export async function register(tx: SessionTx, input: SceneInput): Promise<{ scen
 	const [row] = await tx.update(scenes).set({ description, updatedAt: now }).where(eq(scenes.id, existing.id)).returning();
 	if (!row) throw new Error('scene update returned no row');
 	return { scene: row, change: 'updated' };
+}
+
+/**
+ * A new scene's insert for a batch (a new session's seed), with the name and description it was set
+ * under: nothing read, so a name already there fails the batch where `register` would update it.
+ */
+export function registerQuery(db: Pick<SessionDrizzle, 'insert'>, input: SceneInput, now: number) {
+	const scene = checked(input);
+	return { scene, query: db.insert(scenes).values({ ...scene, createdAt: now, updatedAt: now }) };
+}
+
+function checked(input: SceneInput): SceneInput {
+	const name = checkStageName(input.name, 'The scene name');
+	return { name, description: checkLook(input.description, `The description of "${name}"`) };
 }
 
 export async function get(exec: SessionExec, name: string): Promise<Scene | undefined> {

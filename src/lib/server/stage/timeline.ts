@@ -5,8 +5,8 @@
  */
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { sessionSchema, type SessionExec, type SessionTx } from '../db';
-import { EMPTY_STAGE, STAGE_SLOTS, StageTimeline, type StageState } from '../../adv';
+import { sessionSchema, type SessionDrizzle, type SessionExec, type SessionTx } from '../db';
+import { EMPTY_STAGE, STAGE_SLOTS, StageTimeline, type MessageCue, type StageState } from '../../adv';
 import * as cues from './cues';
 
 const { meta } = sessionSchema;
@@ -16,12 +16,25 @@ const OpeningSchema = v.object({ scene: v.nullable(v.string()), present: v.array
 export type Opening = v.InferOutput<typeof OpeningSchema>;
 
 export async function setOpening(tx: SessionTx, opening: Opening): Promise<void> {
+	await setOpeningQuery(tx, opening);
+}
+
+/** `setOpening`'s upsert, unrun: for a batch. */
+export function setOpeningQuery(db: Pick<SessionDrizzle, 'insert'>, opening: Opening) {
 	const value = JSON.stringify({ scene: opening.scene, present: opening.present.slice(0, STAGE_SLOTS.length) });
-	await tx.insert(meta).values({ key: OPENING_KEY, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
+	return db.insert(meta).values({ key: OPENING_KEY, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
+}
+
+/** The opening's row, unrun: for a read batch (`openingOf` reads it). */
+export function openingQuery(exec: SessionExec) {
+	return exec.select({ value: meta.value }).from(meta).where(eq(meta.key, OPENING_KEY));
 }
 
 export async function openingStage(exec: SessionExec): Promise<StageState> {
-	const [row] = await exec.select({ value: meta.value }).from(meta).where(eq(meta.key, OPENING_KEY));
+	return openingOf(await openingQuery(exec));
+}
+
+export function openingOf([row]: readonly { value: string }[]): StageState {
 	if (!row) return EMPTY_STAGE;
 	let raw: unknown;
 	try {
@@ -40,5 +53,10 @@ export async function openingStage(exec: SessionExec): Promise<StageState> {
 /** The stage as message `messageId` begins; with no message, after every cue so far. */
 export async function stageBefore(exec: SessionExec, messageId: number | undefined): Promise<StageState> {
 	const initial = await openingStage(exec);
-	return new StageTimeline([], await cues.before(exec, messageId), { initial }).before(messageId ?? Number.MAX_SAFE_INTEGER);
+	return stageAt(initial, await cues.before(exec, messageId), messageId);
+}
+
+/** The stage as message `messageId` begins (after every cue with none), from the opening and the cues before it. */
+export function stageAt(initial: StageState, before: readonly MessageCue[], messageId: number | undefined): StageState {
+	return new StageTimeline([], before, { initial }).before(messageId ?? Number.MAX_SAFE_INTEGER);
 }

@@ -23,7 +23,7 @@ export function fixedModel(cfg: Pick<Config, 'tiers'>, tier: Tier): FreeModel | 
 	return tier === 'free' ? cfg.tiers.freeModel : undefined;
 }
 
-export function mayRegenerate(tier: Tier): boolean {
+function mayRegenerate(tier: Tier): boolean {
 	return tier !== 'free';
 }
 
@@ -38,7 +38,7 @@ export class TierError extends Error {
 	}
 }
 
-export function modelFixedError(model: FreeModel): TierError {
+function modelFixedError(model: FreeModel): TierError {
 	return new TierError(
 		'MODEL_FIXED',
 		`On the free tier the game master is always ${model.provider}/${model.model}; choosing another provider or model needs the plus tier.`

@@ -31,9 +31,9 @@ const { saves, turns, logMessages, npcs, scenes, imageOrders } = sessionSchema;
 
 /** Named slots per session (the quick slot is one more): each holds a full copy of the records. */
 export const MAX_SAVE_SLOTS = 20;
-export const MAX_SAVE_NAME_CHARS = 60;
+const MAX_SAVE_NAME_CHARS = 60;
 /** The last line's preview in the slot list. */
-export const LAST_LINE_CHARS = 160;
+const LAST_LINE_CHARS = 160;
 
 export const SaveBody = v.strictObject({
 	name: v.optional(
@@ -64,7 +64,7 @@ function storedThumbnail(row: SaveRow): SaveThumbnail {
 	return { background: null, sprites: [] };
 }
 
-export function saveDto(row: SaveRow): SaveDto {
+function saveDto(row: SaveRow): SaveDto {
 	return {
 		id: row.id,
 		name: row.name,

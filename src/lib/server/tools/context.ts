@@ -10,9 +10,6 @@ import type { StageCue } from '../../adv';
 import type { Language } from '../../types/settings';
 import type { StagedPlace } from '../../types/events';
 
-/** The stage cues a turn collects: the one cue shape the stage stores and the screen plays. */
-export type AdvCue = StageCue;
-
 export interface ToolContext {
 	read<T>(fn: (exec: SessionExec) => Promise<T>): Promise<T>;
 	write<T>(fn: (tx: SessionTx) => Promise<T>): Promise<T>;
@@ -20,8 +17,8 @@ export interface ToolContext {
 	language: Language;
 	/** Dice RNG; the cryptographic one unless a test injects another. */
 	rng?: Rng | undefined;
-	/** Stage cues collected during the turn; committed with the GM's message. */
-	cues: AdvCue[];
+	/** Stage cues collected during the turn, committed with the GM's message: the shape the stage stores and the screen plays. */
+	cues: StageCue[];
 	/** Places registered during the turn (set_scene), so the screen can draw them while the reply streams. */
 	places: StagedPlace[];
 	/** What the GM offers the player to say next (adv_stage `choices`), the latest call's; empty for none. */

@@ -5,20 +5,20 @@
 import { randomInt } from 'node:crypto';
 
 export const MAX_DICE = 100;
-export const MAX_SIDES = 1000;
-export const MAX_TERMS = 10;
+const MAX_SIDES = 1000;
+const MAX_TERMS = 10;
 
 const KEEP_MODES = ['kh', 'kl', 'dh', 'dl'] as const;
 type KeepMode = (typeof KEEP_MODES)[number];
 const isKeepMode = (s: string | undefined): s is KeepMode => KEEP_MODES.some((m) => m === s);
 
-export interface DieTerm {
+interface DieTerm {
 	sign: 1 | -1;
 	count: number;
 	sides: number;
 	keep?: { mode: KeepMode; n: number };
 }
-export interface ConstTerm {
+interface ConstTerm {
 	sign: 1 | -1;
 	value: number;
 }

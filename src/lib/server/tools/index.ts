@@ -9,11 +9,11 @@ import type { ToolContext } from './context';
 import { toolMap } from './run';
 import { GM_TOOLS } from './gm';
 
-export { GM_TOOLS, PLAYER_VISIBLE_TOOL_ACTIVITY, type GmToolName } from './gm';
-export type { ToolContext, AdvCue } from './context';
-export { defineTool, type Tool, type ToolDefinition, type ToolOutput, type ArgsSchema } from './define';
-export { runToolCall, toolMap, ToolError, parseArguments, MAX_TOOL_RESULT_CHARS, type ToolCall, type ToolResult } from './run';
-export { rollDice, parseDice, DiceNotationError, type Rng, type RollResult } from './dice';
+export { GM_TOOLS, PLAYER_VISIBLE_TOOL_ACTIVITY } from './gm';
+export type { ToolContext } from './context';
+export { type Tool } from './define';
+export { runToolCall, type ToolResult } from './run';
+export { type Rng } from './dice';
 
 /** The GM tools by name, for runToolCall. A fresh map per call: nothing module-level is shared mutable. */
 export function gmToolMap(): ReadonlyMap<string, Tool<ToolContext>> {

@@ -32,7 +32,7 @@ export class ToolError extends Error {
 }
 
 /** Cap on what one tool result may put back into the context. */
-export const MAX_TOOL_RESULT_CHARS = 12_000;
+const MAX_TOOL_RESULT_CHARS = 12_000;
 
 /**
  * Forgiving JSON argument parser: models sometimes wrap arguments in code fences or send nothing
@@ -53,7 +53,7 @@ export function parseArguments(raw: string): { ok: true; value: unknown } | { ok
 	}
 }
 
-export function formatIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+function formatIssues(issues: readonly v.BaseIssue<unknown>[]): string {
 	return issues
 		.slice(0, 8)
 		.map((issue) => {

@@ -10,40 +10,15 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { InStatement, InValue } from '@libsql/client';
 import { sessionSchema, type SessionDrizzle } from '../db';
-import type { LlmUsage } from '../llm';
 import { log } from '../records';
 import * as stage from '../stage';
-import type { AdvCue } from '../tools/context';
+import type { StageCue } from '../../adv';
 import type { SessionEvent } from '../../types/events';
 import { appendEventsQuery, pruneStreamingEventsQuery, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS } from './events';
 import type { BatchTail, CommitBase } from './staging';
+import { ledgerValues, type LedgerRow } from './metering';
 
 const { turns, ledger } = sessionSchema;
-
-/** One metered LLM call of a turn: a ledger row once the turn ends. */
-export interface LedgerRow {
-	provider: string;
-	model: string;
-	usage: LlmUsage;
-	costMicros: number;
-	at: number;
-}
-
-/** The ledger rows of a turn that ended with `outcome`. */
-export function ledgerValues(turnId: string, outcome: 'committed' | 'failed' | 'cancelled', rows: readonly LedgerRow[]) {
-	return rows.map((r) => ({
-		turnId,
-		outcome,
-		provider: r.provider,
-		model: r.model,
-		inputTokens: r.usage.inputTokens,
-		cachedInputTokens: r.usage.cachedInputTokens,
-		cacheWriteTokens: r.usage.cacheWriteTokens ?? 0,
-		outputTokens: r.usage.outputTokens,
-		costMicros: r.costMicros,
-		createdAt: r.at
-	}));
-}
 
 /** The turn row's columns as the commit leaves them, but its `seq`. */
 export interface CommittedTurn {
@@ -65,7 +40,7 @@ export interface PlayerCommit {
 	reply: string;
 	/** The streamed text not yet in the event log, as its event. */
 	tail: SessionEvent | undefined;
-	cues: readonly AdvCue[];
+	cues: readonly StageCue[];
 	choices: readonly string[];
 	ledger: readonly LedgerRow[];
 	turn: CommittedTurn;
@@ -107,13 +82,12 @@ export function playerCommitTail(db: SessionDrizzle, base: CommitBase, c: Player
 	if ((base.lastSeq + 1) % PRUNE_EVERY_COMMITS === 0) queries.push(pruneStreamingEventsQuery(db, c.turn.finishedAt - DELTA_RETENTION_MS));
 	const playerId = base.nextLogId;
 	const messageIds = [playerId];
-	queries.push(...log.appendQueries(db, { role: 'player', body: c.input, turnId: c.turnId }, playerId));
+	queries.push(...log.appendQueries(db, playerId, { role: 'player', body: c.input, turnId: c.turnId }, c.turn.finishedAt));
 	if (c.reply) {
 		const gmId = playerId + 1;
 		messageIds.push(gmId);
-		queries.push(...log.appendQueries(db, { role: 'gm', body: c.reply, turnId: c.turnId }, gmId));
-		const cues = stage.cues.saveQuery(db, { turnId: c.turnId, messageId: gmId, cues: c.cues });
-		if (cues) queries.push(cues);
+		queries.push(...log.appendQueries(db, gmId, { role: 'gm', body: c.reply, turnId: c.turnId }, c.turn.finishedAt));
+		queries.push(...stage.cues.saveQueries(db, { turnId: c.turnId, messageId: gmId, cues: c.cues }));
 		if (c.choices.length > 0) queries.push(stage.choices.saveQuery(db, { messageId: gmId, options: [...c.choices] }));
 	}
 	const claimAt = queries.length;

@@ -7,6 +7,11 @@ import type { SessionDb } from '../db';
 import type { EventBus } from './events';
 import { appendEventsQuery } from './events';
 
+/** A piece of the GM's streamed text, as the event log holds it. */
+export function textDelta(turnId: string, text: string) {
+	return { type: 'text.delta' as const, turnId, text };
+}
+
 /** Short enough to feel live (well under the 100 ms paint target), long enough to batch tokens. */
 export const DELTA_FLUSH_MS = 40;
 
@@ -38,7 +43,7 @@ export class DeltaWriter {
 		if (text) {
 			this.chain = this.chain.then(async () => {
 				try {
-					await this.s.writes.batch([appendEventsQuery(this.s.writes, { type: 'text.delta', turnId: this.turnId, text })]);
+					await this.s.writes.batch([appendEventsQuery(this.s.writes, textDelta(this.turnId, text))]);
 					this.bus.notify(this.s.id);
 				} catch (err) {
 					// Kept and rethrown by `close`: a log we cannot write is a failed turn.

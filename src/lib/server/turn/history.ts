@@ -2,9 +2,11 @@
 import { and, asc, desc, eq, gt, isNotNull, lt, sql } from 'drizzle-orm';
 import { sessionSchema, type SessionDrizzle, type SessionExec } from '../db';
 import { documents, journal, state, summaries } from '../records';
-import { openingContext, stageNow } from '../stage';
+import { openingContext, stageNowOf, stageNowQueries } from '../stage';
 import { CARRY_EXCHANGES, type Exchange, type RecordsHead } from '../memory';
+import type { Config } from '../config';
 import { MISSION_KEY } from './mission';
+import { settingsOf, settingsQuery, type SessionSettings } from './settings';
 
 const { turns, meta } = sessionSchema;
 
@@ -20,7 +22,8 @@ const committed = sql`+${turns.status} = 'committed'`;
 export const HEAD_JOURNAL_ENTRIES = 10;
 
 /** Seq of the last committed checkpoint (0 when none), as a subquery. */
-const checkpointSeq = sql`(SELECT coalesce(max(${turns.seq}), 0) FROM ${turns} WHERE +${turns.status} = 'committed' AND ${turns.kind} IN ('checkpoint', 'handoff'))`;
+const checkpointSeq = sql`(SELECT coalesce(max(${turns.seq}), 0) FROM ${turns}
+	WHERE +${turns.status} = 'committed' AND ${turns.kind} IN ('checkpoint', 'handoff'))`;
 
 const exchangeColumns = { input: turns.input, reply: turns.reply, tokens: turns.tokens };
 
@@ -70,20 +73,22 @@ export async function nextSeq(exec: SessionExec): Promise<number> {
 	return (row?.seq ?? 0) + 1;
 }
 
-/** What a turn starts from: the pinned mission, the records head and the history since the last checkpoint. */
+/** What a turn starts from: the session's settings, the pinned mission, the records head and the history since the last checkpoint. */
 export interface TurnStart {
+	settings: SessionSettings;
 	mission: string | undefined;
 	head: RecordsHead;
 	history: Exchange[];
 }
 
 /**
- * Reads what a turn starts from in one batch (one round trip to a remote database, and one consistent
- * snapshot), then the stage (and, before the first exchange, the opening).
+ * Reads what a turn starts from, the session's settings and the stage included, in one batch (one round
+ * trip to a remote database, and one consistent snapshot); before the first exchange, then the opening.
  */
-export async function loadTurnStart(db: SessionDrizzle): Promise<TurnStart> {
+export async function loadTurnStart(db: SessionDrizzle, cfg: Pick<Config, 'llm'>): Promise<TurnStart> {
 	const everyDocument = { includeGmOnly: true };
-	const [mission, [latest], docs, tocRows, st, recent, played, carried, since] = await db.batch([
+	const [settings, mission, [latest], docs, tocRows, st, recent, played, opening, cues, carried, since] = await db.batch([
+		settingsQuery(db),
 		db.select({ value: meta.value }).from(meta).where(eq(meta.key, MISSION_KEY)),
 		summaries.latestQuery(db),
 		documents.listQuery(db, everyDocument),
@@ -96,10 +101,12 @@ export async function loadTurnStart(db: SessionDrizzle): Promise<TurnStart> {
 			.from(turns)
 			.where(and(committed, eq(turns.kind, 'player')))
 			.limit(1),
+		...stageNowQueries(db),
 		...historyQueries(db)
 	]);
 	const toc = documents.tocOf(docs, tocRows);
 	return {
+		settings: settingsOf(settings, cfg),
 		mission: mission[0]?.value,
 		head: {
 			summary: latest?.body,
@@ -107,12 +114,12 @@ export async function loadTurnStart(db: SessionDrizzle): Promise<TurnStart> {
 			state: state.snapshotOf(st).doc,
 			journal: recent.reverse().map((j) => j.body),
 			opening: played.length > 0 ? undefined : await openingContext(db),
-			stage: await stageNow(db)
+			stage: stageNowOf(opening, cues)
 		},
 		history: historyOf(carried, since)
 	};
 }
 
-export async function loadHead(db: SessionDrizzle): Promise<RecordsHead> {
-	return (await loadTurnStart(db)).head;
+export async function loadHead(db: SessionDrizzle, cfg: Pick<Config, 'llm'>): Promise<RecordsHead> {
+	return (await loadTurnStart(db, cfg)).head;
 }

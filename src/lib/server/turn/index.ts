@@ -18,8 +18,8 @@ export {
 export { LEASE_MS, LEASE_RENEW_MS, DEFAULT_LEASE, interruptExpired, readTurn, type LeaseTiming, type TurnRow } from './leases';
 export { markWork, markWorkIfTaken, clearWork, sessionsWithWork, ACCEPT_WINDOW_MS } from './work';
 export { classifyFailure, failureMessage, logDetail, TurnDeadlineError, ERROR_ID_LENGTH, MAX_LOGGED_DETAIL_CHARS } from './failure';
-export { composeMission, ensureMission, readMission, GM_RULES } from './mission';
-export { readSettings, writeSettings, type SessionSettings } from './settings';
+export { composeMission, ensureMission, ensureMissionQuery, readMission, GM_RULES } from './mission';
+export { readSettings, writeSettings, writeSettingsQueries, type SessionSettings } from './settings';
 export { TurnError, QuotaExceededError, TurnCancelledError } from './errors';
 export { historySinceCheckpoint, loadHead } from './history';
 export { switchModel, type ModelChoice, type SwitchResult } from './handoff';

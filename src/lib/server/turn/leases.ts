@@ -3,7 +3,7 @@
  * lease while it works; a lease that expires means its process died, and the turn is marked
  * interrupted. Nothing ever sends an interrupted turn to the LLM again by itself.
  */
-import { and, asc, eq, inArray, lt, min, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, min, notExists, sql, type SQL } from 'drizzle-orm';
 import { sessionSchema, type SessionDb, type SessionExec, type SessionTx } from '../db';
 import type { TurnFailure } from '../../types/events';
 import { appendEvent } from './events';
@@ -70,6 +70,15 @@ export async function activeTurn(exec: SessionExec): Promise<TurnRow | undefined
 		.orderBy(asc(turns.createdAt))
 		.limit(1);
 	return row;
+}
+
+/**
+ * Whether the session has turn work for a runner now, as one SQL expression (1 or 0): a turn accepted
+ * and not yet claimed, or one still marked running whose lease ran out (its runner died). A turn
+ * running under a live lease is its runner's business. For a cheap look before waking the runner.
+ */
+export function turnsWaiting(now: number): SQL {
+	return sql`exists (select 1 from ${turns} where ${turns.status} = 'accepted' or (${turns.status} = 'running' and ${turns.leaseExpiresAt} < ${now}))`;
 }
 
 /** What a claim found: the turn it claimed, if any, and what the runner needs to know when it found none. */

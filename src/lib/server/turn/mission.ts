@@ -4,7 +4,7 @@
  * the campaign; no checkpoint, window or truncation can touch it.
  */
 import { eq } from 'drizzle-orm';
-import { sessionSchema, type SessionExec, type SessionTx } from '../db';
+import { sessionSchema, type SessionDrizzle, type SessionExec, type SessionTx } from '../db';
 import type { Language } from '../../types/settings';
 
 const { meta } = sessionSchema;
@@ -54,9 +54,14 @@ export async function readMission(exec: SessionExec): Promise<string | undefined
 	return row?.value;
 }
 
+/** `ensureMission`'s insert, unrun: for a batch (a new session's). */
+export function ensureMissionQuery(db: Pick<SessionDrizzle, 'insert'>, mission: string) {
+	return db.insert(meta).values({ key: MISSION_KEY, value: mission }).onConflictDoNothing();
+}
+
 /** Stores the mission unless one exists: a campaign's mission never changes under it. */
 export async function ensureMission(tx: SessionTx, mission: string): Promise<string> {
-	await tx.insert(meta).values({ key: MISSION_KEY, value: mission }).onConflictDoNothing();
+	await ensureMissionQuery(tx, mission);
 	const stored = await readMission(tx);
 	return stored ?? mission;
 }

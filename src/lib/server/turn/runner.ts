@@ -47,6 +47,8 @@ export class TurnRunner {
 	 * to drop yet.
 	 */
 	private readonly loop: SessionLoop;
+	/** Sessions whose last commit, in the drain running now, ran an embedding round that left the queues empty. */
+	private readonly justEmbedded = new Set<string>();
 	private readonly scheduler: Scheduler;
 	private readonly lease: LeaseTiming;
 	private resuming: Promise<void> = Promise.resolve();
@@ -102,10 +104,12 @@ export class TurnRunner {
 	}
 
 	private async drain(sessionId: string): Promise<void> {
+		this.justEmbedded.delete(sessionId);
 		await this.deps.sessions.use(sessionId, async (s) => {
 			for (;;) {
 				if (this.loop.stopped) return;
-				await this.embed(s);
+				// Right after a commit's own embedding round emptied the queues, a second look finds nothing.
+				if (!this.justEmbedded.delete(s.id)) await this.embed(s);
 				await this.checkpointIfDue(s);
 				const checkedAt = Date.now();
 				const { turn, nextExpiry, unfinished } = await claimNext(s, this.owner, checkedAt, this.lease.leaseMs);
@@ -136,12 +140,14 @@ export class TurnRunner {
 		if (again !== undefined) this.loop.wakeAt(s.id, again + LEASE_SWEEP_MARGIN_MS);
 	}
 
-	private async embed(s: SessionDb): Promise<void> {
+	/** Whether the queues were left empty. */
+	private async embed(s: SessionDb): Promise<boolean> {
 		try {
-			await embedPending(s, this.deps.embedder, { maxBatches: EMBED_BATCHES_PER_TURN });
+			return (await embedPending(s, this.deps.embedder, { maxBatches: EMBED_BATCHES_PER_TURN })).drained;
 		} catch (err) {
 			// Embedding is best effort: recall still works through the keyword side.
 			console.warn(`[kantera] embedding for session ${s.id} failed: ${err instanceof Error ? err.message : String(err)}`);
+			return false;
 		}
 	}
 
@@ -186,7 +192,12 @@ export class TurnRunner {
 		const outcome = await this.runLeased(s, turn);
 		if (outcome.status !== 'committed')
 			console.warn(
-				`[kantera] checkpoint in session ${s.id} did not commit: ${outcome.failure ? `${outcome.failure.reason}, error id ${outcome.failure.errorId}` : outcome.status}`
+				`[kantera] checkpoint in session ${s.id} did not commit: ${
+					outcome.failure
+						? `${outcome.failure.reason}, error \
+id ${outcome.failure.errorId}`
+						: outcome.status
+				}`
 			);
 		return outcome;
 	}
@@ -209,7 +220,8 @@ export class TurnRunner {
 			if (outcome.status === 'committed') {
 				// Only a commit that made image orders its own gives the image runner work (no look otherwise).
 				if ((outcome.imageOrders ?? 0) > 0) this.deps.images?.kick(s.id);
-				await this.embed(s);
+				if (await this.embed(s)) this.justEmbedded.add(s.id);
+				else this.justEmbedded.delete(s.id);
 			}
 			return outcome;
 		} finally {

@@ -1,6 +1,6 @@
 /** Per-session settings kept in the session's meta table: language and the LLM in use. */
 import { inArray } from 'drizzle-orm';
-import { sessionSchema, type SessionExec, type SessionTx } from '../db';
+import { sessionSchema, type SessionDrizzle, type SessionExec, type SessionTx } from '../db';
 import type { Config } from '../config';
 import { isLanguage, isProviderName, type Language, type ProviderName } from '../../types/settings';
 
@@ -14,11 +14,19 @@ export interface SessionSettings {
 
 const KEYS = ['language', 'llm.provider', 'llm.model'] as const;
 
-export async function readSettings(exec: SessionExec, cfg: Pick<Config, 'llm'>): Promise<SessionSettings> {
-	const rows = await exec
+/** The settings' rows, unrun: for a read batch (`settingsOf` reads them). */
+export function settingsQuery(exec: SessionExec) {
+	return exec
 		.select()
 		.from(meta)
 		.where(inArray(meta.key, [...KEYS]));
+}
+
+export async function readSettings(exec: SessionExec, cfg: Pick<Config, 'llm'>): Promise<SessionSettings> {
+	return settingsOf(await settingsQuery(exec), cfg);
+}
+
+export function settingsOf(rows: readonly { key: string; value: string }[], cfg: Pick<Config, 'llm'>): SessionSettings {
 	const get = (k: (typeof KEYS)[number]) => rows.find((r) => r.key === k)?.value;
 	const storedLanguage = get('language');
 	const language = isLanguage(storedLanguage) ? storedLanguage : 'en';
@@ -29,13 +37,17 @@ export async function readSettings(exec: SessionExec, cfg: Pick<Config, 'llm'>):
 }
 
 export async function writeSettings(tx: SessionTx, settings: Partial<SessionSettings>): Promise<void> {
+	for (const query of writeSettingsQueries(tx, settings)) await query;
+}
+
+/** `writeSettings`'s upserts, unrun: for a batch. */
+export function writeSettingsQueries(db: Pick<SessionDrizzle, 'insert'>, settings: Partial<SessionSettings>) {
 	const entries: [string, string | undefined][] = [
 		['language', settings.language],
 		['llm.provider', settings.provider],
 		['llm.model', settings.model]
 	];
-	for (const [key, value] of entries) {
-		if (value === undefined) continue;
-		await tx.insert(meta).values({ key, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
-	}
+	return entries.flatMap(([key, value]) =>
+		value === undefined ? [] : [db.insert(meta).values({ key, value }).onConflictDoUpdate({ target: meta.key, set: { value } })]
+	);
 }

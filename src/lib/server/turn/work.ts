@@ -8,7 +8,7 @@
  * inserted, so a runner finishing the session's previous turn at that moment may look before the
  * new turn exists: rows younger than ACCEPT_WINDOW_MS are therefore kept and looked at again later.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, lte, sql } from 'drizzle-orm';
 import { controlSchema, type ControlDrizzle } from '../db';
 
 const { sessionWork } = controlSchema;
@@ -23,7 +23,8 @@ export const ACCEPT_WINDOW_MS = 5_000;
 export function markWorkIfTaken(db: ControlDrizzle, sessionId: string, now: number) {
 	return db.run(sql`insert into ${sessionWork} (${sql.identifier(sessionWork.sessionId.name)}, ${sql.identifier(sessionWork.since.name)})
 		select ${sessionId}, ${now} where changes() > 0
-		on conflict (${sql.identifier(sessionWork.sessionId.name)}) do update set ${sql.identifier(sessionWork.since.name)} = excluded.${sql.identifier(sessionWork.since.name)}`);
+		on conflict (${sql.identifier(sessionWork.sessionId.name)})
+		do update set ${sql.identifier(sessionWork.since.name)} = excluded.${sql.identifier(sessionWork.since.name)}`);
 }
 
 /** Notes that the session has a turn running or queued (a checkpoint, a model switch's hand-off). */
@@ -44,6 +45,18 @@ export async function clearWork(db: ControlDrizzle, sessionId: string, checkedAt
 	if (row.since > checkedAt - ACCEPT_WINDOW_MS) return row.since + ACCEPT_WINDOW_MS;
 	await db.delete(sessionWork).where(eq(sessionWork.sessionId, sessionId));
 	return undefined;
+}
+
+/**
+ * Whether the session's note is old enough to be looked at (ACCEPT_WINDOW_MS): a runner that finds the
+ * session idle drops it then. A younger note has a runner's wake-up coming; none is looked at for nothing.
+ */
+export async function hasOldNote(db: ControlDrizzle, sessionId: string, now: number): Promise<boolean> {
+	const [row] = await db
+		.select({ since: sessionWork.since })
+		.from(sessionWork)
+		.where(and(eq(sessionWork.sessionId, sessionId), lte(sessionWork.since, now - ACCEPT_WINDOW_MS)));
+	return row !== undefined;
 }
 
 export async function sessionsWithWork(db: ControlDrizzle): Promise<string[]> {

@@ -6,13 +6,14 @@ import * as v from 'valibot';
 import { and, between, eq, sql } from 'drizzle-orm';
 import { controlSchema, type ControlDrizzle } from '../db';
 import { utcDay } from '../budget';
+import type { ProviderName } from '../../types/settings';
 
 const { llmCalls, users, usageDaily } = controlSchema;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The longest range one report covers. */
-export const MAX_REPORT_DAYS = 366;
-export const DEFAULT_REPORT_DAYS = 30;
+const MAX_REPORT_DAYS = 366;
+const DEFAULT_REPORT_DAYS = 30;
 
 const Day = v.pipe(
 	v.string(),
@@ -38,13 +39,13 @@ export function parseRange(params: URLSearchParams, now = Date.now()): ReportRan
 }
 
 /** Every UTC day of the range, so a chart shows quiet days as zero, not as a gap that hides them. */
-export function daysOf(range: ReportRange): string[] {
+function daysOf(range: ReportRange): string[] {
 	const out: string[] = [];
 	for (let t = Date.parse(`${range.from}T00:00:00Z`); t <= Date.parse(`${range.to}T00:00:00Z`); t += DAY_MS) out.push(utcDay(t));
 	return out;
 }
 
-export interface UsageTotals {
+interface UsageTotals {
 	calls: number;
 	inputTokens: number;
 	cachedInputTokens: number;
@@ -58,17 +59,17 @@ export interface UsageTotals {
 	p95Ms: number | null;
 }
 
-export interface DayUsage extends UsageTotals {
+interface DayUsage extends UsageTotals {
 	day: string;
 }
-export interface ModelUsage extends UsageTotals {
-	provider: string;
+interface ModelUsage extends UsageTotals {
+	provider: ProviderName;
 	model: string;
 }
-export interface DayModelUsage extends ModelUsage {
+interface DayModelUsage extends ModelUsage {
 	day: string;
 }
-export interface UserUsage {
+interface UserUsage {
 	userId: string;
 	name: string;
 	tier: string;
@@ -98,7 +99,7 @@ export function percentile(sorted: readonly number[], p: number): number | null 
 
 interface CallRow {
 	day: string;
-	provider: string;
+	provider: ProviderName;
 	model: string;
 	inputTokens: number;
 	cachedInputTokens: number;
@@ -139,6 +140,13 @@ function groupBy<K extends string>(rows: readonly CallRow[], key: (r: CallRow) =
 	return groups;
 }
 
+/** A group's first row, which holds the fields it was grouped by (groupBy makes no empty group). */
+function firstOf(list: readonly CallRow[]): CallRow {
+	const [first] = list;
+	if (!first) throw new Error('an empty group of calls');
+	return first;
+}
+
 export async function usageReport(db: ControlDrizzle, range: ReportRange): Promise<UsageReport> {
 	const rows: CallRow[] = await db
 		.select({
@@ -160,22 +168,21 @@ export async function usageReport(db: ControlDrizzle, range: ReportRange): Promi
 	const modelKey = (r: CallRow) => `${r.provider}\u0000${r.model}`;
 	const byModel = groupBy(rows, modelKey);
 	const byDayModel = groupBy(rows, (r) => `${r.day}\u0000${modelKey(r)}`);
-	const split = (k: string) => {
-		const [provider = '', model = ''] = k.split('\u0000');
-		return { provider, model };
-	};
 	const users = await userUsage(db, range);
 	return {
 		range,
 		total: totals(rows),
 		days: daysOf(range).map((day) => ({ day, ...totals(byDay.get(day) ?? []) })),
-		models: [...byModel.entries()]
-			.map(([k, list]) => ({ ...split(k), ...totals(list) }))
+		models: [...byModel.values()]
+			.map((list) => {
+				const { provider, model } = firstOf(list);
+				return { provider, model, ...totals(list) };
+			})
 			.sort((a, b) => b.costMicros - a.costMicros || b.calls - a.calls),
-		dayModels: [...byDayModel.entries()]
-			.map(([k, list]) => {
-				const [day = '', ...rest] = k.split('\u0000');
-				return { day, ...split(rest.join('\u0000')), ...totals(list) };
+		dayModels: [...byDayModel.values()]
+			.map((list) => {
+				const { day, provider, model } = firstOf(list);
+				return { day, provider, model, ...totals(list) };
 			})
 			.sort((a, b) => a.day.localeCompare(b.day) || a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model)),
 		users

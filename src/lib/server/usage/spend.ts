@@ -15,7 +15,7 @@ const { ledger, turns } = sessionSchema;
 const { usageDaily, usageSession } = controlSchema;
 
 /** The chart shows the most recent turns; older ones still count in the totals. */
-export const SPEND_TURNS = 60;
+const SPEND_TURNS = 60;
 
 export async function sessionSpend(
 	app: Pick<App, 'config' | 'control'>,

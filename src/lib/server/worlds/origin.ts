@@ -6,7 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { sessionSchema, type SessionExec, type SessionTx } from '../db';
+import { sessionSchema, type SessionDrizzle, type SessionExec } from '../db';
 import type { WorldPreset } from './schema';
 
 const { meta } = sessionSchema;
@@ -22,9 +22,10 @@ export interface PresetOrigin {
 const OriginSchema = v.object({ presetId: v.string(), version: v.number(), sealed: v.boolean() });
 export type StoredOrigin = v.InferOutput<typeof OriginSchema>;
 
-export async function writeOrigin(tx: SessionTx, origin: PresetOrigin, world: WorldPreset, sealed: boolean): Promise<void> {
+/** The origin's insert, unrun: for the seed's batch. Written once: a session that has one fails the batch. */
+export function writeOriginQuery(db: Pick<SessionDrizzle, 'insert'>, origin: PresetOrigin, world: WorldPreset, sealed: boolean) {
 	const stored: StoredOrigin = { presetId: origin.presetId, version: origin.version, sealed };
-	await tx.insert(meta).values([
+	return db.insert(meta).values([
 		{ key: ORIGIN_KEY, value: JSON.stringify(stored) },
 		{ key: COPY_KEY, value: JSON.stringify(world) }
 	]);

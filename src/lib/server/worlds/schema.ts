@@ -21,9 +21,7 @@ import { controlCharacterMessage, hasControlCharacter, withoutControlCharacters 
 import { findLeaks } from '../../presets/leaks';
 import { countHeadings } from '../../presets/form';
 
-export { countHeadings };
-
-export { findLeaks, playerVisibleFields, type Leak, type LeakCheckInput } from '../../presets/leaks';
+export { findLeaks } from '../../presets/leaks';
 
 /** A picker line: short enough to sit under a title on a phone. */
 export const MAX_TAGLINE_CHARS = 200;
@@ -54,7 +52,7 @@ const text = (max: number, what: string) =>
 		v.maxLength(max, `${what} is longer than ${max} characters.`)
 	);
 
-export const WorldDocumentSchema = v.object({
+const WorldDocumentSchema = v.object({
 	title: singleLine(MAX_NAME_CHARS, 'A document title'),
 	/** Markdown; headings become the sections recall returns. */
 	body: text(MAX_BODY_CHARS, 'A document body')
@@ -63,7 +61,7 @@ export const WorldDocumentSchema = v.object({
 /** Characters the speaker-tag grammar (`@Name(expression): …`, src/lib/adv/script.ts) reserves. */
 const TAG_RESERVED = /[@＠:：()（）]/;
 
-export const WorldNpcSchema = v.object({
+const WorldNpcSchema = v.object({
 	/** The name on the stage and in speaker tags, so it must be writable as a tag. */
 	name: v.pipe(
 		singleLine(Math.min(MAX_STAGE_NAME_CHARS, MAX_SPEAKER_CHARS), 'An NPC name'),
@@ -77,7 +75,7 @@ export const WorldNpcSchema = v.object({
 	personality: text(MAX_BODY_CHARS, 'An NPC personality')
 });
 
-export const WorldSecretSchema = v.object({
+const WorldSecretSchema = v.object({
 	/** The story-DB key of the truth. */
 	key: v.pipe(v.string(), v.regex(ID_PATTERN, 'A secret key is lower-case words joined by hyphens.'), v.maxLength(MAX_NAME_CHARS)),
 	title: singleLine(MAX_NAME_CHARS, 'A secret title'),
@@ -100,7 +98,7 @@ const JsonObjectSchema = v.pipe(
 	v.check((state) => !jsonHasControlCharacter(state), controlCharacterMessage('The opening state'))
 );
 
-export const WorldOpeningSchema = v.object({
+const WorldOpeningSchema = v.object({
 	scene: v.object({
 		name: singleLine(MAX_STAGE_NAME_CHARS, 'The opening scene name'),
 		/** Visual only, for the first background. */
@@ -175,5 +173,3 @@ export const WorldPresetSchema = v.pipe(
 
 export type WorldPreset = v.InferOutput<typeof WorldPresetSchema>;
 export type WorldPresetInput = v.InferInput<typeof WorldPresetSchema>;
-export type WorldNpc = v.InferOutput<typeof WorldNpcSchema>;
-export type WorldSecret = v.InferOutput<typeof WorldSecretSchema>;

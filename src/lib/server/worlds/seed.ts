@@ -1,6 +1,14 @@
 /**
- * Starting a session from a world: one transaction writes the preset into a new session database
- * through the records and stage APIs, so everything is indexed for recall and nothing is half done.
+ * Starting a session from a world: the preset is written into the new session database as one write
+ * batch (one round trip to a remote database, one transaction: nothing is half done) through the
+ * batch forms of the records and stage writers, so everything is indexed for recall (the triggers on
+ * `sections` fill the full-text indexes and the embedding queue in the same transaction).
+ *
+ * Nothing is read in between: a new database hands out every table's ids from 1, so the seed gives
+ * its documents, story entries and the prologue's message those ids itself, and their sections (and
+ * the prologue's cues) name them in the same batch. A database that is not new is refused: the pinned
+ * mission goes in with a plain insert that fails on a mission already there or on documents already
+ * written, and the whole batch with it.
  *
  * Where each part goes:
  * - premise, world setting, PC sheet → player-visible documents;
@@ -11,14 +19,25 @@
  * - opening state → the state record; language + pinned mission (rules + this world's GM
  *   behaviour) → the session's meta table.
  */
-import type { SessionTx } from '../db';
+import { sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import { sessionSchema, writeAll, type SessionDb, type SessionWrites } from '../db';
 import { documents, state, story } from '../records';
-import { imageOrders, npcs, npcSpritePrompt, scenes, sceneBackgroundPrompt, setOpening } from '../stage';
-import { composeMission, ensureMission, readMission } from '../turn/mission';
-import { writeSettings } from '../turn/settings';
+import {
+	imageOrders,
+	npcs,
+	npcSpritePrompt,
+	prologueQueries,
+	scenes,
+	sceneBackgroundPrompt,
+	setOpeningQuery,
+	type PrologueSource
+} from '../stage';
+import { composeMission, MISSION_KEY } from '../turn/mission';
+import { writeSettingsQueries } from '../turn/settings';
 import { getWorld } from './catalog';
 import { WorldError } from './errors';
-import { writeOrigin, type PresetOrigin } from './origin';
+import { writeOriginQuery, type PresetOrigin } from './origin';
 import type { WorldPreset } from './schema';
 import type { Language } from '../../types/settings';
 
@@ -34,7 +53,12 @@ export const PLOT_KEY = 'main';
  * Added to the world's GM behaviour when the player is not the preset's author. The player sees
  * only the documents' names; the GM reads them in full and must let the story reveal them.
  */
-export const SEALED_DOCUMENTS_RULE = `The player did not write this world and has not read its documents: they see only their names. Reveal what the documents say only as the story reaches it, through what the player character sees, hears and is told. Never quote a document or recite its sections, and never copy its text into the journal, memory notes, state, summaries or image descriptions. In your first reply, tell the player who their character is and what they know, as the PC sheet allows.`;
+export const SEALED_DOCUMENTS_RULE = `The player did not write this world and has not read its \
+documents: they see only their names. Reveal what the documents say only as the story reaches it, \
+through what the player character sees, hears and is told. Never quote a document or recite its \
+sections, and never copy its text into the journal, memory notes, state, summaries or image \
+descriptions. In your first reply, tell the player who their character is and what they know, as \
+the PC sheet allows.`;
 
 export interface SeededWorld {
 	readonly worldId: string;
@@ -54,19 +78,17 @@ function refOf(world: WorldPreset, part: string): string {
 	return `world:${world.id}:${part}`;
 }
 
-/**
- * Seeds a new session database from a shipped world. Call inside the session's write transaction
- * instead of pinning a default mission; throws WorldError for an unknown world, and refuses a
- * database that already has a mission or documents (the mission would stay the old one and the
- * documents would be duplicated).
- */
+/** The first id a new database hands out in every table: the seed's records take them in order. */
+export const FIRST_ID = 1;
+
+/** Seeds a new session database from a shipped world (see `seedQueries`); throws WorldError for an unknown world. */
 export async function seedSessionFromWorld(
-	tx: SessionTx,
+	s: SessionDb,
 	worldId: string,
 	language: Language,
 	options: SeedOptions = {}
 ): Promise<SeededWorld> {
-	return seedSessionFromPreset(tx, getWorld(worldId, language), options);
+	return seedSessionFromPreset(s, getWorld(worldId, language), options);
 }
 
 export interface SeedOptions {
@@ -79,57 +101,137 @@ export interface SeedOptions {
 	readonly origin?: PresetOrigin;
 }
 
-/** Seeds from a validated preset (a shipped one, or one an author wrote). */
-export async function seedSessionFromPreset(tx: SessionTx, world: WorldPreset, options: SeedOptions = {}): Promise<SeededWorld> {
+/** Seeds from a validated preset (a shipped one, or one an author wrote), as one write batch. */
+export async function seedSessionFromPreset(s: SessionDb, world: WorldPreset, options: SeedOptions = {}): Promise<SeededWorld> {
+	const plan = seedQueries(s.writes, world, options);
+	await writeSeed(s, plan.queries);
+	return plan.seeded;
+}
+
+export interface SeedPlan {
+	/** The seed's writes, in order; run them with `writeSeed`, after any others of the new session's. */
+	readonly queries: BatchItem<'sqlite'>[];
+	readonly seeded: SeededWorld;
+}
+
+/**
+ * The writes that seed a new session database from `world` (built with `SessionDb.writes`), with the
+ * prologue's title card and message when `prologue` is given. Checks every input as the records'
+ * writers do, before anything is sent.
+ */
+export function seedQueries(
+	w: SessionWrites,
+	world: WorldPreset,
+	options: SeedOptions = {},
+	prologue?: PrologueSource,
+	now = Date.now()
+): SeedPlan {
 	const sealed = options.sealed ?? false;
-	// A mission is pinned once and never replaced, so a session that has one already runs another campaign.
-	if ((await readMission(tx)) !== undefined || (await documents.list(tx, { includeGmOnly: true })).length > 0) {
-		throw new WorldError('not_empty', 'This session already has a mission or documents; a world can only be seeded into a new session.');
-	}
-	await writeSettings(tx, { language: world.language });
 	const behaviour = sealed ? `${world.gmBehaviour.trim()}\n\n${SEALED_DOCUMENTS_RULE}` : world.gmBehaviour;
-	const mission = await ensureMission(tx, composeMission(world.language, behaviour));
+	const mission = composeMission(world.language, behaviour);
+	const queries: BatchItem<'sqlite'>[] = [...writeSettingsQueries(w, { language: world.language }), pinMissionQuery(w, mission)];
 
 	const { premise, setting, pc } = world.documents;
 	const visibility = { gmOnly: sealed, titleVisible: sealed };
-	const premiseDoc = await documents.create(tx, { ...premise, ...visibility, ref: refOf(world, 'premise') });
-	const settingDoc = await documents.create(tx, { ...setting, ...visibility, ref: refOf(world, 'setting') });
-	const pcDoc = await documents.create(tx, { ...pc, ...visibility, ref: refOf(world, 'pc') });
-	const notesDoc = await documents.create(tx, {
-		title: world.gmNotesTitle,
-		body: gmNotes(world),
-		gmOnly: true,
-		ref: refOf(world, 'gm-notes')
-	});
+	const docs: documents.DocumentInput[] = [
+		{ ...premise, ...visibility, ref: refOf(world, 'premise') },
+		{ ...setting, ...visibility, ref: refOf(world, 'setting') },
+		{ ...pc, ...visibility, ref: refOf(world, 'pc') },
+		{ title: world.gmNotesTitle, body: gmNotes(world), gmOnly: true, ref: refOf(world, 'gm-notes') }
+	];
+	docs.forEach((doc, i) => queries.push(...documents.createQueries(w, FIRST_ID + i, doc, now)));
 
-	await story.setPlot(tx, { key: PLOT_KEY, title: world.plot.title, body: world.plot.body, ref: refOf(world, 'plot') });
-	for (const secret of world.secrets) {
-		await story.addTruth(tx, { key: secret.key, title: secret.title, body: secret.body, ref: refOf(world, `secret:${secret.key}`) });
-	}
+	queries.push(
+		...story.addQueries(
+			w,
+			FIRST_ID,
+			'plot',
+			{ key: PLOT_KEY, title: world.plot.title, body: world.plot.body, ref: refOf(world, 'plot') },
+			now
+		)
+	);
+	world.secrets.forEach((secret, i) =>
+		queries.push(
+			...story.addQueries(
+				w,
+				FIRST_ID + 1 + i,
+				'truth',
+				{ key: secret.key, title: secret.title, body: secret.body, ref: refOf(world, `secret:${secret.key}`) },
+				now
+			)
+		)
+	);
 
+	// The seed's image orders are claimed at once (see WORLD_SEED_TURN_ID).
 	for (const npc of world.npcs) {
 		// Only the name and the look go to the stage and the prompt: the personality is GM-only.
-		const { npc: row } = await npcs.register(tx, { name: npc.name, appearance: npc.appearance });
-		await imageOrders.place(tx, { target: 'npc', targetName: row.name, prompt: npcSpritePrompt(row) });
+		const registered = npcs.registerQuery(w, { name: npc.name, appearance: npc.appearance }, now);
+		const order: imageOrders.OrderInput = { target: 'npc', targetName: registered.npc.name, prompt: npcSpritePrompt(registered.npc) };
+		queries.push(registered.query, imageOrders.placeClaimedQuery(w, order, WORLD_SEED_TURN_ID, now));
 	}
-	const { scene } = await scenes.register(tx, world.opening.scene);
-	await imageOrders.place(tx, { target: 'scene', targetName: scene.name, prompt: sceneBackgroundPrompt(scene) });
-	await imageOrders.claimForTurn(tx, WORLD_SEED_TURN_ID);
+	const { scene, query: sceneQuery } = scenes.registerQuery(w, world.opening.scene, now);
+	const sceneOrder: imageOrders.OrderInput = { target: 'scene', targetName: scene.name, prompt: sceneBackgroundPrompt(scene) };
+	queries.push(sceneQuery, imageOrders.placeClaimedQuery(w, sceneOrder, WORLD_SEED_TURN_ID, now));
 	// The first screen shows the opening scene before any GM reply.
-	await setOpening(tx, { scene: scene.name, present: [...world.opening.present] });
+	queries.push(setOpeningQuery(w, { scene: scene.name, present: [...world.opening.present] }));
 
-	await state.patch(tx, world.opening.state);
-	if (options.origin) await writeOrigin(tx, options.origin, world, sealed);
+	queries.push(...state.firstPatchQueries(w, world.opening.state, now));
+	if (options.origin) queries.push(writeOriginQuery(w, options.origin, world, sealed));
+	// The seed writes no play-log message: the prologue's is the first.
+	if (prologue) queries.push(...prologueQueries(w, prologue, FIRST_ID, now));
 
+	const ids = { premise: FIRST_ID, setting: FIRST_ID + 1, pc: FIRST_ID + 2, gmNotes: FIRST_ID + 3 };
 	return {
-		worldId: world.id,
-		language: world.language,
-		title: world.title,
-		gmBehaviour: behaviour,
-		mission,
-		opening: { scene: scene.name, present: [...world.opening.present] },
-		documentIds: { premise: premiseDoc.id, setting: settingDoc.id, pc: pcDoc.id, gmNotes: notesDoc.id }
+		queries,
+		seeded: {
+			worldId: world.id,
+			language: world.language,
+			title: world.title,
+			gmBehaviour: behaviour,
+			mission,
+			opening: { scene: scene.name, present: [...world.opening.present] },
+			documentIds: ids
+		}
 	};
+}
+
+/**
+ * Pins the mission in a new database, and only there: a mission already pinned breaks the key's
+ * uniqueness, and documents already written make the value NULL, which the column refuses. Either way
+ * the batch fails whole (a mission is pinned once and never replaced, so a session that has one — or
+ * has documents — already runs another campaign).
+ */
+function pinMissionQuery(w: SessionWrites, mission: string) {
+	const { meta, documents: docs } = sessionSchema;
+	return w.run(
+		sql`INSERT INTO ${meta} (${sql.identifier(meta.key.name)}, ${sql.identifier(meta.value.name)})
+			SELECT ${MISSION_KEY}, CASE WHEN EXISTS (SELECT 1 FROM ${docs}) THEN NULL ELSE ${mission} END`
+	);
+}
+
+/**
+ * Runs a new session's first writes as one batch. When it fails because the database is not new (a
+ * mission or records already there), says so with WorldError `not_empty`; nothing was written.
+ */
+export async function writeSeed(s: SessionDb, queries: readonly BatchItem<'sqlite'>[]): Promise<void> {
+	try {
+		await writeAll(s, queries);
+	} catch (err) {
+		if (await holdsRecords(s).catch(() => false)) {
+			throw new WorldError('not_empty', 'This session already has a mission or records; a world can only be seeded into a new session.');
+		}
+		throw err;
+	}
+}
+
+/** Whether the session has a mission or any record of the kinds a seed writes (read only after a failed seed). */
+async function holdsRecords(s: SessionDb): Promise<boolean> {
+	const { meta, documents: docs, storyEntries, npcs: npcRows, scenes: sceneRows, state: stateRow, logMessages } = sessionSchema;
+	const tables = [docs, storyEntries, npcRows, sceneRows, stateRow, logMessages].map((t) => sql`EXISTS (SELECT 1 FROM ${t})`);
+	const row = await s.db.get<{ taken: number }>(
+		sql`SELECT (EXISTS (SELECT 1 FROM ${meta} WHERE ${meta.key} = ${MISSION_KEY}) OR ${sql.join(tables, sql` OR `)}) AS taken`
+	);
+	return Number(row.taken) === 1;
 }
 
 const NOTES_HEADINGS = {
@@ -138,7 +240,7 @@ const NOTES_HEADINGS = {
 } as const;
 
 /** The GM-only notes document: how to open the first turn, then one section per NPC. */
-function gmNotes(world: WorldPreset): string {
+export function gmNotes(world: WorldPreset): string {
 	const h = NOTES_HEADINGS[world.language];
 	const lines = [
 		`## ${h.opening}`,

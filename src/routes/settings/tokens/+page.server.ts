@@ -2,6 +2,7 @@ import { fail } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
 import { createToken, listTokens, revokeToken, expiryFromDays, AuthValidationError, TokenNotFoundError } from '$lib/server/auth';
 import { formText, requireUser } from '$lib/server/hooks';
+import { translate } from '$lib/i18n';
 import type { Actions, PageServerLoad } from './$types';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -26,8 +27,11 @@ export const actions = {
 		const data = await request.formData();
 		const name = formText(data, 'name');
 		const expiresDays = formText(data, 'expiresDays');
+		// Field errors come back in the reader's language, like the rest of the page.
+		const language = locals.language ?? 'en';
 		try {
-			const created = await createToken(await getApp(), user.id, name, expiryFromDays(expiresDays));
+			const expiresAt = expiryFromDays(expiresDays, { language });
+			const created = await createToken(await getApp(), user.id, name, { expiresAt, language });
 			// The plaintext goes to this one response and nowhere else; it is not stored.
 			return { created: { name: created.name, token: created.token, expiresAt: iso(created.expiresAt) } };
 		} catch (err) {
@@ -41,7 +45,7 @@ export const actions = {
 		try {
 			await revokeToken(await getApp(), user.id, id);
 		} catch (err) {
-			if (err instanceof TokenNotFoundError) return fail(404, { revoke: { error: err.message } });
+			if (err instanceof TokenNotFoundError) return fail(404, { revoke: { error: translate(locals.language ?? 'en', 'tokens.notFound') } });
 			throw err;
 		}
 		return { revoked: true };

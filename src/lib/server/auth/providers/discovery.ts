@@ -11,7 +11,7 @@ export interface Discovered {
  * Plain http is refused by openid-client, rightly; an issuer on this very machine (a development or test
  * identity provider on 127.0.0.1 or localhost) is the one place it is allowed, since nothing crosses a network.
  */
-export function isLoopback(url: URL): boolean {
+function isLoopback(url: URL): boolean {
 	return url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
 }
 

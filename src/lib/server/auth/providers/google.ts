@@ -10,7 +10,7 @@ import { SignInFlowError } from './errors';
 import { discover } from './discovery';
 import type { FlowSecrets, ProviderProfile, SignInClient } from './types';
 
-export const GOOGLE_ENDPOINTS = Object.freeze({
+const GOOGLE_ENDPOINTS = Object.freeze({
 	issuer: 'https://accounts.google.com',
 	authorization: 'https://accounts.google.com/o/oauth2/v2/auth',
 	token: 'https://oauth2.googleapis.com/token'

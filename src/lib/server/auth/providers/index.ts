@@ -7,8 +7,8 @@ import { createOidcClient } from './oidc';
 import type { SignInClient } from './types';
 
 export { SignInFlowError, type SignInFlowProblem } from './errors';
-export { checkIdToken, GOOGLE_ENDPOINTS } from './google';
-export { isLoopback } from './discovery';
+export { checkIdToken } from './google';
+
 export type { FlowSecrets, ProviderProfile, SignInClient } from './types';
 
 export class SignInProviders {

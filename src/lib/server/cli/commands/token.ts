@@ -17,7 +17,8 @@ const create: Command = {
 	async run(ctx, args) {
 		const app = await ctx.app();
 		const user = await getUserByName(app, args.requiredString('user'));
-		const created = await createToken(app, user.id, args.string('name') ?? DEFAULT_TOKEN_NAME, expiryFromDays(args.string('expires-days')));
+		const expiresAt = expiryFromDays(args.string('expires-days'));
+		const created = await createToken(app, user.id, args.string('name') ?? DEFAULT_TOKEN_NAME, { expiresAt });
 		const expiry = created.expiresAt ? `expires ${created.expiresAt.toISOString()}` : 'never expires';
 		ctx.note(`Created token "${created.name}" for ${user.name} (${expiry}). Store it now; it is shown only once.`);
 		ctx.out(created.token);

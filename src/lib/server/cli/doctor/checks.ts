@@ -1,6 +1,6 @@
 /**
  * The checks of `kantera doctor`. They only read: no migration is applied, nothing is created (the image
- * store probe writes and removes one file). Each network check has a time limit, so an offline server
+ * store probe writes and removes one file, or one object in the bucket). Each network check has a time limit, so an offline server
  * gets a clear "unreachable" quickly instead of a hang.
  */
 import { drizzle } from 'drizzle-orm/libsql';
@@ -13,6 +13,7 @@ import { controlMigrations, sessionMigrations } from '../../db/migrations.genera
 import type { Migration } from '../../db';
 import { TursoPlacement } from '../../db/turso';
 import { filePathOf } from '../../db/file-client';
+import { S3ImageStore } from '../../images/s3';
 import { probeHttp, reason, redactUrl, withTimeout } from './probe';
 
 export type Status = 'ok' | 'warn' | 'fail' | 'info';
@@ -162,7 +163,9 @@ async function checkOrphans(ids: Set<string>, cfg: Config, turso: TursoPlacement
 			out.push({
 				area,
 				status: r.failed.length ? 'fail' : 'ok',
-				message: `repair: deleted ${r.deleted.length}, still failing ${r.failed.length}${r.failed.length ? ` (${r.failed.map((f) => `${f.name}: ${f.error}`).join('; ')})` : ''}`
+				message:
+					`repair: deleted ${r.deleted.length}, still failing ${r.failed.length}` +
+					(r.failed.length ? ` (${r.failed.map((f) => `${f.name}: ${f.error}`).join('; ')})` : '')
 			});
 		}
 		try {
@@ -171,13 +174,21 @@ async function checkOrphans(ids: Set<string>, cfg: Config, turso: TursoPlacement
 				out.push({
 					area,
 					status: 'warn',
-					message: `Turso database ${p.name} (session ${p.sessionId}) is ${p.status === 'deleting' ? `waiting to be deleted after ${p.attempts} attempt(s)` : 'left from a session that was never created'}${p.lastError ? `: ${p.lastError}` : ''}; the server retries it every 10 minutes, or run  kantera doctor --repair`
+					message: `Turso database ${p.name} (session ${p.sessionId}) is ${
+						p.status === 'deleting'
+							? `waiting \
+to be deleted after ${p.attempts} \
+attempt(s)`
+							: 'left from a session that was never created'
+					}${p.lastError ? `: ${p.lastError}` : ''}; the \
+server retries it every 10 minutes, or run  kantera doctor --repair`
 				});
 			for (const name of o.untracked)
 				out.push({
 					area,
 					status: 'warn',
-					message: `Turso database ${name} is in group ${cfg.turso?.group ?? ''} but no session records it (delete it with the Turso CLI if it is not another deployment's)`
+					message: `Turso database ${name} is in group ${cfg.turso?.group ?? ''} but no \
+session records it (delete it with the Turso CLI if it is not another deployment's)`
 				});
 			if (o.pending.length === 0 && o.untracked.length === 0) out.push({ area, status: 'ok', message: 'none on Turso' });
 		} catch (err) {
@@ -206,8 +217,76 @@ async function checkOrphans(ids: Set<string>, cfg: Config, turso: TursoPlacement
 		: [{ area, status: 'ok', message: 'none' }];
 }
 
-async function checkImages(cfg: Config, ids: Set<string>): Promise<Finding[]> {
-	const area = 'image store';
+const IMAGE_AREA = 'image store';
+
+function strayImages(stray: string[]): Finding[] {
+	return stray.length
+		? [
+				{
+					area: IMAGE_AREA,
+					status: 'warn',
+					message: `${stray.length} image folder(s) of deleted sessions: ${stray.slice(0, 5).join(', ')}`
+				}
+			]
+		: [];
+}
+
+/**
+ * The bucket of an S3-compatible store: a probe object put and deleted proves it reachable and writable
+ * with the configured keys. Reported by bucket and endpoint; the keys never appear.
+ */
+async function checkBucket(
+	cfg: Extract<Config['imageStore'], { kind: 's3' }>,
+	timeoutMs: number
+): Promise<{ ok: boolean; findings: Finding[] }> {
+	const store = new S3ImageStore(cfg);
+	const where = `bucket ${cfg.bucket} at ${redactUrl(cfg.endpoint)}${cfg.prefix ? ` (prefix ${cfg.prefix})` : ''}`;
+	const start = Date.now();
+	const signal = AbortSignal.timeout(timeoutMs);
+	try {
+		await withTimeout(store.probe(signal), timeoutMs);
+	} catch (err) {
+		const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError' || err.name === 'ProbeTimeout');
+		const why = timedOut ? `no answer within ${timeoutMs} ms` : reason(err);
+		return { ok: false, findings: [{ area: IMAGE_AREA, status: 'fail', message: `${where} is not usable: ${why}` }] };
+	}
+	return {
+		ok: true,
+		findings: [
+			{
+				area: IMAGE_AREA,
+				status: 'ok',
+				message: `${where} reachable and writable (probe object put and deleted, ${Date.now() - start} ms)`
+			}
+		]
+	};
+}
+
+/** The sessions with images in the bucket that have no play session any more (only once the bucket answered). */
+async function checkBucketFolders(
+	cfg: Extract<Config['imageStore'], { kind: 's3' }>,
+	ids: Set<string>,
+	timeoutMs: number
+): Promise<Finding[]> {
+	try {
+		const folders = await withTimeout(new S3ImageStore(cfg).sessionFolders(AbortSignal.timeout(timeoutMs)), timeoutMs);
+		return [
+			{ area: IMAGE_AREA, status: 'info', message: `images of ${folders.filter((f) => ids.has(f)).length} session(s) in the bucket` },
+			...strayImages(folders.filter((f) => !ids.has(f)))
+		];
+	} catch (err) {
+		return [{ area: IMAGE_AREA, status: 'warn', message: `could not list the bucket's session folders: ${reason(err)}` }];
+	}
+}
+
+/** The configured image store; `ids` are the play sessions (undefined: none can be known, the control database is missing). */
+async function checkImages(cfg: Config, ids: Set<string> | undefined, opts: DoctorOptions): Promise<Finding[]> {
+	const area = IMAGE_AREA;
+	if (cfg.imageStore.kind === 's3') {
+		const bucket = await checkBucket(cfg.imageStore, opts.timeoutMs);
+		return bucket.ok && ids ? [...bucket.findings, ...(await checkBucketFolders(cfg.imageStore, ids, opts.timeoutMs))] : bucket.findings;
+	}
+	if (!ids) return [];
 	const root = path.join(cfg.dataDir, 'images');
 	const exists = await stat(root).catch(() => undefined);
 	if (!exists) return [{ area, status: 'info', message: `${root} does not exist yet (made with the first image)` }];
@@ -222,9 +301,7 @@ async function checkImages(cfg: Config, ids: Set<string>): Promise<Finding[]> {
 	const stray = folders.filter((f) => !ids.has(f));
 	return [
 		{ area, status: 'ok', message: `${root} writable, images of ${folders.length - stray.length} session(s)` },
-		...(stray.length
-			? [{ area, status: 'warn' as const, message: `${stray.length} image folder(s) of deleted sessions: ${stray.slice(0, 5).join(', ')}` }]
-			: [])
+		...strayImages(stray)
 	];
 }
 
@@ -314,6 +391,8 @@ export async function runDoctor(env: Record<string, string | undefined>, opts: D
 				status: 'info',
 				message: `${filePathOf(cfg.controlDb.url)} does not exist yet (created when the server first starts)`
 			});
+			// A bucket is there whether or not the server ever started: prove it now rather than at the first image.
+			findings.push(...(await checkImages(cfg, undefined, opts)));
 			findings.push(...(await providers), ...(await checkBackups(cfg)));
 			return findings;
 		}
@@ -346,7 +425,7 @@ export async function runDoctor(env: Record<string, string | undefined>, opts: D
 		findings.push(...(await checkSessions(ids, placement, cfg, opts)));
 		const idSet = new Set(ids);
 		if (!cfg.turso || turso) findings.push(...(await checkOrphans(idSet, cfg, turso, opts)));
-		findings.push(...(await checkImages(cfg, idSet)));
+		findings.push(...(await checkImages(cfg, idSet, opts)));
 	} catch (err) {
 		findings.push({ area: 'control database', status: 'fail', message: `${redactUrl(cfg.controlDb.url)} unreachable: ${reason(err)}` });
 	} finally {

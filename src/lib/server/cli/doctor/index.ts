@@ -1,2 +1,2 @@
 /** `kantera doctor`: configuration, databases, orphans, image store, providers and backups, checked read-only. */
-export { runDoctor, type Finding, type Status, type DoctorOptions } from './checks';
+export { runDoctor, type Finding, type Status } from './checks';

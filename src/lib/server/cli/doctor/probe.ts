@@ -1,6 +1,6 @@
 /** Bounded probes: every check of `kantera doctor` answers within its time limit, reachable or not. */
 
-export class ProbeTimeout extends Error {
+class ProbeTimeout extends Error {
 	constructor(ms: number) {
 		super(`no answer within ${ms} ms`);
 		this.name = 'ProbeTimeout';

@@ -12,7 +12,7 @@ const Sha256 = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/));
 /** A session's database id, or a save slot's (placed the same way). */
 const DatabaseId = v.pipe(v.string(), v.regex(/^[a-z2-7]{20}$/));
 
-export const EntrySchema = v.object({
+const EntrySchema = v.object({
 	/** Where the copy is, relative to the backup folder; the only shapes a restore will read. */
 	file: v.pipe(v.string(), v.regex(/^(control|(sessions|saves)\/[a-z2-7]{20})\.(db|jsonl)$/, 'unexpected file name')),
 	/** `file`: a VACUUM INTO copy of a local database; `export`: the JSON-lines export of a remote one. */
@@ -28,7 +28,7 @@ export const EntrySchema = v.object({
 });
 export type ManifestEntry = v.InferOutput<typeof EntrySchema>;
 
-export const ManifestSchema = v.object({
+const ManifestSchema = v.object({
 	format: v.literal(BACKUP_FORMAT),
 	version: v.literal(1),
 	createdAt: v.string(),

@@ -11,7 +11,7 @@ import * as v from 'valibot';
 import type { TursoConfig } from '../../config';
 
 /** How long one Platform API call may take before it counts as failed (and is retried). */
-export const TURSO_API_TIMEOUT_MS = 15_000;
+const TURSO_API_TIMEOUT_MS = 15_000;
 
 const DatabaseSchema = v.object({ Name: v.string(), Hostname: v.string(), DbId: v.optional(v.string()), group: v.optional(v.string()) });
 const OneDatabase = v.object({ database: DatabaseSchema });

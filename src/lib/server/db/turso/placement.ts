@@ -12,6 +12,7 @@ import * as controlSchema from '../control-schema';
 import { isSessionId } from '../ids';
 import { InvalidSessionIdError, type SessionDbLocation, type SessionPlacement } from '../placement';
 import { TursoApiError, TursoPlatformApi, type TursoDatabase } from './api';
+import type { Scheduler } from '../../jobs';
 
 const { sessionDatabases, playSessions } = controlSchema;
 
@@ -20,7 +21,7 @@ export interface RetryPolicy {
 	attempts: number;
 	delaysMs: readonly number[];
 }
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, delaysMs: [300, 1_500] };
+const DEFAULT_RETRY: RetryPolicy = { attempts: 3, delaysMs: [300, 1_500] };
 /** A database still `creating`, or `ready` with no play session, this long after its last change is an orphan. */
 export const ORPHAN_AFTER_MS = 10 * 60_000;
 /** Minted group tokens live this long and are replaced a day before they expire. */
@@ -240,22 +241,21 @@ export class TursoPlacement implements SessionPlacement {
 }
 
 /** How often a server retries pending deletions and removes abandoned databases. */
-export const SWEEP_INTERVAL_MS = 10 * 60_000;
+const SWEEP_INTERVAL_MS = 10 * 60_000;
 
-/** Sweeps now and then every SWEEP_INTERVAL_MS; returns the function that stops it. */
-export function startSweeper(placement: TursoPlacement, intervalMs = SWEEP_INTERVAL_MS): () => void {
-	const run = () => {
-		placement.sweep().then(
-			(r) => {
-				if (r.deleted.length) console.info(`turso sweeper: deleted ${r.deleted.length} leftover database(s): ${r.deleted.join(', ')}`);
-				if (r.failed.length) console.warn(`turso sweeper: ${r.failed.length} database(s) still to delete (see kantera doctor)`);
-			},
-			(err: unknown) => console.warn(`turso sweeper: ${message(err)}`)
-		);
-	};
-	run();
-	const timer = setInterval(run, intervalMs);
-	// Deno's timers are numbers, with no unref().
-	if (typeof timer === 'object') timer.unref();
-	return () => clearInterval(timer);
+/**
+ * Sweeps now and then every `intervalMs`, as a job of the scheduler: a server's interval, or on an
+ * isolate host the first request after each is due (no timer of its own outlives a request there).
+ * Returns the function that stops it.
+ */
+export function startSweeper(placement: TursoPlacement, scheduler: Scheduler, intervalMs = SWEEP_INTERVAL_MS): () => void {
+	return scheduler.repeat(intervalMs, async () => {
+		try {
+			const r = await placement.sweep();
+			if (r.deleted.length) console.info(`turso sweeper: deleted ${r.deleted.length} leftover database(s): ${r.deleted.join(', ')}`);
+			if (r.failed.length) console.warn(`turso sweeper: ${r.failed.length} database(s) still to delete (see kantera doctor)`);
+		} catch (err) {
+			console.warn(`turso sweeper: ${message(err)}`);
+		}
+	});
 }

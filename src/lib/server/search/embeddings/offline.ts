@@ -33,17 +33,17 @@ const MAX_WORD_RUN = 8;
  * `npm run eval:recall -- --floor X` (docs/performance.md): 0.3 keeps every related question the
  * vectors help with; 0.35 starts to lose some.
  */
-export const OFFLINE_SIMILARITY_FLOOR = 0.3;
+const OFFLINE_SIMILARITY_FLOOR = 0.3;
 /**
  * Its say against word BM25 in English-style queries. The hashed features are the same words and
  * word pieces the keyword side already matches, so on LoCoMo every weight above zero ranked worse
  * (0.1: −0.4 R@10, 0.3: −1.1, 1: −5.9; docs/performance.md). It stays a fallback: a hit only the
  * vectors find (a misspelt name) still comes back, after the keyword hits.
  */
-export const OFFLINE_FUSION_WEIGHT = 0.02;
+const OFFLINE_FUSION_WEIGHT = 0.02;
 
 /** Adds the features of one text to `bag` (feature → raw weight). */
-export function features(text: string, bag = new Map<string, number>()): Map<string, number> {
+function features(text: string, bag = new Map<string, number>()): Map<string, number> {
 	const add = (feature: string, weight: number) => bag.set(feature, (bag.get(feature) ?? 0) + weight);
 	for (const token of tokens(normalise(text))) {
 		const runs = scriptRuns(token);
@@ -85,7 +85,7 @@ const INDEX_SEED = 0x811c9dc5;
 const SIGN_SEED = 0x9747b28c;
 
 /** Hashes a feature bag into a signed, L2-normalised vector; all zeros when there are no features. */
-export function hashFeatures(bag: Map<string, number>, dimensions: number): Float32Array {
+function hashFeatures(bag: Map<string, number>, dimensions: number): Float32Array {
 	const vector = new Float32Array(dimensions);
 	for (const [feature, count] of bag) {
 		// Sub-linear term frequency: a name said ten times is not ten times as relevant.

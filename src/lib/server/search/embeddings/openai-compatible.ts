@@ -9,14 +9,14 @@ import type { Embedder } from './embedder';
 import { EmbeddingConfigError, EmbeddingError } from '../errors';
 
 /** One attempt may take this long before it is abandoned and (maybe) retried. */
-export const EMBEDDING_TIMEOUT_MS = 30_000;
+const EMBEDDING_TIMEOUT_MS = 30_000;
 /** Retries after the first attempt, for 429, 5xx and network failures only. */
-export const EMBEDDING_MAX_RETRIES = 3;
+const EMBEDDING_MAX_RETRIES = 3;
 /**
  * First backoff 500 ms, doubled per retry, with jitter; a server's Retry-After is honoured up to 20 s (longer, and
  * the batch waits for the next turn instead: embedding never blocks play).
  */
-export const EMBEDDING_RETRY: Readonly<RetryPolicy> = Object.freeze({
+const EMBEDDING_RETRY: Readonly<RetryPolicy> = Object.freeze({
 	maxRetries: EMBEDDING_MAX_RETRIES,
 	baseDelayMs: 500,
 	maxDelayMs: 20_000
@@ -53,7 +53,7 @@ export interface OpenAICompatibleOptions {
 }
 
 /** Cosine similarities of unrelated texts under neural models sit around 0.1–0.25. */
-export const NEURAL_SIMILARITY_FLOOR = 0.3;
+const NEURAL_SIMILARITY_FLOOR = 0.3;
 
 export class OpenAICompatibleEmbedder implements Embedder {
 	readonly id: string;

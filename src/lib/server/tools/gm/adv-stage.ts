@@ -14,11 +14,11 @@ import { int, quote, text } from './shared';
 import { ToolError } from '../run';
 
 /** One reply rarely needs more; a runaway list is a bug in the model's output. */
-export const MAX_CUES_PER_CALL = 24;
+const MAX_CUES_PER_CALL = 24;
 /** A visual-novel menu: a few clear options, each a short line in the player's voice. */
-export const MIN_CHOICES = 2;
-export const MAX_CHOICES = 4;
-export const MAX_CHOICE_CHARS = 160;
+const MIN_CHOICES = 2;
+const MAX_CHOICES = 4;
+const MAX_CHOICE_CHARS = 160;
 
 const paragraph = () =>
 	int(
@@ -76,7 +76,10 @@ const advStageArgs = v.object({
 			v.minLength(MIN_CHOICES),
 			v.maxLength(MAX_CHOICES),
 			v.description(
-				`${MIN_CHOICES}-${MAX_CHOICES} options offered to the player at the end of this reply, as a menu of buttons; the one picked is sent as the player's next line. The player can always write something else. Offer them at a real decision point, not every turn. A later call replaces them.`
+				`${MIN_CHOICES}-${MAX_CHOICES} options offered to the player at the end of this \
+reply, as a menu of buttons; the one picked is sent as the player's next line. The player can \
+always write something else. Offer them at a real decision point, not every turn. A later call \
+replaces them.`
 			)
 		)
 	)
@@ -87,7 +90,12 @@ type AdvStageArgs = v.InferOutput<typeof advStageArgs>;
 export const advStageTool = defineTool({
 	name: 'adv_stage',
 	description:
-		'Stage directions for the reply you are writing: characters enter, exit, move or change expression, and the background changes, each before a given paragraph. Call it before you write the reply: the screen plays each cue when the reader reaches its paragraph, even while you are still writing. Register characters with register_npc and places with set_scene first; unregistered names still play, as silhouettes. Up to three characters fit on screen (left, center, right). Optionally offer `choices` for what the player does next, shown as a menu after the reply.',
+		'Stage directions for the reply you are writing: characters enter, exit, move or change expression, ' +
+		'and the background changes, each before a given paragraph. Call it before you write the reply: the ' +
+		'screen plays each cue when the reader reaches its paragraph, even while you are still writing. ' +
+		'Register characters with register_npc and places with set_scene first; unregistered names still ' +
+		'play, as silhouettes. Up to three characters fit on screen (left, center, right). Optionally offer ' +
+		'`choices` for what the player does next, shown as a menu after the reply.',
 	schema: v.pipe(
 		advStageArgs,
 		v.custom<AdvStageArgs>(

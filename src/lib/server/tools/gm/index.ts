@@ -29,7 +29,7 @@ export const GM_TOOLS: readonly Tool<ToolContext>[] = [
 	advStageTool
 ];
 
-export type GmToolName =
+type GmToolName =
 	| 'recall'
 	| 'read_document'
 	| 'get_state'
@@ -63,21 +63,3 @@ export const PLAYER_VISIBLE_TOOL_ACTIVITY: ReadonlySet<string> = new Set<GmToolN
 	'set_scene',
 	'adv_stage'
 ]);
-
-export {
-	advStageTool,
-	journalAppendTool,
-	journalReadTool,
-	memoryTool,
-	readDocumentTool,
-	recallTool,
-	rollDiceTool,
-	registerNpcTool,
-	setSceneTool,
-	getStateTool,
-	updateStateTool,
-	storyAdvanceTool,
-	storyBeginTool,
-	storyReadTool,
-	storyReviseTool
-};

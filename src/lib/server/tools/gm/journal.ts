@@ -6,14 +6,16 @@ import type { ToolContext } from '../context';
 import { int, recorded, text } from './shared';
 
 /** One entry is an event, not a chapter. */
-export const MAX_JOURNAL_ENTRY_CHARS = 4000;
-export const MAX_JOURNAL_READ = 50;
-export const DEFAULT_JOURNAL_READ = 10;
+const MAX_JOURNAL_ENTRY_CHARS = 4000;
+const MAX_JOURNAL_READ = 50;
+const DEFAULT_JOURNAL_READ = 10;
 
 export const journalAppendTool = defineTool({
 	name: 'journal_append',
 	description:
-		'Append an event to the journal, the chronological record of what happened. Append-only: a wrong entry is corrected by appending a correction. Record confirmed events only (not rumours or plans), with who, where and the in-game time when known; what is not recorded is forgotten.',
+		'Append an event to the journal, the chronological record of what happened. Append-only: a wrong ' +
+		'entry is corrected by appending a correction. Record confirmed events only (not rumours or plans), ' +
+		'with who, where and the in-game time when known; what is not recorded is forgotten.',
 	schema: v.object({
 		entry: text(
 			MAX_JOURNAL_ENTRY_CHARS,

@@ -6,7 +6,7 @@ import type { ToolContext } from '../context';
 import { quote, recorded, text } from './shared';
 
 /** A note is a page of notes, not a document; world text belongs in documents. */
-export const MAX_NOTE_CHARS = 20_000;
+const MAX_NOTE_CHARS = 20_000;
 
 const MEMORY_ACTIONS = ['create', 'edit', 'view', 'delete', 'list'] as const;
 
@@ -64,7 +64,10 @@ const exact = v.variant('action', [
 export const memoryTool = defineTool({
 	name: 'memory',
 	description:
-		'Your free-form notes, by name: NPC details, foreshadowing, promises, player preferences, anything to remember that is not a state value or a journal event. Actions: create, edit (whole body, or an exact old_text → new_text replacement), view, delete, list. Notes are searchable by recall. Secrets and spoilers do NOT belong here: keep them in the story DB (story_begin / story_advance).',
+		'Your free-form notes, by name: NPC details, foreshadowing, promises, player preferences, anything ' +
+		'to remember that is not a state value or a journal event. Actions: create, edit (whole body, or an ' +
+		'exact old_text → new_text replacement), view, delete, list. Notes are searchable by recall. Secrets ' +
+		'and spoilers do NOT belong here: keep them in the story DB (story_begin / story_advance).',
 	schema: v.pipe(flat, exact),
 	async handler(args, ctx: ToolContext) {
 		switch (args.action) {

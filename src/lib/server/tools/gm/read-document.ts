@@ -8,8 +8,8 @@ import { ToolError } from '../run';
 import { quote, recordId, recorded, text } from './shared';
 
 /** A reply longer than this is cut, with the headings listed so the GM can read a section instead. */
-export const MAX_READ_CHARS = 10_000;
-export const MAX_SECTION_PATH_CHARS = 500;
+const MAX_READ_CHARS = 10_000;
+const MAX_SECTION_PATH_CHARS = 500;
 /** How many headings an error or a cut reply lists. */
 const MAX_LISTED_HEADINGS = 40;
 
@@ -19,7 +19,8 @@ const schema = v.object({
 	section: v.optional(
 		text(
 			MAX_SECTION_PATH_CHARS,
-			'A heading path to read only that section and the sections under it, e.g. "Geography › North" (the document title may be left off; " > " works too). Omit to read the whole document.'
+			'A heading path to read only that section and the sections under it, e.g. "Geography › North" (the ' +
+				'document title may be left off; " > " works too). Omit to read the whole document.'
 		)
 	)
 });
@@ -27,7 +28,10 @@ const schema = v.object({
 export const readDocumentTool = defineTool({
 	name: 'read_document',
 	description:
-		'Read a document (world setting, premise, PC sheet, preset secrets) in full, or one section of it by heading path. Give the id or the title. Use it when recall points at a document or when the table of contents shows the section you need. GM-only documents are marked: never quote them to the player.',
+		'Read a document (world setting, premise, PC sheet, preset secrets) in full, or one section of it by ' +
+		'heading path. Give the id or the title. Use it when recall points at a document or when the table ' +
+		'of contents shows the section you need. GM-only documents are marked: never quote them to the ' +
+		'player.',
 	schema,
 	async handler(args, ctx: ToolContext) {
 		return ctx.read(async (exec) => {
@@ -62,7 +66,7 @@ function listing(all: documents.DocumentInfo[]): string {
 }
 
 /** Accepts `A › B`, `A > B`, with or without the document title in front. */
-export function sectionPath(title: string, section: string): string {
+function sectionPath(title: string, section: string): string {
 	const parts = section
 		.split(/\s*[›>]\s*/)
 		.map((p) => p.trim())
@@ -95,5 +99,6 @@ function render(found: documents.DocumentSection[]): string {
 function cut(body: string, headings: string[]): string {
 	if (body.length <= MAX_READ_CHARS) return body;
 	const list = headings.length > 0 ? ` Sections: ${headings.slice(0, MAX_LISTED_HEADINGS).map(quote).join(', ')}.` : '';
-	return `${body.slice(0, MAX_READ_CHARS)}\n…(cut at ${MAX_READ_CHARS} of ${body.length} characters; read the rest one section at a time with "section".${list})`;
+	return `${body.slice(0, MAX_READ_CHARS)}\n…(cut at ${MAX_READ_CHARS} of ${body.length} \
+characters; read the rest one section at a time with "section".${list})`;
 }

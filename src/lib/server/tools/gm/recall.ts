@@ -6,15 +6,16 @@ import { defineTool } from '../define';
 import type { ToolContext } from '../context';
 import { int, quote, text } from './shared';
 
-export const MAX_QUERY_CHARS = 500;
+const MAX_QUERY_CHARS = 500;
 /** The GM's context is precious: a handful of sections answers a question; more is reading, not recall. */
-export const MAX_GM_RECALL_K = 20;
-export const DEFAULT_GM_RECALL_K = 8;
+const MAX_GM_RECALL_K = 20;
+const DEFAULT_GM_RECALL_K = 8;
 
 const schema = v.object({
 	query: text(
 		MAX_QUERY_CHARS,
-		'What to look for: a name, a place, an item, a phrase or a question, in the language the records are written in (e.g. "北門の衛兵", "who forged the sword"). Short names work.'
+		'What to look for: a name, a place, an item, a phrase or a question, in the language the records are ' +
+			'written in (e.g. "北門の衛兵", "who forged the sword"). Short names work.'
 	),
 	k: v.optional(int(1, MAX_GM_RECALL_K, `How many sections to return (default ${DEFAULT_GM_RECALL_K}).`)),
 	kinds: v.optional(
@@ -22,13 +23,15 @@ const schema = v.object({
 			v.array(v.picklist(RECORD_KINDS)),
 			v.minLength(1),
 			v.description(
-				'Only search these kinds of record: state, journal (events), memory (your notes), document (world setting, premise, PC sheet), summary (hand-off summaries), story (your secret story DB), log (past conversation). Omit to search everything.'
+				'Only search these kinds of record: state, journal (events), memory (your notes), document (world ' +
+					'setting, premise, PC sheet), summary (hand-off summaries), story (your secret story DB), log (past ' +
+					'conversation). Omit to search everything.'
 			)
 		)
 	)
 });
 
-export interface RecallOutputHit {
+interface RecallOutputHit {
 	kind: RecallHit['kind'];
 	recordId: number;
 	path: string;
@@ -39,7 +42,11 @@ export interface RecallOutputHit {
 export const recallTool = defineTool({
 	name: 'recall',
 	description:
-		'Search every record of this session — documents (by section), state, journal, memory notes, summaries, the story DB and the past conversation — by keywords and meaning. Use it before stating any fact you are not sure of (a name, a promise, an item, a rule of the world). Returns sections with their heading path and a snippet; read a whole document section with read_document (document hits: recordId is the document id). No hits means nothing was recorded: do not invent it.',
+		'Search every record of this session — documents (by section), state, journal, memory notes, ' +
+		'summaries, the story DB and the past conversation — by keywords and meaning. Use it before stating ' +
+		'any fact you are not sure of (a name, a promise, an item, a rule of the world). Returns sections ' +
+		'with their heading path and a snippet; read a whole document section with read_document (document ' +
+		'hits: recordId is the document id). No hits means nothing was recorded: do not invent it.',
 	schema,
 	async handler(args, ctx: ToolContext) {
 		const options = { k: args.k ?? DEFAULT_GM_RECALL_K, includeGmOnly: true, kinds: args.kinds };
@@ -56,7 +63,8 @@ export const recallTool = defineTool({
 			hits = await ctx.read((exec) => searchRecall(exec, args.query, options));
 		}
 		if (hits.length === 0) {
-			return `No records match ${quote(args.query)}.${note ? ` (${note})` : ''} Try other words (a name, a shorter phrase), or treat it as unrecorded; do not invent it.`;
+			return `No records match ${quote(args.query)}.${note ? ` (${note})` : ''} Try other \
+words (a name, a shorter phrase), or treat it as unrecorded; do not invent it.`;
 		}
 		const out: RecallOutputHit[] = hits.map((h) => ({
 			kind: h.kind,

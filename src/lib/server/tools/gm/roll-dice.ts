@@ -6,13 +6,14 @@ import { DiceNotationError, rollDice } from '../dice';
 import { ToolError } from '../run';
 import { text } from './shared';
 
-export const MAX_NOTATION_CHARS = 100;
-export const MAX_REASON_CHARS = 200;
+const MAX_NOTATION_CHARS = 100;
+const MAX_REASON_CHARS = 200;
 
 export const rollDiceTool = defineTool({
 	name: 'roll_dice',
 	description:
-		'Roll dice with a true random generator. Use it for every check, attack, damage and chance the rules or the moment call for; never make up a roll. Returns the total and every die.',
+		'Roll dice with a true random generator. Use it for every check, attack, damage and chance the rules ' +
+		'or the moment call for; never make up a roll. Returns the total and every die.',
 	schema: v.object({
 		notation: text(
 			MAX_NOTATION_CHARS,

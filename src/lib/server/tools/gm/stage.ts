@@ -29,7 +29,7 @@ import { recorded, text } from './shared';
  * paid for), so the set is small: the few faces a character shows most; others are drawn as the
  * default sprite with the expression named on it.
  */
-export const MAX_EXPRESSIONS_PER_NPC = 4;
+const MAX_EXPRESSIONS_PER_NPC = 4;
 const TAG_PUNCTUATION = /[@＠:：()（）\r\n]/u;
 
 /** Orders the expression sprites a registration asks for, and re-orders known ones when the look changed. */
@@ -66,7 +66,10 @@ const regenerate = () =>
 export const registerNpcTool = defineTool({
 	name: 'register_npc',
 	description:
-		'Register a character who appears on screen, or update their look. A new or changed appearance orders a full-body sprite, generated after this turn. The appearance goes to an image generator: describe only what can be seen — never secrets, plans, relationships or anything from the story DB. Register before a character\'s first adv_stage "enter".',
+		'Register a character who appears on screen, or update their look. A new or changed appearance ' +
+		'orders a full-body sprite, generated after this turn. The appearance goes to an image generator: ' +
+		'describe only what can be seen — never secrets, plans, relationships or anything from the story DB. ' +
+		'Register before a character\'s first adv_stage "enter".',
 	schema: v.object({
 		name: text(
 			MAX_CHARACTER_NAME_CHARS,
@@ -74,7 +77,8 @@ export const registerNpcTool = defineTool({
 		),
 		appearance: text(
 			MAX_LOOK_CHARS,
-			'Visual only: apparent age, build, hair, eyes, face, clothes, colours, carried items, e.g. "tall man in his fifties, grey beard, dented steel breastplate over a blue tunic, halberd".'
+			'Visual only: apparent age, build, hair, eyes, face, clothes, colours, carried items, e.g. "tall man ' +
+				'in his fifties, grey beard, dented steel breastplate over a blue tunic, halberd".'
 		),
 		regenerate: regenerate(),
 		expressions: v.optional(
@@ -84,7 +88,10 @@ export const registerNpcTool = defineTool({
 				),
 				v.maxLength(MAX_EXPRESSIONS_PER_NPC),
 				v.description(
-					`Expression sprites to prepare besides the default one (at most ${MAX_EXPRESSIONS_PER_NPC} per character in all): the faces this character shows most. They are used by "@Name(expression): …" tags and adv_stage expression cues; an expression without its own sprite shows the default sprite, marked with the expression.`
+					`Expression sprites to prepare besides the default one (at most ${MAX_EXPRESSIONS_PER_NPC} per \
+character in all): the faces this character shows most. They are used by "@Name(expression): …" \
+tags and adv_stage expression cues; an expression without its own sprite shows the default sprite, \
+marked with the expression.`
 				)
 			)
 		)
@@ -112,7 +119,9 @@ export const registerNpcTool = defineTool({
 					...(faces.ordered.length > 0 ? { expression_sprites_ordered: faces.ordered } : {}),
 					...(faces.skipped.length > 0
 						? {
-								expressions_not_ordered: `${faces.skipped.join(', ')}: a character has at most ${MAX_EXPRESSIONS_PER_NPC} expression sprites; these show the default sprite, marked`
+								expressions_not_ordered: `${faces.skipped.join(', ')}: a character \
+has at most ${MAX_EXPRESSIONS_PER_NPC} \
+expression sprites; these show the default sprite, marked`
 							}
 						: {})
 				};
@@ -124,7 +133,9 @@ export const registerNpcTool = defineTool({
 export const setSceneTool = defineTool({
 	name: 'set_scene',
 	description:
-		'Register a place (a scene) for the screen, or update its look. A new or changed description orders a background image, generated after this turn. To show it, add an adv_stage "background" cue with this scene name. Describe only what can be seen — never secrets or story.',
+		'Register a place (a scene) for the screen, or update its look. A new or changed description orders ' +
+		'a background image, generated after this turn. To show it, add an adv_stage "background" cue with ' +
+		'this scene name. Describe only what can be seen — never secrets or story.',
 	schema: v.object({
 		name: text(MAX_STAGE_NAME_CHARS, 'The scene name, used in adv_stage background cues, e.g. "North Gate at dusk".'),
 		description: text(

@@ -6,13 +6,14 @@ import type { ToolContext } from '../context';
 import { recorded, text } from './shared';
 
 /** A patch touching more keys than this is a rewrite, not an update. */
-export const MAX_PATCH_KEYS = 50;
-export const MAX_STATE_KEYS_READ = 50;
+const MAX_PATCH_KEYS = 50;
+const MAX_STATE_KEYS_READ = 50;
 
 export const getStateTool = defineTool({
 	name: 'get_state',
 	description:
-		'Read the structured game state: location, in-game time, HP, inventory, flags and whatever else has been recorded there. Give "keys" to read only some top-level keys.',
+		'Read the structured game state: location, in-game time, HP, inventory, flags and whatever else has ' +
+		'been recorded there. Give "keys" to read only some top-level keys.',
 	schema: v.object({
 		keys: v.optional(
 			v.pipe(
@@ -65,7 +66,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export const updateStateTool = defineTool({
 	name: 'update_state',
 	description:
-		'Change the game state with a JSON Merge Patch (RFC 7396): keys you give replace the current values, nested objects merge key by key, null deletes a key, keys you leave out stay as they are. Arrays are replaced whole, so send the full new inventory list. Record every change of location, time, HP, items and flags as it happens. The player sees the state as a sheet: name keys plainly, keep "x" and "xMax" pairs for gauges, and put display names in the story\'s language under "_labels" (e.g. {"_labels": {"hpMax": "Max HP"}}); keys starting with _ are not shown.',
+		'Change the game state with a JSON Merge Patch (RFC 7396): keys you give replace the current values, ' +
+		'nested objects merge key by key, null deletes a key, keys you leave out stay as they are. Arrays ' +
+		'are replaced whole, so send the full new inventory list. Record every change of location, time, HP, ' +
+		'items and flags as it happens. The player sees the state as a sheet: name keys plainly, keep "x" ' +
+		'and "xMax" pairs for gauges, and put display names in the story\'s language under "_labels" (e.g. ' +
+		'{"_labels": {"hpMax": "Max HP"}}); keys starting with _ are not shown.',
 	schema: v.object({
 		patch: mergePatch()
 	}),

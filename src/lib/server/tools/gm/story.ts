@@ -14,7 +14,7 @@ import type { ToolContext } from '../context';
 import { ToolError } from '../run';
 import { quote, recorded, text } from './shared';
 
-export const MAX_STORY_BODY_CHARS = 8000;
+const MAX_STORY_BODY_CHARS = 8000;
 
 const key = () =>
 	text(MAX_NAME_CHARS, 'The entry key: a short stable handle you refer to it by, e.g. "main-arc", "bram-is-the-heir", "find-the-key".');
@@ -39,7 +39,9 @@ function show(e: Entry) {
 export const storyReadTool = defineTool({
 	name: 'story_read',
 	description:
-		'Read your secret story DB: the plot skeleton (plot), confirmed truths (truth), quests with their status, result and next plan (quest), and clues with whether they are revealed (clue). GM-only: never show it to the player.',
+		'Read your secret story DB: the plot skeleton (plot), confirmed truths (truth), quests with their ' +
+		'status, result and next plan (quest), and clues with whether they are revealed (clue). GM-only: ' +
+		'never show it to the player.',
 	schema: v.object({
 		type: v.optional(v.pipe(v.picklist(story.STORY_TYPES), v.description('Only entries of this type. Omit for all.'))),
 		key: v.optional(text(MAX_NAME_CHARS, 'Only the entry with this key.'))
@@ -63,7 +65,10 @@ const BEGIN_TYPES = ['plot', 'quest', 'clue'] as const;
 export const storyBeginTool = defineTool({
 	name: 'story_begin',
 	description:
-		"Start something new in your secret story DB: a plot entry (a part of the story skeleton: arcs, villains' plans, what happens if nobody intervenes), a quest (opens it; close it later with story_advance), or a clue (hidden until revealed with story_advance). Keys must be new. To change a plot entry use story_revise; to confirm a truth use story_advance.",
+		'Start something new in your secret story DB: a plot entry (a part of the story skeleton: arcs, ' +
+		"villains' plans, what happens if nobody intervenes), a quest (opens it; close it later with " +
+		'story_advance), or a clue (hidden until revealed with story_advance). Keys must be new. To change a ' +
+		'plot entry use story_revise; to confirm a truth use story_advance.',
 	schema: v.object({
 		type: v.pipe(
 			v.picklist(BEGIN_TYPES, 'type must be "plot", "quest" or "clue"; a truth is confirmed with story_advance (action "confirm_truth")'),
@@ -104,7 +109,9 @@ export const storyBeginTool = defineTool({
 export const storyReviseTool = defineTool({
 	name: 'story_revise',
 	description:
-		'Rewrite a plot entry of the story skeleton when your plans change. Only plot entries can be revised: confirmed truths are append-only and can never be revised (confirm a new truth instead), quests are closed and clues revealed with story_advance.',
+		'Rewrite a plot entry of the story skeleton when your plans change. Only plot entries can be ' +
+		'revised: confirmed truths are append-only and can never be revised (confirm a new truth instead), ' +
+		'quests are closed and clues revealed with story_advance.',
 	schema: v.object({
 		type: v.optional(v.pipe(v.picklist(story.STORY_TYPES), v.description('Always "plot" (the default): no other type can be revised.'))),
 		key: key(),
@@ -130,9 +137,14 @@ export const storyReviseTool = defineTool({
 function notRevisable(type: story.StoryType, key: string): string {
 	switch (type) {
 		case 'truth':
-			return `${quote(key.trim())} is a confirmed truth, and truths can never be revised or overwritten. If the story has moved on, confirm a new truth under a new key with story_advance (action "confirm_truth") that states what is true now.`;
+			return `${quote(key.trim())} is a confirmed truth, and truths can never be revised or \
+overwritten. If the story has moved on, confirm a new truth under a new key with story_advance \
+(action "confirm_truth") that states what is true now.`;
 		case 'quest':
-			return 'quests are not revised: close one with story_advance (action "resolve_quest", with result and next plan), then begin a new quest to continue the thread.';
+			return (
+				'quests are not revised: close one with story_advance (action "resolve_quest", with result and next ' +
+				'plan), then begin a new quest to continue the thread.'
+			);
 		case 'clue':
 			return 'clues are not revised: reveal one with story_advance (action "reveal_clue"), or add a new clue with story_begin.';
 		case 'plot':
@@ -153,7 +165,8 @@ const advanceFlat = v.object({
 	action: v.pipe(
 		v.picklist(ADVANCE_ACTIONS),
 		v.description(
-			'confirm_truth: record a confirmed truth (append-only). resolve_quest: close an open quest with its result and your next plan, saved together. reveal_clue: mark a clue as found by the player.'
+			'confirm_truth: record a confirmed truth (append-only). resolve_quest: close an open quest with its ' +
+				'result and your next plan, saved together. reveal_clue: mark a clue as found by the player.'
 		)
 	),
 	key: key(),
@@ -176,7 +189,10 @@ const advanceExact = v.variant('action', [
 export const storyAdvanceTool = defineTool({
 	name: 'story_advance',
 	description:
-		'Move your secret story forward; nothing here can be undone. confirm_truth: record a truth the story has now fixed (append-only: an existing key is refused, never overwritten). resolve_quest: close an open quest, saving its result and your next plan together in one write. reveal_clue: mark a clue as found.',
+		'Move your secret story forward; nothing here can be undone. confirm_truth: record a truth the story ' +
+		'has now fixed (append-only: an existing key is refused, never overwritten). resolve_quest: close an ' +
+		'open quest, saving its result and your next plan together in one write. reveal_clue: mark a clue as ' +
+		'found.',
 	schema: v.pipe(advanceFlat, advanceExact),
 	async handler(args, ctx: ToolContext) {
 		switch (args.action) {

@@ -1,0 +1,196 @@
+/**
+ * How a turn ends. Committed: every staged write with the play-log messages (a player turn) or the
+ * summary (a checkpoint or hand-off), the stage cues, image orders and cost ledger, in one transaction
+ * noted in the undo log (a player turn's as one write batch when it can be). Failed or cancelled: its staged writes dropped, only its ledger and its end
+ * written.
+ */
+import { and, eq } from 'drizzle-orm';
+import { sessionSchema, type SessionDb, type SessionTx } from '../db';
+import { log, summaries } from '../records';
+import * as stage from '../stage';
+import type { ProviderName } from '../llm';
+import type { ToolContext } from '../tools/context';
+import type { SessionEvent, TurnFailure } from '../../types/events';
+import { appendEvent, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS } from './events';
+import { textDelta } from './deltas';
+import type { Staging } from './staging';
+import { finishUncommitted, type TurnRow } from './leases';
+import { nextSeq } from './history';
+import { applyPendingModel } from './handoff';
+import { LeaseLostError, TurnCancelledError } from './errors';
+import { classifyFailure, logFailure, newErrorId, TurnDeadlineError } from './failure';
+import { spendOf, writeLedger, type LedgerRow } from './metering';
+import { playerCommitTail, type CommittedTurn } from './commit-batch';
+import type { EngineDeps, TurnOutcome } from './types';
+
+const { turns } = sessionSchema;
+
+/** What a finished tool loop commits. */
+export interface TurnCommit {
+	deps: EngineDeps;
+	s: SessionDb;
+	staging: Staging;
+	turn: TurnRow;
+	owner: string;
+	settings: { provider: ProviderName; model: string };
+	reply: string;
+	stopped: string | undefined;
+	/** Streamed text not yet in the log: the commit writes it, right before the turn's own event. */
+	tail: string;
+	ledgerRows: readonly LedgerRow[];
+	toolCtx: Pick<ToolContext, 'cues' | 'choices'>;
+	now: () => number;
+}
+
+/**
+ * Commits the turn, or throws (LeaseLostError when another runner holds it now). Returns the image
+ * orders it made its own. A player turn's commit goes as one write batch (one round trip, one durable
+ * commit: turn/commit-batch.ts) unless a record changed since its staged writes ran; then, and for the
+ * other kinds, the interactive way.
+ */
+export async function commitTurn(c: TurnCommit): Promise<number> {
+	const { deps, turn, owner, settings, reply, stopped } = c;
+	const finishedAt = c.now();
+	const committed: CommittedTurn = {
+		status: 'committed',
+		reply,
+		stopped: stopped ?? null,
+		tokens: turn.kind === 'player' ? deps.countTokens(turn.input) + deps.countTokens(reply) : null,
+		provider: settings.provider,
+		model: settings.model,
+		finishedAt,
+		leaseOwner: null,
+		leaseExpiresAt: null
+	};
+	if (turn.kind === 'player') {
+		const batched = await c.staging.commitBatch(
+			(base) =>
+				playerCommitTail(c.s.db, base, {
+					turnId: turn.id,
+					owner,
+					input: turn.input,
+					reply,
+					tail: c.tail ? textDelta(turn.id, c.tail) : undefined,
+					cues: c.toolCtx.cues,
+					choices: c.toolCtx.choices,
+					ledger: c.ledgerRows,
+					turn: committed,
+					committed: (messageIds) => exchangeEvent(c, messageIds)
+				}),
+			{ turnId: turn.id, owner, undoAs: turn.id }
+		);
+		if (batched) return batched.value.imageOrders;
+	}
+	let imageOrders = 0;
+	await c.staging.commit(
+		async (tx) => {
+			if (c.tail) await appendEvent(tx, textDelta(turn.id, c.tail));
+			const seq = await nextSeq(tx);
+			if (seq % PRUNE_EVERY_COMMITS === 0) await pruneStreamingEvents(tx, finishedAt - DELTA_RETENTION_MS);
+			const event = turn.kind === 'player' ? await writeExchange(tx, c) : await writeSummary(tx, c);
+			// Orders placed by this turn's tools become this turn's: the image runner starts them after commit.
+			imageOrders = await stage.imageOrders.claimForTurn(tx, turn.id);
+			await writeLedger(tx, turn.id, 'committed', c.ledgerRows);
+			const done = await tx
+				.update(turns)
+				.set({ ...committed, seq })
+				.where(and(eq(turns.id, turn.id), eq(turns.status, 'running'), eq(turns.leaseOwner, owner)))
+				.returning({ id: turns.id });
+			if (done.length === 0) throw new LeaseLostError(turn.id);
+			await appendEvent(tx, event);
+			// Every record the commit wrote is noted in the undo log with it, checkpoints and hand-offs too:
+			// an undo takes back the turn and whatever summary or model switch committed after it.
+		},
+		{ undoAs: turn.id }
+	);
+	return imageOrders;
+}
+
+/** A player turn's records: the player's message, the GM's reply with its stage cues and choices. Returns the event announcing them. */
+async function writeExchange(tx: SessionTx, c: TurnCommit): Promise<SessionEvent> {
+	const { turn, reply, toolCtx } = c;
+	const messageIds: number[] = [];
+	const player = await log.append(tx, { role: 'player', body: turn.input, turnId: turn.id });
+	messageIds.push(player.id);
+	if (reply) {
+		const gm = await log.append(tx, { role: 'gm', body: reply, turnId: turn.id });
+		messageIds.push(gm.id);
+		await stage.cues.save(tx, { turnId: turn.id, messageId: gm.id, cues: toolCtx.cues });
+		if (toolCtx.choices.length > 0) await stage.choices.save(tx, { messageId: gm.id, options: toolCtx.choices });
+	}
+	return exchangeEvent(c, messageIds);
+}
+
+/** The event announcing a player turn's messages, committed or batched. */
+function exchangeEvent({ turn, reply, stopped, toolCtx }: TurnCommit, messageIds: number[]): SessionEvent {
+	const offered = reply && toolCtx.choices.length > 0 ? { choices: [...toolCtx.choices] } : {};
+	return {
+		type: 'turn.committed',
+		turnId: turn.id,
+		reply,
+		messageIds,
+		...(stopped ? { stopped } : {}),
+		...offered
+	};
+}
+
+/** A checkpoint's or hand-off's record: the summary (and a hand-off's pending model switch). Returns the event announcing it. */
+async function writeSummary(tx: SessionTx, { turn, reply }: TurnCommit): Promise<SessionEvent> {
+	const summaryId = (await summaries.append(tx, { body: reply })).id;
+	if (turn.kind === 'handoff') await applyPendingModel(tx);
+	return { type: 'checkpoint.done', turnId: turn.id, summaryId };
+}
+
+/** What ending a turn without a commit needs. */
+export interface TurnEnd {
+	deps: EngineDeps;
+	s: SessionDb;
+	turn: TurnRow;
+	owner: string;
+	/** The player's cancel (or the runner stopping) and the turn's deadline: which fired decides how it ends. */
+	signal: AbortSignal;
+	deadline: AbortSignal;
+	deadlineMs: number;
+	ledgerRows: readonly LedgerRow[];
+	settings: { provider?: string | undefined; model?: string | undefined };
+	now: () => number;
+}
+
+/** Ends a turn that threw as cancelled or failed (its ledger and its event written), unless another runner holds it now. */
+export async function endUncommitted(e: TurnEnd, err: unknown): Promise<TurnOutcome> {
+	const { deps, s, turn, owner, signal, deadline, deadlineMs, ledgerRows, settings, now } = e;
+	const errorId = newErrorId();
+	if (err instanceof LeaseLostError) {
+		// Another runner holds the turn now and says how it ends; only the log hears of this one.
+		const failure: TurnFailure = { reason: 'internal', errorId };
+		logFailure({ sessionId: s.id, turnId: turn.id }, failure, err);
+		return { status: 'failed', failure, spent: spendOf(ledgerRows, settings) };
+	}
+	// The player's cancel wins over whatever error the abort caused; then the deadline over its error.
+	const cancelled = err instanceof TurnCancelledError || signal.aborted;
+	const cause = !cancelled && deadline.aborted ? new TurnDeadlineError(deadlineMs) : err;
+	const classified = classifyFailure(cause);
+	const failure: TurnFailure = { reason: classified.reason, errorId };
+	if (!cancelled) logFailure({ sessionId: s.id, turnId: turn.id }, failure, cause);
+	const ended = await s.write(async (tx) => {
+		const ok = await finishUncommitted(
+			tx,
+			turn.id,
+			owner,
+			cancelled ? { status: 'cancelled', error: 'Cancelled.' } : { status: 'failed', failure },
+			now()
+		);
+		if (!ok) return false;
+		await writeLedger(tx, turn.id, cancelled ? 'cancelled' : 'failed', ledgerRows);
+		await appendEvent(
+			tx,
+			cancelled
+				? { type: 'turn.cancelled', turnId: turn.id }
+				: { type: 'turn.failed', turnId: turn.id, ...failure, retryable: classified.retryable }
+		);
+		return true;
+	});
+	if (ended) deps.bus.notify(s.id);
+	const spent = spendOf(ledgerRows, settings);
+	return cancelled ? { status: 'cancelled', spent } : { status: 'failed', failure, spent };
+}

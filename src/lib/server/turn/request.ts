@@ -1,0 +1,49 @@
+/**
+ * What a turn asks the model with: the session's LLM settings (a free tier's fixed model over them),
+ * and the prompt built from what the turn starts from: the system text (mission, then the records
+ * head), the conversation (the window and the player's input, or the checkpoint request) and the tools.
+ */
+import { buildContext, checkpointMessages, systemText, windowOf, type ContextMessage } from '../memory';
+import type { LlmMessage, LlmToolSpec } from '../llm';
+import { fixedModel, tierOf } from '../tiers';
+import type { TurnRow } from './leases';
+import type { TurnStart } from './history';
+import type { SessionSettings } from './settings';
+import type { EngineDeps } from './types';
+
+/** The settings a turn runs with: the session's stored ones, or its player's tier's fixed model. */
+export async function turnSettings(deps: EngineDeps, stored: SessionSettings, turn: TurnRow): Promise<SessionSettings> {
+	// A free-tier player's turns run on the operator's free model, whatever the session had stored.
+	const tier = await tierOf(deps.control.db, turn.userId);
+	const fixed = tier ? fixedModel(deps.config, tier) : undefined;
+	return fixed ? { ...stored, ...fixed } : stored;
+}
+
+/** The parts of every call of a turn; `conversation` grows with each round's tool calls and results. */
+export interface TurnPrompt {
+	system: string;
+	/** How many leading characters of `system` never change (the mission). */
+	stableSystemChars: number;
+	conversation: LlmMessage[];
+	tools: LlmToolSpec[];
+}
+
+export function buildRequest(deps: EngineDeps, turn: TurnRow, start: TurnStart): TurnPrompt {
+	const mission = start.mission ?? '';
+	const { head, history } = start;
+	let messages: ContextMessage[];
+	let headText: string;
+	if (turn.kind === 'player') {
+		const ctx = buildContext(mission, head, windowOf(history, deps.config.engine.memory), turn.input);
+		messages = ctx.messages;
+		headText = ctx.head;
+	} else {
+		const ctx = buildContext(mission, head, [], '');
+		headText = ctx.head;
+		messages = checkpointMessages(history, turn.input);
+	}
+	const system = systemText({ mission, head: headText });
+	const conversation: LlmMessage[] = messages.map((m) => ({ role: m.role, content: m.content }));
+	const tools = [...deps.tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+	return { system, stableSystemChars: mission.length, conversation, tools };
+}

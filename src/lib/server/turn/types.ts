@@ -1,0 +1,45 @@
+/** What the turn engine is given and what it hands back, shared by its steps (engine.ts and the modules beside it). */
+import type { ControlDb } from '../db';
+import type { Config } from '../config';
+import type { Embedder } from '../search';
+import type { TokenCounter } from '../memory';
+import type { LlmProvider, ProviderName } from '../llm';
+import type { Tool } from '../tools/define';
+import type { ToolContext } from '../tools/context';
+import type { TurnFailure } from '../../types/events';
+import type { EventBus } from './events';
+
+export interface EngineDeps {
+	config: Pick<Config, 'engine' | 'llm' | 'tiers'>;
+	control: ControlDb;
+	bus: EventBus;
+	embedder: Embedder;
+	provider: (name: ProviderName) => LlmProvider;
+	tools: ReadonlyMap<string, Tool<ToolContext>>;
+	/** Tools whose name may be shown to the player as activity. */
+	visibleTools: ReadonlySet<string>;
+	countTokens: TokenCounter;
+	now?: () => number;
+}
+
+export interface TurnOutcome {
+	status: 'committed' | 'failed' | 'cancelled';
+	reply?: string;
+	stopped?: string;
+	/** Why a failed turn failed; the details went to the server log under its error id. */
+	failure?: TurnFailure;
+	/** What the turn's LLM calls used and cost, for its log line and the metrics. */
+	spent: TurnSpend;
+	/** Image orders the commit made this turn's: the image runner has work only when there are some. */
+	imageOrders?: number;
+}
+
+export interface TurnSpend {
+	provider: string | undefined;
+	model: string | undefined;
+	calls: number;
+	inputTokens: number;
+	cachedInputTokens: number;
+	outputTokens: number;
+	costMicros: number;
+}
