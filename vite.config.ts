@@ -12,6 +12,7 @@ const REMOTE_SUITES = [
 	'tests/unit/search/embed-pending.test.ts',
 	'tests/unit/turn/turn.test.ts',
 	'tests/unit/turn/handoff.test.ts',
+	'tests/unit/turn/commit-batch.test.ts',
 	'tests/unit/timetravel/**/*.test.ts',
 	'tests/unit/api/events.test.ts',
 	'tests/unit/api/turns.test.ts',

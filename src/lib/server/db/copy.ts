@@ -14,11 +14,12 @@
  */
 import type { Client, InArgs, InStatement, InValue } from '@libsql/client';
 import { sqlText } from './text';
+import { REVISION_TABLE } from './record-revision';
 
 /** Records not copied: the event log and the ledger belong to the session that played them; save slots; the capture flag. */
 const RECORDS_NOT_COPIED = ['events', 'ledger', 'saves', 'undo_capture'] as const;
-/** Not copied: those records, and the schema bookkeeping the target has of its own. */
-const NOT_COPIED = new Set<string>([...RECORDS_NOT_COPIED, '__kantera_migrations', 'sqlite_sequence']);
+/** Not copied: those records, and the schema bookkeeping the target has of its own (its record revision counts its own writes). */
+const NOT_COPIED = new Set<string>([...RECORDS_NOT_COPIED, '__kantera_migrations', 'sqlite_sequence', REVISION_TABLE]);
 
 /** Bound parameters per INSERT: far under SQLite's limit, large enough to keep the statements few. */
 const PARAMS_PER_STATEMENT = 4_000;

@@ -4,7 +4,7 @@
  * sessions don't exhaust file handles.
  */
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
-import type { Client, InStatement, ResultSet } from '@libsql/client';
+import type { Client, InStatement, ResultSet, Transaction } from '@libsql/client';
 import type { BatchItem } from 'drizzle-orm/batch';
 import * as sessionSchema from './session-schema';
 import { sessionMigrations } from './migrations.generated';
@@ -32,7 +32,7 @@ export interface SessionDb {
 	 * Runs `fn` in one write transaction. Writes to the same session are serialised in this process,
 	 * so concurrent callers queue instead of failing on SQLITE_BUSY.
 	 */
-	write<T>(fn: (tx: SessionTx) => Promise<T>): Promise<T>;
+	write<T>(fn: (tx: SessionTx) => Promise<T>, options?: WriteOptions): Promise<T>;
 	/**
 	 * Runs `statements` as one batch: one round trip to a remote database, one transaction (a durable
 	 * commit for 'write'), all or nothing. A write batch queues with the write transactions above.
@@ -44,6 +44,49 @@ export interface SessionDb {
 	 * does with 'write': one round trip, one durable transaction, queued with this session's writes.
 	 */
 	readonly writes: Pick<SessionDrizzle, 'batch' | 'insert' | 'update' | 'delete' | 'select' | 'run'>;
+}
+
+export interface WriteOptions {
+	/**
+	 * Hears every statement the transaction sends, in order, before it is sent (`undefined` for a call
+	 * that is not one statement, which makes the recording incomplete): how a speculative run of staged
+	 * writes is captured as a statement list (turn/staging.ts).
+	 */
+	record?: (statement: InStatement | undefined) => void;
+}
+
+/** The client, except that its transactions tell `recorder()` (when set) each statement they run. */
+function recordingClient(client: Client, recorder: () => WriteOptions['record']): Client {
+	const recordingTx = (tx: Transaction, record: NonNullable<WriteOptions['record']>): Transaction =>
+		new Proxy(tx, {
+			get: (target, prop): unknown => {
+				const value: unknown = Reflect.get(target, prop, target);
+				if (typeof value !== 'function') return value;
+				if (prop === 'execute')
+					return (stmt: InStatement) => {
+						record(stmt);
+						return target.execute(stmt);
+					};
+				if (prop === 'batch' || prop === 'executeMultiple')
+					return (...args: unknown[]): unknown => {
+						record(undefined);
+						return Reflect.apply(value, target, args);
+					};
+				return value.bind(target);
+			}
+		});
+	return new Proxy(client, {
+		get: (target, prop): unknown => {
+			const value: unknown = Reflect.get(target, prop, target);
+			if (prop === 'transaction')
+				return async (...args: Parameters<Client['transaction']>) => {
+					const tx = await target.transaction(...args);
+					const record = recorder();
+					return record ? recordingTx(tx, record) : tx;
+				};
+			return typeof value === 'function' ? value.bind(target) : value;
+		}
+	});
 }
 
 /** What `SessionDb.writes` builds queries with; the record writers' batch forms take it. */
@@ -61,6 +104,9 @@ export async function writeAll(s: Pick<SessionDb, 'writes'>, queries: readonly B
 class Handle implements SessionDb {
 	readonly db: SessionDrizzle;
 	readonly writes: SessionDrizzle;
+	/** `db` over a client whose transactions report their statements to `recorder` while one is set. */
+	private readonly recording: SessionDrizzle;
+	private recorder: WriteOptions['record'];
 	users = 0;
 	evicted = false;
 
@@ -81,20 +127,34 @@ class Handle implements SessionDb {
 			}
 		});
 		this.writes = drizzle(batching, { schema: sessionSchema });
+		this.recording = drizzle(
+			recordingClient(client, () => this.recorder),
+			{ schema: sessionSchema }
+		);
 	}
 
-	write<T>(fn: (tx: SessionTx) => Promise<T>): Promise<T> {
-		return queueWrite(this.lockKey, () =>
+	write<T>(fn: (tx: SessionTx) => Promise<T>, options: WriteOptions = {}): Promise<T> {
+		const { record } = options;
+		const run = (db: SessionDrizzle) =>
 			withWriteLock((started) =>
-				this.db.transaction(
+				db.transaction(
 					(tx) => {
 						started();
 						return fn(tx);
 					},
 					{ behavior: 'immediate' }
 				)
-			)
-		);
+			);
+		return queueWrite(this.lockKey, async () => {
+			if (!record) return run(this.db);
+			// Write transactions on this database run one at a time (the queue), so the recorder set here is this one's.
+			this.recorder = record;
+			try {
+				return await run(this.recording);
+			} finally {
+				this.recorder = undefined;
+			}
+		});
 	}
 
 	batch(statements: InStatement[], mode: 'read' | 'write'): Promise<ResultSet[]> {

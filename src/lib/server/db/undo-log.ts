@@ -29,6 +29,7 @@ import type { Client, InStatement, ResultSet } from '@libsql/client';
 import { sql } from 'drizzle-orm';
 import type { SessionTx } from './session';
 import { sqlText } from './text';
+import { guardTrigger, REVISION_SCHEMA, REVISION_TABLE, revisionTriggersFor } from './record-revision';
 
 /** Tables the undo log does not capture, and why. */
 const UNCAPTURED: Readonly<Record<string, string>> = Object.freeze({
@@ -43,6 +44,7 @@ const UNCAPTURED: Readonly<Record<string, string>> = Object.freeze({
 	embed_queue: 'derived: filled by the sections triggers, drained by the embedder',
 	context_queue: 'derived: filled by the sections triggers, drained after each commit',
 	section_vectors: 'derived: the embedder writes it after the commit; deleted with its section',
+	[REVISION_TABLE]: 'the record revision counter (db/record-revision.ts): it only moves forward',
 	__kantera_migrations: 'schema bookkeeping'
 });
 
@@ -165,19 +167,31 @@ function triggersFor(table: CapturedTable): Map<string, string> {
 	]);
 }
 
-const TRIGGERS_QUERY = "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'undo\\_%' ESCAPE '\\'";
+const TRIGGERS_QUERY =
+	"SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND (name LIKE 'undo\\_%' ESCAPE '\\' OR name LIKE 'rev\\_%' ESCAPE '\\')";
 
 /** What `undoTriggerChanges` reads: run them anywhere (after the migrations, in their batch) and hand it the results. */
 export const UNDO_TRIGGER_READS: readonly string[] = [SCHEMA_QUERY, TRIGGERS_QUERY];
 
 /**
- * The statements that bring the capture triggers in line with the live schema, from the results of
+ * The statements that bring the capture triggers, and the record revision's counting triggers and
+ * commit guard (db/record-revision.ts), in line with the live schema, from the results of
  * UNDO_TRIGGER_READS: create missing ones, replace those whose text differs (a column was added), drop
- * those of tables that are gone. None when nothing changed.
+ * those of tables that are gone. None when nothing changed; otherwise one write batch, the counter and
+ * the guard view first (the triggers name them; IF NOT EXISTS: they are kept).
  */
 export function undoTriggerChanges(schema: Pick<ResultSet, 'rows'>, triggers: Pick<ResultSet, 'rows'>): InStatement[] {
-	const wanted = new Map<string, string>();
-	for (const table of capturedTablesOf(schema.rows)) for (const [name, ddl] of triggersFor(table)) wanted.set(name, ddl);
+	const statements = triggerChanges(schema, triggers);
+	return statements.length > 0 ? [...REVISION_SCHEMA, ...statements] : [];
+}
+
+/** `undoTriggerChanges` without the counter and guard view it puts first. */
+function triggerChanges(schema: Pick<ResultSet, 'rows'>, triggers: Pick<ResultSet, 'rows'>): InStatement[] {
+	const wanted = new Map<string, string>(guardTrigger());
+	for (const table of capturedTablesOf(schema.rows)) {
+		for (const [name, ddl] of triggersFor(table)) wanted.set(name, ddl);
+		for (const [name, ddl] of revisionTriggersFor(table)) wanted.set(name, ddl);
+	}
 	const existing = new Map(triggers.rows.map((r) => [sqlText(r.name), sqlText(r.sql)]));
 	const statements: InStatement[] = [];
 	for (const [name, ddl] of existing) if (wanted.get(name) !== ddl) statements.push(`DROP TRIGGER ${ident(name)}`);
@@ -186,20 +200,25 @@ export function undoTriggerChanges(schema: Pick<ResultSet, 'rows'>, triggers: Pi
 }
 
 /**
- * Brings the capture triggers in line with the live schema (see `undoTriggerChanges`): one read batch
- * when nothing changed; the changes go in one write transaction. Returns how many statements it ran.
+ * Brings the triggers in line with the live schema (see `undoTriggerChanges`): one read batch when
+ * nothing changed; the changes go in one write transaction. Returns how many triggers it dropped or created.
  */
 export async function ensureUndoTriggers(client: Client): Promise<number> {
 	const [schema, triggers] = await client.batch([...UNDO_TRIGGER_READS], 'read');
 	if (!schema || !triggers) throw new Error('undo log: the schema reads returned no result');
-	const statements = undoTriggerChanges(schema, triggers);
-	if (statements.length > 0) await client.batch(statements, 'write');
+	const statements = triggerChanges(schema, triggers);
+	if (statements.length > 0) await client.batch([...REVISION_SCHEMA, ...statements], 'write');
 	return statements.length;
 }
 
 /** Starts capturing `turnId`'s writes; call first thing in its commit's transaction. */
 export async function beginCapture(tx: SessionTx, turnId: string): Promise<void> {
 	await tx.run(sql`INSERT INTO undo_capture (turn_id) VALUES (${turnId})`);
+}
+
+/** `beginCapture` and `endCapture` as statements, for a commit that is one write batch (turn/staging.ts). */
+export function captureStatements(turnId: string): { begin: InStatement; end: InStatement } {
+	return { begin: { sql: 'INSERT INTO undo_capture (turn_id) VALUES (?)', args: [turnId] }, end: 'DELETE FROM undo_capture' };
 }
 
 /** Stops capturing; call last thing in the commit's transaction (a rolled-back commit leaves nothing either way). */

@@ -6,5 +6,5 @@
  */
 export { appendEvent, appendEventsQuery, readEventsAfter, lastEventId } from './log';
 export { EventBus } from './bus';
-export { pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS } from './prune';
+export { pruneStreamingEvents, pruneStreamingEventsQuery, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS } from './prune';
 export { openEventStream, SSE_KEEPALIVE_MS, SSE_BATCH, type EventStreamOptions } from './sse';

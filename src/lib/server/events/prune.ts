@@ -21,9 +21,14 @@ export const PRUNE_EVERY_COMMITS = 50;
  * the log knows events by turn id, not what a turn is.
  */
 export async function pruneStreamingEvents(exec: SessionExec, finished: SQLWrapper): Promise<number> {
-	const rows = await exec
+	const rows = await pruneStreamingEventsQuery(exec, finished);
+	return rows.length;
+}
+
+/** `pruneStreamingEvents`' delete, unrun: for a write batch. */
+export function pruneStreamingEventsQuery(exec: Pick<SessionExec, 'delete'>, finished: SQLWrapper) {
+	return exec
 		.delete(events)
 		.where(and(inArray(events.type, ['text.delta', 'tool.activity', 'stage.staged']), inArray(events.turnId, finished)))
 		.returning({ id: events.id });
-	return rows.length;
 }

@@ -37,8 +37,10 @@ export async function append(tx: SessionTx, input: LogInput): Promise<LogMessage
 }
 
 /**
- * `append` as queries for a batch, in a database whose ids the caller hands out (a new session's
- * prologue): the message under `id` and its sections, whose paths carry that id.
+ * `append` as queries for a batch, under an id the caller hands out: the message under `id` and its
+ * sections, whose paths carry that id. A new session's prologue (a database whose ids the seed hands
+ * out), and a player turn's one-batch commit (turn/commit-batch.ts), whose guard (db/record-revision.ts)
+ * and the primary key make sure `id` is the one the table would hand out next.
  */
 export function appendQueries(db: Pick<SessionDrizzle, 'insert'>, id: number, input: LogInput, now: number) {
 	const row = { id, ...newRow(input, now) };

@@ -17,8 +17,13 @@ export type ChoiceOffer = v.InferOutput<typeof ChoiceOfferSchema>;
 
 /** Records the offer of a GM message; call in the turn's commit. An empty list offers nothing. */
 export async function save(tx: SessionTx, offer: ChoiceOffer): Promise<void> {
+	await saveQuery(tx, offer);
+}
+
+/** `save`'s upsert, unrun: for a write batch. */
+export function saveQuery(exec: Pick<SessionExec, 'insert'>, offer: ChoiceOffer) {
 	const value = JSON.stringify(v.parse(ChoiceOfferSchema, offer));
-	await tx.insert(meta).values({ key: CHOICES_KEY, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
+	return exec.insert(meta).values({ key: CHOICES_KEY, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
 }
 
 /** The latest offer, or null. A row that does not read as one (hand-edited, older) offers nothing. */

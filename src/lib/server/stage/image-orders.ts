@@ -71,8 +71,13 @@ function newRow(input: OrderInput, turnId: string | null, now: number): typeof i
 
 /** Marks the orders placed during a turn as that turn's; call in the turn's commit. Returns how many. */
 export async function claimForTurn(tx: SessionTx, turnId: string): Promise<number> {
-	const rows = await tx.update(imageOrders).set({ turnId }).where(isNull(imageOrders.turnId)).returning({ id: imageOrders.id });
+	const rows = await claimForTurnQuery(tx, turnId);
 	return rows.length;
+}
+
+/** `claimForTurn`'s update, unrun (for a write batch): its result has one row per order claimed. */
+export function claimForTurnQuery(exec: Pick<SessionExec, 'update'>, turnId: string) {
+	return exec.update(imageOrders).set({ turnId }).where(isNull(imageOrders.turnId)).returning({ id: imageOrders.id });
 }
 
 /** Pending orders, oldest first: what the image runner picks up after a commit. */

@@ -1,8 +1,8 @@
 /**
  * How a turn ends. Committed: every staged write with the play-log messages (a player turn) or the
  * summary (a checkpoint or hand-off), the stage cues, image orders and cost ledger, in one transaction
- * noted in the undo log. Failed or cancelled: its staged writes dropped, only its ledger and its end
- * written.
+ * noted in the undo log (a player turn's as one write batch when it can be). Failed or cancelled: its
+ * staged writes dropped, only its ledger and its end written.
  */
 import type { SessionDb, SessionTx } from '../db';
 import { log, summaries } from '../records';
@@ -19,11 +19,13 @@ import { applyPendingModel } from './handoff';
 import { LeaseLostError, TurnCancelledError } from './errors';
 import { classifyFailure, logFailure, newErrorId, TurnDeadlineError } from './failure';
 import { spendOf, writeLedger, type LedgerRow } from './metering';
+import { playerCommitTail, type CommittedTurn } from './commit-batch';
 import type { EngineDeps, TurnOutcome } from './types';
 
 /** What a finished tool loop commits. */
 export interface TurnCommit {
 	deps: EngineDeps;
+	s: SessionDb;
 	staging: Staging;
 	turn: TurnRow;
 	owner: string;
@@ -37,32 +39,59 @@ export interface TurnCommit {
 	now: () => number;
 }
 
-/** Commits the turn, or throws (LeaseLostError when another runner holds it now). Returns the image orders it made its own. */
+/**
+ * Commits the turn, or throws (LeaseLostError when another runner holds it now). Returns the image
+ * orders it made its own. A player turn's commit goes as one write batch (one round trip, one durable
+ * commit: turn/commit-batch.ts) unless a record changed since its staged writes ran; then, and for the
+ * other kinds, the interactive way.
+ */
 export async function commitTurn(c: TurnCommit): Promise<number> {
 	const { deps, turn, owner, settings, reply, stopped } = c;
-	const tokens = turn.kind === 'player' ? deps.countTokens(turn.input) + deps.countTokens(reply) : null;
 	const finishedAt = c.now();
+	const committed: CommittedTurn = {
+		status: 'committed',
+		reply,
+		stopped: stopped ?? null,
+		tokens: turn.kind === 'player' ? deps.countTokens(turn.input) + deps.countTokens(reply) : null,
+		provider: settings.provider,
+		model: settings.model,
+		finishedAt,
+		leaseOwner: null,
+		leaseExpiresAt: null
+	};
+	if (turn.kind === 'player') {
+		const batched = await c.staging.commitBatch(
+			(base) =>
+				playerCommitTail(c.s.db, base, {
+					turnId: turn.id,
+					owner,
+					input: turn.input,
+					reply,
+					tail: c.tail ? textDelta(turn.id, c.tail) : undefined,
+					cues: c.toolCtx.cues,
+					choices: c.toolCtx.choices,
+					ledger: c.ledgerRows,
+					turn: committed,
+					committed: (messageIds) => exchangeEvent(c, messageIds)
+				}),
+			{ turnId: turn.id, owner, undoAs: turn.id }
+		);
+		if (batched) return batched.value.imageOrders;
+	}
 	let imageOrders = 0;
 	await c.staging.commit(
 		async (tx) => {
 			if (c.tail) await appendEvent(tx, textDelta(turn.id, c.tail));
 			const seq = await nextSeq(tx);
 			if (seq % PRUNE_EVERY_COMMITS === 0) await pruneStreamingEvents(tx, finishedBeforeQuery(tx, finishedAt - DELTA_RETENTION_MS));
-			const committed = turn.kind === 'player' ? await writeExchange(tx, c) : await writeSummary(tx, c);
+			const event = turn.kind === 'player' ? await writeExchange(tx, c) : await writeSummary(tx, c);
 			// Orders placed by this turn's tools become this turn's: the image runner starts them after commit.
 			imageOrders = await stage.imageOrders.claimForTurn(tx, turn.id);
 			await writeLedger(tx, turn.id, 'committed', c.ledgerRows);
-			const held = await markCommitted(tx, turn.id, owner, {
-				reply,
-				stopped: stopped ?? null,
-				seq,
-				tokens,
-				provider: settings.provider,
-				model: settings.model,
-				finishedAt
-			});
+			const { reply: r, stopped: st, tokens, provider, model } = committed;
+			const held = await markCommitted(tx, turn.id, owner, { reply: r, stopped: st, seq, tokens, provider, model, finishedAt });
 			if (!held) throw new LeaseLostError(turn.id);
-			await appendEvent(tx, committed);
+			await appendEvent(tx, event);
 			// Every record the commit wrote is noted in the undo log with it, checkpoints and hand-offs too:
 			// an undo takes back the turn and whatever summary or model switch committed after it.
 		},
@@ -72,7 +101,8 @@ export async function commitTurn(c: TurnCommit): Promise<number> {
 }
 
 /** A player turn's records: the player's message, the GM's reply with its stage cues and choices. Returns the event announcing them. */
-async function writeExchange(tx: SessionTx, { turn, reply, stopped, toolCtx }: TurnCommit): Promise<SessionEvent> {
+async function writeExchange(tx: SessionTx, c: TurnCommit): Promise<SessionEvent> {
+	const { turn, reply, toolCtx } = c;
 	const messageIds: number[] = [];
 	const player = await log.append(tx, { role: 'player', body: turn.input, turnId: turn.id });
 	messageIds.push(player.id);
@@ -82,6 +112,11 @@ async function writeExchange(tx: SessionTx, { turn, reply, stopped, toolCtx }: T
 		await stage.cues.save(tx, { turnId: turn.id, messageId: gm.id, cues: toolCtx.cues });
 		if (toolCtx.choices.length > 0) await stage.choices.save(tx, { messageId: gm.id, options: toolCtx.choices });
 	}
+	return exchangeEvent(c, messageIds);
+}
+
+/** The event announcing a player turn's messages, committed or batched. */
+function exchangeEvent({ turn, reply, stopped, toolCtx }: TurnCommit, messageIds: number[]): SessionEvent {
 	const offered = reply && toolCtx.choices.length > 0 ? { choices: [...toolCtx.choices] } : {};
 	return {
 		type: 'turn.committed',

@@ -41,26 +41,30 @@ export function spendOf(rows: readonly LedgerRow[], settings: { provider?: strin
 	return spend;
 }
 
+/** The ledger rows of a turn that ended with `outcome`, as the ledger table's values. */
+export function ledgerValues(turnId: string, outcome: 'committed' | 'failed' | 'cancelled', rows: readonly LedgerRow[]) {
+	return rows.map((r) => ({
+		turnId,
+		outcome,
+		provider: r.provider,
+		model: r.model,
+		inputTokens: r.usage.inputTokens,
+		cachedInputTokens: r.usage.cachedInputTokens,
+		cacheWriteTokens: r.usage.cacheWriteTokens ?? 0,
+		outputTokens: r.usage.outputTokens,
+		costMicros: r.costMicros,
+		createdAt: r.at
+	}));
+}
+
+/** Writes the ledger rows in one insert (none for no rows). */
 export async function writeLedger(
 	tx: SessionTx,
 	turnId: string,
 	outcome: 'committed' | 'failed' | 'cancelled',
 	rows: readonly LedgerRow[]
 ): Promise<void> {
-	for (const r of rows) {
-		await tx.insert(ledger).values({
-			turnId,
-			outcome,
-			provider: r.provider,
-			model: r.model,
-			inputTokens: r.usage.inputTokens,
-			cachedInputTokens: r.usage.cachedInputTokens,
-			cacheWriteTokens: r.usage.cacheWriteTokens ?? 0,
-			outputTokens: r.usage.outputTokens,
-			costMicros: r.costMicros,
-			createdAt: r.at
-		});
-	}
+	if (rows.length > 0) await tx.insert(ledger).values(ledgerValues(turnId, outcome, rows));
 }
 
 /** What metering needs from the turn: the same for every call of it. */

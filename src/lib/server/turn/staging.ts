@@ -8,10 +8,55 @@
  * is then rolled back. A turn stages a handful of operations, so replaying them costs a few
  * milliseconds, and the session database is never locked while the LLM is thinking: the event log,
  * leases and the player's own edits keep flowing.
+ *
+ * The commit is one write batch when it can be (`commitBatch`): one round trip to a remote database,
+ * one durable transaction. Each speculative run of a new write records the statements the staged
+ * writes sent, in order; the first one also reads the record revision (db/record-revision.ts) before
+ * any of them ran. The batch is that recording (reads left out) plus the caller's own statements,
+ * behind a guard that the revision is still the one read: then every record the staged writes read is
+ * as it was, so they would send the very same statements again, and the ids the caller computed from
+ * the same read are the ones the tables hand out. If anything changed, the guard aborts the batch
+ * (nothing is written) and the caller commits the interactive way (`commit`), replaying the writes.
  */
+import { sql } from 'drizzle-orm';
+import type { InStatement, ResultSet } from '@libsql/client';
 import { undoLog, type SessionDb, type SessionExec, type SessionTx } from '../db';
+import { guardStatement, isConstraintAbort, REVISION_EXPR } from '../db/record-revision';
 
 export type StagedOp = (tx: SessionTx) => Promise<unknown>;
+
+/** What a one-batch commit is built on, read in one snapshot with the revision that vouches for it. */
+export interface CommitBase {
+	/** The record revision when the staged writes were first run (or at the commit, when there are none). */
+	revision: number;
+	/** The id the play log hands out next, before the staged writes ran. */
+	nextLogId: number;
+	/** The last committed turn's `seq` (0 before the first). */
+	lastSeq: number;
+}
+
+/** The caller's part of a one-batch commit: its statements, and what it makes of their results. */
+export interface BatchTail<T> {
+	statements: InStatement[];
+	result: (results: ResultSet[]) => T;
+}
+
+const BASE_QUERY =
+	`SELECT ${REVISION_EXPR} AS revision, ` +
+	"max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'log_messages'), 0), coalesce((SELECT max(id) FROM log_messages), 0)) + 1 AS nextLogId, " +
+	'coalesce((SELECT max(seq) FROM turns), 0) AS lastSeq';
+
+function toBase(row: Record<string, unknown> | undefined): CommitBase {
+	const int = (value: unknown) => {
+		const n = typeof value === 'bigint' ? Number(value) : value;
+		if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw new Error(`commit base: ${String(value)} is not an integer`);
+		return n;
+	};
+	return { revision: int(row?.revision), nextLogId: int(row?.nextLogId), lastSeq: int(row?.lastSeq) };
+}
+
+/** Statements that only read: left out of the recorded batch (they change nothing, and their results were used already). */
+const isRead = (statement: InStatement) => /^\s*select\b/i.test(typeof statement === 'string' ? statement : statement.sql);
 
 /** Thrown inside a speculative transaction to roll it back; never escapes this module. */
 class Speculation extends Error {
@@ -22,6 +67,10 @@ class Speculation extends Error {
 
 export class Staging {
 	private readonly ops: StagedOp[] = [];
+	/** The writes every staged op sent in the last speculative run, in order; undefined when one could not be recorded. */
+	private recorded: InStatement[] | undefined = [];
+	/** Read in the first speculative run of a write, before any staged write ran. */
+	private base: CommitBase | undefined;
 
 	constructor(private readonly session: SessionDb) {}
 
@@ -40,8 +89,21 @@ export class Staging {
 	 * (duplicate note name, truth overwrite…) fails now and is not staged; its result is returned.
 	 */
 	async write<T>(fn: (tx: SessionTx) => Promise<T>): Promise<T> {
-		const result = await this.speculate(fn);
+		// An object, not locals: the callbacks fill it in, out of the type checker's sight.
+		const run: { statements: InStatement[]; complete: boolean; base?: CommitBase } = { statements: [], complete: true };
+		const readBase = async (tx: SessionTx) => {
+			run.base = toBase((await tx.all<Record<string, unknown>>(sql.raw(BASE_QUERY)))[0]);
+		};
+		const result = await this.speculate(fn, {
+			before: this.base === undefined ? readBase : undefined,
+			record: (statement) => {
+				if (statement === undefined) run.complete = false;
+				else if (!isRead(statement)) run.statements.push(statement);
+			}
+		});
 		this.ops.push(fn);
+		this.recorded = run.complete ? run.statements : undefined;
+		this.base ??= run.base;
 		return result;
 	}
 
@@ -60,14 +122,47 @@ export class Staging {
 		});
 	}
 
-	private async speculate<T>(fn: (tx: SessionTx) => Promise<T>): Promise<T> {
+	/**
+	 * Commits the staged writes and `tail` (built on the base the staged writes were recorded under) as
+	 * one write batch, behind the guard that no record changed since that base was read and that the
+	 * turn is still `owner`'s. With `undoAs`, captured in the undo log as `commit` does. Undefined when
+	 * nothing was written and the caller must `commit` instead: a write could not be recorded, or the
+	 * guard (or a computed id already taken) aborted the batch.
+	 */
+	async commitBatch<T>(
+		tail: (base: CommitBase) => BatchTail<T>,
+		options: { turnId: string; owner: string; undoAs?: string }
+	): Promise<{ value: T } | undefined> {
+		if (!this.recorded) return undefined;
+		const base = this.base ?? toBase((await this.session.batch([BASE_QUERY], 'read'))[0]?.rows[0]);
+		const own = tail(base);
+		const capture = options.undoAs === undefined ? undefined : undoLog.captureStatements(options.undoAs);
+		const head = [guardStatement(base.revision, options.turnId, options.owner), ...(capture ? [capture.begin] : []), ...this.recorded];
+		let results: ResultSet[];
+		try {
+			results = await this.session.batch([...head, ...own.statements, ...(capture ? [capture.end] : [])], 'write');
+		} catch (err) {
+			if (isConstraintAbort(err)) return undefined;
+			throw err;
+		}
+		return { value: own.result(results.slice(head.length, head.length + own.statements.length)) };
+	}
+
+	private async speculate<T>(
+		fn: (tx: SessionTx) => Promise<T>,
+		options: { before?: (tx: SessionTx) => Promise<void>; record?: (statement: InStatement | undefined) => void } = {}
+	): Promise<T> {
 		let result: { value: T } | undefined;
 		try {
-			await this.session.write(async (tx) => {
-				for (const op of this.ops) await op(tx);
-				result = { value: await fn(tx) };
-				throw new Speculation();
-			});
+			await this.session.write(
+				async (tx) => {
+					await options.before?.(tx);
+					for (const op of this.ops) await op(tx);
+					result = { value: await fn(tx) };
+					throw new Speculation();
+				},
+				{ record: options.record }
+			);
 		} catch (err) {
 			if (!(err instanceof Speculation)) throw err;
 		}

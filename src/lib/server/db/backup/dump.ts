@@ -238,7 +238,8 @@ export async function loadDatabase(
 			if (/\busing\s+fts5\s*\(/i.test(s.sql) && content)
 				await tx.execute(`INSERT INTO ${quote(s.name)}(${quote(s.name)}) VALUES ('rebuild')`);
 		}
-		for (const kind of ['index', 'trigger', 'view'] as const)
+		// Views before triggers: an INSTEAD OF trigger names its view (the record revision's commit guard).
+		for (const kind of ['index', 'view', 'trigger'] as const)
 			for (const s of schema) if (s.type === kind && !isUniqueIndex(s)) await tx.execute(s.sql);
 		if (sequence.length > 0) {
 			await tx.execute('DELETE FROM sqlite_sequence');
