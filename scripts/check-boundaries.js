@@ -1,8 +1,9 @@
 // Fails when code outside a capability folder of src/lib/server (api, db, turn, …) imports one of that folder's
 // modules other than its index.ts (part of `npm run lint`). A capability's index.ts is its public surface: what it
 // exports is what others may use, so its internals can move without edits elsewhere. Imports inside one capability,
-// nested folders included, are free; SUB_BARRELS lists the few documented smaller surfaces. Files are the ones git knows under src, untracked ones included; tests may
-// reach internals. Specifiers are resolved like Vite does for the project: relative paths and $lib/.
+// nested folders included, are free; SUB_BARRELS lists the few documented smaller surfaces. Files are the ones git
+// knows under src, untracked ones included; tests may reach internals. Specifiers are resolved like Vite does for
+// the project: relative paths and $lib/.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
