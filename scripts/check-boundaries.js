@@ -30,8 +30,8 @@ const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])([^'"\n]+)\1/g;
  */
 function capabilityOf(file) {
 	if (!file.startsWith(SERVER)) return null;
-	const rest = file.slice(SERVER.length).split('/');
-	return rest.length > 1 ? rest[0] : null;
+	const [first, ...rest] = file.slice(SERVER.length).split('/');
+	return rest.length > 0 && first !== undefined ? first : null;
 }
 
 /**
@@ -62,8 +62,8 @@ for (const file of files) {
 	const own = capabilityOf(file);
 	const lines = text.split('\n');
 	lines.forEach((line, i) => {
-		for (const match of line.matchAll(SPECIFIER)) {
-			const target = resolve(file, match[2]);
+		for (const [, , specifier = ''] of line.matchAll(SPECIFIER)) {
+			const target = resolve(file, specifier);
 			if (target === null) continue;
 			const bare = target.replace(/\.(ts|js)$/, '');
 			const capability = capabilityOf(bare + '/x');
@@ -73,7 +73,7 @@ for (const file of files) {
 			if (SUB_BARRELS.has(inner) || SUB_BARRELS.has(inner + '/index')) continue;
 			crossings += 1;
 			console.error(
-				`${file}:${i + 1}: imports '${match[2]}', inside ${capability}/: import it from $lib/server/${capability} (its index.ts)`
+				`${file}:${i + 1}: imports '${specifier}', inside ${capability}/: import it from $lib/server/${capability} (its index.ts)`
 			);
 		}
 	});
