@@ -5,20 +5,17 @@
  * resources, not request state.
  */
 import { config as readConfig, type Config } from './config';
-import { openControlDb, SessionDbPool, type ControlDb } from './db';
-import { TursoPlacement, startSweeper, type RetryPolicy } from './db/turso';
+import { openControlDb, SessionDbPool, TursoPlacement, startSweeper, type ControlDb, type RetryPolicy } from './db';
 import { createEmbedder, type Embedder } from './search';
 import { createProvider, providerSettingsFromConfig, type LlmProvider, type ProviderName } from './llm';
 import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
 import { countTokensO200k, loadTokenizer, type TokenCounter } from './context-window';
 import { sql } from 'drizzle-orm';
-import { TurnRunner, type LeaseTiming } from './turn';
-import { turnsWaiting } from './turn/turns';
-import { hasOldNote } from './turn/work';
+import { TurnRunner, turnsWaiting, hasOldNote, type LeaseTiming } from './turn';
 import { EventBus } from './events';
 import { createImageProvider, createImageStore, ImageRunner, type ImageRunnerDeps } from './images';
 import { CoverRunner, orderOfficialCovers, syncOfficialPresets, type CoverPolicy } from './presets';
-import { SignInProviders } from './auth/providers';
+import { SignInProviders } from './auth';
 import { configureLog } from './ops';
 import { createScheduler, type Scheduler } from './jobs';
 

@@ -4,7 +4,7 @@
  * server-sent event stream is the event log's (`../events`).
  */
 export { apiEndpoint, type ApiEvent } from './endpoint';
-export { ApiError, notFound } from './errors';
+export { ApiError, badRequest, notFound } from './errors';
 
 export { readJson, parseWith, queryOf, IdString, limitParam } from './body';
 export { jsonResponse } from './respond';
@@ -22,5 +22,6 @@ export {
 export { PostTurnBody, postTurn, readPlayerTurn, cancelTurn } from './turns';
 export { sessionSummaryDto, turnDto, journalEntryDto, documentInfoDto, documentDto } from './dto';
 export { recordsView } from './records-view';
-export { DocumentEditBody, editDocument } from './panels';
+export { BacklogQuery, MessagesQuery, JournalRecentQuery, journalRecent, DocumentEditBody, documentIdParam, editDocument } from './panels';
+export { PresetBody, VisibilityBody, ReportBody, readImportFile } from './presets';
 export { UndoBody, RerollBody, postUndo, postReroll, postLoad } from './timetravel';

@@ -14,7 +14,7 @@ import { DEPLOY_ENV_ENTRIES, deployConfig, type BackupConfig, type TursoConfig }
 import { OPS_ENV_ENTRIES, opsConfig, type OpsConfig } from './ops';
 import { IMAGE_STORE_ENV_ENTRIES, imageStoreConfig, type ImageStoreConfig } from './image-store';
 
-export { LLM_SETUP_HINT } from './llm';
+export { LLM_SETUP_HINT, type LlmConfig } from './llm';
 export { type ImagesConfig } from './images';
 
 export { type SignInProvidersConfig, type OAuthClientConfig } from './auth';

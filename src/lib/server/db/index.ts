@@ -17,3 +17,5 @@ export * as controlSchema from './control-schema';
 export * as sessionSchema from './session-schema';
 export * as undoLog from './undo-log';
 export { copyDatabase } from './copy';
+export { controlMigrations, sessionMigrations } from './migrations.generated';
+export { TursoPlacement, startSweeper, type RetryPolicy } from './turso';

@@ -1,5 +1,5 @@
 /** Builds a provider from settings; the only place that picks an adapter. */
-import type { LlmConfig } from '../config/llm';
+import type { LlmConfig } from '../config';
 import { checkRetryPolicy } from '../retry';
 import { ANTHROPIC_DEFAULT_BASE_URL, createAnthropicProvider } from './anthropic';
 import { LlmConfigError } from './errors';

@@ -6,12 +6,14 @@
  * listed by name, and everything else about it stays GM-only.
  */
 import { and, asc, eq, or } from 'drizzle-orm';
-import { documents, sections } from '../db/session-schema';
+import { sessionSchema } from '../db';
 import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { RecordError } from './errors';
 import { chunkMarkdown, PATH_SEPARATOR } from './chunk';
 import { addSectionsQueries, deleteSections, replaceSections, type SectionOwner } from './sections';
 import { checkBody, checkName, checkRef } from './limits';
+
+const { documents, sections } = sessionSchema;
 
 export type Document = typeof documents.$inferSelect;
 export type DocumentInfo = Omit<Document, 'body'>;

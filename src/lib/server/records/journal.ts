@@ -3,13 +3,15 @@
  * a wrong entry is corrected by appending a correction.
  */
 import { asc, desc, eq, gt } from 'drizzle-orm';
-import { journal } from '../db/session-schema';
+import { sessionSchema } from '../db';
 import type { SessionExec, SessionTx } from '../db';
 import { RecordError } from './errors';
 import { chunkPlain } from './chunk';
 import { addSections } from './sections';
 import { checkBody, checkLimit, checkRef } from './limits';
 import { PATH_ROOT } from './paths';
+
+const { journal } = sessionSchema;
 
 export type JournalEntry = typeof journal.$inferSelect;
 

@@ -1,11 +1,11 @@
-import type { sections } from '../db/session-schema';
+import type { sessionSchema } from '../db';
 
 /** The seven record kinds of the design brief, spelled as they appear in `sections.kind`. */
 export const RECORD_KINDS = ['state', 'journal', 'memory', 'document', 'summary', 'story', 'log'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
 // Compile-time guard: the list above and the schema's enum must name the same kinds.
-type SchemaKind = (typeof sections.kind.enumValues)[number];
+type SchemaKind = (typeof sessionSchema.sections.kind.enumValues)[number];
 const _kindsMatchSchema: [RecordKind] extends [SchemaKind] ? ([SchemaKind] extends [RecordKind] ? true : never) : never = true;
 
 /**

@@ -3,7 +3,7 @@
  * is what it was a cache of, and what the backlog replays.
  */
 import { and, asc, count as countRows, desc, gt, lt } from 'drizzle-orm';
-import { logMessages } from '../db/session-schema';
+import { sessionSchema } from '../db';
 import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { RecordError } from './errors';
 import { chunkPlain } from './chunk';
@@ -11,6 +11,8 @@ import { addSections, addSectionsQueries, type SectionOwner } from './sections';
 import { checkBody, checkLimit, checkName, checkRef, MAX_NAME_CHARS } from './limits';
 import { PATH_ROOT } from './paths';
 import { LOG_ROLES, type LogRole } from '../../adv';
+
+const { logMessages } = sessionSchema;
 
 /** The roles are the play log's wire shape, spelled once in `$lib/adv` (the browser reads them too). */
 export { LOG_ROLES, type LogRole };

@@ -4,13 +4,15 @@
  * markdown headings; it is indexed by them under `Memory › <name>`.
  */
 import { asc, eq } from 'drizzle-orm';
-import { memoryNotes } from '../db/session-schema';
+import { sessionSchema } from '../db';
 import type { SessionExec, SessionTx } from '../db';
 import { RecordError } from './errors';
 import { chunkMarkdown } from './chunk';
 import { deleteSections, replaceSections } from './sections';
 import { checkBody, checkName, checkRef } from './limits';
 import { PATH_ROOT } from './paths';
+
+const { memoryNotes } = sessionSchema;
 
 export type MemoryNote = typeof memoryNotes.$inferSelect;
 export type MemoryNoteInfo = Omit<MemoryNote, 'body'>;

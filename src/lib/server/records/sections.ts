@@ -5,9 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
-import { sections } from '../db/session-schema';
+import { sessionSchema } from '../db';
 import type { SessionDrizzle, SessionTx } from '../db';
 import type { RecordKind } from './kinds';
+
+const { sections } = sessionSchema;
 
 export interface SectionText {
 	readonly path: string;

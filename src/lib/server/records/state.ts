@@ -4,7 +4,7 @@
  * recall can point at the part that matters and unchanged keys keep their vectors.
  */
 import { eq } from 'drizzle-orm';
-import { state as stateTable } from '../db/session-schema';
+import { sessionSchema } from '../db';
 import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { RecordError } from './errors';
 import { isJsonObject, isJsonValue, mergePatch, type JsonObject, type JsonValue } from './merge-patch';
@@ -12,6 +12,8 @@ import { chunkPlain, type Chunk } from './chunk';
 import { addSectionsQueries, replaceSections, type SectionOwner } from './sections';
 import { MAX_BODY_CHARS } from './limits';
 import { PATH_ROOT } from './paths';
+
+const { state: stateTable } = sessionSchema;
 
 /** The state lives in a single row. */
 const STATE_ROW_ID = 1;

@@ -7,13 +7,15 @@
  * - clue: added hidden, later revealed.
  */
 import { and, asc, eq } from 'drizzle-orm';
-import { storyEntries } from '../db/session-schema';
+import { sessionSchema } from '../db';
 import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { RecordError } from './errors';
 import { chunkPlain } from './chunk';
 import { addSectionsQueries, replaceSections, type SectionOwner } from './sections';
 import { checkBody, checkName, checkRef } from './limits';
 import { PATH_ROOT } from './paths';
+
+const { storyEntries } = sessionSchema;
 
 export const STORY_TYPES = ['plot', 'truth', 'quest', 'clue'] as const;
 export type StoryType = (typeof STORY_TYPES)[number];

@@ -3,12 +3,14 @@
  * indexed by heading (`Summary › #3 › 現在のシーン`).
  */
 import { asc, desc, gt } from 'drizzle-orm';
-import { summaries } from '../db/session-schema';
+import { sessionSchema } from '../db';
 import type { SessionExec, SessionTx } from '../db';
 import { chunkMarkdown } from './chunk';
 import { addSections } from './sections';
 import { checkBody, checkLimit, checkRef, MAX_LIST_LIMIT } from './limits';
 import { PATH_ROOT } from './paths';
+
+const { summaries } = sessionSchema;
 
 export type Summary = typeof summaries.$inferSelect;
 

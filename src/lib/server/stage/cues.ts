@@ -9,9 +9,11 @@
  */
 import { asc, inArray, lt, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
-import { stageCues } from '../db/session-schema';
+import { sessionSchema } from '../db';
 import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { MAX_TAG_EXPRESSION_CHARS, StageCueSchema, type MessageCue, type StageCue } from '../../adv';
+
+const { stageCues } = sessionSchema;
 
 /** An expression is a short word (smile, angry, 驚き), the key of a sprite variant: the `adv_stage` tool's bound. */
 export const MAX_EXPRESSION_CHARS = MAX_TAG_EXPRESSION_CHARS;

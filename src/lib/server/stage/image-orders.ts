@@ -7,9 +7,11 @@
  * them (`claimForTurn`) in the same transaction.
  */
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import { imageOrders } from '../db/session-schema';
+import { sessionSchema } from '../db';
 import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { parseSpriteVariant, sameCharacter } from '../../adv';
+
+const { imageOrders } = sessionSchema;
 
 export type ImageOrder = typeof imageOrders.$inferSelect;
 export type ImageTarget = ImageOrder['target'];

@@ -3,9 +3,11 @@
  * that feeds the sprite prompt — never story facts — and, once generated, the sprite's image id.
  */
 import { asc, eq } from 'drizzle-orm';
-import { npcs } from '../db/session-schema';
+import { sessionSchema } from '../db';
 import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { checkLook, checkCharacterName } from './limits';
+
+const { npcs } = sessionSchema;
 
 export type Npc = typeof npcs.$inferSelect;
 

@@ -3,10 +3,12 @@
  * feeds the background prompt and, once generated, the background's image id.
  */
 import { asc, eq } from 'drizzle-orm';
-import { scenes } from '../db/session-schema';
+import { sessionSchema } from '../db';
 import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { checkLook, checkStageName } from './limits';
 import type { RegistrationChange } from './npcs';
+
+const { scenes } = sessionSchema;
 
 export type Scene = typeof scenes.$inferSelect;
 

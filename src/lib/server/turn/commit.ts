@@ -8,7 +8,7 @@ import type { SessionDb, SessionTx } from '../db';
 import { log, summaries } from '../records';
 import * as stage from '../stage';
 import type { ProviderName } from '../llm';
-import type { ToolContext } from '../tools/context';
+import type { ToolContext } from '../tools';
 import type { SessionEvent, TurnFailure } from '../../types/events';
 import { appendEvent, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS } from '../events';
 import { textDelta } from './deltas';

@@ -8,7 +8,7 @@
 import type { SessionDb } from '../db';
 import { BudgetGuard, loadScopes, type Payer } from '../budget';
 import { LlmError } from '../llm';
-import type { ToolContext } from '../tools/context';
+import type { ToolContext } from '../tools';
 import type { SessionEvent } from '../../types/events';
 import { appendEventsQuery } from '../events';
 import { DeltaWriter, textDelta } from './deltas';

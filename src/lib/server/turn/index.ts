@@ -21,11 +21,12 @@ export {
 	turnInput,
 	turnsFrom,
 	turnUserId,
+	turnsWaiting,
 	unfinishedTurnIds,
 	type TurnKind,
 	type TurnRow
 } from './turns';
-export { markWork, markWorkIfTaken, clearWork, sessionsWithWork, ACCEPT_WINDOW_MS } from './work';
+export { markWork, markWorkIfTaken, clearWork, sessionsWithWork, hasOldNote, ACCEPT_WINDOW_MS } from './work';
 export { classifyFailure, failureMessage, logDetail, TurnDeadlineError, ERROR_ID_LENGTH, MAX_LOGGED_DETAIL_CHARS } from './failure';
 export { TurnError, QuotaExceededError, TurnCancelledError } from './errors';
 export { historySinceCheckpoint, loadHead } from './history';

@@ -5,8 +5,7 @@
  */
 import { priceFor, release, reserveWhenFree, worstCaseMicros, type BudgetExceededError, type ModelPrice } from '../budget';
 import { LlmError, type LlmProvider, type LlmRequest, type LlmToolCall, type LlmUsage, type ProviderName } from '../llm';
-import { runToolCall } from '../tools/run';
-import type { ToolContext } from '../tools/context';
+import { runToolCall, type ToolContext } from '../tools';
 import type { SessionEvent } from '../../types/events';
 import type { DeltaWriter } from './deltas';
 import type { TurnRow } from './turns';

@@ -4,8 +4,7 @@ import type { Config } from '../config';
 import type { Embedder } from '../search';
 import type { TokenCounter } from '../context-window';
 import type { LlmProvider, ProviderName } from '../llm';
-import type { Tool } from '../tools/define';
-import type { ToolContext } from '../tools/context';
+import type { Tool, ToolContext } from '../tools';
 import type { TurnFailure } from '../../types/events';
 import type { EventBus } from '../events';
 

@@ -8,12 +8,21 @@ import type { Client } from '@libsql/client';
 import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseConfig, ConfigError, type Config } from '../../config';
-import { openClient, isFileUrl, controlSchema, sqlText, TemplatePlacement, type SessionPlacement, type ControlDb } from '../../db';
-import { controlMigrations, sessionMigrations } from '../../db/migrations.generated';
-import type { Migration } from '../../db';
-import { TursoPlacement } from '../../db/turso';
-import { filePathOf } from '../../db/file-client';
-import { S3ImageStore } from '../../images/s3';
+import {
+	openClient,
+	isFileUrl,
+	controlSchema,
+	sqlText,
+	TemplatePlacement,
+	TursoPlacement,
+	controlMigrations,
+	sessionMigrations,
+	type SessionPlacement,
+	type ControlDb,
+	type Migration
+} from '../../db';
+import { filePathOf } from '../../db/local-files';
+import { S3ImageStore } from '../../images';
 import { probeHttp, reason, redactUrl, withTimeout } from './probe';
 
 export type Status = 'ok' | 'warn' | 'fail' | 'info';

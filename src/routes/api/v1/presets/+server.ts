@@ -1,5 +1,4 @@
-import { apiEndpoint, jsonResponse, readJson } from '$lib/server/api';
-import { PresetBody } from '$lib/server/api/presets';
+import { apiEndpoint, jsonResponse, readJson, PresetBody } from '$lib/server/api';
 import { createFromInput, listMine } from '$lib/server/presets';
 import type { RequestHandler } from './$types';
 

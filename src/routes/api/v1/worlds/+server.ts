@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { apiEndpoint, jsonResponse } from '$lib/server/api';
-import { badRequest } from '$lib/server/api/errors';
+import { apiEndpoint, jsonResponse, badRequest } from '$lib/server/api';
 import { LanguageSchema } from '$lib/types/settings';
 import { listWorlds } from '$lib/server/worlds';
 import type { RequestHandler } from './$types';

@@ -1,7 +1,5 @@
 import * as v from 'valibot';
-import { apiEndpoint, jsonResponse, readJson } from '$lib/server/api';
-import { PresetBody, VisibilityBody } from '$lib/server/api/presets';
-import { badRequest } from '$lib/server/api/errors';
+import { apiEndpoint, jsonResponse, readJson, PresetBody, VisibilityBody, badRequest } from '$lib/server/api';
 import { changeVisibility, deletePreset, presetView, updateFromInput } from '$lib/server/presets';
 import { LanguageSchema } from '$lib/types/settings';
 import type { RequestHandler } from './$types';

@@ -1,5 +1,4 @@
-import { apiEndpoint, jsonResponse } from '$lib/server/api';
-import { readImportFile } from '$lib/server/api/presets';
+import { apiEndpoint, jsonResponse, readImportFile } from '$lib/server/api';
 import { importPreset } from '$lib/server/presets';
 import type { RequestHandler } from './$types';
 

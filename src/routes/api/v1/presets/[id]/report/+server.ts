@@ -1,5 +1,4 @@
-import { apiEndpoint, jsonResponse, readJson } from '$lib/server/api';
-import { ReportBody } from '$lib/server/api/presets';
+import { apiEndpoint, jsonResponse, readJson, ReportBody } from '$lib/server/api';
 import { reportPreset, visiblePreset } from '$lib/server/presets';
 import type { RequestHandler } from './$types';
 

@@ -1,5 +1,4 @@
-import { apiEndpoint, jsonResponse, parseWith, queryOf, withSession } from '$lib/server/api';
-import { BacklogQuery } from '$lib/server/api/panels';
+import { apiEndpoint, jsonResponse, parseWith, queryOf, withSession, BacklogQuery } from '$lib/server/api';
 import { logPage } from '$lib/server/play';
 import type { RequestHandler } from './$types';
 

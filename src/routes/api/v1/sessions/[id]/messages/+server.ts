@@ -1,5 +1,4 @@
-import { apiEndpoint, jsonResponse, parseWith, queryOf, withSession } from '$lib/server/api';
-import { MessagesQuery } from '$lib/server/api/panels';
+import { apiEndpoint, jsonResponse, parseWith, queryOf, withSession, MessagesQuery } from '$lib/server/api';
 import { messagesPage } from '$lib/server/play';
 import type { RequestHandler } from './$types';
 

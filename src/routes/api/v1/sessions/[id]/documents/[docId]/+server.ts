@@ -1,6 +1,16 @@
 import * as v from 'valibot';
-import { apiEndpoint, documentDto, IdString, jsonResponse, notFound, readJson, withSession } from '$lib/server/api';
-import { DocumentEditBody, documentIdParam, editDocument } from '$lib/server/api/panels';
+import {
+	apiEndpoint,
+	documentDto,
+	IdString,
+	jsonResponse,
+	notFound,
+	readJson,
+	withSession,
+	DocumentEditBody,
+	documentIdParam,
+	editDocument
+} from '$lib/server/api';
 import { documents, isRecordError } from '$lib/server/records';
 import type { RequestHandler } from './$types';
 

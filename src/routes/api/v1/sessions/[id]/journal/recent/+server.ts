@@ -1,5 +1,4 @@
-import { apiEndpoint, jsonResponse, parseWith, queryOf, withSession } from '$lib/server/api';
-import { JournalRecentQuery, journalRecent } from '$lib/server/api/panels';
+import { apiEndpoint, jsonResponse, parseWith, queryOf, withSession, JournalRecentQuery, journalRecent } from '$lib/server/api';
 import type { RequestHandler } from './$types';
 
 /** The latest journal entries (oldest first within the page); `?before=<nextBefore>` loads older ones. */
