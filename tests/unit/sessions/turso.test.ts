@@ -216,10 +216,11 @@ describe('the Turso sweeper, a job of the scheduler', { timeout: 120_000 }, () =
 		await vi.waitFor(() => expect(fake.databases.has(first)).toBe(false), { timeout: 10_000, interval: 20 });
 		const second = await leftover(w, 'Second');
 		// The fake forgets the database when it answers the DELETE; the sweeper drops its record after that answer.
+		const app = w.app;
 		await vi.waitFor(
 			async () => {
 				expect(fake.databases.has(second)).toBe(false);
-				expect(await recorded(w.app)).toEqual([]);
+				expect(await recorded(app)).toEqual([]);
 			},
 			{ timeout: 10_000, interval: 20 }
 		);

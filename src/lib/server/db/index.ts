@@ -19,3 +19,4 @@ export * as undoLog from './undo-log';
 export { copyDatabase } from './copy';
 export { controlMigrations, sessionMigrations } from './migrations.generated';
 export { TursoPlacement, startSweeper, type RetryPolicy } from './turso';
+export { guardStatement, isConstraintAbort, REVISION_EXPR } from './record-revision';

@@ -20,8 +20,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { InStatement, ResultSet } from '@libsql/client';
-import { undoLog, type SessionDb, type SessionExec, type SessionTx } from '../db';
-import { guardStatement, isConstraintAbort, REVISION_EXPR } from '../db/record-revision';
+import { guardStatement, isConstraintAbort, REVISION_EXPR, undoLog, type SessionDb, type SessionExec, type SessionTx } from '../db';
 
 export type StagedOp = (tx: SessionTx) => Promise<unknown>;
 
