@@ -4,9 +4,8 @@
 // nested folders included, are free; SUB_BARRELS lists the few documented smaller surfaces. Files are the ones git
 // knows under src, untracked ones included; tests may reach internals. Specifiers are resolved like Vite does for
 // the project: relative paths and $lib/.
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { trackedFiles } from './lint-lib/tracked-files.js';
 
 const SERVER = 'src/lib/server/';
 // Smaller public surfaces beside an index.ts, each for a reason its index cannot serve.
@@ -47,18 +46,8 @@ function resolve(from, specifier) {
 	return null;
 }
 
-const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard', 'src'], { encoding: 'utf8' })
-	.split('\0')
-	.filter((file) => CHECKED.test(file));
-
 let crossings = 0;
-for (const file of files) {
-	let text;
-	try {
-		text = readFileSync(file, 'utf8');
-	} catch {
-		continue; // deleted in the work tree, not yet in the index
-	}
+for (const [file, text] of trackedFiles(CHECKED, ['src'])) {
 	const own = capabilityOf(file);
 	const lines = text.split('\n');
 	lines.forEach((line, i) => {
