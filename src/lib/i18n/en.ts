@@ -95,6 +95,7 @@ export const en = {
 	'play.error.conflict': 'The game master is still working on the previous turn. Wait for it to finish, or stop it.',
 	'play.error.quota': 'You have played all your free turns for today. They refill at {time}.',
 	'play.error.notConfigured': 'No LLM provider is configured on this server.',
+	'play.error.controlCharacter': 'The text contains a control character (such as NUL); only tabs and line breaks are allowed.',
 	'play.error.invalid': 'The turn was not sent: {message}',
 	'play.past.label': 'From the backlog',
 	'play.past.back': 'Back to the story',

@@ -95,6 +95,7 @@ export const ja: Messages = {
 	'play.error.conflict': 'ゲームマスターが前のターンを処理中です。終わるのを待つか、停止してください。',
 	'play.error.quota': '今日の無料ターンを使い切りました。{time} に回復します。',
 	'play.error.notConfigured': 'このサーバーには LLM プロバイダーが設定されていません。',
+	'play.error.controlCharacter': '本文に制御文字（NUL など）が入っています。使えるのはタブと改行だけです。',
 	'play.error.invalid': 'ターンを送れませんでした：{message}',
 	'play.past.label': 'バックログから',
 	'play.past.back': '物語に戻る',
