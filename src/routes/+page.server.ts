@@ -36,10 +36,14 @@ export const actions = {
 		let id: string;
 		try {
 			const app = await getApp();
-			if (world === '') id = (await startSession(app, { ownerId: locals.user.id, title, language })).session.id;
+			if (world === '')
+				id = (await startSession(app, { ownerId: locals.user.id, title, language, readerLanguage: locals.language })).session.id;
 			else {
 				// An official world is a preset: started through the presets module, so the play is counted.
-				const checked = { title: v.safeParse(TitleSchema, title), language: v.safeParse(LanguageSchema, language) };
+				const checked = {
+					title: v.safeParse(TitleSchema, title, { lang: locals.language }),
+					language: v.safeParse(LanguageSchema, language)
+				};
 				if (!checked.title.success) throw new PlaySessionValidationError({ title: checked.title.issues[0].message });
 				if (!checked.language.success) throw new PlaySessionValidationError({ language: checked.language.issues[0].message });
 				if (!WORLD_IDS.some((worldId) => worldId === world))
