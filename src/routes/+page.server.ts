@@ -63,7 +63,7 @@ export const actions = {
 		const id = formText(data, 'id');
 		const title = formText(data, 'title');
 		try {
-			await renamePlaySession(await getApp(), locals.user.id, id, title);
+			await renamePlaySession(await getApp(), locals.user.id, id, title, Date.now(), locals.language);
 		} catch (err) {
 			if (err instanceof PlaySessionValidationError) return fail(400, { rename: { id, title, error: err.fields.title ?? err.message } });
 			if (err instanceof PlaySessionNotFoundError) return fail(404, { rename: { id, title, error: err.message } });

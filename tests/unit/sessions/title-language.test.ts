@@ -1,7 +1,13 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { testEnv, type TestEnv } from '../../helpers/env';
 import { createUser } from '../../../src/lib/server/auth';
-import { createPlaySession, listPlaySessions, PlaySessionValidationError, TITLE_MAX } from '../../../src/lib/server/sessions';
+import {
+	createPlaySession,
+	listPlaySessions,
+	PlaySessionValidationError,
+	renamePlaySession,
+	TITLE_MAX
+} from '../../../src/lib/server/sessions';
 
 let env: TestEnv | undefined;
 afterEach(async () => {
@@ -40,5 +46,16 @@ describe('the session title field errors in the reader language', () => {
 		expect(await titleError(env, alice.id, long)).toBe(`A title has at most ${TITLE_MAX} characters.`);
 
 		expect(await listPlaySessions(env.app, alice.id)).toEqual([]);
+	});
+
+	it('words a rename refused in the reader language and keeps the old title', async () => {
+		env = await testEnv();
+		const alice = await createUser(env.app, { name: 'alice', password: 'wonderland' });
+		const s = await createPlaySession(env.app, { ownerId: alice.id, title: 'Old', language: 'en' });
+		const refused = renamePlaySession(env.app, alice.id, s.id, 'a\u0007b', Date.now(), 'ja');
+		await expect(refused).rejects.toMatchObject({
+			fields: { title: 'タイトルに制御文字（NUL など）が入っています。使えるのはタブと改行だけです。' }
+		});
+		expect((await listPlaySessions(env.app, alice.id)).map((x) => x.title)).toEqual(['Old']);
 	});
 });

@@ -133,15 +133,17 @@ export async function findPlaySession(deps: SessionsDeps, id: unknown): Promise<
 	return toPlaySession(row);
 }
 
+/** `readerLanguage`: the language of the field errors (the page's reader), English by default. */
 export async function renamePlaySession(
 	deps: SessionsDeps,
 	ownerId: string,
 	id: unknown,
 	title: unknown,
-	now = Date.now()
+	now = Date.now(),
+	readerLanguage?: Language
 ): Promise<PlaySession> {
 	const session = await getPlaySession(deps, ownerId, id);
-	const valid = parse(TitleSchema, 'title', title);
+	const valid = parse(TitleSchema, 'title', title, readerLanguage);
 	const [row] = await deps.control.db
 		.update(playSessions)
 		.set({ title: valid, updatedAt: now })
