@@ -36,10 +36,14 @@ export const actions = {
 		let id: string;
 		try {
 			const app = await getApp();
-			if (world === '') id = (await startSession(app, { ownerId: locals.user.id, title, language })).session.id;
+			if (world === '')
+				id = (await startSession(app, { ownerId: locals.user.id, title, language, readerLanguage: locals.language })).session.id;
 			else {
 				// An official world is a preset: started through the presets module, so the play is counted.
-				const checked = { title: v.safeParse(TitleSchema, title), language: v.safeParse(LanguageSchema, language) };
+				const checked = {
+					title: v.safeParse(TitleSchema, title, { lang: locals.language }),
+					language: v.safeParse(LanguageSchema, language)
+				};
 				if (!checked.title.success) throw new PlaySessionValidationError({ title: checked.title.issues[0].message });
 				if (!checked.language.success) throw new PlaySessionValidationError({ language: checked.language.issues[0].message });
 				if (!WORLD_IDS.some((worldId) => worldId === world))
@@ -59,7 +63,7 @@ export const actions = {
 		const id = formText(data, 'id');
 		const title = formText(data, 'title');
 		try {
-			await renamePlaySession(await getApp(), locals.user.id, id, title);
+			await renamePlaySession(await getApp(), locals.user.id, id, title, Date.now(), locals.language);
 		} catch (err) {
 			if (err instanceof PlaySessionValidationError) return fail(400, { rename: { id, title, error: err.fields.title ?? err.message } });
 			if (err instanceof PlaySessionNotFoundError) return fail(404, { rename: { id, title, error: err.message } });

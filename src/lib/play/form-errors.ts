@@ -25,6 +25,8 @@ export function describeTurnFormError(error: TurnFormError, t: Translate, locale
 			return t('play.error.quota', { time: new Date(error.resetsAt).toLocaleString(locale) });
 		case 'notConfigured':
 			return t('play.error.notConfigured');
+		case 'controlCharacter':
+			return t('play.error.controlCharacter');
 		case 'invalid':
 			return t('play.error.invalid', { message: error.message });
 	}

@@ -69,6 +69,7 @@ export const TurnFormErrorSchema = v.variant('code', [
 	v.object({ code: v.literal('conflict') }),
 	v.object({ code: v.literal('quota'), resetsAt: v.string() }),
 	v.object({ code: v.literal('notConfigured') }),
+	v.object({ code: v.literal('controlCharacter') }),
 	v.object({ code: v.literal('invalid'), message: v.string() })
 ]);
 export type TurnFormError = v.InferOutput<typeof TurnFormErrorSchema>;

@@ -1,9 +1,8 @@
 /** Valibot schemas for account input: the single place the rules for names and passwords live. */
 import * as v from 'valibot';
 import { AuthValidationError } from './errors';
-import { hasControlCharacter } from '../validation';
-import { translate, type MessageKey } from '../../i18n';
-import { isLanguage, type Language } from '../../types/settings';
+import { hasControlCharacter, said } from '../validation';
+import type { Language } from '../../types/settings';
 
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 32;
@@ -13,14 +12,6 @@ export const PASSWORD_MAX = 256;
 export const TOKEN_NAME_MAX = 64;
 /** A token may live at most ten years; "never expires" is expressed by leaving the expiry out. */
 const TOKEN_MAX_DAYS = 3650;
-
-/**
- * A message in the language the parse was given (valibot's `lang`, see parseField), English without one: the
- * sign-up and tokens pages answer in the reader's language, the CLI and the API in English.
- */
-function said(key: MessageKey, params?: Record<string, number>) {
-	return (issue: v.BaseIssue<unknown>) => translate(isLanguage(issue.lang) ? issue.lang : 'en', key, params);
-}
 
 export const UsernameSchema = v.pipe(
 	v.string(said('signup.error.name')),

@@ -8,18 +8,18 @@ import { controlSchema, sessionSchema, newId, isSessionId, type SessionDb } from
 import type { App } from '../app';
 import { PlaySessionNotFoundError, PlaySessionValidationError } from './errors';
 import { LanguageSchema, type Language } from '../../types/settings';
-import { withoutControlCharacters } from '../validation';
+import { hasControlCharacter, said } from '../validation';
 
 const { playSessions, users } = controlSchema;
 
 export const TITLE_MAX = 100;
 
 export const TitleSchema = v.pipe(
-	v.string('Enter a title.'),
-	withoutControlCharacters('The title'),
+	v.string(said('sessions.error.title')),
+	v.check((text: string) => !hasControlCharacter(text), said('sessions.error.titleControl')),
 	v.trim(),
-	v.minLength(1, 'Enter a title.'),
-	v.maxLength(TITLE_MAX, `A title has at most ${TITLE_MAX} characters.`)
+	v.minLength(1, said('sessions.error.title')),
+	v.maxLength(TITLE_MAX, said('sessions.error.titleLong', { max: TITLE_MAX }))
 );
 
 export interface PlaySession {
@@ -48,8 +48,9 @@ const toPlaySession = (r: Row): PlaySession => ({
 	updatedAt: new Date(r.updatedAt)
 });
 
-function parse<S extends v.GenericSchema>(schema: S, field: string, value: unknown): v.InferOutput<S> {
-	const result = v.safeParse(schema, value);
+/** Its message in `readerLanguage` where the schema has one (English by default: the API and the CLI). */
+function parse<S extends v.GenericSchema>(schema: S, field: string, value: unknown, readerLanguage?: Language): v.InferOutput<S> {
+	const result = v.safeParse(schema, value, { lang: readerLanguage });
 	if (result.success) return result.output;
 	throw new PlaySessionValidationError({ [field]: result.issues[0].message });
 }
@@ -58,10 +59,12 @@ export interface CreatePlaySessionInput {
 	ownerId: string;
 	title: unknown;
 	language?: unknown;
+	/** The language of the field errors (the page's reader), not of the story: English by default. */
+	readerLanguage?: Language;
 }
 
 export async function createPlaySession(deps: SessionsDeps, input: CreatePlaySessionInput, now = Date.now()): Promise<PlaySession> {
-	const title = parse(TitleSchema, 'title', input.title);
+	const title = parse(TitleSchema, 'title', input.title, input.readerLanguage);
 	const language = parse(LanguageSchema, 'language', input.language ?? 'en');
 	const id = newId();
 	// Create the session database first (and migrate it), so a listed session always has one.
@@ -130,15 +133,17 @@ export async function findPlaySession(deps: SessionsDeps, id: unknown): Promise<
 	return toPlaySession(row);
 }
 
+/** `readerLanguage`: the language of the field errors (the page's reader), English by default. */
 export async function renamePlaySession(
 	deps: SessionsDeps,
 	ownerId: string,
 	id: unknown,
 	title: unknown,
-	now = Date.now()
+	now = Date.now(),
+	readerLanguage?: Language
 ): Promise<PlaySession> {
 	const session = await getPlaySession(deps, ownerId, id);
-	const valid = parse(TitleSchema, 'title', title);
+	const valid = parse(TitleSchema, 'title', title, readerLanguage);
 	const [row] = await deps.control.db
 		.update(playSessions)
 		.set({ title: valid, updatedAt: now })

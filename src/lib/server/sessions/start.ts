@@ -10,6 +10,7 @@ import { getWorld, isWorldId, seedQueries, writeSeed, type SeededWorld, type See
 import type { PrologueSource } from '../stage';
 import { PlaySessionValidationError } from './errors';
 import type { App } from '../app';
+import type { Language } from '../../types/settings';
 import { createPlaySession, deletePlaySession, type PlaySession } from './index-store';
 
 /** Title, language and world may come straight from a form: they are validated here. */
@@ -22,6 +23,8 @@ export interface StartSessionInput {
 	/** A preset version already resolved and checked by the presets module (instead of `worldId`). */
 	preset?: { world: WorldPreset } & SeedOptions;
 	llm?: Partial<Pick<SessionSettings, 'provider' | 'model'>>;
+	/** The language of the field errors (the page's reader): English by default. */
+	readerLanguage?: Language;
 }
 
 export interface StartedSession {
@@ -37,7 +40,12 @@ export async function startSession(
 	if (raw !== undefined && raw !== '' && !(typeof raw === 'string' && isWorldId(raw)))
 		throw new PlaySessionValidationError({ world: 'Choose one of the listed worlds.' });
 	const worldId = typeof raw === 'string' && raw !== '' ? raw : undefined;
-	const session = await createPlaySession(app, { ownerId: input.ownerId, title: input.title, language: input.language });
+	const session = await createPlaySession(app, {
+		ownerId: input.ownerId,
+		title: input.title,
+		language: input.language,
+		readerLanguage: input.readerLanguage
+	});
 	const language = session.language;
 	try {
 		const world = await app.sessions.use(session.id, async (s) => {

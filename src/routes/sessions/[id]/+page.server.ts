@@ -7,7 +7,7 @@ import { getPlaySession, PlaySessionNotFoundError } from '$lib/server/sessions';
 import { ApiError, cancelTurn, DocumentEditBody, editDocument, IdString, postTurn, recordsView, withSession } from '$lib/server/api';
 import { QuotaExceededError, TurnError } from '$lib/server/turn';
 import { loadPlayView } from '$lib/server/play';
-import { controlCharacterMessage, hasControlCharacter } from '$lib/server/validation';
+import { hasControlCharacter } from '$lib/server/validation';
 import type { TurnFormError } from '$lib/play';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -73,8 +73,7 @@ async function sendTurn(app: Kantera, locals: App.Locals, url: URL, sessionId: s
 	const text = formText(data, 'text');
 	const trimmed = text.trim();
 	if (trimmed === '') return fail(400, { turn: { text, error: { code: 'empty' } satisfies TurnFormError } });
-	if (hasControlCharacter(text))
-		return fail(400, { turn: { text, error: { code: 'invalid', message: controlCharacterMessage('The text') } satisfies TurnFormError } });
+	if (hasControlCharacter(text)) return fail(400, { turn: { text, error: { code: 'controlCharacter' } satisfies TurnFormError } });
 	const max = app.config.engine.maxInputChars;
 	if (trimmed.length > max)
 		return fail(400, { turn: { text, error: { code: 'tooLong', length: trimmed.length, max } satisfies TurnFormError } });
