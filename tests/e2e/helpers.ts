@@ -21,9 +21,10 @@ async function openForm(page: Page, path: string): Promise<void> {
 
 export async function signUp(page: Page, name: string, password = PASSWORD): Promise<void> {
 	await openForm(page, '/signup');
-	await page.getByLabel('Username').fill(name);
-	await page.getByLabel('Password').fill(password);
-	await page.getByRole('button', { name: 'Create account' }).click();
+	// The form reads in the browser's language (the headings checked below are English only).
+	await page.getByLabel(/^(Username|ユーザー名)$/).fill(name);
+	await page.getByLabel(/^(Password|パスワード)$/).fill(password);
+	await page.getByRole('button', { name: /^(Create account|アカウントを作る)$/ }).click();
 	await expect(page.getByRole('heading', { name: 'Your play sessions' })).toBeVisible();
 	await expect(page.getByText(`Signed in as ${name}`)).toBeVisible();
 }
