@@ -7,7 +7,6 @@
  * carry, are computed from the commit base (the id the play log hands out next); the batch's guard and
  * the primary key make sure they are the ids the table would have handed out.
  */
-import { and, eq, sql } from 'drizzle-orm';
 import type { InStatement, InValue } from '@libsql/client';
 import { sessionSchema, type SessionDrizzle } from '../db';
 import { log } from '../records';
@@ -15,24 +14,11 @@ import * as stage from '../stage';
 import type { StageCue } from '../../adv';
 import type { SessionEvent } from '../../types/events';
 import { appendEventsQuery, pruneStreamingEventsQuery, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS } from '../events';
-import { finishedBeforeQuery } from './turns';
+import { finishedBeforeQuery, markCommittedQuery, type Committed } from './turns';
 import type { BatchTail, CommitBase } from './staging';
 import { ledgerValues, type LedgerRow } from './metering';
 
-const { turns, ledger } = sessionSchema;
-
-/** The turn row's columns as the commit leaves them, but its `seq`. */
-export interface CommittedTurn {
-	status: 'committed';
-	reply: string;
-	stopped: string | null;
-	tokens: number | null;
-	provider: string | undefined;
-	model: string | undefined;
-	finishedAt: number;
-	leaseOwner: null;
-	leaseExpiresAt: null;
-}
+const { ledger } = sessionSchema;
 
 export interface PlayerCommit {
 	turnId: string;
@@ -44,7 +30,7 @@ export interface PlayerCommit {
 	cues: readonly StageCue[];
 	choices: readonly string[];
 	ledger: readonly LedgerRow[];
-	turn: CommittedTurn;
+	turn: Committed & { finishedAt: number };
 	/** The turn's final event, once the play-log message ids are known. */
 	committed: (messageIds: number[]) => SessionEvent;
 }
@@ -97,12 +83,7 @@ export function playerCommitTail(db: SessionDrizzle, base: CommitBase, c: Player
 	queries.push(stage.imageOrders.claimForTurnQuery(db, c.turnId));
 	if (c.ledger.length > 0) queries.push(db.insert(ledger).values(ledgerValues(c.turnId, 'committed', c.ledger)));
 	// The guard has checked the lease already; the condition stays, as in the interactive commit.
-	queries.push(
-		db
-			.update(turns)
-			.set({ ...c.turn, seq: sql`(SELECT coalesce(max(${turns.seq}), 0) + 1 FROM ${turns})` })
-			.where(and(eq(turns.id, c.turnId), eq(turns.status, 'running'), eq(turns.leaseOwner, c.owner)))
-	);
+	queries.push(markCommittedQuery(db, c.turnId, c.owner, c.turn));
 	queries.push(appendEventsQuery(db, c.committed(messageIds)));
 	return {
 		statements: queries.map(statement),

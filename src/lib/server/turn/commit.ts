@@ -13,13 +13,13 @@ import type { SessionEvent, TurnFailure } from '../../types/events';
 import { appendEvent, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS } from '../events';
 import { textDelta } from './deltas';
 import type { Staging } from './staging';
-import { finishedBeforeQuery, finishUncommitted, markCommitted, type TurnRow } from './turns';
+import { finishedBeforeQuery, finishUncommitted, markCommitted, type Committed, type TurnRow } from './turns';
 import { nextSeq } from './history';
 import { applyPendingModel } from './handoff';
 import { LeaseLostError, TurnCancelledError } from './errors';
 import { classifyFailure, logFailure, newErrorId, TurnDeadlineError } from './failure';
 import { spendOf, writeLedger, type LedgerRow } from './metering';
-import { playerCommitTail, type CommittedTurn } from './commit-batch';
+import { playerCommitTail } from './commit-batch';
 import type { EngineDeps, TurnOutcome } from './types';
 
 /** What a finished tool loop commits. */
@@ -48,16 +48,13 @@ export interface TurnCommit {
 export async function commitTurn(c: TurnCommit): Promise<number> {
 	const { deps, turn, owner, settings, reply, stopped } = c;
 	const finishedAt = c.now();
-	const committed: CommittedTurn = {
-		status: 'committed',
+	const committed: Committed & { finishedAt: number } = {
 		reply,
 		stopped: stopped ?? null,
 		tokens: turn.kind === 'player' ? deps.countTokens(turn.input) + deps.countTokens(reply) : null,
 		provider: settings.provider,
 		model: settings.model,
-		finishedAt,
-		leaseOwner: null,
-		leaseExpiresAt: null
+		finishedAt
 	};
 	if (turn.kind === 'player') {
 		const batched = await c.staging.commitBatch(
@@ -88,8 +85,7 @@ export async function commitTurn(c: TurnCommit): Promise<number> {
 			// Orders placed by this turn's tools become this turn's: the image runner starts them after commit.
 			imageOrders = await stage.imageOrders.claimForTurn(tx, turn.id);
 			await writeLedger(tx, turn.id, 'committed', c.ledgerRows);
-			const { reply: r, stopped: st, tokens, provider, model } = committed;
-			const held = await markCommitted(tx, turn.id, owner, { reply: r, stopped: st, seq, tokens, provider, model, finishedAt });
+			const held = await markCommitted(tx, turn.id, owner, committed, seq);
 			if (!held) throw new LeaseLostError(turn.id);
 			await appendEvent(tx, event);
 			// Every record the commit wrote is noted in the undo log with it, checkpoints and hand-offs too:

@@ -318,16 +318,26 @@ export async function renewLease(
 }
 
 /** What a turn's commit records on its row. */
-export type Committed = Pick<typeof turns.$inferInsert, 'reply' | 'stopped' | 'seq' | 'tokens' | 'provider' | 'model' | 'finishedAt'>;
+/** What a commit writes on its turn row, but the `seq` (given by the commit that knows it, or taken next in SQL). */
+export type Committed = Pick<typeof turns.$inferInsert, 'reply' | 'stopped' | 'tokens' | 'provider' | 'model' | 'finishedAt'>;
 
 /** Marks a turn committed; false when the lease is no longer `owner`'s (the commit must roll back). */
-export async function markCommitted(tx: SessionTx, turnId: string, owner: string, c: Committed): Promise<boolean> {
+export async function markCommitted(tx: SessionTx, turnId: string, owner: string, c: Committed, seq: number): Promise<boolean> {
 	const rows = await tx
 		.update(turns)
-		.set({ status: 'committed', ...c, leaseOwner: null, leaseExpiresAt: null })
+		.set({ status: 'committed', ...c, seq, leaseOwner: null, leaseExpiresAt: null })
 		.where(heldBy(turnId, owner))
 		.returning({ id: turns.id });
 	return rows.length > 0;
+}
+
+/** `markCommitted`, unrun, for a write batch: the turn takes the next `seq` in SQL, as the batch runs. */
+export function markCommittedQuery(db: Pick<SessionDrizzle, 'update'>, turnId: string, owner: string, c: Committed) {
+	const seq = sql`(SELECT coalesce(max(${turns.seq}), 0) + 1 FROM ${turns})`;
+	return db
+		.update(turns)
+		.set({ status: 'committed', ...c, seq, leaseOwner: null, leaseExpiresAt: null })
+		.where(heldBy(turnId, owner));
 }
 
 /** Ends a turn that did not commit. Only the lease holder may do so. */
