@@ -1,13 +1,16 @@
 /**
- * npm run bench:turn [-- --turns N] [--history H] [--reps R]
+ * npm run bench:turn [-- --turns N] [--history H] [--reps R] [--no-usage]
  *
  * Harness overhead per turn: everything but waiting for the LLM. An instant in-process scripted GM
  * (scripts/bench-lib) plays H turns (default 1,000) through the real engine and runner to build a
  * realistic session database (turns, play log, journal, notes, state, sections, vectors, events,
  * checkpoints), then N more turns (default 200) are measured end to end: acceptTurn → runner.kick →
  * committed (the commit's bus notification), minus the time spent inside the provider. Run once with
- * the production o200k tokenizer and once with the cheap estimator. A component profile on the same
- * database follows. Not a test: figures go to docs/performance.md.
+ * the production o200k tokenizer and once with the cheap estimator as the engine's counter. The GM
+ * reports its usage as vendors do, so an exchange's tokens come from it (the player's line estimated)
+ * and the counter only sees the text of rounds that also called a tool; `--no-usage` has it report
+ * none, and the counter measures every exchange, as for a server without usage. A component profile on the same database follows.
+ * Not a test: figures go to docs/performance.md.
  */
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -42,7 +45,9 @@ const { values: args } = parseArgs({
 		history: { type: 'string', default: '1000' },
 		reps: { type: 'string', default: '200' },
 		/** `normal`: measure with PRAGMA synchronous=NORMAL instead of the production default (FULL). */
-		synchronous: { type: 'string', default: 'full' }
+		synchronous: { type: 'string', default: 'full' },
+		/** The GM reports no usage: the engine counts every exchange with its counter. */
+		'no-usage': { type: 'boolean', default: false }
 	}
 });
 const TURNS = Number(args.turns);
@@ -110,6 +115,7 @@ async function main() {
 	const provider = new ScriptedProvider(script, {
 		countInput: (req) => Math.ceil((req.system.length + req.messages.reduce((n, m) => n + m.content.length, 0)) / PROVIDER_CHARS_PER_TOKEN),
 		countOutput: (text) => Math.ceil(text.length / PROVIDER_CHARS_PER_TOKEN),
+		reportUsage: !args['no-usage'],
 		observe: (_req, call) => probe.mark(call.kind.startsWith('checkpoint') ? 'llm-checkpoint' : 'llm')
 	});
 	const runner = new TurnRunner({
@@ -133,7 +139,8 @@ async function main() {
 estimator; KANTERA_CHECKPOINT_TOKENS=${cfg.engine.memory.checkpointTokens}, \
 KANTERA_WINDOW_EXCHANGES=${cfg.engine.memory.windowExchanges}, \
 embeddings ${cfg.embeddings.provider} (${cfg.embeddings.dimensions ?? '?'} dims); \
-PRAGMA synchronous=${SYNC_NORMAL ? 'NORMAL' : 'FULL (production default)'}; Node ${process.version}`
+PRAGMA synchronous=${SYNC_NORMAL ? 'NORMAL' : 'FULL (production default)'}; \
+the GM ${args['no-usage'] ? 'reports no usage' : 'reports its usage'}; Node ${process.version}`
 		);
 
 		let index = 0;
@@ -262,6 +269,7 @@ PRAGMA synchronous=${SYNC_NORMAL ? 'NORMAL' : 'FULL (production default)'}; Node
 				buildSeconds: round(buildSeconds, 1),
 				database: counts,
 				synchronous: SYNC_NORMAL ? 'NORMAL' : 'FULL (default)',
+				usage: !args['no-usage'],
 				o200k: {
 					overhead: r(a.overhead),
 					cpu: r(a.cpu),

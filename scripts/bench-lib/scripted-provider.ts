@@ -31,6 +31,8 @@ export interface ScriptedProviderOptions {
 	/** Input tokens to report for a request (what the vendor would bill). */
 	countInput(req: LlmRequest): number;
 	countOutput(text: string): number;
+	/** Whether the calls report their usage, as vendors do (default true); without it the engine counts the tokens itself. */
+	reportUsage?: boolean;
 	/** Called with every request, untimed (the campaign bench records the series here). */
 	observe?(req: LlmRequest, call: CallRecord): void;
 }
@@ -115,7 +117,8 @@ export class ScriptedProvider implements LlmProvider {
 			started = performance.now();
 		}
 		this.spent(call, started);
-		yield { type: 'usage', inputTokens: call.inputTokens, outputTokens: call.outputTokens, cachedInputTokens: 0 };
+		if (this.opts.reportUsage !== false)
+			yield { type: 'usage', inputTokens: call.inputTokens, outputTokens: call.outputTokens, cachedInputTokens: 0 };
 		yield { type: 'finish', reason: tools.length > 0 ? 'tool_calls' : 'stop' };
 	}
 

@@ -340,7 +340,8 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 				cachedInputTokens: usage?.cachedInputTokens ?? fromCache(cached.cachedInputTokens),
 				cacheWriteTokens:
 					usage?.cacheWriteTokens ?? Math.min(fromCache(cached.cacheWriteTokens), inputTokens - fromCache(cached.cachedInputTokens)),
-				thoughtTokens: request.api === 'google' ? (usage?.thoughtTokens ?? 0) : 0
+				thoughtTokens: request.api === 'google' ? (usage?.thoughtTokens ?? 0) : 0,
+				reasoningTokens: request.api === 'openai' ? (usage?.thoughtTokens ?? 0) : 0
 			},
 			finish: scripted.finish ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop')
 		};

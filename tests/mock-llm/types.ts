@@ -21,7 +21,11 @@ export interface ScriptedUsage {
 	cachedInputTokens?: number;
 	/** Anthropic only: tokens written to the prompt cache. */
 	cacheWriteTokens?: number;
-	/** Google only: thinking tokens, billed as output; Gemini's compatible endpoint counts them in total_tokens. */
+	/**
+	 * Reasoning (thinking) tokens, billed as output and never part of the text. OpenAI counts them in
+	 * completion_tokens on top of `outputTokens` and names them in completion_tokens_details; Gemini's
+	 * compatible endpoint only in total_tokens. Not sent on the Anthropic wire.
+	 */
 	thoughtTokens?: number;
 }
 

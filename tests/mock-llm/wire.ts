@@ -17,7 +17,18 @@ export interface WireReply {
 	text: string[];
 	toolCalls: WireToolCall[];
 	interleaveToolCalls: boolean;
-	usage: { inputTokens: number; outputTokens: number; cachedInputTokens: number; cacheWriteTokens: number; thoughtTokens: number };
+	/**
+	 * `thoughtTokens` is Gemini's thinking (in total_tokens only); `reasoningTokens` OpenAI's reasoning (in
+	 * completion_tokens, and told apart in completion_tokens_details).
+	 */
+	usage: {
+		inputTokens: number;
+		outputTokens: number;
+		cachedInputTokens: number;
+		cacheWriteTokens: number;
+		thoughtTokens: number;
+		reasoningTokens: number;
+	};
 	finish: ScriptedFinish;
 }
 
@@ -46,9 +57,10 @@ function openAiChunk(reply: WireReply, id: string, delta: Record<string, unknown
 function openAiUsage(reply: WireReply): Record<string, unknown> {
 	return {
 		prompt_tokens: reply.usage.inputTokens,
-		completion_tokens: reply.usage.outputTokens,
-		total_tokens: reply.usage.inputTokens + reply.usage.outputTokens + reply.usage.thoughtTokens,
-		prompt_tokens_details: { cached_tokens: reply.usage.cachedInputTokens }
+		completion_tokens: reply.usage.outputTokens + reply.usage.reasoningTokens,
+		total_tokens: reply.usage.inputTokens + reply.usage.outputTokens + reply.usage.reasoningTokens + reply.usage.thoughtTokens,
+		prompt_tokens_details: { cached_tokens: reply.usage.cachedInputTokens },
+		...(reply.usage.reasoningTokens > 0 ? { completion_tokens_details: { reasoning_tokens: reply.usage.reasoningTokens } } : {})
 	};
 }
 

@@ -13,6 +13,7 @@ import {
 	checkpointInstruction,
 	checkpointMessages,
 	estimateTokens,
+	exchangeTokensOf,
 	type Exchange,
 	type TokenCounter
 } from '../../../src/lib/server/context-window';
@@ -136,6 +137,42 @@ describe('checkpoint request', () => {
 		expect(msgs).toHaveLength(13);
 		expect(msgs[0]?.content).toBe('p0');
 		expect(msgs.at(-1)).toEqual({ role: 'user', content: 'CHECKPOINT' });
+	});
+});
+
+describe('tokens of a committed exchange', () => {
+	const input = 'I open the door'; // estimated at 4 tokens, 15 characters
+	const text = 'The door creaks open.'; // 21 characters
+
+	it('takes the reply from the output tokens the provider reported, and estimates the line', () => {
+		expect(exchangeTokensOf(input, [{ text, toolCalls: 0, usage: { outputTokens: 5 } }], chars)).toBe(estimateTokens(input) + 5);
+	});
+
+	it('leaves out the reasoning tokens: they never come back into a context', () => {
+		expect(exchangeTokensOf(input, [{ text, toolCalls: 0, usage: { outputTokens: 305, reasoningTokens: 300 } }], chars)).toBe(
+			estimateTokens(input) + 5
+		);
+	});
+
+	it('counts with the counter where nothing usable was reported: no usage, zeros, or a round that also called tools', () => {
+		expect(exchangeTokensOf(input, [{ text, toolCalls: 0 }], chars)).toBe(15 + 21);
+		expect(exchangeTokensOf(input, [{ text, toolCalls: 0, usage: { outputTokens: 0 } }], chars)).toBe(15 + 21);
+		expect(exchangeTokensOf(input, [{ text, toolCalls: 1, usage: { outputTokens: 90 } }], chars)).toBe(15 + 21);
+		// A tool round's text is counted, the final round's taken from its usage.
+		expect(
+			exchangeTokensOf(
+				input,
+				[
+					{ text: 'One moment.', toolCalls: 1, usage: { outputTokens: 90 } },
+					{ text, toolCalls: 0, usage: { outputTokens: 5 } }
+				],
+				chars
+			)
+		).toBe(estimateTokens(input) + 11 + 5);
+	});
+
+	it('skips rounds without text', () => {
+		expect(exchangeTokensOf(input, [{ text: '  ', toolCalls: 1, usage: { outputTokens: 40 } }], chars)).toBe(15);
 	});
 });
 

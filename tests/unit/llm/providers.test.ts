@@ -175,7 +175,20 @@ describe.each(PROVIDERS)('%s provider against the mock', (name) => {
 			type: 'usage',
 			inputTokens: 1200,
 			outputTokens: 380,
-			cachedInputTokens: 1000
+			cachedInputTokens: 1000,
+			reasoningTokens: 300
+		});
+	});
+
+	it.runIf(name === 'openai')('tells the reasoning tokens in completion_tokens apart', async () => {
+		mock.script([{ text: 'ok', usage: { inputTokens: 1200, outputTokens: 80, cachedInputTokens: 0, thoughtTokens: 300 } }]);
+		const events = await drain(providerFor(name, mock).stream(request()));
+		expect(events.find((e) => e.type === 'usage')).toEqual({
+			type: 'usage',
+			inputTokens: 1200,
+			outputTokens: 380,
+			cachedInputTokens: 0,
+			reasoningTokens: 300
 		});
 	});
 

@@ -186,7 +186,10 @@ describe('undo restores every record exactly', () => {
 		await h.play('gate');
 		await settled(h);
 		const before = await dump(h);
-		h.mock.script([{ text: 'GM: a long reply that passes the threshold.' }, { text: '## Current scene\nThe gate at dusk.' }]);
+		h.mock.script([
+			{ text: 'GM: a long reply that passes the threshold.', usage: { inputTokens: 200, outputTokens: 40 } },
+			{ text: '## Current scene\nThe gate at dusk.' }
+		]);
 		const turn = await h.play('I look around carefully');
 		const turns = await h.turns();
 		expect(turns.filter((t) => t.kind === 'checkpoint' && t.status === 'committed')).toHaveLength(1);

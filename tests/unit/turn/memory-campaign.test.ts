@@ -8,6 +8,7 @@ import { lastTurn, systemTextOf, type RecordedRequest, type ScriptedReply } from
 import { sessionSchema } from '../../../src/lib/server/db';
 import { journal, summaries } from '../../../src/lib/server/records';
 import { readEventsAfter } from '../../../src/lib/server/events';
+import { estimateTokens } from '../../../src/lib/server/context-window';
 
 let h: TurnHarness | undefined;
 afterEach(async () => {
@@ -15,8 +16,18 @@ afterEach(async () => {
 	h = undefined;
 });
 
-/** Deterministic token counter for tests: one token per character. */
+/**
+ * The counter the app falls back to where the provider reports no usage: one token per character. The
+ * scripted replies below report their own output tokens, deliberately not their length, so a count that
+ * came from this counter instead would show.
+ */
 const chars = (t: string) => t.length;
+
+/** What the scripted GM reports as the output tokens of a reply: one per character, like `chars`, so the sizes below read easily. */
+const reported = (text: string) => ({ inputTokens: 1_000, outputTokens: text.length });
+
+/** Stored tokens of an exchange whose reply reported `output` tokens: the player's line is estimated. */
+const exchange = (input: string, output: number) => estimateTokens(input) + output;
 
 /** Every user-role text of a request, in order (player lines and the operator's checkpoint message). */
 function userTexts(r: RecordedRequest): string[] {
@@ -54,9 +65,11 @@ function gm(r: RecordedRequest): ScriptedReply {
 		// The previous summary heads the records in the system text (it is not repeated in the instruction).
 		const previous = /## Latest hand-off summary\n([\s\S]*?)\n\n## Documents/.exec(systemTextOf(r) ?? '')?.[1] ?? '';
 		const lines = userTexts(r).filter((t) => !t.startsWith('[OPERATOR'));
-		return { text: `## Current scene\n${lines.map((l) => `- ${l}`).join('\n')}\n## Earlier\n${previous}` };
+		const summary = `## Current scene\n${lines.map((l) => `- ${l}`).join('\n')}\n## Earlier\n${previous}`;
+		return { text: summary, usage: reported(summary) };
 	}
-	return { text: `GM: ${text.slice(0, 20)}` };
+	const reply = `GM: ${text.slice(0, 20)}`;
+	return { text: reply, usage: reported(reply) };
 }
 
 const checkpoints = async (h: TurnHarness) => (await h.turns()).filter((t) => t.kind === 'checkpoint' && t.status === 'committed');
@@ -98,17 +111,27 @@ describe.each<Vendor>(['openai', 'anthropic'])('pinned mission over a long campa
 });
 
 describe('checkpoint threshold', () => {
-	it('history exactly at the threshold: no checkpoint', async () => {
+	// 'abcdef' is estimated at 2 tokens: with 18 reported for the reply the exchange is exactly 20.
+	const reply = 'GM: a long reply about the cellar, far longer than the tokens it reports.';
+
+	it('history exactly at the threshold: no checkpoint, whatever the reply counts in characters', async () => {
 		h = await turnHarness('openai', { KANTERA_CHECKPOINT_TOKENS: '20' }, { countTokens: chars });
-		h.mock.script([{ text: 'GM: abcdefghij' }]); // 6-char input + 14-char reply = 20
-		await h.play('abcdef');
+		h.mock.script([{ text: reply, usage: { inputTokens: 500, outputTokens: 18 } }]);
+		expect(exchange('abcdef', 18)).toBe(20);
+		expect(chars('abcdef') + chars(reply)).toBeGreaterThan(20);
+		const turn = await h.play('abcdef');
+		expect((await h.turns()).find((t) => t.id === turn.id)?.tokens).toBe(20);
 		expect(await checkpoints(h)).toHaveLength(0);
 		expect(h.mock.requests).toHaveLength(1);
 	});
 
 	it('one token over: exactly one checkpoint, and the next context starts from its summary and the last exchange', async () => {
 		h = await turnHarness('openai', { KANTERA_CHECKPOINT_TOKENS: '20' }, { countTokens: chars });
-		h.mock.script([{ text: 'GM: abcdefghijk' }, { text: '## Current scene\nThe cellar, candle lit.' }, { text: 'GM: onward' }]);
+		h.mock.script([
+			{ text: reply, usage: { inputTokens: 500, outputTokens: 19 } },
+			{ text: '## Current scene\nThe cellar, candle lit.' },
+			{ text: 'GM: onward', usage: { inputTokens: 500, outputTokens: 1 } }
+		]);
 		await h.play('abcdef');
 		expect(await checkpoints(h)).toHaveLength(1);
 		const summary = await h.use((s) => summaries.latest(s.db));
@@ -125,8 +148,31 @@ describe('checkpoint threshold', () => {
 		expect(await checkpoints(h)).toHaveLength(1);
 	});
 
+	it('without usable usage the counter measures the exchange: zeros reported count as none', async () => {
+		h = await turnHarness('openai', { KANTERA_CHECKPOINT_TOKENS: '20' }, { countTokens: chars });
+		h.mock.script([{ text: 'GM: abcdefghijk', usage: { inputTokens: 0, outputTokens: 0 } }, { text: '## Current scene\nThe cellar.' }]);
+		const turn = await h.play('abcdef'); // 6 + 15 characters = 21
+		expect((await h.turns()).find((t) => t.id === turn.id)?.tokens).toBe(21);
+		expect(await checkpoints(h)).toHaveLength(1);
+	});
+
+	it('a round that called tools is counted, not taken from its output tokens (they hold the arguments)', async () => {
+		h = await turnHarness('openai', { KANTERA_CHECKPOINT_TOKENS: '1000' }, { countTokens: chars });
+		h.mock.script([
+			{
+				text: 'One moment.',
+				toolCalls: [{ name: 'journal_append', arguments: { entry: 'x' } }],
+				usage: { inputTokens: 500, outputTokens: 400 }
+			},
+			{ text: 'GM: done.', usage: { inputTokens: 600, outputTokens: 3 } }
+		]);
+		const turn = await h.play('abcdef');
+		expect((await h.turns()).find((t) => t.id === turn.id)?.tokens).toBe(exchange('abcdef', chars('One moment.') + 3));
+	});
+
 	it('the exchange just before a checkpoint is in the next request; older ones are not', async () => {
-		h = await turnHarness('openai', { KANTERA_WINDOW_EXCHANGES: '8', KANTERA_CHECKPOINT_TOKENS: '120' }, { countTokens: chars });
+		// About 30 tokens an exchange (the line estimated, the reply's reported tokens): the third one passes 80.
+		h = await turnHarness('openai', { KANTERA_WINDOW_EXCHANGES: '8', KANTERA_CHECKPOINT_TOKENS: '80' }, { countTokens: chars });
 		h.mock.setHandler(gm);
 		const lines = [
 			'I light the lantern',

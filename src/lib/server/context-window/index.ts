@@ -25,4 +25,5 @@ export {
 } from './context';
 export { checkpointInstruction, checkpointMessages, SUMMARY_HEADINGS } from './checkpoint';
 export { estimateTokens } from './tokens';
+export { exchangeTokensOf, type ReplyRound } from './usage-tokens';
 export { countTokensO200k, loadTokenizer, tokenizerLoaded } from './tokenizer';

@@ -28,7 +28,8 @@ export async function collectStream(stream: AsyncIterable<LlmEvent>, onEvent?: (
 					inputTokens: event.inputTokens,
 					outputTokens: event.outputTokens,
 					cachedInputTokens: event.cachedInputTokens,
-					...(event.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: event.cacheWriteTokens })
+					...(event.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: event.cacheWriteTokens }),
+					...(event.reasoningTokens === undefined ? {} : { reasoningTokens: event.reasoningTokens })
 				};
 				break;
 			case 'finish':

@@ -46,10 +46,12 @@ function mapOpenAiFinish(reason: string): FinishReason {
 }
 
 export function mapOpenAiUsage(usage: WireUsage): LlmUsage {
+	const reasoning = usage.completion_tokens_details?.reasoning_tokens ?? 0;
 	return {
 		inputTokens: usage.prompt_tokens ?? 0,
 		outputTokens: usage.completion_tokens ?? 0,
-		cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? 0
+		cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+		...(reasoning > 0 ? { reasoningTokens: reasoning } : {})
 	};
 }
 
@@ -62,7 +64,9 @@ export function mapOpenAiUsage(usage: WireUsage): LlmUsage {
 export function mapGeminiUsage(usage: WireUsage): LlmUsage {
 	const base = mapOpenAiUsage(usage);
 	const fromTotal = (usage.total_tokens ?? 0) - base.inputTokens;
-	return { ...base, outputTokens: Math.max(base.outputTokens, fromTotal) };
+	// Thinking left out of completion_tokens is what total_tokens holds beyond it.
+	const reasoning = Math.max(base.reasoningTokens ?? 0, fromTotal - base.outputTokens);
+	return { ...base, outputTokens: Math.max(base.outputTokens, fromTotal), ...(reasoning > 0 ? { reasoningTokens: reasoning } : {}) };
 }
 
 export class OpenAiStreamDecoder implements StreamDecoder<ChatCompletionChunk> {

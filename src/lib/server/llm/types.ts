@@ -60,6 +60,11 @@ export interface LlmUsage {
 	outputTokens: number;
 	cachedInputTokens: number;
 	cacheWriteTokens?: number;
+	/**
+	 * Of `outputTokens`, those the model spent reasoning (billed, never part of the text), when the server says
+	 * so. The rest is the text and tool calls the call returned.
+	 */
+	reasoningTokens?: number;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { SessionDb, SessionTx } from '../db';
 import { log, summaries } from '../records';
 import * as stage from '../stage';
 import type { ProviderName } from '../llm';
+import { exchangeTokensOf, type ReplyRound } from '../context-window';
 import type { ToolContext } from '../tools';
 import type { SessionEvent, TurnFailure } from '../../types/events';
 import { appendEvent, pruneStreamingEvents, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS } from '../events';
@@ -31,6 +32,8 @@ export interface TurnCommit {
 	owner: string;
 	settings: { provider: ProviderName; model: string };
 	reply: string;
+	/** The rounds that wrote the reply, with the usage their calls reported: what the exchange's tokens come from. */
+	rounds: readonly ReplyRound[];
 	stopped: string | undefined;
 	/** Streamed text not yet in the log: the commit writes it, right before the turn's own event. */
 	tail: string;
@@ -51,7 +54,8 @@ export async function commitTurn(c: TurnCommit): Promise<number> {
 	const committed: Committed & { finishedAt: number } = {
 		reply,
 		stopped: stopped ?? null,
-		tokens: turn.kind === 'player' ? deps.countTokens(turn.input) + deps.countTokens(reply) : null,
+		// What the checkpoint threshold adds up: the reply as the provider counted it where it said (see usage-tokens.ts).
+		tokens: turn.kind === 'player' ? exchangeTokensOf(turn.input, c.rounds, deps.countTokens) : null,
 		provider: settings.provider,
 		model: settings.model,
 		finishedAt

@@ -82,7 +82,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 			choices: []
 		};
 
-		const { reply, stopped } = await runToolLoop({
+		const { reply, rounds, stopped } = await runToolLoop({
 			deps,
 			turn,
 			provider,
@@ -104,7 +104,21 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 		if (aborted(stop)) throw halted();
 		if (turn.kind !== 'player' && !reply) throw new LlmError('protocol', 'The GM wrote no hand-off summary.', { retryable: true });
 
-		const imageOrders = await commitTurn({ deps, s, staging, turn, owner, settings: llm, reply, stopped, tail, ledgerRows, toolCtx, now });
+		const imageOrders = await commitTurn({
+			deps,
+			s,
+			staging,
+			turn,
+			owner,
+			settings: llm,
+			reply,
+			rounds,
+			stopped,
+			tail,
+			ledgerRows,
+			toolCtx,
+			now
+		});
 		deps.bus.notify(s.id);
 		return { status: 'committed', reply, imageOrders, ...(stopped ? { stopped } : {}), spent: spendOf(ledgerRows, ran) };
 	} catch (err) {

@@ -44,6 +44,20 @@ export function buildRequest(deps: EngineDeps, turn: TurnRow, start: TurnStart):
 	}
 	const system = systemText({ mission, head: headText });
 	const conversation: LlmMessage[] = messages.map((m) => ({ role: m.role, content: m.content }));
-	const tools = [...deps.tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
-	return { system, stableSystemChars: mission.length, conversation, tools };
+	return { system, stableSystemChars: mission.length, conversation, tools: toolSpecs(deps.tools) };
+}
+
+/**
+ * The tools as the model sees them, built once per tool map: the map is fixed for the app's life, and
+ * the same array every turn lets what is derived from it (its size in bytes) be kept too.
+ */
+const specsOf = new WeakMap<EngineDeps['tools'], LlmToolSpec[]>();
+
+function toolSpecs(tools: EngineDeps['tools']): LlmToolSpec[] {
+	let specs = specsOf.get(tools);
+	if (!specs) {
+		specs = [...tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+		specsOf.set(tools, specs);
+	}
+	return specs;
 }

@@ -4,8 +4,9 @@
  * round again until it answers without tools, the budget or the round cap stops it, or the turn halts.
  */
 import { priceFor, release, reserveWhenFree, worstCaseMicros, type BudgetExceededError, type ModelPrice } from '../budget';
-import { LlmError, type LlmProvider, type LlmRequest, type LlmToolCall, type LlmUsage, type ProviderName } from '../llm';
+import { LlmError, type LlmProvider, type LlmRequest, type LlmToolCall, type LlmToolSpec, type LlmUsage, type ProviderName } from '../llm';
 import { runToolCall, type ToolContext } from '../tools';
+import type { ReplyRound } from '../context-window';
 import type { SessionEvent } from '../../types/events';
 import type { DeltaWriter } from './deltas';
 import type { TurnRow } from './turns';
@@ -42,12 +43,22 @@ export interface ToolLoop {
 	now: () => number;
 }
 
-/** The reply (the rounds' texts joined) and, when the budget or the round cap ended it early, why. */
-export async function runToolLoop(l: ToolLoop): Promise<{ reply: string; stopped: string | undefined }> {
+/** What a tool loop ends with. */
+export interface LoopResult {
+	/** The rounds' texts, trimmed, joined by a blank line. */
+	reply: string;
+	/** Every round that wrote text, with what its call reported: the exchange's tokens come from them. */
+	rounds: ReplyRound[];
+	/** When the budget or the round cap ended it early, why. */
+	stopped: string | undefined;
+}
+
+export async function runToolLoop(l: ToolLoop): Promise<LoopResult> {
 	const { stop, halted } = l;
 	const { guard } = l.metering;
 	const price = priceFor(l.deps.config.engine.prices, l.settings.model);
 	const replyParts: string[] = [];
+	const rounds: ReplyRound[] = [];
 	let stopped: string | undefined;
 
 	for (;;) {
@@ -62,16 +73,19 @@ export async function runToolLoop(l: ToolLoop): Promise<{ reply: string; stopped
 			stopped = stopReason(round.exceeded);
 			break;
 		}
-		const { text, calls } = round;
-		if (text.trim()) replyParts.push(text.trim());
+		const { text, calls, usage } = round;
+		if (text.trim()) {
+			replyParts.push(text.trim());
+			rounds.push({ text, toolCalls: calls.length, usage });
+		}
 		if (calls.length === 0) break;
 		l.prompt.conversation.push({ role: 'assistant', content: text, toolCalls: calls });
 		await runTools(l, calls);
 	}
-	return { reply: replyParts.join('\n\n'), stopped };
+	return { reply: replyParts.join('\n\n'), rounds, stopped };
 }
 
-type Round = { ok: true; text: string; calls: LlmToolCall[] } | { ok: false; exceeded: BudgetExceededError };
+type Round = { ok: true; text: string; calls: LlmToolCall[]; usage: LlmUsage | undefined } | { ok: false; exceeded: BudgetExceededError };
 
 /**
  * One call of the model: reserve its worst case, stream it, meter it. `continuing` says an earlier
@@ -138,7 +152,7 @@ async function callModel(l: ToolLoop, price: ModelPrice | undefined, continuing:
 				at
 			});
 	}
-	return { ok: true, text, calls };
+	return { ok: true, text, calls, usage };
 }
 
 /** Runs the round's tool calls in order, each result added to the conversation. */
@@ -170,7 +184,19 @@ function stopReason(err: BudgetExceededError): string {
 
 /** The size of what a call sends, in bytes: the bound its worst-case input is priced at. */
 function requestBytes(req: Pick<LlmRequest, 'system' | 'messages' | 'tools'>): number {
-	return Buffer.byteLength(req.system) + Buffer.byteLength(JSON.stringify(req.messages)) + Buffer.byteLength(JSON.stringify(req.tools));
+	return Buffer.byteLength(req.system) + Buffer.byteLength(JSON.stringify(req.messages)) + toolBytes(req.tools);
+}
+
+/** The tool schemas' JSON size, kept per array: a turn's prompt shares one array for the app's life (request.ts). */
+const toolBytesOf = new WeakMap<readonly LlmToolSpec[], number>();
+
+function toolBytes(tools: readonly LlmToolSpec[]): number {
+	let bytes = toolBytesOf.get(tools);
+	if (bytes === undefined) {
+		bytes = Buffer.byteLength(JSON.stringify(tools));
+		toolBytesOf.set(tools, bytes);
+	}
+	return bytes;
 }
 
 /**
