@@ -1,14 +1,7 @@
 import { fail, redirect } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
-import {
-	signIn,
-	authErrorText,
-	createCookieSession,
-	InvalidCredentialsError,
-	LocalAccountsDisabledError,
-	SignInThrottledError
-} from '$lib/server/auth';
-import { clientAddress, formText, safeRedirectTarget, setSessionCookie } from '$lib/server/hooks';
+import { signIn, authErrorText, InvalidCredentialsError, LocalAccountsDisabledError, SignInThrottledError } from '$lib/server/auth';
+import { credentialsAction, safeRedirectTarget } from '$lib/server/hooks';
 import type { SignInFlowProblem } from '$lib/server/auth';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -28,26 +21,16 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 };
 
 export const actions = {
-	default: async (event) => {
-		const { request, cookies, url, locals } = event;
-		const language = locals.language ?? 'en';
-		const data = await request.formData();
-		const name = formText(data, 'name');
-		const app = await getApp();
-		let userId: string;
-		try {
-			userId = (await signIn(app, { name, password: formText(data, 'password') }, { address: clientAddress(event) })).id;
-		} catch (err) {
-			if (err instanceof InvalidCredentialsError) return fail(400, { name, message: authErrorText(err, language) });
-			if (err instanceof LocalAccountsDisabledError) return fail(403, { name, message: authErrorText(err, language) });
-			if (err instanceof SignInThrottledError) {
-				event.setHeaders({ 'retry-after': String(err.retryAfterSeconds) });
-				return fail(429, { name, message: authErrorText(err, language) });
-			}
-			throw err;
-		}
-		const session = await createCookieSession(app, userId);
-		setSessionCookie(cookies, url, session.token, session.expiresAt);
-		redirect(303, safeRedirectTarget(url.searchParams.get('redirectTo'), url));
-	}
+	default: (event) =>
+		credentialsAction(
+			event,
+			signIn,
+			(err, name, language) => {
+				if (err instanceof InvalidCredentialsError) return fail(400, { name, message: authErrorText(err, language) });
+				if (err instanceof LocalAccountsDisabledError) return fail(403, { name, message: authErrorText(err, language) });
+				if (err instanceof SignInThrottledError) return fail(429, { name, message: authErrorText(err, language) });
+				return undefined;
+			},
+			safeRedirectTarget(event.url.searchParams.get('redirectTo'), event.url)
+		)
 } satisfies Actions;

@@ -25,31 +25,31 @@ function undoneDto(o: UndoOutcome): UndoneDto {
 	return { turnId: o.turnId, input: o.input, undone: o.undone };
 }
 
-export async function postUndo(
-	app: Kantera,
-	user: AuthUser,
-	sessionId: string | undefined,
-	turnId: string | undefined,
-	body: v.InferOutput<typeof UndoBody>
-): Promise<{ body: UndoneDto; created: boolean }> {
-	const result = await withSession(app, user, sessionId, (s) => undoTurn(app, s, turnId ?? '', body.idempotencyKey));
-	return { body: undoneDto(result.outcome), created: result.created };
+/** The turn route's `[id]` and `[turnId]`. */
+interface TurnParams {
+	id?: string;
+	turnId?: string;
 }
 
-export async function postReroll(
-	app: Kantera,
-	user: AuthUser,
-	sessionId: string | undefined,
-	turnId: string | undefined,
-	body: v.InferOutput<typeof RerollBody>
-): Promise<{ body: RerolledDto; created: boolean }> {
-	const result = await withSession(app, user, sessionId, (s) =>
-		rerollTurn(app, s, user.id, turnId ?? '', { key: body.idempotencyKey, ...(body.text === undefined ? {} : { text: body.text }) })
+/** An answer and whether this request made it (false: the same idempotency key again). */
+interface Created<Body> {
+	body: Body;
+	created: boolean;
+}
+
+export async function postUndo(app: Kantera, user: AuthUser, params: TurnParams, body: v.InferOutput<typeof UndoBody>) {
+	const result = await withSession(app, user, params.id, (s) => undoTurn(app, s, params.turnId ?? '', body.idempotencyKey));
+	return { body: undoneDto(result.outcome), created: result.created } satisfies Created<UndoneDto>;
+}
+
+export async function postReroll(app: Kantera, user: AuthUser, params: TurnParams, body: v.InferOutput<typeof RerollBody>) {
+	const result = await withSession(app, user, params.id, (s) =>
+		rerollTurn(app, s, user.id, params.turnId ?? '', { key: body.idempotencyKey, ...(body.text === undefined ? {} : { text: body.text }) })
 	);
 	return {
 		body: { turnId: result.turn.turnId, status: result.turn.status, ...(result.undone ? { undone: undoneDto(result.undone) } : {}) },
 		created: result.turn.created
-	};
+	} satisfies Created<RerolledDto>;
 }
 
 export async function postLoad(

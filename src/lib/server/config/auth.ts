@@ -3,17 +3,8 @@
  * operator configured. A provider is configured by its client id (and secret); half a pair stops start-up.
  */
 import * as v from 'valibot';
+import { Bool, HttpUrl, NonEmpty } from './env-values';
 import type { SignInProvider } from '../../types/account';
-
-const NonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1));
-const HttpUrl = v.pipe(v.string(), v.trim(), v.url('must be a URL'), v.regex(/^https?:\/\//i, 'must start with http:// or https://'));
-const Bool = v.pipe(
-	v.string(),
-	v.trim(),
-	v.toLowerCase(),
-	v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'),
-	v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s))
-);
 
 /** Spread into the environment schema of config/index.ts. */
 export const AUTH_ENV_ENTRIES = {

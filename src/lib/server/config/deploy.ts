@@ -4,17 +4,9 @@
  * backups. Turso and backups are off unless configured.
  */
 import * as v from 'valibot';
+import { HttpUrl, NonEmpty, PositiveInt } from './env-values';
 import { Cron } from 'croner';
 
-const NonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1));
-const HttpUrl = v.pipe(v.string(), v.trim(), v.url('must be a URL'), v.regex(/^https?:\/\//i, 'must start with http:// or https://'));
-const PositiveInt = v.pipe(
-	v.string(),
-	v.trim(),
-	v.regex(/^\d+$/, 'must be a whole number'),
-	v.transform(Number),
-	v.minValue(1, 'must be greater than 0')
-);
 /** Turso database names: lowercase letters, digits and dashes; the session id (20 characters) is appended. */
 const DbPrefix = v.pipe(v.string(), v.trim(), v.regex(/^[a-z0-9-]{0,40}$/, 'must be lowercase letters, digits and dashes (at most 40)'));
 

@@ -3,18 +3,11 @@
  * the operator's decision, never the code's). Zero or negative window/threshold stop start-up.
  */
 import * as v from 'valibot';
+import { dollars, NonNegativeInt, PositiveInt } from './env-values';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_PRICES, PriceTableSchema, dollarsToMicros, type PriceTable } from '../budget';
 
-const PositiveInt = v.pipe(
-	v.string(),
-	v.trim(),
-	v.regex(/^\d+$/, 'must be a whole number greater than 0'),
-	v.transform(Number),
-	v.minValue(1, 'must be greater than 0')
-);
-const NonNegativeInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number));
-const Dollars = v.pipe(v.string(), v.trim(), v.regex(/^\d+(\.\d+)?$/, 'must be an amount in US dollars, e.g. 0.50'), v.transform(Number));
+const Dollars = dollars('0.50');
 
 /** Spread into the environment schema of config/index.ts. */
 export const ENGINE_ENV_ENTRIES = {

@@ -3,9 +3,7 @@
  * S3-compatible bucket (Amazon S3, Cloudflare R2, MinIO…) for hosts without a lasting local disk.
  */
 import * as v from 'valibot';
-
-const NonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1));
-const HttpUrl = v.pipe(v.string(), v.trim(), v.url('must be a URL'), v.regex(/^https?:\/\//i, 'must start with http:// or https://'));
+import { HttpUrl, NonEmpty } from './env-values';
 
 /** Spread into the environment schema of config/index.ts. */
 export const IMAGE_STORE_ENV_ENTRIES = {

@@ -4,19 +4,10 @@
  * or to any server speaking its wire format when `KANTERA_IMAGES_BASE_URL` is set.
  */
 import * as v from 'valibot';
+import { Bool, dollars, HttpUrl, NonEmpty, NonNegativeInt } from './env-values';
 
-const NonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1));
-const HttpUrl = v.pipe(v.string(), v.trim(), v.url('must be a URL'), v.regex(/^https?:\/\//i, 'must start with http:// or https://'));
-const Bool = v.pipe(
-	v.string(),
-	v.trim(),
-	v.toLowerCase(),
-	v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'),
-	v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s))
-);
-const Dollars = v.pipe(v.string(), v.trim(), v.regex(/^\d+(\.\d+)?$/, 'must be an amount in US dollars, e.g. 0.04'), v.transform(Number));
-const NonNegativeInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number));
 const Size = v.pipe(v.string(), v.trim(), v.regex(/^\d{2,5}x\d{2,5}$/, 'must be WIDTHxHEIGHT, e.g. 1024x1536'));
+const Dollars = dollars('0.04');
 
 /** Spread into the environment schema of config/index.ts. */
 export const IMAGES_ENV_ENTRIES = {

@@ -3,6 +3,7 @@
  * Server code never reads process.env directly; it asks for `config()` (or receives a Config in tests).
  */
 import * as v from 'valibot';
+import { Bool, NonEmpty, NonNegativeInt, PositiveInt } from './env-values';
 import path from 'node:path';
 import { LLM_ENV_ENTRIES, llmConfig, type LlmConfig } from './llm';
 import { ENGINE_ENV_ENTRIES, engineConfig, type EngineConfig } from './engine';
@@ -23,27 +24,12 @@ export type { BackupConfig, TursoConfig } from './deploy';
 export type { OpsConfig, LogFormat, LogLevel } from './ops';
 export type { ImageStoreConfig } from './image-store';
 
-const NonNegativeInt = v.pipe(v.string(), v.trim(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number));
-const PositiveInt = v.pipe(
-	v.string(),
-	v.trim(),
-	v.regex(/^\d+$/, 'must be a whole number'),
-	v.transform(Number),
-	v.minValue(1, 'must be greater than 0')
-);
-const Bool = v.pipe(
-	v.string(),
-	v.trim(),
-	v.toLowerCase(),
-	v.picklist(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], 'must be true or false'),
-	v.transform((s) => ['1', 'true', 'yes', 'on'].includes(s))
-);
 const Url = v.pipe(v.string(), v.trim(), v.url('must be a URL'));
 
 const EnvSchema = v.object({
-	KANTERA_DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)), './data'),
+	KANTERA_DATA_DIR: v.optional(NonEmpty, './data'),
 	/** Control database (users, auth sessions, tokens, the index of play sessions). */
-	KANTERA_CONTROL_DB_URL: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
+	KANTERA_CONTROL_DB_URL: v.optional(NonEmpty),
 	KANTERA_CONTROL_DB_AUTH_TOKEN: v.optional(v.string()),
 	/**
 	 * URL template for per-session databases; `{id}` is replaced by the validated session id. With Turso
@@ -62,7 +48,7 @@ const EnvSchema = v.object({
 	KANTERA_EMBEDDINGS: v.optional(v.picklist(['offline', 'openai'], 'must be offline or openai'), 'offline'),
 	KANTERA_EMBEDDINGS_BASE_URL: v.optional(Url),
 	KANTERA_EMBEDDINGS_API_KEY: v.optional(v.string()),
-	KANTERA_EMBEDDINGS_MODEL: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
+	KANTERA_EMBEDDINGS_MODEL: v.optional(NonEmpty),
 	KANTERA_EMBEDDINGS_DIMENSIONS: v.optional(PositiveInt),
 	/** Sections embedded per provider call. */
 	KANTERA_EMBEDDINGS_BATCH: v.optional(PositiveInt, '32'),

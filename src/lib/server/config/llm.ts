@@ -3,11 +3,9 @@
  * configured (`configured: false` with the reason and what to set).
  */
 import * as v from 'valibot';
+import { HttpUrl, NonEmpty } from './env-values';
 import { PROVIDER_NAMES, type ProviderName } from '../../types/settings';
 import { translate } from '../../i18n';
-
-const NonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1));
-const HttpUrl = v.pipe(v.string(), v.trim(), v.url('must be a URL'), v.regex(/^https?:\/\//i, 'must start with http:// or https://'));
 
 /** Spread into the environment schema of config/index.ts. */
 export const LLM_ENV_ENTRIES = {

@@ -4,11 +4,12 @@
  */
 import * as v from 'valibot';
 import { isProviderName, type ProviderName } from '../../types/settings';
+import { NonEmpty } from './env-values';
 import type { LlmConfig } from './llm';
 
 export const TIERS_ENV_ENTRIES = {
 	/** `model` (on the default provider) or `provider:model`, e.g. `google:gemini-2.5-flash`. Default: the server's default model. */
-	KANTERA_FREE_MODEL: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1)))
+	KANTERA_FREE_MODEL: v.optional(NonEmpty)
 };
 
 type TiersEnv = v.InferOutput<v.ObjectSchema<typeof TIERS_ENV_ENTRIES, undefined>>;

@@ -4,9 +4,16 @@
  * treated as anonymous.
  */
 import { json, type Handle, type Cookies } from '@sveltejs/kit';
-import { getApp } from '../app';
+import { getApp, type App as Kantera } from '../app';
 import { METRICS_PATH } from '../ops';
-import { SESSION_COOKIE, authenticateToken, validateCookieSession, sessionCookieOptions, InvalidTokenError } from '../auth';
+import {
+	SESSION_COOKIE,
+	authenticateToken,
+	createCookieSession,
+	validateCookieSession,
+	sessionCookieOptions,
+	InvalidTokenError
+} from '../auth';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -64,8 +71,14 @@ export const handleAuth: Handle = async ({ event, resolve }) => {
 	return resolve(event);
 };
 
-export function setSessionCookie(cookies: Cookies, url: URL, token: string, expiresAt: Date): void {
+function setSessionCookie(cookies: Cookies, url: URL, token: string, expiresAt: Date): void {
 	cookies.set(SESSION_COOKIE, token, sessionCookieOptions(url, expiresAt));
+}
+
+/** Opens a cookie session for a user who has just signed in (with a password or a provider, or on sign-up). */
+export async function startCookieSession(app: Kantera, cookies: Cookies, url: URL, userId: string): Promise<void> {
+	const session = await createCookieSession(app, userId);
+	setSessionCookie(cookies, url, session.token, session.expiresAt);
 }
 
 export function clearSessionCookie(cookies: Cookies, url: URL): void {

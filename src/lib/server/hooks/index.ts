@@ -1,5 +1,5 @@
 /** What `src/hooks.server.ts` plugs in, plus the small request guards routes share. */
-export { handleAuth, setSessionCookie, clearSessionCookie } from './auth';
+export { handleAuth, startCookieSession, clearSessionCookie } from './auth';
 export { handleBodySize } from './body-size';
 export { handleBackground } from './background';
 export { handleApiErrors } from './api-errors';
@@ -8,3 +8,4 @@ export { handleLanguage } from './language';
 export { handleServerError } from './errors';
 export { clientAddress } from './client-address';
 export { requireUser, requireAdmin, requireApiUser, safeRedirectTarget, formText } from './guards';
+export { credentialsAction, type Credentials } from './credentials';

@@ -5,11 +5,10 @@
  * turn's commit with the message it belongs to; a reader shows it only while that message is the
  * newest GM message.
  */
-import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { sessionSchema, type SessionExec, type SessionTx } from '../db';
+import type { SessionExec, SessionTx } from '../db';
+import * as metaRows from './meta-rows';
 
-const { meta } = sessionSchema;
 const CHOICES_KEY = 'stage.choices';
 
 export const ChoiceOfferSchema = v.object({ messageId: v.pipe(v.number(), v.integer()), options: v.array(v.string()) });
@@ -22,20 +21,11 @@ export async function save(tx: SessionTx, offer: ChoiceOffer): Promise<void> {
 
 /** `save`'s upsert, unrun: for a write batch. */
 export function saveQuery(exec: Pick<SessionExec, 'insert'>, offer: ChoiceOffer) {
-	const value = JSON.stringify(v.parse(ChoiceOfferSchema, offer));
-	return exec.insert(meta).values({ key: CHOICES_KEY, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
+	return metaRows.putQuery(exec, CHOICES_KEY, v.parse(ChoiceOfferSchema, offer));
 }
 
 /** The latest offer, or null. A row that does not read as one (hand-edited, older) offers nothing. */
 export async function latest(exec: SessionExec): Promise<ChoiceOffer | null> {
-	const [row] = await exec.select({ value: meta.value }).from(meta).where(eq(meta.key, CHOICES_KEY));
-	if (!row) return null;
-	let raw: unknown;
-	try {
-		raw = JSON.parse(row.value);
-	} catch {
-		return null;
-	}
-	const parsed = v.safeParse(ChoiceOfferSchema, raw);
-	return parsed.success && parsed.output.options.length > 0 ? parsed.output : null;
+	const offer = await metaRows.read(exec, CHOICES_KEY, ChoiceOfferSchema);
+	return offer && offer.options.length > 0 ? offer : null;
 }

@@ -17,9 +17,10 @@ import { parseScript, STAGE_SLOTS, type StageCue, type StageSlot, type StageStat
 import type { Language } from '../../types/settings';
 import { PROLOGUE_TURN_ID } from '../../types/log';
 import * as cues from './cues';
+import * as metaRows from './meta-rows';
 import { openingOf, openingQuery, stageAt, stageBefore } from './timeline';
 
-const { meta, logMessages } = sessionSchema;
+const { logMessages } = sessionSchema;
 
 /** The turn id the prologue's message and cues are filed under (no turn ran: no LLM was called). */
 export { PROLOGUE_TURN_ID };
@@ -134,24 +135,14 @@ export function prologueQueries(db: Pick<SessionDrizzle, 'insert'>, source: Prol
 
 function titleCardQuery(db: Pick<SessionDrizzle, 'insert'>, source: PrologueSource) {
 	const card: TitleCard = { title: source.title, tagline: source.tagline, scene: source.scene.name };
-	const value = JSON.stringify(card);
-	return db.insert(meta).values({ key: TITLE_CARD_KEY, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
+	return metaRows.putQuery(db, TITLE_CARD_KEY, card);
 }
 
 const prologueMessage = (body: string): log.LogInput => ({ role: 'gm', body, turnId: PROLOGUE_TURN_ID, ref: 'prologue' });
 
 /** The session's title card, or null (a session started without a world, or before prologues existed). */
 export async function titleCard(exec: SessionExec): Promise<TitleCard | null> {
-	const [row] = await exec.select({ value: meta.value }).from(meta).where(eq(meta.key, TITLE_CARD_KEY));
-	if (!row) return null;
-	let raw: unknown;
-	try {
-		raw = JSON.parse(row.value);
-	} catch {
-		return null;
-	}
-	const parsed = v.safeParse(TitleCardSchema, raw);
-	return parsed.success ? parsed.output : null;
+	return metaRows.read(exec, TITLE_CARD_KEY, TitleCardSchema);
 }
 
 /** The prologue as plain text (what the player has read before the first turn), or undefined. */

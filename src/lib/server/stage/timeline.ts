@@ -3,13 +3,12 @@
  * every cue of the earlier messages, folded by the same rules and in the same order as the browser's
  * `StageTimeline`. The play page and the backlog both start from this one state.
  */
-import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { sessionSchema, type SessionDrizzle, type SessionExec, type SessionTx } from '../db';
+import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { EMPTY_STAGE, STAGE_SLOTS, StageTimeline, type MessageCue, type StageState } from '../../adv';
 import * as cues from './cues';
+import * as metaRows from './meta-rows';
 
-const { meta } = sessionSchema;
 const OPENING_KEY = 'stage.opening';
 
 const OpeningSchema = v.object({ scene: v.nullable(v.string()), present: v.array(v.string()) });
@@ -21,32 +20,24 @@ export async function setOpening(tx: SessionTx, opening: Opening): Promise<void>
 
 /** `setOpening`'s upsert, unrun: for a batch. */
 export function setOpeningQuery(db: Pick<SessionDrizzle, 'insert'>, opening: Opening) {
-	const value = JSON.stringify({ scene: opening.scene, present: opening.present.slice(0, STAGE_SLOTS.length) });
-	return db.insert(meta).values({ key: OPENING_KEY, value }).onConflictDoUpdate({ target: meta.key, set: { value } });
+	return metaRows.putQuery(db, OPENING_KEY, { scene: opening.scene, present: opening.present.slice(0, STAGE_SLOTS.length) });
 }
 
 /** The opening's row, unrun: for a read batch (`openingOf` reads it). */
 export function openingQuery(exec: SessionExec) {
-	return exec.select({ value: meta.value }).from(meta).where(eq(meta.key, OPENING_KEY));
+	return metaRows.rowQuery(exec, OPENING_KEY);
 }
 
 export async function openingStage(exec: SessionExec): Promise<StageState> {
 	return openingOf(await openingQuery(exec));
 }
 
-export function openingOf([row]: readonly { value: string }[]): StageState {
-	if (!row) return EMPTY_STAGE;
-	let raw: unknown;
-	try {
-		raw = JSON.parse(row.value);
-	} catch {
-		return EMPTY_STAGE;
-	}
-	const parsed = v.safeParse(OpeningSchema, raw);
-	if (!parsed.success) return EMPTY_STAGE;
+export function openingOf(rows: readonly { value: string }[]): StageState {
+	const opening = metaRows.parseRow(rows, OpeningSchema);
+	if (!opening) return EMPTY_STAGE;
 	// Only the place: the characters present are brought on by the GM's first reply (the GM notes
 	// say who is there), so their entrances play as cues like every other.
-	const { scene } = parsed.output;
+	const { scene } = opening;
 	return { ...EMPTY_STAGE, background: scene ? { scene } : null };
 }
 

@@ -5,7 +5,6 @@
 import { error, redirect } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
 import {
-	createCookieSession,
 	finishFlow,
 	linkIdentity,
 	signInWithProvider,
@@ -13,7 +12,7 @@ import {
 	SignupDisabledError,
 	type SignInFlowProblem
 } from '$lib/server/auth';
-import { safeRedirectTarget, setSessionCookie } from '$lib/server/hooks';
+import { safeRedirectTarget, startCookieSession } from '$lib/server/hooks';
 import { isSignInProvider } from '$lib/types/account';
 import type { RequestHandler } from './$types';
 
@@ -32,8 +31,7 @@ export const GET: RequestHandler = async ({ params, url, cookies, locals }) => {
 			destination = `/account?linked=${client.id}`;
 		} else {
 			const { user, created } = await signInWithProvider(app, finished.profile);
-			const session = await createCookieSession(app, user.id);
-			setSessionCookie(cookies, url, session.token, session.expiresAt);
+			await startCookieSession(app, cookies, url, user.id);
 			// A new account first sees its proposed name, to keep or change.
 			destination = created ? '/account?welcome=1' : safeRedirectTarget(finished.redirectTo, url);
 		}

@@ -7,7 +7,7 @@ import type { RequestHandler } from './$types';
  */
 export const POST = apiEndpoint(async ({ app, user, params, request }) => {
 	const body = await readJson(request, RerollBody);
-	const rerolled = await postReroll(app, user, params.id, params.turnId, body);
+	const rerolled = await postReroll(app, user, params, body);
 	return jsonResponse(rerolled.body, rerolled.created ? 202 : 200, {
 		location: `/api/v1/sessions/${params.id}/turns/${rerolled.body.turnId}`
 	});

@@ -8,6 +8,6 @@ import type { RequestHandler } from './$types';
  */
 export const POST = apiEndpoint(async ({ app, user, params, request }) => {
 	const body = await readJson(request, UndoBody);
-	const undone = await postUndo(app, user, params.id, params.turnId, body);
+	const undone = await postUndo(app, user, params, body);
 	return jsonResponse(undone.body);
 }) satisfies RequestHandler;
