@@ -694,8 +694,8 @@ export const en = {
 	'playError.problem.tooSmall': '{field} must be at least {limit}.',
 	'playError.problem.tooLarge': '{field} must be at most {limit}.',
 	'playError.problem.invalid': '{field} is not valid.',
-	'playError.budgetWarning': '{scope}: {spent} spent; the warning is at {warnAt}.',
-	'playError.budgetWarningLimit': '{scope}: {spent} spent; the warning is at {warnAt}, the limit {limit}.',
+	'playError.budgetWarning': '{spent} spent ({scope}); the warning is at {warnAt}.',
+	'playError.budgetWarningLimit': '{spent} spent ({scope}); the warning is at {warnAt}, the limit {limit}.',
 	'playError.budgetWarningPlain': 'Spending ({scope}) passed its warning threshold.',
 	'playError.calls': '{n} calls'
 } as const;

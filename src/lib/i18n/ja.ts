@@ -686,8 +686,8 @@ export const ja: Messages = {
 	'playError.problem.tooSmall': '{field}は {limit} 以上にしてください。',
 	'playError.problem.tooLarge': '{field}は {limit} 以下にしてください。',
 	'playError.problem.invalid': '{field}が正しくありません。',
-	'playError.budgetWarning': '{scope}：{spent} 使いました（警告の目安は {warnAt}）。',
-	'playError.budgetWarningLimit': '{scope}：{spent} 使いました（警告の目安は {warnAt}、上限は {limit}）。',
+	'playError.budgetWarning': '{spent} 使いました（{scope}）。警告の目安は {warnAt} です。',
+	'playError.budgetWarningLimit': '{spent} 使いました（{scope}）。警告の目安は {warnAt}、上限は {limit} です。',
 	'playError.budgetWarningPlain': '支出（{scope}）が警告の目安を超えました。',
 	'playError.calls': '{n} 回'
 };

@@ -135,10 +135,10 @@ describe('spending limits', () => {
 	it('a budget warning is worded from its amounts; an old one without them still reads in the language', () => {
 		const warning = { type: 'budget.warning', scope: 'user_day', message: 'Budget warning (user_day): …', unit: 'micros' } as const;
 		expect(describeBudgetWarning({ ...warning, spent: 450_000, warnAt: 400_000, limit: 1_000_000 }, ja)).toBe(
-			'あなたの今日：$0.450 使いました（警告の目安は $0.400、上限は $1.00）。'
+			'$0.450 使いました（あなたの今日）。警告の目安は $0.400、上限は $1.00 です。'
 		);
 		expect(describeBudgetWarning({ ...warning, unit: 'calls', scope: 'turn', spent: 9, warnAt: 8 }, en)).toBe(
-			'per turn: 9 calls spent; the warning is at 8 calls.'
+			'9 calls spent (per turn); the warning is at 8 calls.'
 		);
 		expect(describeBudgetWarning({ type: 'budget.warning', scope: 'session', message: 'Budget warning (session): …' }, ja)).toBe(
 			'支出（このセッション）が警告の目安を超えました。'
