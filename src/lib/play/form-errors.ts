@@ -27,6 +27,8 @@ export function describeTurnFormError(error: TurnFormError, t: Translate, locale
 			return t('play.error.notConfigured');
 		case 'controlCharacter':
 			return t('play.error.controlCharacter');
+		case 'server':
+			return t('playError.internal');
 		case 'invalid':
 			return t('play.error.invalid', { message: error.message });
 	}

@@ -5,6 +5,8 @@
  */
 import { getContext, setContext } from 'svelte';
 import type { SessionEvent, TurnFailure } from '../types/events';
+
+type BudgetWarningEvent = Extract<SessionEvent, { type: 'budget.warning' }>;
 import { LOG_MAX_PAGE, type LogPageDto, type MessageDto } from '../types/log';
 import type { StageState } from '../adv';
 import type { MessageKey } from '../i18n';
@@ -77,7 +79,8 @@ export class PlayState {
 	outcome = $state<TurnOutcome | null>(null);
 	/** The tool the GM is using right now (player-visible ones only), or 'checkpoint'. */
 	activity = $state<string | null>(null);
-	budgetWarnings = $state<string[]>([]);
+	/** Spending warnings of this visit, as the server sent them (the screen words them), until dismissed. */
+	budgetWarnings = $state<BudgetWarningEvent[]>([]);
 	connection = $state<Connection>('connecting');
 	/** The key the next submission posts with; replaced after each one. */
 	idempotencyKey = $state(newIdempotencyKey());
@@ -283,7 +286,7 @@ export class PlayState {
 				this.reload();
 				return;
 			case 'budget.warning':
-				this.budgetWarnings = [...this.budgetWarnings, event.message];
+				this.budgetWarnings = [...this.budgetWarnings, event];
 				return;
 			case 'image.ready':
 				this.images.ready(event.target, event.name, event.url);

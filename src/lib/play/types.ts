@@ -70,6 +70,8 @@ export const TurnFormErrorSchema = v.variant('code', [
 	v.object({ code: v.literal('quota'), resetsAt: v.string() }),
 	v.object({ code: v.literal('notConfigured') }),
 	v.object({ code: v.literal('controlCharacter') }),
+	/** The server failed (an error page instead of an answer): said plainly, never its English message. */
+	v.object({ code: v.literal('server') }),
 	v.object({ code: v.literal('invalid'), message: v.string() })
 ]);
 export type TurnFormError = v.InferOutput<typeof TurnFormErrorSchema>;

@@ -11,10 +11,45 @@ import { TierSchema } from './account';
 
 const Id = v.pipe(v.number(), v.integer());
 
+/**
+ * What is wrong with one field of a refused request, for a client to word in its reader's language
+ * (the `message` beside it stays English for API clients). A newer server may send a problem this
+ * build does not know: read it as `invalid`.
+ */
+export const FIELD_PROBLEMS = [
+	'required',
+	'type',
+	'unexpected',
+	'empty',
+	'tooShort',
+	'tooLong',
+	'controlCharacter',
+	'format',
+	'tooSmall',
+	'tooLarge',
+	'invalid'
+] as const;
+export type FieldProblemCode = (typeof FIELD_PROBLEMS)[number];
+
+export const FieldProblemSchema = v.object({
+	/** Dot path of the field (`name`, `text`, `npcs.0.name`); empty for the body as a whole. */
+	path: v.string(),
+	problem: v.string(),
+	/** The bound broken: characters for tooShort/tooLong, the value for tooSmall/tooLarge. */
+	limit: v.optional(v.number())
+});
+export type FieldProblem = v.InferOutput<typeof FieldProblemSchema> & { problem: FieldProblemCode };
+
 export const ApiErrorBodySchema = v.object({
 	message: v.string(),
 	/** Stable, upper snake case: what a client branches on. */
 	code: v.string(),
+	/** INVALID_BODY, INVALID_QUERY, INVALID_INPUT: each field refused and why (at most a few). */
+	fields: v.optional(v.array(FieldProblemSchema)),
+	/** SAVE_SLOTS_FULL: how many slots a session has. */
+	limit: v.optional(v.number()),
+	/** BUDGET_EXCEEDED: the spending limit reached (`turn`, `session`, `user_day`, `global_month`). */
+	scope: v.optional(v.string()),
 	/** LLM_NOT_CONFIGURED: what the operator must set. */
 	hint: v.optional(v.string()),
 	/** QUOTA_EXCEEDED: when the daily quota refills; PUBLISH_RATE_LIMITED: when the next publication is allowed. */

@@ -83,7 +83,20 @@ export const SessionEventSchema = v.variant('type', [
 	 * the session; `input` is the line the player sent, for an edit box.
 	 */
 	v.object({ type: v.literal('turn.undone'), turnId: v.string(), undone: v.array(v.string()), input: v.string() }),
-	v.object({ type: v.literal('budget.warning'), scope: v.picklist(BUDGET_SCOPES), message: v.string() }),
+	/**
+	 * A spending limit's warning threshold was crossed. `message` is English (logs, API clients); the
+	 * amounts let a screen word it in its reader's language: micro-dollars or LLM calls, by `unit`
+	 * (absent in events stored by older builds).
+	 */
+	v.object({
+		type: v.literal('budget.warning'),
+		scope: v.picklist(BUDGET_SCOPES),
+		message: v.string(),
+		unit: v.optional(v.picklist(['micros', 'calls'])),
+		spent: v.optional(v.number()),
+		warnAt: v.optional(v.number()),
+		limit: v.optional(v.number())
+	}),
 	/** An image job finished: the stage swaps the placeholder of that character or place for `url`. */
 	v.object({ type: v.literal('image.ready'), orderId: Id, target: ImageTargetSchema, name: v.string(), url: v.string() }),
 	/** An image job gave up after its retries; the placeholder (or the previous image) stays. */

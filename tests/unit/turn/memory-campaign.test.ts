@@ -240,6 +240,8 @@ describe('budget guard in a turn (seed 002)', () => {
 		expect(ledger.reduce((sum, l) => sum + l.costMicros, 0)).toBe(54);
 		const warnings = events.filter((e) => e.event.type === 'budget.warning');
 		expect(warnings).toHaveLength(1);
+		// The amounts travel with it, for a screen to word it in its reader's language.
+		expect(warnings[0]?.event).toMatchObject({ scope: 'turn', unit: 'micros', spent: 45, warnAt: 40, limit: 50 });
 		// The warning came after the fifth call's delta and before the sixth's.
 		const idx = (pred: (t: string) => boolean) => events.findIndex((e) => e.event.type === 'text.delta' && pred(e.event.text));
 		const warnPos = warnings[0] ? events.indexOf(warnings[0]) : -1;

@@ -1,11 +1,10 @@
 /**
  * The side panels' calls to the API (state, journal, documents, session settings, stage images).
- * Every answer is checked before use with the API's own schemas (`$lib/types`); a failure carries the
- * server's own message (they are written for players).
+ * Every answer is checked before use with the API's own schemas (`$lib/types`); a failure is an
+ * `ApiRequestError` with the API's error code, which `describeApiError` words for the reader.
  */
 import * as v from 'valibot';
 import {
-	ApiErrorBodySchema,
 	DocumentListSchema,
 	DocumentSchema,
 	ImageOrderSchema,
@@ -24,17 +23,7 @@ import { RerolledSchema, UndoneSchema, type RerolledDto, type UndoneDto } from '
 import { LoadedSaveSchema, SaveListSchema, SaveSchema, type LoadedSaveDto, type SaveDto } from '../../types/saves';
 import type { ImageTarget } from '../../types/events';
 import type { ProviderName } from '../../types/settings';
-
-class PanelApiError extends Error {
-	constructor(
-		readonly status: number,
-		readonly code: string,
-		message: string
-	) {
-		super(message);
-		this.name = 'PanelApiError';
-	}
-}
+import { apiRequestError, networkError, shapeError } from './api-errors';
 
 export interface PanelClient {
 	state(): Promise<StateDto>;
@@ -72,17 +61,12 @@ export function panelClient(sessionId: string, fetcher: typeof fetch = fetch): P
 				headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}) }
 			});
 		} catch (err) {
-			throw new PanelApiError(0, 'NETWORK', err instanceof Error ? err.message : String(err));
+			throw networkError(err);
 		}
+		if (!res.ok) throw await apiRequestError(res);
 		const data: unknown = await res.json().catch(() => undefined);
-		if (!res.ok) {
-			const body = v.safeParse(ApiErrorBodySchema, data);
-			throw body.success
-				? new PanelApiError(res.status, body.output.code, body.output.message)
-				: new PanelApiError(res.status, 'HTTP', `HTTP ${res.status}`);
-		}
 		const parsed = v.safeParse(schema, data);
-		if (!parsed.success) throw new PanelApiError(res.status, 'SHAPE', 'The server answered with an unexpected shape.');
+		if (!parsed.success) throw shapeError(res.status);
 		return parsed.output;
 	}
 	return {

@@ -9,3 +9,4 @@ export { default as DocumentsPanel } from './DocumentsPanel.svelte';
 export { default as SettingsPanel } from './SettingsPanel.svelte';
 
 export { panelClient, type PanelClient } from './api';
+export { describeApiError, scopeLabel } from './api-errors';

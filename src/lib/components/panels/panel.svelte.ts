@@ -1,6 +1,6 @@
 /**
- * What the side panels share: their props, the text of an error an API call threw, and the reads of
- * the record panels (state, journal), which read again after every commit.
+ * What the side panels share: their props and the reads of the record panels (state, journal), which
+ * read again after every commit.
  */
 import type { translator } from '../../i18n';
 import type { Language } from '../../types/settings';
@@ -22,12 +22,13 @@ export interface RecordsPanelProps<Initial> extends PanelProps {
 	initial?: Initial | undefined;
 }
 
-export const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
-
-/** A panel's reads: whether one is under way, and the last one's error until one succeeds. */
+/** A panel's reads: whether one is under way, and the last one's error (worded) until one succeeds. */
 export class Reads {
 	loading = $state(false);
 	error = $state<string>();
+
+	/** `describe` words what a read threw in the reader's language (the panels pass `describeApiError`). */
+	constructor(private readonly describe: (err: unknown) => string) {}
 
 	async run(read: () => Promise<void>): Promise<void> {
 		this.loading = true;
@@ -35,7 +36,7 @@ export class Reads {
 			await read();
 			this.error = undefined;
 		} catch (err) {
-			this.error = errorText(err);
+			this.error = this.describe(err);
 		} finally {
 			this.loading = false;
 		}

@@ -1,15 +1,17 @@
-/** Reads GET /api/v1/sessions/{id}/spend, checked against its schema. */
+/** Reads GET /api/v1/sessions/{id}/spend, checked against its schema; a failure is an `ApiRequestError`. */
 import * as v from 'valibot';
-import { ApiErrorBodySchema, SpendSchema, type SpendDto } from '../../types/api';
+import { SpendSchema, type SpendDto } from '../../types/api';
+import { apiRequestError, networkError, shapeError } from '../panels/api-errors';
 
 export async function fetchSpend(sessionId: string, fetcher: typeof fetch = fetch): Promise<SpendDto> {
-	const res = await fetcher(`/api/v1/sessions/${encodeURIComponent(sessionId)}/spend`, { headers: { accept: 'application/json' } });
-	const data: unknown = await res.json().catch(() => undefined);
-	if (!res.ok) {
-		const body = v.safeParse(ApiErrorBodySchema, data);
-		throw new Error(body.success ? body.output.message : `HTTP ${res.status}`);
+	let res: Response;
+	try {
+		res = await fetcher(`/api/v1/sessions/${encodeURIComponent(sessionId)}/spend`, { headers: { accept: 'application/json' } });
+	} catch (err) {
+		throw networkError(err);
 	}
-	const parsed = v.safeParse(SpendSchema, data);
-	if (!parsed.success) throw new Error('The server answered with an unexpected shape.');
+	if (!res.ok) throw await apiRequestError(res);
+	const parsed = v.safeParse(SpendSchema, await res.json().catch(() => undefined));
+	if (!parsed.success) throw shapeError(res.status);
 	return parsed.output;
 }

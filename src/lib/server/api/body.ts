@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { ApiError, badRequest } from './errors';
+import { fieldProblems } from './field-problems';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
@@ -26,11 +27,11 @@ export async function readJson<S extends v.GenericSchema>(request: Request, sche
 	return parseWith(schema, data, 'INVALID_BODY');
 }
 
-/** Validates outside data; a failure is a 400 naming the field and what is wrong with it. */
+/** Validates outside data; a failure is a 400 naming the field and what is wrong with it, in words and as `fields`. */
 export function parseWith<S extends v.GenericSchema>(schema: S, data: unknown, code: string): v.InferOutput<S> {
 	const result = v.safeParse(schema, data);
 	if (result.success) return result.output;
-	throw badRequest(describeIssues(result.issues), code);
+	throw new ApiError(400, code, describeIssues(result.issues), { body: { fields: fieldProblems(result.issues) } });
 }
 
 function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {

@@ -11,7 +11,7 @@ import { ImageJobError, RegenerationLimitError } from '../images';
 import { BudgetExceededError } from '../budget';
 import { PresetError } from '../presets';
 import { GalleryError } from '../gallery';
-import { TimeTravelError } from '../timetravel';
+import { MAX_SAVE_SLOTS, TimeTravelError } from '../timetravel';
 import { ApiError } from './errors';
 import { TierError } from '../tiers';
 import { errorResponse } from './respond';
@@ -66,11 +66,16 @@ export function toErrorResponse(err: unknown): Response | undefined {
 	}
 	if (err instanceof TurnError) {
 		const { status, code } = TURN_ERRORS[err.code];
-		return errorResponse(status, { message: err.message, code, ...(err.code === 'not_configured' ? { hint: LLM_SETUP_HINT } : {}) });
+		return errorResponse(status, {
+			message: err.message,
+			code,
+			...(err.code === 'not_configured' ? { hint: LLM_SETUP_HINT } : {}),
+			...(err.field ? { fields: [err.field] } : {})
+		});
 	}
 	if (err instanceof TimeTravelError) {
 		const { status, code } = TIME_TRAVEL_ERRORS[err.code];
-		return errorResponse(status, { message: err.message, code });
+		return errorResponse(status, { message: err.message, code, ...(err.code === 'slots_full' ? { limit: MAX_SAVE_SLOTS } : {}) });
 	}
 	if (err instanceof RegenerationLimitError) {
 		return errorResponse(
@@ -85,7 +90,7 @@ export function toErrorResponse(err: unknown): Response | undefined {
 			code: err.code === 'not_found' ? 'NOT_FOUND' : 'INVALID_BODY'
 		});
 	if (err instanceof BudgetExceededError)
-		return errorResponse(429, { message: `${err.message}. Nothing was ordered or charged.`, code: 'BUDGET_EXCEEDED' });
+		return errorResponse(429, { message: `${err.message}. Nothing was ordered or charged.`, code: 'BUDGET_EXCEEDED', scope: err.scope });
 	if (err instanceof PresetError) {
 		const { status, code } = PRESET_ERRORS[err.code];
 		const { issues, retryAt } = err.details;

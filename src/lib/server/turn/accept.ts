@@ -110,12 +110,17 @@ async function insertAccepted(s: SessionDb, key: string, input: AcceptInput, tex
 
 export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptInput, now = Date.now()): Promise<AcceptedTurn> {
 	const text = input.text.trim();
-	if (!text) throw new TurnError('invalid_input', 'Say something: the text is empty.');
-	if (text.length > deps.config.engine.maxInputChars) {
-		throw new TurnError('invalid_input', `The text is ${text.length} characters; the limit is ${deps.config.engine.maxInputChars}.`);
+	if (!text) throw new TurnError('invalid_input', 'Say something: the text is empty.', { path: 'text', problem: 'empty' });
+	const max = deps.config.engine.maxInputChars;
+	if (text.length > max) {
+		throw new TurnError('invalid_input', `The text is ${text.length} characters; the limit is ${max}.`, {
+			path: 'text',
+			problem: 'tooLong',
+			limit: max
+		});
 	}
 	const key = v.safeParse(IdempotencyKeySchema, input.idempotencyKey);
-	if (!key.success) throw new TurnError('invalid_input', key.issues[0].message);
+	if (!key.success) throw new TurnError('invalid_input', key.issues[0].message, { path: 'idempotencyKey', problem: 'format' });
 
 	const seen = seenOf(...(await s.db.batch(keyQueries(s.db, key.output))));
 	if (seen) return { turnId: seen.id, status: seen.status, created: false };

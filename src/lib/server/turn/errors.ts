@@ -1,8 +1,12 @@
+import type { FieldProblem } from '../../types/api';
+
 /** Why a turn could not be accepted. Routes map these to HTTP statuses. */
 export class TurnError extends Error {
 	constructor(
 		readonly code: 'conflict' | 'quota_exceeded' | 'invalid_input' | 'not_configured' | 'not_found' | 'not_cancellable',
-		message: string
+		message: string,
+		/** invalid_input: the field and its problem, for a client to word (the message is English). */
+		readonly field?: FieldProblem
 	) {
 		super(message);
 		this.name = 'TurnError';

@@ -112,5 +112,13 @@ async function warn({ deps, s, turn, emit }: Metering, w: BudgetWarning, at: num
 	const limit = w.limit !== undefined ? `, limit ${amount(w.limit)}` : '';
 	const message = `Budget warning (${w.scope}): ${amount(w.spent)} spent, warning at ${amount(w.warnAt)}${limit}.`;
 	console.warn(`[kantera] ${message} session=${s.id}`);
-	await emit({ type: 'budget.warning', scope: w.scope, message });
+	await emit({
+		type: 'budget.warning',
+		scope: w.scope,
+		message,
+		unit: w.unit,
+		spent: w.spent,
+		warnAt: w.warnAt,
+		...(w.limit !== undefined ? { limit: w.limit } : {})
+	});
 }
