@@ -11,8 +11,8 @@
  * The same operations run on local files for the wall-time baseline. Not a test: figures go to
  * docs/performance.md. `--budget` sets a limit and a warning on every shared budget scope (session, user's
  * day, server's month; far above what the bench spends), so every LLM call is reserved and settled in the
- * control database as on a server with budgets (without it no call is reserved). `--trace` prints, for the last measured run of each operation, the SQL each round
- * trip carried (where the round trips go).
+ * control database as on a server with budgets (without it no call is reserved). `--trace` prints, for
+ * the last measured run of each operation, the SQL each round trip carried (where the round trips go).
  */
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -162,9 +162,8 @@ try {
 	dbs.remove();
 }
 
-console.log(
-	`\nmedians; session creation: 3 runs; GM turn (one tool call + reply): ${TURNS} runs after a first turn${args.budget ? '; budget limits on every shared scope' : ''}\n`
-);
+const budgetNote = args.budget ? '; budget limits on every shared scope' : '';
+console.log(`\nmedians; session creation: 3 runs; GM turn (one tool call + reply): ${TURNS} runs after a first turn${budgetNote}\n`);
 console.log('| operation | database | wall time | HTTP round trips (control + session) | SQL statements |');
 console.log('|---|---|---|---|---|');
 for (const r of results) {
