@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { controlSchema, type ControlDrizzle } from '../db';
-import { nextUtcDay, runPart, utcDay, type BatchPart } from '../budget';
+import { nextUtcDay, utcDay, type BatchPart } from '../budget';
 import type { Config, FreeModel } from '../config';
 import { TIERS, TierSchema, type Tier } from '../../types/account';
 import type { ProviderName } from '../../types/settings';
@@ -70,11 +70,6 @@ export function tierPart(db: ControlDrizzle, userId: string): BatchPart<Tier | u
 		items: [db.select({ tier: users.tier }).from(users).where(eq(users.id, userId))],
 		read: ([rows]) => v.parse(TierRows, rows)[0]?.tier
 	};
-}
-
-/** The tier stored for a user; undefined when there is no such account. */
-export async function tierOf(db: ControlDrizzle, userId: string): Promise<Tier | undefined> {
-	return runPart(db, tierPart(db, userId));
 }
 
 /**
