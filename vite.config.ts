@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * The remote-mode contract: these suites run a second time with every database (control and per
  * session) on the Hrana-over-HTTP test server (tests/hrana), through the real @libsql/client: records,
- * recall (FTS5 + vector_top_k), turns, SSE, migrations, session lifecycle, backups.
+ * recall (FTS5 + vector_top_k), turns, SSE, migrations, session lifecycle, backups, the budget of turns.
  */
 const REMOTE_SUITES = [
 	'tests/unit/records/**/*.test.ts',
@@ -13,6 +13,7 @@ const REMOTE_SUITES = [
 	'tests/unit/turn/turn.test.ts',
 	'tests/unit/turn/handoff.test.ts',
 	'tests/unit/turn/commit-batch.test.ts',
+	'tests/unit/budget/turn-calls.test.ts',
 	'tests/unit/timetravel/**/*.test.ts',
 	'tests/unit/api/events.test.ts',
 	'tests/unit/api/turns.test.ts',

@@ -1,5 +1,5 @@
 /**
- * npm run bench:roundtrips [-- --delay-ms 25] [--turns 5]
+ * npm run bench:roundtrips [-- --delay-ms 25] [--turns 5] [--budget] [--trace]
  *
  * Round trips to the database per operation in remote mode. The app runs with every database on the
  * Hrana-over-HTTP test server (tests/hrana), which waits `--delay-ms` before answering each request (a
@@ -9,8 +9,10 @@
  *   - a plain GM turn: one tool call (journal_append), then a reply; accept → runner idle (post-commit
  *     embedding included).
  * The same operations run on local files for the wall-time baseline. Not a test: figures go to
- * docs/performance.md. `--trace` prints, for the last measured run of each operation, the SQL each round
- * trip carried (where the round trips go).
+ * docs/performance.md. `--budget` sets a limit and a warning on every shared budget scope (session, user's
+ * day, server's month; far above what the bench spends), so every LLM call is reserved and settled in the
+ * control database as on a server with budgets (without it no call is reserved). `--trace` prints, for
+ * the last measured run of each operation, the SQL each round trip carried (where the round trips go).
  */
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -29,11 +31,23 @@ const { values: args } = parseArgs({
 	options: {
 		'delay-ms': { type: 'string', default: '25' },
 		turns: { type: 'string', default: '5' },
-		trace: { type: 'boolean', default: false }
+		trace: { type: 'boolean', default: false },
+		budget: { type: 'boolean', default: false }
 	}
 });
 const DELAY_MS = Number(args['delay-ms']);
 const TURNS = Number(args.turns);
+/** Limits and warnings no bench run reaches: what they cost is the reservations' round trips. */
+const BUDGET_ENV: Record<string, string> = args.budget
+	? {
+			KANTERA_BUDGET_SESSION_USD: '1000',
+			KANTERA_BUDGET_SESSION_WARN_USD: '900',
+			KANTERA_BUDGET_USER_DAY_USD: '1000',
+			KANTERA_BUDGET_USER_DAY_WARN_USD: '900',
+			KANTERA_BUDGET_GLOBAL_MONTH_USD: '10000',
+			KANTERA_BUDGET_GLOBAL_MONTH_WARN_USD: '9000'
+		}
+	: {};
 
 /** The round trips of the operation being measured: database and the SQL each carried. */
 let trips: string[] = [];
@@ -51,7 +65,7 @@ async function appOn(dir: string, mock: MockLlm, hrana: HranaServer | undefined)
 	const remote: Record<string, string> = hrana
 		? { KANTERA_CONTROL_DB_URL: hrana.urlFor('control'), KANTERA_SESSION_DB_URL: `${hrana.origin}/s-{id}/` }
 		: {};
-	const cfg = benchConfig(dir, { OPENAI_BASE_URL: mock.openaiBaseUrl, ...remote });
+	const cfg = benchConfig(dir, { OPENAI_BASE_URL: mock.openaiBaseUrl, ...BUDGET_ENV, ...remote });
 	return createApp(cfg, {
 		provider: (name) =>
 			createProvider({
@@ -148,7 +162,8 @@ try {
 	dbs.remove();
 }
 
-console.log(`\nmedians; session creation: 3 runs; GM turn (one tool call + reply): ${TURNS} runs after a first turn\n`);
+const budgetNote = args.budget ? '; budget limits on every shared scope' : '';
+console.log(`\nmedians; session creation: 3 runs; GM turn (one tool call + reply): ${TURNS} runs after a first turn${budgetNote}\n`);
 console.log('| operation | database | wall time | HTTP round trips (control + session) | SQL statements |');
 console.log('|---|---|---|---|---|');
 for (const r of results) {

@@ -11,8 +11,10 @@ export {
 } from './prices';
 export {
 	loadScopes,
+	scopesPart,
 	recordCall,
 	markWarned,
+	warnedPart,
 	takeTurnQuota,
 	returnTurnQuota,
 	takeRegeneration,
@@ -22,5 +24,17 @@ export {
 	nextUtcDay,
 	type ScopeLimits
 } from './usage';
-export { reserve, reserveWhenFree, settle, release, reservedMicros, type Reservation, type Payer } from './reservations';
+export {
+	reserve,
+	reservePart,
+	reserveWhenFree,
+	settle,
+	settlePart,
+	release,
+	releasePart,
+	reservedMicros,
+	type Reservation,
+	type Payer
+} from './reservations';
+export { runParts, runPart, type BatchPart } from './batch';
 export { callLogInsert, type CallRecord } from './calls';

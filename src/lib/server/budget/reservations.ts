@@ -4,7 +4,9 @@
  *
  * Before a call, its worst-case cost is reserved in ONE write transaction that also checks every
  * limit against what is spent plus what is already reserved; after the call the reservation is
- * replaced by the real cost (or released when nothing was used). A call starts only while
+ * replaced by the real cost (or released when nothing was used). Each step also comes as a batch part
+ * (`reservePart`, `settlePart`, `releasePart`), so a turn sends the settle of one call and the
+ * reservation of the next in one round trip. A call starts only while
  * `spent + reserved < limit`, so at most one call per scope crosses its limit, whatever the number of
  * turns or processes racing for it.
  */
@@ -15,6 +17,7 @@ import { sleep } from '../retry';
 import { BudgetExceededError, type ScopeName } from './guard';
 import { callCounts, utcDay, utcMonth, type MoneyLimits } from './usage';
 import { callLogInsert, type CallRecord } from './calls';
+import { runPart, type BatchPart } from './batch';
 import { observeLlmCall } from '../ops';
 
 const { budgetReservations, usageDaily, usageSession } = controlSchema;
@@ -79,13 +82,79 @@ function scopeQueries(payer: Payer, limits: SharedLimits, day: string, month: st
 }
 
 const TotalsRow = v.record(v.string(), v.union([v.number(), v.null()]));
+const RunResult = v.object({ rowsAffected: v.number() });
+
+/** No shared scope has a limit or a warning: nothing is reserved, nothing is written. */
+const NOTHING_RESERVED: Reservation = { ok: true, id: undefined, totals: {} };
 
 /**
- * Checks the limits and reserves `micros`, atomically: one batch (a single write transaction that
- * runs without yielding, so it never holds the database locked while other work waits on it) drops
- * expired reservations, inserts this one only if every limited scope has `spent + reserved < limit`,
- * and reads the totals back. With no limit and no warning on any shared scope nothing is written.
+ * The statements that check the limits and reserve `micros`, atomically: in one batch (a single write
+ * transaction that runs without yielding, so it never holds the database locked while other work waits
+ * on it) they drop expired reservations, insert this one only if every limited scope has
+ * `spent + reserved < limit`, and read the totals back. Undefined when no shared scope has a limit or
+ * a warning (nothing to reserve). `micros` may be SQL (e.g. it depends on the user's tier, read in the
+ * same statement); when it is NULL nothing is reserved.
  */
+export function reservePart(
+	db: ControlDrizzle,
+	payer: Payer,
+	limits: SharedLimits,
+	micros: number | SQL,
+	now: number,
+	ttlMs: number
+): BatchPart<Reservation> | undefined {
+	const day = utcDay(now);
+	const queries = scopeQueries(payer, limits, day, utcMonth(now));
+	if (queries.length === 0) return undefined;
+	const id = newId();
+	const limited = queries.filter((q) => q.limits.limit !== undefined);
+	const room = sql.join(
+		[sql`${micros} is not null`, ...limited.map((q) => sql`(${q.settled} + ${q.reserved}) < ${q.limits.limit}`)],
+		sql` and `
+	);
+	const r = budgetReservations;
+	return {
+		items: [
+			db.delete(r).where(lt(r.expiresAt, now)),
+			db.run(sql`insert into ${r} (${sql.identifier(r.id.name)}, ${sql.identifier(r.userId.name)}, ${sql.identifier(r.sessionId.name)},
+				${sql.identifier(r.day.name)}, ${sql.identifier(r.micros.name)}, ${sql.identifier(r.expiresAt.name)})
+			select ${id}, ${payer.userId}, ${payer.sessionId}, ${day}, ${micros}, ${now + ttlMs} where ${room}`),
+			db.all(
+				sql`select ${sql.join(
+					queries.map(
+						(q) => sql`${q.settled} as ${sql.identifier(`${q.scope}_settled`)}, ${q.reserved} as ${sql.identifier(`${q.scope}_reserved`)}`
+					),
+					sql`, `
+				)}`
+			)
+		],
+		read: ([, inserted, totals]) => readReservation(id, queries, v.parse(RunResult, inserted).rowsAffected > 0, totals)
+	};
+}
+
+function readReservation(id: string, queries: readonly ScopeQuery[], inserted: boolean, totals: unknown): Reservation {
+	const [row] = v.parse(v.array(TotalsRow), totals);
+	const read = (key: string) => Number(row?.[key] ?? 0);
+	const spent: SharedTotals = {};
+	for (const q of queries) spent[q.scope] = read(`${q.scope}_settled`);
+	if (inserted) return { ok: true, id, totals: spent };
+	const limited = queries.filter((q) => q.limits.limit !== undefined);
+	for (const q of limited) {
+		const limit = q.limits.limit ?? 0;
+		const settled = read(`${q.scope}_settled`);
+		const held = settled + read(`${q.scope}_reserved`);
+		if (settled >= limit) return { ok: false, exceeded: new BudgetExceededError(q.scope, 'micros', settled, limit), final: true };
+		if (held >= limit) return { ok: false, exceeded: new BudgetExceededError(q.scope, 'micros', held, limit), final: false };
+	}
+	// Not reached with an amount (the insert's condition and this read see the same transaction); a retry is the safe answer.
+	return {
+		ok: false,
+		exceeded: new BudgetExceededError(limited[0]?.scope ?? 'user_day', 'micros', 0, limited[0]?.limits.limit ?? 0),
+		final: false
+	};
+}
+
+/** Checks the limits and reserves `micros` (see `reservePart`), as a batch of its own. */
 export async function reserve(
 	db: ControlDrizzle,
 	payer: Payer,
@@ -94,77 +163,53 @@ export async function reserve(
 	now: number,
 	ttlMs: number
 ): Promise<Reservation> {
-	const day = utcDay(now);
-	const queries = scopeQueries(payer, limits, day, utcMonth(now));
-	if (queries.length === 0) return { ok: true, id: undefined, totals: {} };
-	const id = newId();
-	const limited = queries.filter((q) => q.limits.limit !== undefined);
-	const room =
-		limited.length === 0
-			? sql`1`
-			: sql.join(
-					limited.map((q) => sql`(${q.settled} + ${q.reserved}) < ${q.limits.limit}`),
-					sql` and `
-				);
-	const r = budgetReservations;
-	const [, inserted, totals] = await db.batch([
-		db.delete(r).where(lt(r.expiresAt, now)),
-		db.run(sql`insert into ${r} (${sql.identifier(r.id.name)}, ${sql.identifier(r.userId.name)}, ${sql.identifier(r.sessionId.name)},
-				${sql.identifier(r.day.name)}, ${sql.identifier(r.micros.name)}, ${sql.identifier(r.expiresAt.name)})
-			select ${id}, ${payer.userId}, ${payer.sessionId}, ${day}, ${micros}, ${now + ttlMs} where ${room}`),
-		db.all(
-			sql`select ${sql.join(
-				queries.map(
-					(q) => sql`${q.settled} as ${sql.identifier(`${q.scope}_settled`)}, ${q.reserved} as ${sql.identifier(`${q.scope}_reserved`)}`
-				),
-				sql`, `
-			)}`
-		)
-	]);
-	const row = v.parse(TotalsRow, totals[0] ?? {});
-	const read = (key: string) => Number(row[key] ?? 0);
-	const spent: SharedTotals = {};
-	for (const q of queries) spent[q.scope] = read(`${q.scope}_settled`);
-	if (inserted.rowsAffected > 0) return { ok: true, id, totals: spent };
-	for (const q of limited) {
-		const limit = q.limits.limit ?? 0;
-		const settled = read(`${q.scope}_settled`);
-		const held = settled + read(`${q.scope}_reserved`);
-		if (settled >= limit) return { ok: false, exceeded: new BudgetExceededError(q.scope, 'micros', settled, limit), final: true };
-		if (held >= limit) return { ok: false, exceeded: new BudgetExceededError(q.scope, 'micros', held, limit), final: false };
-	}
-	// Not reached (the insert's condition and this read see the same transaction); a retry is the safe answer.
-	return {
-		ok: false,
-		exceeded: new BudgetExceededError(limited[0]?.scope ?? 'user_day', 'micros', 0, limited[0]?.limits.limit ?? 0),
-		final: false
-	};
+	const part = reservePart(db, payer, limits, micros, now, ttlMs);
+	return part ? runPart(db, part) : NOTHING_RESERVED;
 }
 
 /**
  * Reserves, waiting while only other calls in flight stand in the way (they may cost less than
  * their worst case); answers at once when the settled spending reached a limit. The signal ends the
- * wait with its reason.
+ * wait with its reason. `tried` is the outcome of an attempt the caller already made (in a batch of
+ * its own): the wait starts from it.
  */
 export async function reserveWhenFree(
 	db: ControlDrizzle,
 	payer: Payer,
 	limits: SharedLimits,
 	micros: number,
-	opts: { now: () => number; ttlMs: number; signal: AbortSignal }
+	opts: { now: () => number; ttlMs: number; signal: AbortSignal; tried?: Reservation }
 ): Promise<Reservation> {
+	let r = opts.tried;
 	for (;;) {
+		if (r) {
+			if (r.ok || r.final) return r;
+			await sleep(RESERVATION_RETRY_MS, opts.signal);
+		}
 		opts.signal.throwIfAborted();
-		const r = await reserve(db, payer, limits, micros, opts.now(), opts.ttlMs);
-		if (r.ok || r.final) return r;
-		await sleep(RESERVATION_RETRY_MS, opts.signal);
+		r = await reserve(db, payer, limits, micros, opts.now(), opts.ttlMs);
 	}
 }
 
 /**
- * Replaces the reservation by the call's real cost, in one transaction: the call is counted against
- * the user's day and the session, and the money set aside is free again.
+ * The statements that replace a reservation by the call's real cost, in one transaction: the call is
+ * counted against the user's day and the session (and goes into the call log), and the money set
+ * aside is free again.
  */
+export function settlePart(
+	db: ControlDrizzle,
+	reservationId: string | undefined,
+	payer: Payer,
+	costMicros: number,
+	now: number,
+	call?: CallRecord
+): BatchPart<void> {
+	const give = reservationId === undefined ? [] : [db.delete(budgetReservations).where(eq(budgetReservations.id, reservationId))];
+	const log = call ? [callLogInsert(db, payer, call, now)] : [];
+	return { items: [...give, ...callCounts(db, payer, costMicros, now), ...log], read: () => undefined };
+}
+
+/** Settles a reservation (see `settlePart`) in a batch of its own. */
 export async function settle(
 	db: ControlDrizzle,
 	reservationId: string | undefined,
@@ -173,32 +218,33 @@ export async function settle(
 	now: number,
 	call?: CallRecord
 ): Promise<void> {
-	const [daily, session] = callCounts(db, payer, costMicros, now);
-	const log = call ? [callLogInsert(db, payer, call, now)] : [];
-	if (reservationId === undefined) await db.batch([daily, session, ...log]);
-	else await db.batch([db.delete(budgetReservations).where(eq(budgetReservations.id, reservationId)), daily, session, ...log]);
+	await runPart(db, settlePart(db, reservationId, payer, costMicros, now, call));
 	// The metrics count what the call log holds, once it holds it.
 	if (call) observeLlmCall(call);
 }
 
 /**
- * Gives a reservation back without counting anything: the call failed before it used anything. The call
- * still goes into the call log (as a failure), in the same batch.
+ * The statements that give a reservation back without counting anything: the call failed before it
+ * used anything. The call still goes into the call log (as a failure). No statement when there is
+ * neither a reservation nor a call to log.
  */
+export function releasePart(
+	db: ControlDrizzle,
+	reservationId: string | undefined,
+	call?: { payer: Payer; record: CallRecord; at: number }
+): BatchPart<void> {
+	const give = reservationId === undefined ? [] : [db.delete(budgetReservations).where(eq(budgetReservations.id, reservationId))];
+	const log = call ? [callLogInsert(db, call.payer, call.record, call.at)] : [];
+	return { items: [...give, ...log], read: () => undefined };
+}
+
+/** Gives a reservation back (see `releasePart`) in a batch of its own. */
 export async function release(
 	db: ControlDrizzle,
 	reservationId: string | undefined,
 	call?: { payer: Payer; record: CallRecord; at: number }
 ): Promise<void> {
-	const log = call ? callLogInsert(db, call.payer, call.record, call.at) : undefined;
-	if (reservationId === undefined) {
-		if (log) await log;
-		if (call) observeLlmCall(call.record);
-		return;
-	}
-	const give = db.delete(budgetReservations).where(eq(budgetReservations.id, reservationId));
-	if (log) await db.batch([give, log]);
-	else await give;
+	await runPart(db, releasePart(db, reservationId, call));
 	if (call) observeLlmCall(call.record);
 }
 

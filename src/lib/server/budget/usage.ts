@@ -3,10 +3,12 @@
  * outside any turn transaction, so a failed or cancelled turn's spending is counted too; the guard
  * is built from these totals before every turn.
  */
+import * as v from 'valibot';
 import { and, eq, like, sql, sum } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { controlSchema, type ControlDrizzle } from '../db';
 import type { ScopeState, ScopeName } from './guard';
+import { runPart, type BatchPart } from './batch';
 
 const { usageDaily, usageSession, budgetWarnings } = controlSchema;
 
@@ -37,44 +39,57 @@ export interface Who {
 	turnId: string;
 }
 
-/** Builds the guard's scopes for one turn from the stored totals. */
-export async function loadScopes(db: ControlDrizzle, who: Who, limits: ScopeLimits, now: number): Promise<ScopeState[]> {
+const CostRows = v.array(v.object({ cost: v.nullable(v.union([v.number(), v.string()])) }));
+const WarnedRows = v.array(v.object({ scope: v.string() }));
+
+/** The reads the guard's scopes for one turn are built from (the stored totals and warnings), as a batch part. */
+export function scopesPart(db: ControlDrizzle, who: Who, limits: ScopeLimits, now: number): BatchPart<ScopeState[]> {
 	const day = utcDay(now);
 	const month = utcMonth(now);
-	// One batch: a single round trip to a remote database, and one consistent snapshot of the four.
-	const [[userRow], [sessionRow], [monthRow], warned] = await db.batch([
-		db
-			.select({ cost: usageDaily.costMicros })
-			.from(usageDaily)
-			.where(and(eq(usageDaily.userId, who.userId), eq(usageDaily.day, day))),
-		db.select({ cost: usageSession.costMicros }).from(usageSession).where(eq(usageSession.sessionId, who.sessionId)),
-		db
-			.select({ cost: sum(usageDaily.costMicros) })
-			.from(usageDaily)
-			.where(like(usageDaily.day, `${month}-%`)),
-		db
-			.select()
-			.from(budgetWarnings)
-			.where(
-				sql`(${budgetWarnings.scope}, ${budgetWarnings.scopeKey}, ${budgetWarnings.period})
+	return {
+		items: [
+			db
+				.select({ cost: usageDaily.costMicros })
+				.from(usageDaily)
+				.where(and(eq(usageDaily.userId, who.userId), eq(usageDaily.day, day))),
+			db.select({ cost: usageSession.costMicros }).from(usageSession).where(eq(usageSession.sessionId, who.sessionId)),
+			db
+				.select({ cost: sum(usageDaily.costMicros) })
+				.from(usageDaily)
+				.where(like(usageDaily.day, `${month}-%`)),
+			db
+				.select({ scope: budgetWarnings.scope })
+				.from(budgetWarnings)
+				.where(
+					sql`(${budgetWarnings.scope}, ${budgetWarnings.scopeKey}, ${budgetWarnings.period})
 					IN (VALUES ('session', ${who.sessionId}, 'all'), ('user_day', ${who.userId}, ${day}), ('global_month', 'global', ${month}))`
-			)
-	]);
-	const isWarned = (scope: ScopeName) => warned.some((w) => w.scope === scope);
-	return [
-		{ scope: 'turn', unit: 'calls', period: who.turnId, spent: 0, warned: false, limit: limits.maxToolRounds },
-		{ scope: 'turn', unit: 'micros', period: who.turnId, spent: 0, warned: false, ...limits.turn },
-		{ scope: 'session', unit: 'micros', period: 'all', spent: sessionRow?.cost ?? 0, warned: isWarned('session'), ...limits.session },
-		{ scope: 'user_day', unit: 'micros', period: day, spent: userRow?.cost ?? 0, warned: isWarned('user_day'), ...limits.userDay },
-		{
-			scope: 'global_month',
-			unit: 'micros',
-			period: month,
-			spent: Number(monthRow?.cost ?? 0),
-			warned: isWarned('global_month'),
-			...limits.globalMonth
+				)
+		],
+		read: ([userDay, session, monthSum, warnedRows]) => {
+			const cost = (rows: unknown) => Number(v.parse(CostRows, rows)[0]?.cost ?? 0);
+			const warned = v.parse(WarnedRows, warnedRows);
+			const isWarned = (scope: ScopeName) => warned.some((w) => w.scope === scope);
+			return [
+				{ scope: 'turn', unit: 'calls', period: who.turnId, spent: 0, warned: false, limit: limits.maxToolRounds },
+				{ scope: 'turn', unit: 'micros', period: who.turnId, spent: 0, warned: false, ...limits.turn },
+				{ scope: 'session', unit: 'micros', period: 'all', spent: cost(session), warned: isWarned('session'), ...limits.session },
+				{ scope: 'user_day', unit: 'micros', period: day, spent: cost(userDay), warned: isWarned('user_day'), ...limits.userDay },
+				{
+					scope: 'global_month',
+					unit: 'micros',
+					period: month,
+					spent: cost(monthSum),
+					warned: isWarned('global_month'),
+					...limits.globalMonth
+				}
+			];
 		}
-	];
+	};
+}
+
+/** Builds the guard's scopes for one turn from the stored totals: one batch, one consistent snapshot. */
+export async function loadScopes(db: ControlDrizzle, who: Who, limits: ScopeLimits, now: number): Promise<ScopeState[]> {
+	return runPart(db, scopesPart(db, who, limits, now));
 }
 
 /** The two upserts that count one call: against the user's day and against the session. */
@@ -108,14 +123,23 @@ export async function recordCall(
 	await db.batch(callCounts(db, who, costMicros, now));
 }
 
+/** Records that a scope warned in a period, as a batch part: true only the first time, across processes. */
+export function warnedPart(db: ControlDrizzle, scope: ScopeName, scopeKey: string, period: string, now: number): BatchPart<boolean> {
+	return {
+		items: [
+			db
+				.insert(budgetWarnings)
+				.values({ scope, scopeKey, period, warnedAt: now })
+				.onConflictDoNothing()
+				.returning({ scope: budgetWarnings.scope })
+		],
+		read: ([rows]) => v.parse(WarnedRows, rows).length > 0
+	};
+}
+
 /** Records that a scope warned in a period. True only the first time, across processes. */
 export async function markWarned(db: ControlDrizzle, scope: ScopeName, scopeKey: string, period: string, now: number): Promise<boolean> {
-	const rows = await db
-		.insert(budgetWarnings)
-		.values({ scope, scopeKey, period, warnedAt: now })
-		.onConflictDoNothing()
-		.returning({ scope: budgetWarnings.scope });
-	return rows.length > 0;
+	return runPart(db, warnedPart(db, scope, scopeKey, period, now));
 }
 
 export type QuotaResult = { ok: true; used: number } | { ok: false; used: number; resetsAt: Date };

@@ -3,11 +3,12 @@
  * picked (KANTERA_FREE_MODEL), no hand-made image regeneration. Plus: no turn quota, any model the server
  * reaches, regeneration within the daily allowance. Both stay under every budget scope.
  */
-import { and, eq } from 'drizzle-orm';
+import * as v from 'valibot';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { controlSchema, type ControlDrizzle } from '../db';
-import { nextUtcDay, utcDay } from '../budget';
+import { nextUtcDay, utcDay, type BatchPart } from '../budget';
 import type { Config, FreeModel } from '../config';
-import type { Tier } from '../../types/account';
+import { TIERS, TierSchema, type Tier } from '../../types/account';
 import type { ProviderName } from '../../types/settings';
 import type { PlanDto } from '../../types/api';
 
@@ -61,10 +62,38 @@ export function checkRegeneration(tier: Tier): void {
 		);
 }
 
-/** The tier stored for a user; undefined when there is no such account. */
-export async function tierOf(db: ControlDrizzle, userId: string): Promise<Tier | undefined> {
-	const [row] = await db.select({ tier: users.tier }).from(users).where(eq(users.id, userId));
-	return row?.tier;
+const TierRows = v.array(v.object({ tier: TierSchema }));
+
+/** The read of a user's stored tier, as a batch part; undefined when there is no such account. */
+export function tierPart(db: ControlDrizzle, userId: string): BatchPart<Tier | undefined> {
+	return {
+		items: [db.select({ tier: users.tier }).from(users).where(eq(users.id, userId))],
+		read: ([rows]) => v.parse(TierRows, rows)[0]?.tier
+	};
+}
+
+/**
+ * A number that depends on the user's tier, as SQL that reads the tier itself: a statement can use
+ * what the tier decides (e.g. the price of the model it plays) without a read of its own first.
+ * `valueFor(undefined)` is for a user with no account; an undefined value is NULL.
+ */
+export function perTier(userId: string, valueFor: (tier: Tier | undefined) => number | undefined): SQL {
+	const value = (tier: Tier | undefined) => {
+		const n = valueFor(tier);
+		return n === undefined ? sql`null` : sql`${n}`;
+	};
+	const cases = TIERS.map((tier) => sql`when ${tier} then ${value(tier)}`);
+	return sql`(case (select ${users.tier} from ${users} where ${users.id} = ${userId}) ${sql.join(cases, sql` `)} else ${value(undefined)} end)`;
+}
+
+/** The LLM settings a user of this tier plays with: the stored ones, or the tier's fixed model over them. */
+export function settingsForTier<S extends { provider?: ProviderName | undefined; model?: string | undefined }>(
+	cfg: Pick<Config, 'tiers'>,
+	stored: S,
+	tier: Tier | undefined
+): S {
+	const fixed = tier ? fixedModel(cfg, tier) : undefined;
+	return fixed ? { ...stored, ...fixed } : stored;
 }
 
 export interface TurnsToday {

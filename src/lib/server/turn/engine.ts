@@ -6,7 +6,6 @@
  * metering.ts (what the calls cost), commit.ts (the commit per turn kind, or the turn's end without one).
  */
 import type { SessionDb } from '../db';
-import { BudgetGuard, loadScopes, type Payer } from '../budget';
 import { LlmError } from '../llm';
 import type { ToolContext } from '../tools';
 import type { SessionEvent } from '../../types/events';
@@ -17,14 +16,14 @@ import type { TurnRow } from './turns';
 import { loadTurnStart } from './history';
 import { TurnCancelledError } from './errors';
 import { TurnDeadlineError } from './failure';
-import { buildRequest, turnSettings } from './request';
+import { buildRequest } from './request';
 import { aborted, runToolLoop } from './tool-loop';
 import { commitTurn, endUncommitted } from './commit';
-import { spendOf, type LedgerRow, type Metering } from './metering';
+import { RESERVATION_GRACE_MS, spendOf, TurnMeter, type LedgerRow } from './metering';
 import type { EngineDeps, TurnOutcome } from './types';
 
 export type { EngineDeps, TurnOutcome } from './types';
-export { MAX_OUTPUT_TOKENS, RESERVATION_GRACE_MS } from './tool-loop';
+export { MAX_OUTPUT_TOKENS, RESERVATION_GRACE_MS } from './metering';
 
 /**
  * Runs one turn. `signal` is the player's cancel (or the runner stopping); the turn's own deadline
@@ -50,28 +49,33 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 	};
 	/** Streamed text the commit writes itself; handed back to the writer if the turn fails instead. */
 	let tail = '';
+	/** What the calls cost, in the control database; what it holds unsent goes there before the turn ends. */
+	let metering: TurnMeter | undefined;
 
 	try {
 		const start = await loadTurnStart(s.db, deps.config);
-		const settings = await turnSettings(deps, start.settings, turn);
+		const prompt = buildRequest(deps, turn, start);
+		// One control-database batch: the player's tier (which model the turn plays), the budget scopes and
+		// the first call's reservation.
+		const begun = await TurnMeter.start({
+			deps,
+			s,
+			turn,
+			stored: start.settings,
+			firstCall: { system: prompt.system, messages: prompt.conversation, tools: prompt.tools },
+			rows: ledgerRows,
+			emit,
+			now,
+			ttlMs: deadlineMs + RESERVATION_GRACE_MS
+		});
+		metering = begun.meter;
+		const settings = begun.settings;
 		ran = settings;
 		if (!settings.provider || !settings.model)
 			throw new LlmError('config', 'No LLM provider is configured for this session.', { retryable: false });
 		const llm = { provider: settings.provider, model: settings.model };
 		const provider = deps.provider(settings.provider);
 		if (turn.kind !== 'player') await emit({ type: 'checkpoint.started', turnId: turn.id });
-		const prompt = buildRequest(deps, turn, start);
-
-		const guard = new BudgetGuard(
-			await loadScopes(
-				deps.control.db,
-				{ userId: turn.userId, sessionId: s.id, turnId: turn.id },
-				{ ...deps.config.engine.budget, maxToolRounds: deps.config.engine.maxToolRounds },
-				now()
-			)
-		);
-		const payer: Payer = { userId: turn.userId, sessionId: s.id };
-		const metering: Metering = { deps, s, turn, payer, guard, rows: ledgerRows, emit };
 		const toolCtx: ToolContext = {
 			read: (fn) => staging.read(fn),
 			write: (fn) => staging.write(fn),
@@ -94,9 +98,10 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 			emit,
 			stop,
 			halted,
-			deadlineMs,
 			now
 		});
+		// The last call's settle: durable before its reply is committed.
+		await metering.close();
 
 		// Each write transaction is a durable commit (an fsync, ~4 ms on a VM disk): the last streamed
 		// text goes into the turn's commit, right before turn.committed, instead of a transaction of its own.
@@ -124,6 +129,12 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 	} catch (err) {
 		deltas.push(tail);
 		await deltas.flush().catch(() => undefined);
+		// What the calls cost is counted whatever ends the turn (once: a batch that failed is not sent again).
+		await metering
+			?.close()
+			.catch((e: unknown) =>
+				console.error(`[kantera] could not settle the budget of turn ${turn.id}:`, e instanceof Error ? e.message : e)
+			);
 		return endUncommitted({ deps, s, turn, owner, signal, deadline, deadlineMs, ledgerRows, settings: ran, now }, err);
 	}
 }

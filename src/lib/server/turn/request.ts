@@ -1,23 +1,14 @@
 /**
- * What a turn asks the model with: the session's LLM settings (a free tier's fixed model over them),
- * and the prompt built from what the turn starts from: the system text (mission, then the records
- * head), the conversation (the window and the player's input, or the checkpoint request) and the tools.
+ * What a turn asks the model with: the prompt built from what the turn starts from: the system text
+ * (mission, then the records head), the conversation (the window and the player's input, or the
+ * checkpoint request) and the tools. The LLM settings (a free tier's fixed model over the session's)
+ * come with the budget's start (metering.ts), which reads the tier.
  */
 import { buildContext, checkpointMessages, systemText, windowOf, type ContextMessage } from '../context-window';
 import type { LlmMessage, LlmToolSpec } from '../llm';
-import { fixedModel, tierOf } from '../tiers';
 import type { TurnRow } from './turns';
 import type { TurnStart } from './history';
-import type { SessionSettings } from '../session-setup';
 import type { EngineDeps } from './types';
-
-/** The settings a turn runs with: the session's stored ones, or its player's tier's fixed model. */
-export async function turnSettings(deps: EngineDeps, stored: SessionSettings, turn: TurnRow): Promise<SessionSettings> {
-	// A free-tier player's turns run on the operator's free model, whatever the session had stored.
-	const tier = await tierOf(deps.control.db, turn.userId);
-	const fixed = tier ? fixedModel(deps.config, tier) : undefined;
-	return fixed ? { ...stored, ...fixed } : stored;
-}
 
 /** The parts of every call of a turn; `conversation` grows with each round's tool calls and results. */
 export interface TurnPrompt {

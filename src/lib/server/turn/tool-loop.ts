@@ -3,25 +3,18 @@
  * first, its text streamed into the event log, the call metered), run the tools it asked for, and go
  * round again until it answers without tools, the budget or the round cap stops it, or the turn halts.
  */
-import { priceFor, release, reserveWhenFree, worstCaseMicros, type BudgetExceededError, type ModelPrice } from '../budget';
-import { LlmError, type LlmProvider, type LlmRequest, type LlmToolCall, type LlmToolSpec, type LlmUsage, type ProviderName } from '../llm';
+import type { BudgetExceededError } from '../budget';
+import { LlmError, type LlmProvider, type LlmToolCall, type LlmUsage, type ProviderName } from '../llm';
 import { runToolCall, type ToolContext } from '../tools';
 import type { ReplyRound } from '../context-window';
 import type { SessionEvent } from '../../types/events';
 import type { DeltaWriter } from './deltas';
 import type { TurnRow } from './turns';
 import type { TurnPrompt } from './request';
-import { meter, NO_USAGE, type Metering } from './metering';
+import { MAX_OUTPUT_TOKENS, NO_USAGE, worstCaseOf, type TurnMeter } from './metering';
 import type { EngineDeps } from './types';
 
-/** The model's output cap per call; generous for narration, bounded so one call can't run away. */
-export const MAX_OUTPUT_TOKENS = 4096;
-
-/**
- * How long a call's budget reservation outlives the turn's deadline: a process that died mid-call
- * leaves one behind, and this is when it stops holding the money.
- */
-export const RESERVATION_GRACE_MS = 60_000;
+export { MAX_OUTPUT_TOKENS, RESERVATION_GRACE_MS } from './metering';
 
 /** What the loop runs with: the same for every round of the turn. */
 export interface ToolLoop {
@@ -33,13 +26,12 @@ export interface ToolLoop {
 	toolCtx: ToolContext;
 	/** Streams the player's reply into the event log as it comes. */
 	deltas: DeltaWriter;
-	metering: Metering;
+	metering: TurnMeter;
 	emit: (event: SessionEvent) => Promise<void>;
 	/** The player's cancel or the turn's deadline: every LLM call and budget wait stops on it. */
 	stop: AbortSignal;
 	/** The error the turn ends with once `stop` has fired. */
 	halted: () => Error;
-	deadlineMs: number;
 	now: () => number;
 }
 
@@ -56,7 +48,6 @@ export interface LoopResult {
 export async function runToolLoop(l: ToolLoop): Promise<LoopResult> {
 	const { stop, halted } = l;
 	const { guard } = l.metering;
-	const price = priceFor(l.deps.config.engine.prices, l.settings.model);
 	const replyParts: string[] = [];
 	const rounds: ReplyRound[] = [];
 	let stopped: string | undefined;
@@ -68,7 +59,7 @@ export async function runToolLoop(l: ToolLoop): Promise<LoopResult> {
 			stopped = stopReason(exceeded);
 			break;
 		}
-		const round = await callModel(l, price, replyParts.length > 0);
+		const round = await callModel(l, replyParts.length > 0);
 		if (!round.ok) {
 			stopped = stopReason(round.exceeded);
 			break;
@@ -91,9 +82,8 @@ type Round = { ok: true; text: string; calls: LlmToolCall[]; usage: LlmUsage | u
  * One call of the model: reserve its worst case, stream it, meter it. `continuing` says an earlier
  * round already wrote reply text.
  */
-async function callModel(l: ToolLoop, price: ModelPrice | undefined, continuing: boolean): Promise<Round> {
-	const { deps, turn, provider, settings, prompt, deltas, stop, now } = l;
-	const { payer, guard } = l.metering;
+async function callModel(l: ToolLoop, continuing: boolean): Promise<Round> {
+	const { deps, turn, provider, settings, prompt, deltas, stop, now, metering } = l;
 	// The mission leads the system text and never changes: with the tools it is the prompt-cache prefix.
 	const request = {
 		model: settings.model,
@@ -106,19 +96,9 @@ async function callModel(l: ToolLoop, price: ModelPrice | undefined, continuing:
 	};
 	// The scopes other turns share hold this call's worst case until it is settled, so turns running
 	// at once (in any session or process) can't all start a call on the same remaining money.
-	const reservation = await reserveWhenFree(
-		deps.control.db,
-		payer,
-		deps.config.engine.budget,
-		worstCaseMicros(price, requestBytes(request), MAX_OUTPUT_TOKENS),
-		{
-			now,
-			ttlMs: l.deadlineMs + RESERVATION_GRACE_MS,
-			signal: stop
-		}
-	);
+	const reservation = await metering.reserve(worstCaseOf(deps.config.engine.prices, settings.model, request), stop);
 	if (!reservation.ok) return { ok: false, exceeded: reservation.exceeded };
-	guard.refresh(reservation.totals);
+	metering.guard.refresh(reservation.totals);
 	let text = '';
 	const calls: LlmToolCall[] = [];
 	let usage: LlmUsage | undefined;
@@ -144,13 +124,9 @@ async function callModel(l: ToolLoop, price: ModelPrice | undefined, continuing:
 		const logged = { provider: settings.provider, model: settings.model, latencyMs: at - call.started, retries: call.retries, failure };
 		// Metered even when the stream failed part-way: whatever the vendor reported was paid for.
 		// A call that failed before reporting anything only gives its reservation back (and is logged as failed).
-		if (usage || finished) await meter(l.metering, { reservationId: reservation.id, call: logged, usage: usage ?? NO_USAGE, at });
-		else
-			await release(deps.control.db, reservation.id, {
-				payer,
-				record: { ...logged, ...NO_USAGE, cacheWriteTokens: 0, costMicros: 0 },
-				at
-			});
+		// Either is sent with the next call's reservation, or when the turn commits or ends (metering.ts).
+		if (usage || finished) metering.meter({ reservationId: reservation.id, call: logged, usage: usage ?? NO_USAGE, at });
+		else metering.release(reservation.id, logged, at);
 	}
 	return { ok: true, text, calls, usage };
 }
@@ -180,23 +156,6 @@ async function runTools(l: ToolLoop, calls: readonly LlmToolCall[]): Promise<voi
 function stopReason(err: BudgetExceededError): string {
 	if (err.scope === 'turn' && err.unit === 'calls') return 'round_cap';
 	return `budget:${err.scope}`;
-}
-
-/** The size of what a call sends, in bytes: the bound its worst-case input is priced at. */
-function requestBytes(req: Pick<LlmRequest, 'system' | 'messages' | 'tools'>): number {
-	return Buffer.byteLength(req.system) + Buffer.byteLength(JSON.stringify(req.messages)) + toolBytes(req.tools);
-}
-
-/** The tool schemas' JSON size, kept per array: a turn's prompt shares one array for the app's life (request.ts). */
-const toolBytesOf = new WeakMap<readonly LlmToolSpec[], number>();
-
-function toolBytes(tools: readonly LlmToolSpec[]): number {
-	let bytes = toolBytesOf.get(tools);
-	if (bytes === undefined) {
-		bytes = Buffer.byteLength(JSON.stringify(tools));
-		toolBytesOf.set(tools, bytes);
-	}
-	return bytes;
 }
 
 /**
