@@ -50,7 +50,7 @@ export interface MockLlmAppOptions {
 	/** An already running mock LLM to share; its owner closes it. */
 	mock?: MockLlm;
 	/** More of the app's parts (a request-scoped scheduler, an image provider…); built from the settings otherwise. */
-	overrides?: Pick<AppOverrides, 'scheduler' | 'images'>;
+	overrides?: Pick<AppOverrides, 'scheduler' | 'images' | 'eventFeeds'>;
 }
 
 /** An app whose LLM is the scripted mock (real SDKs, fast retries and timeouts), on real libSQL files in a temp dir. */

@@ -1,8 +1,8 @@
 /**
  * Process-wide resources: configuration, the control database, the session database pool, the
- * event bus, the embedder, the turn runner and the image job runner. Created once on first use and
- * shared by the app, the CLI and tests (which build their own with `createApp`). These are
- * resources, not request state.
+ * event bus and event feeds, the embedder, the turn runner and the image job runner. Created once on
+ * first use and shared by the app, the CLI and tests (which build their own with `createApp`). These
+ * are resources, not request state.
  */
 import { config as readConfig, type Config } from './config';
 import { openControlDb, SessionDbPool, TursoPlacement, startSweeper, type ControlDb, type RetryPolicy } from './db';
@@ -12,7 +12,7 @@ import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
 import { countTokensO200k, loadTokenizer, type TokenCounter } from './context-window';
 import { sql } from 'drizzle-orm';
 import { TurnRunner, turnsWaiting, hasOldNote, type LeaseTiming } from './turn';
-import { EventBus } from './events';
+import { EventBus, EventFeeds, type FeedTiming } from './events';
 import { createImageProvider, createImageStore, ImageRunner, type ImageRunnerDeps } from './images';
 import { CoverRunner, orderOfficialCovers, syncOfficialPresets, type CoverPolicy } from './presets';
 import { SignInProviders } from './auth';
@@ -24,6 +24,8 @@ export interface App {
 	control: ControlDb;
 	sessions: SessionDbPool;
 	bus: EventBus;
+	/** One reader of the event log per session with open streams, shared by those streams. */
+	feeds: EventFeeds;
 	embedder: Embedder;
 	runner: TurnRunner;
 	/** Image generation jobs; `images.store` holds the generated images. */
@@ -54,6 +56,8 @@ export interface AppOverrides {
 	turnLease?: Partial<LeaseTiming>;
 	/** Tests shorten the Turso Platform API retries and the sweeper's interval. */
 	turso?: { retry?: RetryPolicy; sweepEveryMs?: number };
+	/** Tests shorten the event feeds' poll and access-check intervals to count their reads. */
+	eventFeeds?: Partial<FeedTiming>;
 	/** Tests give the request-scoped scheduler a clock or a shorter resume interval; built from config otherwise. */
 	scheduler?: Scheduler;
 	/**
@@ -94,6 +98,7 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 				)
 			: undefined;
 	const bus = new EventBus();
+	const feeds = new EventFeeds({ sessions, bus }, overrides.eventFeeds);
 	const embedder = createEmbedder(cfg.embeddings);
 	const providers = new Map<ProviderName, LlmProvider>();
 	const provider =
@@ -177,6 +182,7 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		control,
 		sessions,
 		bus,
+		feeds,
 		embedder,
 		runner,
 		images,

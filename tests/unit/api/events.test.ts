@@ -1,10 +1,23 @@
-/** The SSE endpoint: live events, resume with Last-Event-ID (every missed event exactly once), keep-alives, clean-up. */
+/**
+ * The SSE endpoint: live events, resume with Last-Event-ID (every missed event exactly once), keep-alives,
+ * clean-up; and the session's shared feed: one log reader for all of its streams, each at its own position.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { apiHarness, waitForTurn, type ApiHarness, type Caller } from './client';
 import { AcceptedTurn, bodyOf, ErrorBody, Session } from './shapes';
 import { eventFrames, sseReader } from './sse-reader';
-import { appendEvent, readEventsAfter, openEventStream, SSE_BATCH, SSE_KEEPALIVE_MS } from '../../../src/lib/server/events';
+import { eq } from 'drizzle-orm';
+import {
+	appendEvent,
+	readEventsAfter,
+	openEventStream,
+	EventFeeds,
+	SSE_BATCH,
+	SSE_KEEPALIVE_MS,
+	type FeedTiming
+} from '../../../src/lib/server/events';
+import { controlSchema, type SessionDb } from '../../../src/lib/server/db';
 import { parseConfig } from '../../../src/lib/server/config';
 
 let h: ApiHarness | undefined;
@@ -13,10 +26,12 @@ afterEach(async () => {
 	h = undefined;
 });
 
-async function harness(env?: Record<string, string>): Promise<ApiHarness> {
-	h = await apiHarness(env ? { env } : {});
+async function harness(env?: Record<string, string>, eventFeeds?: Partial<FeedTiming>): Promise<ApiHarness> {
+	h = await apiHarness({ ...(env ? { env } : {}), ...(eventFeeds ? { app: { overrides: { eventFeeds } } } : {}) });
 	return h;
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function newSession(api: Caller): Promise<{ id: string; lastEventId: number }> {
 	const s = await bodyOf(await api.post('/api/v1/sessions', { title: 'Streams' }), Session);
@@ -49,11 +64,13 @@ describe('GET …/events', () => {
 		expect(hello?.id).toBe('0');
 		expect(hello?.data).toBeUndefined();
 		expect(Number(hello?.retry)).toBeGreaterThan(0);
+		expect(app.feeds.streams(id)).toBe(1);
 		expect(app.bus.listenerCount(id)).toBe(1);
 
 		const turn = await bodyOf(await api.post(`/api/v1/sessions/${id}/turns`, { text: 'Listen.', idempotencyKey: key() }), AcceptedTurn);
 		const events = eventFrames(await stream.until((f) => f.event === 'turn.committed'));
 		await stream.close();
+		expect(app.feeds.streams(id)).toBe(0);
 		expect(app.bus.listenerCount(id)).toBe(0);
 
 		const ids = events.map((e) => e.id);
@@ -137,7 +154,8 @@ describe('GET …/events', () => {
 	it('finds events written by another process through the slow poll (no bus wake-up)', async () => {
 		const { app, alice, as } = await harness();
 		const { id } = await newSession(as(alice));
-		const res = await openEventStream({ sessions: app.sessions, bus: app.bus, sessionId: id, after: 0, pollMs: 20 });
+		const feeds = new EventFeeds({ sessions: app.sessions, bus: app.bus }, { pollMs: 20 });
+		const res = await openEventStream({ feeds, sessionId: id, after: 0 });
 		const stream = sseReader(res);
 		await stream.next();
 		// Written without bus.notify, as another server process would.
@@ -145,6 +163,7 @@ describe('GET …/events', () => {
 		const frames = await stream.until((f) => f.event === 'turn.interrupted');
 		expect(eventFrames(frames).map((e) => e.data)).toEqual([{ type: 'turn.interrupted', turnId: 'elsewhere' }]);
 		await stream.close();
+		expect(feeds.active()).toBe(0);
 		expect(app.bus.listenerCount(id)).toBe(0);
 	});
 
@@ -152,9 +171,7 @@ describe('GET …/events', () => {
 		expect(SSE_KEEPALIVE_MS).toBeLessThanOrEqual(8_000);
 		const { app, alice, as } = await harness();
 		const { id } = await newSession(as(alice));
-		const stream = sseReader(
-			await openEventStream({ sessions: app.sessions, bus: app.bus, sessionId: id, after: undefined, keepAliveMs: 10 })
-		);
+		const stream = sseReader(await openEventStream({ feeds: app.feeds, sessionId: id, after: undefined, keepAliveMs: 10 }));
 		const frames = await stream.until((f) => f.comments.includes('keep-alive') && f.data === undefined);
 		const more = await stream.until((f) => f.comments.includes('keep-alive'));
 		expect(frames.length + more.length).toBeGreaterThanOrEqual(2);
@@ -190,8 +207,9 @@ describe('GET …/events', () => {
 		await stream.close();
 	});
 
-	it('cleans up when the request is aborted, and ends the stream when the session is deleted', async () => {
-		const { app, alice, as } = await harness();
+	it('cleans up when the request is aborted, and ends the stream at once when the session is deleted here', async () => {
+		// No access check in the test's time: only the deletion's own signal can end the stream.
+		const { app, alice, as } = await harness(undefined, { accessCheckMs: 3_600_000 });
 		const api = as(alice);
 		const { id } = await newSession(api);
 		const abort = new AbortController();
@@ -199,14 +217,16 @@ describe('GET …/events', () => {
 		await aborted.next();
 		const kept = sseReader(await api.get(`/api/v1/sessions/${id}/events`));
 		await kept.next();
-		expect(app.bus.listenerCount(id)).toBe(2);
-		abort.abort();
+		expect(app.feeds.streams(id)).toBe(2);
+		// One feed for both streams: one listener on the bus.
 		expect(app.bus.listenerCount(id)).toBe(1);
+		abort.abort();
+		expect(app.feeds.streams(id)).toBe(1);
 		expect(await aborted.next()).toBeUndefined();
 
 		expect((await api.delete(`/api/v1/sessions/${id}`)).status).toBe(204);
-		// The next poll finds the session gone and closes the stream.
 		expect(await kept.next()).toBeUndefined();
+		expect(app.feeds.active()).toBe(0);
 		expect(app.bus.listenerCount(id)).toBe(0);
 	});
 
@@ -225,5 +245,154 @@ describe('GET …/events', () => {
 		const events = eventFrames(await stream.until((f) => f.event === 'turn.committed'));
 		expect(events[0]).toMatchObject({ id: 1, event: 'turn.accepted' });
 		await stream.close();
+	});
+
+	it('ends the streams of a session deleted by another process at the next access check; another user gets a 404', async () => {
+		const { app, alice, bob, as } = await harness(undefined, { accessCheckMs: 50 });
+		const { id } = await newSession(as(alice));
+		const foreign = await as(bob).get(`/api/v1/sessions/${id}/events`);
+		expect(foreign.status).toBe(404);
+		expect(await bodyOf(foreign, ErrorBody)).toMatchObject({ code: 'NOT_FOUND' });
+		const streams = [
+			sseReader(await as(alice).get(`/api/v1/sessions/${id}/events`)),
+			sseReader(await as(alice).get(`/api/v1/sessions/${id}/events`))
+		];
+		for (const stream of streams) await stream.next();
+		expect(app.feeds.streams(id)).toBe(2);
+		// Deleted as another process deletes it: the index row goes, and no signal reaches this process.
+		await app.control.db.delete(controlSchema.playSessions).where(eq(controlSchema.playSessions.id, id));
+		for (const stream of streams) expect(await stream.next()).toBeUndefined();
+		expect(app.feeds.active()).toBe(0);
+		expect(app.bus.listenerCount(id)).toBe(0);
+	});
+});
+
+/** The session pool, counting the times the log is opened: each is one read (one round trip when remote). */
+function counting(sessions: ApiHarness['app']['sessions']) {
+	const counter = {
+		reads: 0,
+		use<T>(id: string, fn: (s: SessionDb) => Promise<T>): Promise<T> {
+			counter.reads++;
+			return sessions.use(id, fn);
+		}
+	};
+	return counter;
+}
+
+describe('the session feed', () => {
+	const POLL_MS = 100;
+
+	it('reads the log once per interval for all of a session’s streams; each stream gets the rows after its own id, in order, once', async () => {
+		const { app, alice, as } = await harness();
+		const { id } = await newSession(as(alice));
+		const write = (from: number, n: number) =>
+			app.sessions.use(id, (s) =>
+				s.write(async (tx) => {
+					for (let i = from; i < from + n; i++) await appendEvent(tx, { type: 'budget.warning', scope: 'session', message: `note ${i}` });
+				})
+			);
+		await write(0, 30);
+		const sessions = counting(app.sessions);
+		const feeds = new EventFeeds({ sessions, bus: app.bus }, { pollMs: POLL_MS, accessCheckMs: 60_000 });
+		const afters = [undefined, 0, 10, 25, 30, undefined, 29];
+		const streams = [];
+		for (const after of afters) {
+			const stream = sseReader(await openEventStream({ feeds, sessionId: id, after }));
+			await stream.next();
+			streams.push(stream);
+		}
+		expect(feeds.streams(id)).toBe(afters.length);
+		expect(app.bus.listenerCount(id)).toBe(1);
+
+		// Quiet: the streams wait, the feed alone looks at the log.
+		await sleep(300);
+		sessions.reads = 0;
+		const started = Date.now();
+		await sleep(1_000);
+		const intervals = (Date.now() - started) / POLL_MS;
+		const quietReads = sessions.reads;
+		expect(quietReads).toBeGreaterThanOrEqual(2);
+		// One per interval (and a little slack for a late timer); a stream polling by itself would read seven times as often.
+		expect(quietReads).toBeLessThanOrEqual(intervals + 2);
+
+		// Written by this process (the bus wakes the feed) and by another one (the poll finds it).
+		await write(30, 5);
+		app.bus.notify(id);
+		await write(35, 5);
+		const all = await app.sessions.use(id, (s) => readEventsAfter(s.db, 0));
+		expect(all).toHaveLength(40);
+		for (const [i, stream] of streams.entries()) {
+			const after = afters[i] ?? 30;
+			const frames = await stream.until((f) => f.id === '40');
+			const got = eventFrames(frames);
+			expect(got.map((e) => e.id)).toEqual(all.filter((e) => e.id > after).map((e) => e.id));
+			expect(got.map((e) => e.data)).toEqual(all.filter((e) => e.id > after).map((e) => e.event));
+		}
+
+		// A stream that reconnects with the Last-Event-ID it had gets the rest, and nothing twice.
+		await streams[2]?.close();
+		const resumed = sseReader(await openEventStream({ feeds, sessionId: id, after: 37 }));
+		expect((await resumed.next())?.id).toBe('37');
+		await write(40, 1);
+		expect(eventFrames(await resumed.until((f) => f.id === '41')).map((e) => e.id)).toEqual([38, 39, 40, 41]);
+		await resumed.close();
+		for (const stream of streams) await stream.close();
+	});
+
+	it('stops when the last stream closes: no bus listener, no more reads', async () => {
+		const { app, alice, as } = await harness();
+		const { id } = await newSession(as(alice));
+		const sessions = counting(app.sessions);
+		const feeds = new EventFeeds({ sessions, bus: app.bus }, { pollMs: POLL_MS });
+		const streams = [];
+		for (let i = 0; i < 3; i++) {
+			const stream = sseReader(await openEventStream({ feeds, sessionId: id, after: undefined }));
+			await stream.next();
+			streams.push(stream);
+		}
+		await sleep(3 * POLL_MS);
+		expect(sessions.reads).toBeGreaterThan(3);
+		for (const stream of streams.slice(1)) await stream.close();
+		expect(feeds.active()).toBe(1);
+		await streams[0]?.close();
+		expect(feeds.active()).toBe(0);
+		expect(app.bus.listenerCount(id)).toBe(0);
+		const after = sessions.reads;
+		await sleep(5 * POLL_MS);
+		expect(sessions.reads).toBe(after);
+		// A new stream starts a new feed.
+		const again = sseReader(await openEventStream({ feeds, sessionId: id, after: undefined }));
+		await again.next();
+		expect(feeds.active()).toBe(1);
+		await again.close();
+		expect(feeds.active()).toBe(0);
+	});
+
+	it('takes a bus wake-up for the interval’s read: no poll on top of it, one read for all streams', async () => {
+		const { app, alice, as } = await harness();
+		const { id } = await newSession(as(alice));
+		const sessions = counting(app.sessions);
+		const feeds = new EventFeeds({ sessions, bus: app.bus }, { pollMs: 4 * POLL_MS, accessCheckMs: 60_000 });
+		const streams = [];
+		for (let i = 0; i < 5; i++) {
+			const stream = sseReader(await openEventStream({ feeds, sessionId: id, after: undefined }));
+			await stream.next();
+			streams.push(stream);
+		}
+		await sleep(POLL_MS);
+		sessions.reads = 0;
+		// Busy: this process writes (here: says it wrote) every 50 ms, as a turn streaming its reply does.
+		let notifies = 0;
+		const busy = setInterval(() => {
+			notifies++;
+			app.bus.notify(id);
+		}, 50);
+		await sleep(2_000);
+		clearInterval(busy);
+		await sleep(POLL_MS);
+		// At most one read per wake-up (fewer when they come during a read), and none from the polls meanwhile.
+		expect(sessions.reads).toBeGreaterThan(0);
+		expect(sessions.reads).toBeLessThanOrEqual(notifies);
+		for (const stream of streams) await stream.close();
 	});
 });

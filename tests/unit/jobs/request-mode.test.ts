@@ -216,6 +216,38 @@ describe('many open streams on one session', () => {
 	}, 60_000);
 });
 
+describe('one feed polling for the streams of several requests', () => {
+	it('visits under each stream’s own request: a closed stream’s request keeps nothing more', async () => {
+		const h = await harness({
+			app: { overrides: { scheduler: new RequestScheduler({ resumeEveryMs: 0 }), eventFeeds: { pollMs: 50 } } }
+		});
+		const api = h.as(h.alice);
+		const id = (await bodyOf(await new Isolate(h.app).request(() => api.post('/api/v1/sessions', { title: 'Two tabs' })), Session)).id;
+		// The first stream's request is where the session's feed, and its timer, were started.
+		const first = new Isolate(h.app);
+		const second = new Isolate(h.app);
+		const a = sseReader(await first.request(() => api.get(`/api/v1/sessions/${id}/events`)));
+		const b = sseReader(await second.request(() => api.get(`/api/v1/sessions/${id}/events`)));
+		cleanups.push(
+			() => a.close(),
+			() => b.close()
+		);
+		await sleep(300);
+		// Each poll visits for both streams; the first visit starts the session's resume, under its stream's request.
+		expect(first.held.length).toBeGreaterThan(2);
+		await a.close();
+		expect(h.app.feeds.streams(id)).toBe(1);
+		const [firstHeld, secondHeld] = [first.held.length, second.held.length];
+		await sleep(400);
+		// The feed still polls for the open stream, whose visits its own request keeps alive.
+		expect(second.held.length).toBeGreaterThan(secondHeld + 2);
+		expect(first.held.length).toBe(firstHeld);
+		await b.close();
+		await first.settle();
+		await second.settle();
+	});
+});
+
 describe('a resume with nothing waiting', () => {
 	it('costs one read of the session database and one of the control database, over the network', async () => {
 		const d = tempDir();

@@ -1,5 +1,8 @@
 /** The in-process wake-up for SSE streams: the log itself is in the session database (`log.ts`). */
-type Listener = () => void;
+
+/** `grew`: the session's log has new rows; `ended`: the session was deleted (its streams close). */
+export type BusSignal = 'grew' | 'ended';
+type Listener = (signal: BusSignal) => void;
 
 /** Wakes SSE streams in this process when their session's log grows. A process resource, not request state. */
 export class EventBus {
@@ -19,10 +22,20 @@ export class EventBus {
 	}
 
 	notify(sessionId: string): void {
-		for (const l of this.listeners.get(sessionId) ?? []) l();
+		this.signal(sessionId, 'grew');
+	}
+
+	/** The session is gone (deleted in this process): its streams end now, not at their next ownership check. */
+	ended(sessionId: string): void {
+		this.signal(sessionId, 'ended');
 	}
 
 	listenerCount(sessionId: string): number {
 		return this.listeners.get(sessionId)?.size ?? 0;
+	}
+
+	private signal(sessionId: string, signal: BusSignal): void {
+		// A copy: a listener may unsubscribe (the session ended) while the set is walked.
+		for (const l of [...(this.listeners.get(sessionId) ?? [])]) l(signal);
 	}
 }

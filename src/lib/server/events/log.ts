@@ -1,8 +1,8 @@
 /**
  * The session's event log: every event a client may need is a row with a strictly increasing id,
  * which is the SSE id. A client that reconnects with Last-Event-ID reads the rows after it, so no
- * event is lost or repeated. Listeners in this process are woken by the EventBus (`bus.ts`); other
- * processes are caught by the SSE stream's slow poll (`sse.ts`).
+ * event is lost or repeated. Listeners in this process are woken by the EventBus (`bus.ts`); writes by
+ * other processes are found by the session's shared slow poll (`feed.ts`).
  */
 import { asc, gt, max } from 'drizzle-orm';
 import { sessionSchema, type SessionDb, type SessionExec } from '../db';
@@ -35,13 +35,33 @@ function decode(row: { id: number; data: string }): LoggedEvent | undefined {
 
 /** Events after `afterId`, oldest first. */
 export async function readEventsAfter(exec: SessionExec, afterId: number, limit = 500): Promise<LoggedEvent[]> {
+	return (await readLogAfter(exec, afterId, limit)).events;
+}
+
+/** A page of the log: its events, and the id of the last row read (`afterId` when none), unknown rows included. */
+export interface LogPage {
+	events: LoggedEvent[];
+	last: number;
+	/** The page was full: more rows may follow `last`. */
+	more: boolean;
+}
+
+/**
+ * The rows after `afterId`, oldest first, at most `limit`. `last` lets a reader move past a row it
+ * cannot send (an unknown event) instead of reading it again on every wake-up.
+ */
+export async function readLogAfter(exec: SessionExec, afterId: number, limit: number): Promise<LogPage> {
 	const rows = await exec
 		.select({ id: events.id, data: events.data })
 		.from(events)
 		.where(gt(events.id, afterId))
 		.orderBy(asc(events.id))
 		.limit(limit);
-	return rows.map(decode).filter((e): e is LoggedEvent => e !== undefined);
+	return {
+		events: rows.map(decode).filter((e): e is LoggedEvent => e !== undefined),
+		last: rows.at(-1)?.id ?? afterId,
+		more: rows.length === limit
+	};
 }
 
 export async function lastEventId(exec: SessionExec): Promise<number> {

@@ -3,27 +3,21 @@
  *
  * Each logged event goes out as `id: <log id>`, `event: <type>`, `data: <json>`. A client resumes
  * with `Last-Event-ID` and gets the rows after it, in id order, each exactly once: the log is the
- * only source, and the cursor only moves past rows already sent. New rows are found when the bus
- * wakes the stream (writes in this process) or on a slow poll (writes by another process).
- * Keep-alive comments stop proxies from closing a quiet stream; disconnecting (the client walks
- * away, or the request aborts) drops the bus subscription and both timers.
+ * only source, and the stream's own cursor only moves past rows already sent. New rows come from the
+ * session's feed (`feed.ts`: one reader per session and process, woken by the bus or its slow poll);
+ * a stream further back than the feed's recent rows reads its own backlog. Keep-alive comments stop
+ * proxies from closing a quiet stream; disconnecting (the client walks away, or the request aborts)
+ * leaves the feed and stops the keep-alives.
  */
-import { lastEventId, readEventsAfter } from './log';
-import type { EventBus } from './bus';
-import type { SessionDbPool } from '../db';
+import { lastEventId, readLogAfter, type LogPage } from './log';
+import { SSE_BATCH, warnStreamStopped, type EventFeeds, type FeedMember, type StreamAccess } from './feed';
 import type { LoggedEvent } from '../../types/events';
 import { observeEventStream } from '../ops';
 
 /** The issue caps a quiet stream's silence at 8 s; half a second spare for timer drift and a busy loop. */
 export const SSE_KEEPALIVE_MS = 7_500;
-/** How often a stream looks for events written by another process (this process's writes wake it at once). */
-const SSE_POLL_MS = 1_000;
 /** The reconnection delay advised to EventSource clients. */
 const SSE_RETRY_MS = 2_000;
-/** Log rows read per query; a client far behind catches up in batches, with backpressure between them. */
-export const SSE_BATCH = 200;
-
-const PARAMS_MARKER = /\bparams:/;
 
 const SSE_HEADERS = {
 	'content-type': 'text/event-stream',
@@ -33,19 +27,17 @@ const SSE_HEADERS = {
 } as const;
 
 export interface EventStreamOptions {
-	sessions: Pick<SessionDbPool, 'use'>;
-	bus: Pick<EventBus, 'subscribe'>;
+	feeds: Pick<EventFeeds, 'join' | 'deps'>;
 	sessionId: string;
 	/** Send the events after this id; undefined starts at the end of the log (only new events). */
 	after: number | undefined;
-	/** Checked before each read; false ends the stream (the session was deleted). */
-	stillExists?: () => Promise<boolean>;
+	/** Who watches, re-checked by the feed on its slower cadence (checked by the caller at open); none: never re-checked. */
+	access?: StreamAccess;
 	/** The request's signal: aborting it ends the stream. */
 	signal?: AbortSignal;
 	/** Keep-alive comments every this many ms (SSE_KEEPALIVE_MS when unset); 0 sends none. */
 	keepAliveMs?: number;
-	pollMs?: number;
-	/** Called at each poll, while the stream is open. */
+	/** Called at each poll of the session's feed while the stream is open, from the feed's timer. */
 	onPoll?: () => void;
 }
 
@@ -55,7 +47,8 @@ function formatEvent(e: LoggedEvent): string {
 }
 
 export async function openEventStream(opts: EventStreamOptions): Promise<Response> {
-	const { sessions, bus, sessionId, signal } = opts;
+	const { feeds, sessionId, signal } = opts;
+	const { sessions } = feeds.deps;
 	const end = await sessions.use(sessionId, (s) => lastEventId(s.db));
 	// An id from the future (another database, a restored backup) would skip real events: clamp it.
 	let cursor = opts.after === undefined ? end : Math.min(opts.after, end);
@@ -64,93 +57,94 @@ export async function openEventStream(opts: EventStreamOptions): Promise<Respons
 	let closed = false;
 	// Read through a call after an await: cleanup() may have run meanwhile, which narrowing cannot see.
 	const isClosed = (): boolean => closed;
-	let dirty = true;
 	let wake: (() => void) | undefined;
-	const poke = () => {
-		dirty = true;
-		wake?.();
+	const rouse = () => {
+		const w = wake;
 		wake = undefined;
+		w?.();
 	};
-	let unsubscribe: (() => void) | undefined;
-	let poll: ReturnType<typeof setInterval> | undefined;
 	let keepAlive: ReturnType<typeof setInterval> | undefined;
 	let onAbort: (() => void) | undefined;
-	let unobserve: (() => void) | undefined;
+	let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+	const unobserve = observeEventStream();
 
 	const cleanup = () => {
 		if (closed) return;
 		closed = true;
-		unobserve?.();
-		unsubscribe?.();
-		clearInterval(poll);
+		unobserve();
+		feed.leave();
 		clearInterval(keepAlive);
 		if (onAbort) signal?.removeEventListener('abort', onAbort);
-		poke();
+		rouse();
+	};
+	const finish = () => {
+		cleanup();
+		try {
+			controller?.close();
+		} catch {
+			// already closed or cancelled by the consumer
+		}
 	};
 
-	const read = async (): Promise<LoggedEvent[] | 'gone'> => {
-		if (opts.stillExists && !(await opts.stillExists())) return 'gone';
-		return sessions.use(sessionId, (s) => readEventsAfter(s.db, cursor, SSE_BATCH));
+	const member: FeedMember = {
+		get cursor() {
+			return cursor;
+		},
+		...(opts.access ? { access: opts.access } : {}),
+		...(opts.onPoll ? { poll: opts.onPoll } : {}),
+		wake: rouse,
+		end: finish
+	};
+	const feed = feeds.join(sessionId, member, end);
+
+	/** The rows after the cursor: from the feed, or from the log when the stream is further back than the feed's rows. */
+	const nextPage = async (): Promise<LogPage | 'wait' | 'failed'> => {
+		const step = feed.next(cursor, SSE_BATCH);
+		if (step !== 'behind') return step;
+		const floor = feed.floor;
+		try {
+			const page = await sessions.use(sessionId, (s) => readLogAfter(s.db, cursor, SSE_BATCH));
+			// Nothing after the cursor at all: the rows up to the feed's floor were pruned meanwhile.
+			return page.last === cursor ? { ...page, last: Math.max(cursor, floor) } : page;
+		} catch (err) {
+			// The client reconnects with its Last-Event-ID and misses nothing.
+			warnStreamStopped(sessionId, err);
+			return 'failed';
+		}
 	};
 
 	const stream = new ReadableStream<Uint8Array>({
-		start(controller) {
+		start(c) {
+			controller = c;
 			const send = (text: string) => {
-				if (!closed) controller.enqueue(encoder.encode(text));
+				if (!closed) c.enqueue(encoder.encode(text));
 			};
 			// The bare `id:` sets the client's Last-Event-ID without dispatching an event, so even a client
 			// that connected without one resumes from here if the connection drops before the first event.
 			send(`retry: ${SSE_RETRY_MS}\nid: ${cursor}\n\n`);
-			unobserve = observeEventStream();
-			unsubscribe = bus.subscribe(sessionId, poke);
-			poll = setInterval(() => {
-				opts.onPoll?.();
-				poke();
-			}, opts.pollMs ?? SSE_POLL_MS);
 			const keepAliveMs = opts.keepAliveMs ?? SSE_KEEPALIVE_MS;
 			if (keepAliveMs > 0) keepAlive = setInterval(() => send(': keep-alive\n\n'), keepAliveMs);
-			onAbort = () => {
-				cleanup();
-				try {
-					controller.close();
-				} catch {
-					// already closed or cancelled by the consumer
-				}
-			};
+			onAbort = finish;
 			if (signal?.aborted) onAbort();
 			else signal?.addEventListener('abort', onAbort, { once: true });
 		},
 		// Called when the consumer wants more: waits for new rows, sends one batch, returns. A slow client
-		// therefore holds the cursor back instead of piling the log up in memory.
-		async pull(controller) {
-			while (!closed) {
-				if (!dirty) await new Promise<void>((resolve) => (wake = resolve));
+		// therefore holds its cursor back instead of piling the log up in memory.
+		async pull(c) {
+			while (!isClosed()) {
+				const page = await nextPage();
 				if (isClosed()) return;
-				dirty = false;
-				let batch: LoggedEvent[] | 'gone';
-				try {
-					batch = await read();
-				} catch (err) {
-					// The client reconnects with its Last-Event-ID and misses nothing. Driver messages end with the
-					// query's bound parameters, which stay out of the log.
-					const reason = err instanceof Error ? (err.message.split(PARAMS_MARKER)[0] ?? '').trim() : String(err);
-					console.warn(`[kantera] event stream of session ${sessionId} stopped: ${reason}`);
-					batch = 'gone';
-				}
-				if (isClosed()) return;
-				if (batch === 'gone') {
-					cleanup();
-					controller.close();
+				if (page === 'failed') {
+					finish();
 					return;
 				}
-				if (batch.length === 0) continue;
-				for (const e of batch) {
-					controller.enqueue(encoder.encode(formatEvent(e)));
-					cursor = e.id;
+				if (page === 'wait') {
+					await new Promise<void>((resolve) => (wake = resolve));
+					continue;
 				}
-				// A full batch means more may be waiting: read again without waiting for a wake-up.
-				if (batch.length === SSE_BATCH) dirty = true;
-				return;
+				for (const e of page.events) c.enqueue(encoder.encode(formatEvent(e)));
+				cursor = Math.max(cursor, page.last);
+				if (page.events.length > 0) return;
 			}
 		},
 		cancel() {

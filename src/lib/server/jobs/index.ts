@@ -12,5 +12,5 @@ export {
 	type ResumeCounts,
 	type RequestSchedulerOptions
 } from './scheduler';
-export { inRequest, currentWaitUntil, waitUntilOf, type WaitUntil } from './request-scope';
+export { inRequest, bindToRequest, currentWaitUntil, waitUntilOf, type WaitUntil } from './request-scope';
 export { SessionLoop, type SessionLoopOptions } from './session-loop';

@@ -17,6 +17,16 @@ export function inRequest<T>(waitUntil: WaitUntil | undefined, fn: () => T): T {
 	return waitUntil ? scope.run({ waitUntil }, fn) : fn();
 }
 
+/**
+ * `fn`, called later from anywhere (a timer shared by several requests), as if from the request that
+ * binds it now: what it starts is kept alive by this request's `waitUntil`.
+ */
+export function bindToRequest<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
+	const store = scope.getStore();
+	// Outside any request when bound outside one: not under whichever request the caller runs for.
+	return (...args) => (store ? scope.run(store, () => fn(...args)) : scope.exit(() => fn(...args)));
+}
+
 /** The `waitUntil` of the request this code runs for, if any. */
 export function currentWaitUntil(): WaitUntil | undefined {
 	return scope.getStore()?.waitUntil;

@@ -36,7 +36,7 @@ export interface PlaySessionWithOwner extends PlaySession {
 }
 
 /** `images` is optional so callers without image storage (some tools and tests) still work. */
-export type SessionsDeps = Pick<App, 'control' | 'sessions'> & Partial<Pick<App, 'images'>>;
+export type SessionsDeps = Pick<App, 'control' | 'sessions'> & Partial<Pick<App, 'images' | 'bus'>>;
 
 type Row = typeof playSessions.$inferSelect;
 const toPlaySession = (r: Row): PlaySession => ({
@@ -161,6 +161,8 @@ export async function deletePlaySession(deps: SessionsDeps, ownerId: string, id:
 		.where(and(eq(playSessions.id, session.id), eq(playSessions.ownerId, ownerId)))
 		.returning({ id: playSessions.id });
 	if (deleted.length === 0) throw new PlaySessionNotFoundError();
+	// Its open streams in this process end now (other processes' at their next access check), and read no more.
+	deps.bus?.ended(session.id);
 	// Save slots live in databases of their own (timetravel/saves.ts): they go with the session.
 	const saveDbs = await deps.sessions.use(session.id, saveDatabases);
 	// Images first: their runner stops the session's jobs, so none re-opens the database being destroyed.

@@ -1,5 +1,6 @@
 import { apiEndpoint, IdString, ownedSession, parseWith } from '$lib/server/api';
 import { openEventStream } from '$lib/server/events';
+import { bindToRequest } from '$lib/server/jobs';
 import { PlaySessionNotFoundError } from '$lib/server/sessions';
 import type { RequestHandler } from './$types';
 
@@ -16,22 +17,27 @@ export const GET = apiEndpoint(async ({ app, user, params, request, url }) => {
 	// accepted turns run, a turn whose runner died is marked interrupted, image jobs continue.
 	app.resumeSession(session.id);
 	return openEventStream({
-		sessions: app.sessions,
-		bus: app.bus,
+		feeds: app.feeds,
 		sessionId: session.id,
 		after,
 		signal: request.signal,
 		keepAliveMs: app.config.sseKeepAliveMs,
-		// On an isolate host, a watched session's work resumes from its stream's polls (work that an
-		// instance dropped mid-way left behind); a server process's timers need no help.
-		onPoll: () => app.scheduler.visit(session.id),
-		stillExists: async () => {
-			try {
-				await ownedSession(app, user, session.id);
-				return true;
-			} catch (err) {
-				if (err instanceof PlaySessionNotFoundError) return false;
-				throw err;
+		// On an isolate host, a watched session's work resumes from its streams' polls (work that an
+		// instance dropped mid-way left behind), under this stream's request: the session's feed polls
+		// for all its streams from one timer. A server process's timers need no help.
+		onPoll: bindToRequest(() => app.scheduler.visit(session.id)),
+		// Checked above for this request; the session's feed checks again now and then, once for all of
+		// this user's streams of the session.
+		access: {
+			key: user.id,
+			check: async () => {
+				try {
+					await ownedSession(app, user, session.id);
+					return true;
+				} catch (err) {
+					if (err instanceof PlaySessionNotFoundError) return false;
+					throw err;
+				}
 			}
 		}
 	});
