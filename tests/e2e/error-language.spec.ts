@@ -10,6 +10,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { GalleryPageSchema } from '../../src/lib/types/presets';
 import { uniqueName, signUp } from './helpers';
+import { presetContent } from './presets-helpers';
 import { startLikeReadme, type StartedServer } from './start-server';
 
 const SHOTS = 'test-results/error-language';
@@ -48,7 +49,11 @@ const WORDS = {
 		readOnly: '公式プリセットは Kantera に付属しているため、変更できません。',
 		failed: '問題が起きました',
 		internal: /^サーバー側で問題が起きました（エラー [0-9a-f]{8}）。/,
-		tooLarge: /送られたデータが、このサーバーの受け付ける大きさ（\d+ バイト）を超えています。/
+		tooLarge: /送られたデータが、このサーバーの受け付ける大きさ（\d+ バイト）を超えています。/,
+		badProvider: '連携を外せるサインイン方法に、そのようなものはありません。',
+		badLanguage: '物語の言語は 日本語 か English から選んでください。',
+		badWorld: '一覧にある世界から選んでください。',
+		badVisibility: '非公開・限定公開・公開のどれかを選んでください。'
 	},
 	en: {
 		galleryInvalid: 'That address had a search or page this gallery does not understand',
@@ -62,7 +67,11 @@ const WORDS = {
 		readOnly: 'Official presets ship with Kantera and cannot be changed.',
 		failed: 'Something went wrong',
 		internal: /^Something went wrong on our side \(error [0-9a-f]{8}\)\./,
-		tooLarge: /The request body is larger than this server accepts \(\d+ bytes\)\./
+		tooLarge: /The request body is larger than this server accepts \(\d+ bytes\)\./,
+		badProvider: 'There is no such sign-in provider to unlink.',
+		badLanguage: 'Choose the story’s language: 日本語 or English.',
+		badWorld: 'Choose one of the listed worlds.',
+		badVisibility: 'Choose private, unlisted or public.'
 	}
 } as const;
 
@@ -104,6 +113,18 @@ for (const language of ['ja', 'en'] as const) {
 		});
 		expect(tooLarge.status()).toBe(413);
 		expect(await tooLarge.text()).toMatch(w.tooLarge);
+
+		// Hand-made form posts the pages never send: still answered in the reader's language.
+		const origin = new URL(page.url()).origin;
+		const post = async (to: string, form: Record<string, string>) =>
+			(await page.request.post(to, { form, headers: { origin, accept: 'text/html' } })).text();
+		expect(await post('/account?/unlink', { provider: 'myspace' })).toContain(w.badProvider);
+		expect(await post('/?/create', { title: 'Lost', language: 'fr', world: '' })).toContain(w.badLanguage);
+		expect(await post('/?/create', { title: 'Lost', language: 'en', world: 'atlantis' })).toContain(w.badWorld);
+		const made = await page.request.post('/api/v1/presets', { data: presetContent({ title: 'Mine', tagline: 'Only mine.' }, language) });
+		expect(made.status()).toBe(201);
+		const { id } = v.parse(v.object({ id: v.string() }), await made.json());
+		expect(await post(`/presets/${id}?/visibility`, { visibility: 'everyone' })).toContain(w.badVisibility);
 		await page.context().close();
 	});
 }
