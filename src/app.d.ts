@@ -7,6 +7,8 @@ declare global {
 		interface Error {
 			message: string;
 			code?: string;
+			/** An unexpected failure's id in the server log (its message carries it too); the error page words the sentence around it. */
+			errorId?: string;
 		}
 		interface Locals {
 			user: AuthUser | null;

@@ -13,6 +13,7 @@ import {
 import { LanguageSchema } from '$lib/types/settings';
 import { playPreset } from '$lib/server/presets';
 import * as v from 'valibot';
+import { translate } from '$lib/i18n';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals }) => {
@@ -31,24 +32,24 @@ export const actions = {
 		if (!locals.user) redirect(303, '/signin');
 		const data = await request.formData();
 		const title = formText(data, 'title');
-		const language = formText(data, 'language') || (locals.language ?? 'en');
+		const reader = locals.language ?? 'en';
+		const language = formText(data, 'language') || reader;
 		const world = formText(data, 'world');
 		let id: string;
 		try {
 			const app = await getApp();
+			// Field errors in the reader's language (the API words its own in English).
+			const story = v.safeParse(LanguageSchema, language);
+			if (!story.success) throw new PlaySessionValidationError({ language: translate(reader, 'home.error.language') });
 			if (world === '')
-				id = (await startSession(app, { ownerId: locals.user.id, title, language, readerLanguage: locals.language })).session.id;
+				id = (await startSession(app, { ownerId: locals.user.id, title, language: story.output, readerLanguage: reader })).session.id;
 			else {
 				// An official world is a preset: started through the presets module, so the play is counted.
-				const checked = {
-					title: v.safeParse(TitleSchema, title, { lang: locals.language }),
-					language: v.safeParse(LanguageSchema, language)
-				};
-				if (!checked.title.success) throw new PlaySessionValidationError({ title: checked.title.issues[0].message });
-				if (!checked.language.success) throw new PlaySessionValidationError({ language: checked.language.issues[0].message });
+				const checked = v.safeParse(TitleSchema, title, { lang: reader });
+				if (!checked.success) throw new PlaySessionValidationError({ title: checked.issues[0].message });
 				if (!WORLD_IDS.some((worldId) => worldId === world))
-					throw new PlaySessionValidationError({ world: 'Choose one of the listed worlds.' });
-				id = (await playPreset(app, locals.user, world, { title: checked.title.output, language: checked.language.output })).session.id;
+					throw new PlaySessionValidationError({ world: translate(reader, 'home.error.world') });
+				id = (await playPreset(app, locals.user, world, { title: checked.output, language: story.output })).session.id;
 			}
 		} catch (err) {
 			if (err instanceof PlaySessionValidationError) return fail(400, { create: { title, language, world, errors: err.fields } });
@@ -66,7 +67,8 @@ export const actions = {
 			await renamePlaySession(await getApp(), locals.user.id, id, title, Date.now(), locals.language);
 		} catch (err) {
 			if (err instanceof PlaySessionValidationError) return fail(400, { rename: { id, title, error: err.fields.title ?? err.message } });
-			if (err instanceof PlaySessionNotFoundError) return fail(404, { rename: { id, title, error: err.message } });
+			if (err instanceof PlaySessionNotFoundError)
+				return fail(404, { rename: { id, title, error: translate(locals.language ?? 'en', 'home.error.noSession') } });
 			throw err;
 		}
 		return { renamed: id };

@@ -106,7 +106,10 @@ test('the preset screens in both languages, and moderation', async ({ browser })
 			buffer: Buffer.from('{"spec": "chara_card_v9", "data": {"name": "x"}}')
 		});
 		await author.locator('form[action="?/import"] button[type="submit"]').click();
-		await expect(author.locator('#import-error')).toContainText('Unsupported card spec');
+		// Why it was refused, in the reader's language.
+		await expect(author.locator('#import-error')).toContainText(
+			language === 'ja' ? '対応していないカードの spec です' : 'Unsupported card spec'
+		);
 		await shoot(author, 'my-presets', language);
 
 		// A reader plays it: the Documents panel shows names only.

@@ -12,7 +12,7 @@ import {
 } from '$lib/server/auth';
 import { formText, requireUser } from '$lib/server/hooks';
 import { fixedModel, turnsToday } from '$lib/server/tiers';
-import { isSignInProvider, SIGN_IN_PROVIDERS, type SignInProvider } from '$lib/types/account';
+import { isSignInProvider, type SignInProvider } from '$lib/types/account';
 import type { Actions, PageServerLoad } from './$types';
 
 const PROBLEMS = ['state', 'token', 'denied', 'provider', 'signup_closed', 'in_use', 'not_signed_in'] as const;
@@ -59,7 +59,7 @@ export const actions = {
 	unlink: async ({ request, locals, url }) => {
 		const user = requireUser(locals, url);
 		const provider = formText(await request.formData(), 'provider');
-		if (!isSignInProvider(provider)) return fail(400, { unlink: { error: `provider must be one of ${SIGN_IN_PROVIDERS.join(', ')}` } });
+		if (!isSignInProvider(provider)) return fail(400, { unlink: { badProvider: true } });
 		try {
 			await unlinkIdentity(await getApp(), user.id, provider);
 		} catch (err) {

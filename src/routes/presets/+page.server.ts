@@ -2,7 +2,7 @@ import { fail, redirect } from '@sveltejs/kit';
 import * as v from 'valibot';
 import { getApp } from '$lib/server/app';
 import { requireUser } from '$lib/server/hooks';
-import { ImportFileSchema, importPreset, isPresetError, listMine } from '$lib/server/presets';
+import { ImportFileSchema, importPreset, isPresetError, listMine, presetErrorText } from '$lib/server/presets';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url, setHeaders }) => {
@@ -15,13 +15,15 @@ export const actions = {
 	/** A preset file, a Character Card (JSON) or a card PNG becomes a new private draft, opened in the editor. */
 	import: async ({ request, locals, url }) => {
 		const user = requireUser(locals, url);
-		const file = v.safeParse(ImportFileSchema, (await request.formData()).get('file'));
+		// Why a file is refused is said in the reader's language (the API says it in English).
+		const language = locals.language ?? 'en';
+		const file = v.safeParse(ImportFileSchema, (await request.formData()).get('file'), { lang: language });
 		if (!file.success) return fail(400, { importError: file.issues[0].message });
 		let id: string;
 		try {
 			id = (await importPreset(await getApp(), user, new Uint8Array(await file.output.arrayBuffer()))).id;
 		} catch (err) {
-			if (isPresetError(err, 'bad_import')) return fail(400, { importError: err.message });
+			if (isPresetError(err, 'bad_import')) return fail(400, { importError: presetErrorText(err, language) });
 			throw err;
 		}
 		redirect(303, `/presets/${id}/edit?imported=1`);

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { PresetVisibilitySchema } from '../../types/presets';
-import { ImportFileSchema, MAX_IMPORT_BYTES, PresetError, ReportReasonSchema } from '../presets';
+import { ImportFileSchema, importError, MAX_IMPORT_BYTES, MAX_IMPORT_MB, PresetError, ReportReasonSchema } from '../presets';
 import { ApiError, badRequest } from './errors';
 
 /** The preset's fields without `id` (the server gives the id). */
@@ -43,9 +43,8 @@ export async function readImportFile(request: Request): Promise<Uint8Array> {
 	}
 	if (RAW_TYPES.test(type)) {
 		const bytes = new Uint8Array(await request.arrayBuffer());
-		if (bytes.byteLength === 0) throw new PresetError('bad_import', 'The file is empty.');
-		if (bytes.byteLength > MAX_IMPORT_BYTES)
-			throw new PresetError('bad_import', `The file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB, the most an import takes.`);
+		if (bytes.byteLength === 0) throw importError('import.error.empty');
+		if (bytes.byteLength > MAX_IMPORT_BYTES) throw importError('import.error.tooLarge', { mb: MAX_IMPORT_MB });
 		return bytes;
 	}
 	throw new ApiError(

@@ -7,7 +7,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import { controlSchema } from '../db';
-import { withoutControlCharacters } from '../validation';
+import { hasControlCharacter, said } from '../validation';
 
 const { presets } = controlSchema;
 
@@ -17,11 +17,12 @@ const MAX_QUERY_WORDS = 8;
 /** The trigram tokenizer indexes three-character windows: shorter words can't use it. */
 const TRIGRAM = 3;
 
+/** Messages follow the parse's language (the gallery page passes the reader's); the API's are English. */
 export const SearchQuerySchema = v.pipe(
-	v.string(),
-	withoutControlCharacters('The search'),
+	v.string(said('gallery.error.search')),
+	v.check((text: string) => !hasControlCharacter(text), said('gallery.error.searchControl')),
 	v.trim(),
-	v.maxLength(MAX_QUERY_CHARS, `A search has at most ${MAX_QUERY_CHARS} characters.`)
+	v.maxLength(MAX_QUERY_CHARS, said('gallery.error.searchLong', { max: MAX_QUERY_CHARS }))
 );
 
 function searchWords(q: string): string[] {

@@ -15,6 +15,7 @@ import { LanguageSchema, type Language } from '../../types/settings';
 import { coverUrl, refreshPopularity } from '../presets';
 import { GALLERY_SHELVES, type GalleryItemDto, type GalleryPageDto, type GalleryShelf } from '../../types/presets';
 import { searchCondition, SearchQuerySchema } from './search';
+import { said } from '../validation';
 
 const { presets, presetFavorites, presetCovers, users } = controlSchema;
 
@@ -28,18 +29,19 @@ export class GalleryError extends Error {
 	}
 }
 
+/** Messages follow the parse's language: the gallery page says what was wrong in the reader's, the API in English. */
 export const GalleryQuerySchema = v.object({
-	shelf: v.optional(v.picklist(GALLERY_SHELVES, 'shelf must be new, popular or favorites'), 'new'),
-	language: v.optional(v.union([LanguageSchema, v.literal('')]), ''),
+	shelf: v.optional(v.picklist(GALLERY_SHELVES, said('gallery.error.shelf')), 'new'),
+	language: v.optional(v.union([LanguageSchema, v.literal('')], said('gallery.error.language')), ''),
 	q: v.optional(SearchQuerySchema, ''),
-	cursor: v.optional(v.pipe(v.string(), v.maxLength(300, 'cursor is not one this server gave out')), ''),
+	cursor: v.optional(v.pipe(v.string(said('gallery.error.cursor')), v.maxLength(300, said('gallery.error.cursor'))), ''),
 	limit: v.optional(
 		v.pipe(
-			v.string(),
-			v.regex(/^\d{1,3}$/, 'limit must be a whole number'),
+			v.string(said('gallery.error.limitWhole')),
+			v.regex(/^\d{1,3}$/, said('gallery.error.limitWhole')),
 			v.transform(Number),
-			v.minValue(1, 'limit must be at least 1'),
-			v.maxValue(MAX_GALLERY_PAGE_SIZE, `limit must be at most ${MAX_GALLERY_PAGE_SIZE}`)
+			v.minValue(1, said('gallery.error.limitMin')),
+			v.maxValue(MAX_GALLERY_PAGE_SIZE, said('gallery.error.limitMax', { max: MAX_GALLERY_PAGE_SIZE }))
 		),
 		String(GALLERY_PAGE_SIZE)
 	)

@@ -9,11 +9,14 @@ import { error, type Handle } from '@sveltejs/kit';
 import { config } from '../config';
 import { errorResponse } from '../api/respond';
 import { isApiRequest } from './paths';
+import { LANGUAGE_COOKIE, pickLanguage, translate } from '../../i18n';
+import type { Language } from '../../types/settings';
 
 const PAYLOAD_TOO_LARGE = 413;
 
-function tooLargeMessage(limit: number): string {
-	return `The request body is larger than this server accepts (${limit} bytes). Send less data per request.`;
+/** English for the API; a page (SvelteKit's plain error page, drawn before the language hook runs) in the reader's language. */
+function tooLargeMessage(limit: number, language: Language): string {
+	return translate(language, 'errorPage.tooLargeLimit', { limit });
 }
 
 /** adapter-node's "Payload Too Large", raised by the body stream once it passes BODY_SIZE_LIMIT. */
@@ -57,9 +60,9 @@ export const handleBodySize: Handle = async ({ event, resolve }) => {
 	if (!request.body) return resolve(event);
 	const limit = config().maxBodyBytes;
 	const tooLarge = () => {
-		const message = tooLargeMessage(limit);
-		if (isApiRequest(event.url)) return errorResponse(PAYLOAD_TOO_LARGE, { message, code: 'BODY_TOO_LARGE' });
-		error(PAYLOAD_TOO_LARGE, { message, code: 'BODY_TOO_LARGE' });
+		if (isApiRequest(event.url)) return errorResponse(PAYLOAD_TOO_LARGE, { message: tooLargeMessage(limit, 'en'), code: 'BODY_TOO_LARGE' });
+		const language = pickLanguage(event.cookies.get(LANGUAGE_COOKIE), request.headers.get('accept-language'));
+		error(PAYLOAD_TOO_LARGE, { message: tooLargeMessage(limit, language), code: 'BODY_TOO_LARGE' });
 	};
 	const declared = request.headers.get('content-length');
 	if (declared !== null && !(Number(declared) <= limit)) return tooLarge();

@@ -4,6 +4,7 @@
  */
 import type { HandleServerError } from '@sveltejs/kit';
 import { randomUUID } from 'node:crypto';
+import { translate } from '../../i18n';
 
 /** Driver errors (drizzle) append the bound parameters — possibly hashes or user text — after this marker. */
 const PARAMS_MARKER = /\bparams:/;
@@ -49,8 +50,7 @@ export const handleServerError: HandleServerError = (input) => {
 
 function errorBody({ error, event, status, message }: Parameters<HandleServerError>[0]): App.Error {
 	if (status === 404) return { message: 'There is nothing at this address.', code: 'NOT_FOUND' };
-	if (status === PAYLOAD_TOO_LARGE)
-		return { message: 'The request body is larger than this server accepts. Send less data per request.', code: 'BODY_TOO_LARGE' };
+	if (status === PAYLOAD_TOO_LARGE) return { message: translate('en', 'errorPage.tooLarge'), code: 'BODY_TOO_LARGE' };
 	// Other client errors raised by SvelteKit itself (malformed requests): its message is safe to show.
 	if (status < FIRST_SERVER_ERROR) return { message, code: 'BAD_REQUEST' };
 	const errorId = randomUUID().slice(0, 8);
@@ -58,8 +58,6 @@ function errorBody({ error, event, status, message }: Parameters<HandleServerErr
 	console.error(
 		`[kantera] error ${errorId} on ${event.request.method} ${event.route.id ?? event.url.pathname} (status ${status})\n${describeError(error)}`
 	);
-	return {
-		message: `Something went wrong on our side (error ${errorId}). Please try again; if it keeps happening, give the server's operator this error id.`,
-		code: 'INTERNAL'
-	};
+	// The id goes apart too: the error page words the sentence in the reader's language around it.
+	return { message: translate('en', 'errorPage.internal', { id: errorId }), code: 'INTERNAL', errorId };
 }

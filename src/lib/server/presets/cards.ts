@@ -13,7 +13,7 @@
 import * as v from 'valibot';
 import { emptyForm, PresetFormSchema, type PresetForm } from '../../presets/form';
 import type { Language } from '../../types/settings';
-import { PresetError } from './errors';
+import { importError } from './errors';
 
 const CARD_SPECS = ['chara_card_v2', 'chara_card_v3'] as const;
 
@@ -59,27 +59,23 @@ const HAS_SPEC = v.looseObject({ spec: v.unknown() });
 
 /** A parsed card, or PresetError('bad_import') saying what is wrong with it. */
 export function parseCard(json: unknown): CharacterCard {
-	if (typeof json !== 'object' || json === null || Array.isArray(json))
-		throw new PresetError('bad_import', 'A character card is a JSON object.');
+	if (typeof json !== 'object' || json === null || Array.isArray(json)) throw importError('import.error.cardNotObject');
 	const withSpec = v.safeParse(HAS_SPEC, json);
 	const spec = withSpec.success ? withSpec.output.spec : undefined;
 	if (spec === undefined) {
-		throw new PresetError(
-			'bad_import',
-			'This card has no "spec": it is a V1 card or not a character card. Kantera imports Character Card V2 and V3 (spec "chara_card_v2" or "chara_card_v3").'
-		);
+		throw importError('import.error.cardNoSpec');
 	}
 	if (typeof spec !== 'string' || !CARD_SPECS.some((s) => s === spec)) {
-		throw new PresetError(
-			'bad_import',
-			`Unsupported card spec ${JSON.stringify(spec).slice(0, 60)}: Kantera imports "chara_card_v2" and "chara_card_v3".`
-		);
+		throw importError('import.error.cardSpec', { spec: JSON.stringify(spec).slice(0, 60) });
 	}
 	const card = v.safeParse(Card, json);
 	if (!card.success) {
 		const issue = card.issues[0];
 		const path = v.getDotPath(issue);
-		throw new PresetError('bad_import', `The ${spec} card is malformed${path ? ` at ${path}` : ''}: ${issue.message}.`);
+		// The schema's own detail (valibot's wording) stays as it is; the sentence around it is the reader's.
+		throw path
+			? importError('import.error.cardMalformedAt', { spec, path, detail: issue.message })
+			: importError('import.error.cardMalformed', { spec, detail: issue.message });
 	}
 	return card.output;
 }
@@ -154,10 +150,7 @@ export function cardToForm(card: CharacterCard): PresetForm {
 	// The draft's own bounds: a card too big for them is refused here, before anything is stored.
 	const bounded = v.safeParse(PresetFormSchema, result);
 	if (!bounded.success) {
-		throw new PresetError(
-			'bad_import',
-			`The card is too large to import (${v.getDotPath(bounded.issues[0]) ?? 'card'}: ${bounded.issues[0].message}).`
-		);
+		throw importError('import.error.cardTooLarge', { path: v.getDotPath(bounded.issues[0]) ?? 'card', detail: bounded.issues[0].message });
 	}
 	return bounded.output;
 }

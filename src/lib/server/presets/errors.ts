@@ -2,7 +2,9 @@
  * Errors of the presets capability. `not_found` covers "does not exist", "private and not yours"
  * and "taken down and not yours" alike, so a private preset can't be told apart from no preset.
  */
+import { translate, type MessageKey } from '../../i18n';
 import type { ContentIssueDto } from '../../types/presets';
+import type { Language } from '../../types/settings';
 
 export type PresetErrorCode =
 	/** Unknown, or not visible to this user. */
@@ -25,6 +27,13 @@ export interface PresetErrorDetails {
 	readonly issues?: readonly ContentIssueDto[];
 	/** For `rate_limited`: when the next publication is allowed. */
 	readonly retryAt?: Date;
+	/** The message as an i18n key, for pages that word it in the reader's language (`message` is its English). */
+	readonly wording?: Wording;
+}
+
+export interface Wording {
+	readonly key: MessageKey;
+	readonly params: Readonly<Record<string, string | number>>;
 }
 
 export class PresetError extends Error {
@@ -36,6 +45,17 @@ export class PresetError extends Error {
 		super(message);
 		this.name = 'PresetError';
 	}
+}
+
+/** A refused import: its English message for the API and the CLI, and its key for a page to word. */
+export function importError(key: MessageKey, params: Record<string, string | number> = {}): PresetError {
+	return new PresetError('bad_import', translate('en', key, params), { wording: { key, params } });
+}
+
+/** The error's message in `language` where it has a wording, else its English message. */
+export function presetErrorText(err: PresetError, language: Language): string {
+	const wording = err.details.wording;
+	return wording ? translate(language, wording.key, wording.params) : err.message;
 }
 
 export function isPresetError(err: unknown, code?: PresetErrorCode): err is PresetError {

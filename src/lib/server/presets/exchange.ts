@@ -13,7 +13,7 @@ import { formFromContent, PresetFormSchema, type PresetForm } from '../../preset
 import type { WorldPreset } from '../worlds';
 import { LanguageSchema } from '../../types/settings';
 import { contentOf } from './content';
-import { PresetError } from './errors';
+import { importError } from './errors';
 
 const PRESET_FILE_FORMAT = 'kantera.preset';
 const PRESET_FILE_VERSION = 1;
@@ -80,24 +80,22 @@ export function isPresetFile(json: unknown): boolean {
 /** A preset file as a draft's form, or PresetError('bad_import'). */
 export function presetFileToForm(json: unknown): PresetForm {
 	const envelope = v.safeParse(Envelope, json);
-	if (!envelope.success) throw new PresetError('bad_import', `This is not a Kantera preset file: ${envelope.issues[0].message}.`);
-	if (envelope.output.formatVersion > PRESET_FILE_VERSION) {
-		throw new PresetError(
-			'bad_import',
-			`This preset file has format version ${envelope.output.formatVersion}; this Kantera reads version ${PRESET_FILE_VERSION}. Update Kantera to import it.`
-		);
-	}
+	// A schema's own detail (valibot's wording) stays as it is; the sentence around it is the reader's.
+	if (!envelope.success) throw importError('import.error.notPresetFile', { detail: envelope.issues[0].message });
+	if (envelope.output.formatVersion > PRESET_FILE_VERSION)
+		throw importError('import.error.formatVersion', { found: envelope.output.formatVersion, known: PRESET_FILE_VERSION });
 	const preset = v.safeParse(LoosePreset, envelope.output.preset);
 	if (!preset.success) {
 		const path = v.getDotPath(preset.issues[0]);
-		throw new PresetError('bad_import', `The preset in this file is malformed${path ? ` at ${path}` : ''}: ${preset.issues[0].message}.`);
+		const detail = preset.issues[0].message;
+		throw path ? importError('import.error.presetMalformedAt', { path, detail }) : importError('import.error.presetMalformed', { detail });
 	}
 	const form = formFromContent(preset.output);
 	const bounded = v.safeParse(PresetFormSchema, form);
 	if (!bounded.success)
-		throw new PresetError(
-			'bad_import',
-			`The preset is too large to import (${v.getDotPath(bounded.issues[0]) ?? 'preset'}: ${bounded.issues[0].message}).`
-		);
+		throw importError('import.error.presetTooLarge', {
+			path: v.getDotPath(bounded.issues[0]) ?? 'preset',
+			detail: bounded.issues[0].message
+		});
 	return bounded.output;
 }

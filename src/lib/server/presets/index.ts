@@ -19,13 +19,13 @@ export {
 } from './service';
 export { isAuthor, visiblePreset } from './access';
 export { checkContent, MAX_PRESET_BYTES } from './content';
-export { PresetError, isPresetError } from './errors';
+export { PresetError, isPresetError, presetErrorText, importError } from './errors';
 export { playPreset } from './play';
 export { recordPlay, refreshPopularity, POPULAR_WINDOW_MS } from './plays';
 export { syncOfficialPresets, orderOfficialCovers } from './official';
 export { CoverRunner, coverUrl, type CoverPolicy } from './covers';
 export { exportPreset, exportFileName } from './exchange';
-export { importToForm, ImportFileSchema, MAX_IMPORT_BYTES } from './import';
+export { importToForm, ImportFileSchema, MAX_IMPORT_BYTES, MAX_IMPORT_MB } from './import';
 
 export { reportPreset, openReports, moderatePreset, restorePreset, dismissReports, moderatedPresets, ReportReasonSchema } from './reports';
 export { setVisibility, type Visibility } from './visibility';

@@ -5,7 +5,7 @@
  * with a message instead of being half read. Image data is skipped, never decoded.
  */
 import { crc32 } from 'node:zlib';
-import { PresetError } from './errors';
+import { importError } from './errors';
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** Chunks read before giving up: a real card PNG has a handful; this bounds a hostile file's work. */
@@ -17,27 +17,23 @@ export function isPng(bytes: Uint8Array): boolean {
 	return bytes.length >= SIGNATURE.length && SIGNATURE.every((b, i) => bytes[i] === b);
 }
 
-function damaged(why: string): PresetError {
-	return new PresetError('bad_import', `The PNG file is damaged (${why}); export the card again.`);
-}
-
 /** tEXt chunks by keyword (the first of each keyword wins), text decoded as Latin-1 as the PNG spec says. */
 export function pngTextChunks(bytes: Uint8Array): Map<string, string> {
-	if (!isPng(bytes)) throw new PresetError('bad_import', 'This is not a PNG file.');
+	if (!isPng(bytes)) throw importError('import.error.notPng');
 	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 	const latin1 = new TextDecoder('latin1');
 	const texts = new Map<string, string>();
 	let offset = SIGNATURE.length;
 	for (let n = 0; n < MAX_CHUNKS; n++) {
-		if (offset + CHUNK_HEADER > bytes.length) throw damaged('it ends in the middle of a chunk');
+		if (offset + CHUNK_HEADER > bytes.length) throw importError('import.error.pngEnds');
 		const length = view.getUint32(offset);
 		const type = latin1.decode(bytes.subarray(offset + 4, offset + 8));
 		const dataStart = offset + CHUNK_HEADER;
 		const dataEnd = dataStart + length;
-		if (!/^[A-Za-z]{4}$/.test(type)) throw damaged('a chunk has no valid type');
-		if (dataEnd + CRC_BYTES > bytes.length) throw damaged(`its ${type} chunk is cut short`);
+		if (!/^[A-Za-z]{4}$/.test(type)) throw importError('import.error.pngChunkType');
+		if (dataEnd + CRC_BYTES > bytes.length) throw importError('import.error.pngChunkShort', { type });
 		const expected = view.getUint32(dataEnd);
-		if (crc32(bytes.subarray(offset + 4, dataEnd)) !== expected) throw damaged(`the checksum of its ${type} chunk does not match`);
+		if (crc32(bytes.subarray(offset + 4, dataEnd)) !== expected) throw importError('import.error.pngChecksum', { type });
 		if (type === 'tEXt') {
 			const data = bytes.subarray(dataStart, dataEnd);
 			const nul = data.indexOf(0);
@@ -49,5 +45,5 @@ export function pngTextChunks(bytes: Uint8Array): Map<string, string> {
 		if (type === 'IEND') return texts;
 		offset = dataEnd + CRC_BYTES;
 	}
-	throw damaged('it has too many chunks');
+	throw importError('import.error.pngTooManyChunks');
 }

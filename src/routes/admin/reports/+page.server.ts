@@ -29,11 +29,12 @@ const PresetIdField = v.pipe(
 async function act(request: Request, locals: App.Locals, url: URL, fn: (id: string) => Promise<void>) {
 	requireAdmin(locals, url);
 	const id = v.safeParse(PresetIdField, formText(await request.formData(), 'presetId'));
-	if (!id.success) return fail(400, { error: 'not a preset id' });
+	// Codes the page words in the reader's language.
+	if (!id.success) return fail(400, { error: 'admin.reports.badId' as const });
 	try {
 		await fn(id.output);
 	} catch (err) {
-		if (isPresetError(err, 'not_found')) return fail(404, { error: err.message });
+		if (isPresetError(err, 'not_found')) return fail(404, { error: 'admin.reports.notFound' as const });
 		throw err;
 	}
 	return { done: id.output };

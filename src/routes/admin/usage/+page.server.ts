@@ -7,6 +7,7 @@ import type { PageServerLoad } from './$types';
 export const load: PageServerLoad = async ({ locals, url }) => {
 	requireAdmin(locals, url);
 	const range = parseRange(url.searchParams);
-	if ('error' in range) error(400, range.error);
+	// The error page words BAD_RANGE in the reader's language; the message is its English.
+	if ('error' in range) error(400, { message: range.error, code: 'BAD_RANGE' });
 	return { report: await usageReport((await getApp()).control.db, range) };
 };

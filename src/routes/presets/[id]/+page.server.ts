@@ -56,7 +56,7 @@ export const actions = {
 		const user = requireUser(locals, url);
 		const data = await request.formData();
 		const title = formText(data, 'title').trim();
-		const checkedTitle = v.safeParse(v.optional(TitleSchema), title === '' ? undefined : title);
+		const checkedTitle = v.safeParse(v.optional(TitleSchema), title === '' ? undefined : title, { lang: locals.language });
 		if (!checkedTitle.success) return fail(400, { play: { title, error: checkedTitle.issues[0].message } });
 		const language = v.safeParse(LanguageChoice, formText(data, 'language') || undefined);
 		let sessionId: string;
@@ -86,7 +86,7 @@ export const actions = {
 	visibility: async ({ request, locals, url, params }) => {
 		const user = requireUser(locals, url);
 		const choice = v.safeParse(PresetVisibilitySchema, formText(await request.formData(), 'visibility'));
-		if (!choice.success) return fail(400, { visibility: { code: 'invalid' as const, message: 'Choose private, unlisted or public.' } });
+		if (!choice.success) return fail(400, { visibility: { code: 'invalid' as const, message: '' } });
 		const visibility: Visibility = choice.output;
 		try {
 			await changeVisibility(await getApp(), user, params.id, visibility);
