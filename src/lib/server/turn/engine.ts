@@ -15,7 +15,7 @@ import { appendEventsQuery } from '../events';
 import { DeltaWriter, textDelta } from './deltas';
 import { Staging } from './staging';
 import type { TurnRow } from './turns';
-import { loadTurnStart } from './history';
+import { loadTurnStart, turnStartOf, type TurnStartReads } from './history';
 import { TurnCancelledError } from './errors';
 import { TurnDeadlineError } from './failure';
 import { buildRequest, turnSettings } from './request';
@@ -31,7 +31,8 @@ export { MAX_OUTPUT_TOKENS, RESERVATION_GRACE_MS } from './tool-loop';
  * Runs one turn. `signal` is the player's cancel (or the runner stopping); the turn's own deadline
  * (KANTERA_TURN_TIMEOUT_S) is kept here and ends it as failed, timed out. `readAfterCommit`: reads
  * the caller wants right after the commit, run in the commit's own batch when it goes as one (their
- * results come back in the outcome; absent when the commit took the interactive way).
+ * results come back in the outcome; absent when the commit took the interactive way). `start`: what the
+ * turn starts from, read already (with the claim: turnStartQueries).
  */
 export async function executeTurn(
 	deps: EngineDeps,
@@ -39,7 +40,7 @@ export async function executeTurn(
 	turn: TurnRow,
 	owner: string,
 	signal: AbortSignal,
-	options: { readAfterCommit?: readonly InStatement[] } = {}
+	options: { readAfterCommit?: readonly InStatement[]; start?: TurnStartReads } = {}
 ): Promise<TurnOutcome> {
 	const now = deps.now ?? Date.now;
 	const deadlineMs = deps.config.engine.turnTimeoutMs;
@@ -61,7 +62,7 @@ export async function executeTurn(
 	let tail = '';
 
 	try {
-		const start = await loadTurnStart(s.db, deps.config);
+		const start = options.start ? await turnStartOf(s.db, deps.config, options.start) : await loadTurnStart(s.db, deps.config);
 		// Planned writes are numbered from what the turn started from, and the commit is guarded by it.
 		const staging = new Staging(s, start.base);
 		const settings = await turnSettings(deps, start.settings, turn);

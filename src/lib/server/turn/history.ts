@@ -2,6 +2,7 @@
 import { eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { InStatement, ResultSet } from '@libsql/client';
+import type { BatchResponse } from 'drizzle-orm/batch';
 import { sessionSchema, toStatement, type SessionDrizzle, type SessionExec } from '../db';
 import { documents, journal, state, summaries } from '../records';
 import { openingContext, stageNowOf, stageNowQueries } from '../stage';
@@ -72,12 +73,12 @@ export interface TurnStart {
 }
 
 /**
- * Reads what a turn starts from, the session's settings and the stage included, in one batch (one round
- * trip to a remote database, and one consistent snapshot); before the first exchange, then the opening.
+ * What a turn starts from, unrun: the session's settings, the mission, the records head, the stage, the
+ * history and the commit base, for one batch (the runner's claim carries them: `claimNext`).
  */
-export async function loadTurnStart(db: SessionDrizzle, cfg: Pick<Config, 'llm'>): Promise<TurnStart> {
+export function turnStartQueries(db: SessionDrizzle) {
 	const everyDocument = { includeGmOnly: true };
-	const [settings, mission, [latest], docs, tocRows, st, recent, played, opening, cues, carried, since, [base]] = await db.batch([
+	return [
 		settingsQuery(db),
 		db.select({ value: meta.value }).from(meta).where(eq(meta.key, MISSION_KEY)),
 		summaries.latestQuery(db),
@@ -90,7 +91,15 @@ export async function loadTurnStart(db: SessionDrizzle, cfg: Pick<Config, 'llm'>
 		...stageNowQueries(db),
 		...historyQueries(db),
 		db.all<Record<string, unknown>>(sql.raw(BASE_QUERY))
-	]);
+	] as const;
+}
+
+/** The results of `turnStartQueries`, as a batch returns them. */
+export type TurnStartReads = BatchResponse<ReturnType<typeof turnStartQueries>>;
+
+/** What a turn starts from, out of `turnStartQueries`' results (before the first exchange, the opening is read too). */
+export async function turnStartOf(db: SessionDrizzle, cfg: Pick<Config, 'llm'>, reads: TurnStartReads): Promise<TurnStart> {
+	const [settings, mission, [latest], docs, tocRows, st, recent, played, opening, cues, carried, since, [base]] = reads;
 	const toc = documents.tocOf(docs, tocRows);
 	return {
 		settings: settingsOf(settings, cfg),
@@ -99,13 +108,21 @@ export async function loadTurnStart(db: SessionDrizzle, cfg: Pick<Config, 'llm'>
 			summary: latest?.body,
 			toc: toc.flatMap((d) => [`document #${d.id}: ${d.title}${d.gmOnly ? ' (GM-only)' : ''}`, ...d.headings.map((h) => `  ${h}`)]),
 			state: state.snapshotOf(st).doc,
-			journal: recent.reverse().map((j) => j.body),
+			journal: [...recent].reverse().map((j) => j.body),
 			opening: played.length > 0 ? undefined : await openingContext(db),
 			stage: stageNowOf(opening, cues)
 		},
-		history: historyOf(carried, since),
+		history: historyOf([...carried], since),
 		base: toBase(base)
 	};
+}
+
+/**
+ * Reads what a turn starts from, the session's settings and the stage included, in one batch (one round
+ * trip to a remote database, and one consistent snapshot); before the first exchange, then the opening.
+ */
+export async function loadTurnStart(db: SessionDrizzle, cfg: Pick<Config, 'llm'>): Promise<TurnStart> {
+	return turnStartOf(db, cfg, await db.batch(turnStartQueries(db)));
 }
 
 export async function loadHead(db: SessionDrizzle, cfg: Pick<Config, 'llm'>): Promise<RecordsHead> {

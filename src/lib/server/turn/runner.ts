@@ -18,7 +18,7 @@ import { anyRunning, anyUnfinishedQuery, insertTurn, lastPlayerTurn, renewLease,
 import { clearWork, markWork, sessionsWithWork, youngNoteUntil } from './work';
 import { ProcessScheduler, SessionLoop, type Scheduler } from '../jobs';
 import { executeTurn, type EngineDeps, type TurnOutcome } from './engine';
-import { historyReads } from './history';
+import { historyReads, type TurnStartReads } from './history';
 import { readSettings } from '../session-setup';
 import { logLine, observeTurn, type RunnerLoad } from '../ops';
 
@@ -111,13 +111,13 @@ export class TurnRunner {
 				await this.embed(s, round.embedReads);
 				const checkpoint = await this.checkpointIfDue(s, round.history);
 				const checkedAt = Date.now();
-				// The commit's batch saw no turn waiting or running (its own is committed): nothing to claim.
-				// A turn accepted after it kicks the loop again.
-				if (!checkpoint && round.unfinished === false) {
+				// No turn waiting or running (read with the round, or in the commit's batch: its own turn is
+				// committed): nothing to claim. A turn accepted after that read kicks the loop again.
+				if (!checkpoint && !round.unfinished) {
 					await this.settle(s, checkedAt, undefined, false, round.acceptedAt);
 					return;
 				}
-				const { turn, nextExpiry, unfinished } = await claimNext(s, this.owner, checkedAt, this.lease.leaseMs);
+				const { turn, nextExpiry, unfinished, start } = await claimNext(s, this.owner, checkedAt, this.lease.leaseMs);
 				if (!turn) {
 					await this.settle(s, checkedAt, nextExpiry, unfinished);
 					return;
@@ -125,16 +125,15 @@ export class TurnRunner {
 				this.deps.bus.notify(s.id);
 				// Player turns were noted when accepted; a model switch's hand-off is noted here.
 				if (turn.kind !== 'player') await markWork(this.deps.control.db, s.id, checkedAt);
-				const { outcome, after } = await this.runLeased(s, turn, nextRoundReads(s));
+				const { outcome, after } = await this.runLeased(s, turn, { readAfter: nextRoundReads(s), start });
 				if (outcome.status === 'committed' && after) known = { ...after, acceptedAt: turn.kind === 'player' ? turn.createdAt : undefined };
 			}
 		});
 	}
 
-	/** The round's reads when no commit did them: the embedding queues and the history, in one batch. */
+	/** The round's reads when no commit did them: the embedding queues, the history and whether turns wait, in one batch. */
 	private async readRound(s: SessionDb): Promise<NextRound> {
-		const statements = nextRoundReads(s);
-		return readNextRound(s, await s.batch(statements.slice(0, statements.length - 1), 'read'));
+		return readNextRound(s, await s.batch(nextRoundReads(s), 'read'));
 	}
 
 	/**
@@ -156,8 +155,14 @@ export class TurnRunner {
 		}
 		if (unfinished) return;
 		// The note of work was written when the turn just committed was accepted (or later): while that
-		// is recent, it is too young to drop, and reading it says only that.
-		const again = youngNoteUntil(acceptedAt, checkedAt) ?? (await clearWork(this.deps.control.db, s.id, checkedAt));
+		// is recent, it is too young to drop, and reading it says only that. The look an earlier turn's
+		// settle set for its own (older) note is for nothing now: no turn runs, and this note is newer.
+		const young = youngNoteUntil(acceptedAt, checkedAt);
+		if (young !== undefined) {
+			this.loop.wakeAt(s.id, young + LEASE_SWEEP_MARGIN_MS, { replace: true });
+			return;
+		}
+		const again = await clearWork(this.deps.control.db, s.id, checkedAt);
 		if (again !== undefined) this.loop.wakeAt(s.id, again + LEASE_SWEEP_MARGIN_MS);
 	}
 
@@ -210,9 +215,14 @@ id ${outcome.failure.errorId}`
 
 	/**
 	 * Runs a claimed turn under its lease. `readAfter`: the next round's reads (nextRoundReads), run in
-	 * the commit's own batch when it goes as one; `after` is what they read then.
+	 * the commit's own batch when it goes as one; `after` is what they read then. `start`: what the turn
+	 * starts from, read with its claim.
 	 */
-	private async runLeased(s: SessionDb, turn: TurnRow, readAfter?: InStatement[]): Promise<{ outcome: TurnOutcome; after?: NextRound }> {
+	private async runLeased(
+		s: SessionDb,
+		turn: TurnRow,
+		reads: { readAfter?: InStatement[]; start?: TurnStartReads } = {}
+	): Promise<{ outcome: TurnOutcome; after?: NextRound }> {
 		const controller = new AbortController();
 		this.controllers.set(turn.id, controller);
 		const stopRenewing = this.scheduler.every(this.lease.renewMs, () => {
@@ -225,7 +235,10 @@ id ${outcome.failure.errorId}`
 		});
 		const started = performance.now();
 		try {
-			const outcome = await executeTurn(this.deps, s, turn, this.owner, controller.signal, { readAfterCommit: readAfter });
+			const outcome = await executeTurn(this.deps, s, turn, this.owner, controller.signal, {
+				readAfterCommit: reads.readAfter,
+				start: reads.start
+			});
 			noteTurn(s.id, turn, outcome, performance.now() - started);
 			// Only a commit that made image orders its own gives the image runner work (no look otherwise).
 			if (outcome.status === 'committed' && (outcome.imageOrders ?? 0) > 0) this.deps.images?.kick(s.id);
@@ -244,16 +257,13 @@ interface NextRound {
 	embedReads: ResultSet[];
 	/** The history since the last checkpoint, for the checkpoint threshold. */
 	history: Exchange[];
-	/** Whether a turn was waiting or running; unknown (claim to find out) unless a commit read it. */
-	unfinished?: boolean;
+	/** Whether a turn was waiting or running. */
+	unfinished: boolean;
 	/** When the player turn just committed was accepted (see `settle`). */
 	acceptedAt?: number | undefined;
 }
 
-/**
- * A round's reads: the embedding queues, the history since the last checkpoint and, last (a commit's
- * batch runs it; a round of its own leaves it to the claim), whether any turn waits or runs.
- */
+/** A round's reads: the embedding queues, the history since the last checkpoint, whether any turn waits or runs. */
 function nextRoundReads(s: SessionDb): InStatement[] {
 	return [...embedReads(), ...historyReads(s.db).statements, toStatement(anyUnfinishedQuery(s.db))];
 }
@@ -262,10 +272,11 @@ function readNextRound(s: SessionDb, results: ResultSet[]): NextRound {
 	const embeds = embedReads().length;
 	const history = historyReads(s.db);
 	const unfinished = results[embeds + history.statements.length];
+	if (!unfinished) throw new Error('the runner round read no turn status');
 	return {
 		embedReads: results.slice(0, embeds),
 		history: history.of(results.slice(embeds, embeds + history.statements.length)),
-		...(unfinished ? { unfinished: unfinished.rows.length > 0 } : {})
+		unfinished: unfinished.rows.length > 0
 	};
 }
 
