@@ -54,7 +54,7 @@ const TURNS: ScriptedReply[][] = [
 		},
 		{ text: 'The cellar smells of wine.' }
 	],
-	// A turn with no staged write: its commit base is read at commit.
+	// A turn with no staged write.
 	[{ text: 'You wait. Nothing happens.' }]
 ];
 
@@ -102,11 +102,11 @@ describe('a player turn committed as one write batch', () => {
 		// Every player turn went as a batch: the interactive commit never ran.
 		expect(interactive).not.toHaveBeenCalled();
 
-		// The counter moved under every turn (as a concurrent record write moves it): each commit of a turn
-		// with staged writes falls back; the turn without any reads its base at commit, after the move.
+		// The counter moved under every turn (as a concurrent record write moves it): each turn read its
+		// commit base with what it started from, before the move, so each commit falls back.
 		const replayed = await harness();
 		await play(replayed, revisionBump);
-		expect(interactive).toHaveBeenCalledTimes(2);
+		expect(interactive).toHaveBeenCalledTimes(3);
 
 		expect(await records(batched)).toEqual(await records(replayed));
 		const [a, b] = await Promise.all([batched.turns(), replayed.turns()]);
@@ -155,5 +155,54 @@ describe('a player turn committed as one write batch', () => {
 			[log[2]?.id, log[3]?.id],
 			[log[4]?.id, log[5]?.id]
 		]);
+	});
+
+	it("does not fall back for the image runner's background writes, and does for a job it claims", async () => {
+		const interactive = vi.spyOn(Staging.prototype, 'commit');
+		const h = await harness();
+		const now = Date.now();
+		// A committed order being generated, one waiting, and the character whose sprite they draw.
+		await h.use(async (s) => {
+			await s.client.batch(
+				[
+					{
+						sql: 'INSERT INTO npcs (name, appearance, created_at, updated_at) VALUES (?, ?, ?, ?)',
+						args: ['Bram', 'grey beard', now, now]
+					},
+					{
+						sql: `INSERT INTO image_orders (id, turn_id, target, target_name, prompt, status, attempts, lease_owner, lease_expires_at, created_at, updated_at)
+							VALUES (1, 'earlier', 'npc', 'Bram', 'p', 'running', 1, 'images', ?, ?, ?), (2, 'earlier', 'scene', 'Gate', 'p', 'pending', 0, NULL, NULL, ?, ?)`,
+						args: [now + 60_000, now, now, now, now]
+					}
+				],
+				'write'
+			);
+		});
+		const turn = async (during: (client: Client) => Promise<void>) => {
+			const queue: ScriptedReply[] = [
+				{ toolCalls: [{ name: 'journal_append', arguments: { entry: 'Bram nods.' } }] },
+				{ text: 'He nods.' }
+			];
+			h.mock.setHandler(async () => {
+				const reply = queue.shift() ?? { text: '' };
+				if (queue.length === 0) await h.use((s) => during(s.client));
+				return reply;
+			});
+			expect((await h.play('Wait.')).status).toBe('committed');
+		};
+		// While the turn runs, the job's lease is renewed, its image stored, the job finished and the sprite set.
+		await turn(async (client) => {
+			await client.execute({ sql: 'UPDATE image_orders SET lease_expires_at = ? WHERE id = 1', args: [now + 120_000] });
+			await client.execute("UPDATE image_orders SET image = 'k1' WHERE id = 1");
+			await client.execute("UPDATE image_orders SET status = 'done', lease_owner = NULL, lease_expires_at = NULL WHERE id = 1");
+			await client.execute({ sql: "UPDATE npcs SET sprite_image = 'k1', updated_at = ? WHERE name = 'Bram'", args: [Date.now()] });
+		});
+		expect(interactive).not.toHaveBeenCalled();
+		// A waiting job claimed (a pending order a staged write could have replaced) moves the counter: the commit falls back.
+		await turn(async (client) => {
+			await client.execute("UPDATE image_orders SET status = 'running', lease_owner = 'images' WHERE id = 2");
+		});
+		expect(interactive).toHaveBeenCalledTimes(1);
+		expect((await h.turns()).map((t) => t.status)).toEqual(['committed', 'committed']);
 	});
 });

@@ -12,6 +12,7 @@ export { sessionDbUrl, InvalidSessionIdError, TemplatePlacement, type SessionPla
 export { openClient, isFileUrl } from './client';
 export { newId, isSessionId } from './ids';
 export { sqlText } from './text';
+export { toStatement, type BuiltQuery, type PlannedWrite, type StagedWrite } from './statement';
 export { migrate, migrateAndRead, MigrationError, type Migration, type MigrateOptions, type Migrated } from './migrate';
 export * as controlSchema from './control-schema';
 export * as sessionSchema from './session-schema';

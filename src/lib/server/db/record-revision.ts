@@ -51,14 +51,33 @@ export function guardTrigger(): Map<string, string> {
 	]);
 }
 
+/**
+ * Updates the image runner makes in the background, which no staged write reads: they leave the counter
+ * as it is, so a turn during which an image is generated or finished still commits as one batch. A job's
+ * lease, attempts, stored image and its end (running → done or failed) touch no pending order, the only
+ * orders a staged write reads (`imageOrders.place`) or claims (orders without a turn, pending); a
+ * finished sprite or background sets a column no staged write reads (a character's or place's look is
+ * what registration compares). Inserts and deletes always count, and so does every other update.
+ */
+const BACKGROUND_UPDATES: Readonly<Record<string, { unwatched?: readonly string[]; when?: string }>> = Object.freeze({
+	image_orders: { when: "old.status = 'pending' OR new.status = 'pending'" },
+	npcs: { unwatched: ['sprite_image', 'updated_at'] },
+	scenes: { unwatched: ['background_image', 'updated_at'] }
+});
+
 /** The counting triggers of one record table, by name. */
 export function revisionTriggersFor(table: CapturedTable): Map<string, string> {
 	const t = ident(table.name);
 	const base = `rev_${table.name}`;
+	const background = BACKGROUND_UPDATES[table.name];
+	const watched = table.columns.map((c) => c.name).filter((c) => !background?.unwatched?.includes(c));
+	const update = background?.unwatched
+		? `UPDATE OF ${watched.map(ident).join(', ')} ON ${t}`
+		: `UPDATE ON ${t}${background?.when ? ` WHEN ${background.when}` : ''}`;
 	return new Map(
 		(['INSERT', 'UPDATE', 'DELETE'] as const).map((op) => {
 			const name = `${base}_${op.slice(0, 3).toLowerCase()}`;
-			return [name, `CREATE TRIGGER ${ident(name)} AFTER ${op} ON ${t} BEGIN ${BUMP} END`];
+			return [name, `CREATE TRIGGER ${ident(name)} AFTER ${op === 'UPDATE' ? update : `${op} ON ${t}`} BEGIN ${BUMP} END`];
 		})
 	);
 }

@@ -54,9 +54,13 @@ export class SessionLoop {
 		this.opts.scheduler.keep(this.settled(sessionId));
 	}
 
-	/** Kicks the session again at `at` (on the loop's clock), unless an earlier wake-up is already set. */
-	wakeAt(sessionId: string, at: number): void {
+	/**
+	 * Kicks the session again at `at` (on the loop's clock), unless an earlier wake-up is already set;
+	 * with `replace`, instead of the one set (the caller knows that one is for nothing now).
+	 */
+	wakeAt(sessionId: string, at: number, options: { replace?: boolean } = {}): void {
 		if (!this.isOpen(sessionId)) return;
+		if (options.replace) this.dropWake(sessionId);
 		const set = this.wakes.get(sessionId);
 		if (set !== undefined && set <= at) return;
 		this.wakes.set(sessionId, at);

@@ -4,10 +4,10 @@
  */
 import { asc, desc, eq, gt } from 'drizzle-orm';
 import { sessionSchema } from '../db';
-import type { SessionExec, SessionTx } from '../db';
+import type { PlannedWrite, SessionExec, SessionTx } from '../db';
 import { RecordError } from './errors';
 import { chunkPlain } from './chunk';
-import { addSections } from './sections';
+import { addSections, addSectionsQueries } from './sections';
 import { checkBody, checkLimit, checkRef } from './limits';
 import { PATH_ROOT } from './paths';
 
@@ -25,8 +25,33 @@ export async function append(tx: SessionTx, input: JournalInput): Promise<Journa
 	const ref = checkRef(input.ref);
 	const [row] = await tx.insert(journal).values({ body, ref, createdAt: Date.now() }).returning();
 	if (!row) throw new Error('journal insert returned no row');
-	await addSections(tx, { kind: 'journal', recordId: row.id, gmOnly: false, ref }, chunkPlain([PATH_ROOT.journal, `#${row.id}`], body));
+	await addSections(tx, { kind: 'journal', recordId: row.id, gmOnly: false, ref }, sectionsOf(row));
 	return row;
+}
+
+/**
+ * `append` as a planned write: it reads nothing, so with the id the entry gets its statements are known
+ * and a GM turn stages it without a round trip (turn/staging.ts). Same checks, same rows.
+ */
+export function appendWrite(input: JournalInput): PlannedWrite<JournalEntry> {
+	return {
+		table: 'journal',
+		plan(db, id) {
+			const row: JournalEntry = { id, body: checkBody(input.body, 'The journal entry'), ref: checkRef(input.ref), createdAt: Date.now() };
+			return {
+				queries: [
+					db.insert(journal).values(row),
+					...addSectionsQueries(db, { kind: 'journal', recordId: id, gmOnly: false, ref: row.ref }, sectionsOf(row))
+				],
+				result: row
+			};
+		},
+		run: (tx) => append(tx, input)
+	};
+}
+
+function sectionsOf(row: Pick<JournalEntry, 'id' | 'body'>) {
+	return chunkPlain([PATH_ROOT.journal, `#${row.id}`], row.body);
 }
 
 export async function get(exec: SessionExec, id: number): Promise<JournalEntry> {

@@ -8,7 +8,7 @@
  * and, when there is work, one write batch (contexts re-indexed, vectors stored, the queue's size
  * after): two round trips to a remote database whatever the number of sections, none written one by one.
  */
-import type { InStatement } from '@libsql/client';
+import type { InStatement, ResultSet } from '@libsql/client';
 import * as v from 'valibot';
 import type { SessionDb } from '../db';
 import { isZeroVector, type Embedder } from './embeddings';
@@ -27,6 +27,11 @@ export interface EmbedPendingOptions {
 	signal?: AbortSignal;
 	/** Called after each stored batch (for progress bars). */
 	onBatch?: (progress: { embedded: number; remaining: number }) => void;
+	/**
+	 * The first round's reads, already run (`embedReads`, with the same batch size) in a batch the caller
+	 * sends anyway: that round costs no read of its own.
+	 */
+	first?: ResultSet[];
 }
 
 export interface EmbedPendingResult {
@@ -56,23 +61,12 @@ export async function embedPending(s: SessionDb, embedder: Embedder, options: Em
 	let embedded = 0;
 	let remaining = 0;
 	let drained = false;
+	let first = options.first;
 	// A round that only re-created the vector table does not count as one of the batches.
 	for (let batch = 0; batch < maxBatches;) {
 		options.signal?.throwIfAborted();
-		const [contextRows, tableRows, metaRows, queuedRows, countRows] = await s.batch(
-			[
-				contextQueueQuery(),
-				...VECTOR_SPACE_QUERIES.map((q) => ({ sql: q.sql, args: [...q.args] })),
-				{
-					sql: `SELECT s.id AS id, s.path AS path, s.body AS body, s.content_hash AS contentHash
-						FROM embed_queue q JOIN sections s ON s.id = q.section_id
-						ORDER BY q.enqueued_at, q.section_id LIMIT ?`,
-					args: [batchSize]
-				},
-				COUNT_QUEUED
-			],
-			'read'
-		);
+		const [contextRows, tableRows, metaRows, queuedRows, countRows] = first ?? (await s.batch(embedReads(batchSize), 'read'));
+		first = undefined;
 		// The word index's neighbour contexts are brought up to date at the same moment: after the
 		// writer's commit, off its path (see context-queue.ts). They need no model.
 		const contexts = contextQueueIds(contextRows?.rows ?? []);
@@ -116,6 +110,24 @@ export async function embedPending(s: SessionDb, embedder: Embedder, options: Em
 		batch++;
 	}
 	return { embedded, remaining, recreated, drained };
+}
+
+/**
+ * One round's reads (queued contexts, the vector space, queued sections, the queue's size), for a batch
+ * of the caller's: its results go to `embedPending` as `first`.
+ */
+export function embedReads(batchSize = DEFAULT_EMBED_BATCH_SIZE): InStatement[] {
+	return [
+		contextQueueQuery(),
+		...VECTOR_SPACE_QUERIES.map((q) => ({ sql: q.sql, args: [...q.args] })),
+		{
+			sql: `SELECT s.id AS id, s.path AS path, s.body AS body, s.content_hash AS contentHash
+				FROM embed_queue q JOIN sections s ON s.id = q.section_id
+				ORDER BY q.enqueued_at, q.section_id LIMIT ?`,
+			args: [batchSize]
+		},
+		COUNT_QUEUED
+	];
 }
 
 const COUNT_QUEUED: InStatement = { sql: 'SELECT count(*) AS n FROM embed_queue', args: [] };

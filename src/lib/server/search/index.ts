@@ -4,7 +4,7 @@
  */
 export { recall, withQueryEmbedded, type RecallHit } from './recall';
 export { type Embedder, createEmbedder, OfflineEmbedder, OpenAICompatibleEmbedder, OFFLINE_EMBEDDER_ID } from './embeddings';
-export { embedPending } from './embed-pending';
+export { embedPending, embedReads } from './embed-pending';
 export { readVectorSpace, VECTOR_TABLE, META_EMBEDDING_MODEL, META_EMBEDDING_DIMENSIONS } from './vector-table';
 
 export { type SectionKind, SECTION_KINDS } from './filter';

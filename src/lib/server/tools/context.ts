@@ -3,7 +3,7 @@
  * through the turn's staging, so reads see the turn's own writes and nothing is saved unless the
  * whole turn commits.
  */
-import type { SessionExec, SessionTx } from '../db';
+import type { SessionExec, StagedWrite } from '../db';
 import type { Embedder } from '../search';
 import type { Rng } from './dice';
 import type { StageCue } from '../../adv';
@@ -12,7 +12,8 @@ import type { StagedPlace } from '../../types/events';
 
 export interface ToolContext {
 	read<T>(fn: (exec: SessionExec) => Promise<T>): Promise<T>;
-	write<T>(fn: (tx: SessionTx) => Promise<T>): Promise<T>;
+	/** A write in a transaction (it may read first), or a planned one (it reads nothing: no round trip). */
+	write<T>(w: StagedWrite<T>): Promise<T>;
 	embedder: Embedder;
 	language: Language;
 	/** Dice RNG; the cryptographic one unless a test injects another. */

@@ -7,8 +7,7 @@
  * carry, are computed from the commit base (the id the play log hands out next); the batch's guard and
  * the primary key make sure they are the ids the table would have handed out.
  */
-import type { InStatement, InValue } from '@libsql/client';
-import { sessionSchema, type SessionDrizzle } from '../db';
+import { sessionSchema, toStatement, type BuiltQuery, type SessionDrizzle } from '../db';
 import { log } from '../records';
 import * as stage from '../stage';
 import type { StageCue } from '../../adv';
@@ -40,30 +39,9 @@ export interface PlayerCommitted {
 	imageOrders: number;
 }
 
-/** A built query as a statement for `SessionDb.batch`: drizzle's own SQL text and driver values. */
-function statement(query: { toSQL(): { sql: string; params: unknown[] } }): InStatement {
-	const { sql: text, params } = query.toSQL();
-	return { sql: text, args: params.map(driverValue) };
-}
-
-function driverValue(value: unknown): InValue {
-	if (
-		value === null ||
-		typeof value === 'string' ||
-		typeof value === 'number' ||
-		typeof value === 'bigint' ||
-		typeof value === 'boolean' ||
-		value instanceof Uint8Array ||
-		value instanceof ArrayBuffer ||
-		value instanceof Date
-	)
-		return value;
-	throw new Error(`a query parameter of type ${typeof value} has no driver value`);
-}
-
 /** The statements of a player turn's commit after its staged writes, on `base`. */
 export function playerCommitTail(db: SessionDrizzle, base: CommitBase, c: PlayerCommit): BatchTail<PlayerCommitted> {
-	const queries: { toSQL(): { sql: string; params: unknown[] } }[] = [];
+	const queries: BuiltQuery[] = [];
 	if (c.tail) queries.push(appendEventsQuery(db, c.tail));
 	// As the interactive commit does, on every PRUNE_EVERY_COMMITS-th turn (by the seq this one will get).
 	if ((base.lastSeq + 1) % PRUNE_EVERY_COMMITS === 0) {
@@ -86,7 +64,7 @@ export function playerCommitTail(db: SessionDrizzle, base: CommitBase, c: Player
 	queries.push(markCommittedQuery(db, c.turnId, c.owner, c.turn));
 	queries.push(appendEventsQuery(db, c.committed(messageIds)));
 	return {
-		statements: queries.map(statement),
+		statements: queries.map(toStatement),
 		result: (results) => ({ messageIds, imageOrders: results[claimAt]?.rows.length ?? 0 })
 	};
 }

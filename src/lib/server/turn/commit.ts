@@ -4,6 +4,7 @@
  * noted in the undo log (a player turn's as one write batch when it can be). Failed or cancelled: its
  * staged writes dropped, only its ledger and its end written.
  */
+import type { InStatement, ResultSet } from '@libsql/client';
 import type { SessionDb, SessionTx } from '../db';
 import { log, summaries } from '../records';
 import * as stage from '../stage';
@@ -40,15 +41,23 @@ export interface TurnCommit {
 	ledgerRows: readonly LedgerRow[];
 	toolCtx: Pick<ToolContext, 'cues' | 'choices'>;
 	now: () => number;
+	/** Reads to run at the end of a one-batch commit, on what it committed (see Staging.commitBatch). */
+	after?: readonly InStatement[] | undefined;
+}
+
+/** What a commit did: the image orders it made the turn's, and the results of `after` when it ran them. */
+export interface TurnCommitted {
+	imageOrders: number;
+	after?: ResultSet[];
 }
 
 /**
  * Commits the turn, or throws (LeaseLostError when another runner holds it now). Returns the image
- * orders it made its own. A player turn's commit goes as one write batch (one round trip, one durable
+ * orders it made its own (and what `after` read, on the one-batch path). A player turn's commit goes as one write batch (one round trip, one durable
  * commit: turn/commit-batch.ts) unless a record changed since its staged writes ran; then, and for the
  * other kinds, the interactive way.
  */
-export async function commitTurn(c: TurnCommit): Promise<number> {
+export async function commitTurn(c: TurnCommit): Promise<TurnCommitted> {
 	const { deps, turn, owner, settings, reply, stopped } = c;
 	const finishedAt = c.now();
 	const committed: Committed & { finishedAt: number } = {
@@ -75,9 +84,9 @@ export async function commitTurn(c: TurnCommit): Promise<number> {
 					turn: committed,
 					committed: (messageIds) => exchangeEvent(c, messageIds)
 				}),
-			{ turnId: turn.id, owner, undoAs: turn.id }
+			{ turnId: turn.id, owner, undoAs: turn.id, after: c.after }
 		);
-		if (batched) return batched.value.imageOrders;
+		if (batched) return { imageOrders: batched.value.imageOrders, after: batched.after };
 	}
 	let imageOrders = 0;
 	await c.staging.commit(
@@ -97,7 +106,7 @@ export async function commitTurn(c: TurnCommit): Promise<number> {
 		},
 		{ undoAs: turn.id }
 	);
-	return imageOrders;
+	return { imageOrders };
 }
 
 /** A player turn's records: the player's message, the GM's reply with its stage cues and choices. Returns the event announcing them. */

@@ -5,6 +5,7 @@
  * The steps live beside it: request.ts (settings and prompt), tool-loop.ts (the calls and tools),
  * metering.ts (what the calls cost), commit.ts (the commit per turn kind, or the turn's end without one).
  */
+import type { InStatement } from '@libsql/client';
 import type { SessionDb } from '../db';
 import { LlmError } from '../llm';
 import type { ToolContext } from '../tools';
@@ -13,7 +14,7 @@ import { appendEventsQuery } from '../events';
 import { DeltaWriter, textDelta } from './deltas';
 import { Staging } from './staging';
 import type { TurnRow } from './turns';
-import { loadTurnStart } from './history';
+import { loadTurnStart, turnStartOf, type TurnStartReads } from './history';
 import { TurnCancelledError } from './errors';
 import { TurnDeadlineError } from './failure';
 import { buildRequest } from './request';
@@ -27,16 +28,25 @@ export { MAX_OUTPUT_TOKENS, RESERVATION_GRACE_MS } from './metering';
 
 /**
  * Runs one turn. `signal` is the player's cancel (or the runner stopping); the turn's own deadline
- * (KANTERA_TURN_TIMEOUT_S) is kept here and ends it as failed, timed out.
+ * (KANTERA_TURN_TIMEOUT_S) is kept here and ends it as failed, timed out. `readAfterCommit`: reads
+ * the caller wants right after the commit, run in the commit's own batch when it goes as one (their
+ * results come back in the outcome; absent when the commit took the interactive way). `start`: what the
+ * turn starts from, read already (with the claim: turnStartQueries).
  */
-export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow, owner: string, signal: AbortSignal): Promise<TurnOutcome> {
+export async function executeTurn(
+	deps: EngineDeps,
+	s: SessionDb,
+	turn: TurnRow,
+	owner: string,
+	signal: AbortSignal,
+	options: { readAfterCommit?: readonly InStatement[]; start?: TurnStartReads } = {}
+): Promise<TurnOutcome> {
 	const now = deps.now ?? Date.now;
 	const deadlineMs = deps.config.engine.turnTimeoutMs;
 	const deadline = AbortSignal.timeout(deadlineMs);
 	/** Everything the turn waits for (LLM calls, budget waits) stops on either. */
 	const stop = AbortSignal.any([signal, deadline]);
 	const halted = () => (signal.aborted ? new TurnCancelledError() : new TurnDeadlineError(deadlineMs));
-	const staging = new Staging(s);
 	/** The LLM the turn ran on, once its settings are read: its spend is reported under it. */
 	let ran: { provider?: string | undefined; model?: string | undefined } = {};
 	const ledgerRows: LedgerRow[] = [];
@@ -53,7 +63,9 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 	let metering: TurnMeter | undefined;
 
 	try {
-		const start = await loadTurnStart(s.db, deps.config);
+		const start = options.start ? await turnStartOf(s.db, deps.config, options.start) : await loadTurnStart(s.db, deps.config);
+		// Planned writes are numbered from what the turn started from, and the commit is guarded by it.
+		const staging = new Staging(s, start.base);
 		const prompt = buildRequest(deps, turn, start);
 		// One control-database batch: the player's tier (which model the turn plays), the budget scopes and
 		// the first call's reservation.
@@ -109,7 +121,7 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 		if (aborted(stop)) throw halted();
 		if (turn.kind !== 'player' && !reply) throw new LlmError('protocol', 'The GM wrote no hand-off summary.', { retryable: true });
 
-		const imageOrders = await commitTurn({
+		const { imageOrders, after } = await commitTurn({
 			deps,
 			s,
 			staging,
@@ -122,10 +134,18 @@ export async function executeTurn(deps: EngineDeps, s: SessionDb, turn: TurnRow,
 			tail,
 			ledgerRows,
 			toolCtx,
-			now
+			now,
+			after: options.readAfterCommit
 		});
 		deps.bus.notify(s.id);
-		return { status: 'committed', reply, imageOrders, ...(stopped ? { stopped } : {}), spent: spendOf(ledgerRows, ran) };
+		return {
+			status: 'committed',
+			reply,
+			imageOrders,
+			...(stopped ? { stopped } : {}),
+			...(after ? { readAfterCommit: after } : {}),
+			spent: spendOf(ledgerRows, ran)
+		};
 	} catch (err) {
 		deltas.push(tail);
 		await deltas.flush().catch(() => undefined);

@@ -1,12 +1,16 @@
 /** What the context window needs from the records: history since the last checkpoint and the head. */
-import { eq } from 'drizzle-orm';
-import { sessionSchema, type SessionDrizzle, type SessionExec } from '../db';
+import { eq, sql } from 'drizzle-orm';
+import * as v from 'valibot';
+import type { InStatement, ResultSet } from '@libsql/client';
+import type { BatchResponse } from 'drizzle-orm/batch';
+import { sessionSchema, toStatement, type SessionDrizzle, type SessionExec } from '../db';
 import { documents, journal, state, summaries } from '../records';
 import { openingContext, stageNowOf, stageNowQueries } from '../stage';
 import { CARRY_EXCHANGES, type Exchange, type RecordsHead } from '../context-window';
 import type { Config } from '../config';
 import { MISSION_KEY, settingsOf, settingsQuery, type SessionSettings } from '../session-setup';
 import { anyPlayedQuery, exchangeQueries, lastSeq } from './turns';
+import { BASE_QUERY, toBase, type CommitBase } from './staging';
 
 const { meta } = sessionSchema;
 
@@ -37,6 +41,19 @@ export async function historySinceCheckpoint(db: SessionDrizzle): Promise<Exchan
 	return historyOf(carried, since);
 }
 
+const ExchangeRows = v.array(v.object({ input: v.string(), reply: v.nullable(v.string()), tokens: v.nullable(v.number()) }));
+
+/**
+ * `historySinceCheckpoint` as plain statements, for a batch that mixes other modules' (the turn runner
+ * reads it with the embedding queue, or in a turn's commit), and what their two results say.
+ */
+export function historyReads(db: SessionDrizzle): { statements: InStatement[]; of: (results: readonly ResultSet[]) => Exchange[] } {
+	return {
+		statements: historyQueries(db).map(toStatement),
+		of: ([carried, since]) => historyOf(v.parse(ExchangeRows, carried?.rows ?? []), v.parse(ExchangeRows, since?.rows ?? []))
+	};
+}
+
 function exchange(r: { input: string; reply: string | null; tokens: number | null }): Exchange {
 	return { player: r.input, gm: r.reply ?? '', tokens: r.tokens ?? undefined };
 }
@@ -51,15 +68,17 @@ export interface TurnStart {
 	mission: string | undefined;
 	head: RecordsHead;
 	history: Exchange[];
+	/** What a one-batch commit of the turn is built on (turn/staging.ts), read in the same snapshot. */
+	base: CommitBase;
 }
 
 /**
- * Reads what a turn starts from, the session's settings and the stage included, in one batch (one round
- * trip to a remote database, and one consistent snapshot); before the first exchange, then the opening.
+ * What a turn starts from, unrun: the session's settings, the mission, the records head, the stage, the
+ * history and the commit base, for one batch (the runner's claim carries them: `claimNext`).
  */
-export async function loadTurnStart(db: SessionDrizzle, cfg: Pick<Config, 'llm'>): Promise<TurnStart> {
+export function turnStartQueries(db: SessionDrizzle) {
 	const everyDocument = { includeGmOnly: true };
-	const [settings, mission, [latest], docs, tocRows, st, recent, played, opening, cues, carried, since] = await db.batch([
+	return [
 		settingsQuery(db),
 		db.select({ value: meta.value }).from(meta).where(eq(meta.key, MISSION_KEY)),
 		summaries.latestQuery(db),
@@ -70,8 +89,17 @@ export async function loadTurnStart(db: SessionDrizzle, cfg: Pick<Config, 'llm'>
 		// Before the first exchange the GM continues from the opening the player has just read.
 		anyPlayedQuery(db),
 		...stageNowQueries(db),
-		...historyQueries(db)
-	]);
+		...historyQueries(db),
+		db.all<Record<string, unknown>>(sql.raw(BASE_QUERY))
+	] as const;
+}
+
+/** The results of `turnStartQueries`, as a batch returns them. */
+export type TurnStartReads = BatchResponse<ReturnType<typeof turnStartQueries>>;
+
+/** What a turn starts from, out of `turnStartQueries`' results (before the first exchange, the opening is read too). */
+export async function turnStartOf(db: SessionDrizzle, cfg: Pick<Config, 'llm'>, reads: TurnStartReads): Promise<TurnStart> {
+	const [settings, mission, [latest], docs, tocRows, st, recent, played, opening, cues, carried, since, [base]] = reads;
 	const toc = documents.tocOf(docs, tocRows);
 	return {
 		settings: settingsOf(settings, cfg),
@@ -80,12 +108,21 @@ export async function loadTurnStart(db: SessionDrizzle, cfg: Pick<Config, 'llm'>
 			summary: latest?.body,
 			toc: toc.flatMap((d) => [`document #${d.id}: ${d.title}${d.gmOnly ? ' (GM-only)' : ''}`, ...d.headings.map((h) => `  ${h}`)]),
 			state: state.snapshotOf(st).doc,
-			journal: recent.reverse().map((j) => j.body),
+			journal: [...recent].reverse().map((j) => j.body),
 			opening: played.length > 0 ? undefined : await openingContext(db),
 			stage: stageNowOf(opening, cues)
 		},
-		history: historyOf(carried, since)
+		history: historyOf([...carried], since),
+		base: toBase(base)
 	};
+}
+
+/**
+ * Reads what a turn starts from, the session's settings and the stage included, in one batch (one round
+ * trip to a remote database, and one consistent snapshot); before the first exchange, then the opening.
+ */
+export async function loadTurnStart(db: SessionDrizzle, cfg: Pick<Config, 'llm'>): Promise<TurnStart> {
+	return turnStartOf(db, cfg, await db.batch(turnStartQueries(db)));
 }
 
 export async function loadHead(db: SessionDrizzle, cfg: Pick<Config, 'llm'>): Promise<RecordsHead> {

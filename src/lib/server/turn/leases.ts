@@ -19,6 +19,7 @@ import {
 	turnById,
 	type TurnRow
 } from './turns';
+import { turnStartQueries, type TurnStartReads } from './history';
 
 /** How long a lease lasts without renewal. */
 export const LEASE_MS = 15_000;
@@ -71,19 +72,23 @@ export function interruptExpiredQueries(s: Pick<SessionDb, 'writes'>, now: numbe
  * Claims the oldest accepted turn for `owner`, unless another turn of the session is running under a
  * live lease; turns whose lease ran out are marked interrupted first. The status change accepted →
  * running is the single point that makes a turn run once: it is one conditional UPDATE, in one write
- * batch with its events and the reads a runner needs when nothing was claimed (one round trip).
+ * batch with its events and the reads a runner needs when nothing was claimed (one round trip). What a
+ * claimed turn starts from (`turnStartQueries`) is read in the same batch, after the claim: `start`
+ * (wasted when nothing was claimed, which the runner avoids by claiming only when a turn waits or runs).
  */
-export async function claimNext(s: SessionDb, owner: string, now: number, leaseMs = LEASE_MS): Promise<Claim> {
+export async function claimNext(s: SessionDb, owner: string, now: number, leaseMs = LEASE_MS): Promise<Claim & { start: TurnStartReads }> {
 	const w = s.writes;
-	const [, , claimed, , [expiry], unfinished] = await w.batch([
+	const [, , claimed, , [expiry], unfinished, ...start] = await w.batch([
 		...interruptExpiredQueries(s, now),
 		claimOldestQuery(w, owner, now, leaseMs),
 		// The claimed turn is the one running under this owner's lease taken now (none if the claim changed nothing).
 		eventsForQuery(w, 'turn.started', now, justClaimedSql(owner, now)),
 		nextExpiryQuery(w),
-		anyUnfinishedQuery(w)
+		anyUnfinishedQuery(w),
+		// Built on the session's drizzle (they read only); sent in this write batch like the rest.
+		...turnStartQueries(s.db)
 	]);
-	return { turn: claimed[0], nextExpiry: expiry?.at ?? undefined, unfinished: unfinished.length > 0 };
+	return { turn: claimed[0], nextExpiry: expiry?.at ?? undefined, unfinished: unfinished.length > 0, start };
 }
 
 /** Marks a cancel request; an accepted (not yet started) turn is cancelled at once. */

@@ -7,17 +7,18 @@
  * batches) and, when the history since the last checkpoint passes the threshold, runs a checkpoint.
  */
 import { hostname } from 'node:os';
-import { newId, type SessionDb, type SessionDbPool } from '../db';
-import { embedPending } from '../search';
-import { checkpointDue, checkpointInstruction } from '../context-window';
+import type { InStatement, ResultSet } from '@libsql/client';
+import { newId, toStatement, type SessionDb, type SessionDbPool } from '../db';
+import { embedPending, embedReads } from '../search';
+import { checkpointDue, checkpointInstruction, type Exchange } from '../context-window';
 import { summaries } from '../records';
 import { appendEvent } from '../events';
 import { claimNext, requestCancel, DEFAULT_LEASE, type LeaseTiming } from './leases';
-import { anyRunning, insertTurn, lastPlayerTurn, renewLease, type TurnRow } from './turns';
-import { clearWork, markWork, sessionsWithWork } from './work';
+import { anyRunning, anyUnfinishedQuery, insertTurn, lastPlayerTurn, renewLease, type TurnRow } from './turns';
+import { clearWork, markWork, sessionsWithWork, youngNoteUntil } from './work';
 import { ProcessScheduler, SessionLoop, type Scheduler } from '../jobs';
 import { executeTurn, type EngineDeps, type TurnOutcome } from './engine';
-import { historySinceCheckpoint } from './history';
+import { historyReads, type TurnStartReads } from './history';
 import { readSettings } from '../session-setup';
 import { logLine, observeTurn, type RunnerLoad } from '../ops';
 
@@ -45,8 +46,6 @@ export class TurnRunner {
 	 * to drop yet.
 	 */
 	private readonly loop: SessionLoop;
-	/** Sessions whose last commit, in the drain running now, ran an embedding round that left the queues empty. */
-	private readonly justEmbedded = new Set<string>();
 	private readonly scheduler: Scheduler;
 	private readonly lease: LeaseTiming;
 	private resuming: Promise<void> = Promise.resolve();
@@ -102,15 +101,23 @@ export class TurnRunner {
 	}
 
 	private async drain(sessionId: string): Promise<void> {
-		this.justEmbedded.delete(sessionId);
 		await this.deps.sessions.use(sessionId, async (s) => {
+			/** What the last turn's commit read for this round, in its own batch (none: the round reads it). */
+			let known: NextRound | undefined;
 			for (;;) {
 				if (this.loop.stopped) return;
-				// Right after a commit's own embedding round emptied the queues, a second look finds nothing.
-				if (!this.justEmbedded.delete(s.id)) await this.embed(s);
-				await this.checkpointIfDue(s);
+				const round = known ?? (await this.readRound(s));
+				known = undefined;
+				await this.embed(s, round.embedReads);
+				const checkpoint = await this.checkpointIfDue(s, round.history);
 				const checkedAt = Date.now();
-				const { turn, nextExpiry, unfinished } = await claimNext(s, this.owner, checkedAt, this.lease.leaseMs);
+				// No turn waiting or running (read with the round, or in the commit's batch: its own turn is
+				// committed): nothing to claim. A turn accepted after that read kicks the loop again.
+				if (!checkpoint && !round.unfinished) {
+					await this.settle(s, checkedAt, undefined, false, round.acceptedAt);
+					return;
+				}
+				const { turn, nextExpiry, unfinished, start } = await claimNext(s, this.owner, checkedAt, this.lease.leaseMs);
 				if (!turn) {
 					await this.settle(s, checkedAt, nextExpiry, unfinished);
 					return;
@@ -118,39 +125,59 @@ export class TurnRunner {
 				this.deps.bus.notify(s.id);
 				// Player turns were noted when accepted; a model switch's hand-off is noted here.
 				if (turn.kind !== 'player') await markWork(this.deps.control.db, s.id, checkedAt);
-				await this.runLeased(s, turn);
+				const { outcome, after } = await this.runLeased(s, turn, { readAfter: nextRoundReads(s), start });
+				if (outcome.status === 'committed' && after) known = { ...after, acceptedAt: turn.kind === 'player' ? turn.createdAt : undefined };
 			}
 		});
+	}
+
+	/** The round's reads when no commit did them: the embedding queues, the history and whether turns wait, in one batch. */
+	private async readRound(s: SessionDb): Promise<NextRound> {
+		return readNextRound(s, await s.batch(nextRoundReads(s), 'read'));
 	}
 
 	/**
 	 * Nothing to claim: if another runner's turn is running, look again when its lease runs out (it
 	 * is marked interrupted then if that runner died); if nothing is left at all, forget the session
-	 * (or look again once its note of work is old enough to drop).
+	 * (or look again once its note of work is old enough to drop). `acceptedAt`: when the player turn
+	 * this drain just committed was accepted.
 	 */
-	private async settle(s: SessionDb, checkedAt: number, expiry: number | undefined, unfinished: boolean): Promise<void> {
+	private async settle(
+		s: SessionDb,
+		checkedAt: number,
+		expiry: number | undefined,
+		unfinished: boolean,
+		acceptedAt?: number
+	): Promise<void> {
 		if (expiry !== undefined) {
 			this.loop.wakeAt(s.id, expiry + LEASE_SWEEP_MARGIN_MS);
 			return;
 		}
 		if (unfinished) return;
+		// The note of work was written when the turn just committed was accepted (or later): while that
+		// is recent, it is too young to drop, and reading it says only that. The look an earlier turn's
+		// settle set for its own (older) note is for nothing now: no turn runs, and this note is newer.
+		const young = youngNoteUntil(acceptedAt, checkedAt);
+		if (young !== undefined) {
+			this.loop.wakeAt(s.id, young + LEASE_SWEEP_MARGIN_MS, { replace: true });
+			return;
+		}
 		const again = await clearWork(this.deps.control.db, s.id, checkedAt);
 		if (again !== undefined) this.loop.wakeAt(s.id, again + LEASE_SWEEP_MARGIN_MS);
 	}
 
-	/** Whether the queues were left empty. */
-	private async embed(s: SessionDb): Promise<boolean> {
+	/** Embeds what is queued, starting from the first round's reads (`first`, already run). */
+	private async embed(s: SessionDb, first: ResultSet[]): Promise<void> {
 		try {
-			return (await embedPending(s, this.deps.embedder, { maxBatches: EMBED_BATCHES_PER_TURN })).drained;
+			await embedPending(s, this.deps.embedder, { maxBatches: EMBED_BATCHES_PER_TURN, first });
 		} catch (err) {
 			// Embedding is best effort: recall still works through the keyword side.
 			console.warn(`[kantera] embedding for session ${s.id} failed: ${err instanceof Error ? err.message : String(err)}`);
-			return false;
 		}
 	}
 
-	private async checkpointIfDue(s: SessionDb): Promise<TurnOutcome | undefined> {
-		const history = await historySinceCheckpoint(s.db);
+	/** Runs a checkpoint when the history since the last one (read with the round) has passed the threshold. */
+	private async checkpointIfDue(s: SessionDb, history: Exchange[]): Promise<TurnOutcome | undefined> {
 		if (!checkpointDue(history, this.deps.config.engine.memory, this.deps.countTokens)) return undefined;
 		const last = await lastPlayerTurn(s.db);
 		if (!last) return undefined;
@@ -173,7 +200,7 @@ export class TurnRunner {
 		});
 		if (!turn) return undefined;
 		await markWork(this.deps.control.db, s.id, now);
-		const outcome = await this.runLeased(s, turn);
+		const { outcome } = await this.runLeased(s, turn);
 		if (outcome.status !== 'committed')
 			console.warn(
 				`[kantera] checkpoint in session ${s.id} did not commit: ${
@@ -186,7 +213,16 @@ id ${outcome.failure.errorId}`
 		return outcome;
 	}
 
-	private async runLeased(s: SessionDb, turn: TurnRow): Promise<TurnOutcome> {
+	/**
+	 * Runs a claimed turn under its lease. `readAfter`: the next round's reads (nextRoundReads), run in
+	 * the commit's own batch when it goes as one; `after` is what they read then. `start`: what the turn
+	 * starts from, read with its claim.
+	 */
+	private async runLeased(
+		s: SessionDb,
+		turn: TurnRow,
+		reads: { readAfter?: InStatement[]; start?: TurnStartReads } = {}
+	): Promise<{ outcome: TurnOutcome; after?: NextRound }> {
 		const controller = new AbortController();
 		this.controllers.set(turn.id, controller);
 		const stopRenewing = this.scheduler.every(this.lease.renewMs, () => {
@@ -199,20 +235,49 @@ id ${outcome.failure.errorId}`
 		});
 		const started = performance.now();
 		try {
-			const outcome = await executeTurn(this.deps, s, turn, this.owner, controller.signal);
+			const outcome = await executeTurn(this.deps, s, turn, this.owner, controller.signal, {
+				readAfterCommit: reads.readAfter,
+				start: reads.start
+			});
 			noteTurn(s.id, turn, outcome, performance.now() - started);
-			if (outcome.status === 'committed') {
-				// Only a commit that made image orders its own gives the image runner work (no look otherwise).
-				if ((outcome.imageOrders ?? 0) > 0) this.deps.images?.kick(s.id);
-				if (await this.embed(s)) this.justEmbedded.add(s.id);
-				else this.justEmbedded.delete(s.id);
-			}
-			return outcome;
+			// Only a commit that made image orders its own gives the image runner work (no look otherwise).
+			if (outcome.status === 'committed' && (outcome.imageOrders ?? 0) > 0) this.deps.images?.kick(s.id);
+			const read = outcome.readAfterCommit;
+			return { outcome, ...(read ? { after: readNextRound(s, read) } : {}) };
 		} finally {
 			stopRenewing();
 			this.controllers.delete(turn.id);
 		}
 	}
+}
+
+/** What a round of the runner's loop starts from: the embedding queues, the history and (after a commit) whether turns wait. */
+interface NextRound {
+	/** The first embedding round's reads (embedReads). */
+	embedReads: ResultSet[];
+	/** The history since the last checkpoint, for the checkpoint threshold. */
+	history: Exchange[];
+	/** Whether a turn was waiting or running. */
+	unfinished: boolean;
+	/** When the player turn just committed was accepted (see `settle`). */
+	acceptedAt?: number | undefined;
+}
+
+/** A round's reads: the embedding queues, the history since the last checkpoint, whether any turn waits or runs. */
+function nextRoundReads(s: SessionDb): InStatement[] {
+	return [...embedReads(), ...historyReads(s.db).statements, toStatement(anyUnfinishedQuery(s.db))];
+}
+
+function readNextRound(s: SessionDb, results: ResultSet[]): NextRound {
+	const embeds = embedReads().length;
+	const history = historyReads(s.db);
+	const unfinished = results[embeds + history.statements.length];
+	if (!unfinished) throw new Error('the runner round read no turn status');
+	return {
+		embedReads: results.slice(0, embeds),
+		history: history.of(results.slice(embeds, embeds + history.statements.length)),
+		unfinished: unfinished.rows.length > 0
+	};
 }
 
 /** The turn's line in the log and its metrics: ids, outcome, duration, tokens and cost, never its text. */

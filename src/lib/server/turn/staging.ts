@@ -20,7 +20,18 @@
  */
 import { sql } from 'drizzle-orm';
 import type { InStatement, ResultSet } from '@libsql/client';
-import { guardStatement, isConstraintAbort, REVISION_EXPR, undoLog, type SessionDb, type SessionExec, type SessionTx } from '../db';
+import {
+	guardStatement,
+	isConstraintAbort,
+	REVISION_EXPR,
+	toStatement,
+	undoLog,
+	type PlannedWrite,
+	type SessionDb,
+	type SessionExec,
+	type SessionTx,
+	type StagedWrite
+} from '../db';
 
 export type StagedOp = (tx: SessionTx) => Promise<unknown>;
 
@@ -32,6 +43,8 @@ export interface CommitBase {
 	nextLogId: number;
 	/** The last committed turn's `seq` (0 before the first). */
 	lastSeq: number;
+	/** The id the journal hands out next, before the staged writes ran (planned journal entries take it). */
+	nextJournalId: number;
 }
 
 /** The caller's part of a one-batch commit: its statements, and what it makes of their results. */
@@ -40,18 +53,27 @@ export interface BatchTail<T> {
 	result: (results: ResultSet[]) => T;
 }
 
-const BASE_QUERY =
-	`SELECT ${REVISION_EXPR} AS revision, ` +
-	"max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'log_messages'), 0), coalesce((SELECT max(id) FROM log_messages), 0)) + 1 AS nextLogId, " +
-	'coalesce((SELECT max(seq) FROM turns), 0) AS lastSeq';
+/** The id an AUTOINCREMENT table hands out next, as SQLite picks it (deleted rows' ids are not reused). */
+const nextId = (table: string) =>
+	`max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = '${table}'), 0), coalesce((SELECT max(id) FROM ${table}), 0)) + 1`;
 
-function toBase(row: Record<string, unknown> | undefined): CommitBase {
+/** Reads the commit base (one row); a turn reads it with what it starts from (turn/history.ts). */
+export const BASE_QUERY =
+	`SELECT ${REVISION_EXPR} AS revision, ${nextId('log_messages')} AS nextLogId, ` +
+	`coalesce((SELECT max(seq) FROM turns), 0) AS lastSeq, ${nextId('journal')} AS nextJournalId`;
+
+export function toBase(row: Record<string, unknown> | undefined): CommitBase {
 	const int = (value: unknown) => {
 		const n = typeof value === 'bigint' ? Number(value) : value;
 		if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw new Error(`commit base: ${String(value)} is not an integer`);
 		return n;
 	};
-	return { revision: int(row?.revision), nextLogId: int(row?.nextLogId), lastSeq: int(row?.lastSeq) };
+	return {
+		revision: int(row?.revision),
+		nextLogId: int(row?.nextLogId),
+		lastSeq: int(row?.lastSeq),
+		nextJournalId: int(row?.nextJournalId)
+	};
 }
 
 /** Statements that only read: left out of the recorded batch (they change nothing, and their results were used already). */
@@ -68,10 +90,17 @@ export class Staging {
 	private readonly ops: StagedOp[] = [];
 	/** The writes every staged op sent in the last speculative run, in order; undefined when one could not be recorded. */
 	private recorded: InStatement[] | undefined = [];
-	/** Read in the first speculative run of a write, before any staged write ran. */
+	/** Given (what the turn started from), or read in the first speculative run of a write, before any staged write ran. */
 	private base: CommitBase | undefined;
+	/** Planned journal entries staged so far: the next one's id is the base's plus this. */
+	private plannedJournal = 0;
 
-	constructor(private readonly session: SessionDb) {}
+	constructor(
+		private readonly session: SessionDb,
+		base?: CommitBase
+	) {
+		this.base = base;
+	}
 
 	get size(): number {
 		return this.ops.length;
@@ -86,8 +115,14 @@ export class Staging {
 	/**
 	 * Stages a write. It runs at once on top of the staged writes, so a write that is invalid
 	 * (duplicate note name, truth overwrite…) fails now and is not staged; its result is returned.
+	 * A planned write (one that reads nothing) is not run: its checks are made in memory and its
+	 * statements, under the id computed from the base, join the recording — no round trip. Its id is
+	 * right as long as the guard holds (nothing written since the base: no entry the staged writes did
+	 * not make), and an id taken meanwhile aborts the batch on the primary key like the guard does.
 	 */
-	async write<T>(fn: (tx: SessionTx) => Promise<T>): Promise<T> {
+	async write<T>(w: StagedWrite<T>): Promise<T> {
+		if (typeof w !== 'function') return this.writePlanned(w);
+		const fn = w;
 		// An object, not locals: the callbacks fill it in, out of the type checker's sight.
 		const run: { statements: InStatement[]; complete: boolean; base?: CommitBase } = { statements: [], complete: true };
 		const readBase = async (tx: SessionTx) => {
@@ -104,6 +139,20 @@ export class Staging {
 		this.recorded = run.complete ? run.statements : undefined;
 		this.base ??= run.base;
 		return result;
+	}
+
+	private async writePlanned<T>(w: PlannedWrite<T>): Promise<T> {
+		// Without a base to number it from, or after a write that could not be recorded: run it like any other.
+		if (!this.base || !this.recorded) {
+			const result = await this.write((tx) => w.run(tx));
+			this.plannedJournal++;
+			return result;
+		}
+		const planned = w.plan(this.session.db, this.base.nextJournalId + this.plannedJournal);
+		this.ops.push((tx) => w.run(tx));
+		this.recorded = [...this.recorded, ...planned.queries.map(toStatement)];
+		this.plannedJournal++;
+		return planned.result;
 	}
 
 	/**
@@ -126,25 +175,31 @@ export class Staging {
 	 * one write batch, behind the guard that no record changed since that base was read and that the
 	 * turn is still `owner`'s. With `undoAs`, captured in the undo log as `commit` does. Undefined when
 	 * nothing was written and the caller must `commit` instead: a write could not be recorded, or the
-	 * guard (or a computed id already taken) aborted the batch.
+	 * guard (or a computed id already taken) aborted the batch. `after`: reads run at the end of the same
+	 * batch, on what it committed (their results come back as `after`): a caller's next look costs no
+	 * round trip of its own.
 	 */
 	async commitBatch<T>(
 		tail: (base: CommitBase) => BatchTail<T>,
-		options: { turnId: string; owner: string; undoAs?: string }
-	): Promise<{ value: T } | undefined> {
+		options: { turnId: string; owner: string; undoAs?: string; after?: readonly InStatement[] }
+	): Promise<{ value: T; after: ResultSet[] } | undefined> {
 		if (!this.recorded) return undefined;
 		const base = this.base ?? toBase((await this.session.batch([BASE_QUERY], 'read'))[0]?.rows[0]);
 		const own = tail(base);
 		const capture = options.undoAs === undefined ? undefined : undoLog.captureStatements(options.undoAs);
 		const head = [guardStatement(base.revision, options.turnId, options.owner), ...(capture ? [capture.begin] : []), ...this.recorded];
+		const after = options.after ?? [];
 		let results: ResultSet[];
 		try {
-			results = await this.session.batch([...head, ...own.statements, ...(capture ? [capture.end] : [])], 'write');
+			results = await this.session.batch([...head, ...own.statements, ...(capture ? [capture.end] : []), ...after], 'write');
 		} catch (err) {
 			if (isConstraintAbort(err)) return undefined;
 			throw err;
 		}
-		return { value: own.result(results.slice(head.length, head.length + own.statements.length)) };
+		return {
+			value: own.result(results.slice(head.length, head.length + own.statements.length)),
+			after: results.slice(results.length - after.length)
+		};
 	}
 
 	private async speculate<T>(

@@ -1,4 +1,5 @@
 /** What the turn engine is given and what it hands back, shared by its steps (engine.ts and the modules beside it). */
+import type { ResultSet } from '@libsql/client';
 import type { ControlDb } from '../db';
 import type { Config } from '../config';
 import type { Embedder } from '../search';
@@ -31,6 +32,8 @@ export interface TurnOutcome {
 	spent: TurnSpend;
 	/** Image orders the commit made this turn's: the image runner has work only when there are some. */
 	imageOrders?: number;
+	/** The results of the caller's `readAfterCommit`, when the commit ran them in its own batch. */
+	readAfterCommit?: ResultSet[];
 }
 
 export interface TurnSpend {

@@ -48,6 +48,16 @@ export async function clearWork(db: ControlDrizzle, sessionId: string, checkedAt
 }
 
 /**
+ * When a note written at `acceptedAt` (a player turn's accept, whose quota batch wrote it with the
+ * turn's own creation time) stops being too young to drop, if it still is at `checkedAt`: what
+ * `clearWork` would answer for it, known without reading it. A later accept only makes the note younger,
+ * and clearWork, run then, says so.
+ */
+export function youngNoteUntil(acceptedAt: number | undefined, checkedAt: number): number | undefined {
+	return acceptedAt !== undefined && acceptedAt > checkedAt - ACCEPT_WINDOW_MS ? acceptedAt + ACCEPT_WINDOW_MS : undefined;
+}
+
+/**
  * Whether the session's note is old enough to be looked at (ACCEPT_WINDOW_MS): a runner that finds the
  * session idle drops it then. A younger note has a runner's wake-up coming; none is looked at for nothing.
  */

@@ -23,7 +23,7 @@ export const journalAppendTool = defineTool({
 		)
 	}),
 	async handler(args, ctx: ToolContext) {
-		const row = await recorded(() => ctx.write((tx) => journal.append(tx, { body: args.entry })));
+		const row = await recorded(() => ctx.write(journal.appendWrite({ body: args.entry })));
 		return `Journal entry #${row.id} recorded.`;
 	}
 });
