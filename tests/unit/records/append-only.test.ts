@@ -14,8 +14,9 @@ const functions = (ns: object) =>
 describe('append-only kinds', () => {
 	it('offer no way to change or remove what was written', () => {
 		// The `…Query` functions build a SELECT for a batch: reads, like the rest; `appendQueries` is
-		// `append` as INSERTs for a new session's seed batch.
-		expect(functions(journal)).toEqual(['append', 'get', 'list', 'recent', 'recentQuery']);
+		// `append` as INSERTs for a new session's seed batch; `appendWrite` is `append` planned for a turn's
+		// one-batch commit (checked in memory, numbered up front).
+		expect(functions(journal)).toEqual(['append', 'appendWrite', 'get', 'list', 'recent', 'recentQuery']);
 		expect(functions(summaries)).toEqual(['append', 'latest', 'latestQuery', 'list']);
 		expect(functions(log)).toEqual(['append', 'appendQueries', 'count', 'list']);
 	});
