@@ -6,8 +6,10 @@ export {
 	type SessionDrizzle,
 	type SessionTx,
 	type SessionExec,
-	type SessionWrites
+	type SessionWrites,
+	type TxBatch
 } from './session';
+export { queryStatement } from './statement';
 export { sessionDbUrl, InvalidSessionIdError, TemplatePlacement, type SessionPlacement, type SessionDbLocation } from './placement';
 export { openClient, isFileUrl } from './client';
 export { newId, isSessionId } from './ids';
