@@ -64,7 +64,10 @@ export interface WriteOptions {
 	record?: (statement: InStatement | undefined) => void;
 }
 
-/** The client, except that its transactions tell `recorder()` (when set) each statement they run. */
+/**
+ * The client, except that its transactions tell `recorder()` (when set) each statement they run, and
+ * each transaction it opens is handed to `opened`.
+ */
 function recordingClient(client: Client, recorder: () => WriteOptions['record'], opened: (tx: Transaction) => void): Client {
 	const recordingTx = (tx: Transaction, record: NonNullable<WriteOptions['record']>): Transaction =>
 		new Proxy(tx, {
@@ -117,7 +120,7 @@ class Handle implements SessionDb {
 	readonly writes: SessionDrizzle;
 	/**
 	 * `db` over a client whose transactions report their statements to `recorder` while one is set, and
-	 * are noted in `openTx` (write transactions run one at a time: the queue) for `TxBatch`.
+	 * are noted in `openTx` (write transactions run one at a time: the queue) for `inWrite`.
 	 */
 	private readonly recording: SessionDrizzle;
 	private recorder: WriteOptions['record'];
