@@ -24,6 +24,8 @@ import { createUser } from '../src/lib/server/auth';
 import { startSession } from '../src/lib/server/sessions';
 import { acceptTurn } from '../src/lib/server/turn';
 import { newId } from '../src/lib/server/db';
+import { undoTurn, saveGame, loadSave } from '../src/lib/server/timetravel';
+import { getPlaySession } from '../src/lib/server/sessions';
 import { benchConfig, tempDataDir } from './bench-lib/setup';
 import { percentile } from './bench-lib/stats';
 
@@ -95,7 +97,7 @@ async function run(
 	label: string,
 	hrana: HranaServer | undefined,
 	mock: MockLlm
-): Promise<{ label: string; create: Sample[]; turn: Sample[] }> {
+): Promise<{ label: string; create: Sample[]; turn: Sample[]; undo: Sample[]; save: Sample[]; load: Sample[] }> {
 	const d = tempDataDir('kantera-bench-rt-');
 	const app = await appOn(d.dir, mock, hrana);
 	try {
@@ -133,7 +135,36 @@ async function run(
 			if (i > 0) turn.push(sample);
 			if (hrana) lastTrips.set('plain GM turn', trips.slice());
 		}
-		return { label, create, turn };
+		// Time travel on the same session: undo its last turn (played again between runs), save, load the save.
+		const undo: Sample[] = [];
+		const save: Sample[] = [];
+		const load: Sample[] = [];
+		for (let i = 0; i < 3; i++) {
+			mock.script([
+				{ toolCalls: [{ name: 'journal_append', arguments: { entry: `Night ${i}: the tide comes in.` } }] },
+				{ text: 'The lanterns are lit along the quay.' }
+			]);
+			const played = await app.sessions.use(sessionId, (s) =>
+				acceptTurn(app, s, { userId: user.id, text: `I wait (${i})`, idempotencyKey: newId() })
+			);
+			app.runner.kick(sessionId);
+			await app.runner.idle();
+			undo.push(await measure(hrana, () => app.sessions.use(sessionId, (s) => undoTurn(app, s, played.turnId, newId()))));
+			if (hrana) lastTrips.set('undo of a plain GM turn', trips.slice());
+			await app.runner.idle();
+			let saveId = '';
+			save.push(
+				await measure(hrana, async () => {
+					saveId = (await app.sessions.use(sessionId, (s) => saveGame(app, s, { quick: false }, 'en'))).id;
+				})
+			);
+			if (hrana) lastTrips.set('save', trips.slice());
+			const session = await getPlaySession(app, user.id, sessionId);
+			load.push(await measure(hrana, () => app.sessions.use(sessionId, (s) => loadSave(app, s, session, saveId))));
+			if (hrana) lastTrips.set('load a save', trips.slice());
+			await app.images.idle();
+		}
+		return { label, create, turn, undo, save, load };
 	} finally {
 		await app.close();
 		d.remove();
@@ -163,13 +194,18 @@ try {
 }
 
 const budgetNote = args.budget ? '; budget limits on every shared scope' : '';
-console.log(`\nmedians; session creation: 3 runs; GM turn (one tool call + reply): ${TURNS} runs after a first turn${budgetNote}\n`);
+console.log(
+	`\nmedians; session creation: 3 runs; GM turn (one tool call + reply): ${TURNS} runs after a first turn; undo, save, load: 3 runs${budgetNote}\n`
+);
 console.log('| operation | database | wall time | HTTP round trips (control + session) | SQL statements |');
 console.log('|---|---|---|---|---|');
 for (const r of results) {
 	for (const [op, s] of [
 		['session from a world', r.create],
-		['plain GM turn', r.turn]
+		['plain GM turn', r.turn],
+		['undo of a plain GM turn', r.undo],
+		['save (named slot)', r.save],
+		['load a save (branch)', r.load]
 	] as const) {
 		const remote = r.label !== 'local files';
 		const requests = remote ? `${fmt(s, 'requests')} (${fmt(s, 'control')} + ${fmt(s, 'session')})` : '—';

@@ -72,6 +72,7 @@ export class ProbedPool extends SessionDbPool {
 				client: s.client,
 				db: s.db,
 				writes: s.writes,
+				inWrite: s.inWrite,
 				write: async (tx) => {
 					const started = performance.now();
 					if (this.synchronousNormal) await s.client.execute(SYNCHRONOUS_NORMAL);

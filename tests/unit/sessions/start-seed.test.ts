@@ -16,15 +16,8 @@ import { listPlaySessions, startSession, type StartSessionInput } from '../../..
 import { prologueSource } from '../../../src/lib/server/sessions/start';
 import { sqlText, type SessionDb } from '../../../src/lib/server/db';
 import { documents, state, story } from '../../../src/lib/server/records';
-import {
-	imageOrders,
-	npcs,
-	npcSpritePrompt,
-	scenes,
-	sceneBackgroundPrompt,
-	setOpening,
-	writePrologue
-} from '../../../src/lib/server/stage';
+import { imageOrders, npcs, npcSpritePrompt, scenes, sceneBackgroundPrompt, setOpening } from '../../../src/lib/server/stage';
+import { writePrologue } from '../../helpers/prologue';
 import { composeMission, ensureMission, writeSettings } from '../../../src/lib/server/session-setup';
 import { getWorld, PLOT_KEY, SEALED_DOCUMENTS_RULE, WORLD_IDS, WORLD_SEED_TURN_ID, type WorldPreset } from '../../../src/lib/server/worlds';
 import { gmNotes } from '../../../src/lib/server/worlds/seed';

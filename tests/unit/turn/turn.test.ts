@@ -9,6 +9,7 @@ import { acceptTurn, finishedBeforeQuery, LEASE_MS } from '../../../src/lib/serv
 import { readEventsAfter, pruneStreamingEvents } from '../../../src/lib/server/events';
 import { prologueSource } from '../../../src/lib/server/sessions/start';
 import { getWorld } from '../../../src/lib/server/worlds';
+import { writePrologue } from '../../helpers/prologue';
 
 let h: TurnHarness | undefined;
 afterEach(async () => {
@@ -184,7 +185,7 @@ describe('stage directions while the reply streams', () => {
 describe('the opening in the first context', () => {
 	it('gives the first turn the prologue the player read and the stage it left; later turns do not repeat it', async () => {
 		h = await turnHarness('anthropic');
-		await h.use((s) => s.write((tx) => stage.writePrologue(tx, prologueSource(getWorld('sword-and-sorcery', 'en')))));
+		await h.use((s) => s.write((tx) => writePrologue(tx, prologueSource(getWorld('sword-and-sorcery', 'en')))));
 		h.mock.script([{ text: 'Sefa slams her palm on the table.' }, { text: 'Mirela sighs.' }]);
 		await h.play('I look up from my wine.');
 		const first = systemTextOf(h.mock.requests[0] ?? { openai: undefined, anthropic: undefined }) ?? '';
@@ -198,7 +199,7 @@ describe('the opening in the first context', () => {
 
 	it('tells the GM on every later turn where the stage stands after its own directions', async () => {
 		h = await turnHarness('openai');
-		await h.use((s) => s.write((tx) => stage.writePrologue(tx, prologueSource(getWorld('sword-and-sorcery', 'en')))));
+		await h.use((s) => s.write((tx) => writePrologue(tx, prologueSource(getWorld('sword-and-sorcery', 'en')))));
 		h.mock.script([
 			{
 				text: 'Sefa storms out.',

@@ -88,14 +88,26 @@ export async function copyDatabase(source: Client, target: Client): Promise<Copy
 	let tables: TableInfo[];
 	try {
 		tables = (await tablesOf(read)).sort(copyOrder);
+		const selects = tables.map((table) => (table.rowidColumn ? table.columns : ['rowid', ...table.columns]));
+		// Every read of the copy in one batch of the read transaction (one round trip to a remote
+		// database), the target's schema read alongside it.
+		const [present, [schema, ...results]] = await Promise.all([
+			target.execute('SELECT name FROM sqlite_master WHERE sql IS NOT NULL'),
+			read.batch([
+				'SELECT name, tbl_name AS tbl, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE ' +
+					"'undo\\_%' ESCAPE '\\' ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END",
+				...tables.map(
+					(table, i) =>
+						`SELECT ${(selects[i] ?? []).map((c) => (c === 'rowid' ? 'rowid' : ident(c))).join(', ')} FROM ${ident(table.name)} ORDER BY rowid`
+				),
+				'SELECT name, seq FROM sqlite_sequence'
+			])
+		]);
+		const seq = results.pop();
+		if (!schema || !seq || results.length !== tables.length) throw new Error('copy: the read batch returned too few results');
 		// What the migrations don't make (the vector table, its index and the triggers on `sections` that
 		// keep it) is made from the source's own DDL. The undo log's triggers are made on open.
-		const present = await target.execute('SELECT name FROM sqlite_master WHERE sql IS NOT NULL');
 		const have = new Set(present.rows.map((r) => sqlText(r.name)));
-		const schema = await read.execute(
-			'SELECT name, tbl_name AS tbl, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE ' +
-				"'undo\\_%' ESCAPE '\\' ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 ELSE 2 END"
-		);
 		const copied = new Set(tables.map((t) => t.name));
 		for (const r of schema.rows) {
 			const name = sqlText(r.name);
@@ -103,11 +115,10 @@ export async function copyDatabase(source: Client, target: Client): Promise<Copy
 			if (!copied.has(sqlText(r.tbl)) && !copied.has(name)) continue;
 			statements.push(sqlText(r.sql));
 		}
-		for (const table of tables) {
-			const columns = table.rowidColumn ? table.columns : ['rowid', ...table.columns];
-			const rs = await read.execute(
-				`SELECT ${columns.map((c) => (c === 'rowid' ? 'rowid' : ident(c))).join(', ')} FROM ${ident(table.name)} ORDER BY rowid`
-			);
+		tables.forEach((table, t) => {
+			const columns = selects[t] ?? [];
+			const rs = results[t];
+			if (!rs) return;
 			// The sections triggers queued every copied section; the source's queues say what is really pending.
 			if (table.name === 'embed_queue' || table.name === 'context_queue') statements.push(`DELETE FROM ${ident(table.name)}`);
 			const perStatement = Math.max(1, Math.floor(PARAMS_PER_STATEMENT / columns.length));
@@ -120,8 +131,7 @@ export async function copyDatabase(source: Client, target: Client): Promise<Copy
 				statements.push({ sql: head + chunk.map(() => tuple).join(', '), args: args satisfies InArgs });
 			}
 			rows += rs.rows.length;
-		}
-		const seq = await read.execute('SELECT name, seq FROM sqlite_sequence');
+		});
 		for (const r of seq.rows) {
 			const name = sqlText(r.name);
 			if (!tables.some((t) => t.name === name)) continue;

@@ -6,7 +6,8 @@ export {
 	type SessionDrizzle,
 	type SessionTx,
 	type SessionExec,
-	type SessionWrites
+	type SessionWrites,
+	type TxBatch
 } from './session';
 export { sessionDbUrl, InvalidSessionIdError, TemplatePlacement, type SessionPlacement, type SessionDbLocation } from './placement';
 export { openClient, isFileUrl } from './client';

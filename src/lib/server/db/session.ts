@@ -34,6 +34,12 @@ export interface SessionDb {
 	 */
 	write<T>(fn: (tx: SessionTx) => Promise<T>, options?: WriteOptions): Promise<T>;
 	/**
+	 * Runs statements inside the write transaction open on this session (call it from `write`'s callback,
+	 * however deep) as one batch: one round trip to a remote database for statements built client-side,
+	 * where the interactive transaction would send each on its own.
+	 */
+	readonly inWrite: TxBatch;
+	/**
 	 * Runs `statements` as one batch: one round trip to a remote database, one transaction (a durable
 	 * commit for 'write'), all or nothing. A write batch queues with the write transactions above.
 	 */
@@ -46,6 +52,9 @@ export interface SessionDb {
 	readonly writes: Pick<SessionDrizzle, 'batch' | 'insert' | 'update' | 'delete' | 'select' | 'run'>;
 }
 
+/** Runs statements as one batch inside a write transaction (`SessionDb.inWrite`). */
+export type TxBatch = (statements: InStatement[]) => Promise<ResultSet[]>;
+
 export interface WriteOptions {
 	/**
 	 * Hears every statement the transaction sends, in order, before it is sent (`undefined` for a call
@@ -55,8 +64,11 @@ export interface WriteOptions {
 	record?: (statement: InStatement | undefined) => void;
 }
 
-/** The client, except that its transactions tell `recorder()` (when set) each statement they run. */
-function recordingClient(client: Client, recorder: () => WriteOptions['record']): Client {
+/**
+ * The client, except that its transactions tell `recorder()` (when set) each statement they run, and
+ * each transaction it opens is handed to `opened`.
+ */
+function recordingClient(client: Client, recorder: () => WriteOptions['record'], opened: (tx: Transaction) => void): Client {
 	const recordingTx = (tx: Transaction, record: NonNullable<WriteOptions['record']>): Transaction =>
 		new Proxy(tx, {
 			get: (target, prop): unknown => {
@@ -82,7 +94,9 @@ function recordingClient(client: Client, recorder: () => WriteOptions['record'])
 				return async (...args: Parameters<Client['transaction']>) => {
 					const tx = await target.transaction(...args);
 					const record = recorder();
-					return record ? recordingTx(tx, record) : tx;
+					const handed = record ? recordingTx(tx, record) : tx;
+					opened(handed);
+					return handed;
 				};
 			return typeof value === 'function' ? value.bind(target) : value;
 		}
@@ -104,9 +118,13 @@ export async function writeAll(s: Pick<SessionDb, 'writes'>, queries: readonly B
 class Handle implements SessionDb {
 	readonly db: SessionDrizzle;
 	readonly writes: SessionDrizzle;
-	/** `db` over a client whose transactions report their statements to `recorder` while one is set. */
+	/**
+	 * `db` over a client whose transactions report their statements to `recorder` while one is set, and
+	 * are noted in `openTx` (write transactions run one at a time: the queue) for `inWrite`.
+	 */
 	private readonly recording: SessionDrizzle;
 	private recorder: WriteOptions['record'];
+	private openTx: Transaction | undefined;
 	users = 0;
 	evicted = false;
 
@@ -128,16 +146,20 @@ class Handle implements SessionDb {
 		});
 		this.writes = drizzle(batching, { schema: sessionSchema });
 		this.recording = drizzle(
-			recordingClient(client, () => this.recorder),
+			recordingClient(
+				client,
+				() => this.recorder,
+				(tx) => (this.openTx = tx)
+			),
 			{ schema: sessionSchema }
 		);
 	}
 
 	write<T>(fn: (tx: SessionTx) => Promise<T>, options: WriteOptions = {}): Promise<T> {
 		const { record } = options;
-		const run = (db: SessionDrizzle) =>
+		const run = () =>
 			withWriteLock((started) =>
-				db.transaction(
+				this.recording.transaction(
 					(tx) => {
 						started();
 						return fn(tx);
@@ -146,16 +168,23 @@ class Handle implements SessionDb {
 				)
 			);
 		return queueWrite(this.lockKey, async () => {
-			if (!record) return run(this.db);
-			// Write transactions on this database run one at a time (the queue), so the recorder set here is this one's.
+			// Write transactions on this database run one at a time (the queue), so the recorder set here is
+			// this one's, and so is the transaction noted in `openTx`.
 			this.recorder = record;
 			try {
-				return await run(this.recording);
+				return await run();
 			} finally {
 				this.recorder = undefined;
+				this.openTx = undefined;
 			}
 		});
 	}
+
+	readonly inWrite: TxBatch = (statements) => {
+		const open = this.openTx;
+		if (!open) return Promise.reject(new Error('session: inWrite outside a write transaction'));
+		return statements.length === 0 ? Promise.resolve([]) : open.batch(statements);
+	};
 
 	batch(statements: InStatement[], mode: 'read' | 'write'): Promise<ResultSet[]> {
 		if (statements.length === 0) return Promise.resolve([]);

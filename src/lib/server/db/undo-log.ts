@@ -85,7 +85,7 @@ export const txQuery =
 	(text) =>
 		tx.all<Record<string, unknown>>(sql.raw(text));
 
-const SCHEMA_QUERY =
+export const SCHEMA_QUERY =
 	'SELECT m.name AS tbl, m.sql AS ddl, p.name AS col, p.type AS type, p.pk AS pk FROM sqlite_master m, ' +
 	"pragma_table_info(m.name) p WHERE m.type = 'table' ORDER BY m.name, p.cid";
 
@@ -95,7 +95,7 @@ export async function capturedTables(query: RowQuery): Promise<CapturedTable[]> 
 }
 
 /** `capturedTables` from the rows of its schema read (SCHEMA_QUERY, run elsewhere). */
-function capturedTablesOf(rows: ReadonlyArray<Record<string, unknown>>): CapturedTable[] {
+export function capturedTablesOf(rows: ReadonlyArray<Record<string, unknown>>): CapturedTable[] {
 	const byTable = new Map<string, { ddl: string; columns: CapturedColumn[] }>();
 	for (const r of rows) {
 		const tbl = sqlText(r.tbl);
@@ -226,46 +226,55 @@ export async function endCapture(tx: SessionTx): Promise<void> {
 	await tx.run(sql`DELETE FROM undo_capture`);
 }
 
+/** The read `rollBackStatements` needs: how many rows each of `turnIds` logged per table. */
+export function touchedQuery(turnIds: readonly string[]): InStatement {
+	return {
+		sql: `SELECT turn_id, tbl, count(*) AS n FROM undo_log WHERE turn_id IN (${turnIds.map(() => '?').join(', ')}) GROUP BY turn_id, tbl ORDER BY tbl`,
+		args: [...turnIds]
+	};
+}
+
 /**
- * Puts back every row `turnId`'s commit wrote, as it was before, and drops the turn's log. First every
- * row the turn touched goes, then the before-images come back: a row the turn renamed can't collide
- * with the one it created under the old name. Must run inside a write transaction, newest turn first.
+ * The statements that put back every row the commits of `turnIds` (newest first) wrote, as they were
+ * before, and drop their log, from the rows of `touchedQuery`: one batch inside a write transaction.
+ * Per turn, first every row the turn touched goes, then the before-images come back: a row the turn
+ * renamed can't collide with the one it created under the old name.
  */
-export async function rollBackTurn(tx: SessionTx, turnId: string, tables: readonly CapturedTable[]): Promise<number> {
-	const touched = await tx.all<{ tbl: string; n: number }>(
-		sql`SELECT tbl, count(*) AS n FROM undo_log WHERE turn_id = ${turnId} GROUP BY tbl`
-	);
+export function rollBackStatements(
+	turnIds: readonly string[],
+	touched: ReadonlyArray<Record<string, unknown>>,
+	tables: readonly CapturedTable[]
+): { statements: InStatement[]; rows: number } {
 	const known = new Map(tables.map((t) => [t.name, t]));
+	const statements: InStatement[] = [];
 	let rows = 0;
-	const restore: CapturedTable[] = [];
-	for (const { tbl, n } of touched) {
-		const table = known.get(tbl);
-		if (!table) throw new Error(`undo log of turn ${turnId} names table ${tbl}, which is not a captured table any more`);
-		await tx.run(
-			sql.raw(
+	for (const turnId of turnIds) {
+		const restore: CapturedTable[] = [];
+		for (const r of touched) {
+			if (sqlText(r.turn_id) !== turnId) continue;
+			const tbl = sqlText(r.tbl);
+			const table = known.get(tbl);
+			if (!table) throw new Error(`undo log of turn ${turnId} names table ${tbl}, which is not a captured table any more`);
+			statements.push(
 				`DELETE FROM ${ident(tbl)} WHERE rowid IN (SELECT row_id FROM undo_log WHERE turn_id = ${literal(turnId)} AND tbl = ${literal(tbl)})`
-			)
-		);
-		restore.push(table);
-		rows += Number(n);
+			);
+			restore.push(table);
+			rows += Number(r.n);
+		}
+		for (const table of restore) {
+			const columns = table.columns.map((c) => ident(c.name));
+			const values = table.columns.map((c) => `json_extract(before, ${jsonPath(c.name)})`);
+			// A table keyed by an INTEGER PRIMARY KEY gets its rowid back with that column; others name it.
+			const target = table.rowidColumn ? columns : ['rowid', ...columns];
+			const source = table.rowidColumn ? values : ['row_id', ...values];
+			statements.push(
+				`INSERT INTO ${ident(table.name)} (${target.join(', ')}) SELECT ${source.join(', ')} FROM undo_log WHERE turn_id = ${literal(turnId)} ` +
+					`AND tbl = ${literal(table.name)} AND before IS NOT NULL ORDER BY row_id`
+			);
+		}
+		statements.push({ sql: 'DELETE FROM undo_log WHERE turn_id = ?', args: [turnId] });
 	}
-	for (const table of restore) {
-		const columns = table.columns.map((c) => ident(c.name));
-		const values = table.columns.map((c) => `json_extract(before, ${jsonPath(c.name)})`);
-		// A table keyed by an INTEGER PRIMARY KEY gets its rowid back with that column; others name it.
-		const target = table.rowidColumn ? columns : ['rowid', ...columns];
-		const source = table.rowidColumn ? values : ['row_id', ...values];
-		await tx.run(
-			sql.raw(
-				`INSERT INTO ${ident(table.name)} (${target.join(', ')}) SELECT ${source.join(', ')} FROM \
-undo_log WHERE turn_id = ${literal(turnId)} AND tbl \
-= ${literal(table.name)} AND \
-before IS NOT NULL ORDER BY row_id`
-			)
-		);
-	}
-	await tx.run(sql`DELETE FROM undo_log WHERE turn_id = ${turnId}`);
-	return rows;
+	return { statements, rows };
 }
 
 /** Bytes the undo log holds (keys and before-images), for the benchmark and diagnostics. */

@@ -20,7 +20,6 @@ export * as choices from './choices';
 
 export {
 	composePrologue,
-	writePrologue,
 	prologueQueries,
 	titleCard,
 	prologueText,

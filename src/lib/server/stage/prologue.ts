@@ -11,7 +11,7 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { sessionSchema, type SessionDrizzle, type SessionExec, type SessionTx } from '../db';
+import { sessionSchema, type SessionDrizzle, type SessionExec } from '../db';
 import { log } from '../records';
 import { parseScript, STAGE_SLOTS, type StageCue, type StageSlot, type StageState } from '../../adv';
 import type { Language } from '../../types/settings';
@@ -111,18 +111,10 @@ export function composePrologue(source: PrologueSource): { body: string; cues: S
 	return { body: paragraphs.join('\n\n'), cues: stageCues };
 }
 
-/** Writes the title card and the prologue (a GM message with its cues) into a session, in its transaction. */
-export async function writePrologue(tx: SessionTx, source: PrologueSource): Promise<{ messageId: number }> {
-	await titleCardQuery(tx, source);
-	const { body, cues: stageCues } = composePrologue(source);
-	const message = await log.append(tx, prologueMessage(body));
-	await cues.save(tx, { turnId: PROLOGUE_TURN_ID, messageId: message.id, cues: stageCues });
-	return { messageId: message.id };
-}
-
 /**
- * `writePrologue` as queries for a new session's seed batch: the message goes in under `messageId`,
- * handed out by the caller (its sections' paths and the cues name it in the same batch).
+ * The title card and the prologue (a GM message with its cues) as queries for a new session's seed
+ * batch: the message goes in under `messageId`, handed out by the caller (its sections' paths and the
+ * cues name it in the same batch).
  */
 export function prologueQueries(db: Pick<SessionDrizzle, 'insert'>, source: PrologueSource, messageId: number, now: number) {
 	const { body, cues: stageCues } = composePrologue(source);
@@ -133,12 +125,13 @@ export function prologueQueries(db: Pick<SessionDrizzle, 'insert'>, source: Prol
 	];
 }
 
-function titleCardQuery(db: Pick<SessionDrizzle, 'insert'>, source: PrologueSource) {
+/** The title card's write, unrun (awaited on a transaction, it runs there). */
+export function titleCardQuery(db: Pick<SessionDrizzle, 'insert'>, source: PrologueSource) {
 	const card: TitleCard = { title: source.title, tagline: source.tagline, scene: source.scene.name };
 	return metaRows.putQuery(db, TITLE_CARD_KEY, card);
 }
 
-const prologueMessage = (body: string): log.LogInput => ({ role: 'gm', body, turnId: PROLOGUE_TURN_ID, ref: 'prologue' });
+export const prologueMessage = (body: string): log.LogInput => ({ role: 'gm', body, turnId: PROLOGUE_TURN_ID, ref: 'prologue' });
 
 /** The session's title card, or null (a session started without a world, or before prologues existed). */
 export async function titleCard(exec: SessionExec): Promise<TitleCard | null> {

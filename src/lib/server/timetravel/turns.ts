@@ -36,7 +36,7 @@ export async function undoTurn(deps: TimeTravelDeps, s: SessionDb, turnId: strin
 		// A concurrent resend may have won the race for this key.
 		const again = await priorRequest(tx, { key, turnId, action: 'undo' });
 		if (again) return { outcome: again, created: false };
-		return { outcome: await undoInTx(tx, { turnId, key, action: 'undo', now }), created: true };
+		return { outcome: await undoInTx(tx, s.inWrite, { turnId, key, action: 'undo', now }), created: true };
 	});
 	if (result.created) afterUndo(deps, s, result.outcome);
 	return result;
@@ -80,7 +80,7 @@ export async function rerollTurn(
 			text: line,
 			idempotencyKey: req.key,
 			prepare: async (tx) => {
-				outcome = await undoInTx(tx, { turnId, key: req.key, action: 'reroll', now });
+				outcome = await undoInTx(tx, s.inWrite, { turnId, key: req.key, action: 'reroll', now });
 			}
 		},
 		now

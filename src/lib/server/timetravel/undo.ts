@@ -12,13 +12,13 @@
  * was spent), the event log (it gets `turn.undone`, which tells open screens to reload), the id
  * counters (no id is handed out twice) and images already in the store.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { sessionSchema, undoLog, type SessionDb, type SessionTx } from '../db';
-import { committedSince, deleteTurns, interruptExpired, lastCommittedPlayerTurnId, turnById, turnsFrom, unfinishedTurnIds } from '../turn';
+import { and, eq, inArray } from 'drizzle-orm';
+import { toStatement, sessionSchema, undoLog, type SessionDb, type SessionTx, type TxBatch } from '../db';
+import { committedSince, interruptExpired, lastCommittedPlayerTurnId, turnById, turnsFrom, unfinishedTurnIds } from '../turn';
 import { appendEvent } from '../events';
 import { TimeTravelError } from './errors';
 
-const { undoneTurns, timeTravelRequests, meta, events } = sessionSchema;
+const { undoneTurns, timeTravelRequests, meta, events, turns } = sessionSchema;
 
 /** The meta key a model switch waits under until its hand-off commits (turn/handoff.ts). */
 const PENDING_MODEL_KEY = 'llm.next';
@@ -61,7 +61,7 @@ export async function priorRequest(
  * Takes turn `turnId` back inside `tx`. It must be the session's last committed player turn, and no
  * turn may be waiting or running (a checkpoint included): 409 otherwise.
  */
-export async function undoInTx(tx: SessionTx, req: UndoRequest): Promise<UndoOutcome> {
+export async function undoInTx(tx: SessionTx, batch: TxBatch, req: UndoRequest): Promise<UndoOutcome> {
 	const target = await turnById(tx, req.turnId);
 	if (!target) {
 		const [gone] = await tx.select({ id: undoneTurns.id }).from(undoneTurns).where(eq(undoneTurns.id, req.turnId));
@@ -78,30 +78,40 @@ export async function undoInTx(tx: SessionTx, req: UndoRequest): Promise<UndoOut
 
 	const since = await committedSince(tx, target.seq);
 	const ids = since.map((t) => t.id);
-	const orders = await tx.all<{ id: number }>(
-		sql`SELECT DISTINCT row_id AS id FROM undo_log WHERE tbl = 'image_orders' AND turn_id IN (${sql.join(
-			ids.map((id) => sql`${id}`),
-			sql`, `
-		)})`
-	);
-	const tables = await undoLog.capturedTables(undoLog.txQuery(tx));
-	for (const id of ids) await undoLog.rollBackTurn(tx, id, tables);
-	// The hand-off consumed the switch's waiting model; with the hand-off gone, so is the switch.
-	if (since.some((t) => t.kind === 'handoff')) await tx.delete(meta).where(eq(meta.key, PENDING_MODEL_KEY));
-
-	// The turn's row and every row after it (its checkpoints, and turns that failed or were cancelled
-	// since) leave `turns`: `turns` is as it was before the turn was sent.
 	const gone = await turnsFrom(tx, target.id);
-	for (const t of gone) {
-		await tx
-			.insert(undoneTurns)
-			.values({ id: t.id, idempotencyKey: t.idempotencyKey, kind: t.kind, input: t.input, undoKey: req.key, undoneAt: req.now });
-	}
 	const goneIds = gone.map((t) => t.id);
-	await deleteTurns(tx, goneIds);
-	await tx.delete(events).where(and(inArray(events.type, STREAMING_EVENTS), inArray(events.turnId, goneIds)));
-
-	await tx.insert(timeTravelRequests).values({ key: req.key, action: req.action, turnId: target.id, undone: ids, createdAt: req.now });
+	// The rest is built client-side: one batch of reads, one batch of writes (two round trips to a
+	// remote database however many rows and tables the turns wrote).
+	const [schema, touched, orderRows] = await batch([
+		undoLog.SCHEMA_QUERY,
+		undoLog.touchedQuery(ids),
+		{
+			sql: `SELECT DISTINCT row_id AS id FROM undo_log WHERE tbl = 'image_orders' AND turn_id IN (${ids.map(() => '?').join(', ')})`,
+			args: ids
+		}
+	]);
+	if (!schema || !touched || !orderRows) throw new Error('undo: the read batch returned too few results');
+	const rollBack = undoLog.rollBackStatements(ids, touched.rows, undoLog.capturedTablesOf(schema.rows));
+	await batch([
+		...rollBack.statements,
+		// The hand-off consumed the switch's waiting model; with the hand-off gone, so is the switch.
+		...(since.some((t) => t.kind === 'handoff') ? [toStatement(tx.delete(meta).where(eq(meta.key, PENDING_MODEL_KEY)))] : []),
+		// The turn's row and every row after it (its checkpoints, and turns that failed or were cancelled
+		// since) leave `turns`: `turns` is as it was before the turn was sent.
+		...gone.map((t) =>
+			toStatement(
+				tx
+					.insert(undoneTurns)
+					.values({ id: t.id, idempotencyKey: t.idempotencyKey, kind: t.kind, input: t.input, undoKey: req.key, undoneAt: req.now })
+			)
+		),
+		toStatement(tx.delete(turns).where(inArray(turns.id, goneIds))),
+		toStatement(tx.delete(events).where(and(inArray(events.type, STREAMING_EVENTS), inArray(events.turnId, goneIds)))),
+		toStatement(
+			tx.insert(timeTravelRequests).values({ key: req.key, action: req.action, turnId: target.id, undone: ids, createdAt: req.now })
+		)
+	]);
+	const orders = orderRows.rows.map((o) => Number(o.id));
 	await appendEvent(tx, { type: 'turn.undone', turnId: target.id, undone: ids, input: target.input });
-	return { turnId: target.id, input: target.input, undone: ids, orders: orders.map((o) => Number(o.id)) };
+	return { turnId: target.id, input: target.input, undone: ids, orders };
 }
