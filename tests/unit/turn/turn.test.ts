@@ -2,7 +2,7 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { turnHarness, type TurnHarness, type Vendor } from '../../helpers/turns';
 import { lastTurn, systemTextOf } from '../../mock-llm';
-import { sessionSchema } from '../../../src/lib/server/db';
+import { controlSchema, sessionSchema } from '../../../src/lib/server/db';
 import { journal, log } from '../../../src/lib/server/records';
 import * as stage from '../../../src/lib/server/stage';
 import { acceptTurn, finishedBeforeQuery, LEASE_MS } from '../../../src/lib/server/turn';
@@ -106,6 +106,23 @@ describe.each<Vendor>(['openai', 'anthropic'])('a GM turn (%s)', (vendor) => {
 		expect(b.id).toBe(a.id);
 		expect(h.mock.requests).toHaveLength(1);
 		expect((await h.turns()).length).toBe(1);
+	});
+
+	it('a resent turn counts once against the day, and gets its turn even when the quota is used up', async () => {
+		h = await turnHarness(vendor, { KANTERA_FREE_TURNS_PER_DAY: '2' });
+		const control = h.app.control.db;
+		const usedToday = () => control.select({ turns: controlSchema.usageDaily.turns }).from(controlSchema.usageDaily);
+		h.mock.script([{ text: 'Once.' }, { text: 'Again.' }]);
+		const a = await h.play('knock', 'key-000002');
+		const b = await h.play('knock', 'key-000002');
+		expect(b.id).toBe(a.id);
+		expect(await usedToday()).toEqual([{ turns: 1 }]);
+		await h.play('knock again', 'key-000003');
+		expect(await usedToday()).toEqual([{ turns: 2 }]);
+		const c = await h.play('knock', 'key-000002');
+		expect(c.id).toBe(a.id);
+		expect(await usedToday()).toEqual([{ turns: 2 }]);
+		expect(h.mock.requests).toHaveLength(2);
 	});
 });
 

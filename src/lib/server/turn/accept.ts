@@ -122,14 +122,27 @@ export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptIn
 	const key = v.safeParse(IdempotencyKeySchema, input.idempotencyKey);
 	if (!key.success) throw new TurnError('invalid_input', key.issues[0].message, { path: 'idempotencyKey', problem: 'format' });
 
-	const seen = seenOf(...(await s.db.batch(keyQueries(s.db, key.output))));
-	if (seen) return { turnId: seen.id, status: seen.status, created: false };
-	if (!deps.config.llm.configured) throw new TurnError('not_configured', deps.config.llm.reason);
+	// The key is not looked up before the quota is taken: the accept batch checks it anyway, and a
+	// resend (rare) gives the quota back below. Only the refusals look first, so that a resend of a
+	// turn already made still gets that turn rather than the refusal.
+	const seenBefore = async (): Promise<AcceptedTurn | undefined> => {
+		const seen = seenOf(...(await s.db.batch(keyQueries(s.db, key.output))));
+		return seen && { turnId: seen.id, status: seen.status, created: false };
+	};
+	if (!deps.config.llm.configured) {
+		const seen = await seenBefore();
+		if (seen) return seen;
+		throw new TurnError('not_configured', deps.config.llm.reason);
+	}
 
 	// The session is noted as having work in the same batch (one durable commit), before its turn exists.
 	const allowance = turnQuota(deps.config, input.tier ?? 'free');
 	const quota = await takeTurnQuota(deps.control.db, input.userId, allowance, now, markWorkIfTaken(deps.control.db, s.id, now));
-	if (!quota.ok) throw new QuotaExceededError(allowance, quota.resetsAt);
+	if (!quota.ok) {
+		const seen = await seenBefore();
+		if (seen) return seen;
+		throw new QuotaExceededError(allowance, quota.resetsAt);
+	}
 	let result: AcceptedTurn;
 	try {
 		const prepare = input.prepare;
@@ -152,7 +165,7 @@ export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptIn
 		await returnTurnQuota(deps.control.db, input.userId, now);
 		throw err;
 	}
-	// A concurrent resend won the race for this key: it already took the quota.
+	// The key was already used (a resend, or a concurrent one that won the race): that turn took the quota.
 	if (!result.created) await returnTurnQuota(deps.control.db, input.userId, now);
 	return result;
 }
