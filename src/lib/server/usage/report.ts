@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { and, between, eq, sql } from 'drizzle-orm';
 import { controlSchema, type ControlDrizzle } from '../db';
-import { utcDay } from '../budget';
+import { utcDay, type CallRecord } from '../budget';
 import type { ProviderName } from '../../types/settings';
 
 const { llmCalls, users, usageDaily } = controlSchema;
@@ -97,17 +97,9 @@ export function percentile(sorted: readonly number[], p: number): number | null 
 	return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? null;
 }
 
-interface CallRow {
+/** A call-log row as the report reads it: the record the budget wrote, with its day and the stored failure. */
+interface CallRow extends Omit<CallRecord, 'failure'> {
 	day: string;
-	provider: ProviderName;
-	model: string;
-	inputTokens: number;
-	cachedInputTokens: number;
-	cacheWriteTokens: number;
-	outputTokens: number;
-	costMicros: number;
-	latencyMs: number;
-	retries: number;
 	failure: string | null;
 }
 
