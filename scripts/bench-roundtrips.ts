@@ -126,7 +126,7 @@ async function run(
 			]);
 			const sample = await measure(hrana, async () => {
 				await app.sessions.use(sessionId, (s) =>
-					acceptTurn(app, s, { userId: user.id, text: `I walk on (${i})`, idempotencyKey: newId() })
+					acceptTurn(app, s, { userId: user.id, tier: user.tier, text: `I walk on (${i})`, idempotencyKey: newId() })
 				);
 				app.runner.kick(sessionId);
 				await app.runner.idle();

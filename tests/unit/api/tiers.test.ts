@@ -85,8 +85,11 @@ describe('the free tier', () => {
 		const api = as(alice);
 		const id = await newSession(api, { provider: 'openai', model: 'plus-model' });
 		await play(api, id, 'on plus');
-		await setTier(app, alice.id, 'free');
-		await play(api, id, 'on free');
+		// The next request is authenticated afresh (the hooks read the account, tier included); a turn
+		// carries the tier it was accepted under.
+		const onFree = await setTier(app, alice.id, 'free');
+		if (!onFree) throw new Error('alice is gone');
+		await play(as(onFree), id, 'on free');
 		expect(mock?.requests.map((r) => r.openai?.model)).toEqual(['plus-model', 'free-model']);
 	});
 

@@ -7,7 +7,7 @@
  * of one user in several sessions and apps cannot overspend together; no reservation is left behind.
  * Runs in the `remote` project too (every database on the Hrana test server).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq, sum } from 'drizzle-orm';
@@ -18,7 +18,8 @@ import { tempDir } from '../../helpers/env';
 import { controlSchema, newId, sessionSchema, type ControlDrizzle } from '../../../src/lib/server/db';
 import { reservePart, reservedMicros, runPart } from '../../../src/lib/server/budget';
 import { perTier } from '../../../src/lib/server/tiers';
-import { createUser } from '../../../src/lib/server/auth';
+import { createUser, setTier } from '../../../src/lib/server/auth';
+import type { Tier } from '../../../src/lib/types/account';
 import { readEventsAfter } from '../../../src/lib/server/events';
 import { acceptTurn, type TurnRow } from '../../../src/lib/server/turn';
 import { composeMission, ensureMission, writeSettings } from '../../../src/lib/server/session-setup';
@@ -67,14 +68,14 @@ async function setup(
 	return { mock, apps: built };
 }
 
-async function queueTurn(a: MockLlmApp, userId: string): Promise<{ a: MockLlmApp; sessionId: string; turnId: string }> {
+async function queueTurn(a: MockLlmApp, userId: string, tier?: Tier): Promise<{ a: MockLlmApp; sessionId: string; turnId: string }> {
 	const sessionId = newId();
 	const accepted = await a.app.sessions.use(sessionId, async (s) => {
 		await s.write(async (tx) => {
 			await ensureMission(tx, composeMission('en'));
 			await writeSettings(tx, { language: 'en' });
 		});
-		return acceptTurn(a.app, s, { userId, text: 'I watch the storm.', idempotencyKey: `budget-${newId(12)}` });
+		return acceptTurn(a.app, s, { userId, ...(tier ? { tier } : {}), text: 'I watch the storm.', idempotencyKey: `budget-${newId(12)}` });
 	});
 	return { a, sessionId, turnId: accepted.turnId };
 }
@@ -243,5 +244,90 @@ describe('the first call’s reservation, priced by the tier in SQL', () => {
 		// No model for the tier (NULL): nothing is reserved.
 		expect((await reserveFor(free.id, { plus: 200 })).ok).toBe(false);
 		expect(await held(free.id)).toEqual([100]);
+	});
+});
+
+/** The control database's batches while the runner plays what was queued (the accept's are not counted). */
+async function controlBatchesWhileRunning(a: MockLlmApp, sessionId: string): Promise<number> {
+	const batch = vi.spyOn(a.app.control.db, 'batch');
+	try {
+		a.app.runner.kick(sessionId);
+		await a.app.runner.idle();
+		return batch.mock.calls.length;
+	} finally {
+		batch.mockRestore();
+	}
+}
+
+describe('a turn on a server without budget limits or warnings', () => {
+	it('reads nothing on the control database at its start and settles all its calls in one batch before it commits', async () => {
+		let atSecondCall: { micros: number; calls: number } | undefined;
+		const control: { db?: ControlDrizzle } = {};
+		const { apps } = await setup({}, 1, async (r) => {
+			const { db } = control;
+			if (isSecondCall(r) && db) atSecondCall = await spent(db);
+			return twoCalls(r, 0);
+		});
+		const a = only(apps);
+		control.db = a.app.control.db;
+		const q = await queueTurn(a, 'user-0', 'plus');
+
+		expect(await controlBatchesWhileRunning(a, q.sessionId)).toBe(1);
+		// Nothing decides on the first call's cost: it waits for the turn's one settle batch.
+		expect(atSecondCall).toEqual({ micros: 0, calls: 0 });
+		const { turn } = await finished(q);
+		expect(turn).toMatchObject({ status: 'committed', reply: REPLY, stopped: null });
+		// Both calls counted and logged (the call log complete), nothing reserved.
+		expect(await spent(a.app.control.db)).toEqual({ micros: 2 * CALL_USD * MICROS, calls: 2 });
+		const logged = await a.app.control.db.select().from(controlSchema.llmCalls);
+		expect(logged.map((c) => ({ model: c.model, costMicros: c.costMicros, sessionId: c.sessionId }))).toEqual([
+			{ model: 'mock-model', costMicros: CALL_USD * MICROS, sessionId: q.sessionId },
+			{ model: 'mock-model', costMicros: CALL_USD * MICROS, sessionId: q.sessionId }
+		]);
+		expect(await reservedMicros(a.app.control.db)).toBe(0);
+	});
+
+	it('with a warning configured, keeps one settle per call (with the next reservation)', async () => {
+		const { apps } = await setup({ KANTERA_BUDGET_SESSION_WARN_USD: '1000' }, 1, (r) => twoCalls(r, 0));
+		const a = only(apps);
+		const q = await queueTurn(a, 'user-0', 'plus');
+		// The start (scopes, first reservation), the first call's settle with the second's reservation, the close.
+		expect(await controlBatchesWhileRunning(a, q.sessionId)).toBe(3);
+		expect((await finished(q)).turn?.status).toBe('committed');
+		expect(await spent(a.app.control.db)).toEqual({ micros: 2 * CALL_USD * MICROS, calls: 2 });
+	});
+});
+
+describe('the tier a turn was accepted under', () => {
+	it('decides the model it plays, without reading the tier again: a turn accepted on plus plays the plus model after a change to free', async () => {
+		const { mock, apps } = await setup({ KANTERA_FREE_MODEL: 'free-model' }, 1, (r) => twoCalls(r, 0));
+		const a = only(apps);
+		const player = await createUser(a.app, { name: 'tier-player', password: 'a-long-password' }, { viaOperator: true });
+		await setTier(a.app, player.id, 'plus');
+		const q = await queueTurn(a, player.id, 'plus');
+		// An admin moves the player to free between the accept and the run: this turn's quota was counted on plus.
+		await setTier(a.app, player.id, 'free');
+		a.app.runner.kick(q.sessionId);
+		await a.app.runner.idle();
+
+		expect((await finished(q)).turn).toMatchObject({ status: 'committed', tier: 'plus', model: 'mock-model' });
+		expect(mock.requests.map((r) => r.openai?.model)).toEqual(['mock-model', 'mock-model']);
+		// The next turn is accepted on free: it plays the free tier's model.
+		const next = await queueTurn(a, player.id, 'free');
+		a.app.runner.kick(next.sessionId);
+		await a.app.runner.idle();
+		expect(mock.requests.slice(2).map((r) => r.openai?.model)).toEqual(['free-model', 'free-model']);
+	});
+
+	it('is read at the turn’s start for a turn that does not carry it', async () => {
+		const { mock, apps } = await setup({ KANTERA_FREE_MODEL: 'free-model' }, 1, (r) => twoCalls(r, 0));
+		const a = only(apps);
+		const player = await createUser(a.app, { name: 'tierless-player', password: 'a-long-password' }, { viaOperator: true });
+		await setTier(a.app, player.id, 'free');
+		const q = await queueTurn(a, player.id);
+		a.app.runner.kick(q.sessionId);
+		await a.app.runner.idle();
+		expect((await finished(q)).turn).toMatchObject({ status: 'committed', tier: null });
+		expect(mock.requests.map((r) => r.openai?.model)).toEqual(['free-model', 'free-model']);
 	});
 });

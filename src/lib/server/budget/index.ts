@@ -12,6 +12,7 @@ export {
 export {
 	loadScopes,
 	scopesPart,
+	unreadScopes,
 	recordCall,
 	markWarned,
 	warnedPart,
@@ -28,6 +29,7 @@ export {
 	reserve,
 	reservePart,
 	reserveWhenFree,
+	sharedScopesApply,
 	settle,
 	settlePart,
 	release,

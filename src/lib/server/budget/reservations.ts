@@ -78,7 +78,14 @@ function scopeQueries(payer: Payer, limits: SharedLimits, day: string, month: st
 			reserved: sql`(select coalesce(sum(${r.micros}), 0) from ${r} where ${r.day} between ${from} and ${to})`
 		}
 	];
-	return all.filter((q) => q.limits.limit !== undefined || q.limits.warnAt !== undefined);
+	return all.filter((q) => applies(q.limits));
+}
+
+const applies = (l: MoneyLimits) => l.limit !== undefined || l.warnAt !== undefined;
+
+/** Whether any shared scope has a limit or a warning: without one, a call has nothing to reserve. */
+export function sharedScopesApply(limits: SharedLimits): boolean {
+	return applies(limits.session) || applies(limits.userDay) || applies(limits.globalMonth);
 }
 
 const TotalsRow = v.record(v.string(), v.union([v.number(), v.null()]));

@@ -69,22 +69,42 @@ export function scopesPart(db: ControlDrizzle, who: Who, limits: ScopeLimits, no
 			const cost = (rows: unknown) => Number(v.parse(CostRows, rows)[0]?.cost ?? 0);
 			const warned = v.parse(WarnedRows, warnedRows);
 			const isWarned = (scope: ScopeName) => warned.some((w) => w.scope === scope);
-			return [
-				{ scope: 'turn', unit: 'calls', period: who.turnId, spent: 0, warned: false, limit: limits.maxToolRounds },
-				{ scope: 'turn', unit: 'micros', period: who.turnId, spent: 0, warned: false, ...limits.turn },
-				{ scope: 'session', unit: 'micros', period: 'all', spent: cost(session), warned: isWarned('session'), ...limits.session },
-				{ scope: 'user_day', unit: 'micros', period: day, spent: cost(userDay), warned: isWarned('user_day'), ...limits.userDay },
-				{
-					scope: 'global_month',
-					unit: 'micros',
-					period: month,
-					spent: cost(monthSum),
-					warned: isWarned('global_month'),
-					...limits.globalMonth
-				}
-			];
+			return scopeStates(who, limits, now, { session: cost(session), userDay: cost(userDay), globalMonth: cost(monthSum) }, isWarned);
 		}
 	};
+}
+
+/**
+ * The guard's scopes when no shared scope has a limit or a warning: what they spent decides nothing,
+ * so nothing is read (the turn's own scopes start at zero anyway).
+ */
+export function unreadScopes(who: Who, limits: ScopeLimits, now: number): ScopeState[] {
+	return scopeStates(who, limits, now, { session: 0, userDay: 0, globalMonth: 0 }, () => false);
+}
+
+function scopeStates(
+	who: Who,
+	limits: ScopeLimits,
+	now: number,
+	spent: { session: number; userDay: number; globalMonth: number },
+	isWarned: (scope: ScopeName) => boolean
+): ScopeState[] {
+	const day = utcDay(now);
+	const month = utcMonth(now);
+	return [
+		{ scope: 'turn', unit: 'calls', period: who.turnId, spent: 0, warned: false, limit: limits.maxToolRounds },
+		{ scope: 'turn', unit: 'micros', period: who.turnId, spent: 0, warned: false, ...limits.turn },
+		{ scope: 'session', unit: 'micros', period: 'all', spent: spent.session, warned: isWarned('session'), ...limits.session },
+		{ scope: 'user_day', unit: 'micros', period: day, spent: spent.userDay, warned: isWarned('user_day'), ...limits.userDay },
+		{
+			scope: 'global_month',
+			unit: 'micros',
+			period: month,
+			spent: spent.globalMonth,
+			warned: isWarned('global_month'),
+			...limits.globalMonth
+		}
+	];
 }
 
 /** Builds the guard's scopes for one turn from the stored totals: one batch, one consistent snapshot. */

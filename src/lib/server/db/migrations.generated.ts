@@ -107,5 +107,11 @@ export const sessionMigrations: readonly Migration[] = [
 		"tag": "0009_time_travel",
 		"hash": "ced08c8807f58bc2cb0386878ffe311103e02523ee31cdf6808638d48a5552cf",
 		"sql": "CREATE TABLE `saves` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`quick` integer DEFAULT false NOT NULL,\n\t`database` text NOT NULL,\n\t`turn_seq` integer NOT NULL,\n\t`turn_number` integer NOT NULL,\n\t`last_line` text NOT NULL,\n\t`thumbnail` text NOT NULL,\n\t`created_at` integer NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `saves_created` ON `saves` (`created_at`);--> statement-breakpoint\nCREATE TABLE `time_travel_requests` (\n\t`key` text PRIMARY KEY NOT NULL,\n\t`action` text NOT NULL,\n\t`turn_id` text NOT NULL,\n\t`undone` text NOT NULL,\n\t`created_at` integer NOT NULL\n);\n--> statement-breakpoint\nCREATE TABLE `undo_capture` (\n\t`turn_id` text PRIMARY KEY NOT NULL\n);\n--> statement-breakpoint\nCREATE TABLE `undo_log` (\n\t`turn_id` text NOT NULL,\n\t`tbl` text NOT NULL,\n\t`row_id` integer NOT NULL,\n\t`before` text,\n\tPRIMARY KEY(`turn_id`, `tbl`, `row_id`)\n);\n--> statement-breakpoint\nCREATE TABLE `undone_turns` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`idempotency_key` text NOT NULL,\n\t`kind` text NOT NULL,\n\t`input` text NOT NULL,\n\t`undo_key` text NOT NULL,\n\t`undone_at` integer NOT NULL\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `undone_turns_idempotency_key_unique` ON `undone_turns` (`idempotency_key`);"
+	},
+	{
+		"idx": 10,
+		"tag": "0010_turn_tier",
+		"hash": "31d94bfc244501c66d69625fd75eb832a3ce19dd843d3c10de06dfca5f80ff46",
+		"sql": "ALTER TABLE `turns` ADD `tier` text;"
 	}
 ];

@@ -8,6 +8,7 @@
  */
 import { sqliteTable, text, integer, index, uniqueIndex, primaryKey } from 'drizzle-orm/sqlite-core';
 import { FAILURE_CLASSES } from '../../types/events';
+import { TIERS } from '../../types/account';
 import type { SaveThumbnail } from '../../types/saves';
 
 /** Small key/value facts about this database (embedding model and dimension, etc.). */
@@ -140,6 +141,11 @@ export const turns = sqliteTable(
 		idempotencyKey: text('idempotency_key').notNull().unique(),
 		kind: text('kind', { enum: ['player', 'checkpoint', 'handoff'] }).notNull(),
 		userId: text('user_id').notNull(),
+		/**
+		 * The player's tier when the turn was accepted (its quota was counted under it): the turn plays the
+		 * tier's model without reading the tier again. Null for harness turns and rows from before it was kept.
+		 */
+		tier: text('tier', { enum: TIERS }),
 		input: text('input').notNull(),
 		status: text('status', { enum: ['accepted', 'running', 'committed', 'failed', 'interrupted', 'cancelled'] }).notNull(),
 		reply: text('reply'),

@@ -80,7 +80,7 @@ async function byKey(exec: SessionTx, key: string): Promise<SeenTurn | undefined
 
 /** The player's new turn: waits, accepted, under the player's key. */
 function playerTurn(idempotencyKey: string, input: AcceptInput, text: string, now: number): NewTurn {
-	return { kind: 'player', idempotencyKey, userId: input.userId, input: text, now };
+	return { kind: 'player', idempotencyKey, userId: input.userId, tier: input.tier, input: text, now };
 }
 
 const BUSY_MESSAGE = 'The GM is still working on the previous turn. Wait for it to finish, or cancel it.';

@@ -5,6 +5,7 @@
  * warning fired once; the turn keeps the calls as ledger rows, written with its commit (or its end),
  * and sums them as its spend.
  */
+import { sql } from 'drizzle-orm';
 import { sessionSchema, type SessionDb, type SessionTx } from '../db';
 import {
 	BudgetGuard,
@@ -16,6 +17,8 @@ import {
 	runParts,
 	scopesPart,
 	settlePart,
+	sharedScopesApply,
+	unreadScopes,
 	warnedPart,
 	worstCaseMicros,
 	type BatchPart,
@@ -157,13 +160,17 @@ export interface MeteringStart {
 type Pending = BatchPart<() => Promise<void>>;
 
 /**
- * The metering of one turn, with one control-database batch per step: the start (the player's tier,
- * the budget scopes, the first call's reservation), then one per call (its settle, its warnings and
- * the next call's reservation), the last call's settled by `close` before the turn commits or ends.
- * A call's settle is sent at the latest with the next call's reservation and always before the turn
- * commits or ends, so it is durable before anything the call returned is kept; until then its
- * reservation (the worst case) holds its money in every shared scope, so turns running at once never
- * see less spent than there is.
+ * The metering of one turn, with one control-database batch per step: the start (the budget scopes
+ * and the first call's reservation; the player's tier too when the turn does not carry it), then one
+ * per call (its settle, its warnings and the next call's reservation), the last call's settled by
+ * `close` before the turn commits or ends. A call's settle is sent at the latest with the next call's
+ * reservation and always before the turn commits or ends, so it is durable before anything the call
+ * returned is kept; until then its reservation (the worst case) holds its money in every shared
+ * scope, so turns running at once never see less spent than there is.
+ *
+ * Without any limit or warning (no shared scope's, none on the turn) nothing is reserved and nothing
+ * spent decides anything, so the start reads nothing and every call's settle waits for `close`: one
+ * batch for all of them, still before the turn commits or ends.
  */
 export class TurnMeter {
 	private pending: Pending[] = [];
@@ -173,33 +180,45 @@ export class TurnMeter {
 		readonly payer: Payer,
 		readonly guard: BudgetGuard,
 		/** The first call's reservation, made with the start; given to that call, or released. */
-		private held: Reservation | undefined
+		private held: Reservation | undefined,
+		/** No limit or warning anywhere: the calls' settles all go with `close`. */
+		private readonly settleAtClose: boolean
 	) {}
 
 	/**
 	 * The turn's start, in one batch: the first call's reservation (its worst case depends on the model
-	 * the player's tier plays: computed for each tier, picked in SQL by the stored tier), the tier and the
-	 * budget scopes. Returns the settings the turn plays with.
+	 * the player's tier plays: the tier the turn was accepted under, or, for a turn without one, computed
+	 * for each tier and picked in SQL by the stored tier), the tier if the turn does not carry it, and the
+	 * budget scopes if any shared one has a limit or a warning. Nothing is sent when none of these is
+	 * needed. Returns the settings the turn plays with.
 	 */
 	static async start(m: MeteringStart): Promise<{ meter: TurnMeter; settings: SessionSettings }> {
 		const { deps, turn, s, stored, firstCall } = m;
 		const db = deps.control.db;
+		const budget = deps.config.engine.budget;
 		const payer: Payer = { userId: turn.userId, sessionId: s.id };
 		const now = m.now();
 		const firstWorstCase = (tier: Tier | undefined) => {
 			const { provider, model } = settingsForTier(deps.config, stored, tier);
 			return provider && model ? worstCaseOf(deps.config.engine.prices, model, firstCall) : undefined;
 		};
-		const reservation = reservePart(db, payer, deps.config.engine.budget, perTier(turn.userId, firstWorstCase), now, m.ttlMs);
-		const tier = tierPart(db, turn.userId);
-		const limits = { ...deps.config.engine.budget, maxToolRounds: deps.config.engine.maxToolRounds };
-		const scopes = scopesPart(db, { ...payer, turnId: turn.id }, limits, now);
+		// The tier the quota was counted under at the accept; a tier changed since applies from the next turn.
+		const carried = turn.tier ?? undefined;
+		const worstCase = carried ? (firstWorstCase(carried) ?? sql`null`) : perTier(turn.userId, firstWorstCase);
+		const reservation = reservePart(db, payer, budget, worstCase, now, m.ttlMs);
+		const tier = carried ? undefined : tierPart(db, turn.userId);
+		const limits = { ...budget, maxToolRounds: deps.config.engine.maxToolRounds };
+		const who = { ...payer, turnId: turn.id };
+		const shared = sharedScopesApply(budget);
+		const scopes = shared ? scopesPart(db, who, limits, now) : undefined;
 		// The reservation writes: it goes first (see runParts).
-		const [reserved = [], tierRows = [], scopeRows = []] = await runParts(db, [reservation ?? NO_PART, tier, scopes]);
-		const settings = settingsForTier(deps.config, stored, tier.read(tierRows));
+		const [reserved = [], tierRows = [], scopeRows = []] = await runParts(db, [reservation ?? NO_PART, tier ?? NO_PART, scopes ?? NO_PART]);
+		const settings = settingsForTier(deps.config, stored, carried ?? tier?.read(tierRows));
 		// Without a model nothing was reserved (its worst case was NULL); the turn ends on that at once.
 		const held = reservation && settings.provider && settings.model ? reservation.read(reserved) : undefined;
-		return { meter: new TurnMeter(m, payer, new BudgetGuard(scopes.read(scopeRows)), held), settings };
+		const guard = new BudgetGuard(scopes ? scopes.read(scopeRows) : unreadScopes(who, limits, now));
+		const turnLimited = budget.turn.limit !== undefined || budget.turn.warnAt !== undefined;
+		return { meter: new TurnMeter(m, payer, guard, held, !shared && !turnLimited), settings };
 	}
 
 	/**
@@ -215,7 +234,8 @@ export class TurnMeter {
 		this.held = undefined;
 		let tried: Reservation | undefined = held;
 		if (held) await this.send(undefined);
-		else tried = await this.send(reservePart(db, this.payer, limits, micros, now(), ttlMs));
+		// Nothing to reserve and nothing the settles decide: they wait for `close`.
+		else if (!this.settleAtClose) tried = await this.send(reservePart(db, this.payer, limits, micros, now(), ttlMs));
 		return reserveWhenFree(db, this.payer, limits, micros, { now, ttlMs, signal, ...(tried ? { tried } : {}) });
 	}
 

@@ -25,6 +25,8 @@ const QUEUED_KINDS: TurnKind[] = ['player', 'handoff'];
 export interface NewTurn {
 	kind: TurnKind;
 	userId: string;
+	/** The player's tier, as the accept counted the quota under it (player turns). */
+	tier?: TurnRow['tier'] | undefined;
 	input: string;
 	now: number;
 	/** The player's idempotency key; harness turns get `<kind>:<id>`. */
@@ -40,6 +42,7 @@ export function newTurnRow(t: NewTurn, id = newId()): typeof turns.$inferInsert 
 		idempotencyKey: t.idempotencyKey ?? `${t.kind}:${id}`,
 		kind: t.kind,
 		userId: t.userId,
+		tier: t.tier ?? null,
 		input: t.input,
 		createdAt: t.now
 	};
@@ -61,8 +64,8 @@ export async function insertTurn(exec: SessionExec, t: NewTurn): Promise<TurnRow
  */
 export function insertAcceptedIfFreeQuery(w: Pick<Writes, 'run'>, row: ReturnType<typeof newTurnRow>) {
 	const key = row.idempotencyKey;
-	return w.run(sql`INSERT INTO turns (id, idempotency_key, kind, user_id, input, status, created_at)
-		SELECT ${row.id}, ${key}, ${row.kind}, ${row.userId}, ${row.input}, ${row.status}, ${row.createdAt}
+	return w.run(sql`INSERT INTO turns (id, idempotency_key, kind, user_id, tier, input, status, created_at)
+		SELECT ${row.id}, ${key}, ${row.kind}, ${row.userId}, ${row.tier ?? null}, ${row.input}, ${row.status}, ${row.createdAt}
 		WHERE NOT EXISTS (SELECT 1 FROM turns WHERE idempotency_key = ${key})
 		AND NOT EXISTS (SELECT 1 FROM undone_turns WHERE idempotency_key = ${key})
 		AND NOT EXISTS (SELECT 1 FROM turns WHERE status IN ('accepted', 'running') AND kind IN ('player', 'handoff'))`);
