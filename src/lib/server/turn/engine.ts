@@ -67,8 +67,8 @@ export async function executeTurn(
 		// Planned writes are numbered from what the turn started from, and the commit is guarded by it.
 		const staging = new Staging(s, start.base);
 		const prompt = buildRequest(deps, turn, start);
-		// One control-database batch: the player's tier (which model the turn plays), the budget scopes and
-		// the first call's reservation.
+		// At most one control-database batch: the first call's reservation, the budget scopes if any limit or
+		// warning applies, and the player's tier if the turn was accepted without one (see TurnMeter.start).
 		const begun = await TurnMeter.start({
 			deps,
 			s,
