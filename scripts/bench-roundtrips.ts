@@ -19,14 +19,13 @@ import { performance } from 'node:perf_hooks';
 import { startHranaServer, type HranaServer } from '../tests/hrana';
 import { startMockLlm, type MockLlm } from '../tests/mock-llm';
 import { createApp, type App } from '../src/lib/server/app';
-import { createProvider } from '../src/lib/server/llm';
 import { createUser } from '../src/lib/server/auth';
 import { startSession } from '../src/lib/server/sessions';
 import { acceptTurn } from '../src/lib/server/turn';
 import { newId } from '../src/lib/server/db';
 import { undoTurn, saveGame, loadSave } from '../src/lib/server/timetravel';
 import { getPlaySession } from '../src/lib/server/sessions';
-import { benchConfig, tempDataDir } from './bench-lib/setup';
+import { benchConfig, mockProvider, tempDataDir } from './bench-lib/setup';
 import { percentile } from './bench-lib/stats';
 
 const { values: args } = parseArgs({
@@ -69,14 +68,7 @@ async function appOn(dir: string, mock: MockLlm, hrana: HranaServer | undefined)
 		: {};
 	const cfg = benchConfig(dir, { OPENAI_BASE_URL: mock.openaiBaseUrl, ...BUDGET_ENV, ...remote });
 	return createApp(cfg, {
-		provider: (name) =>
-			createProvider({
-				provider: name,
-				apiKey: 'sk-bench',
-				baseUrl: mock.openaiBaseUrl,
-				retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 },
-				timeouts: { requestMs: 10_000, idleMs: 10_000, deadlineMs: 30_000 }
-			}),
+		provider: mockProvider(mock.openaiBaseUrl),
 		background: false
 	});
 }

@@ -25,11 +25,10 @@ import { createApp, type App } from '../src/lib/server/app';
 import { createUser } from '../src/lib/server/auth';
 import { getPlaySession, PlaySessionNotFoundError, startSession } from '../src/lib/server/sessions';
 import { openEventStream } from '../src/lib/server/events';
-import { createProvider } from '../src/lib/server/llm';
 import { acceptTurn } from '../src/lib/server/turn';
 import { newId } from '../src/lib/server/db';
 import { startMockLlm } from '../tests/mock-llm';
-import { benchConfig, tempDataDir } from './bench-lib/setup';
+import { benchConfig, mockProvider, tempDataDir } from './bench-lib/setup';
 
 const { values: args } = parseArgs({
 	options: {
@@ -122,14 +121,7 @@ try {
 			KANTERA_SESSION_DB_URL: `libsql://${host}/s-{id}/?tls=0`
 		}),
 		{
-			provider: (name) =>
-				createProvider({
-					provider: name,
-					apiKey: 'sk-bench',
-					baseUrl: mock.openaiBaseUrl,
-					retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 },
-					timeouts: { requestMs: 10_000, idleMs: 10_000, deadlineMs: 30_000 }
-				}),
+			provider: mockProvider(mock.openaiBaseUrl),
 			background: false
 		}
 	);

@@ -8,12 +8,28 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { parseConfig, type Config } from '../../src/lib/server/config';
+import { createProvider, type LlmProvider, type ProviderName } from '../../src/lib/server/llm';
 import { configureLog } from '../../src/lib/server/ops';
 import type { Language } from '../../src/lib/types/settings';
 import { newId, sessionSchema, type SessionDb, type SessionDbPool } from '../../src/lib/server/db';
 import { documents, state } from '../../src/lib/server/records';
 import { acceptTurn, type AcceptDeps, type TurnRow, type TurnRunner } from '../../src/lib/server/turn';
 import { composeMission, ensureMission, writeSettings } from '../../src/lib/server/session-setup';
+
+/**
+ * The real provider against the mock LLM's OpenAI-compatible endpoint, with no retries: what the app
+ * built by `createApp` for a bench calls (the real SDK and wire format, a local server).
+ */
+export function mockProvider(baseUrl: string): (name: ProviderName) => LlmProvider {
+	return (name) =>
+		createProvider({
+			provider: name,
+			apiKey: 'sk-bench',
+			baseUrl,
+			retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 },
+			timeouts: { requestMs: 10_000, idleMs: 10_000, deadlineMs: 30_000 }
+		});
+}
 
 /** Priced in the default table; the fake key is never used (the provider is injected). */
 export const BENCH_MODEL = 'gpt-4.1-mini';

@@ -6,12 +6,9 @@
  * call per scope), as it does when the turns are played one after another.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { eq, sum } from 'drizzle-orm';
-import { startMockLlm, type MockLlm } from '../../mock-llm';
-import { mockLlmApp, type MockLlmApp } from '../../helpers/turns';
-import { tempDir } from '../../helpers/env';
+import { budgetApps, type BudgetApps } from '../../helpers/budget-apps';
+import type { MockLlmApp } from '../../helpers/turns';
 import { spawnTurnProcess } from '../../helpers/spawn-turn-process';
 import { controlSchema, newId, sessionSchema } from '../../../src/lib/server/db';
 import { reservedMicros } from '../../../src/lib/server/budget';
@@ -31,31 +28,17 @@ const PRICES = { 'mock-model': { input: 0, output: (CALL_USD * 1_000_000) / OUTP
 const TURNS = 10;
 const MICROS = 1_000_000;
 
-interface Setup {
-	dir: string;
-	mock: MockLlm;
-	env: Record<string, string>;
-	apps: MockLlmApp[];
-}
+type Setup = BudgetApps;
 
 /** A slow mock (every call overlaps the others) and `apps` apps on one data directory. */
-async function setup(limitEnv: Record<string, string>, apps: number): Promise<Setup> {
-	const mock = await startMockLlm({
-		handler: () => ({ text: ['The storm', ' passes.'], usage: { inputTokens: 10, outputTokens: OUTPUT_TOKENS }, frameDelayMs: 150 })
+function setup(limitEnv: Record<string, string>, apps: number): Promise<Setup> {
+	return budgetApps({
+		prices: PRICES,
+		limitEnv,
+		apps,
+		handler: () => ({ text: ['The storm', ' passes.'], usage: { inputTokens: 10, outputTokens: OUTPUT_TOKENS }, frameDelayMs: 150 }),
+		cleanups
 	});
-	cleanups.push(() => mock.close());
-	const { dir, remove } = tempDir();
-	cleanups.push(remove);
-	const pricesFile = path.join(dir, 'prices.json');
-	writeFileSync(pricesFile, JSON.stringify(PRICES));
-	const env = { KANTERA_PRICES_FILE: pricesFile, KANTERA_FREE_TURNS_PER_DAY: '0', ...limitEnv };
-	const built: MockLlmApp[] = [];
-	for (let i = 0; i < apps; i++) {
-		const app = await mockLlmApp('openai', env, { dataDir: dir, mock });
-		cleanups.push(() => app.cleanup());
-		built.push(app);
-	}
-	return { dir, mock, env, apps: built };
 }
 
 async function queueTurn(a: MockLlmApp, userId: string): Promise<{ sessionId: string; turnId: string }> {

@@ -8,13 +8,11 @@
  * Runs in the `remote` project too (every database on the Hrana test server).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { eq, sum } from 'drizzle-orm';
-import { startMockLlm, type MockLlm } from '../../mock-llm';
+import type { MockLlm } from '../../mock-llm';
 import type { RecordedRequest, ScriptedReply } from '../../mock-llm/types';
-import { mockLlmApp, type MockLlmApp } from '../../helpers/turns';
-import { tempDir } from '../../helpers/env';
+import type { MockLlmApp } from '../../helpers/turns';
+import { budgetApps } from '../../helpers/budget-apps';
 import { controlSchema, newId, sessionSchema, type ControlDrizzle } from '../../../src/lib/server/db';
 import { reservePart, reservedMicros, runPart } from '../../../src/lib/server/budget';
 import { perTier } from '../../../src/lib/server/tiers';
@@ -47,25 +45,12 @@ function twoCalls(r: RecordedRequest, frameDelayMs: number): ScriptedReply {
 	return { toolCalls: [{ name: 'journal_append', arguments: { entry: 'The storm rose.' } }], usage, frameDelayMs };
 }
 
-async function setup(
+function setup(
 	limitEnv: Record<string, string>,
 	apps: number,
 	handler: (r: RecordedRequest) => ScriptedReply | Promise<ScriptedReply>
 ): Promise<{ mock: MockLlm; apps: MockLlmApp[] }> {
-	const mock = await startMockLlm({ handler });
-	cleanups.push(() => mock.close());
-	const { dir, remove } = tempDir();
-	cleanups.push(remove);
-	const pricesFile = path.join(dir, 'prices.json');
-	writeFileSync(pricesFile, JSON.stringify(PRICES));
-	const env = { KANTERA_PRICES_FILE: pricesFile, KANTERA_FREE_TURNS_PER_DAY: '0', ...limitEnv };
-	const built: MockLlmApp[] = [];
-	for (let i = 0; i < apps; i++) {
-		const app = await mockLlmApp('openai', env, { dataDir: dir, mock });
-		cleanups.push(() => app.cleanup());
-		built.push(app);
-	}
-	return { mock, apps: built };
+	return budgetApps({ prices: PRICES, limitEnv, apps, handler, cleanups });
 }
 
 async function queueTurn(a: MockLlmApp, userId: string, tier?: Tier): Promise<{ a: MockLlmApp; sessionId: string; turnId: string }> {
