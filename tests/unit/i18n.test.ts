@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { pickLanguage, translate } from '../../src/lib/i18n';
+import { localeOf, pickLanguage, translate } from '../../src/lib/i18n';
 import { en } from '../../src/lib/i18n/en';
 import { ja } from '../../src/lib/i18n/ja';
 
@@ -22,5 +22,9 @@ describe('i18n', () => {
 	});
 	it('leaves an unknown placeholder visible', () => {
 		expect(translate('ja', 'play.status.tool')).toBe('ゲームマスターが記録を調べています（{tool}）…');
+	});
+	it('writes dates and numbers in one locale per language', () => {
+		expect(localeOf('ja')).toBe('ja-JP');
+		expect(localeOf('en')).toBe('en-US');
 	});
 });

@@ -16,6 +16,14 @@ const TABLES: Record<Language, Messages> = { en, ja };
 
 export const LANGUAGE_COOKIE = 'kantera_lang';
 
+/** The locale dates and numbers are written in for each UI language, one for all pages: a new language needs one. */
+const LOCALES: Record<Language, string> = { en: 'en-US', ja: 'ja-JP' };
+
+/** The BCP 47 locale for `toLocaleString` and `Intl` in `language`. */
+export function localeOf(language: Language): string {
+	return LOCALES[language];
+}
+
 /** `{name}` placeholders are replaced from `params`; unknown placeholders stay visible (a bug to fix, not to hide). */
 export function translate(language: Language, key: MessageKey, params: Record<string, string | number> = {}): string {
 	const template = TABLES[language][key];

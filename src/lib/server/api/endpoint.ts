@@ -5,8 +5,8 @@
  * The wrapped handler takes the few fields of SvelteKit's RequestEvent it needs, so it still
  * `satisfies RequestHandler` while tests can call it in-process with a plain object.
  */
+import { error } from '@sveltejs/kit';
 import type { AuthUser } from '../auth';
-import { requireApiUser } from '../hooks';
 import { getApp, type App as Kantera } from '../app';
 import { toErrorResponse } from './error-map';
 
@@ -25,6 +25,16 @@ export interface ApiContext<P extends Params> {
 	request: Request;
 	url: URL;
 	params: P;
+}
+
+/**
+ * For JSON endpoints: 401 with a message instead of the pages' redirect to sign-in. Here rather than with
+ * the pages' guards in hooks/: the hooks answer API requests with this folder's responses, so it does not
+ * import them back.
+ */
+export function requireApiUser(locals: App.Locals): AuthUser {
+	if (locals.user) return locals.user;
+	error(401, { message: 'Sign in, or send "Authorization: Bearer <token>" with a personal API token.', code: 'UNAUTHENTICATED' });
 }
 
 export function apiEndpoint<P extends Params>(

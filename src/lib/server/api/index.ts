@@ -3,11 +3,11 @@
  * query validation, the session and turn operations the routes call, response shapes. The
  * server-sent event stream is the event log's (`../events`).
  */
-export { apiEndpoint, type ApiEvent } from './endpoint';
+export { apiEndpoint, requireApiUser, type ApiEvent } from './endpoint';
 export { ApiError, badRequest, notFound } from './errors';
 
 export { readJson, parseWith, queryOf, IdString, limitParam } from './body';
-export { jsonResponse } from './respond';
+export { jsonResponse, errorResponse } from './respond';
 export { llmStatus } from './llm-status';
 export {
 	CreateSessionBody,

@@ -1,7 +1,7 @@
 /** Local accounts: sign-up (first account is admin), sign-in and look-ups. */
 import { eq, sql } from 'drizzle-orm';
-import { controlSchema, newId } from '../db';
-import type { App } from '../app';
+import { controlSchema, newId, type ControlDb } from '../db';
+import type { Config } from '../config';
 import { hashPassword, verifyPassword, dummyPasswordHash } from './password';
 import {
 	InvalidCredentialsError,
@@ -26,7 +26,11 @@ export interface AuthUser {
 	tier: Tier;
 }
 
-export type AuthDeps = Pick<App, 'control' | 'config'>;
+/** What accounts, sign-in and tokens need: the control database and the auth settings (an `App` fits). */
+export interface AuthDeps {
+	control: ControlDb;
+	config: Pick<Config, 'auth'>;
+}
 
 interface UserRow {
 	id: string;

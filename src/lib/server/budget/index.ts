@@ -1,14 +1,7 @@
 export { BudgetGuard, BudgetExceededError, type ScopeState, type BudgetWarning } from './guard';
-export {
-	DEFAULT_PRICES,
-	PriceTableSchema,
-	priceFor,
-	costMicros,
-	worstCaseMicros,
-	dollarsToMicros,
-	type PriceTable,
-	type ModelPrice
-} from './prices';
+// The price table is configuration (config/prices.ts); budget's users find it here beside the arithmetic.
+export { DEFAULT_PRICES, PriceTableSchema, dollarsToMicros, type PriceTable, type ModelPrice } from '../config';
+export { priceFor, costMicros, worstCaseMicros } from './prices';
 export {
 	loadScopes,
 	scopesPart,

@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { dollars, NonNegativeInt, PositiveInt } from './env-values';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_PRICES, PriceTableSchema, dollarsToMicros, type PriceTable } from '../budget';
+import { DEFAULT_PRICES, PriceTableSchema, dollarsToMicros, type PriceTable } from './prices';
 
 const Dollars = dollars('0.50');
 

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { Bool, dollars, HttpUrl, NonEmpty, NonNegativeInt } from './env-values';
+import { dollarsToMicros } from './prices';
 
 const Size = v.pipe(v.string(), v.trim(), v.regex(/^\d{2,5}x\d{2,5}$/, 'must be WIDTHxHEIGHT, e.g. 1024x1536'));
 const Dollars = dollars('0.04');
@@ -39,7 +40,6 @@ const DEFAULT_OPENAI_IMAGE_PRICE_USD = 0.04;
 const DEFAULT_SPRITE_SIZE = '1024x1536';
 const DEFAULT_BACKGROUND_SIZE = '1536x1024';
 const DEFAULT_OPENAI_QUALITY = 'medium';
-const MICROS_PER_DOLLAR = 1_000_000;
 
 /** What applies whichever service draws: the price of an image and the regeneration allowance. */
 interface ImageCommon {
@@ -65,7 +65,7 @@ export type ImagesConfig =
 export function imagesConfig(e: ImagesEnv): ImagesConfig | { error: string } {
 	const regenerationsPerDay = e.KANTERA_IMAGE_REGENERATIONS_PER_DAY;
 	if (e.KANTERA_IMAGES === 'offline')
-		return { provider: 'offline', priceMicros: Math.round((e.KANTERA_IMAGE_PRICE_USD ?? 0) * MICROS_PER_DOLLAR), regenerationsPerDay };
+		return { provider: 'offline', priceMicros: dollarsToMicros(e.KANTERA_IMAGE_PRICE_USD ?? 0), regenerationsPerDay };
 	const own = e.KANTERA_IMAGES_BASE_URL === undefined;
 	const apiKey = e.KANTERA_IMAGES_API_KEY ?? (own ? e.OPENAI_API_KEY : undefined);
 	if (own && apiKey === undefined)
@@ -86,7 +86,7 @@ export function imagesConfig(e: ImagesEnv): ImagesConfig | { error: string } {
 		quality: e.KANTERA_IMAGES_QUALITY ?? (own ? DEFAULT_OPENAI_QUALITY : undefined),
 		spriteSize: e.KANTERA_IMAGES_SPRITE_SIZE ?? DEFAULT_SPRITE_SIZE,
 		backgroundSize: e.KANTERA_IMAGES_BACKGROUND_SIZE ?? DEFAULT_BACKGROUND_SIZE,
-		priceMicros: Math.round((e.KANTERA_IMAGE_PRICE_USD ?? DEFAULT_OPENAI_IMAGE_PRICE_USD) * MICROS_PER_DOLLAR),
+		priceMicros: dollarsToMicros(e.KANTERA_IMAGE_PRICE_USD ?? DEFAULT_OPENAI_IMAGE_PRICE_USD),
 		regenerationsPerDay
 	};
 }

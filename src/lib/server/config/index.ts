@@ -23,6 +23,7 @@ export type { FreeModel } from './tiers';
 export type { BackupConfig, TursoConfig } from './deploy';
 export type { OpsConfig, LogFormat, LogLevel } from './ops';
 export type { ImageStoreConfig } from './image-store';
+export { DEFAULT_PRICES, PriceTableSchema, dollarsToMicros, MICROS_PER_DOLLAR, type PriceTable, type ModelPrice } from './prices';
 
 const Url = v.pipe(v.string(), v.trim(), v.url('must be a URL'));
 

@@ -5,7 +5,7 @@
  * HTML) — keeping the status and headers such as Allow and Retry-After.
  */
 import type { Handle } from '@sveltejs/kit';
-import { errorResponse } from '../api/respond';
+import { errorResponse } from '../api';
 import { answeredError } from './errors';
 import { isApiRequest } from './paths';
 

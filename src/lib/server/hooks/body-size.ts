@@ -7,7 +7,7 @@
  */
 import { error, type Handle } from '@sveltejs/kit';
 import { config } from '../config';
-import { errorResponse } from '../api/respond';
+import { errorResponse } from '../api';
 import { isApiRequest } from './paths';
 import { LANGUAGE_COOKIE, pickLanguage, translate } from '../../i18n';
 import type { Language } from '../../types/settings';

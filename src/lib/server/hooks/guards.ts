@@ -15,12 +15,6 @@ export function requireAdmin(locals: App.Locals, url: URL): AuthUser {
 	return user;
 }
 
-/** For JSON endpoints: 401 with a message instead of a redirect. */
-export function requireApiUser(locals: App.Locals): AuthUser {
-	if (locals.user) return locals.user;
-	error(401, { message: 'Sign in, or send "Authorization: Bearer <token>" with a personal API token.', code: 'UNAUTHENTICATED' });
-}
-
 /**
  * Browsers drop TAB, CR and LF inside a URL and read a backslash as "/", so "/<TAB>/evil.example" or
  * "/<backslash>evil" would leave the site, and a raw control character cannot go into a Location header at all.

@@ -7,5 +7,5 @@ export { handleSecurityHeaders } from './security-headers';
 export { handleLanguage } from './language';
 export { handleServerError } from './errors';
 export { clientAddress } from './client-address';
-export { requireUser, requireAdmin, requireApiUser, safeRedirectTarget, formText } from './guards';
+export { requireUser, requireAdmin, safeRedirectTarget, formText } from './guards';
 export { credentialsAction, type Credentials } from './credentials';

@@ -7,11 +7,11 @@
  */
 import * as v from 'valibot';
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
-import { newId, sessionSchema, type SessionExec } from '../db';
+import { newId, sessionSchema, type ControlDb, type SessionDbPool, type SessionExec } from '../db';
 import { BudgetGuard, loadScopes, returnRegeneration, takeRegeneration } from '../budget';
 import { getPlaySession } from '../sessions';
 import * as stage from '../stage';
-import type { App } from '../app';
+import type { Config } from '../config';
 import { ImageJobError, RegenerationLimitError } from './errors';
 import { MANUAL_ORDER_PREFIX } from './runner';
 import type { ImageJob } from './jobs';
@@ -29,7 +29,13 @@ export const RegenerateRequestSchema = v.object({
 });
 export type RegenerateRequest = v.InferInput<typeof RegenerateRequestSchema>;
 
-export type RegenerateDeps = Pick<App, 'config' | 'control' | 'sessions' | 'images'>;
+/** What a hand-made order needs (an `App` fits): the limits, both databases, and the runner to wake. */
+export interface RegenerateDeps {
+	config: Pick<Config, 'engine' | 'images'>;
+	control: ControlDb;
+	sessions: SessionDbPool;
+	images: { kick(sessionId: string): void };
+}
 
 /** The order for a character's sprite or a place's background, under its registered name. */
 async function orderFor(exec: SessionExec, target: 'npc' | 'scene', name: string): Promise<stage.imageOrders.OrderInput> {

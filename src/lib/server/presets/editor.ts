@@ -6,13 +6,12 @@
  * (and, for a saved preset, keep it as the draft).
  */
 import { fail, redirect } from '@sveltejs/kit';
-import type { App } from '../app';
 import { addNpc, addSecret, DRAFT_MAX_ROWS, formFromFormData, removeNpc, removeSecret, type PresetForm } from '../../presets/form';
 import type { ContentIssueDto } from '../../types/presets';
 import type { Viewer } from './access';
 import { isPresetError } from './errors';
 import { presetPageError } from './http';
-import { saveForm, storeDraft } from './service';
+import { saveForm, storeDraft, type PresetDeps } from './service';
 
 interface EditorFailure {
 	form: PresetForm;
@@ -34,7 +33,7 @@ function rowChange(intent: string): RowChange | undefined {
  * Runs the posted editor form for `presetId` (undefined: a new preset). Redirects to the preset's page
  * after a save; otherwise answers with the form (and its problems) to render again.
  */
-export async function runEditor(app: App, viewer: Viewer, presetId: string | undefined, data: FormData) {
+export async function runEditor(app: PresetDeps, viewer: Viewer, presetId: string | undefined, data: FormData) {
 	try {
 		return await edit(app, viewer, presetId, data);
 	} catch (err) {
@@ -44,7 +43,7 @@ export async function runEditor(app: App, viewer: Viewer, presetId: string | und
 	}
 }
 
-async function edit(app: App, viewer: Viewer, presetId: string | undefined, data: FormData) {
+async function edit(app: PresetDeps, viewer: Viewer, presetId: string | undefined, data: FormData) {
 	const form = formFromFormData(data);
 	const intentField = data.get('intent');
 	const intent = typeof intentField === 'string' ? intentField : 'save';

@@ -5,8 +5,7 @@
  */
 import { getWorld, type WorldPreset } from '../worlds';
 import { isLanguage, type Language } from '../../types/settings';
-import { startSession, TITLE_MAX, type StartSessionInput, type StartedSession } from '../sessions';
-import type { App } from '../app';
+import { startSession, TITLE_MAX, type SessionsDeps, type StartSessionInput, type StartedSession } from '../sessions';
 import { isSealedFor, visiblePreset, type Viewer } from './access';
 import { PresetError } from './errors';
 import { OFFICIAL_VERSION } from './official';
@@ -27,7 +26,7 @@ export interface PlayOptions {
 
 /** The content a session would start from: the preset's current version, or the official world in `language`. */
 async function playableContent(
-	app: Pick<App, 'control'>,
+	app: Pick<SessionsDeps, 'control'>,
 	row: PresetRow,
 	language: Language | undefined
 ): Promise<{ world: WorldPreset; version: number }> {
@@ -40,8 +39,9 @@ async function playableContent(
 	return { world: await loadVersion(app.control.db, row.id, row.currentVersion), version: row.currentVersion };
 }
 
+/** `app` is what starting a session needs (an `App` fits): the control database holds the preset too. */
 export async function playPreset(
-	app: App,
+	app: SessionsDeps,
 	viewer: Viewer,
 	presetId: unknown,
 	options: PlayOptions = {}

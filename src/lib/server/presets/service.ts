@@ -4,12 +4,13 @@
  */
 import { getWorld, type WorldPreset } from '../worlds';
 import { LANGUAGES, type Language } from '../../types/settings';
-import type { App } from '../app';
+import type { ControlDb } from '../db';
+import type { Config } from '../config';
 import { formToInput, type PresetForm } from '../../presets/form';
 import type { OwnPresetDto, PresetCardDto, PresetDetailDto } from '../../types/presets';
 import { isAuthor, ownPreset, visiblePreset, type Viewer } from './access';
 import { checkContent, contentOf, invalidContent, requireContent, type ContentCheck } from './content';
-import { coverSlotOf, coverUrl } from './covers';
+import { coverSlotOf, coverUrl, type CoverRunner } from './covers';
 import { addFavorite, isFavorite, removeFavorite } from './favorites';
 import { importToForm } from './import';
 import { OFFICIAL_VERSION } from './official';
@@ -29,6 +30,13 @@ import {
 	type PresetRow
 } from './store';
 
+/** What the operations need (an `App` fits): the control database, the cover runner and the preset limits. */
+export interface PresetDeps {
+	control: ControlDb;
+	covers: Pick<CoverRunner, 'get' | 'resume' | 'order' | 'forget'>;
+	config: Pick<Config, 'presets'>;
+}
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function pickLanguage(language: string | undefined): Language {
@@ -36,13 +44,13 @@ function pickLanguage(language: string | undefined): Language {
 }
 
 /** The content behind a card: the official world in `language`, the current version, or nothing yet. */
-async function currentContent(app: App, row: PresetRow, language: Language): Promise<WorldPreset | null> {
+async function currentContent(app: PresetDeps, row: PresetRow, language: Language): Promise<WorldPreset | null> {
 	if (row.official) return getWorld(row.id, language);
 	if (row.currentVersion === null) return null;
 	return loadVersion(app.control.db, row.id, row.currentVersion);
 }
 
-async function card(app: App, row: PresetRow, viewer: Viewer | null, content: WorldPreset | null): Promise<PresetCardDto> {
+async function card(app: PresetDeps, row: PresetRow, viewer: Viewer | null, content: WorldPreset | null): Promise<PresetCardDto> {
 	const draft = content === null && isAuthor(row, viewer) ? draftOf(row)?.form : undefined;
 	const cover = await app.covers.get(row.id);
 	return {
@@ -73,7 +81,7 @@ async function card(app: App, row: PresetRow, viewer: Viewer | null, content: Wo
 
 /** What this viewer may know of a preset: the card, or for its author the whole of it. */
 export async function presetView(
-	app: App,
+	app: PresetDeps,
 	id: unknown,
 	viewer: Viewer | null,
 	language?: string
@@ -93,7 +101,7 @@ export async function presetView(
 
 /** The viewer's own preset with its current content and draft, for the editor. */
 export async function editablePreset(
-	app: App,
+	app: PresetDeps,
 	id: unknown,
 	viewer: Viewer
 ): Promise<{ row: PresetRow; content: WorldPreset | null; draft: ReturnType<typeof draftOf> }> {
@@ -101,7 +109,7 @@ export async function editablePreset(
 	return { row, content: await currentContent(app, row, 'en'), draft: draftOf(row) };
 }
 
-function orderCover(app: App, preset: WorldPreset, row: PresetRow): Promise<void> {
+function orderCover(app: PresetDeps, preset: WorldPreset, row: PresetRow): Promise<void> {
 	return app.covers.order(row.id, preset.opening.scene);
 }
 
@@ -112,7 +120,7 @@ function checkNew(input: unknown): { id: string; check: ContentCheck } {
 }
 
 /** Creates a private preset from valid content (its first version); PresetError('invalid') names every problem. */
-export async function createFromInput(app: App, viewer: Viewer, input: unknown): Promise<PresetRow> {
+export async function createFromInput(app: PresetDeps, viewer: Viewer, input: unknown): Promise<PresetRow> {
 	const { id, check } = checkNew(input);
 	if (!check.ok) throw invalidContent(check.issues);
 	const row = await createPreset(app.control.db, viewer.id, { ...check.preset, id });
@@ -121,7 +129,7 @@ export async function createFromInput(app: App, viewer: Viewer, input: unknown):
 }
 
 /** Saves valid content as the viewer's preset's new version (sessions already started keep theirs). */
-export async function updateFromInput(app: App, viewer: Viewer, id: unknown, input: unknown): Promise<PresetRow> {
+export async function updateFromInput(app: PresetDeps, viewer: Viewer, id: unknown, input: unknown): Promise<PresetRow> {
 	const row = await ownPreset(app.control.db, id, viewer);
 	const preset = requireContent(input, row.id);
 	const updated = await saveVersion(app.control.db, row, preset);
@@ -130,35 +138,35 @@ export async function updateFromInput(app: App, viewer: Viewer, id: unknown, inp
 }
 
 /** The editor's form, checked and saved: a new preset when `id` is undefined. */
-export async function saveForm(app: App, viewer: Viewer, id: string | undefined, form: PresetForm): Promise<PresetRow> {
+export async function saveForm(app: PresetDeps, viewer: Viewer, id: string | undefined, form: PresetForm): Promise<PresetRow> {
 	const input = formToInput(form);
 	return id === undefined ? createFromInput(app, viewer, input) : updateFromInput(app, viewer, id, input);
 }
 
-export async function storeDraft(app: App, viewer: Viewer, id: unknown, form: PresetForm): Promise<void> {
+export async function storeDraft(app: PresetDeps, viewer: Viewer, id: unknown, form: PresetForm): Promise<void> {
 	const row = await ownPreset(app.control.db, id, viewer);
 	await saveDraft(app.control.db, row, form);
 }
 
-export async function dropDraft(app: App, viewer: Viewer, id: unknown): Promise<void> {
+export async function dropDraft(app: PresetDeps, viewer: Viewer, id: unknown): Promise<void> {
 	const row = await ownPreset(app.control.db, id, viewer);
 	await discardDraft(app.control.db, row);
 }
 
 /** Deletes the viewer's preset and its cover images; sessions already played from it are untouched. */
-export async function deletePreset(app: App, viewer: Viewer, id: unknown): Promise<void> {
+export async function deletePreset(app: PresetDeps, viewer: Viewer, id: unknown): Promise<void> {
 	const row = await ownPreset(app.control.db, id, viewer);
 	const slot = await coverSlotOf(app.control, row);
 	await deletePresetRow(app.control.db, row);
 	if (slot) await app.covers.forget(slot);
 }
 
-export async function changeVisibility(app: App, viewer: Viewer, id: unknown, visibility: Visibility): Promise<PresetRow> {
+export async function changeVisibility(app: PresetDeps, viewer: Viewer, id: unknown, visibility: Visibility): Promise<PresetRow> {
 	const row = await ownPreset(app.control.db, id, viewer);
 	return setVisibility(app.control.db, row, visibility, { publishPerDay: app.config.presets.publishPerDay });
 }
 
-export async function favorite(app: App, viewer: Viewer, id: unknown, on: boolean): Promise<PresetRow> {
+export async function favorite(app: PresetDeps, viewer: Viewer, id: unknown, on: boolean): Promise<PresetRow> {
 	const row = await visiblePreset(app.control.db, id, viewer);
 	if (on) await addFavorite(app.control.db, row.id, viewer.id);
 	else await removeFavorite(app.control.db, row.id, viewer.id);
@@ -166,11 +174,11 @@ export async function favorite(app: App, viewer: Viewer, id: unknown, on: boolea
 }
 
 /** A file (preset file, card JSON, card PNG) as a new private draft preset of the viewer's. */
-export async function importPreset(app: App, viewer: Viewer, bytes: Uint8Array): Promise<PresetRow> {
+export async function importPreset(app: PresetDeps, viewer: Viewer, bytes: Uint8Array): Promise<PresetRow> {
 	return createDraftPreset(app.control.db, viewer.id, importToForm(bytes));
 }
 
-export async function listMine(app: App, viewer: Viewer): Promise<OwnPresetDto[]> {
+export async function listMine(app: PresetDeps, viewer: Viewer): Promise<OwnPresetDto[]> {
 	const rows = await listOwnPresets(app.control.db, viewer.id);
 	return rows.map((r) => ({
 		id: r.id,

@@ -4,8 +4,7 @@
  */
 import { and, desc, eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { controlSchema, sessionSchema, newId, isSessionId, type SessionDb } from '../db';
-import type { App } from '../app';
+import { controlSchema, sessionSchema, newId, isSessionId, type ControlDb, type SessionDb, type SessionDbPool } from '../db';
 import { PlaySessionNotFoundError, PlaySessionValidationError } from './errors';
 import { LanguageSchema, type Language } from '../../types/settings';
 import { hasControlCharacter, said } from '../validation';
@@ -35,8 +34,19 @@ export interface PlaySessionWithOwner extends PlaySession {
 	ownerName: string;
 }
 
-/** `images` is optional so callers without image storage (some tools and tests) still work. */
-export type SessionsDeps = Pick<App, 'control' | 'sessions'> & Partial<Pick<App, 'images' | 'bus'>>;
+/**
+ * What the index needs (an `App` fits): the control database and the session databases; the image runner
+ * and the event bus only to start a seeded world's images and to let go of a deleted session, optional so
+ * callers without them (some tools and tests) still work.
+ */
+export interface SessionsDeps {
+	control: ControlDb;
+	sessions: SessionDbPool;
+	images?: { kick(sessionId: string): void; deleteSession(sessionId: string): Promise<void> };
+	bus?: { ended(sessionId: string): void };
+}
+/** Reads and renames need only the index. */
+type IndexDeps = Pick<SessionsDeps, 'control'>;
 
 type Row = typeof playSessions.$inferSelect;
 const toPlaySession = (r: Row): PlaySession => ({
@@ -63,7 +73,11 @@ export interface CreatePlaySessionInput {
 	readerLanguage?: Language;
 }
 
-export async function createPlaySession(deps: SessionsDeps, input: CreatePlaySessionInput, now = Date.now()): Promise<PlaySession> {
+export async function createPlaySession(
+	deps: Pick<SessionsDeps, 'control' | 'sessions'>,
+	input: CreatePlaySessionInput,
+	now = Date.now()
+): Promise<PlaySession> {
 	const title = parse(TitleSchema, 'title', input.title, input.readerLanguage);
 	const language = parse(LanguageSchema, 'language', input.language ?? 'en');
 	const id = newId();
@@ -94,7 +108,7 @@ export async function createPlaySession(deps: SessionsDeps, input: CreatePlaySes
 	}
 }
 
-export async function listPlaySessions(deps: SessionsDeps, ownerId: string): Promise<PlaySession[]> {
+export async function listPlaySessions(deps: IndexDeps, ownerId: string): Promise<PlaySession[]> {
 	const rows = await deps.control.db
 		.select()
 		.from(playSessions)
@@ -104,7 +118,7 @@ export async function listPlaySessions(deps: SessionsDeps, ownerId: string): Pro
 }
 
 /** Every session with its owner's name, for operators (CLI). */
-export async function listAllPlaySessions(deps: SessionsDeps): Promise<PlaySessionWithOwner[]> {
+export async function listAllPlaySessions(deps: IndexDeps): Promise<PlaySessionWithOwner[]> {
 	const rows = await deps.control.db
 		.select({ session: playSessions, ownerName: users.name })
 		.from(playSessions)
@@ -114,7 +128,7 @@ export async function listAllPlaySessions(deps: SessionsDeps): Promise<PlaySessi
 }
 
 /** The owner's session, or PlaySessionNotFoundError (also for a malformed id or another owner's session). */
-export async function getPlaySession(deps: SessionsDeps, ownerId: string, id: unknown): Promise<PlaySession> {
+export async function getPlaySession(deps: IndexDeps, ownerId: string, id: unknown): Promise<PlaySession> {
 	if (!isSessionId(id)) throw new PlaySessionNotFoundError();
 	const [row] = await deps.control.db
 		.select()
@@ -126,7 +140,7 @@ export async function getPlaySession(deps: SessionsDeps, ownerId: string, id: un
 }
 
 /** Any owner's session by id, for operators (the CLI); PlaySessionNotFoundError when there is none. */
-export async function findPlaySession(deps: SessionsDeps, id: unknown): Promise<PlaySession> {
+export async function findPlaySession(deps: IndexDeps, id: unknown): Promise<PlaySession> {
 	if (!isSessionId(id)) throw new PlaySessionNotFoundError();
 	const [row] = await deps.control.db.select().from(playSessions).where(eq(playSessions.id, id)).limit(1);
 	if (!row) throw new PlaySessionNotFoundError();
@@ -135,7 +149,7 @@ export async function findPlaySession(deps: SessionsDeps, id: unknown): Promise<
 
 /** `readerLanguage`: the language of the field errors (the page's reader), English by default. */
 export async function renamePlaySession(
-	deps: SessionsDeps,
+	deps: IndexDeps,
 	ownerId: string,
 	id: unknown,
 	title: unknown,

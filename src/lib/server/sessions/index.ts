@@ -10,7 +10,8 @@ export {
 	saveDatabases,
 	TitleSchema,
 	TITLE_MAX,
-	type PlaySession
+	type PlaySession,
+	type SessionsDeps
 } from './index-store';
 export { PlaySessionError, PlaySessionNotFoundError, PlaySessionValidationError } from './errors';
 export { startSession, type StartSessionInput, type StartedSession } from './start';

@@ -9,9 +9,8 @@ import { composeMission, ensureMissionQuery, writeSettingsQueries, type SessionS
 import { getWorld, isWorldId, seedQueries, writeSeed, type SeededWorld, type SeedOptions, type WorldPreset } from '../worlds';
 import type { PrologueSource } from '../stage';
 import { PlaySessionValidationError } from './errors';
-import type { App } from '../app';
 import type { Language } from '../../types/settings';
-import { createPlaySession, deletePlaySession, type PlaySession } from './index-store';
+import { createPlaySession, deletePlaySession, type PlaySession, type SessionsDeps } from './index-store';
 
 /** Title, language and world may come straight from a form: they are validated here. */
 export interface StartSessionInput {
@@ -32,10 +31,7 @@ export interface StartedSession {
 	world: SeededWorld | undefined;
 }
 
-export async function startSession(
-	app: Pick<App, 'control' | 'sessions'> & Partial<Pick<App, 'images'>>,
-	input: StartSessionInput
-): Promise<StartedSession> {
+export async function startSession(app: SessionsDeps, input: StartSessionInput): Promise<StartedSession> {
 	const raw = input.worldId;
 	if (raw !== undefined && raw !== '' && !(typeof raw === 'string' && isWorldId(raw)))
 		throw new PlaySessionValidationError({ world: 'Choose one of the listed worlds.' });

@@ -15,15 +15,15 @@
  */
 import * as v from 'valibot';
 import { count, desc, eq, inArray } from 'drizzle-orm';
-import { controlSchema, newId, sessionSchema, type SessionDb } from '../db';
+import { controlSchema, newId, sessionSchema, type ControlDb, type SessionDb, type SessionDbPool } from '../db';
 import { createPlaySession, TITLE_MAX, type PlaySession } from '../sessions';
 import { stageBefore } from '../stage';
 import { stageImages } from '../play';
+import type { ImageStore } from '../images';
 import { committedPlayerTurns, lastSeq, unfinishedTurnIds } from '../turn';
 import { withoutControlCharacters } from '../validation';
 import { translate } from '../../i18n';
 import { parseScript, STAGE_SLOTS } from '../../adv';
-import type { App } from '../app';
 import { SaveThumbnailSchema, type SaveDto, type SaveThumbnail } from '../../types/saves';
 import type { Language } from '../../types/settings';
 import { TimeTravelError } from './errors';
@@ -50,7 +50,16 @@ export const SaveBody = v.strictObject({
 });
 export type SaveRequest = v.InferOutput<typeof SaveBody>;
 
-export type SavesDeps = Pick<App, 'control' | 'sessions' | 'images'>;
+/** What saves need (an `App` fits): both databases, and the images to copy into a branch and draw there. */
+export interface SavesDeps {
+	control: ControlDb;
+	sessions: SessionDbPool;
+	images: {
+		store: Pick<ImageStore, 'get' | 'put'>;
+		kick(sessionId: string): void;
+		deleteSession(sessionId: string): Promise<void>;
+	};
+}
 
 type SaveRow = typeof saves.$inferSelect;
 

@@ -5,14 +5,18 @@
  */
 import { eq } from 'drizzle-orm';
 import { sessionSchema, type SessionDb } from '../db';
-import { acceptTurn, turnInput, type AcceptedTurn } from '../turn';
-import type { App } from '../app';
+import { acceptTurn, turnInput, type AcceptDeps, type AcceptedTurn } from '../turn';
 import { priorRequest, undoInTx, type UndoOutcome } from './undo';
 import { TimeTravelError } from './errors';
 
 const { undoneTurns } = sessionSchema;
 
-export type TimeTravelDeps = Pick<App, 'config' | 'control' | 'bus' | 'runner' | 'images'>;
+/** What undo and reroll need (an `App` fits): a reroll's accept, and who to tell after an undo. */
+export interface TimeTravelDeps extends AcceptDeps {
+	bus: { notify(sessionId: string): void };
+	runner: { kick(sessionId: string): void };
+	images: { cancelOrders(sessionId: string, orderIds: readonly number[]): void };
+}
 
 export interface Undone {
 	outcome: UndoOutcome;

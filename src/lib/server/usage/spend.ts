@@ -4,10 +4,10 @@
  * the turns left today. Read from the session's ledger and the control database's counters.
  */
 import { and, asc, eq, like, sql, sum } from 'drizzle-orm';
-import { controlSchema, sessionSchema, type SessionDb } from '../db';
+import { controlSchema, sessionSchema, type ControlDb, type SessionDb } from '../db';
 import { utcDay, utcMonth } from '../budget';
 import { planOf } from '../tiers';
-import type { App } from '../app';
+import type { Config } from '../config';
 import type { AuthUser } from '../auth';
 import type { SpendDto } from '../../types/api';
 
@@ -18,7 +18,7 @@ const { usageDaily, usageSession } = controlSchema;
 const SPEND_TURNS = 60;
 
 export async function sessionSpend(
-	app: Pick<App, 'config' | 'control'>,
+	app: { config: Pick<Config, 'engine' | 'tiers'>; control: ControlDb },
 	s: SessionDb,
 	user: AuthUser,
 	now = Date.now()

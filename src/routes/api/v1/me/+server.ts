@@ -1,5 +1,5 @@
 import { json } from '@sveltejs/kit';
-import { requireApiUser } from '$lib/server/hooks';
+import { requireApiUser } from '$lib/server/api';
 import type { RequestHandler } from './$types';
 
 /** Who the cookie or Bearer token belongs to: the simplest way for a script to check its token. */
