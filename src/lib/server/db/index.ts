@@ -21,5 +21,5 @@ export * as undoLog from './undo-log';
 export * as meta from './meta';
 export { copyDatabase } from './copy';
 export { controlMigrations, sessionMigrations } from './migrations.generated';
-export { TursoPlacement, startSweeper, type RetryPolicy } from './turso';
+export { TursoPlacement, startSweeper } from './turso';
 export { guardStatement, isConstraintAbort, REVISION_EXPR } from './record-revision';
