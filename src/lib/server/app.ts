@@ -5,7 +5,7 @@
  * are resources, not request state.
  */
 import { config as readConfig, type Config } from './config';
-import { openControlDb, SessionDbPool, TursoPlacement, startSweeper, type ControlDb, type RetryPolicy } from './db';
+import { openControlDb, SessionDbPool, TursoPlacement, startSweeper, type ControlDb } from './db';
 import { createEmbedder, type Embedder } from './search';
 import { createProvider, providerSettingsFromConfig, type LlmProvider, type ProviderName } from './llm';
 import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
@@ -18,6 +18,7 @@ import { CoverRunner, orderOfficialCovers, syncOfficialPresets, type CoverPolicy
 import { SignInProviders } from './auth';
 import { configureLog } from './ops';
 import { createScheduler, type Scheduler } from './jobs';
+import type { RetryPolicy } from './retry';
 
 export interface App {
 	config: Config;

@@ -54,7 +54,7 @@ async function world(): Promise<World> {
 		KANTERA_SESSION_DB_URL: `${hrana.origin}/{hostname}/`
 	};
 	const cfg = parseConfig(env);
-	const app = await createApp(cfg, { turso: { retry: { attempts: 3, delaysMs: [1, 1] } }, background: false });
+	const app = await createApp(cfg, { turso: { retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 1 } }, background: false });
 	const turso = app.sessions.placement;
 	if (!(turso instanceof TursoPlacement)) throw new Error('expected the Turso placement');
 	const alice = await createUser(app, { name: 'alice', password: 'wonderland' });
@@ -195,7 +195,7 @@ describe('the Turso sweeper, a job of the scheduler', { timeout: 120_000 }, () =
 	/** A second app on the same settings with its background upkeep on: the server the sweeper runs in. */
 	async function server(world: World, scheduler: Scheduler): Promise<App> {
 		const app = await createApp(parseConfig(world.env), {
-			turso: { retry: { attempts: 1, delaysMs: [] }, sweepEveryMs: SWEEP_EVERY_MS },
+			turso: { retry: { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 }, sweepEveryMs: SWEEP_EVERY_MS },
 			scheduler
 		});
 		const cleanup = world.cleanup;

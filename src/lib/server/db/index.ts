@@ -18,7 +18,8 @@ export { migrate, migrateAndRead, MigrationError, type Migration, type MigrateOp
 export * as controlSchema from './control-schema';
 export * as sessionSchema from './session-schema';
 export * as undoLog from './undo-log';
+export * as meta from './meta';
 export { copyDatabase } from './copy';
 export { controlMigrations, sessionMigrations } from './migrations.generated';
-export { TursoPlacement, startSweeper, type RetryPolicy } from './turso';
+export { TursoPlacement, startSweeper } from './turso';
 export { guardStatement, isConstraintAbort, REVISION_EXPR } from './record-revision';

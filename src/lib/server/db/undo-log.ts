@@ -234,6 +234,14 @@ export function touchedQuery(turnIds: readonly string[]): InStatement {
 	};
 }
 
+/** The ids of the rows of `table` the commits of `turnIds` wrote, each once (`id`), as a plain statement. */
+export function rowIdsQuery(table: string, turnIds: readonly string[]): InStatement {
+	return {
+		sql: `SELECT DISTINCT row_id AS id FROM undo_log WHERE tbl = ? AND turn_id IN (${turnIds.map(() => '?').join(', ')})`,
+		args: [table, ...turnIds]
+	};
+}
+
 /**
  * The statements that put back every row the commits of `turnIds` (newest first) wrote, as they were
  * before, and drop their log, from the rows of `touchedQuery`: one batch inside a write transaction.

@@ -5,8 +5,24 @@
  * finished turns' streaming events are pruned (`prune.ts`); the SSE writer sends each stream the rows
  * after its client's Last-Event-ID (`sse.ts`).
  */
-export { appendEvent, appendEventsQuery, readEventsAfter, readLogAfter, lastEventId, type LogPage } from './log';
+export {
+	appendEvent,
+	appendEventsQuery,
+	appendEventIfQuery,
+	appendTurnEventsQuery,
+	readEventsAfter,
+	readLogAfter,
+	lastEventId,
+	streamedThrough,
+	type LogPage
+} from './log';
 export { EventBus, type BusSignal } from './bus';
 export { EventFeeds, SSE_BATCH, SSE_POLL_MS, SSE_ACCESS_CHECK_MS, type FeedTiming, type StreamAccess } from './feed';
-export { pruneStreamingEvents, pruneStreamingEventsQuery, DELTA_RETENTION_MS, PRUNE_EVERY_COMMITS } from './prune';
+export {
+	pruneStreamingEvents,
+	pruneStreamingEventsQuery,
+	dropStreamingEventsQuery,
+	DELTA_RETENTION_MS,
+	PRUNE_EVERY_COMMITS
+} from './prune';
 export { openEventStream, SSE_KEEPALIVE_MS, type EventStreamOptions } from './sse';

@@ -4,19 +4,38 @@
  * event is lost or repeated. Listeners in this process are woken by the EventBus (`bus.ts`); writes by
  * other processes are found by the session's shared slow poll (`feed.ts`).
  */
-import { asc, gt, max } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte, max, sql, type SQL } from 'drizzle-orm';
 import { sessionSchema, type SessionDb, type SessionExec } from '../db';
 import { parseSessionEvent, type LoggedEvent, type SessionEvent } from '../../types/events';
 
 const { events } = sessionSchema;
 
-function eventRow(event: SessionEvent) {
-	return { turnId: 'turnId' in event ? event.turnId : null, type: event.type, data: JSON.stringify(event), createdAt: Date.now() };
+type Runs = Pick<SessionDb['writes'], 'run'>;
+
+function eventRow(event: SessionEvent, createdAt = Date.now()) {
+	return { turnId: 'turnId' in event ? event.turnId : null, type: event.type, data: JSON.stringify(event), createdAt };
 }
 
 /** Appending `events`, as a query for a write batch (`SessionDb.writes`): one round trip with whatever else it carries. */
 export function appendEventsQuery(w: Pick<SessionDb['writes'], 'insert'>, event: SessionEvent, ...more: SessionEvent[]) {
 	return w.insert(events).values([event, ...more].map(eventRow));
+}
+
+/** `event`, as a write batch statement that appends it only if `condition` (an SQL expression) holds as it runs. */
+export function appendEventIfQuery(w: Runs, event: SessionEvent, now: number, condition: SQL) {
+	const row = eventRow(event, now);
+	return w.run(sql`INSERT INTO events (turn_id, type, data, created_at) SELECT ${row.turnId}, ${row.type}, ${row.data}, ${row.createdAt}
+		WHERE ${condition}`);
+}
+
+/**
+ * One event of `type` for each turn a query selects, with the JSON `appendEvent` writes, as a write batch
+ * statement: `turns` is the rest of that query (`FROM … WHERE … ORDER BY …`, from the turns repository), whose
+ * rows have the turn's `id`. A batch's turn updates get their events without reading the turns first.
+ */
+export function appendTurnEventsQuery(w: Runs, type: 'turn.interrupted' | 'turn.started', now: number, turns: SQL) {
+	return w.run(sql`INSERT INTO events (turn_id, type, data, created_at)
+		SELECT id, ${type}, json_object('type', ${type}, 'turnId', id), ${now} ${turns}`);
 }
 
 export async function appendEvent(exec: SessionExec, event: SessionEvent): Promise<number> {
@@ -62,6 +81,20 @@ export async function readLogAfter(exec: SessionExec, afterId: number, limit: nu
 		last: rows.at(-1)?.id ?? afterId,
 		more: rows.length === limit
 	};
+}
+
+type StreamedEvent = Extract<SessionEvent, { type: 'text.delta' | 'stage.staged' }>;
+
+/** What turn `turnId` streamed up to event `through` (its text deltas and staged stage directions), oldest first. */
+export async function streamedThrough(exec: SessionExec, turnId: string, through: number): Promise<StreamedEvent[]> {
+	const rows = await exec
+		.select({ data: events.data })
+		.from(events)
+		.where(and(eq(events.turnId, turnId), inArray(events.type, ['text.delta', 'stage.staged']), lte(events.id, through)))
+		.orderBy(asc(events.id));
+	return rows
+		.map((row) => parseSessionEvent(row.data))
+		.filter((event): event is StreamedEvent => event?.type === 'text.delta' || event?.type === 'stage.staged');
 }
 
 export async function lastEventId(exec: SessionExec): Promise<number> {

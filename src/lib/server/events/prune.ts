@@ -7,6 +7,9 @@ import { sessionSchema, type SessionExec } from '../db';
 
 const { events } = sessionSchema;
 
+/** Events that are only for following a turn live. */
+const STREAMING_EVENTS = ['text.delta', 'tool.activity', 'stage.staged'];
+
 /** Finished turns keep their streaming events this long, for clients that resume late. */
 export const DELTA_RETENTION_MS = 10 * 60_000;
 
@@ -27,8 +30,10 @@ export async function pruneStreamingEvents(exec: SessionExec, finished: SQLWrapp
 
 /** `pruneStreamingEvents`' delete, unrun: for a write batch. */
 export function pruneStreamingEventsQuery(exec: Pick<SessionExec, 'delete'>, finished: SQLWrapper) {
-	return exec
-		.delete(events)
-		.where(and(inArray(events.type, ['text.delta', 'tool.activity', 'stage.staged']), inArray(events.turnId, finished)))
-		.returning({ id: events.id });
+	return dropStreamingEventsQuery(exec, finished).returning({ id: events.id });
+}
+
+/** Deletes the streaming events of the turns `turnIds` lists (or selects), unrun: an undone turn's go with it. */
+export function dropStreamingEventsQuery(exec: Pick<SessionExec, 'delete'>, turnIds: SQLWrapper | readonly string[]) {
+	return exec.delete(events).where(and(inArray(events.type, STREAMING_EVENTS), inArray(events.turnId, turnIds)));
 }

@@ -1,20 +1,19 @@
 /**
- * Image jobs in the session database: the `image_orders` rows seen as durable work. Every change of a
- * job's status is one conditional UPDATE, so whichever runner (in any process) wins it is the only one
- * that works on the job; a runner that died leaves a lease that expires, and the job is taken again.
+ * Image jobs in the session database: the image orders seen as durable work (their rows are read and
+ * written through `stage.imageOrders`). Every change of a job's status is one conditional UPDATE, so
+ * whichever runner (in any process) wins it is the only one that works on the job; a runner that died
+ * leaves a lease that expires, and the job is taken again.
  *
  * Only committed orders are jobs: an order without a turn id belongs to a turn that has not committed
  * (seed 004: a failed turn generates nothing).
  */
-import { and, asc, eq, gt, isNotNull, isNull, lt, lte, min, or, sql, type SQL } from 'drizzle-orm';
-import { sessionSchema, type SessionExec, type SessionTx } from '../db';
+import type { SQL } from 'drizzle-orm';
+import type { SessionExec, SessionTx } from '../db';
 import { decideRetry, type RetryableFailure, type RetryPolicy } from '../retry';
 import * as stage from '../stage';
 import { appendEvent } from '../events';
 
-const { imageOrders } = sessionSchema;
-
-export type ImageJob = typeof imageOrders.$inferSelect;
+export type ImageJob = stage.ImageOrder;
 
 export interface ImageJobPolicy {
 	/** Attempts per job, the first included; then it fails visibly. */
@@ -61,19 +60,12 @@ export function imageUrl(sessionId: string, key: string): string {
 	return `/api/v1/sessions/${sessionId}/images/${key}`;
 }
 
-const committed = isNotNull(imageOrders.turnId);
-const leaseExpired = (now: number): SQL => or(isNull(imageOrders.leaseExpiresAt), lt(imageOrders.leaseExpiresAt, now)) ?? sql`1`;
-const due = (now: number): SQL => or(isNull(imageOrders.nextAttemptAt), lte(imageOrders.nextAttemptAt, now)) ?? sql`1`;
-/** A job a runner may take now: committed and either due, or running under a lease that expired. */
-const claimable = (now: number): SQL =>
-	and(committed, or(and(eq(imageOrders.status, 'pending'), due(now)), and(eq(imageOrders.status, 'running'), leaseExpired(now)))) ?? sql`0`;
-
 /**
- * Whether the session has an image job a runner may take now, as one SQL expression (1 or 0): for a
- * cheap look before waking the runner.
+ * Whether the session has an image job a runner may take now (committed and due, or running under a lease
+ * that expired), as one SQL expression (1 or 0): for a cheap look before waking the runner.
  */
 export function jobsWaiting(now: number): SQL {
-	return sql`exists (select 1 from ${imageOrders} where ${claimable(now)})`;
+	return stage.imageOrders.jobsWaitingSql(now);
 }
 
 export interface Claim {
@@ -90,30 +82,14 @@ export interface Claim {
 export async function claimNextJob(tx: SessionTx, owner: string, now: number, policy: ImageJobPolicy): Promise<Claim> {
 	let wroteEvents = false;
 	for (;;) {
-		const [next] = await tx
-			.select()
-			.from(imageOrders)
-			.where(claimable(now))
-			.orderBy(asc(imageOrders.createdAt), asc(imageOrders.id))
-			.limit(1);
+		const next = await stage.imageOrders.nextClaimable(tx, now);
 		if (!next) return { job: undefined, wroteEvents };
 		if (next.status === 'running' && next.attempts >= policy.maxAttempts) {
 			await giveUp(tx, next, 'The image service did not answer before the server stopped, on the last attempt.', now);
 			wroteEvents = true;
 			continue;
 		}
-		const [job] = await tx
-			.update(imageOrders)
-			.set({
-				status: 'running',
-				leaseOwner: owner,
-				leaseExpiresAt: now + policy.leaseMs,
-				attempts: sql`${imageOrders.attempts} + 1`,
-				nextAttemptAt: null,
-				updatedAt: now
-			})
-			.where(and(eq(imageOrders.id, next.id), claimable(now)))
-			.returning();
+		const job = await stage.imageOrders.startAttempt(tx, next.id, owner, now, policy.leaseMs);
 		return { job, wroteEvents };
 	}
 }
@@ -126,12 +102,7 @@ export async function renewJobLease(
 	now: number,
 	policy: Pick<ImageJobPolicy, 'leaseMs'>
 ): Promise<boolean> {
-	const rows = await tx
-		.update(imageOrders)
-		.set({ leaseExpiresAt: now + policy.leaseMs })
-		.where(and(eq(imageOrders.id, jobId), eq(imageOrders.status, 'running'), eq(imageOrders.leaseOwner, owner)))
-		.returning({ id: imageOrders.id });
-	return rows.length > 0;
+	return stage.imageOrders.renewLease(tx, jobId, owner, now + policy.leaseMs);
 }
 
 /**
@@ -139,12 +110,7 @@ export async function renewJobLease(
  * job the next runner finishes without generating (and paying for) the image again.
  */
 export async function recordImage(tx: SessionTx, jobId: number, owner: string, key: string, now: number): Promise<boolean> {
-	const rows = await tx
-		.update(imageOrders)
-		.set({ image: key, updatedAt: now })
-		.where(and(eq(imageOrders.id, jobId), eq(imageOrders.status, 'running'), eq(imageOrders.leaseOwner, owner)))
-		.returning({ id: imageOrders.id });
-	return rows.length > 0;
+	return stage.imageOrders.noteImage(tx, jobId, owner, key, now);
 }
 
 export type Completion = { status: 'lost' } | { status: 'applied'; url: string } | { status: 'superseded' };
@@ -162,25 +128,8 @@ export async function completeJob(
 	key: string,
 	now: number
 ): Promise<Completion> {
-	const [row] = await tx
-		.update(imageOrders)
-		.set({ status: 'done', image: key, error: null, leaseOwner: null, leaseExpiresAt: null, nextAttemptAt: null, updatedAt: now })
-		.where(and(eq(imageOrders.id, job.id), eq(imageOrders.status, 'running'), eq(imageOrders.leaseOwner, owner)))
-		.returning();
-	if (!row) return { status: 'lost' };
-	const [newer] = await tx
-		.select({ id: imageOrders.id })
-		.from(imageOrders)
-		.where(
-			and(
-				eq(imageOrders.target, job.target),
-				eq(imageOrders.targetName, job.targetName),
-				eq(imageOrders.status, 'done'),
-				gt(imageOrders.id, job.id)
-			)
-		)
-		.limit(1);
-	if (newer) return { status: 'superseded' };
+	if (!(await stage.imageOrders.markDone(tx, job.id, owner, key, now))) return { status: 'lost' };
+	if (await stage.imageOrders.newerDone(tx, job)) return { status: 'superseded' };
 	if (job.target === 'npc') await stage.npcs.setSprite(tx, job.targetName, key);
 	else await stage.scenes.setBackground(tx, job.targetName, key);
 	const url = imageUrl(sessionId, key);
@@ -204,10 +153,7 @@ export async function failAttempt(
 	now: number,
 	policy: ImageJobPolicy
 ): Promise<FailureOutcome> {
-	const [current] = await tx
-		.select()
-		.from(imageOrders)
-		.where(and(eq(imageOrders.id, job.id), eq(imageOrders.status, 'running'), eq(imageOrders.leaseOwner, owner)));
+	const current = await stage.imageOrders.held(tx, job.id, owner);
 	if (!current) return { status: 'lost' };
 	const decision = decideRetry(failure, current.attempts - 1, jobRetryPolicy(policy));
 	if (!decision.retry) {
@@ -215,10 +161,7 @@ export async function failAttempt(
 		return { status: 'failed' };
 	}
 	const at = now + decision.delayMs;
-	await tx
-		.update(imageOrders)
-		.set({ status: 'pending', error, nextAttemptAt: at, leaseOwner: null, leaseExpiresAt: null, updatedAt: now })
-		.where(eq(imageOrders.id, job.id));
+	await stage.imageOrders.retryAt(tx, job.id, error, at, now);
 	return { status: 'retry', at };
 }
 
@@ -229,10 +172,7 @@ export async function failAttempt(
 export const IMAGE_FAILED_TEXT = 'The image service could not draw it; the placeholder stays. The server log has the details.';
 
 async function giveUp(tx: SessionTx, job: ImageJob, error: string, now: number): Promise<void> {
-	await tx
-		.update(imageOrders)
-		.set({ status: 'failed', error, leaseOwner: null, leaseExpiresAt: null, nextAttemptAt: null, updatedAt: now })
-		.where(eq(imageOrders.id, job.id));
+	await stage.imageOrders.markFailed(tx, job.id, error, now);
 	await appendEvent(tx, { type: 'image.failed', orderId: job.id, target: job.target, name: job.targetName, error: IMAGE_FAILED_TEXT });
 }
 
@@ -241,14 +181,5 @@ async function giveUp(tx: SessionTx, job: ImageJob, error: string, now: number):
  * expiring. The runner sets a timer for it, so retries happen without waiting for the next turn.
  */
 export async function nextWakeAt(exec: SessionExec, now: number): Promise<number | undefined> {
-	const [waiting] = await exec
-		.select({ at: min(imageOrders.nextAttemptAt) })
-		.from(imageOrders)
-		.where(and(committed, eq(imageOrders.status, 'pending'), gt(imageOrders.nextAttemptAt, now)));
-	const [leased] = await exec
-		.select({ at: min(imageOrders.leaseExpiresAt) })
-		.from(imageOrders)
-		.where(and(committed, eq(imageOrders.status, 'running'), gt(imageOrders.leaseExpiresAt, now)));
-	const times = [waiting?.at, leased?.at].filter((t): t is number => typeof t === 'number');
-	return times.length > 0 ? Math.min(...times) : undefined;
+	return stage.imageOrders.nextWakeAt(exec, now);
 }

@@ -6,8 +6,7 @@
  * ordered: an order that never produces an image costs nothing.
  */
 import * as v from 'valibot';
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
-import { newId, sessionSchema, type ControlDb, type SessionDbPool, type SessionExec } from '../db';
+import { newId, type ControlDb, type SessionDbPool, type SessionExec } from '../db';
 import { BudgetGuard, loadScopes, returnRegeneration, takeRegeneration } from '../budget';
 import { getPlaySession } from '../sessions';
 import * as stage from '../stage';
@@ -15,8 +14,6 @@ import type { Config } from '../config';
 import { ImageJobError, RegenerationLimitError } from './errors';
 import { MANUAL_ORDER_PREFIX } from './runner';
 import type { ImageJob } from './jobs';
-
-const { imageOrders } = sessionSchema;
 
 export const RegenerateRequestSchema = v.object({
 	target: v.picklist(['npc', 'scene'], 'target must be npc or scene'),
@@ -49,23 +46,6 @@ async function orderFor(exec: SessionExec, target: 'npc' | 'scene', name: string
 	return { target, targetName: scene.name, prompt: stage.sceneBackgroundPrompt(scene) };
 }
 
-/** The committed order of this target that is still waiting or being generated, if any. */
-async function waitingOrder(exec: SessionExec, order: stage.imageOrders.OrderInput): Promise<ImageJob | undefined> {
-	const [row] = await exec
-		.select()
-		.from(imageOrders)
-		.where(
-			and(
-				eq(imageOrders.target, order.target),
-				eq(imageOrders.targetName, order.targetName),
-				inArray(imageOrders.status, ['pending', 'running']),
-				isNotNull(imageOrders.turnId)
-			)
-		)
-		.limit(1);
-	return row;
-}
-
 /**
  * Places the order (or finds the one already waiting for the target) and kicks the runner. Throws
  * PlaySessionNotFoundError for a session the user doesn't own, ImageJobError for bad input or an
@@ -90,7 +70,7 @@ export async function regenerateImage(
 
 	const result = await app.sessions.use(session.id, async (s) => {
 		const order = await orderFor(s.db, target, name);
-		const waiting = await waitingOrder(s.db, order);
+		const waiting = await stage.imageOrders.waitingFor(s.db, order);
 		if (waiting) return { order: waiting, placed: false };
 		const allowance = app.config.images.regenerationsPerDay;
 		const taken = await takeRegeneration(app.control.db, userId, allowance, now);
@@ -98,17 +78,11 @@ export async function regenerateImage(
 		try {
 			const outcome = await s.write(async (tx) => {
 				// Another request may have ordered it since the look above.
-				const again = await waitingOrder(tx, order);
+				const again = await stage.imageOrders.waitingFor(tx, order);
 				if (again) return { order: again, placed: false };
 				const placed = await stage.imageOrders.place(tx, await orderFor(tx, target, name));
 				// Committed at once: a hand-made order waits for no turn.
-				const [row] = await tx
-					.update(imageOrders)
-					.set({ turnId: `${MANUAL_ORDER_PREFIX}${newId()}` })
-					.where(eq(imageOrders.id, placed.id))
-					.returning();
-				if (!row) throw new Error('image order update returned no row');
-				return { order: row, placed: true };
+				return { order: await stage.imageOrders.claim(tx, placed.id, `${MANUAL_ORDER_PREFIX}${newId()}`), placed: true };
 			});
 			if (!outcome.placed) await returnRegeneration(app.control.db, userId, now);
 			return outcome;

@@ -8,16 +8,13 @@
  * Only player-visible data leaves through here: the play log itself (player-visible by rule), the
  * cues and the names and image URLs of registered characters and places.
  */
-import { asc } from 'drizzle-orm';
-import { sessionSchema, type SessionExec } from '../db';
+import type { SessionExec } from '../db';
 import { log } from '../records';
-import { cues, npcs, placeKind, scenes, stageBefore } from '../stage';
+import { cues, imageOrders, npcs, placeKind, scenes, stageBefore } from '../stage';
 import { parseSpriteVariant } from '../../adv';
 import { imageUrl, isImageKey } from '../images';
 import type { ImageTarget } from '../../types/events';
 import type { ImageStatus, LogPageDto, MessageDto, MessagesPageDto, StageImageDto, StageImagesDto } from '../../types/log';
-
-const { imageOrders } = sessionSchema;
 
 /** Neither cursor: the latest page. `before` pages back from a message; `after` catches up from one. */
 export interface LogQuery {
@@ -71,14 +68,7 @@ export async function logPage(exec: SessionExec, sessionId: string, q: LogQuery)
  * each place's kind, for the backdrop drawn until its image is ready.
  */
 export async function stageImages(exec: SessionExec, sessionId: string): Promise<StageImagesDto> {
-	const [orders, characters, places] = await Promise.all([
-		exec
-			.select({ target: imageOrders.target, name: imageOrders.targetName, status: imageOrders.status, image: imageOrders.image })
-			.from(imageOrders)
-			.orderBy(asc(imageOrders.id)),
-		npcs.list(exec),
-		scenes.list(exec)
-	]);
+	const [orders, characters, places] = await Promise.all([imageOrders.statusesQuery(exec), npcs.list(exec), scenes.list(exec)]);
 	// The newest order of a target says whether a (new) image is still coming; the newest done one is its image.
 	const latest = new Map<string, string>();
 	const done = new Map<string, string>();

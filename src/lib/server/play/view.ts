@@ -7,33 +7,23 @@
  * after it, so text streamed before the cursor is in `activeTurn.text` and text after it arrives as
  * events — each piece exactly once, however the reload falls.
  */
-import { and, asc, eq, inArray, lte } from 'drizzle-orm';
-import { sessionSchema, type SessionExec } from '../db';
-import { lastEventId } from '../events';
+import type { SessionExec } from '../db';
+import { lastEventId, streamedThrough } from '../events';
 import { activeTurn, lastPlayerTurn } from '../turn';
-import { parseSessionEvent } from '../../types/events';
 import type { ActiveTurn, FinishedTurn, PlayView } from '../../play/types';
 import { choices, titleCard } from '../stage';
 import { logPage } from './log';
-
-const { events } = sessionSchema;
 
 /** Messages the screen starts with; the backlog pages further back through the API. */
 export const PLAY_MESSAGE_WINDOW = 50;
 
 /** What a running turn has streamed up to the cursor: its text, and the stage directions it staged. */
 async function streamed(exec: SessionExec, turnId: string, through: number): Promise<Pick<ActiveTurn, 'text' | 'staged'>> {
-	const rows = await exec
-		.select({ data: events.data })
-		.from(events)
-		.where(and(eq(events.turnId, turnId), inArray(events.type, ['text.delta', 'stage.staged']), lte(events.id, through)))
-		.orderBy(asc(events.id));
 	let text = '';
 	const staged: ActiveTurn['staged'] = { cues: [], places: [] };
-	for (const row of rows) {
-		const event = parseSessionEvent(row.data);
-		if (event?.type === 'text.delta') text += event.text;
-		else if (event?.type === 'stage.staged') {
+	for (const event of await streamedThrough(exec, turnId, through)) {
+		if (event.type === 'text.delta') text += event.text;
+		else {
 			staged.cues.push(...event.cues);
 			staged.places.push(...event.places);
 		}

@@ -1,6 +1,7 @@
 /**
  * Retrying calls to outside services: one policy (which failures, how many attempts, backoff with jitter, Retry-After
- * up to a cap) for the LLM streams, the embeddings and images clients, and the durable image and cover jobs.
+ * up to a cap) for the LLM streams, the embeddings and images clients, the durable image and cover jobs, and the Turso
+ * Platform API calls of db/. Imports nothing of the server's (it sits in the bottom layer with config, db and validation).
  */
 export {
 	backoffDelayMs,

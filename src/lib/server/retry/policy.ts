@@ -1,6 +1,6 @@
 /**
  * The one retry policy of every call to an outside service (LLM streams, embeddings, images, image and cover
- * jobs): which failures are worth another attempt, how many attempts, how long to wait before each, and how far a
+ * jobs, the Turso Platform API): which failures are worth another attempt, how many attempts, how long to wait before each, and how far a
  * server's Retry-After is honoured. Pure arithmetic: the callers own their clocks (an in-process sleep, or a
  * `next_attempt_at` column for durable jobs).
  */

@@ -1,4 +1,4 @@
-/** The in-process retry loop for one request/response call (embeddings); streams and durable jobs use the policy directly. */
+/** The in-process retry loop for one request/response call (embeddings, the Turso Platform API); streams and durable jobs use the policy directly. */
 import { decideRetry, failureOf, type RetryableFailure, type RetryPolicy } from './policy';
 import { sleep as realSleep } from './sleep';
 

@@ -5,13 +5,14 @@
  */
 import { sql } from 'drizzle-orm';
 import * as v from 'valibot';
-import type { SessionExec, SessionTx } from '../db';
+import { meta, type SessionExec, type SessionTx } from '../db';
 import type { Embedder } from './embeddings';
 
 export const VECTOR_TABLE = 'section_vectors';
 export const VECTOR_INDEX = 'section_vectors_idx';
-export const META_EMBEDDING_MODEL = 'embedding.model';
-export const META_EMBEDDING_DIMENSIONS = 'embedding.dimensions';
+export const META_EMBEDDING_MODEL = 'embedding.model' satisfies meta.TextKey;
+export const META_EMBEDDING_DIMENSIONS = 'embedding.dimensions' satisfies meta.TextKey;
+const SPACE_KEYS = [META_EMBEDDING_MODEL, META_EMBEDDING_DIMENSIONS] as const;
 
 /**
  * DiskANN settings, measured with `npm run bench:recall`: with the defaults (float32 neighbours, 3·√D
@@ -31,7 +32,7 @@ const CountRow = v.object({ n: v.number() });
 /** Whether the vector table exists (one row, `n`), then the meta rows of its model and size: read together. */
 export const VECTOR_SPACE_QUERIES = [
 	{ sql: "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?", args: [VECTOR_TABLE] },
-	{ sql: 'SELECT key, value FROM meta WHERE key IN (?, ?)', args: [META_EMBEDDING_MODEL, META_EMBEDDING_DIMENSIONS] }
+	meta.valuesStatement(SPACE_KEYS)
 ] as const;
 
 /** The vector space from the rows of VECTOR_SPACE_QUERIES. */
@@ -47,11 +48,10 @@ export function vectorSpaceOf(tableRows: readonly unknown[], metaRows: readonly 
 
 /** The model and size the stored vectors belong to, or undefined when there is no vector table yet. */
 export async function readVectorSpace(exec: SessionExec): Promise<VectorSpace | undefined> {
-	const [tables, meta] = VECTOR_SPACE_QUERIES;
+	const [tables] = VECTOR_SPACE_QUERIES;
 	const tableRows = await exec.all(sql`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ${tables.args[0]}`);
 	if (v.parse(v.array(CountRow), tableRows)[0]?.n === 0) return undefined;
-	const metaRows = await exec.all(sql`SELECT key, value FROM meta WHERE key IN (${meta.args[0]}, ${meta.args[1]})`);
-	return vectorSpaceOf(tableRows, metaRows);
+	return vectorSpaceOf(tableRows, await meta.valuesQuery(exec, SPACE_KEYS));
 }
 
 /**
@@ -59,9 +59,11 @@ export async function readVectorSpace(exec: SessionExec): Promise<VectorSpace | 
  * model since it was read): write statements carry it, so a batch of stale vectors changes nothing.
  */
 export function inSpace(embedder: Pick<Embedder, 'id' | 'dimensions'>): { sql: string; args: string[] } {
+	const model = meta.valueSubquery(META_EMBEDDING_MODEL);
+	const dimensions = meta.valueSubquery(META_EMBEDDING_DIMENSIONS);
 	return {
-		sql: `(SELECT value FROM meta WHERE key = ?) = ? AND (SELECT value FROM meta WHERE key = ?) = ?`,
-		args: [META_EMBEDDING_MODEL, embedder.id, META_EMBEDDING_DIMENSIONS, String(embedder.dimensions)]
+		sql: `${model.sql} = ? AND ${dimensions.sql} = ?`,
+		args: [...model.args, embedder.id, ...dimensions.args, String(embedder.dimensions)]
 	};
 }
 
@@ -111,11 +113,8 @@ new.content_hash IS NOT old.content_hash BEGIN DELETE FROM ${VECTOR_TABLE} WHERE
 section_id = old.id; END`
 		)
 	);
-	for (const [key, value] of [
-		[META_EMBEDDING_MODEL, embedder.id],
-		[META_EMBEDDING_DIMENSIONS, String(dims)]
-	])
-		await tx.run(sql`INSERT INTO meta (key, value) VALUES (${key}, ${value}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+	await meta.putQuery(tx, META_EMBEDDING_MODEL, embedder.id);
+	await meta.putQuery(tx, META_EMBEDDING_DIMENSIONS, String(dims));
 	const now = Date.now();
 	await tx.run(sql`INSERT OR REPLACE INTO embed_queue (section_id, enqueued_at) SELECT id, ${now} FROM sections`);
 	const queued = v.parse(v.array(CountRow), await tx.all(sql`SELECT count(*) AS n FROM embed_queue`));

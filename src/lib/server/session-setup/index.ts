@@ -4,5 +4,15 @@
  * session's settings (language, provider, model). Session start and world seeding write them; the turn
  * engine, the hand-off and the API read them.
  */
-export { composeMission, ensureMission, ensureMissionQuery, readMission, GM_RULES, LANGUAGE_RULE, MISSION_KEY } from './mission';
+export {
+	composeMission,
+	ensureMission,
+	ensureMissionQuery,
+	missionOf,
+	missionQuery,
+	readMission,
+	GM_RULES,
+	LANGUAGE_RULE,
+	MISSION_KEY
+} from './mission';
 export { readSettings, writeSettings, writeSettingsQueries, settingsQuery, settingsOf, type SessionSettings } from './settings';

@@ -3,12 +3,10 @@
  * session starts and stored in the session's meta table, so it stays byte-identical for the life of
  * the campaign; no checkpoint, window or truncation can touch it.
  */
-import { eq } from 'drizzle-orm';
-import { sessionSchema, type SessionDrizzle, type SessionExec, type SessionTx } from '../db';
+import { meta, type SessionDrizzle, type SessionExec, type SessionTx } from '../db';
 import type { Language } from '../../types/settings';
 
-const { meta } = sessionSchema;
-export const MISSION_KEY = 'mission';
+export const MISSION_KEY = 'mission' satisfies meta.TextKey;
 
 export const GM_RULES = `You are the game master (GM) of a long role-play campaign, played on a visual-novel screen.
 
@@ -50,13 +48,19 @@ export function composeMission(language: Language, worldBehaviour?: string): str
 }
 
 export async function readMission(exec: SessionExec): Promise<string | undefined> {
-	const [row] = await exec.select({ value: meta.value }).from(meta).where(eq(meta.key, MISSION_KEY));
-	return row?.value;
+	return meta.readText(exec, MISSION_KEY);
 }
+
+/** The mission's row, unrun: for a read batch (`missionOf` reads the answer). */
+export function missionQuery(exec: Pick<SessionExec, 'select'>) {
+	return meta.valueQuery(exec, MISSION_KEY);
+}
+
+export const missionOf = meta.textOf;
 
 /** `ensureMission`'s insert, unrun: for a batch (a new session's). */
 export function ensureMissionQuery(db: Pick<SessionDrizzle, 'insert'>, mission: string) {
-	return db.insert(meta).values({ key: MISSION_KEY, value: mission }).onConflictDoNothing();
+	return meta.putIfAbsentQuery(db, MISSION_KEY, mission);
 }
 
 /** Stores the mission unless one exists: a campaign's mission never changes under it. */

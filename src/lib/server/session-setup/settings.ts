@@ -1,10 +1,7 @@
 /** Per-session settings kept in the session's meta table: language and the LLM in use. */
-import { inArray } from 'drizzle-orm';
-import { sessionSchema, type SessionDrizzle, type SessionExec, type SessionTx } from '../db';
+import { meta, type SessionDrizzle, type SessionExec, type SessionTx } from '../db';
 import type { Config } from '../config';
 import { isLanguage, isProviderName, type Language, type ProviderName } from '../../types/settings';
-
-const { meta } = sessionSchema;
 
 export interface SessionSettings {
 	language: Language;
@@ -12,14 +9,11 @@ export interface SessionSettings {
 	model: string | undefined;
 }
 
-const KEYS = ['language', 'llm.provider', 'llm.model'] as const;
+const KEYS = ['language', 'llm.provider', 'llm.model'] as const satisfies readonly meta.TextKey[];
 
 /** The settings' rows, unrun: for a read batch (`settingsOf` reads them). */
 export function settingsQuery(exec: SessionExec) {
-	return exec
-		.select()
-		.from(meta)
-		.where(inArray(meta.key, [...KEYS]));
+	return meta.valuesQuery(exec, KEYS);
 }
 
 export async function readSettings(exec: SessionExec, cfg: Pick<Config, 'llm'>): Promise<SessionSettings> {
@@ -42,12 +36,10 @@ export async function writeSettings(tx: SessionTx, settings: Partial<SessionSett
 
 /** `writeSettings`'s upserts, unrun: for a batch. */
 export function writeSettingsQueries(db: Pick<SessionDrizzle, 'insert'>, settings: Partial<SessionSettings>) {
-	const entries: [string, string | undefined][] = [
+	const entries: [meta.TextKey, string | undefined][] = [
 		['language', settings.language],
 		['llm.provider', settings.provider],
 		['llm.model', settings.model]
 	];
-	return entries.flatMap(([key, value]) =>
-		value === undefined ? [] : [db.insert(meta).values({ key, value }).onConflictDoUpdate({ target: meta.key, set: { value } })]
-	);
+	return entries.flatMap(([key, value]) => (value === undefined ? [] : [meta.putQuery(db, key, value)]));
 }

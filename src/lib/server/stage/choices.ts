@@ -6,10 +6,7 @@
  * newest GM message.
  */
 import * as v from 'valibot';
-import type { SessionExec, SessionTx } from '../db';
-import * as metaRows from './meta-rows';
-
-const CHOICES_KEY = 'stage.choices';
+import { meta, type SessionExec, type SessionTx } from '../db';
 
 export const ChoiceOfferSchema = v.object({ messageId: v.pipe(v.number(), v.integer()), options: v.array(v.string()) });
 export type ChoiceOffer = v.InferOutput<typeof ChoiceOfferSchema>;
@@ -21,11 +18,11 @@ export async function save(tx: SessionTx, offer: ChoiceOffer): Promise<void> {
 
 /** `save`'s upsert, unrun: for a write batch. */
 export function saveQuery(exec: Pick<SessionExec, 'insert'>, offer: ChoiceOffer) {
-	return metaRows.putQuery(exec, CHOICES_KEY, v.parse(ChoiceOfferSchema, offer));
+	return meta.putJsonQuery(exec, 'stage.choices', v.parse(ChoiceOfferSchema, offer));
 }
 
 /** The latest offer, or null. A row that does not read as one (hand-edited, older) offers nothing. */
 export async function latest(exec: SessionExec): Promise<ChoiceOffer | null> {
-	const offer = await metaRows.read(exec, CHOICES_KEY, ChoiceOfferSchema);
+	const offer = await meta.readJson(exec, 'stage.choices', ChoiceOfferSchema);
 	return offer && offer.options.length > 0 ? offer : null;
 }

@@ -11,20 +11,18 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { sessionSchema, type SessionDrizzle, type SessionExec } from '../db';
+import { meta, sessionSchema, type SessionDrizzle, type SessionExec } from '../db';
 import { log } from '../records';
 import { parseScript, STAGE_SLOTS, type StageCue, type StageSlot, type StageState } from '../../adv';
 import type { Language } from '../../types/settings';
 import { PROLOGUE_TURN_ID } from '../../types/log';
 import * as cues from './cues';
-import * as metaRows from './meta-rows';
 import { openingOf, openingQuery, stageAt, stageBefore } from './timeline';
 
 const { logMessages } = sessionSchema;
 
 /** The turn id the prologue's message and cues are filed under (no turn ran: no LLM was called). */
 export { PROLOGUE_TURN_ID };
-const TITLE_CARD_KEY = 'stage.titleCard';
 /** The premise is the prologue's opening, not a chapter: a longer one is left to the Documents. */
 const MAX_PROLOGUE_PREMISE_PARAGRAPHS = 6;
 
@@ -128,14 +126,14 @@ export function prologueQueries(db: Pick<SessionDrizzle, 'insert'>, source: Prol
 /** The title card's write, unrun (awaited on a transaction, it runs there). */
 export function titleCardQuery(db: Pick<SessionDrizzle, 'insert'>, source: PrologueSource) {
 	const card: TitleCard = { title: source.title, tagline: source.tagline, scene: source.scene.name };
-	return metaRows.putQuery(db, TITLE_CARD_KEY, card);
+	return meta.putJsonQuery(db, 'stage.titleCard', card);
 }
 
 export const prologueMessage = (body: string): log.LogInput => ({ role: 'gm', body, turnId: PROLOGUE_TURN_ID, ref: 'prologue' });
 
 /** The session's title card, or null (a session started without a world, or before prologues existed). */
 export async function titleCard(exec: SessionExec): Promise<TitleCard | null> {
-	return metaRows.read(exec, TITLE_CARD_KEY, TitleCardSchema);
+	return meta.readJson(exec, 'stage.titleCard', TitleCardSchema);
 }
 
 /** The prologue as plain text (what the player has read before the first turn), or undefined. */

@@ -4,12 +4,9 @@
  * `StageTimeline`. The play page and the backlog both start from this one state.
  */
 import * as v from 'valibot';
-import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
+import { meta, type SessionDrizzle, type SessionExec, type SessionTx } from '../db';
 import { EMPTY_STAGE, STAGE_SLOTS, StageTimeline, type MessageCue, type StageState } from '../../adv';
 import * as cues from './cues';
-import * as metaRows from './meta-rows';
-
-const OPENING_KEY = 'stage.opening';
 
 const OpeningSchema = v.object({ scene: v.nullable(v.string()), present: v.array(v.string()) });
 export type Opening = v.InferOutput<typeof OpeningSchema>;
@@ -20,12 +17,12 @@ export async function setOpening(tx: SessionTx, opening: Opening): Promise<void>
 
 /** `setOpening`'s upsert, unrun: for a batch. */
 export function setOpeningQuery(db: Pick<SessionDrizzle, 'insert'>, opening: Opening) {
-	return metaRows.putQuery(db, OPENING_KEY, { scene: opening.scene, present: opening.present.slice(0, STAGE_SLOTS.length) });
+	return meta.putJsonQuery(db, 'stage.opening', { scene: opening.scene, present: opening.present.slice(0, STAGE_SLOTS.length) });
 }
 
 /** The opening's row, unrun: for a read batch (`openingOf` reads it). */
 export function openingQuery(exec: SessionExec) {
-	return metaRows.rowQuery(exec, OPENING_KEY);
+	return meta.valueQuery(exec, 'stage.opening');
 }
 
 export async function openingStage(exec: SessionExec): Promise<StageState> {
@@ -33,7 +30,7 @@ export async function openingStage(exec: SessionExec): Promise<StageState> {
 }
 
 export function openingOf(rows: readonly { value: string }[]): StageState {
-	const opening = metaRows.parseRow(rows, OpeningSchema);
+	const opening = meta.jsonOf(rows, OpeningSchema);
 	if (!opening) return EMPTY_STAGE;
 	// Only the place: the characters present are brought on by the GM's first reply (the GM notes
 	// say who is there), so their entrances play as cues like every other.

@@ -17,7 +17,7 @@ import * as v from 'valibot';
 import { count, desc, eq, inArray } from 'drizzle-orm';
 import { controlSchema, newId, sessionSchema, type ControlDb, type SessionDb, type SessionDbPool } from '../db';
 import { createPlaySession, TITLE_MAX, type PlaySession } from '../sessions';
-import { stageBefore } from '../stage';
+import { imageOrders, stageBefore } from '../stage';
 import { stageImages } from '../play';
 import type { ImageStore } from '../images';
 import { committedPlayerTurns, lastSeq, unfinishedTurnIds } from '../turn';
@@ -28,7 +28,7 @@ import { SaveThumbnailSchema, type SaveDto, type SaveThumbnail } from '../../typ
 import type { Language } from '../../types/settings';
 import { TimeTravelError } from './errors';
 
-const { saves, logMessages, npcs, scenes, imageOrders } = sessionSchema;
+const { saves, logMessages, npcs, scenes } = sessionSchema;
 
 /** Named slots per session (the quick slot is one more): each holds a full copy of the records. */
 export const MAX_SAVE_SLOTS = 20;
@@ -212,7 +212,7 @@ async function imageKeys(s: SessionDb): Promise<string[]> {
 	const [sprites, backgrounds, orders] = await s.db.batch([
 		s.db.select({ k: npcs.spriteImage }).from(npcs),
 		s.db.select({ k: scenes.backgroundImage }).from(scenes),
-		s.db.select({ k: imageOrders.image }).from(imageOrders)
+		imageOrders.imageKeysQuery(s.db)
 	]);
 	const keys = new Set<string>();
 	for (const r of [...sprites, ...backgrounds, ...orders]) if (r.k) keys.add(r.k);

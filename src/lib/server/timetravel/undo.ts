@@ -12,18 +12,23 @@
  * was spent), the event log (it gets `turn.undone`, which tells open screens to reload), the id
  * counters (no id is handed out twice) and images already in the store.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { toStatement, sessionSchema, undoLog, type SessionDb, type SessionTx, type TxBatch } from '../db';
-import { committedSince, interruptExpired, lastCommittedPlayerTurnId, turnById, turnsFrom, unfinishedTurnIds } from '../turn';
-import { appendEvent } from '../events';
+import {
+	committedSince,
+	deleteTurnsQuery,
+	dropPendingModelQuery,
+	interruptExpired,
+	lastCommittedPlayerTurnId,
+	turnById,
+	turnsFrom,
+	unfinishedTurnIds
+} from '../turn';
+import { appendEvent, dropStreamingEventsQuery } from '../events';
+import { imageOrders } from '../stage';
 import { TimeTravelError } from './errors';
 
-const { undoneTurns, timeTravelRequests, meta, events, turns } = sessionSchema;
-
-/** The meta key a model switch waits under until its hand-off commits (turn/handoff.ts). */
-const PENDING_MODEL_KEY = 'llm.next';
-/** Streaming events are only for following a turn live; an undone turn's are dropped with it. */
-const STREAMING_EVENTS = ['text.delta', 'tool.activity', 'stage.staged'];
+const { undoneTurns, timeTravelRequests } = sessionSchema;
 
 export interface UndoOutcome {
 	/** The player turn taken back. */
@@ -82,20 +87,13 @@ export async function undoInTx(tx: SessionTx, batch: TxBatch, req: UndoRequest):
 	const goneIds = gone.map((t) => t.id);
 	// The rest is built client-side: one batch of reads, one batch of writes (two round trips to a
 	// remote database however many rows and tables the turns wrote).
-	const [schema, touched, orderRows] = await batch([
-		undoLog.SCHEMA_QUERY,
-		undoLog.touchedQuery(ids),
-		{
-			sql: `SELECT DISTINCT row_id AS id FROM undo_log WHERE tbl = 'image_orders' AND turn_id IN (${ids.map(() => '?').join(', ')})`,
-			args: ids
-		}
-	]);
+	const [schema, touched, orderRows] = await batch([undoLog.SCHEMA_QUERY, undoLog.touchedQuery(ids), imageOrders.touchedByTurnsQuery(ids)]);
 	if (!schema || !touched || !orderRows) throw new Error('undo: the read batch returned too few results');
 	const rollBack = undoLog.rollBackStatements(ids, touched.rows, undoLog.capturedTablesOf(schema.rows));
 	await batch([
 		...rollBack.statements,
 		// The hand-off consumed the switch's waiting model; with the hand-off gone, so is the switch.
-		...(since.some((t) => t.kind === 'handoff') ? [toStatement(tx.delete(meta).where(eq(meta.key, PENDING_MODEL_KEY)))] : []),
+		...(since.some((t) => t.kind === 'handoff') ? [toStatement(dropPendingModelQuery(tx))] : []),
 		// The turn's row and every row after it (its checkpoints, and turns that failed or were cancelled
 		// since) leave `turns`: `turns` is as it was before the turn was sent.
 		...gone.map((t) =>
@@ -105,8 +103,9 @@ export async function undoInTx(tx: SessionTx, batch: TxBatch, req: UndoRequest):
 					.values({ id: t.id, idempotencyKey: t.idempotencyKey, kind: t.kind, input: t.input, undoKey: req.key, undoneAt: req.now })
 			)
 		),
-		toStatement(tx.delete(turns).where(inArray(turns.id, goneIds))),
-		toStatement(tx.delete(events).where(and(inArray(events.type, STREAMING_EVENTS), inArray(events.turnId, goneIds)))),
+		toStatement(deleteTurnsQuery(tx, goneIds)),
+		// Streaming events are only for following a turn live; an undone turn's go with it.
+		toStatement(dropStreamingEventsQuery(tx, goneIds)),
 		toStatement(
 			tx.insert(timeTravelRequests).values({ key: req.key, action: req.action, turnId: target.id, undone: ids, createdAt: req.now })
 		)

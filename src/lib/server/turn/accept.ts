@@ -7,16 +7,16 @@ import { eq } from 'drizzle-orm';
 import { sessionSchema, type ControlDb, type SessionDb, type SessionTx } from '../db';
 import { takeTurnQuota, returnTurnQuota } from '../budget';
 import type { Config } from '../config';
-import { appendEvent } from '../events';
+import { appendEvent, appendEventIfQuery } from '../events';
 import { interruptExpired, interruptExpiredQueries } from './leases';
 import {
-	acceptedEventIfInsertedQuery,
 	acceptedQuery,
 	activeTurn,
 	byKeyQuery,
 	insertAcceptedIfFreeQuery,
 	insertTurn,
 	newTurnRow,
+	turnExistsSql,
 	type NewTurn,
 	type TurnRow
 } from './turns';
@@ -94,11 +94,11 @@ async function insertAccepted(s: SessionDb, key: string, input: AcceptInput, tex
 	const w = s.writes;
 	const row = newTurnRow(playerTurn(key, input, text, now));
 	const id = row.id;
-	const accepted = JSON.stringify({ type: 'turn.accepted', turnId: id, input: text });
 	const [, , , , live, undone, inserted] = await w.batch([
 		...interruptExpiredQueries(s, now),
 		insertAcceptedIfFreeQuery(w, row),
-		acceptedEventIfInsertedQuery(w, id, accepted, now),
+		// Its event goes in only if the turn did.
+		appendEventIfQuery(w, { type: 'turn.accepted', turnId: id, input: text }, now, turnExistsSql(id)),
 		...keyQueries(w, key),
 		acceptedQuery(w, id)
 	]);

@@ -3,9 +3,8 @@
  * then the new one continues from it. The switch is a turn of kind `handoff`, queued like any turn;
  * the new provider/model wait in the meta table and take effect in the handoff's commit.
  */
-import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { sessionSchema, type SessionDb, type SessionTx } from '../db';
+import { meta, type SessionDb, type SessionExec, type SessionTx } from '../db';
 import type { Config } from '../config';
 import { summaries } from '../records';
 import { checkpointInstruction } from '../context-window';
@@ -15,8 +14,8 @@ import { readSettings, writeSettings } from '../session-setup';
 import { TurnError } from './errors';
 import { ProviderNameSchema } from '../../types/settings';
 
-const { meta } = sessionSchema;
-const NEXT_KEY = 'llm.next';
+/** Where a switch's model waits for its hand-off to commit. */
+const NEXT_KEY = 'llm.next' satisfies meta.JsonKey;
 
 const NextSchema = v.object({ provider: ProviderNameSchema, model: v.pipe(v.string(), v.minLength(1)) });
 export type ModelChoice = v.InferOutput<typeof NextSchema>;
@@ -42,10 +41,7 @@ export async function switchModel(
 		}
 		await interruptExpired(tx, now);
 		if (await activeTurn(tx)) throw new TurnError('conflict', 'Wait for the current turn to finish before switching models.');
-		await tx
-			.insert(meta)
-			.values({ key: NEXT_KEY, value: JSON.stringify(next) })
-			.onConflictDoUpdate({ target: meta.key, set: { value: JSON.stringify(next) } });
+		await meta.putJsonQuery(tx, NEXT_KEY, next);
 		// No `turn.accepted` event: that one announces a player's turn. Clients see this one as a
 		// checkpoint (`checkpoint.started` / `checkpoint.done`) once the runner picks it up.
 		const { id } = await insertTurn(tx, { kind: 'handoff', userId, input: instruction, now });
@@ -55,15 +51,14 @@ export async function switchModel(
 
 /** In the handoff's commit: the waiting model takes over. */
 export async function applyPendingModel(tx: SessionTx): Promise<void> {
-	const [row] = await tx.select().from(meta).where(eq(meta.key, NEXT_KEY));
-	if (!row) return;
-	let value: unknown;
-	try {
-		value = JSON.parse(row.value);
-	} catch {
-		value = undefined;
-	}
-	const parsed = v.safeParse(NextSchema, value);
-	if (parsed.success) await writeSettings(tx, parsed.output);
-	await tx.delete(meta).where(eq(meta.key, NEXT_KEY));
+	const rows = await meta.valueQuery(tx, NEXT_KEY);
+	if (rows.length === 0) return;
+	const waiting = meta.jsonOf(rows, NextSchema);
+	if (waiting) await writeSettings(tx, waiting);
+	await dropPendingModelQuery(tx);
+}
+
+/** Forgets the model a switch waits with, unrun: an undo that takes the hand-off back takes the switch with it. */
+export function dropPendingModelQuery(exec: Pick<SessionExec, 'delete'>) {
+	return meta.deleteQuery(exec, NEXT_KEY);
 }

@@ -1,18 +1,16 @@
 /** What the context window needs from the records: history since the last checkpoint and the head. */
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { InStatement, ResultSet } from '@libsql/client';
 import type { BatchResponse } from 'drizzle-orm/batch';
-import { sessionSchema, toStatement, type SessionDrizzle, type SessionExec } from '../db';
+import { toStatement, type SessionDrizzle, type SessionExec } from '../db';
 import { documents, journal, state, summaries } from '../records';
 import { openingContext, stageNowOf, stageNowQueries } from '../stage';
 import { CARRY_EXCHANGES, type Exchange, type RecordsHead } from '../context-window';
 import type { Config } from '../config';
-import { MISSION_KEY, settingsOf, settingsQuery, type SessionSettings } from '../session-setup';
+import { missionOf, missionQuery, settingsOf, settingsQuery, type SessionSettings } from '../session-setup';
 import { anyPlayedQuery, exchangeQueries, lastSeq } from './turns';
 import { BASE_QUERY, toBase, type CommitBase } from './staging';
-
-const { meta } = sessionSchema;
 
 /** Recent journal entries shown in every context. */
 export const HEAD_JOURNAL_ENTRIES = 10;
@@ -80,7 +78,7 @@ export function turnStartQueries(db: SessionDrizzle) {
 	const everyDocument = { includeGmOnly: true };
 	return [
 		settingsQuery(db),
-		db.select({ value: meta.value }).from(meta).where(eq(meta.key, MISSION_KEY)),
+		missionQuery(db),
 		summaries.latestQuery(db),
 		documents.listQuery(db, everyDocument),
 		documents.tocSectionsQuery(db, everyDocument),
@@ -103,7 +101,7 @@ export async function turnStartOf(db: SessionDrizzle, cfg: Pick<Config, 'llm'>, 
 	const toc = documents.tocOf(docs, tocRows);
 	return {
 		settings: settingsOf(settings, cfg),
-		mission: mission[0]?.value,
+		mission: missionOf(mission),
 		head: {
 			summary: latest?.body,
 			toc: toc.flatMap((d) => [`document #${d.id}: ${d.title}${d.gmOnly ? ' (GM-only)' : ''}`, ...d.headings.map((h) => `  ${h}`)]),

@@ -11,7 +11,7 @@ export {
 	activeTurn,
 	committedPlayerTurns,
 	committedSince,
-	deleteTurns,
+	deleteTurnsQuery,
 	finishedBeforeQuery,
 	lastCommittedPlayerTurnId,
 	lastPlayerTurn,
@@ -19,6 +19,7 @@ export {
 	playerTurnById,
 	turnById,
 	turnInput,
+	turnKindOf,
 	turnsFrom,
 	turnUserId,
 	turnsWaiting,
@@ -30,4 +31,4 @@ export { markWork, markWorkIfTaken, clearWork, sessionsWithWork, hasOldNote, ACC
 export { classifyFailure, failureMessage, logDetail, TurnDeadlineError, ERROR_ID_LENGTH, MAX_LOGGED_DETAIL_CHARS } from './failure';
 export { TurnError, QuotaExceededError, TurnCancelledError } from './errors';
 export { historySinceCheckpoint, loadHead } from './history';
-export { switchModel, type ModelChoice, type SwitchResult } from './handoff';
+export { switchModel, dropPendingModelQuery, type ModelChoice, type SwitchResult } from './handoff';

@@ -4,15 +4,14 @@
  * interrupted. Nothing ever sends an interrupted turn to the LLM again by itself.
  */
 import type { SessionDb, SessionTx } from '../db';
-import { appendEvent } from '../events';
+import { appendEvent, appendTurnEventsQuery } from '../events';
 import {
 	anyUnfinishedQuery,
 	cancelAccepted,
 	claimOldestQuery,
-	eventsForQuery,
-	expiredLeaseSql,
+	expiredLeaseTurnsSql,
 	flagCancel,
-	justClaimedSql,
+	justClaimedTurnSql,
 	markInterrupted,
 	markInterruptedQuery,
 	nextExpiryQuery,
@@ -65,7 +64,10 @@ export interface Claim {
 
 /** interruptExpired as two queries of a write batch: the events, then the turns marked interrupted. */
 export function interruptExpiredQueries(s: Pick<SessionDb, 'writes'>, now: number) {
-	return [eventsForQuery(s.writes, 'turn.interrupted', now, expiredLeaseSql(now)), markInterruptedQuery(s.writes, now)] as const;
+	return [
+		appendTurnEventsQuery(s.writes, 'turn.interrupted', now, expiredLeaseTurnsSql(now)),
+		markInterruptedQuery(s.writes, now)
+	] as const;
 }
 
 /**
@@ -82,7 +84,7 @@ export async function claimNext(s: SessionDb, owner: string, now: number, leaseM
 		...interruptExpiredQueries(s, now),
 		claimOldestQuery(w, owner, now, leaseMs),
 		// The claimed turn is the one running under this owner's lease taken now (none if the claim changed nothing).
-		eventsForQuery(w, 'turn.started', now, justClaimedSql(owner, now)),
+		appendTurnEventsQuery(w, 'turn.started', now, justClaimedTurnSql(owner, now)),
 		nextExpiryQuery(w),
 		anyUnfinishedQuery(w),
 		// Built on the session's drizzle (they read only); sent in this write batch like the rest.

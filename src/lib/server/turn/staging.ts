@@ -32,6 +32,7 @@ import {
 	type SessionTx,
 	type StagedWrite
 } from '../db';
+import { LAST_SEQ_EXPR } from './turns';
 
 export type StagedOp = (tx: SessionTx) => Promise<unknown>;
 
@@ -60,7 +61,7 @@ const nextId = (table: string) =>
 /** Reads the commit base (one row); a turn reads it with what it starts from (turn/history.ts). */
 export const BASE_QUERY =
 	`SELECT ${REVISION_EXPR} AS revision, ${nextId('log_messages')} AS nextLogId, ` +
-	`coalesce((SELECT max(seq) FROM turns), 0) AS lastSeq, ${nextId('journal')} AS nextJournalId`;
+	`${LAST_SEQ_EXPR} AS lastSeq, ${nextId('journal')} AS nextJournalId`;
 
 export function toBase(row: Record<string, unknown> | undefined): CommitBase {
 	const int = (value: unknown) => {

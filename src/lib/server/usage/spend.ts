@@ -7,11 +7,12 @@ import { and, asc, eq, like, sql, sum } from 'drizzle-orm';
 import { controlSchema, sessionSchema, type ControlDb, type SessionDb } from '../db';
 import { utcDay, utcMonth } from '../budget';
 import { planOf } from '../tiers';
+import { turnKindOf } from '../turn';
 import type { Config } from '../config';
 import type { AuthUser } from '../auth';
 import type { SpendDto } from '../../types/api';
 
-const { ledger, turns } = sessionSchema;
+const { ledger } = sessionSchema;
 const { usageDaily, usageSession } = controlSchema;
 
 /** The chart shows the most recent turns; older ones still count in the totals. */
@@ -26,7 +27,7 @@ export async function sessionSpend(
 	const perTurn = await s.db
 		.select({
 			turnId: ledger.turnId,
-			kind: turns.kind,
+			kind: turnKindOf(ledger.turnId),
 			at: sql<number>`min(${ledger.createdAt})`,
 			calls: sql<number>`count(*)`,
 			inputTokens: sql<number>`sum(${ledger.inputTokens})`,
@@ -35,7 +36,6 @@ export async function sessionSpend(
 			costMicros: sql<number>`sum(${ledger.costMicros})`
 		})
 		.from(ledger)
-		.leftJoin(turns, eq(turns.id, ledger.turnId))
 		.groupBy(ledger.turnId)
 		.orderBy(asc(sql`min(${ledger.createdAt})`));
 	const all = perTurn.map((t, i) => ({

@@ -21,7 +21,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
-import { sessionSchema, writeAll, type SessionDb, type SessionWrites } from '../db';
+import { meta, sessionSchema, writeAll, type SessionDb, type SessionWrites } from '../db';
 import { documents, state, story } from '../records';
 import {
 	imageOrders,
@@ -201,11 +201,8 @@ export function seedQueries(
  * has documents — already runs another campaign).
  */
 function pinMissionQuery(w: SessionWrites, mission: string) {
-	const { meta, documents: docs } = sessionSchema;
-	return w.run(
-		sql`INSERT INTO ${meta} (${sql.identifier(meta.key.name)}, ${sql.identifier(meta.value.name)})
-			SELECT ${MISSION_KEY}, CASE WHEN EXISTS (SELECT 1 FROM ${docs}) THEN NULL ELSE ${mission} END`
-	);
+	const { documents: docs } = sessionSchema;
+	return meta.insertOrFailQuery(w, MISSION_KEY, mission, sql`EXISTS (SELECT 1 FROM ${docs})`);
 }
 
 /**
@@ -225,11 +222,9 @@ export async function writeSeed(s: SessionDb, queries: readonly BatchItem<'sqlit
 
 /** Whether the session has a mission or any record of the kinds a seed writes (read only after a failed seed). */
 async function holdsRecords(s: SessionDb): Promise<boolean> {
-	const { meta, documents: docs, storyEntries, npcs: npcRows, scenes: sceneRows, state: stateRow, logMessages } = sessionSchema;
+	const { documents: docs, storyEntries, npcs: npcRows, scenes: sceneRows, state: stateRow, logMessages } = sessionSchema;
 	const tables = [docs, storyEntries, npcRows, sceneRows, stateRow, logMessages].map((t) => sql`EXISTS (SELECT 1 FROM ${t})`);
-	const row = await s.db.get<{ taken: number }>(
-		sql`SELECT (EXISTS (SELECT 1 FROM ${meta} WHERE ${meta.key} = ${MISSION_KEY}) OR ${sql.join(tables, sql` OR `)}) AS taken`
-	);
+	const row = await s.db.get<{ taken: number }>(sql`SELECT (${meta.hasKeySql(MISSION_KEY)} OR ${sql.join(tables, sql` OR `)}) AS taken`);
 	return Number(row.taken) === 1;
 }
 

@@ -422,7 +422,11 @@ export async function runDoctor(env: Record<string, string | undefined>, opts: D
 		const control: ControlDb = { client: c, db: drizzle(c, { schema: controlSchema }), close: () => c.close() };
 		const turso =
 			cfg.turso && state.pending === 0
-				? new TursoPlacement({ cfg: { sessionDb: cfg.sessionDb, turso: cfg.turso }, control, retry: { attempts: 1, delaysMs: [] } })
+				? new TursoPlacement({
+						cfg: { sessionDb: cfg.sessionDb, turso: cfg.turso },
+						control,
+						retry: { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 }
+					})
 				: undefined;
 		if (cfg.turso && !turso)
 			findings.push({

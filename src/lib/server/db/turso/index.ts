@@ -1,3 +1,3 @@
 /** Turso databases per session: the Platform API client and the placement that uses it. */
 
-export { TursoPlacement, SessionDatabaseError, ORPHAN_AFTER_MS, startSweeper, type RetryPolicy } from './placement';
+export { TursoPlacement, SessionDatabaseError, ORPHAN_AFTER_MS, startSweeper } from './placement';

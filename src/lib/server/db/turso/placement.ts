@@ -2,8 +2,9 @@
  * Turso databases per session: creating a session creates its database through the Platform API and
  * deleting the session deletes it. Every database is recorded in the control database (table
  * `session_databases`) before it is requested and until its deletion is confirmed, so a failed or
- * interrupted call never leaves an untracked database: calls are retried, what still fails is recorded
- * with its error, swept again later (`sweep`) and reported by `kantera doctor`.
+ * interrupted call never leaves an untracked database: calls are retried (the server's one retry policy,
+ * `retry/`), what still fails is recorded with its error, swept again later (`sweep`) and reported by
+ * `kantera doctor`.
  */
 import { and, eq, inArray, lt, notExists } from 'drizzle-orm';
 import type { Config, TursoConfig } from '../../config';
@@ -12,16 +13,13 @@ import * as controlSchema from '../control-schema';
 import { isSessionId } from '../ids';
 import { InvalidSessionIdError, type SessionDbLocation, type SessionPlacement } from '../placement';
 import { TursoApiError, TursoPlatformApi, type TursoDatabase } from './api';
+import { withRetry, type RetryableFailure, type RetryPolicy } from '../../retry';
 import type { Scheduler } from '../../jobs';
 
 const { sessionDatabases, playSessions } = controlSchema;
 
-/** Platform API calls per operation, and the waits between them. */
-export interface RetryPolicy {
-	attempts: number;
-	delaysMs: readonly number[];
-}
-const DEFAULT_RETRY: RetryPolicy = { attempts: 3, delaysMs: [300, 1_500] };
+/** Three attempts per Platform API call, the waits between them jittered: about 0.3–0.6 s, then 0.6–1.2 s. */
+const DEFAULT_RETRY: Readonly<RetryPolicy> = Object.freeze({ maxRetries: 2, baseDelayMs: 600, maxDelayMs: 1_500 });
 /** A database still `creating`, or `ready` with no play session, this long after its last change is an orphan. */
 export const ORPHAN_AFTER_MS = 10 * 60_000;
 /** Minted group tokens live this long and are replaced a day before they expire. */
@@ -59,6 +57,11 @@ function message(err: unknown): string {
 	return err instanceof Error ? err.message : String(err);
 }
 
+/** Worth another try: a Platform API error that says so (no answer, a rate limit, a server error), or any other failure of the call. */
+function tursoFailure(err: unknown): RetryableFailure {
+	return { retryable: !(err instanceof TursoApiError) || err.transient };
+}
+
 export class TursoPlacement implements SessionPlacement {
 	readonly api: TursoPlatformApi;
 	private readonly retry: RetryPolicy;
@@ -82,16 +85,8 @@ export class TursoPlacement implements SessionPlacement {
 		return this.deps.control.db;
 	}
 
-	private async withRetry<T>(fn: () => Promise<T>): Promise<T> {
-		for (let attempt = 1; ; attempt++) {
-			try {
-				return await fn();
-			} catch (err) {
-				const transient = !(err instanceof TursoApiError) || err.transient;
-				if (!transient || attempt >= this.retry.attempts) throw err;
-				await new Promise((r) => setTimeout(r, this.retry.delaysMs[attempt - 1] ?? this.retry.delaysMs.at(-1) ?? 0));
-			}
-		}
+	private withRetry<T>(fn: () => Promise<T>): Promise<T> {
+		return withRetry(fn, { policy: this.retry, classify: tursoFailure });
 	}
 
 	/** Creates the database; one left over from a first attempt whose answer was lost is adopted. */
