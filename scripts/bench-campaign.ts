@@ -23,7 +23,7 @@ import { readMission } from '../src/lib/server/session-setup';
 import { priceFor } from '../src/lib/server/budget';
 import { CampaignScript } from './bench-lib/campaign-script';
 import { FACT_TOP_K, PLANTED_FACTS } from './bench-lib/facts';
-import { ScriptedProvider, requestTexts, type CallKind } from './bench-lib/scripted-provider';
+import { ScriptedProvider, requestTexts, trailingToolResults, type CallKind } from './bench-lib/scripted-provider';
 import { BENCH_MODEL, benchConfig, player, seedSession, tempDataDir } from './bench-lib/setup';
 import { mean, round, spread, table } from './bench-lib/stats';
 
@@ -79,6 +79,8 @@ async function main() {
 			throw new Error(`fact at turn ${f.turn} is written in ${f.language}, but that turn is played in ${script.turn(f.turn).language}`);
 	const samples: Sample[] = [];
 	let toolTokens = 0;
+	/** Every tool result the engine sent back (each seen once: in the request that follows its round), and the errors among them. */
+	const toolResults = { calls: 0, errors: [] as string[] };
 	const provider = new ScriptedProvider(script, {
 		countInput: (req) => {
 			if (toolTokens === 0) toolTokens = countTokensO200k(JSON.stringify(req.tools));
@@ -86,6 +88,10 @@ async function main() {
 		},
 		countOutput: countTokensO200k,
 		observe: (req, call) => {
+			for (const r of trailingToolResults(req)) {
+				toolResults.calls++;
+				if (r.isError === true) toolResults.errors.push(`turn ${call.turn} ${r.content}`);
+			}
 			const system = countTokensO200k(req.system);
 			samples.push({
 				call: samples.length + 1,
@@ -274,6 +280,8 @@ rank ${f.rank}`
 #${f.messages.join(', #')}; top: ${f.top.join(' | ')})`
 				);
 		}
+		console.log(`tool calls: ${toolResults.calls}, tool errors: ${toolResults.errors.length}`);
+		for (const e of toolResults.errors.slice(0, 5)) console.log(`  ${e.replace(/\s+/g, ' ').slice(0, 200)}`);
 		console.log(`${checkpointTurns} checkpoints; ${elapsed.toFixed(1)} s wall`);
 
 		console.log(
@@ -299,6 +307,8 @@ rank ${f.rank}`
 				budgetUsd: Number(BUDGET_USD),
 				budgetWarnings: warnings,
 				stoppedTurns: stopped,
+				toolCalls: toolResults.calls,
+				toolErrors: toolResults.errors.length,
 				wallSeconds: round(elapsed, 1)
 			})
 		);

@@ -124,19 +124,26 @@ export class ScriptedProvider implements LlmProvider {
 
 	/** The tool results at the end of a follow-up request, paired with the calls that asked for them. */
 	private recordToolResults(req: LlmRequest): void {
-		const results: ToolExchange[] = [];
-		for (let i = req.messages.length - 1; i >= 0; i--) {
-			const m = req.messages[i];
-			if (m?.role !== 'tool') break;
-			const asked = req.messages
-				.slice(0, i)
-				.reverse()
-				.find((x) => x.role === 'assistant');
+		const results = trailingToolResults(req);
+		const asked = req.messages.findLast((x) => x.role === 'assistant');
+		for (const m of results) {
 			const call = asked?.role === 'assistant' ? asked.toolCalls?.find((c) => c.id === m.toolCallId) : undefined;
-			results.unshift({ turn: this.current, name: m.name, arguments: call?.arguments ?? '', content: m.content });
+			this.toolExchanges.push({ turn: this.current, name: m.name, arguments: call?.arguments ?? '', content: m.content });
 		}
-		this.toolExchanges.push(...results);
 	}
+}
+
+type ToolMessage = Extract<LlmMessage, { role: 'tool' }>;
+
+/** The results of the round just run: the tool messages at the end of a follow-up request (earlier rounds' are before them). */
+export function trailingToolResults(req: LlmRequest): ToolMessage[] {
+	const out: ToolMessage[] = [];
+	for (let i = req.messages.length - 1; i >= 0; i--) {
+		const m = req.messages[i];
+		if (m?.role !== 'tool') break;
+		out.unshift(m);
+	}
+	return out;
 }
 
 /** Every text of a request as one string per part: system, message contents, tool calls and results. */

@@ -28,13 +28,21 @@ const broken = defineTool({
 const tools = toolMap([cut, broken]);
 
 describe('tool contracts (seed 001)', () => {
-	it('derives the JSON Schema sent to providers from the one valibot schema', () => {
-		expect(cut.parameters).toMatchObject({
+	it('derives the JSON Schema sent to providers from the one valibot schema, without its bounds', () => {
+		expect(cut.parameters).toEqual({
 			type: 'object',
-			properties: { lengthCm: { type: 'number', minimum: 1, maximum: 500 }, fabric: { enum: ['silk', 'wool'] } },
+			properties: { lengthCm: { type: 'number' }, fabric: { enum: ['silk', 'wool'], type: 'string' } },
 			required: ['lengthCm', 'fabric']
 		});
-		expect(cut.parameters).not.toHaveProperty('$schema');
+		expect(broken.parameters).toEqual({ type: 'object', properties: {} });
+	});
+
+	it('still checks the bounds it does not send', async () => {
+		const ctx: Ctx = { calls: [] };
+		const r = await runToolCall(tools, { id: 'c0', name: 'cut_cloth', arguments: '{"lengthCm": 501, "fabric": "wool"}' }, ctx);
+		expect(r).toMatchObject({ isError: true, ran: false });
+		expect(r.content).toMatch(/lengthCm/);
+		expect(ctx.calls).toEqual([]);
 	});
 
 	it('runs the handler for a valid call', async () => {

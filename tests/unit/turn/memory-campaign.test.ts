@@ -53,6 +53,11 @@ function assistantTexts(r: RecordedRequest): string[] {
 	return [];
 }
 
+/** What the engine answered each tool call of the turn (OpenAI wire): the tool messages of the turn's last request. */
+function toolResults(r: RecordedRequest | undefined): string[] {
+	return r?.openai?.messages.flatMap((m) => (m.role === 'tool' ? [m.content] : [])) ?? [];
+}
+
 /**
  * A faithful scripted GM: narrates player lines; at a checkpoint writes a summary that carries the
  * previous summary forward and lists every player line it was shown. Only what the harness puts in
@@ -167,6 +172,7 @@ describe('checkpoint threshold', () => {
 			{ text: 'GM: done.', usage: { inputTokens: 600, outputTokens: 3 } }
 		]);
 		const turn = await h.play('abcdef');
+		expect(toolResults(h.mock.requests.at(-1))).toEqual(['Journal entry #1 recorded.']);
 		expect((await h.turns()).find((t) => t.id === turn.id)?.tokens).toBe(exchange('abcdef', chars('One moment.') + 3));
 	});
 
@@ -226,6 +232,8 @@ describe('budget guard in a turn (seed 002)', () => {
 		);
 		const turn = await h.play('do seven things');
 		expect(h.mock.requests).toHaveLength(6);
+		// Every call ran: no tool error on the way (the sixth call's result was never sent back, the budget stopped the turn first).
+		expect(toolResults(h.mock.requests.at(-1))).toEqual([1, 2, 3, 4, 5].map((n) => `Journal entry #${n} recorded.`));
 		expect(turn.status).toBe('committed');
 		expect(turn.stopped).toBe('budget:turn');
 		const [entries, ledger, events] = await h.use(

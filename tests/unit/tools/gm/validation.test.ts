@@ -22,7 +22,8 @@ const MALFORMED: Record<string, [unknown, RegExp][]> = {
 		[{}, /patch/],
 		[{ patch: {} }, /patch: the patch is empty/],
 		[{ patch: [1, 2] }, /patch/],
-		[{ patch: '{"hp": 3}' }, /patch/]
+		[{ patch: '{"hp": 3}' }, /patch/],
+		[{ patch: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`key${i}`, i])) }, /patch/]
 	],
 	journal_append: [
 		[{ entry: '' }, /entry/],

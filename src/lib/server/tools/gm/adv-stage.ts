@@ -20,26 +20,17 @@ const MIN_CHOICES = 2;
 const MAX_CHOICES = 4;
 const MAX_CHOICE_CHARS = 160;
 
-const paragraph = () =>
-	int(
-		0,
-		MAX_PARAGRAPH,
-		'0-based index of the paragraph of your reply (paragraphs are separated by blank lines) before which the cue plays.'
-	);
-const character = () =>
-	text(MAX_CHARACTER_NAME_CHARS, "The character's name as registered with register_npc. enter, exit, move, expression.");
-const slot = () => v.pipe(v.picklist(STAGE_SLOTS), v.description('Screen position: left, center or right. enter, move.'));
-const expression = () =>
-	text(MAX_EXPRESSION_CHARS, 'A short expression word, e.g. "smile", "angry", "surprised". expression (optional on enter).');
-const scene = () => text(MAX_STAGE_NAME_CHARS, 'The scene name as set with set_scene. background.');
+const paragraph = () => int(0, MAX_PARAGRAPH);
+const character = () => text(MAX_CHARACTER_NAME_CHARS);
+const slot = () => v.picklist(STAGE_SLOTS);
+const expression = () => text(MAX_EXPRESSION_CHARS);
+const scene = () => text(MAX_STAGE_NAME_CHARS);
 
 const cueFlat = v.object({
 	paragraph: paragraph(),
 	action: v.pipe(
 		v.picklist(STAGE_ACTIONS),
-		v.description(
-			'enter (character + slot), exit (character), move (character + slot), expression (character + expression), background (scene).'
-		)
+		v.description('enter/move: character, slot; exit: character; expression: character, expression; background: scene')
 	),
 	character: v.optional(character()),
 	slot: v.optional(slot()),
@@ -66,21 +57,13 @@ const cueExact = v.variant('action', [
 
 /** The arguments. The tool's schema pipes them into a custom check, where the JSON Schema converter stops (see shared.ts). */
 const advStageArgs = v.object({
-	cues: v.optional(
-		v.pipe(v.array(v.pipe(cueFlat, cueExact)), v.maxLength(MAX_CUES_PER_CALL), v.description('The cues, in the order they play.')),
-		[]
-	),
+	cues: v.optional(v.pipe(v.array(v.pipe(cueFlat, cueExact)), v.maxLength(MAX_CUES_PER_CALL))),
 	choices: v.optional(
 		v.pipe(
-			v.array(text(MAX_CHOICE_CHARS, 'One option, a short single line in the player\'s voice, e.g. "Ask Sefa about her brother".')),
+			v.array(text(MAX_CHOICE_CHARS)),
 			v.minLength(MIN_CHOICES),
 			v.maxLength(MAX_CHOICES),
-			v.description(
-				`${MIN_CHOICES}-${MAX_CHOICES} options offered to the player at the end of this \
-reply, as a menu of buttons; the one picked is sent as the player's next line. The player can \
-always write something else. Offer them at a real decision point, not every turn. A later call \
-replaces them.`
-			)
+			v.description(`${MIN_CHOICES}-${MAX_CHOICES} lines in the player's voice, a menu after the reply, at real decisions`)
 		)
 	)
 });
@@ -89,13 +72,7 @@ type AdvStageArgs = v.InferOutput<typeof advStageArgs>;
 
 export const advStageTool = defineTool({
 	name: 'adv_stage',
-	description:
-		'Stage directions for the reply you are writing: characters enter, exit, move or change expression, ' +
-		'and the background changes, each before a given paragraph. Call it before you write the reply: the ' +
-		'screen plays each cue when the reader reaches its paragraph, even while you are still writing. ' +
-		'Register characters with register_npc and places with set_scene first; unregistered names still ' +
-		'play, as silhouettes. Up to three characters fit on screen (left, center, right). Optionally offer ' +
-		'`choices` for what the player does next, shown as a menu after the reply.',
+	description: 'Stage cues for the reply you are about to write (call it first).',
 	schema: v.pipe(
 		advStageArgs,
 		v.custom<AdvStageArgs>(
@@ -111,7 +88,8 @@ export const advStageTool = defineTool({
 			scenes: new Set((await scenes.list(exec)).map((s) => s.name.toLowerCase()))
 		}));
 		const notes = new Set<string>();
-		for (const cue of args.cues) {
+		const cues = args.cues ?? [];
+		for (const cue of cues) {
 			if ('character' in cue && !known.characters.has(cue.character.toLowerCase())) {
 				notes.add(`character ${quote(cue.character)} is not registered: shown as a silhouette until register_npc gives them a sprite`);
 			}
@@ -119,10 +97,10 @@ export const advStageTool = defineTool({
 				notes.add(`scene ${quote(cue.scene)} is not set: shown as a plain backdrop until set_scene describes it`);
 			}
 		}
-		ctx.cues.push(...args.cues);
+		ctx.cues.push(...cues);
 		if (args.choices !== undefined) ctx.choices.splice(0, ctx.choices.length, ...choices);
 		return {
-			staged: args.cues.length,
+			staged: cues.length,
 			cues_this_turn: ctx.cues.length,
 			...(ctx.choices.length > 0 ? { choices_offered: ctx.choices.length } : {}),
 			...(notes.size > 0 ? { notes: [...notes] } : {})

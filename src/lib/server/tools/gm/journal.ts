@@ -12,16 +12,8 @@ const DEFAULT_JOURNAL_READ = 10;
 
 export const journalAppendTool = defineTool({
 	name: 'journal_append',
-	description:
-		'Append an event to the journal, the chronological record of what happened. Append-only: a wrong ' +
-		'entry is corrected by appending a correction. Record confirmed events only (not rumours or plans), ' +
-		'with who, where and the in-game time when known; what is not recorded is forgotten.',
-	schema: v.object({
-		entry: text(
-			MAX_JOURNAL_ENTRY_CHARS,
-			'The event in one to a few sentences, written for your future self, e.g. "Day 3, dusk: at the North Gate the guard Bram let the party pass for 5 silver."'
-		)
-	}),
+	description: 'Record a confirmed event (who, where, when) in the append-only journal.',
+	schema: v.object({ entry: text(MAX_JOURNAL_ENTRY_CHARS) }),
 	async handler(args, ctx: ToolContext) {
 		const row = await recorded(() => ctx.write(journal.appendWrite({ body: args.entry })));
 		return `Journal entry #${row.id} recorded.`;
@@ -30,17 +22,10 @@ export const journalAppendTool = defineTool({
 
 export const journalReadTool = defineTool({
 	name: 'journal_read',
-	description: `Read journal entries, oldest first: the latest ones by default, or the ones after a given entry id.`,
+	description: `Read the last ${DEFAULT_JOURNAL_READ} journal entries, or those after after_id.`,
 	schema: v.object({
-		last: v.optional(int(1, MAX_JOURNAL_READ, `How many entries (default ${DEFAULT_JOURNAL_READ}).`)),
-		after_id: v.optional(
-			v.pipe(
-				v.number(),
-				v.integer(),
-				v.minValue(0),
-				v.description('Read forward from the entry after this id (0: from the first entry) instead of the latest ones.')
-			)
-		)
+		last: v.optional(int(1, MAX_JOURNAL_READ)),
+		after_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)))
 	}),
 	async handler(args, ctx: ToolContext) {
 		const limit = args.last ?? DEFAULT_JOURNAL_READ;

@@ -10,27 +10,14 @@ const MAX_NOTE_CHARS = 20_000;
 
 const MEMORY_ACTIONS = ['create', 'edit', 'view', 'delete', 'list'] as const;
 
-const noteName = () =>
-	text(MAX_NAME_CHARS, 'The note name, e.g. "NPC: Bram", "Foreshadowing", "Player preferences". Required except for list.');
-const noteBody = () =>
-	text(
-		MAX_NOTE_CHARS,
-		'create: the note text (markdown; # headings make it searchable by section). edit: the complete new text, replacing the old.'
-	);
-const oldText = () =>
-	text(
-		MAX_NOTE_CHARS,
-		'edit: exact text of the note to replace; it must occur exactly once. Use with new_text instead of body for a small change.'
-	);
-const newText = () =>
-	v.pipe(v.string(), v.maxLength(MAX_NOTE_CHARS), v.description('edit: the text that replaces old_text (may be empty to delete it).'));
+const noteName = () => text(MAX_NAME_CHARS);
+const noteBody = () => text(MAX_NOTE_CHARS);
+const oldText = () => text(MAX_NOTE_CHARS);
+const newText = () => v.pipe(v.string(), v.maxLength(MAX_NOTE_CHARS));
 
 /** What the provider sees: one flat object. */
 const flat = v.object({
-	action: v.pipe(
-		v.picklist(MEMORY_ACTIONS),
-		v.description('create a note, edit it (whole body, or old_text → new_text), view it, delete it, or list all note names.')
-	),
+	action: v.picklist(MEMORY_ACTIONS),
 	name: v.optional(noteName()),
 	body: v.optional(noteBody()),
 	old_text: v.optional(oldText()),
@@ -63,11 +50,7 @@ const exact = v.variant('action', [
 
 export const memoryTool = defineTool({
 	name: 'memory',
-	description:
-		'Your free-form notes, by name: NPC details, foreshadowing, promises, player preferences, anything ' +
-		'to remember that is not a state value or a journal event. Actions: create, edit (whole body, or an ' +
-		'exact old_text → new_text replacement), view, delete, list. Notes are searchable by recall. Secrets ' +
-		'and spoilers do NOT belong here: keep them in the story DB (story_begin / story_advance).',
+	description: 'Your named notes (secrets go in the story DB). edit: body, or old_text + new_text.',
 	schema: v.pipe(flat, exact),
 	async handler(args, ctx: ToolContext) {
 		switch (args.action) {

@@ -14,24 +14,14 @@ const MAX_SECTION_PATH_CHARS = 500;
 const MAX_LISTED_HEADINGS = 40;
 
 const schema = v.object({
-	id: v.optional(recordId('The document id, as shown in the table of contents (or the recordId of a document hit from recall).')),
-	title: v.optional(text(MAX_NAME_CHARS, 'The document title, when you do not have its id.')),
-	section: v.optional(
-		text(
-			MAX_SECTION_PATH_CHARS,
-			'A heading path to read only that section and the sections under it, e.g. "Geography › North" (the ' +
-				'document title may be left off; " > " works too). Omit to read the whole document.'
-		)
-	)
+	id: v.optional(recordId("or a recall hit's recordId")),
+	title: v.optional(text(MAX_NAME_CHARS)),
+	section: v.optional(text(MAX_SECTION_PATH_CHARS))
 });
 
 export const readDocumentTool = defineTool({
 	name: 'read_document',
-	description:
-		'Read a document (world setting, premise, PC sheet, preset secrets) in full, or one section of it by ' +
-		'heading path. Give the id or the title. Use it when recall points at a document or when the table ' +
-		'of contents shows the section you need. GM-only documents are marked: never quote them to the ' +
-		'player.',
+	description: 'Read a document by id or title, or one section by heading path ("A › B").',
 	schema,
 	async handler(args, ctx: ToolContext) {
 		return ctx.read(async (exec) => {

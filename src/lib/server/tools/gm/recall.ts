@@ -12,23 +12,9 @@ const MAX_GM_RECALL_K = 20;
 const DEFAULT_GM_RECALL_K = 8;
 
 const schema = v.object({
-	query: text(
-		MAX_QUERY_CHARS,
-		'What to look for: a name, a place, an item, a phrase or a question, in the language the records are ' +
-			'written in (e.g. "北門の衛兵", "who forged the sword"). Short names work.'
-	),
-	k: v.optional(int(1, MAX_GM_RECALL_K, `How many sections to return (default ${DEFAULT_GM_RECALL_K}).`)),
-	kinds: v.optional(
-		v.pipe(
-			v.array(v.picklist(RECORD_KINDS)),
-			v.minLength(1),
-			v.description(
-				'Only search these kinds of record: state, journal (events), memory (your notes), document (world ' +
-					'setting, premise, PC sheet), summary (hand-off summaries), story (your secret story DB), log (past ' +
-					'conversation). Omit to search everything.'
-			)
-		)
-	)
+	query: text(MAX_QUERY_CHARS, "In the records' language"),
+	k: v.optional(int(1, MAX_GM_RECALL_K)),
+	kinds: v.optional(v.pipe(v.array(v.picklist(RECORD_KINDS)), v.minLength(1)))
 });
 
 interface RecallOutputHit {
@@ -41,12 +27,7 @@ interface RecallOutputHit {
 
 export const recallTool = defineTool({
 	name: 'recall',
-	description:
-		'Search every record of this session — documents (by section), state, journal, memory notes, ' +
-		'summaries, the story DB and the past conversation — by keywords and meaning. Use it before stating ' +
-		'any fact you are not sure of (a name, a promise, an item, a rule of the world). Returns sections ' +
-		'with their heading path and a snippet; read a whole document section with read_document (document ' +
-		'hits: recordId is the document id). No hits means nothing was recorded: do not invent it.',
+	description: 'Search every record and the past conversation.',
 	schema,
 	async handler(args, ctx: ToolContext) {
 		const options = { k: args.k ?? DEFAULT_GM_RECALL_K, includeGmOnly: true, kinds: args.kinds };

@@ -11,15 +11,10 @@ const MAX_REASON_CHARS = 200;
 
 export const rollDiceTool = defineTool({
 	name: 'roll_dice',
-	description:
-		'Roll dice with a true random generator. Use it for every check, attack, damage and chance the rules ' +
-		'or the moment call for; never make up a roll. Returns the total and every die.',
+	description: 'Roll dice (true random).',
 	schema: v.object({
-		notation: text(
-			MAX_NOTATION_CHARS,
-			'Dice notation: "d20", "2d6+3", "1d8+1d4-1", "4d6kh3" (keep highest 3), "2d20kl1" (keep lowest 1), "d%".'
-		),
-		reason: v.optional(text(MAX_REASON_CHARS, 'What the roll is for, e.g. "Mira climbs the wall (DC 12)". Echoed back.'))
+		notation: text(MAX_NOTATION_CHARS, 'e.g. "2d6+3", "4d6kh3" (keep highest)'),
+		reason: v.optional(text(MAX_REASON_CHARS))
 	}),
 	handler(args, ctx: ToolContext) {
 		try {

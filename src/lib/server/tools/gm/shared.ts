@@ -1,7 +1,7 @@
 /**
- * What the GM tools share: field builders that always carry a description (the model reads the JSON
- * Schema, so every field says what it is for), and the mapping of the records' and stage's own errors
- * to tool errors the model can read and act on.
+ * What the GM tools share: field builders, and the mapping of the records' and stage's own errors to
+ * tool errors the model can read and act on. A field is described only where its name, type and the
+ * tool's description do not already say what to send: every word of it goes out with every call.
  *
  * Schemas stay plain: no transforms or checks in what the JSON Schema is rendered from (the converter
  * throws on them). Where a tool's arguments depend on an `action`, the schema is `v.pipe(flat, exact)`:
@@ -14,19 +14,21 @@ import { RecordError } from '../../records';
 import { StageError } from '../../stage';
 import { ToolError } from '../run';
 
-/** A string of 1..max characters, described. */
-export function text(max: number, description: string) {
-	return v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(max), v.description(description));
+/** A string of 1..max characters. */
+export function text(max: number, description?: string) {
+	const bounded = v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(max));
+	return description === undefined ? bounded : v.pipe(bounded, v.description(description));
 }
 
-/** An integer in [min, max], described. */
-export function int(min: number, max: number, description: string) {
-	return v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max), v.description(description));
+/** An integer in [min, max]. */
+export function int(min: number, max: number) {
+	return v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
 }
 
-/** A record id: a positive integer, described. */
-export function recordId(description: string) {
-	return v.pipe(v.number(), v.integer(), v.minValue(1), v.description(description));
+/** A record id: a positive integer. */
+export function recordId(description?: string) {
+	const id = v.pipe(v.number(), v.integer(), v.minValue(1));
+	return description === undefined ? id : v.pipe(id, v.description(description));
 }
 
 /** Runs a records or stage call, turning their errors (written for the model) into tool errors. */

@@ -55,44 +55,20 @@ async function orderExpressions(
 	return { ordered: toOrder, skipped: fresh.slice(room) };
 }
 
-const regenerate = () =>
-	v.optional(
-		v.pipe(
-			v.boolean(),
-			v.description('Order a new image even though the look is unchanged (e.g. the last one came out wrong). Default false.')
-		)
-	);
+const regenerate = () => v.optional(v.boolean());
 
 export const registerNpcTool = defineTool({
 	name: 'register_npc',
-	description:
-		'Register a character who appears on screen, or update their look. A new or changed appearance ' +
-		'orders a full-body sprite, generated after this turn. The appearance goes to an image generator: ' +
-		'describe only what can be seen — never secrets, plans, relationships or anything from the story DB. ' +
-		'Register before a character\'s first adv_stage "enter".',
+	description: 'Put a character on screen, or change their look (orders a sprite).',
 	schema: v.object({
-		name: text(
-			MAX_CHARACTER_NAME_CHARS,
-			'The character\'s name as it is shown, used in adv_stage cues and in the speaker tag of their lines ("@Bram: …"), e.g. "Bram". No @ : ( ).'
-		),
-		appearance: text(
-			MAX_LOOK_CHARS,
-			'Visual only: apparent age, build, hair, eyes, face, clothes, colours, carried items, e.g. "tall man ' +
-				'in his fifties, grey beard, dented steel breastplate over a blue tunic, halberd".'
-		),
+		name: text(MAX_CHARACTER_NAME_CHARS, 'no @:()'),
+		appearance: text(MAX_LOOK_CHARS),
 		regenerate: regenerate(),
 		expressions: v.optional(
 			v.pipe(
-				v.array(
-					text(MAX_EXPRESSION_CHARS, 'A short expression word as you will write it in tags and cues, e.g. "smile", "angry", "驚き".')
-				),
+				v.array(text(MAX_EXPRESSION_CHARS)),
 				v.maxLength(MAX_EXPRESSIONS_PER_NPC),
-				v.description(
-					`Expression sprites to prepare besides the default one (at most ${MAX_EXPRESSIONS_PER_NPC} per \
-character in all): the faces this character shows most. They are used by "@Name(expression): …" \
-tags and adv_stage expression cues; an expression without its own sprite shows the default sprite, \
-marked with the expression.`
-				)
+				v.description(`extra sprite faces, ≤${MAX_EXPRESSIONS_PER_NPC} in all, e.g. "smile"`)
 			)
 		)
 	}),
@@ -132,16 +108,10 @@ expression sprites; these show the default sprite, marked`
 
 export const setSceneTool = defineTool({
 	name: 'set_scene',
-	description:
-		'Register a place (a scene) for the screen, or update its look. A new or changed description orders ' +
-		'a background image, generated after this turn. To show it, add an adv_stage "background" cue with ' +
-		'this scene name. Describe only what can be seen — never secrets or story.',
+	description: 'Register a place for adv_stage backgrounds, or change its look (orders an image).',
 	schema: v.object({
-		name: text(MAX_STAGE_NAME_CHARS, 'The scene name, used in adv_stage background cues, e.g. "North Gate at dusk".'),
-		description: text(
-			MAX_LOOK_CHARS,
-			'Visual only: the place, architecture, light, weather, time of day, mood, e.g. "massive stone gate, torches, light snow, dusk".'
-		),
+		name: text(MAX_STAGE_NAME_CHARS),
+		description: text(MAX_LOOK_CHARS),
 		regenerate: regenerate()
 	}),
 	async handler(args, ctx: ToolContext) {

@@ -11,18 +11,9 @@ const MAX_STATE_KEYS_READ = 50;
 
 export const getStateTool = defineTool({
 	name: 'get_state',
-	description:
-		'Read the structured game state: location, in-game time, HP, inventory, flags and whatever else has ' +
-		'been recorded there. Give "keys" to read only some top-level keys.',
+	description: 'Read the game state, or some top-level keys.',
 	schema: v.object({
-		keys: v.optional(
-			v.pipe(
-				v.array(text(MAX_NAME_CHARS, 'A top-level key.')),
-				v.minLength(1),
-				v.maxLength(MAX_STATE_KEYS_READ),
-				v.description('Only these top-level keys, e.g. ["hp", "inventory"]. Omit to read the whole state.')
-			)
-		)
+		keys: v.optional(v.pipe(v.array(text(MAX_NAME_CHARS)), v.minLength(1), v.maxLength(MAX_STATE_KEYS_READ)))
 	}),
 	async handler(args, ctx: ToolContext) {
 		const snapshot = await ctx.read((exec) => state.get(exec));
@@ -46,10 +37,7 @@ export const getStateTool = defineTool({
 function mergePatch() {
 	return v.pipe(
 		v.unknown(),
-		v.metadata({ type: 'object', minProperties: 1, maxProperties: MAX_PATCH_KEYS }),
-		v.description(
-			'The keys to change, e.g. {"location": "North Gate", "hp": 7, "inventory": ["rope", "lantern"], "flags": {"gate_open": true}, "curse": null}.'
-		),
+		v.metadata({ type: 'object' }),
 		v.custom<Record<string, unknown>>(
 			isPlainObject,
 			'the patch must be a JSON object of the keys to change, e.g. {"hp": 7}, not an array or a string'
@@ -66,12 +54,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export const updateStateTool = defineTool({
 	name: 'update_state',
 	description:
-		'Change the game state with a JSON Merge Patch (RFC 7396): keys you give replace the current values, ' +
-		'nested objects merge key by key, null deletes a key, keys you leave out stay as they are. Arrays ' +
-		'are replaced whole, so send the full new inventory list. Record every change of location, time, HP, ' +
-		'items and flags as it happens. The player sees the state as a sheet: name keys plainly, keep "x" ' +
-		'and "xMax" pairs for gauges, and put display names in the story\'s language under "_labels" (e.g. ' +
-		'{"_labels": {"hpMax": "Max HP"}}); keys starting with _ are not shown.',
+		'Change the game state by JSON Merge Patch (null deletes; arrays are replaced whole). The player sees a ' +
+		'sheet: gauges as "x"/"xMax", display names in the story\'s language under "_labels", keys starting with _ hidden.',
 	schema: v.object({
 		patch: mergePatch()
 	}),

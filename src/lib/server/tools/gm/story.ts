@@ -16,9 +16,8 @@ import { quote, recorded, text } from './shared';
 
 const MAX_STORY_BODY_CHARS = 8000;
 
-const key = () =>
-	text(MAX_NAME_CHARS, 'The entry key: a short stable handle you refer to it by, e.g. "main-arc", "bram-is-the-heir", "find-the-key".');
-const title = () => v.optional(text(MAX_NAME_CHARS, 'A display title; the key when omitted.'));
+const key = () => text(MAX_NAME_CHARS);
+const title = () => v.optional(text(MAX_NAME_CHARS));
 
 type Entry = story.StoryEntry;
 
@@ -38,13 +37,10 @@ function show(e: Entry) {
 
 export const storyReadTool = defineTool({
 	name: 'story_read',
-	description:
-		'Read your secret story DB: the plot skeleton (plot), confirmed truths (truth), quests with their ' +
-		'status, result and next plan (quest), and clues with whether they are revealed (clue). GM-only: ' +
-		'never show it to the player.',
+	description: 'Read your secret story DB.',
 	schema: v.object({
-		type: v.optional(v.pipe(v.picklist(story.STORY_TYPES), v.description('Only entries of this type. Omit for all.'))),
-		key: v.optional(text(MAX_NAME_CHARS, 'Only the entry with this key.'))
+		type: v.optional(v.picklist(story.STORY_TYPES)),
+		key: v.optional(text(MAX_NAME_CHARS))
 	}),
 	async handler(args, ctx: ToolContext) {
 		const entries = await ctx.read((exec) => story.read(exec, args.type === undefined ? {} : { type: args.type }));
@@ -64,22 +60,15 @@ const BEGIN_TYPES = ['plot', 'quest', 'clue'] as const;
 
 export const storyBeginTool = defineTool({
 	name: 'story_begin',
-	description:
-		'Start something new in your secret story DB: a plot entry (a part of the story skeleton: arcs, ' +
-		"villains' plans, what happens if nobody intervenes), a quest (opens it; close it later with " +
-		'story_advance), or a clue (hidden until revealed with story_advance). Keys must be new. To change a ' +
-		'plot entry use story_revise; to confirm a truth use story_advance.',
+	description: 'Start a plot entry (arcs, plans), quest or hidden clue in your story DB, under a new key.',
 	schema: v.object({
-		type: v.pipe(
-			v.picklist(BEGIN_TYPES, 'type must be "plot", "quest" or "clue"; a truth is confirmed with story_advance (action "confirm_truth")'),
-			v.description('What to begin: plot, quest or clue.')
+		type: v.picklist(
+			BEGIN_TYPES,
+			'type must be "plot", "quest" or "clue"; a truth is confirmed with story_advance (action "confirm_truth")'
 		),
 		key: key(),
 		title: title(),
-		body: text(
-			MAX_STORY_BODY_CHARS,
-			'plot: the part of the skeleton. quest: the goal, who asked, the stakes. clue: the clue and what it points to.'
-		)
+		body: text(MAX_STORY_BODY_CHARS)
 	}),
 	async handler(args, ctx: ToolContext) {
 		const input = { key: args.key, body: args.body, ...(args.title === undefined ? {} : { title: args.title }) };
@@ -106,18 +95,14 @@ export const storyBeginTool = defineTool({
 	}
 });
 
+const reviseArgs = { key: key(), title: title(), body: text(MAX_STORY_BODY_CHARS) };
+
 export const storyReviseTool = defineTool({
 	name: 'story_revise',
-	description:
-		'Rewrite a plot entry of the story skeleton when your plans change. Only plot entries can be ' +
-		'revised: confirmed truths are append-only and can never be revised (confirm a new truth instead), ' +
-		'quests are closed and clues revealed with story_advance.',
-	schema: v.object({
-		type: v.optional(v.pipe(v.picklist(story.STORY_TYPES), v.description('Always "plot" (the default): no other type can be revised.'))),
-		key: key(),
-		title: title(),
-		body: text(MAX_STORY_BODY_CHARS, 'The complete new text of the plot entry.')
-	}),
+	description: 'Rewrite a plot entry (nothing else is revisable).',
+	// Only plot entries are revised, so the model is not offered a `type`; one it sends anyway is still
+	// checked, so a truth, quest or clue gets the reason it cannot be revised (the loose object passes it on).
+	schema: v.pipe(v.looseObject(reviseArgs), v.object({ type: v.optional(v.picklist(story.STORY_TYPES)), ...reviseArgs })),
 	async handler(args, ctx: ToolContext) {
 		const type = args.type ?? 'plot';
 		if (type !== 'plot') throw new ToolError(notRevisable(type, args.key));
@@ -153,22 +138,13 @@ overwritten. If the story has moved on, confirm a new truth under a new key with
 }
 
 const ADVANCE_ACTIONS = ['confirm_truth', 'resolve_quest', 'reveal_clue'] as const;
-const truthBody = () => text(MAX_STORY_BODY_CHARS, 'confirm_truth: what is now true, stated plainly; it can never be changed.');
-const outcome = () =>
-	v.optional(
-		v.pipe(v.picklist(story.QUEST_ENDINGS), v.description('resolve_quest: how the quest ended: resolved (default), failed or abandoned.'))
-	);
-const result = () => text(MAX_STORY_BODY_CHARS, 'resolve_quest: what happened, the outcome as played.');
-const nextPlan = () => text(MAX_STORY_BODY_CHARS, 'resolve_quest: what you plan next because of it (consequences, the next hook).');
+const truthBody = () => text(MAX_STORY_BODY_CHARS);
+const outcome = () => v.optional(v.picklist(story.QUEST_ENDINGS));
+const result = () => text(MAX_STORY_BODY_CHARS);
+const nextPlan = () => text(MAX_STORY_BODY_CHARS);
 
 const advanceFlat = v.object({
-	action: v.pipe(
-		v.picklist(ADVANCE_ACTIONS),
-		v.description(
-			'confirm_truth: record a confirmed truth (append-only). resolve_quest: close an open quest with its ' +
-				'result and your next plan, saved together. reveal_clue: mark a clue as found by the player.'
-		)
-	),
+	action: v.picklist(ADVANCE_ACTIONS),
 	key: key(),
 	title: title(),
 	body: v.optional(truthBody()),
@@ -188,11 +164,7 @@ const advanceExact = v.variant('action', [
 
 export const storyAdvanceTool = defineTool({
 	name: 'story_advance',
-	description:
-		'Move your secret story forward; nothing here can be undone. confirm_truth: record a truth the story ' +
-		'has now fixed (append-only: an existing key is refused, never overwritten). resolve_quest: close an ' +
-		'open quest, saving its result and your next plan together in one write. reveal_clue: mark a clue as ' +
-		'found.',
+	description: 'Move your secret story forward for good: confirm_truth (body), resolve_quest (result, next_plan), reveal_clue.',
 	schema: v.pipe(advanceFlat, advanceExact),
 	async handler(args, ctx: ToolContext) {
 		switch (args.action) {
