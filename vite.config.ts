@@ -1,5 +1,6 @@
 import { sveltekit } from '@sveltejs/kit/vite';
-import { defineConfig } from 'vitest/config';
+import { svelteTesting } from '@testing-library/svelte/vite';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The remote-mode contract: these suites run a second time with every database (control and per
@@ -24,6 +25,9 @@ const REMOTE_SUITES = [
 	'tests/remote/**/*.test.ts'
 ];
 
+/** Component tests live beside their components (`Overlay.svelte.test.ts` next to `Overlay.svelte`). */
+const COMPONENT_TESTS = 'src/**/*.svelte.test.ts';
+
 export default defineConfig({
 	plugins: [sveltekit()],
 	test: {
@@ -31,12 +35,33 @@ export default defineConfig({
 		// Real libSQL files in temp dirs; a few tests run the CLI as a child process.
 		testTimeout: 30_000,
 		hookTimeout: 30_000,
-		// One after the other: on two cores, running both at once only makes timing-sensitive tests flaky.
+		// One after the other: on two cores, running two at once only makes timing-sensitive tests flaky.
 		projects: [
-			{ extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts'], sequence: { groupOrder: 0 } } },
 			{
 				extends: true,
-				test: { name: 'remote', include: REMOTE_SUITES, globalSetup: ['tests/remote/global-setup.ts'], sequence: { groupOrder: 1 } }
+				test: {
+					name: 'unit',
+					include: ['tests/unit/**/*.test.ts', 'src/**/*.test.ts'],
+					exclude: [...configDefaults.exclude, COMPONENT_TESTS],
+					sequence: { groupOrder: 0 }
+				}
+			},
+			{
+				// Components in a simulated browser, Svelte's browser build (svelteTesting: the `browser` condition,
+				// and the DOM cleaned up after each test).
+				extends: true,
+				plugins: [svelteTesting()],
+				test: {
+					name: 'component',
+					include: [COMPONENT_TESTS],
+					environment: 'jsdom',
+					setupFiles: ['tests/component/setup.ts'],
+					sequence: { groupOrder: 1 }
+				}
+			},
+			{
+				extends: true,
+				test: { name: 'remote', include: REMOTE_SUITES, globalSetup: ['tests/remote/global-setup.ts'], sequence: { groupOrder: 2 } }
 			}
 		]
 	}

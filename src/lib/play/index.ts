@@ -3,7 +3,7 @@
  * event stream, the browser's one reader of the play log (`fetchLogPage`, also the backlog's), and
  * the shapes the server hands the page.
  */
-export { PlayState, setPlayContext, getPlayContext, type TurnsLeft } from './play.svelte';
+export { PlayState, setPlayContext, getPlayContext, playContext, type TurnsLeft } from './play.svelte';
 
 export { type ImageEntry, type SpriteImage } from './images.svelte';
 export {

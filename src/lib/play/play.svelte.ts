@@ -54,6 +54,9 @@ export interface PlayOptions {
 	t: Translate;
 	/** The player's turns left today when the page was rendered; null on a tier without a daily quota. */
 	turnsLeft?: TurnsLeft | null;
+	/** The keys the page's forms were rendered with (a fresh pair if not given). */
+	idempotencyKey?: string;
+	retryKey?: string;
 	/** Reads the log page after a message (what a commit added); the API's backlog in the browser. */
 	fetchLog?: (afterId: number) => Promise<LogPageDto>;
 	warn?: (message: string) => void;
@@ -117,6 +120,8 @@ export class PlayState {
 		this.warn = options.warn ?? ((m) => console.warn(`[kantera] ${m}`));
 		this.fetchLog = options.fetchLog ?? ((after) => this.defaultFetchLog(after));
 		this.turnsLeft = options.turnsLeft ?? null;
+		if (options.idempotencyKey !== undefined) this.idempotencyKey = options.idempotencyKey;
+		if (options.retryKey !== undefined) this.retryKey = options.retryKey;
 		this.reloadPage = options.reload ?? (() => location.reload());
 		if (!view.activeTurn && view.lastTurn?.status === 'committed') this.undoable = { turnId: view.lastTurn.id, input: view.lastTurn.input };
 		this.settings = new ReaderSettings();
@@ -322,6 +327,12 @@ const PLAY_CONTEXT = Symbol('kantera.play');
 
 export function setPlayContext(play: PlayState): PlayState {
 	return setContext(PLAY_CONTEXT, play);
+}
+
+/** The context `setPlayContext` gives, for mounting one component on its own (component tests). */
+export function playContext(play: PlayState): Map<symbol, unknown> {
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a mount option read once, not state
+	return new Map([[PLAY_CONTEXT, play]]);
 }
 
 export function getPlayContext(): PlayState {

@@ -1,4 +1,5 @@
 /** Test-data factories for the play screen's client state. */
+import * as devalue from 'devalue';
 import { PlayState } from '../../../src/lib/play/play.svelte';
 import { translator } from '../../../src/lib/i18n';
 import { EMPTY_STAGE, type MessageCue, type StageCue } from '../../../src/lib/adv';
@@ -57,4 +58,37 @@ export function playState(
 	warnings: string[] = []
 ): PlayState {
 	return new PlayState({ sessionId: 'sess', view: v, llmConfigured: true, t: translator('en'), fetchLog, warn: (m) => warnings.push(m) });
+}
+
+/** A form action's answer, as SvelteKit sends it to an enhanced form. */
+export type ActionAnswer = { type: 'redirect'; location: string } | { type: 'failure'; status: number; data: Record<string, unknown> };
+
+export interface FormRequest {
+	url: string;
+	form: URLSearchParams;
+	answer(result: ActionAnswer): void;
+}
+
+/**
+ * The page's form actions for a component test, in place of the server: `fetch` as `use:enhance` calls
+ * it. Each request waits until the test answers it, so the test sees what the form does meanwhile.
+ */
+export function formActions(): { fetch: typeof fetch; requests: FormRequest[] } {
+	const requests: FormRequest[] = [];
+	const fetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
+		new Promise((resolve) => {
+			requests.push({
+				url: input instanceof Request ? input.url : String(input),
+				form: new URLSearchParams(init?.body instanceof URLSearchParams ? init.body : undefined),
+				answer: (result) =>
+					resolve(
+						Response.json(
+							result.type === 'redirect'
+								? { type: 'redirect', status: 303, location: result.location }
+								: { type: 'failure', status: result.status, data: devalue.stringify(result.data) }
+						)
+					)
+			});
+		});
+	return { fetch, requests };
 }
