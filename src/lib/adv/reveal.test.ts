@@ -6,7 +6,6 @@ import {
 	isCaughtUp,
 	isComplete,
 	MAX_CHARS_PER_SECOND,
-	parseScript,
 	readKeys,
 	reveal,
 	splitGraphemes,
@@ -14,8 +13,9 @@ import {
 	type RevealEvent,
 	type RevealSource,
 	type RevealState
-} from '../../../src/lib/adv';
-import { seeded } from './random';
+} from './reveal';
+import { parseScript } from './script';
+import { seeded } from '../../../tests/helpers/random';
 
 const src = (...texts: string[]): RevealSource[] => texts.map((text, i) => ({ key: `m:${i}`, text }));
 function run(state: RevealState, ...events: RevealEvent[]): RevealState {

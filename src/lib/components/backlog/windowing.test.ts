@@ -1,6 +1,6 @@
 /** Windowing math of the backlog: prefix sums, the row at a scroll position, the window, anchoring and keys. */
 import { describe, expect, it } from 'vitest';
-import { anchoredScrollTop, HeightIndex, nextRow } from '../../../src/lib/components/backlog/windowing';
+import { anchoredScrollTop, HeightIndex, nextRow } from './windowing';
 
 /** A small deterministic generator, so a failure replays. */
 function rng(seed: number): () => number {

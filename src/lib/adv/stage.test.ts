@@ -5,17 +5,16 @@ import {
 	applyCues,
 	EMPTY_STAGE,
 	litSlots,
-	parseScript,
 	playOrder,
-	StageCueSchema,
 	slotOf,
 	speakingSlot,
 	stageAt,
-	type StageCue,
 	type StageState,
 	type StageWarningCode
-} from '../../../src/lib/adv';
-import { seeded } from './random';
+} from './stage';
+import { StageCueSchema, type StageCue } from './cue';
+import { parseScript } from './script';
+import { seeded } from '../../../tests/helpers/random';
 
 const enter = (character: string, slot: StageCue['slot'], extra: Partial<StageCue> = {}): StageCue => ({
 	paragraph: 0,
