@@ -1,6 +1,6 @@
 /** Backlog rows from play-log messages: parsed speakers (never raw tags), player lines whole, height estimates. */
 import { describe, expect, it } from 'vitest';
-import { entriesOf, estimateHeight } from './entries';
+import { entriesOf, entriesOfAll, estimateHeight } from './entries';
 import type { MessageDto } from '../../types/log';
 
 const at = '2026-01-01T00:00:00.000Z';
@@ -35,5 +35,28 @@ describe('entriesOf', () => {
 		const wide = estimateHeight({ text: '霧'.repeat(200), speaker: null, kind: 'narration' }, 400);
 		expect(long).toBeGreaterThan(short);
 		expect(wide).toBeGreaterThan(estimateHeight({ text: 'a'.repeat(200), speaker: null, kind: 'narration' }, 400));
+	});
+
+	it('lists every message’s rows in log order', () => {
+		const rows = entriesOfAll([
+			player(1, 'I knock.'),
+			gm(2, 'Fog.\n\n@Bram: Who is there?'),
+			{ id: 3, role: 'operator', body: 'Checkpoint.' }
+		]);
+		expect(rows.map((r) => r.key)).toEqual(['1:0', '2:0', '2:1']);
+	});
+
+	it('estimates a line per line break, a line for the speaker, and taller rows in a narrower list', () => {
+		const line = { text: 'Hi.', speaker: null, kind: 'narration' } as const;
+		const narration = estimateHeight(line, 400);
+		expect(estimateHeight({ ...line, text: 'Hi.\nHo.\nHa.' }, 400)).toBeGreaterThan(estimateHeight({ ...line, text: 'Hi. Ho. Ha.' }, 400));
+		expect(estimateHeight({ ...line, kind: 'dialogue', speaker: 'Bram' }, 400)).toBeGreaterThan(narration);
+		expect(estimateHeight({ ...line, kind: 'player' }, 400)).toBeGreaterThan(narration);
+		expect(estimateHeight({ ...line, kind: 'system' }, 400)).toBe(narration);
+		const long = { ...line, text: 'word '.repeat(100) };
+		expect(estimateHeight(long, 200)).toBeGreaterThan(estimateHeight(long, 800));
+		// A list too narrow to measure (not laid out yet) is taken as a narrow column, not as zero wide.
+		expect(estimateHeight(long, 0)).toBe(estimateHeight(long, 120));
+		expect(Number.isFinite(estimateHeight(long, 0))).toBe(true);
 	});
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { BacklogModel } from './model';
 import { EMPTY_STAGE, StageTimeline, type MessageCue, type StageCue, type StageState } from '../../adv';
-import type { LogPageDto, MessageDto } from '../../types/log';
+import type { LogPageDto, MessageDto, StageImagesDto } from '../../types/log';
 
 const at = '2026-01-01T00:00:00.000Z';
 const gm = (id: number, body: string): MessageDto => ({ id, role: 'gm', speaker: null, body, turnId: null, createdAt: at });
@@ -90,5 +90,40 @@ describe('BacklogModel', () => {
 		expect(stale).not.toEqual(full.at(last.id, 1));
 		// Repeats of known messages add nothing.
 		expect(model.addNewer(tail).appended).toEqual([]);
+	});
+
+	it('starts over on a first page: nothing of the log loaded before stays', () => {
+		const { page } = fixture(6, 4);
+		const model = new BacklogModel();
+		model.reset(page(undefined));
+		model.addNewer([{ id: 50, role: 'player', body: 'A live line.' }]);
+		expect(model.hasOlder).toBe(true);
+		const other: LogPageDto = { messages: [player(1, 'Elsewhere.')], cues: [], stageBefore: EMPTY_STAGE, images };
+		const merge = model.reset(other);
+		expect(merge.appended.map((e) => e.key)).toEqual(['1:0']);
+		expect(model.entries).toEqual(merge.appended);
+		expect([model.messageCount, model.firstId, model.lastId, model.pageThrough, model.hasOlder]).toEqual([1, 1, 1, 1, false]);
+		// A message of the other log is new again here.
+		expect(model.addNewer([gm(12, 'Back again.')]).appended.map((e) => e.key)).toEqual(['12:0']);
+	});
+
+	it('loads an empty log as loaded, with no rows; its first live message asks for its cues from the start', () => {
+		const model = new BacklogModel();
+		expect(model.loaded).toBe(false);
+		model.reset({ messages: [], cues: [], stageBefore: EMPTY_STAGE, images });
+		expect([model.loaded, model.entries.length, model.needsCatchUp, model.lastId]).toEqual([true, 0, false, undefined]);
+		model.addNewer([gm(1, 'Fog.')]);
+		expect([model.needsCatchUp, model.pageThrough]).toEqual([true, 0]);
+	});
+
+	it('keeps the image list of the newest page that brought one', () => {
+		const { page } = fixture(4, 100);
+		const model = new BacklogModel();
+		model.reset(page(undefined));
+		const withBram: StageImagesDto = { characters: [{ name: 'Bram', url: null, status: 'pending' }], scenes: [] };
+		model.addPage({ messages: [], cues: [], images: withBram });
+		expect(model.images).toEqual(withBram);
+		model.addNewer([gm(99, 'Live.')]);
+		expect(model.images).toEqual(withBram);
 	});
 });
