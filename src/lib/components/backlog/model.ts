@@ -1,7 +1,7 @@
 /**
  * The backlog's data: the messages loaded so far (older pages in front, live messages at the end),
  * their rows, and the stage timeline that replays any row's stage. Plain TypeScript, no DOM and no
- * runes, so the merging rules are unit-tested; `Backlog.svelte` owns one and re-renders on change.
+ * runes, so the merging rules are unit-tested; the paging feed (`feed.svelte.ts`) owns one.
  *
  * The timeline starts from the `stageBefore` of the oldest page loaded: the server folded every cue
  * before it, so the client never needs the cues of pages it has not loaded.

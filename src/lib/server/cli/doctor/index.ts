@@ -1,2 +1,3 @@
 /** `kantera doctor`: configuration, databases, orphans, image store, providers and backups, checked read-only. */
-export { runDoctor, type Finding, type Status } from './checks';
+export { runDoctor } from './checks';
+export type { Finding, Status } from './finding';

@@ -1,6 +1,6 @@
 /** Windowing math of the backlog: prefix sums, the row at a scroll position, the window, anchoring and keys. */
 import { describe, expect, it } from 'vitest';
-import { anchoredScrollTop, HeightIndex, nextRow } from '../../../src/lib/components/backlog/windowing';
+import { anchoredScrollTop, HeightIndex, nextRow } from './windowing';
 
 /** A small deterministic generator, so a failure replays. */
 function rng(seed: number): () => number {
@@ -89,6 +89,8 @@ describe('HeightIndex', () => {
 		expect(r.before + rendered + r.after).toBe(index.total);
 		expect(index.range(0, 0, 0)).toMatchObject({ start: 0, end: 1, before: 0 });
 		expect(new HeightIndex().range(0, 500, 5)).toEqual({ start: 0, end: 0, before: 0, after: 0 });
+		// Overscrolled above the top (a rubber-band bounce): the window starts at the first row.
+		expect(index.range(-300, 600, 3)).toEqual(index.range(0, 600, 3));
 	});
 
 	it('keeps the top line in place when rows are added above it', () => {
@@ -114,5 +116,10 @@ describe('nextRow', () => {
 		expect(nextRow('End', 5, 10, 4)).toBe(9);
 		expect(nextRow('a', 5, 10, 4)).toBeNull();
 		expect(nextRow('ArrowDown', 0, 0, 4)).toBeNull();
+	});
+
+	it('moves at least one row a page, however small the viewport', () => {
+		expect(nextRow('PageDown', 3, 10, 0)).toBe(4);
+		expect(nextRow('PageUp', 3, 10, 0)).toBe(2);
 	});
 });

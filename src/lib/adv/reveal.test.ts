@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
 	atEnd,
 	createReveal,
+	currentKey,
 	DEFAULT_AUTO_DELAY_MS,
 	isCaughtUp,
 	isComplete,
 	MAX_CHARS_PER_SECOND,
-	parseScript,
 	readKeys,
 	reveal,
 	splitGraphemes,
@@ -14,8 +14,9 @@ import {
 	type RevealEvent,
 	type RevealSource,
 	type RevealState
-} from '../../../src/lib/adv';
-import { seeded } from './random';
+} from './reveal';
+import { parseScript } from './script';
+import { seeded } from '../../../tests/helpers/random';
 
 const src = (...texts: string[]): RevealSource[] => texts.map((text, i) => ({ key: `m:${i}`, text }));
 function run(state: RevealState, ...events: RevealEvent[]): RevealState {
@@ -173,6 +174,15 @@ describe('reveal', () => {
 		expect(visibleText(s)).toBe('abc');
 		s = run(s, tick(100));
 		expect(visibleText(s)).toBe('abcdef');
+	});
+
+	it('names the paragraph on screen by its key, and none before any text', () => {
+		expect(currentKey(createReveal())).toBeNull();
+		let s = run(createReveal({ charsPerSecond: 0 }), load(src('One.', 'Two.')));
+		expect(currentKey(s)).toBe('m:0');
+		s = run(s, click);
+		expect(currentKey(s)).toBe('m:1');
+		expect(visibleText(s)).toBe('Two.');
 	});
 
 	it('a new message starts over at its first paragraph', () => {

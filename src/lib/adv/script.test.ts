@@ -8,8 +8,8 @@ import {
 	parseSpeakerTag,
 	type Paragraph,
 	type ParseOptions
-} from '../../../src/lib/adv';
-import { seeded, type Random } from './random';
+} from './script';
+import { seeded, type Random } from '../../../tests/helpers/random';
 
 const final = { final: true } as const;
 const streaming = { final: false } as const;

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-	applyCues,
-	DEFAULT_CHECKPOINT_CUES,
-	EMPTY_STAGE,
-	parseScript,
-	playOrder,
-	StageTimeline,
-	stageAt,
-	withSpeaker,
-	type LogMessage,
-	type MessageCue,
-	type StageCue,
-	type StageState
-} from '../../../src/lib/adv';
-import { seeded, type Random } from './random';
+import { DEFAULT_CHECKPOINT_CUES, StageTimeline, type LogMessage, type MessageCue } from './replay';
+import type { StageCue } from './cue';
+import { parseScript } from './script';
+import { applyCues, EMPTY_STAGE, playOrder, stageAt, withSpeaker, type StageState } from './stage';
+import { seeded, type Random } from '../../../tests/helpers/random';
 
 const NAMES = ['Bram', 'Ana', 'Cole', 'Dara', 'Eli'];
 const SLOTS = ['left', 'center', 'right'] as const;

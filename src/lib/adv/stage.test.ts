@@ -5,17 +5,19 @@ import {
 	applyCues,
 	EMPTY_STAGE,
 	litSlots,
-	parseScript,
+	placeParagraph,
 	playOrder,
-	StageCueSchema,
 	slotOf,
 	speakingSlot,
 	stageAt,
-	type StageCue,
+	StageStateSchema,
+	withExpression,
 	type StageState,
 	type StageWarningCode
-} from '../../../src/lib/adv';
-import { seeded } from './random';
+} from './stage';
+import { StageCueSchema, type StageCue } from './cue';
+import { parseScript } from './script';
+import { seeded } from '../../../tests/helpers/random';
 
 const enter = (character: string, slot: StageCue['slot'], extra: Partial<StageCue> = {}): StageCue => ({
 	paragraph: 0,
@@ -249,5 +251,38 @@ describe('litSlots', () => {
 	it('uses the state speaker by default', () => {
 		expect(litSlots({ ...stage, speaker: 'Bram' })).toEqual({ left: 'lit', center: 'empty', right: 'dim' });
 		expect(slotOf(stage, ' BRAM ')).toBe('left');
+	});
+});
+
+describe('withExpression', () => {
+	it('changes the expression of someone on stage, in their slot, and returns the state itself when nothing changes', () => {
+		const { state } = play([enter('Bram', 'left', { expression: 'calm' })]);
+		const smiling = withExpression(state, ' bram ', 'smile');
+		expect(smiling.slots.left).toEqual({ character: 'Bram', expression: 'smile' });
+		expect(state.slots.left).toEqual({ character: 'Bram', expression: 'calm' });
+		expect(withExpression(smiling, 'Bram', 'smile')).toBe(smiling);
+		expect(withExpression(state, 'Ana', 'smile')).toBe(state);
+	});
+});
+
+describe('placeParagraph', () => {
+	it('moves a paragraph number past the reply onto its last paragraph, and keeps the others', () => {
+		expect(placeParagraph(9, 3)).toBe(2);
+		expect(placeParagraph(2, 3)).toBe(2);
+		expect(placeParagraph(0, 3)).toBe(0);
+		// Without a paragraph count (or with none) there is nothing to clamp to.
+		expect(placeParagraph(9)).toBe(9);
+		expect(placeParagraph(9, 0)).toBe(9);
+	});
+});
+
+describe('StageStateSchema', () => {
+	it('reads a stage back from JSON as it was, and refuses one with a broken slot', () => {
+		const { state } = play([enter('Bram', 'left', { expression: 'calm' }), { paragraph: 0, action: 'background', scene: 'Gate' }]);
+		const json: unknown = JSON.parse(JSON.stringify({ ...state, speaker: 'Bram' }));
+		expect(v.parse(StageStateSchema, json)).toEqual({ ...state, speaker: 'Bram' });
+		expect(v.parse(StageStateSchema, JSON.parse(JSON.stringify(EMPTY_STAGE)))).toEqual(EMPTY_STAGE);
+		expect(v.safeParse(StageStateSchema, { ...EMPTY_STAGE, slots: { left: 'Bram', center: null, right: null } }).success).toBe(false);
+		expect(v.safeParse(StageStateSchema, { background: null, slots: EMPTY_STAGE.slots }).success).toBe(false);
 	});
 });

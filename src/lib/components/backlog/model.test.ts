@@ -1,46 +1,13 @@
-/** Backlog rows and data model: parsed speakers (never raw tags), paging in front, live messages, stage replay. */
+/** The backlog's data model: paging in front, live messages, catch-up pages, stage replay. */
 import { describe, expect, it } from 'vitest';
-import { BacklogModel } from '../../../src/lib/components/backlog/model';
-import { entriesOf, estimateHeight } from '../../../src/lib/components/backlog/entries';
-import { EMPTY_STAGE, StageTimeline, type StageCue, type StageState } from '../../../src/lib/adv';
-import type { MessageCue } from '../../../src/lib/adv';
-import type { LogPageDto, MessageDto } from '../../../src/lib/types/log';
+import { BacklogModel } from './model';
+import { EMPTY_STAGE, StageTimeline, type MessageCue, type StageCue, type StageState } from '../../adv';
+import type { LogPageDto, MessageDto, StageImagesDto } from '../../types/log';
 
 const at = '2026-01-01T00:00:00.000Z';
 const gm = (id: number, body: string): MessageDto => ({ id, role: 'gm', speaker: null, body, turnId: null, createdAt: at });
 const player = (id: number, body: string): MessageDto => ({ id, role: 'player', speaker: null, body, turnId: null, createdAt: at });
 const images = { characters: [], scenes: [] };
-
-describe('entriesOf', () => {
-	it('gives one row per paragraph with the parsed speaker, and no raw tag text', () => {
-		const rows = entriesOf(gm(7, 'Fog.\n\n@Bram(stern): Halt!\n\n@Broken(: tag text\n\n＠アナ（笑顔）：こんにちは'));
-		expect(rows.map((r) => [r.key, r.kind, r.speaker, r.text])).toEqual([
-			['7:0', 'narration', null, 'Fog.'],
-			['7:1', 'dialogue', 'Bram', 'Halt!'],
-			['7:2', 'narration', null, 'tag text'],
-			['7:3', 'dialogue', 'アナ', 'こんにちは']
-		]);
-		expect(rows.some((r) => r.text.includes('@') || r.text.includes('＠'))).toBe(false);
-		expect(rows[1]?.expression).toBe('stern');
-	});
-
-	it('keeps player lines whole, leaves operator instructions out, and skips empty paragraphs', () => {
-		expect(entriesOf(player(1, 'I open the door.\n\nThen I wait.')).map((r) => [r.kind, r.paragraph, r.text])).toEqual([
-			['player', 0, 'I open the door.\n\nThen I wait.']
-		]);
-		expect(entriesOf({ id: 2, role: 'operator', body: 'Write a checkpoint.' })).toEqual([]);
-		expect(entriesOf(gm(3, '@Bram:\n\nSilence.')).map((r) => r.paragraph)).toEqual([1]);
-		expect(entriesOf(gm(4, ''))).toEqual([]);
-	});
-
-	it('estimates taller rows for longer and wider text', () => {
-		const short = estimateHeight({ text: 'Hi.', speaker: null, kind: 'narration' }, 400);
-		const long = estimateHeight({ text: 'word '.repeat(200), speaker: null, kind: 'narration' }, 400);
-		const wide = estimateHeight({ text: '霧'.repeat(200), speaker: null, kind: 'narration' }, 400);
-		expect(long).toBeGreaterThan(short);
-		expect(wide).toBeGreaterThan(estimateHeight({ text: 'a'.repeat(200), speaker: null, kind: 'narration' }, 400));
-	});
-});
 
 /** A log of `n` exchanges with cues, and the pages the server would give (stageBefore folded from the start). */
 function fixture(n: number, pageSize: number) {
@@ -123,5 +90,40 @@ describe('BacklogModel', () => {
 		expect(stale).not.toEqual(full.at(last.id, 1));
 		// Repeats of known messages add nothing.
 		expect(model.addNewer(tail).appended).toEqual([]);
+	});
+
+	it('starts over on a first page: nothing of the log loaded before stays', () => {
+		const { page } = fixture(6, 4);
+		const model = new BacklogModel();
+		model.reset(page(undefined));
+		model.addNewer([{ id: 50, role: 'player', body: 'A live line.' }]);
+		expect(model.hasOlder).toBe(true);
+		const other: LogPageDto = { messages: [player(1, 'Elsewhere.')], cues: [], stageBefore: EMPTY_STAGE, images };
+		const merge = model.reset(other);
+		expect(merge.appended.map((e) => e.key)).toEqual(['1:0']);
+		expect(model.entries).toEqual(merge.appended);
+		expect([model.messageCount, model.firstId, model.lastId, model.pageThrough, model.hasOlder]).toEqual([1, 1, 1, 1, false]);
+		// A message of the other log is new again here.
+		expect(model.addNewer([gm(12, 'Back again.')]).appended.map((e) => e.key)).toEqual(['12:0']);
+	});
+
+	it('loads an empty log as loaded, with no rows; its first live message asks for its cues from the start', () => {
+		const model = new BacklogModel();
+		expect(model.loaded).toBe(false);
+		model.reset({ messages: [], cues: [], stageBefore: EMPTY_STAGE, images });
+		expect([model.loaded, model.entries.length, model.needsCatchUp, model.lastId]).toEqual([true, 0, false, undefined]);
+		model.addNewer([gm(1, 'Fog.')]);
+		expect([model.needsCatchUp, model.pageThrough]).toEqual([true, 0]);
+	});
+
+	it('keeps the image list of the newest page that brought one', () => {
+		const { page } = fixture(4, 100);
+		const model = new BacklogModel();
+		model.reset(page(undefined));
+		const withBram: StageImagesDto = { characters: [{ name: 'Bram', url: null, status: 'pending' }], scenes: [] };
+		model.addPage({ messages: [], cues: [], images: withBram });
+		expect(model.images).toEqual(withBram);
+		model.addNewer([gm(99, 'Live.')]);
+		expect(model.images).toEqual(withBram);
 	});
 });
