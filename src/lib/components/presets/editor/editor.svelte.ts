@@ -52,7 +52,7 @@ export class PresetEditorState {
 	readonly err = (path: string): string[] => this.errors.get(path) ?? [];
 	readonly warn = (path: string): string[] => this.warnings.get(path) ?? [];
 	/** Numbers and times are written for the reader's language: `fmt`, `counter` and `timeOf` use this one locale. */
-	private readonly locale = $derived(localeOf(this.props().language));
+	private readonly locale = $derived.by(() => localeOf(this.props().language));
 	readonly fmt = (n: number): string => n.toLocaleString(this.locale);
 	readonly counter = (count: number, max: number): string => this.t('editor.count', { count: this.fmt(count), max: this.fmt(max) });
 	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a moment formatted, not state
