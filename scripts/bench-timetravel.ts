@@ -48,6 +48,7 @@ async function main(): Promise<void> {
 	const app = await createApp(cfg, { provider: () => provider, countTokens: countTokensO200k });
 	try {
 		const p = player(app);
+		await app.sessions.create(p.sessionId);
 		await app.sessions.use(p.sessionId, (s) => seedSession(s));
 		console.log(`time-travel bench: ${TURNS} player turns, then ${SAMPLES} undos, saves and loads; Node ${process.version}`);
 		const started = performance.now();

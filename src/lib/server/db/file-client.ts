@@ -1,6 +1,6 @@
 /** Local libSQL files: the native driver and the file system. Loaded only for `file:` URLs (see client.ts). */
 import { createClient, type Client, type IntMode } from '@libsql/client';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -36,4 +36,8 @@ export async function snapshotInto(source: Client, targetUrl: string): Promise<v
 export function removeDatabaseFiles(url: string): void {
 	const file = filePathOf(url);
 	for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+}
+
+export function databaseFileExists(url: string): boolean {
+	return existsSync(filePathOf(url));
 }
