@@ -202,6 +202,15 @@ describe('presets API', () => {
 			headers: { 'content-type': 'application/json' }
 		});
 		expect(wrongSpec.status).toBe(400);
+		const nul = await api.request('POST', '/api/v1/presets/import', {
+			body: new TextEncoder().encode(JSON.stringify({ ...card, data: { ...card.data, name: 'Mira\u0000 the keeper' } })),
+			headers: { 'content-type': 'application/json' }
+		});
+		expect(nul.status).toBe(400);
+		expect(await bodyOf(nul, ErrorBody)).toMatchObject({
+			code: 'BAD_IMPORT',
+			message: expect.stringMatching(/data.name: .*control character/)
+		});
 		const empty = new FormData();
 		expect((await api.post('/api/v1/presets/import', empty)).status).toBe(400);
 		expect((await api.request('POST', '/api/v1/presets/import', { body: 'x', headers: { 'content-type': 'text/csv' } })).status).toBe(415);
