@@ -3,9 +3,9 @@
  * in the control database (so every server process sees them). Past a number of free failures each
  * further failure locks the key for an exponentially growing delay, capped; while a key is locked no
  * password is even checked. An attempt is counted as a failure before its password is checked, and taken
- * back if it succeeds: a burst of attempts, however concurrent, cannot all get past the check. The right password clears the account's count; an address's count is
- * only forgotten after a quiet spell, so signing in to one's own account cannot reset it between
- * guesses at another.
+ * back if it succeeds: a burst of attempts, however concurrent, cannot all get past the check. The right
+ * password clears the account's count; an address's count is only forgotten after a quiet spell, so
+ * signing in to one's own account cannot reset it between guesses at another.
  */
 import * as v from 'valibot';
 import type { InStatement, InValue } from '@libsql/client';

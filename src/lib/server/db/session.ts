@@ -218,6 +218,7 @@ export class SessionDbPool {
 	/**
 	 * Creates a new session's database (through its placement) and migrates it: two round trips to a
 	 * remote database (every migration and the schema reads in one batch, then the undo log's triggers).
+	 * (A copy of another session's database is made with `createCopy` instead.)
 	 */
 	async create(id: string): Promise<void> {
 		await this.placement.create(id);
@@ -301,22 +302,28 @@ export class SessionDbPool {
 	}
 
 	/**
-	 * Makes session `toId`'s database (created, still empty) a copy of `from`'s records, as db/copy.ts
-	 * describes. Between local files it is a snapshot of the whole file, so the full-text indexes are
-	 * not built again; elsewhere the records go row by row through the client. Says which it was.
+	 * Creates session `toId`'s database (a new id) as a copy of `from`'s records, as db/copy.ts describes.
+	 * Between local files it is the whole file copied page for page: no empty database is made first, and
+	 * no index, full-text or vector, is built again. Elsewhere a new database is created and migrated, then
+	 * filled row by row through the client. Says which it was; a copy that fails leaves no database behind.
 	 */
-	async copyRecords(from: SessionDb, toId: string): Promise<'file' | 'rows'> {
-		const [source, target] = await Promise.all([this.placement.locate(from.id), this.placement.locate(toId)]);
-		if (isFileUrl(source.url) && isFileUrl(target.url)) {
-			// VACUUM INTO writes a new file only: the target's empty database goes first.
-			await this.destroy(toId);
-			const { snapshotInto } = await import('./file-client');
-			await snapshotInto(from.client, target.url);
-			await this.use(toId, (to) => withoutUncopied(to.client));
-			return 'file';
+	async createCopy(from: SessionDb, toId: string): Promise<'file' | 'rows'> {
+		await this.placement.create(toId);
+		try {
+			const [source, target] = await Promise.all([this.placement.locate(from.id), this.placement.locate(toId)]);
+			if (isFileUrl(source.url) && isFileUrl(target.url)) {
+				const { copyDatabasePages } = await import('./file-client');
+				await copyDatabasePages(from.client, target.url);
+				await this.use(toId, (to) => withoutUncopied(to.client));
+				return 'file';
+			}
+			this.release(await this.acquire(toId, true));
+			await this.use(toId, (to) => copyDatabase(from.client, to.client));
+			return 'rows';
+		} catch (err) {
+			await this.destroy(toId).catch(() => undefined);
+			throw err;
 		}
-		await this.use(toId, (to) => copyDatabase(from.client, to.client));
-		return 'rows';
 	}
 
 	/** How many databases are currently cached (for tests and diagnostics). */
