@@ -107,6 +107,7 @@ async function main() {
 	const started = performance.now();
 	try {
 		const p = player(app);
+		await app.sessions.create(p.sessionId);
 		const mission = await app.sessions.use(p.sessionId, (s) => seedSession(s));
 		console.log(
 			`campaign bench: ${TURNS} player turns, KANTERA_CHECKPOINT_TOKENS=${cfg.engine.memory.checkpointTokens}, \

@@ -232,6 +232,7 @@ async function main() {
 	const reuse = args.dir !== undefined && statSync(path.join(dir, 'sessions', `${id}.db`), { throwIfNoEntry: false }) !== undefined;
 	const embedder = new TopicEmbedder(DIMS);
 	try {
+		if (!reuse) await app.sessions.create(id);
 		await app.sessions.use(id, async (s: SessionDb) => {
 			console.log(
 				`recall bench: ${SECTIONS} sections (${Math.round(LOG_SHARE * 100)} % play log), ${DIMS}-dimension vectors, ${TOPICS} topics, Node ${process.version}`

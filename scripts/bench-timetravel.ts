@@ -5,9 +5,12 @@
  * a real session database, then measures what time travel costs there:
  *   - storage: the undo log's bytes (keys and before-images) per turn, against the session database;
  *   - undo: the last turn taken back (one write transaction), K times in a row;
- *   - save: a copy of the records into a save database, and loading it (a copy into a new session):
- *     on these local files a snapshot of the file (VACUUM INTO), against the row-by-row copy through
- *     the client (what remote databases use) on the same databases in the same run;
+ *   - save and load (saveGame, loadSave) as the app does them: on these local files a page copy of the
+ *     database in one read transaction;
+ *   - every way of copying a session database, on the same database in the same run: VACUUM INTO (what
+ *     save and load did before), the page copy, the file and its WAL copied under the write lock, and
+ *     the row-by-row copy through the client (what remote databases use) with the vector index built
+ *     again or its graph copied; each copy checked with PRAGMA integrity_check and vector_top_k;
  *   - the capture's cost on every turn: turns played with the undo log's triggers and, in the same run
  *     on the same database, with the triggers dropped (the baseline).
  * Not a test: figures go to docs/performance.md.
@@ -15,12 +18,16 @@
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { statSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createApp } from '../src/lib/server/app';
+import { createUser } from '../src/lib/server/auth';
 import { countTokensO200k } from '../src/lib/server/context-window';
 import { copyDatabase, newId, sessionSchema, sqlText, undoLog, type SessionDb } from '../src/lib/server/db';
-import { saveGame, undoTurn } from '../src/lib/server/timetravel';
+import { withoutUncopied } from '../src/lib/server/db/copy';
+import { deletePlaySession, type PlaySession } from '../src/lib/server/sessions';
+import { loadSave, saveGame, undoTurn } from '../src/lib/server/timetravel';
 import { CampaignScript } from './bench-lib/campaign-script';
 import { ScriptedProvider } from './bench-lib/scripted-provider';
 import { benchConfig, player, seedSession, tempDataDir } from './bench-lib/setup';
@@ -40,6 +47,16 @@ const p90 = (xs: number[]) => {
 };
 const kb = (bytes: number) => round(bytes / 1024, 1);
 
+/** What a copy is worth: SQLite's integrity check, and whether vector search answers on it. */
+async function checkCopy(s: SessionDb): Promise<string> {
+	const integrity = (await s.client.execute('PRAGMA integrity_check')).rows.map((r) => sqlText(r[0]));
+	const ok = integrity.length === 1 && integrity[0] === 'ok';
+	const found = await s.client.execute(
+		"SELECT count(*) AS n FROM vector_top_k('section_vectors_idx', (SELECT embedding FROM section_vectors LIMIT 1), 5)"
+	);
+	return `integrity ${ok ? 'ok' : `FAILS (${integrity.length} errors: ${integrity[0] ?? ''})`}, vector_top_k ${Number(found.rows[0]?.n)} of 5`;
+}
+
 async function main(): Promise<void> {
 	const data = tempDataDir('kantera-bench-timetravel-');
 	const cfg = benchConfig(data.dir, { KANTERA_BUDGET_SESSION_USD: '100' });
@@ -48,6 +65,7 @@ async function main(): Promise<void> {
 	const app = await createApp(cfg, { provider: () => provider, countTokens: countTokensO200k });
 	try {
 		const p = player(app);
+		await app.sessions.create(p.sessionId);
 		await app.sessions.use(p.sessionId, (s) => seedSession(s));
 		console.log(`time-travel bench: ${TURNS} player turns, then ${SAMPLES} undos, saves and loads; Node ${process.version}`);
 		const started = performance.now();
@@ -99,37 +117,33 @@ async function main(): Promise<void> {
 			await app.runner.idle();
 		}
 
-		// Save (saveGame: a snapshot of the session's file into a save database) and load (the same copy
-		// loadSave makes, into a new session); in the same run, on the same databases, the row-by-row copy
-		// through the client that remote databases use (and, before the snapshot, every database did).
+		// Save (saveGame: a page copy of the session's file into a save database) and load (loadSave: a new
+		// session of the same owner, a page copy of the save); then each way of copying a database, timed on
+		// the same session database in the same run, each copy checked (PRAGMA integrity_check, vector_top_k).
+		const owner = await createUser(app, { name: 'bench', password: 'bench-password' }, { viaOperator: true });
+		const session: PlaySession = {
+			id: p.sessionId,
+			ownerId: owner.id,
+			title: 'Saltmere',
+			language: 'en',
+			createdAt: new Date(),
+			updatedAt: new Date()
+		};
 		const saveMs: number[] = [];
 		const loadMs: number[] = [];
-		const rowSaveMs: number[] = [];
-		const rowLoadMs: number[] = [];
 		let saveBytes = 0;
-		let rows = 0;
-		const timedCopy = async (from: string, how: (source: SessionDb, target: string) => Promise<unknown>) => {
-			const target = newId();
-			await app.sessions.create(target);
-			const t0 = performance.now();
-			await app.sessions.use(from, (source) => how(source, target));
-			const ms = performance.now() - t0;
-			await app.sessions.destroy(target);
-			return ms;
-		};
-		const byRows = (source: SessionDb, target: string) =>
-			app.sessions.use(target, async (to) => {
-				rows = (await copyDatabase(source.client, to.client)).rows;
-			});
+		let loadedCheck = '';
 		for (let k = 0; k < Math.min(SAMPLES, 3); k++) {
 			const t0 = performance.now();
-			await use((s) => saveGame(app, s, { quick: true }, 'en'));
+			const save = await use((s) => saveGame(app, s, { quick: true }, 'en'));
 			saveMs.push(performance.now() - t0);
+			const t1 = performance.now();
+			const branch = await use((s) => loadSave(app, s, session, save.id));
+			loadMs.push(performance.now() - t1);
+			loadedCheck = await app.sessions.use(branch.id, checkCopy);
+			await deletePlaySession(app, owner.id, branch.id);
 			const [saved] = await use((s) => s.db.select().from(sessionSchema.saves));
 			if (!saved) throw new Error('no save');
-			loadMs.push(await timedCopy(saved.database, (source, target) => app.sessions.copyRecords(source, target)));
-			rowSaveMs.push(await timedCopy(p.sessionId, byRows));
-			rowLoadMs.push(await timedCopy(saved.database, byRows));
 			saveBytes = await app.sessions.use(saved.database, async (db) => {
 				const [pages] = (await db.client.execute('PRAGMA page_count')).rows;
 				const [size] = (await db.client.execute('PRAGMA page_size')).rows;
@@ -137,16 +151,68 @@ async function main(): Promise<void> {
 			});
 		}
 		const vectors = await use(async (s) => Number((await s.client.execute('SELECT count(*) AS n FROM section_vectors')).rows[0]?.n));
-		// The same snapshot as a save's, without the save's other work (stage, last line, slot row).
-		const snapshotMs = await timedCopy(p.sessionId, (source, target) => app.sessions.copyRecords(source, target));
-		// What of it is the vector index: libSQL's VACUUM re-inserts every vector into the DiskANN index
-		// (its shadow table is not copied as pages). The same snapshot from a copy without that index.
-		const withoutIndex = newId();
-		await app.sessions.create(withoutIndex);
-		await use((s) => app.sessions.copyRecords(s, withoutIndex));
-		await app.sessions.use(withoutIndex, (s) => s.client.execute('DROP INDEX section_vectors_idx'));
-		const noIndexMs = await timedCopy(withoutIndex, (source, target) => app.sessions.copyRecords(source, target));
-		await app.sessions.destroy(withoutIndex);
+
+		let rows = 0;
+		const fileOf = (id: string) => path.join(data.dir, 'sessions', `${id}.db`);
+		/**
+		 * Each way of making a new session database `target` (a new id, no database yet) a copy of
+		 * `source`'s records, timed whole. The whole-file ways then delete what a copy does not carry (event
+		 * log, ledger, save slots), as save and load do; the row-by-row ways create and migrate the target
+		 * first, as a remote copy does.
+		 */
+		const ways: { name: string; copy: (source: SessionDb, target: string) => Promise<unknown> }[] = [
+			{
+				name: 'VACUUM INTO (save and load before)',
+				copy: async (source, target) => {
+					await source.client.execute({ sql: 'VACUUM INTO ?', args: [fileOf(target)] });
+					await app.sessions.use(target, (to) => withoutUncopied(to.client));
+				}
+			},
+			{
+				name: 'page copy in one read transaction (save and load now)',
+				copy: (source, target) => app.sessions.createCopy(source, target)
+			},
+			{
+				name: 'file and WAL copied under the write lock',
+				copy: async (source, target) => {
+					await source.write(async () => {
+						await copyFile(fileOf(source.id), fileOf(target));
+						await copyFile(`${fileOf(source.id)}-wal`, `${fileOf(target)}-wal`).catch(() => undefined);
+					});
+					await app.sessions.use(target, (to) => withoutUncopied(to.client));
+				}
+			},
+			{
+				name: 'row by row, vector index built again (remote, before)',
+				copy: async (source, target) => {
+					await app.sessions.create(target);
+					await app.sessions.use(target, async (to) => {
+						rows = (await copyDatabase(source.client, to.client, { vectorIndex: 'rebuild' })).rows;
+					});
+				}
+			},
+			{
+				name: 'row by row, vector graph copied (remote, now)',
+				copy: async (source, target) => {
+					await app.sessions.create(target);
+					await app.sessions.use(target, (to) => copyDatabase(source.client, to.client));
+				}
+			}
+		];
+		const copies: { name: string; ms: number[]; check: string }[] = [];
+		for (const way of ways) {
+			const ms: number[] = [];
+			let check = '';
+			for (let k = 0; k < Math.min(SAMPLES, 3); k++) {
+				const target = newId();
+				const t0 = performance.now();
+				await use((source) => way.copy(source, target));
+				ms.push(performance.now() - t0);
+				check = await app.sessions.use(target, checkCopy);
+				await app.sessions.destroy(target);
+			}
+			copies.push({ name: way.name, ms, check });
+		}
 
 		// The capture's cost per turn: the same turns with the triggers and without them.
 		const withCapture: number[] = [];
@@ -178,17 +244,12 @@ async function main(): Promise<void> {
 					['session database per turn', `${round(fileBytes / TURNS / 1024, 2)} KiB`],
 					[`undo of the last turn (median / p90 of ${undoMs.length})`, `${round(median(undoMs), 1)} / ${round(p90(undoMs), 1)} ms`],
 					[
-						`save: a snapshot of the file (VACUUM INTO; median of ${saveMs.length})`,
+						`save: saveGame, a page copy (median of ${saveMs.length})`,
 						`${round(median(saveMs), 0)} ms, ${kb(saveBytes)} KiB, ${vectors} vectors`
 					],
-					[`load: a snapshot of the save into a new session (median of ${loadMs.length})`, `${round(median(loadMs), 0)} ms`],
-					['the snapshot alone (session → new database)', `${round(snapshotMs, 0)} ms`],
-					['the snapshot alone, of a copy without the vector index', `${round(noIndexMs, 0)} ms`],
-					[
-						`baseline, same run: the session copied row by row (median of ${rowSaveMs.length})`,
-						`${round(median(rowSaveMs), 0)} ms, ${rows} rows`
-					],
-					[`baseline, same run: the save copied row by row (median of ${rowLoadMs.length})`, `${round(median(rowLoadMs), 0)} ms`],
+					[`load: loadSave, a page copy into a new session (median of ${loadMs.length})`, `${round(median(loadMs), 0)} ms; ${loadedCheck}`],
+					...copies.map((c) => [`copy (median of ${c.ms.length}): ${c.name}`, `${round(median(c.ms), 0)} ms; ${c.check}`]),
+					['rows copied (row by row)', `${rows}`],
 					[`a turn with the undo capture (median of ${withCapture.length})`, `${round(median(withCapture), 1)} ms`],
 					[`a turn without it: ${dropped} triggers dropped (median of ${withoutCapture.length})`, `${round(median(withoutCapture), 1)} ms`]
 				]

@@ -132,6 +132,7 @@ async function main() {
 	const deps = { config: cfg, control, sessions, runner };
 	const p = player(deps);
 	try {
+		await sessions.create(p.sessionId);
 		await sessions.use(p.sessionId, (s) => seedSession(s));
 		countTokensO200k('warm up'); // loads the o200k ranks (about a second) before anything is timed
 		console.log(

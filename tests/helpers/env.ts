@@ -11,8 +11,8 @@ export interface TestEnv {
 	dir: string;
 	config: Config;
 	app: App;
-	/** A fresh session id whose database will be created on first use. */
-	sessionId(): string;
+	/** A fresh session id, its database created (and migrated). */
+	sessionId(): Promise<string>;
 	cleanup: () => Promise<void>;
 }
 
@@ -29,7 +29,11 @@ export async function testEnv(env: Record<string, string> = {}): Promise<TestEnv
 		dir,
 		config,
 		app,
-		sessionId: () => newId(),
+		async sessionId() {
+			const id = newId();
+			await app.sessions.create(id);
+			return id;
+		},
 		async cleanup() {
 			await app.close();
 			remove();

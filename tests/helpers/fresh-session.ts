@@ -17,8 +17,8 @@ export function freshSessionPerTest(env: Record<string, string> = {}): <T>(fn: (
 		await current?.cleanup();
 		current = undefined;
 	});
-	return (fn) => {
+	return async (fn) => {
 		if (!current) throw new Error('freshSessionPerTest: use() runs only inside a test');
-		return current.app.sessions.use(current.sessionId(), fn);
+		return current.app.sessions.use(await current.sessionId(), fn);
 	};
 }

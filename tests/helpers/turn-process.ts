@@ -33,6 +33,7 @@ const app = await createApp(parseConfig(process.env), { turnLease: { leaseMs: LE
 configureLog({ sink: (line) => console.error(line) });
 const turnIds: string[] = [];
 for (const sessionId of sessionIds) {
+	await app.sessions.create(sessionId);
 	await app.sessions.use(sessionId, (s) =>
 		s.write(async (tx) => {
 			await ensureMission(tx, composeMission('en'));

@@ -99,6 +99,7 @@ export async function turnHarness(
 	const sessionId = newId();
 	const userId = newId();
 	const mission = composeMission(opts.language ?? 'en', 'Keep the tone of a gaslit mystery.');
+	await app.sessions.create(sessionId);
 	await app.sessions.use(sessionId, (s) =>
 		s.write(async (tx) => {
 			await ensureMission(tx, mission);

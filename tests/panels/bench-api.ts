@@ -13,7 +13,7 @@ const RUNS = 7;
 
 async function main(): Promise<void> {
 	const env = await testEnv();
-	const id = env.sessionId();
+	const id = await env.sessionId();
 	await env.app.sessions.use(id, (s) =>
 		s.write(async (tx) => {
 			for (let t = 0; t < EXCHANGES; t++) {

@@ -361,6 +361,7 @@ export const ja: Messages = {
 	'presetError.leak': '秘密「{secret}」を明かしてしまいます。マーカー「{marker}」が含まれています。',
 	'presetError.stateObject': 'JSON オブジェクトで書いてください（例: {"hp": 10}）。',
 	'presetError.tooLarge': 'プリセットが大きすぎます。{max} バイトまでです。',
+	'presetError.tooDeep': '入れ子が深すぎます。オブジェクトやリストの入れ子は {max} 段までです。',
 	'admin.reports': '通報',
 	'admin.usage': '利用状況',
 	'admin.users': 'ユーザー',
@@ -710,6 +711,8 @@ export const ja: Messages = {
 	'import.error.tooLarge': 'ファイルが {mb} MB を超えています。読み込めるのは {mb} MB までです。',
 	'import.error.notUtf8': 'ファイルが UTF-8 のテキストではありません。',
 	'import.error.notJson': 'ファイルが正しい JSON ではありません。',
+	'import.error.tooDeep':
+		'ファイルのオブジェクトやリストの入れ子が {max} 段を超えています（{path}）。プリセットやカードにそこまでの深さは要りません。',
 	'import.error.chunkNotUtf8': '「{chunk}」チャンクのカードが UTF-8 のテキストではありません。',
 	'import.error.chunkNotJson': '「{chunk}」チャンクのカードが正しい JSON ではありません。',
 	'import.error.chunkBase64': 'PNG の「{chunk}」チャンクのカードが正しい base64 ではありません。',

@@ -10,6 +10,7 @@
  */
 import * as v from 'valibot';
 import { isLanguage, LanguageSchema, type Language } from '../types/settings';
+import { MAX_PRESET_DEPTH, tooDeepAt } from './depth';
 
 interface DocumentForm {
 	title: string;
@@ -287,7 +288,12 @@ export function countHeadings(markdown: string): number {
 	return markdown.match(HEADING_LINES)?.length ?? 0;
 }
 
-/** Bytes of the preset as stored (its JSON in UTF-8): what the whole-preset size limit counts. */
+/**
+ * Bytes of the preset as stored (its JSON in UTF-8): what the whole-preset size limit counts. A value
+ * nested deeper than MAX_PRESET_DEPTH is not measured (JSON.stringify would overflow the stack): it
+ * counts as infinitely large, and the server refuses it for its depth first.
+ */
 export function presetBytes(input: unknown): number {
+	if (tooDeepAt(input, MAX_PRESET_DEPTH) !== undefined) return Number.POSITIVE_INFINITY;
 	return new TextEncoder().encode(JSON.stringify(input)).byteLength;
 }

@@ -26,7 +26,8 @@ const KEYS: Record<Exclude<ContentIssueCode, 'other'>, MessageKey> = {
 	headings: 'presetError.headings',
 	leak: 'presetError.leak',
 	stateObject: 'presetError.stateObject',
-	tooLarge: 'presetError.tooLarge'
+	tooLarge: 'presetError.tooLarge',
+	tooDeep: 'presetError.tooDeep'
 };
 
 /** The element id of a form field: `npcs.0.name` → `f-npcs-0-name`. */

@@ -28,6 +28,7 @@ export const CONTENT_ISSUE_CODES = [
 	'leak',
 	'stateObject',
 	'tooLarge',
+	'tooDeep',
 	'other'
 ] as const;
 export type ContentIssueCode = (typeof CONTENT_ISSUE_CODES)[number];

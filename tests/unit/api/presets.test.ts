@@ -202,10 +202,65 @@ describe('presets API', () => {
 			headers: { 'content-type': 'application/json' }
 		});
 		expect(wrongSpec.status).toBe(400);
+		const nul = await api.request('POST', '/api/v1/presets/import', {
+			body: new TextEncoder().encode(JSON.stringify({ ...card, data: { ...card.data, name: 'Mira\u0000 the keeper' } })),
+			headers: { 'content-type': 'application/json' }
+		});
+		expect(nul.status).toBe(400);
+		expect(await bodyOf(nul, ErrorBody)).toMatchObject({
+			code: 'BAD_IMPORT',
+			message: expect.stringMatching(/data.name: .*control character/)
+		});
 		const empty = new FormData();
 		expect((await api.post('/api/v1/presets/import', empty)).status).toBe(400);
 		expect((await api.request('POST', '/api/v1/presets/import', { body: 'x', headers: { 'content-type': 'text/csv' } })).status).toBe(415);
 		expect(await count()).toBe(before);
+	});
+
+	it('a preset nesting its opening state 5,000 deep is a 400 naming the field on create, update and import; nothing changes', async () => {
+		h = await apiHarness({ llm: false });
+		const api = h.as(h.alice);
+		const { id } = await bodyOf(await api.post('/api/v1/presets', presetInput()), Created);
+		const before = await (await api.get(`/api/v1/presets/${id}`)).text();
+		// Written as text: JSON.stringify of it would overflow this test's stack too (about 25 KB).
+		const deepState = `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`;
+		const withDeepState = (value: unknown) => JSON.stringify(value).replace('"DEEP"', deepState);
+		const input = presetInput();
+		const body = withDeepState({ ...input, opening: { ...input.opening, state: 'DEEP' } });
+		const json = { 'content-type': 'application/json' };
+		for (const res of [
+			await api.request('POST', '/api/v1/presets', { body, headers: json }),
+			await api.request('PUT', `/api/v1/presets/${id}`, { body, headers: json })
+		]) {
+			expect(res.status).toBe(400);
+			const problems = await bodyOf(res, ErrorWithIssues);
+			expect(problems.code).toBe('INVALID_PRESET');
+			expect(problems.issues.map((i) => `${i.path}:${i.code}`)).toEqual(['opening.state:tooDeep']);
+		}
+		// Deep, but not too deep to walk: refused on its field with every other problem.
+		let state: Record<string, unknown> = { hp: 1 };
+		for (let i = 0; i < 35; i++) state = { a: state };
+		const fairlyDeep = await api.post('/api/v1/presets', { ...input, title: '', opening: { ...input.opening, state } });
+		expect(fairlyDeep.status).toBe(400);
+		expect((await bodyOf(fairlyDeep, ErrorWithIssues)).issues.map((i) => `${i.path}:${i.code}`).sort()).toEqual([
+			'opening.state:tooDeep',
+			'title:empty'
+		]);
+		const file = withDeepState({
+			format: 'kantera.preset',
+			formatVersion: 1,
+			exportedAt: '2031-01-01T00:00:00.000Z',
+			preset: { opening: { state: 'DEEP' } }
+		});
+		const imported = await api.request('POST', '/api/v1/presets/import', { body: new TextEncoder().encode(file), headers: json });
+		expect(imported.status).toBe(400);
+		expect(await bodyOf(imported, ErrorBody)).toMatchObject({
+			code: 'BAD_IMPORT',
+			message: expect.stringMatching(/more than 40 levels deep/)
+		});
+		const presets = v.parse(v.object({ presets: v.array(v.object({ id: v.string() })) }), await (await api.get('/api/v1/presets')).json());
+		expect(presets.presets.map((p) => p.id)).toEqual([id]);
+		expect(await (await api.get(`/api/v1/presets/${id}`)).text()).toBe(before);
 	});
 
 	it('limits publishing per user: 429 with when to try again', async () => {

@@ -19,6 +19,12 @@ import {
 	UsernameTakenError
 } from '../../../src/lib/server/auth';
 import { controlSchema } from '../../../src/lib/server/db';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import path from 'node:path';
+import * as v from 'valibot';
+import { countingAttempts } from '../../helpers/sign-in-attempts';
 
 const PASSWORD = 'correct horse battery';
 const HOME = '198.51.100.7';
@@ -154,6 +160,43 @@ describe('sign-in throttle', () => {
 		expect(row?.failures).toBe(6);
 		expect(await attempt(second, 'alice', PASSWORD, null, T0 + 1)).toBeInstanceOf(SignInThrottledError);
 		expect(await attempt(app, 'alice', PASSWORD, null, T0 + 1)).toBeInstanceOf(SignInThrottledError);
+	});
+
+	it('thirty wrong passwords at once, from two processes, get 5 + 1 passwords checked: the rest are refused unchecked', async () => {
+		env = await testEnv();
+		await createUser(env.app, { name: 'alice', password: PASSWORD });
+		const child = spawn(
+			process.execPath,
+			['--import', 'tsx', path.resolve(import.meta.dirname, '../../helpers/sign-in-process.ts'), 'alice', 'wrong', HOME, String(T0), '15'],
+			{ env: { ...process.env, KANTERA_DATA_DIR: env.dir }, stdio: ['pipe', 'pipe', 'inherit'] }
+		);
+		const exited = once(child, 'exit');
+		const Line = v.variant('event', [
+			v.object({ event: v.literal('ready') }),
+			v.object({ event: v.literal('done'), checks: v.number(), outcomes: v.array(v.picklist(['ok', 'wrong', 'throttled'])) })
+		]);
+		const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+		const next = async () => {
+			const line = await lines.next();
+			if (line.done) throw new Error('sign-in-process.ts ended early');
+			return v.parse(Line, JSON.parse(line.value));
+		};
+		expect(await next()).toEqual({ event: 'ready' });
+		// Both processes at once: fifteen attempts here, fifteen there.
+		child.stdin.end('go\n');
+		const [here, there] = await Promise.all([
+			countingAttempts(env.app, { name: 'alice', password: 'wrong', address: HOME, now: T0, attempts: 15 }),
+			next()
+		]);
+		await exited;
+		if (there.event !== 'done') throw new Error('expected the other process to be done');
+		expect(here.checks + there.checks).toBe(ACCOUNT_THROTTLE.freeFailures + 1);
+		const outcomes = [...here.outcomes, ...there.outcomes];
+		expect(outcomes.filter((o) => o === 'wrong')).toHaveLength(ACCOUNT_THROTTLE.freeFailures + 1);
+		expect(outcomes.filter((o) => o === 'throttled')).toHaveLength(30 - ACCOUNT_THROTTLE.freeFailures - 1);
+		// Each checked attempt counted once, against the name and the address alike; the refused ones not at all.
+		const rows = await env.app.control.db.select().from(controlSchema.signInFailures);
+		expect(Object.fromEntries(rows.map((r) => [r.key, r.failures]))).toEqual({ 'account:alice': 6, [`address:${HOME}`]: 6 });
 	});
 
 	it('sign-up: a taken name counts against the address, so accounts cannot be listed quickly', async () => {

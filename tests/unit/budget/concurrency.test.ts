@@ -43,6 +43,7 @@ function setup(limitEnv: Record<string, string>, apps: number): Promise<Setup> {
 
 async function queueTurn(a: MockLlmApp, userId: string): Promise<{ sessionId: string; turnId: string }> {
 	const sessionId = newId();
+	await a.app.sessions.create(sessionId);
 	const accepted = await a.app.sessions.use(sessionId, async (s) => {
 		await s.write(async (tx) => {
 			await ensureMission(tx, composeMission('en'));

@@ -55,6 +55,7 @@ function setup(
 
 async function queueTurn(a: MockLlmApp, userId: string, tier?: Tier): Promise<{ a: MockLlmApp; sessionId: string; turnId: string }> {
 	const sessionId = newId();
+	await a.app.sessions.create(sessionId);
 	const accepted = await a.app.sessions.use(sessionId, async (s) => {
 		await s.write(async (tx) => {
 			await ensureMission(tx, composeMission('en'));

@@ -21,6 +21,7 @@ import { recall, OfflineEmbedder } from '../../../src/lib/server/search';
 import { readManifest, startBackupSchedule, listBackups } from '../../../src/lib/server/db/backup';
 import { saveGame } from '../../../src/lib/server/timetravel';
 import { saveDatabases } from '../../../src/lib/server/sessions';
+import { integrity } from '../../helpers/copies';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -83,11 +84,14 @@ async function campaign(): Promise<
 	};
 }
 
-/** Every row of every table that holds data of its own (search indexes are derived), blobs as base64. */
+/**
+ * Every row of every table that holds data of its own, blobs as base64: the records, and the vector
+ * index's graph and settings rows as they are (a copy carries them exactly); not the full-text indexes'
+ * shadow tables (their segments depend on merge history; search is compared instead).
+ */
 async function rows(client: Client): Promise<Record<string, unknown[]>> {
 	const tables = await client.execute(
-		"SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE " +
-			"'sqlite_%' AND name NOT LIKE '%\\_shadow' ESCAPE '\\' ORDER BY name"
+		"SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
 	);
 	const out: Record<string, unknown[]> = {};
 	for (const t of tables.rows.map((r) => sqlText(r.name))) {
@@ -123,10 +127,15 @@ async function snapshot(app: App, ids: string[]) {
 							)
 						).rows.map((r) => r.id)
 					: [];
-			return { rows: await rows(s.client), recall: hits.map((h) => [h.kind, h.recordId, h.path]), near };
+			return {
+				rows: await rows(s.client),
+				recall: hits.map((h) => [h.kind, h.recordId, h.path]),
+				near,
+				integrity: await integrity(s.client)
+			};
 		});
 	}
-	return { control: await rows(app.control.client), sessions };
+	return { control: await rows(app.control.client), controlIntegrity: await integrity(app.control.client), sessions };
 }
 
 async function cli(env: Record<string, string>, args: string[]) {
@@ -153,6 +162,14 @@ describe('kantera backup / restore', { timeout: 180_000 }, () => {
 
 		const before = await snapshot(c.app, [a, b, slot]);
 		expect(Object.keys(before.sessions)).toHaveLength(3);
+		// Every database sound, the vector index's tables among the rows compared, vector search answering.
+		expect(before.controlIntegrity).toEqual(['ok']);
+		for (const id of [a, b, slot])
+			expect(before.sessions[id]).toMatchObject({
+				integrity: ['ok'],
+				near: expect.arrayContaining([expect.any(Number)]),
+				rows: { libsql_vector_meta_shadow: [expect.anything()], section_vectors_idx_shadow: expect.arrayContaining([expect.anything()]) }
+			});
 		expect(before.sessions[a]).toMatchObject({ recall: expect.arrayContaining([expect.arrayContaining(['journal'])]) });
 		const taken = await cli(env, ['backup', '--out', out.dir]);
 		expect(taken.stderr).toBe('');

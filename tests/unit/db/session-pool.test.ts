@@ -20,6 +20,7 @@ describe('session database pool', () => {
 		const pool = new SessionDbPool(cfg);
 		const ids = [newId(), newId(), newId()];
 		for (const id of ids) {
+			await pool.create(id);
 			await pool.use(id, (s) => s.write((tx) => tx.insert(sessionSchema.journal).values({ body: `hello ${id}`, createdAt: 1 })));
 		}
 		expect(pool.size).toBe(2);
@@ -39,6 +40,7 @@ describe('session database pool', () => {
 		const d = tempDir();
 		const pool = new SessionDbPool(parseConfig({ KANTERA_DATA_DIR: d.dir }));
 		const id = newId();
+		await pool.create(id);
 		await pool.use(id, async (s) => {
 			await Promise.all(
 				Array.from({ length: 20 }, (_, i) =>

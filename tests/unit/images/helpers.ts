@@ -102,6 +102,7 @@ export async function imagesHarness(
 		...(opts.scheduler ? { scheduler: opts.scheduler(clock) } : {})
 	});
 	const sessionId = newId();
+	await app.sessions.create(sessionId);
 	const use = <T>(fn: (s: SessionDb) => Promise<T>) => app.sessions.use(sessionId, fn);
 	const place = async (target: 'npc' | 'scene', name: string, turnId: string | null) =>
 		use((s) =>

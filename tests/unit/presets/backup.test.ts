@@ -15,6 +15,7 @@ import { createUser } from '../../../src/lib/server/auth';
 import { changeVisibility, createFromInput, favorite } from '../../../src/lib/server/presets';
 import { dumpDatabase, loadDatabase } from '../../../src/lib/server/db/backup/dump';
 import { presetInput } from './factory';
+import { integrity } from '../../helpers/copies';
 
 let env: TestEnv | undefined;
 const cleanups: Array<() => void> = [];
@@ -57,7 +58,10 @@ describe('presets in a backup export', () => {
 		const target = createClient({ url: freshDatabaseUrl(d.dir, 'restored'), intMode: 'bigint' });
 		cleanups.push(() => target.close());
 		// Twice: the second load replaces a database that already has the presets' tables, triggers and index.
-		for (let i = 0; i < 2; i++) await loadDatabase(target, lines);
+		for (let i = 0; i < 2; i++) {
+			await loadDatabase(target, lines);
+			expect(await integrity(target)).toEqual(['ok']);
+		}
 		// The restored database exports what it was made from (its schema objects may be listed in another order).
 		const again = await exportOf(target);
 		const schemaOf = (ls: string[]) =>

@@ -114,6 +114,22 @@ describe('malformed files create nothing and say why', () => {
 			bytes({ spec: 'chara_card_v3', data: { name: 'X', character_book: { entries: [{ keys: ['a'] }] } } }),
 			/malformed at data.character_book.entries.0.content/
 		],
+		// A control character is refused as in every text field: SQLite would store the draft's title cut at the NUL.
+		[
+			'a NUL in the character name',
+			bytes({ spec: 'chara_card_v2', data: { name: 'Mira\u0000 the keeper', description: 'x' } }),
+			/malformed at data.name: The character name contains a control character \(such as NUL\)/
+		],
+		[
+			'an escape character in a lorebook entry, in a PNG',
+			cardPng({ ccv3: base64Json({ spec: 'chara_card_v3', data: { name: 'X', character_book: { entries: [{ content: 'a\u001bb' }] } } }) }),
+			/malformed at data.character_book.entries.0.content: The text contains a control character/
+		],
+		[
+			'a NUL in a preset file’s title',
+			bytes({ format: 'kantera.preset', formatVersion: 1, preset: { title: 'Harbour\u0000 of Lanterns' } }),
+			/malformed at title: The text contains a control character/
+		],
 		['bad base64 in the PNG', cardPng({ chara: 'this is not base64!!' }), /not valid base64/],
 		['base64 of something that is not JSON', cardPng({ ccv3: Buffer.from('hello').toString('base64') }), /not valid JSON/],
 		['a PNG without a card', cardPng({ Software: 'paint' }), /holds no character card/],

@@ -16,7 +16,7 @@ export function useSessions(): (fn: (s: SessionDb) => Promise<void>) => Promise<
 	return async (fn) => {
 		if (!env) throw new Error('test env not ready');
 		const e = env;
-		await e.app.sessions.use(e.sessionId(), fn);
+		await e.app.sessions.use(await e.sessionId(), fn);
 	};
 }
 

@@ -14,7 +14,7 @@ afterEach(async () => {
 
 describe('recall with terms too common to rank', () => {
 	it('puts sections holding every term first and still ranks the rare term', async () => {
-		await env.app.sessions.use(env.sessionId(), async (s) => {
+		await env.app.sessions.use(await env.sessionId(), async (s) => {
 			const filler = Array.from({ length: RANK_MAX_DOCS + 100 }, (_, i) => ({
 				path: `Log › ${i}`,
 				body: `A lantern burns in room ${i}. 提灯が灯る。`

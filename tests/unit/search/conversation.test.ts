@@ -41,7 +41,7 @@ const refs = async (exec: SessionDb['db'] | SessionTx, q: string, k = 5) => (awa
 
 describe('recall over a play log', () => {
 	it('finds a line through the lines around it (context column)', async () => {
-		await env.app.sessions.use(env.sessionId(), async (s) => {
+		await env.app.sessions.use(await env.sessionId(), async (s) => {
 			const lines = [
 				...FILLER.map((body, i) => ({ ref: `a${i}`, body })),
 				{ ref: 'lead', body: 'Mira talked about her sailing lessons on the estuary.' },
@@ -57,7 +57,7 @@ describe('recall over a play log', () => {
 	});
 
 	it('finds a line through the lines after it once the context queue is drained (after the commit)', async () => {
-		await env.app.sessions.use(env.sessionId(), async (s) => {
+		await env.app.sessions.use(await env.sessionId(), async (s) => {
 			await playLog(s, [
 				...FILLER.map((body, i) => ({ ref: `a${i}`, body })),
 				{ ref: 'target', body: 'And then we lost the mast.' },
@@ -74,7 +74,7 @@ describe('recall over a play log', () => {
 	});
 
 	it('gives a logged question’s answer the question’s match', async () => {
-		await env.app.sessions.use(env.sessionId(), async (s) => {
+		await env.app.sessions.use(await env.sessionId(), async (s) => {
 			await playLog(s, [
 				...FILLER.map((body, i) => ({ ref: `a${i}`, body })),
 				{ ref: 'question', body: 'How often do you train with your family?' },
@@ -90,7 +90,7 @@ describe('recall over a play log', () => {
 	});
 
 	it('does not raise the line after a statement: only questions are answered', async () => {
-		await env.app.sessions.use(env.sessionId(), async (s) => {
+		await env.app.sessions.use(await env.sessionId(), async (s) => {
 			await playLog(s, [
 				...FILLER.map((body, i) => ({ ref: `a${i}`, body })),
 				{ ref: 'statement', body: 'I train with my family every weekend.' },
@@ -105,7 +105,7 @@ describe('recall over a play log', () => {
 	});
 
 	it('gives documents no context: a neighbouring section does not leak into the next', async () => {
-		await env.app.sessions.use(env.sessionId(), async (s) => {
+		await env.app.sessions.use(await env.sessionId(), async (s) => {
 			await s.write(async (tx) => {
 				await documents.create(tx, {
 					title: 'Places',
@@ -119,7 +119,7 @@ describe('recall over a play log', () => {
 	});
 
 	it('lets words lead an English query: a whole word beats words that merely contain it', async () => {
-		await env.app.sessions.use(env.sessionId(), async (s) => {
+		await env.app.sessions.use(await env.sessionId(), async (s) => {
 			await s.write(async (tx) => {
 				for (const body of [
 					'During the bring-your-own supper they string lanterns.',
@@ -136,7 +136,7 @@ describe('recall over a play log', () => {
 
 describe('recall: English-style queries and the substring index', () => {
 	it('still finds a partial name the word index does not know', async () => {
-		await env.app.sessions.use(env.sessionId(), async (s) => {
+		await env.app.sessions.use(await env.sessionId(), async (s) => {
 			await s.write(async (tx) => {
 				await journal.append(tx, { body: 'Quillon carries the blue lantern to the mill.', ref: 'quillon' });
 				await journal.append(tx, { body: 'The miller counts sacks of rye.', ref: 'miller' });

@@ -140,7 +140,7 @@ function hitRate(results: readonly (readonly string[])[], k: number): number {
 describe('fusion with a strong meaning side', () => {
 	it('does not lose to words alone or to vectors alone, and finds both kinds of question', async () => {
 		const embedder = new TopicEmbedder();
-		await env.app.sessions.use(env.sessionId(), async (s) => {
+		await env.app.sessions.use(await env.sessionId(), async (s) => {
 			await seed(s, embedder);
 			const k = 3;
 			const refsOf = (hits: { ref: string | null }[]) => hits.map((h) => h.ref ?? '');
@@ -184,7 +184,7 @@ describe('fusion with a strong meaning side', () => {
 				});
 			}
 		};
-		await env.app.sessions.use(env.sessionId(), async (s) => {
+		await env.app.sessions.use(await env.sessionId(), async (s) => {
 			await seed(s, liar);
 			const k = 3;
 			const lexical = QUESTIONS.filter((x) => x.kind === 'lexical');

@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 async function withCampaign<T>(fn: (s: SessionDb) => Promise<T>, embed = true): Promise<T> {
-	return env.app.sessions.use(env.sessionId(), async (s) => {
+	return env.app.sessions.use(await env.sessionId(), async (s) => {
 		await s.write((tx) => insertSections(tx, CAMPAIGN));
 		if (embed) await embedPending(s, embedder);
 		return fn(s);

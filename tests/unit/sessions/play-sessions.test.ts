@@ -12,7 +12,9 @@ import {
 	PlaySessionNotFoundError,
 	PlaySessionValidationError
 } from '../../../src/lib/server/sessions';
-import { sessionSchema, sessionDbUrl } from '../../../src/lib/server/db';
+import { newId, sessionSchema, sessionDbUrl } from '../../../src/lib/server/db';
+import { acceptTurn, sessionsWithWork } from '../../../src/lib/server/turn';
+import { mockLlmApp } from '../../helpers/turns';
 
 /** Whether the session's own database exists (a file, or a database on the Hrana test server). */
 const hasDatabase = (e: TestEnv, id: string) => databaseExists(sessionDbUrl(e.config.sessionDb.urlTemplate, id));
@@ -85,5 +87,44 @@ describe('play sessions index', () => {
 		expect(await databaseGone(sessionDbUrl(env.config.sessionDb.urlTemplate, s.id))).toBe(true);
 		await expect(getPlaySession(env.app, alice.id, s.id)).rejects.toBeInstanceOf(PlaySessionNotFoundError);
 		expect((await listPlaySessions(env.app, bob.id)).map((x) => x.id)).toEqual([other.id]);
+	});
+
+	it('a session deleted while its turn runs stays deleted: nothing opens (and so re-creates) its database afterwards', async () => {
+		const m = await mockLlmApp('openai');
+		try {
+			const { app } = m;
+			const alice = await createUser(app, { name: 'alice', password: 'wonderland' });
+			const s = await createPlaySession(app, { ownerId: alice.id, title: 'Short-lived' });
+			// The GM's reply waits until the session is gone.
+			let asked: () => void = () => undefined;
+			const askedNow = new Promise<void>((resolve) => (asked = resolve));
+			let answer: () => void = () => undefined;
+			const answered = new Promise<void>((resolve) => (answer = resolve));
+			m.mock.setHandler(async () => {
+				asked();
+				await answered;
+				return { text: 'Too late.' };
+			});
+			await app.sessions.use(s.id, (db) => acceptTurn(app, db, { userId: alice.id, text: 'Hello', idempotencyKey: newId() }));
+			app.runner.kick(s.id);
+			await askedNow;
+			await deletePlaySession(app, alice.id, s.id);
+			expect(await databaseGone(sessionDbUrl(app.config.sessionDb.urlTemplate, s.id))).toBe(true);
+			answer();
+			await app.runner.idle();
+			await app.images.idle();
+			expect(await databaseGone(sessionDbUrl(app.config.sessionDb.urlTemplate, s.id))).toBe(true);
+			// A server starting up later resumes the sessions noted as having work: not this one.
+			await app.runner.resume();
+			await app.runner.idle();
+			expect(await databaseGone(sessionDbUrl(app.config.sessionDb.urlTemplate, s.id))).toBe(true);
+			// …and forgets it, so the next start-up does not look again.
+			expect(await sessionsWithWork(app.control.db)).not.toContain(s.id);
+			// Asked for on purpose, it is not there either: nothing is created but by `create`.
+			await expect(app.sessions.use(s.id, async () => undefined)).rejects.toThrow(/no database/);
+			expect(await databaseGone(sessionDbUrl(app.config.sessionDb.urlTemplate, s.id))).toBe(true);
+		} finally {
+			await m.cleanup();
+		}
 	});
 });

@@ -106,7 +106,7 @@ async function dumpAll(s: SessionDb): Promise<Dump> {
 async function bothWays(input: Omit<StartSessionInput, 'ownerId' | 'title'>, ref: Reference) {
 	const started = await startSession(env.app, { ownerId: user.id, title: 'Seeded', ...input });
 	const actual = await env.app.sessions.use(started.session.id, dumpAll);
-	const reference = await env.app.sessions.use(env.sessionId(), async (s) => ({
+	const reference = await env.app.sessions.use(await env.sessionId(), async (s) => ({
 		seeded: await referenceSeed(s, ref),
 		dump: await dumpAll(s)
 	}));

@@ -15,7 +15,7 @@ describe('the opening stage', () => {
 	it('a world opens on its scene (the GM brings the characters on), and later cues play on top of it', async () => {
 		env = await testEnv();
 		const world = getWorld('iron-walkers', 'en');
-		const id = env.sessionId();
+		const id = await env.sessionId();
 		await env.app.sessions.use(id, async (s) => {
 			await seedSessionFromWorld(s, 'iron-walkers', 'en');
 			const opening = await openingStage(s.db);
@@ -36,7 +36,7 @@ describe('the opening stage', () => {
 
 	it('a session without a world opens on an empty stage', async () => {
 		env = await testEnv();
-		await env.app.sessions.use(env.sessionId(), async (s) => {
+		await env.app.sessions.use(await env.sessionId(), async (s) => {
 			const opening = await openingStage(s.db);
 			expect(opening.background).toBeNull();
 			expect(Object.values(opening.slots).every((f) => f === null)).toBe(true);

@@ -10,6 +10,7 @@ import { deleteSave, listSaves, loadSave, saveGame, undoTurn, MAX_SAVE_SLOTS } f
 import { startMockLlm } from '../../mock-llm';
 import { isRemoteRun } from '../../helpers/databases';
 import type { SaveDto } from '../../../src/lib/types/saves';
+import { integrity, vectorIndexRows, vectorSearch } from '../../helpers/copies';
 
 let h: TurnHarness | undefined;
 afterEach(async () => {
@@ -104,10 +105,26 @@ describe('save slots', () => {
 		const first = await h.play('I walk to the gate');
 		await settled(h);
 		const atSave = await h.use(dumpAll);
+		// The vector index as it is (its DiskANN graph and settings rows) and what vector search finds.
+		const indexAtSave = await h.use((s) => vectorIndexRows(s.client));
+		const searchAtSave = await h.use((s) => vectorSearch(s.client));
+		expect(Object.keys(indexAtSave)).toEqual(['libsql_vector_meta_shadow', 'section_vectors_idx_shadow']);
+		expect(indexAtSave.libsql_vector_meta_shadow).toHaveLength(1);
+		expect(searchAtSave).toMatchObject({ findsItself: true });
 		const save = await h.use((s) => saveGame(harness.app, s, { name: 'At the gate', quick: false }, 'en'));
 		expect(save).toMatchObject({ name: 'At the gate', quick: false, turnNumber: 1, lastLine: 'Bram: Halt. Who goes there?' });
 		expect(save.thumbnail.background).toMatchObject({ name: 'North Gate', url: expect.stringContaining('/images/') });
 		expect(save.thumbnail.sprites).toEqual([{ slot: 'left', name: 'Bram', url: expect.stringContaining('/images/') }]);
+
+		// The save slot's database: sound, and its vector index exactly the session's.
+		const [slot] = await h.use((s) => s.db.select().from(sessionSchema.saves).where(eq(sessionSchema.saves.id, save.id)));
+		if (!slot) throw new Error('no save row');
+		const saved = await h.app.sessions.use(slot.database, async (s) => ({
+			integrity: await integrity(s.client),
+			index: await vectorIndexRows(s.client),
+			search: await vectorSearch(s.client)
+		}));
+		expect(saved).toEqual({ integrity: ['ok'], index: indexAtSave, search: searchAtSave });
 
 		h.mock.script([{ toolCalls: [{ name: 'update_state', arguments: { patch: { hp: 3 } } }] }, { text: 'An arrow hits you.' }]);
 		await h.play('I climb the wall');
@@ -122,6 +139,12 @@ describe('save slots', () => {
 		const loaded = await h.app.sessions.use(branch.id, dumpAll);
 		expect(changedTables(atSave, loaded)).toEqual([]);
 		expect(loaded).toEqual(atSave);
+		const branchDb = await h.app.sessions.use(branch.id, async (s) => ({
+			integrity: await integrity(s.client),
+			index: await vectorIndexRows(s.client),
+			search: await vectorSearch(s.client)
+		}));
+		expect(branchDb).toEqual({ integrity: ['ok'], index: indexAtSave, search: searchAtSave });
 		// The original is as it was played; the saved slot is still there.
 		expect(changedTables(played, await h.use(dumpAll))).toEqual([]);
 		expect((await h.use(listSaves)).map((x) => x.id)).toEqual([save.id]);
@@ -158,7 +181,7 @@ describe('save slots', () => {
 
 	// On a remote server the copy goes row by row (the byte-identical records above are its test).
 	it.skipIf(isRemoteRun())(
-		'on local files a save and a load are snapshots of the file: the full-text indexes come along as they are, not built again',
+		'on local files a save and a load are page copies of the file: the full-text indexes come along as they are, not built again',
 		async () => {
 			const listed = await listedHarness();
 			h = listed.h;

@@ -38,6 +38,7 @@ describe('two app instances on one session database', () => {
 
 		const sessionId = newId();
 		const userId = newId();
+		await first.app.sessions.create(sessionId);
 		await first.app.sessions.use(sessionId, (s) =>
 			s.write(async (tx) => {
 				await ensureMission(tx, composeMission('en', 'Keep it short.'));

@@ -12,7 +12,7 @@ afterEach(async () => {
 describe('DeltaWriter.take', () => {
 	it('hands over the unwritten text after earlier flushes are in the log, and writes nothing itself', async () => {
 		env = await testEnv();
-		const id = env.sessionId();
+		const id = await env.sessionId();
 		await env.app.sessions.use(id, async (s) => {
 			const w = new DeltaWriter(s, new EventBus(), 'turn-1');
 			w.push('Once ');
@@ -30,7 +30,7 @@ describe('DeltaWriter.take', () => {
 
 	it('a tail pushed back after a failed commit is written by the next flush', async () => {
 		env = await testEnv();
-		const id = env.sessionId();
+		const id = await env.sessionId();
 		await env.app.sessions.use(id, async (s) => {
 			const w = new DeltaWriter(s, new EventBus(), 'turn-2');
 			w.push('lost?');

@@ -29,7 +29,7 @@ afterAll(async () => {
 /** A fresh session database seeded with the world; `fn` runs on it after the seed committed. */
 async function seeded(id: string, language: Language, fn: (s: SessionDb) => Promise<void>): Promise<void> {
 	if (!env) throw new Error('test env not ready');
-	await env.app.sessions.use(env.sessionId(), async (s) => {
+	await env.app.sessions.use(await env.sessionId(), async (s) => {
 		await seedSessionFromWorld(s, id, language);
 		await fn(s);
 	});
@@ -37,7 +37,7 @@ async function seeded(id: string, language: Language, fn: (s: SessionDb) => Prom
 
 async function emptySession(fn: (s: SessionDb) => Promise<void>): Promise<void> {
 	if (!env) throw new Error('test env not ready');
-	await env.app.sessions.use(env.sessionId(), fn);
+	await env.app.sessions.use(await env.sessionId(), fn);
 }
 
 const ALL = WORLD_IDS.flatMap((id) => LANGUAGES.map((language) => ({ id, language })));

@@ -8,7 +8,7 @@ import { createUser, verifyCredentials } from './users';
 import { InvalidCredentialsError, UsernameTakenError } from './errors';
 import { UsernameSchema } from './validation';
 import type { Language } from '../../types/settings';
-import { assertNotThrottled, clearAccountFailures, recordSignInFailure, type ThrottleKeys } from './throttle';
+import { clearAccountFailures, releaseAttempt, reserveAttempt, type ThrottleKeys } from './throttle';
 
 export interface AttemptContext {
 	/** The client's address (adapter-node's ADDRESS_HEADER/XFF_DEPTH when set, else the socket's); null when unknown. */
@@ -17,6 +17,8 @@ export interface AttemptContext {
 	now?: number;
 	/** The language of sign-up's field errors (the reader's); English by default. */
 	language?: Language;
+	/** The check of a name and password: `verifyCredentials` unless a test counts the checks through its own. */
+	verify?: typeof verifyCredentials;
 }
 
 /** The name an attempt counts against: only a name that could be an account. */
@@ -27,20 +29,24 @@ function accountOf(name: unknown): string | null {
 
 /**
  * Checks the credentials unless the name or the address is locked (SignInThrottledError, without
- * looking at the password). A wrong name or password (InvalidCredentialsError) counts against both.
+ * looking at the password). The attempt is counted against both before the check (throttle.ts) and
+ * stays counted when the name or password is wrong (InvalidCredentialsError).
  */
 export async function signIn(deps: AuthDeps, input: { name: unknown; password: unknown }, ctx: AttemptContext): Promise<AuthUser> {
 	const now = ctx.now ?? Date.now();
 	const keys: ThrottleKeys = { account: accountOf(input.name), address: ctx.address };
-	await assertNotThrottled(deps, keys, now);
+	const reservation = await reserveAttempt(deps, keys, now);
+	let user: AuthUser;
 	try {
-		const user = await verifyCredentials(deps, input);
-		await clearAccountFailures(deps, user.name);
-		return user;
+		user = await (ctx.verify ?? verifyCredentials)(deps, input);
 	} catch (err) {
-		if (err instanceof InvalidCredentialsError) await recordSignInFailure(deps, keys, now);
+		if (!(err instanceof InvalidCredentialsError)) await releaseAttempt(deps, reservation);
 		throw err;
 	}
+	// Not a failure after all; and the account starts again from zero (the address keeps its count).
+	await releaseAttempt(deps, reservation);
+	await clearAccountFailures(deps, user.name);
+	return user;
 }
 
 /**
@@ -51,11 +57,13 @@ export async function signIn(deps: AuthDeps, input: { name: unknown; password: u
 export async function signUp(deps: AuthDeps, input: CreateUserInput, ctx: AttemptContext): Promise<AuthUser> {
 	const now = ctx.now ?? Date.now();
 	const keys: ThrottleKeys = { account: null, address: ctx.address };
-	await assertNotThrottled(deps, keys, now);
+	const reservation = await reserveAttempt(deps, keys, now);
 	try {
-		return await createUser(deps, input, { language: ctx.language });
+		const user = await createUser(deps, input, { language: ctx.language });
+		await releaseAttempt(deps, reservation);
+		return user;
 	} catch (err) {
-		if (err instanceof UsernameTakenError) await recordSignInFailure(deps, keys, now);
+		if (!(err instanceof UsernameTakenError)) await releaseAttempt(deps, reservation);
 		throw err;
 	}
 }

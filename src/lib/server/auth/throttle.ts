@@ -2,11 +2,14 @@
  * Brute-force protection for sign-in: failures are counted per account name and per client address
  * in the control database (so every server process sees them). Past a number of free failures each
  * further failure locks the key for an exponentially growing delay, capped; while a key is locked no
- * password is even checked. The right password clears the account's count; an address's count is
- * only forgotten after a quiet spell, so signing in to one's own account cannot reset it between
- * guesses at another.
+ * password is even checked. An attempt is counted as a failure before its password is checked, and taken
+ * back if it succeeds: a burst of attempts, however concurrent, cannot all get past the check. The right
+ * password clears the account's count; an address's count is only forgotten after a quiet spell, so
+ * signing in to one's own account cannot reset it between guesses at another.
  */
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import * as v from 'valibot';
+import type { InStatement, InValue } from '@libsql/client';
+import { eq } from 'drizzle-orm';
 import { controlSchema } from '../db';
 import type { AuthDeps } from './users';
 import { SignInThrottledError } from './errors';
@@ -64,47 +67,134 @@ function keyed(keys: ThrottleKeys): { key: string; policy: ThrottlePolicy }[] {
 	return out;
 }
 
-/** Throws SignInThrottledError while any of the keys is locked. */
-export async function assertNotThrottled(deps: AuthDeps, keys: ThrottleKeys, now: number): Promise<void> {
-	const names = keyed(keys).map((k) => k.key);
-	if (names.length === 0) return;
-	const [row] = await deps.control.db
-		.select({ until: sql<number | null>`max(${signInFailures.lockedUntil})` })
-		.from(signInFailures)
-		.where(inArray(signInFailures.key, names));
-	const until = Number(row?.until ?? 0);
-	if (until > now) throw new SignInThrottledError(new Date(until), now);
+/** A key's counters as stored. */
+interface Counters {
+	failures: number;
+	lastFailureAt: number;
+	lockedUntil: number;
+}
+
+/** What `reserveAttempt` changed on one key: enough to take it back (`releaseAttempt`) if the attempt does not fail. */
+interface ReservedKey {
+	key: string;
+	before: Counters | undefined;
+	after: Counters;
+}
+
+/** An attempt counted in advance as a failure of each of its keys. */
+export interface Reservation {
+	readonly keys: readonly ReservedKey[];
+}
+
+const CountersRow = v.object({ key: v.string(), failures: v.number(), last_failure_at: v.number(), locked_until: v.number() });
+
+function countersOf(rows: readonly unknown[]): Map<string, Counters> {
+	return new Map(
+		rows.map((r) => {
+			const row = v.parse(CountersRow, r);
+			return [row.key, { failures: row.failures, lastFailureAt: row.last_failure_at, lockedUntil: row.locked_until }];
+		})
+	);
 }
 
 /**
- * Counts one failure against each key and locks those past their free failures. The count is one
- * atomic upsert per key, so concurrent failures (from any process) are all counted.
+ * The attempt counted as one more failure of every key, unless one of them is locked now: then nothing
+ * changes. One statement, so a lock set by one key counts for the other only from the next attempt on;
+ * the SELECT reads the table it inserts into, so SQLite runs it whole (the lock check included) before
+ * writing anything. The lock is `lockDelayMs` in SQL.
  */
-export async function recordSignInFailure(deps: AuthDeps, keys: ThrottleKeys, now: number): Promise<void> {
-	const db = deps.control.db;
-	for (const { key, policy } of keyed(keys)) {
-		const [row] = await db
-			.insert(signInFailures)
-			.values({ key, failures: 1, lastFailureAt: now, lockedUntil: 0 })
-			.onConflictDoUpdate({
-				target: signInFailures.key,
-				set: {
-					failures: sql`CASE WHEN ${signInFailures.lastFailureAt} < ${now - policy.forgetAfterMs} THEN 1 ELSE ${signInFailures.failures} + 1 END`,
-					lastFailureAt: now
-				}
-			})
-			.returning({ failures: signInFailures.failures });
-		const delay = lockDelayMs(policy, row?.failures ?? 1);
-		if (delay > 0) {
-			await db
-				.update(signInFailures)
-				.set({ lockedUntil: sql`max(${signInFailures.lockedUntil}, ${now + delay})` })
-				.where(eq(signInFailures.key, key));
-		}
-	}
+function reserveStatement(keyed: readonly { key: string; policy: ThrottlePolicy }[], now: number): InStatement {
+	const args: Record<string, InValue> = { now };
+	const rows = keyed.map(({ key, policy }, i) => {
+		Object.assign(args, {
+			[`key${i}`]: key,
+			[`free${i}`]: policy.freeFailures,
+			[`base${i}`]: policy.baseDelayMs,
+			[`cap${i}`]: policy.maxDelayMs,
+			[`forget${i}`]: policy.forgetAfterMs
+		});
+		return `(:key${i}, :free${i}, :base${i}, :cap${i}, :forget${i})`;
+	});
+	return {
+		sql: `WITH attempt(key, free, base, cap, forget) AS (VALUES ${rows.join(', ')}),
+counted AS (
+	SELECT a.key, a.free, a.base, a.cap, coalesce(f.locked_until, 0) AS held,
+		CASE WHEN f.key IS NULL OR f.last_failure_at < :now - a.forget THEN 1 ELSE f.failures + 1 END AS failures
+	FROM attempt a LEFT JOIN sign_in_failures f ON f.key = a.key
+)
+INSERT INTO sign_in_failures (key, failures, last_failure_at, locked_until)
+SELECT key, failures, :now,
+	CASE WHEN failures <= free THEN held ELSE max(held, :now + min(cap, base << min(failures - free - 1, 30))) END
+FROM counted
+WHERE NOT EXISTS (SELECT 1 FROM sign_in_failures WHERE key IN (SELECT key FROM attempt) AND locked_until > :now)
+ON CONFLICT (key) DO UPDATE SET failures = excluded.failures, last_failure_at = excluded.last_failure_at, locked_until = excluded.locked_until
+RETURNING key, failures, last_failure_at, locked_until`,
+		args
+	};
+}
+
+/**
+ * Counts the attempt as a failure of each key before the password is checked, or throws
+ * SignInThrottledError (counting nothing) while any key is locked. Counting first is what makes the
+ * lock hold under concurrency: of any number of attempts at once, from any number of processes, only
+ * those counted before the lock was set get to the password (the free failures and the one that sets
+ * the lock). An attempt that turns out not to fail is taken back with `releaseAttempt`. One write
+ * batch: the counters before, the reservation, and the pruning of quiet keys.
+ */
+export async function reserveAttempt(deps: AuthDeps, keys: ThrottleKeys, now: number): Promise<Reservation> {
+	const list = keyed(keys);
+	if (list.length === 0) return { keys: [] };
+	const names = list.map((k) => k.key);
 	// Forget quiet keys whose lock is over, so the table holds only recent trouble (and no stale addresses).
 	const quietSince = now - Math.max(ACCOUNT_THROTTLE.forgetAfterMs, ADDRESS_THROTTLE.forgetAfterMs);
-	await db.delete(signInFailures).where(and(lt(signInFailures.lastFailureAt, quietSince), lt(signInFailures.lockedUntil, now)));
+	const [before, reserved] = await deps.control.client.batch(
+		[
+			{
+				sql: `SELECT key, failures, last_failure_at, locked_until FROM sign_in_failures WHERE key IN (${names.map(() => '?').join(', ')})`,
+				args: names
+			},
+			reserveStatement(list, now),
+			{ sql: 'DELETE FROM sign_in_failures WHERE last_failure_at < ? AND locked_until < ?', args: [quietSince, now] }
+		],
+		'write'
+	);
+	const prior = countersOf(before?.rows ?? []);
+	const after = countersOf(reserved?.rows ?? []);
+	if (after.size === 0) {
+		const until = Math.max(0, ...[...prior.values()].map((c) => c.lockedUntil));
+		throw new SignInThrottledError(new Date(until), now);
+	}
+	return {
+		keys: names.flatMap((key) => {
+			const mine = after.get(key);
+			return mine ? [{ key, before: prior.get(key), after: mine }] : [];
+		})
+	};
+}
+
+/**
+ * Takes back a reserved attempt that did not fail (the right password, a sign-up that went through, an
+ * error of the server's): one failure less, and the failure time and lock it set put back unless a later
+ * attempt has changed them since. A key that had no row before and has no failure left goes.
+ */
+export async function releaseAttempt(deps: AuthDeps, reservation: Reservation): Promise<void> {
+	const statements: InStatement[] = reservation.keys.flatMap(({ key, before, after }) => [
+		{
+			sql: `UPDATE sign_in_failures SET failures = failures - 1,
+	last_failure_at = CASE WHEN last_failure_at = :afterAt THEN :beforeAt ELSE last_failure_at END,
+	locked_until = CASE WHEN locked_until = :afterLock THEN :beforeLock ELSE locked_until END
+WHERE key = :key AND failures > 0`,
+			args: {
+				key,
+				afterAt: after.lastFailureAt,
+				beforeAt: before?.lastFailureAt ?? after.lastFailureAt,
+				afterLock: after.lockedUntil,
+				beforeLock: before?.lockedUntil ?? 0
+			}
+		},
+		{ sql: 'DELETE FROM sign_in_failures WHERE key = ? AND failures = 0', args: [key] }
+	]);
+	if (statements.length > 0) await deps.control.client.batch(statements, 'write');
 }
 
 /** After the right password: the account starts again from zero (its address does not). */

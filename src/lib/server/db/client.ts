@@ -34,3 +34,13 @@ export async function removeFileDatabase(url: string): Promise<void> {
 	const { removeDatabaseFiles } = await import('./file-client');
 	removeDatabaseFiles(url);
 }
+
+/**
+ * Whether a local database's file is there; remote URLs answer true (whether a remote database is one of
+ * ours is known only once it is read: see `existing` in migrate.ts).
+ */
+export async function fileDatabaseExists(url: string): Promise<boolean> {
+	if (!isFileUrl(url)) return true;
+	const { databaseFileExists } = await import('./file-client');
+	return databaseFileExists(url);
+}

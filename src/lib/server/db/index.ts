@@ -1,6 +1,7 @@
 export { openControlDb, type ControlDb, type ControlDrizzle } from './control';
 export {
 	SessionDbPool,
+	SessionDbMissingError,
 	writeAll,
 	type SessionDb,
 	type SessionDrizzle,
@@ -14,7 +15,15 @@ export { openClient, isFileUrl } from './client';
 export { newId, isSessionId } from './ids';
 export { sqlText } from './text';
 export { toStatement, type BuiltQuery, type PlannedWrite, type StagedWrite } from './statement';
-export { migrate, migrateAndRead, MigrationError, type Migration, type MigrateOptions, type Migrated } from './migrate';
+export {
+	migrate,
+	migrateAndRead,
+	MigrationError,
+	MissingDatabaseError,
+	type Migration,
+	type MigrateOptions,
+	type Migrated
+} from './migrate';
 export * as controlSchema from './control-schema';
 export * as sessionSchema from './session-schema';
 export * as undoLog from './undo-log';

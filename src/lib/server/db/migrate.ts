@@ -22,6 +22,14 @@ export class MigrationError extends Error {
 const TABLE = '__kantera_migrations';
 const COLUMNS = '(idx INTEGER PRIMARY KEY, tag TEXT NOT NULL, hash TEXT NOT NULL, applied_at INTEGER NOT NULL)';
 
+/** A database that should already be one of ours has no bookkeeping table: it is not there (deleted, or never created). */
+export class MissingDatabaseError extends Error {
+	constructor(message = 'the database is not there: it was deleted, or never created') {
+		super(message);
+		this.name = 'MissingDatabaseError';
+	}
+}
+
 export interface MigrateOptions {
 	/**
 	 * The database was created just now and is empty: everything goes in one batch that starts by
@@ -29,6 +37,12 @@ export interface MigrateOptions {
 	 * the usual two round trips follow then).
 	 */
 	readonly fresh?: boolean;
+	/**
+	 * The database must exist already (migrated before, its bookkeeping table there): an empty one is
+	 * refused with MissingDatabaseError and nothing is written to it, so opening a deleted database
+	 * never brings it back as an empty one. Its first round trip is then a read batch.
+	 */
+	readonly existing?: boolean;
 	/** Reads run after the migrations in the same batch, on the migrated schema (no round trip of their own). */
 	readonly reads?: readonly InStatement[];
 }
@@ -65,10 +79,20 @@ export async function migrateAndRead(client: Client, migrations: readonly Migrat
 		// the usual path below finds out which (and names a failing migration).
 		if (all) return { applied: migrations.map((m) => m.tag), reads: all.slice(1 + steps.length) };
 	}
-	const [, rows, ...current] = await client.batch(
-		[`CREATE TABLE IF NOT EXISTS ${TABLE} ${COLUMNS}`, `SELECT idx, tag FROM ${TABLE} ORDER BY idx`, ...reads],
-		'write'
-	);
+	const [rows, ...current] = options.existing
+		? await client.batch([`SELECT idx, tag FROM ${TABLE} ORDER BY idx`, ...reads], 'read').catch(async (err: unknown) => {
+				const rs = await client.execute({
+					sql: "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?",
+					args: [TABLE]
+				});
+				throw Number(rs.rows[0]?.n) === 0 ? new MissingDatabaseError() : err;
+			})
+		: (
+				await client.batch(
+					[`CREATE TABLE IF NOT EXISTS ${TABLE} ${COLUMNS}`, `SELECT idx, tag FROM ${TABLE} ORDER BY idx`, ...reads],
+					'write'
+				)
+			).slice(1);
 	const applied = new Map((rows?.rows ?? []).map((r) => [Number(r.idx), sqlText(r.tag)]));
 	for (const [idx, tag] of applied) {
 		const known = migrations.find((m) => m.idx === idx);

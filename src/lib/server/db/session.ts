@@ -8,9 +8,9 @@ import type { Client, InStatement, ResultSet, Transaction } from '@libsql/client
 import type { BatchItem } from 'drizzle-orm/batch';
 import * as sessionSchema from './session-schema';
 import { sessionMigrations } from './migrations.generated';
-import { migrateAndRead } from './migrate';
+import { MissingDatabaseError, migrateAndRead } from './migrate';
 import { UNDO_TRIGGER_READS, undoTriggerChanges } from './undo-log';
-import { isFileUrl, openClient } from './client';
+import { fileDatabaseExists, isFileUrl, openClient, removeFileDatabase } from './client';
 import { queueWrite, withWriteLock } from './write-lock';
 import { copyDatabase, withoutUncopied } from './copy';
 import { TemplatePlacement, type SessionPlacement } from './placement';
@@ -194,6 +194,14 @@ class Handle implements SessionDb {
 	}
 }
 
+/** A session's database is not there: the session was deleted (or its database never created). Nothing was made in its place. */
+export class SessionDbMissingError extends MissingDatabaseError {
+	constructor(readonly sessionId: string) {
+		super(`session ${sessionId} has no database: it was deleted, or never created`);
+		this.name = 'SessionDbMissingError';
+	}
+}
+
 /** LRU cache of open session databases with reference counts: an evicted handle closes when its last user leaves. */
 export class SessionDbPool {
 	private readonly open = new Map<string, Promise<Handle>>();
@@ -210,13 +218,17 @@ export class SessionDbPool {
 	/**
 	 * Creates a new session's database (through its placement) and migrates it: two round trips to a
 	 * remote database (every migration and the schema reads in one batch, then the undo log's triggers).
+	 * (A copy of another session's database is made with `createCopy` instead.)
 	 */
 	async create(id: string): Promise<void> {
 		await this.placement.create(id);
 		this.release(await this.acquire(id, true));
 	}
 
-	/** Opens (creating and migrating if needed) the database of session `id` for the duration of `fn`. */
+	/**
+	 * Opens (migrating if needed) the database of session `id` for the duration of `fn`. One that is not
+	 * there (deleted, or never made by `create`) is SessionDbMissingError, and is not created.
+	 */
 	async use<T>(id: string, fn: (s: SessionDb) => Promise<T>): Promise<T> {
 		const handle = await this.acquire(id);
 		try {
@@ -238,18 +250,24 @@ export class SessionDbPool {
 		} else {
 			pending = (async () => {
 				const { url, authToken } = await this.placement.locate(id);
+				// Only `create` brings a database into existence: opening a local file creates it, so a session
+				// deleted while something still worked on it (a turn, a runner resuming it) would come back empty.
+				if (!fresh && !(await fileDatabaseExists(url))) throw new SessionDbMissingError(id);
 				const client = await openClient(url, authToken, SESSION_DB_CONCURRENCY);
 				try {
 					// The undo log's triggers follow the schema the migrations left: it is read in their last
 					// batch, so a database that is up to date costs one round trip to open.
-					const { reads } = await migrateAndRead(client, sessionMigrations, { fresh, reads: UNDO_TRIGGER_READS });
+					const { reads } = await migrateAndRead(client, sessionMigrations, { fresh, existing: !fresh, reads: UNDO_TRIGGER_READS });
 					const [schema, triggers] = reads;
 					if (!schema || !triggers) throw new Error('the schema reads returned no result');
 					const changes = undoTriggerChanges(schema, triggers);
 					if (changes.length > 0) await client.batch(changes, 'write');
 				} catch (err) {
 					client.close();
-					throw err;
+					if (!(err instanceof MissingDatabaseError)) throw err;
+					// Deleted between the look and the open, which made the file again: it goes too (it has no tables).
+					await removeFileDatabase(url);
+					throw new SessionDbMissingError(id);
 				}
 				return new Handle(id, client, url);
 			})();
@@ -284,22 +302,28 @@ export class SessionDbPool {
 	}
 
 	/**
-	 * Makes session `toId`'s database (created, still empty) a copy of `from`'s records, as db/copy.ts
-	 * describes. Between local files it is a snapshot of the whole file, so the full-text indexes are
-	 * not built again; elsewhere the records go row by row through the client. Says which it was.
+	 * Creates session `toId`'s database (a new id) as a copy of `from`'s records, as db/copy.ts describes.
+	 * Between local files it is the whole file copied page for page: no empty database is made first, and
+	 * no index, full-text or vector, is built again. Elsewhere a new database is created and migrated, then
+	 * filled row by row through the client. Says which it was; a copy that fails leaves no database behind.
 	 */
-	async copyRecords(from: SessionDb, toId: string): Promise<'file' | 'rows'> {
-		const [source, target] = await Promise.all([this.placement.locate(from.id), this.placement.locate(toId)]);
-		if (isFileUrl(source.url) && isFileUrl(target.url)) {
-			// VACUUM INTO writes a new file only: the target's empty database goes first.
-			await this.destroy(toId);
-			const { snapshotInto } = await import('./file-client');
-			await snapshotInto(from.client, target.url);
-			await this.use(toId, (to) => withoutUncopied(to.client));
-			return 'file';
+	async createCopy(from: SessionDb, toId: string): Promise<'file' | 'rows'> {
+		await this.placement.create(toId);
+		try {
+			const [source, target] = await Promise.all([this.placement.locate(from.id), this.placement.locate(toId)]);
+			if (isFileUrl(source.url) && isFileUrl(target.url)) {
+				const { copyDatabasePages } = await import('./file-client');
+				await copyDatabasePages(from.client, target.url);
+				await this.use(toId, (to) => withoutUncopied(to.client));
+				return 'file';
+			}
+			this.release(await this.acquire(toId, true));
+			await this.use(toId, (to) => copyDatabase(from.client, to.client));
+			return 'rows';
+		} catch (err) {
+			await this.destroy(toId).catch(() => undefined);
+			throw err;
 		}
-		await this.use(toId, (to) => copyDatabase(from.client, to.client));
-		return 'rows';
 	}
 
 	/** How many databases are currently cached (for tests and diagnostics). */

@@ -14,27 +14,38 @@ import * as v from 'valibot';
 import { emptyForm, PresetFormSchema, type PresetForm } from '../../presets/form';
 import type { Language } from '../../types/settings';
 import { importError } from './errors';
+import { withoutControlCharacters } from '../validation';
 
 const CARD_SPECS = ['chara_card_v2', 'chara_card_v3'] as const;
 
-const text = v.optional(v.string('must be text'), '');
+/**
+ * Card text, refused with a control character in it as every text field is (README, Security → Text
+ * input): SQLite would store it cut at a NUL, the draft's title first of all.
+ */
+const cardText = v.pipe(v.string('must be text'), withoutControlCharacters('The text'));
+const text = v.optional(cardText, '');
 
 const LorebookEntry = v.looseObject({
-	keys: v.optional(v.array(v.string()), []),
-	content: v.string('a lorebook entry must have content text'),
-	name: v.optional(v.string()),
-	comment: v.optional(v.string()),
+	keys: v.optional(v.array(cardText), []),
+	content: v.pipe(v.string('a lorebook entry must have content text'), withoutControlCharacters('The text')),
+	name: v.optional(cardText),
+	comment: v.optional(cardText),
 	enabled: v.optional(v.boolean(), true),
 	insertion_order: v.optional(v.number())
 });
 
 const Lorebook = v.looseObject({
-	name: v.optional(v.string()),
+	name: v.optional(cardText),
 	entries: v.array(LorebookEntry, 'the lorebook must list its entries')
 });
 
 const CardData = v.looseObject({
-	name: v.pipe(v.string('the card has no character name'), v.trim(), v.nonEmpty('the card has no character name')),
+	name: v.pipe(
+		v.string('the card has no character name'),
+		withoutControlCharacters('The character name'),
+		v.trim(),
+		v.nonEmpty('the card has no character name')
+	),
 	description: text,
 	personality: text,
 	scenario: text,
@@ -43,8 +54,8 @@ const CardData = v.looseObject({
 	creator_notes: text,
 	system_prompt: text,
 	post_history_instructions: text,
-	alternate_greetings: v.optional(v.array(v.string()), []),
-	nickname: v.optional(v.string()),
+	alternate_greetings: v.optional(v.array(cardText), []),
+	nickname: v.optional(cardText),
 	character_book: v.optional(v.nullable(Lorebook))
 });
 

@@ -7,6 +7,7 @@
 import * as v from 'valibot';
 import { findLeaks, WorldPresetSchema, type WorldPreset } from '../worlds';
 import { fieldOfLeak, presetBytes } from '../../presets/form';
+import { MAX_PRESET_DEPTH, MAX_STATE_DEPTH, tooDeepAt } from '../../presets/depth';
 import type { ContentIssueCode, ContentIssueDto } from '../../types/presets';
 import { PresetError } from './errors';
 
@@ -15,6 +16,25 @@ import { PresetError } from './errors';
  * accepts 512 KB bodies by default) with room to spare: about 130,000 Japanese or 400,000 English characters.
  */
 export const MAX_PRESET_BYTES = 400_000;
+
+const STATE_PATH = 'opening.state';
+const OpeningState = v.object({ opening: v.object({ state: v.unknown() }) });
+
+/**
+ * A preset nested too deeply: its opening state deeper than MAX_STATE_DEPTH, or anything deeper than
+ * MAX_PRESET_DEPTH (which no other check may walk: it would overflow the stack).
+ */
+function depthIssue(input: object): { issue: ContentIssueDto; walkable: boolean } | undefined {
+	const at = tooDeepAt(input, MAX_PRESET_DEPTH);
+	if (at !== undefined && !at.startsWith(`${STATE_PATH}.`)) {
+		const message = `The preset nests objects and lists more than ${MAX_PRESET_DEPTH} levels deep, at ${at}.`;
+		return { issue: { path: '', code: 'tooDeep', params: { max: MAX_PRESET_DEPTH }, message }, walkable: false };
+	}
+	const opening = v.safeParse(OpeningState, input);
+	if (at === undefined && (!opening.success || tooDeepAt(opening.output.opening.state, MAX_STATE_DEPTH) === undefined)) return undefined;
+	const message = `The opening state nests objects and lists more than ${MAX_STATE_DEPTH} levels deep.`;
+	return { issue: { path: STATE_PATH, code: 'tooDeep', params: { max: MAX_STATE_DEPTH }, message }, walkable: at === undefined };
+}
 
 /** The leak check's summary issue; each leak is reported on its own field instead. */
 const LEAK_SUMMARY = 'A secret marker appears in a player-visible field; run findLeaks for where.';
@@ -78,13 +98,18 @@ export type ContentCheck = { ok: true; preset: WorldPreset } | { ok: false; issu
 
 /**
  * Checks `input` (the preset's fields without `id`) as the preset `id`. Every problem is returned,
- * not only the first: the schema's, each leak on its field, and the whole preset's size.
+ * not only the first: the schema's, each leak on its field, the whole preset's size and depth (a preset
+ * too deep to walk safely gets that one problem only).
  */
 export function checkContent(input: unknown, id: string): ContentCheck {
 	if (typeof input !== 'object' || input === null || Array.isArray(input)) {
 		return { ok: false, issues: [{ path: '', code: 'other', params: {}, message: 'A preset is a JSON object.' }] };
 	}
 	const issues: ContentIssueDto[] = [];
+	const deep = depthIssue(input);
+	if (deep) issues.push(deep.issue);
+	// Too deep to measure or check without overflowing the stack: that is all that can be said.
+	if (deep && !deep.walkable) return { ok: false, issues };
 	const bytes = presetBytes(input);
 	if (bytes > MAX_PRESET_BYTES) {
 		issues.push({

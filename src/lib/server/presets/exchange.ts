@@ -14,6 +14,7 @@ import type { WorldPreset } from '../worlds';
 import { LanguageSchema } from '../../types/settings';
 import { contentOf } from './content';
 import { importError } from './errors';
+import { withoutControlCharacters } from '../validation';
 
 const PRESET_FILE_FORMAT = 'kantera.preset';
 const PRESET_FILE_VERSION = 1;
@@ -44,7 +45,9 @@ export function exportFileName(preset: Pick<WorldPreset, 'id' | 'title'>): strin
 	return `${slug || preset.id}.kantera-preset.json`;
 }
 
-const str = v.optional(v.string(), '');
+/** Text as the draft takes it: refused with a control character in it, as every text field is (it would be stored cut at a NUL). */
+const line = v.pipe(v.string(), withoutControlCharacters('The text'));
+const str = v.optional(line, '');
 const Doc = v.optional(v.object({ title: str, body: str }), { title: '', body: '' });
 const LoosePreset = v.object({
 	language: v.optional(LanguageSchema, 'en'),
@@ -55,11 +58,11 @@ const LoosePreset = v.object({
 	npcs: v.optional(v.array(v.object({ name: str, role: str, appearance: str, personality: str })), []),
 	gmBehaviour: str,
 	plot: v.optional(v.object({ title: str, body: str }), { title: '', body: '' }),
-	secrets: v.optional(v.array(v.object({ key: str, title: str, body: str, markers: v.optional(v.array(v.string()), []) })), []),
+	secrets: v.optional(v.array(v.object({ key: str, title: str, body: str, markers: v.optional(v.array(line), []) })), []),
 	opening: v.optional(
 		v.object({
 			scene: v.optional(v.object({ name: str, description: str }), { name: '', description: '' }),
-			present: v.optional(v.array(v.string()), []),
+			present: v.optional(v.array(line), []),
 			situation: str,
 			state: v.optional(v.unknown(), {})
 		}),

@@ -11,6 +11,7 @@ import { importError } from './errors';
 import { said } from '../validation';
 import { isPresetFile, presetFileToForm } from './exchange';
 import { isPng, pngTextChunks } from './png';
+import { MAX_PRESET_DEPTH, tooDeepAt } from '../../presets/depth';
 
 /** The largest file accepted: card PNGs carry a portrait, so a few megabytes. */
 export const MAX_IMPORT_BYTES = 8 * 1024 * 1024;
@@ -38,12 +39,16 @@ function utf8(bytes: Uint8Array, source: Source): string {
 }
 
 function json(text: string, source: Source): unknown {
+	let value: unknown;
 	try {
-		const value: unknown = JSON.parse(text);
-		return value;
+		value = JSON.parse(text);
 	} catch {
 		throw source === 'file' ? importError('import.error.notJson') : importError('import.error.chunkNotJson', source);
 	}
+	// Reading it (a card's spec quoted back, a state shown as text) walks it recursively: refused first.
+	const deep = tooDeepAt(value, MAX_PRESET_DEPTH);
+	if (deep !== undefined) throw importError('import.error.tooDeep', { max: MAX_PRESET_DEPTH, path: deep });
+	return value;
 }
 
 function decodeBase64(text: string, chunk: string): Uint8Array {

@@ -71,6 +71,8 @@ export interface CreatePlaySessionInput {
 	language?: unknown;
 	/** The language of the field errors (the page's reader), not of the story: English by default. */
 	readerLanguage?: Language;
+	/** Makes the session's database: created empty and migrated by default; a loaded save's branch is made as the save's copy. */
+	database?: (id: string) => Promise<unknown>;
 }
 
 export async function createPlaySession(
@@ -83,7 +85,7 @@ export async function createPlaySession(
 	const id = newId();
 	// Create the session database first (and migrate it), so a listed session always has one.
 	try {
-		await deps.sessions.create(id);
+		await (input.database ?? ((id: string) => deps.sessions.create(id)))(id);
 	} catch (err) {
 		// Half-made (created but not migrated): remove it again; a Turso database that resists is recorded.
 		await deps.sessions

@@ -5,10 +5,10 @@
  * and loading copies that into a new session: the player continues from the save in a session of its
  * own while the original stays as it was. A branch rather than a rewind because it is exact without
  * asking anything of the player: nothing played after the save is lost by a mistaken load, and there
- * is nothing to confirm. On the embedded default the copy is a snapshot of the database file (its
- * full-text indexes as they are); on a remote server it goes row by row through the libSQL client
- * (db/copy.ts). The undo log is copied too: in the branch the last turns before the save can still
- * be undone.
+ * is nothing to confirm. On the embedded default the copy is the database file copied page for page in
+ * one read transaction (every index, full-text and vector, as it is); on a remote server it goes row by
+ * row through the libSQL client, the vector index's graph included (db/copy.ts). The undo log is copied
+ * too: in the branch the last turns before the save can still be undone.
  *
  * The branch is a new session: its own event log and ledger (it has spent nothing yet); the player's
  * daily quota and the global budget still count every turn it plays.
@@ -144,16 +144,10 @@ async function point(s: SessionDb, language: Language): Promise<Pick<SaveRow, 't
 	};
 }
 
-/** Makes a database of its own holding a copy of `from`'s records; removed again if the copy fails. */
+/** Makes a database of its own holding a copy of `from`'s records (none is left behind if the copy fails). */
 async function copyInto(deps: SavesDeps, from: SessionDb): Promise<string> {
 	const id = newId();
-	await deps.sessions.create(id);
-	try {
-		await deps.sessions.copyRecords(from, id);
-	} catch (err) {
-		await deps.sessions.destroy(id).catch(() => undefined);
-		throw err;
-	}
+	await deps.sessions.createCopy(from, id);
 	return id;
 }
 
@@ -203,7 +197,8 @@ async function saveRow(s: SessionDb, saveId: string | undefined): Promise<SaveRo
 
 export async function deleteSave(deps: SavesDeps, s: SessionDb, saveId: string | undefined): Promise<void> {
 	const row = await saveRow(s, saveId);
-	await s.db.delete(saves).where(eq(saves.id, row.id));
+	// Queued with the session's other writes (db/write-lock.ts), as every write to it is.
+	await s.write((tx) => tx.delete(saves).where(eq(saves.id, row.id)));
 	await deps.sessions.destroy(row.database);
 }
 
@@ -233,12 +228,13 @@ export async function loadSave(
 	const row = await saveRow(s, saveId);
 	const suffix = ` — ${row.name}`;
 	const title = `${session.title.slice(0, Math.max(1, TITLE_MAX - suffix.length))}${suffix}`.slice(0, TITLE_MAX);
-	const branch = await createPlaySession(deps, { ownerId: session.ownerId, title, language: session.language }, now);
+	// The branch's database is made as the save's copy (no empty one first); its images are copied after.
+	const { branch, keys } = await deps.sessions.use(row.database, async (saved) => {
+		const keys = await imageKeys(saved);
+		const database = (id: string) => deps.sessions.createCopy(saved, id);
+		return { keys, branch: await createPlaySession(deps, { ownerId: session.ownerId, title, language: session.language, database }, now) };
+	});
 	try {
-		const keys = await deps.sessions.use(row.database, async (saved) => {
-			await deps.sessions.copyRecords(saved, branch.id);
-			return imageKeys(saved);
-		});
 		for (const key of keys) {
 			const image = await deps.images.store.get(s.id, key);
 			if (image) await deps.images.store.put(branch.id, key, image.bytes, image.contentType);

@@ -8,14 +8,14 @@
  */
 import { hostname } from 'node:os';
 import type { InStatement, ResultSet } from '@libsql/client';
-import { newId, toStatement, type SessionDb, type SessionDbPool } from '../db';
+import { newId, SessionDbMissingError, toStatement, type SessionDb, type SessionDbPool } from '../db';
 import { embedPending, embedReads } from '../search';
 import { checkpointDue, checkpointInstruction, type Exchange } from '../context-window';
 import { summaries } from '../records';
 import { appendEvent } from '../events';
 import { claimNext, requestCancel, DEFAULT_LEASE, type LeaseTiming } from './leases';
 import { anyRunning, anyUnfinishedQuery, insertTurn, lastPlayerTurn, renewLease, type TurnRow } from './turns';
-import { clearWork, markWork, sessionsWithWork, youngNoteUntil } from './work';
+import { clearWork, forgetWork, markWork, sessionsWithWork, youngNoteUntil } from './work';
 import { ProcessScheduler, SessionLoop, type Scheduler } from '../jobs';
 import { executeTurn, type EngineDeps, type TurnOutcome } from './engine';
 import { historyReads, type TurnStartReads } from './history';
@@ -101,6 +101,16 @@ export class TurnRunner {
 	}
 
 	private async drain(sessionId: string): Promise<void> {
+		try {
+			await this.drainOpen(sessionId);
+		} catch (err) {
+			// Deleted since it was noted (or kicked): its note goes, so no later start-up looks for it again.
+			if (!(err instanceof SessionDbMissingError) || err.sessionId !== sessionId) throw err;
+			await forgetWork(this.deps.control.db, sessionId);
+		}
+	}
+
+	private async drainOpen(sessionId: string): Promise<void> {
 		await this.deps.sessions.use(sessionId, async (s) => {
 			/** What the last turn's commit read for this round, in its own batch (none: the round reads it). */
 			let known: NextRound | undefined;

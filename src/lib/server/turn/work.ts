@@ -47,6 +47,11 @@ export async function clearWork(db: ControlDrizzle, sessionId: string, checkedAt
 	return undefined;
 }
 
+/** Forgets a session whose database is gone (deleted while noted as having work): nothing is left to run there. */
+export async function forgetWork(db: ControlDrizzle, sessionId: string): Promise<void> {
+	await db.delete(sessionWork).where(eq(sessionWork.sessionId, sessionId));
+}
+
 /**
  * When a note written at `acceptedAt` (a player turn's accept, whose quota batch wrote it with the
  * turn's own creation time) stops being too young to drop, if it still is at `checkedAt`: what

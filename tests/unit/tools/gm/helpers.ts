@@ -67,7 +67,7 @@ export function useTurns(): (fn: (t: Turn) => Promise<void>, rng?: Rng) => Promi
 	});
 	return async (fn, rng) => {
 		if (!env) throw new Error('test env not ready');
-		await env.app.sessions.use(env.sessionId(), (s) => fn(turnOn(s, rng)));
+		await env.app.sessions.use(await env.sessionId(), (s) => fn(turnOn(s, rng)));
 	};
 }
 

@@ -10,7 +10,7 @@ const backup: Command = {
 	usage: '--out DIR',
 	details: [
 		'--out DIR           the backup root; each run writes DIR/kantera-backup-<UTC time>/ with manifest.json',
-		'                    (SHA-256 of every file). Local databases are copied with VACUUM INTO, remote ones',
+		'                    (SHA-256 of every file). Local databases are copied page for page, remote ones',
 		'                    exported as JSON lines; a database unchanged since the newest backup in DIR is',
 		'                    hard-linked from it instead of copied again. Exit code 1 if any session failed.'
 	],

@@ -1,8 +1,8 @@
 /**
  * `kantera backup`: a consistent copy of the control database and of every session database, while the
- * server runs. Local files are copied with `VACUUM INTO` (one read transaction: a consistent snapshot
- * that writers do not wait for); remote databases (libSQL server, Turso) are exported as JSON lines
- * inside one read transaction. A database whose content is the same as in the previous backup is not
+ * server runs. Local files are copied page for page (`copyDatabasePages`: one read transaction, a
+ * consistent snapshot that writers do not wait for, every index as it is); remote databases (libSQL
+ * server, Turso) are exported as JSON lines inside one read transaction. A database whose content is the same as in the previous backup is not
  * copied again: the new backup hard-links the previous copy, so every backup folder is complete on
  * its own. The folder appears under its final name only once its manifest is written.
  */
@@ -16,7 +16,7 @@ import type { Config } from '../../config';
 import type { ControlDb } from '../control';
 import { playSessions } from '../control-schema';
 import { isFileUrl, openClient } from '../client';
-import { filePathOf } from '../file-client';
+import { copyDatabasePages, filePathOf } from '../file-client';
 import type { SessionDbLocation, SessionPlacement } from '../placement';
 import { dumpDatabase } from './dump';
 import { fingerprint, latestBackup, linkOrCopy, sha256File } from './files';
@@ -53,7 +53,7 @@ async function contentHashOf(client: Parameters<typeof dumpDatabase>[0]): Promis
 async function copyFileDatabase(url: string, target: string): Promise<{ contentHash: string }> {
 	const source = await openClient(url, undefined, 1);
 	try {
-		await source.execute({ sql: 'VACUUM INTO ?', args: [target] });
+		await copyDatabasePages(source, `file:${target}`);
 	} finally {
 		source.close();
 	}

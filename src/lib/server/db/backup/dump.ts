@@ -1,8 +1,12 @@
 /**
  * A logical copy of a libSQL database as JSON lines: its schema, then every row of every ordinary
- * table in rowid order, then the AUTOINCREMENT counters. Derived data is left out (FTS5 shadow tables,
- * libSQL vector index shadows, generated columns): it is rebuilt on import. The same content always gives the same bytes,
- * so the text's SHA-256 tells whether a database changed between two backups.
+ * table in rowid order, then the AUTOINCREMENT counters. FTS5 shadow tables and generated columns are
+ * left out: they are rebuilt on import. A libSQL vector index's graph (`<index>_shadow`) and settings
+ * (`libsql_vector_meta_shadow`) are ordinary tables here and come along as they are: the import creates
+ * the index over them last, and libSQL, finding its settings row there, does not insert every vector
+ * again (an export without them, from an earlier build, has the index built on import). The same
+ * content always gives the same bytes, so the text's SHA-256 tells whether a database changed between
+ * two backups.
  *
  *   {"format":"kantera-export","version":1}
  *   {"schema":[{"type","name","tbl_name","sql"}, …]}
@@ -48,6 +52,7 @@ export class DumpFormatError extends Error {
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const isVirtual = (sql: string) => /^\s*create\s+virtual\s+table/i.test(sql);
 const isUniqueIndex = (s: SchemaRow) => s.type === 'index' && /^\s*create\s+unique\s+index/i.test(s.sql);
+const isVectorIndex = (s: SchemaRow) => s.type === 'index' && /\blibsql_vector_idx\s*\(/i.test(s.sql);
 
 interface Exec {
 	execute(stmt: InStatement): Promise<ResultSet>;
@@ -57,11 +62,6 @@ interface Exec {
 async function layout(tx: Exec): Promise<{ tables: string[]; schema: SchemaRow[] }> {
 	const list = await tx.execute("SELECT name, type FROM pragma_table_list WHERE schema = 'main'");
 	const skip = new Set(list.rows.filter((r) => r.type === 'shadow').map((r) => sqlText(r.name)));
-	if (list.rows.some((r) => r.name === 'libsql_vector_meta_shadow')) {
-		// libSQL vector indexes keep their graph in `<index>_shadow` tables: rebuilt by CREATE INDEX on import.
-		skip.add('libsql_vector_meta_shadow');
-		for (const r of (await tx.execute('SELECT name FROM libsql_vector_meta_shadow')).rows) skip.add(`${sqlText(r.name)}_shadow`);
-	}
 	const master = await tx.execute(
 		"SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid"
 	);
@@ -162,7 +162,8 @@ async function runAll(tx: Transaction, statements: InStatement[]) {
 /**
  * Replaces the whole content of the database with an export, in one write transaction: it is emptied,
  * its tables are created and filled, then the FTS5 indexes are rebuilt from their content tables and
- * the indexes (vector indexes included), triggers and views created, exactly as they were.
+ * the indexes (vector indexes last of all, over their copied graphs), triggers and views created,
+ * exactly as they were.
  */
 export async function loadDatabase(
 	client: Client,
@@ -238,9 +239,12 @@ export async function loadDatabase(
 			if (/\busing\s+fts5\s*\(/i.test(s.sql) && content)
 				await tx.execute(`INSERT INTO ${quote(s.name)}(${quote(s.name)}) VALUES ('rebuild')`);
 		}
-		// Views before triggers: an INSTEAD OF trigger names its view (the record revision's commit guard).
+		// Vector indexes after the other indexes (their graph table's among them); views before triggers: an
+		// INSTEAD OF trigger names its view (the record revision's commit guard).
+		const vectorIndexes = schema.filter(isVectorIndex);
 		for (const kind of ['index', 'view', 'trigger'] as const)
-			for (const s of schema) if (s.type === kind && !isUniqueIndex(s)) await tx.execute(s.sql);
+			for (const s of schema) if (s.type === kind && !isUniqueIndex(s) && !isVectorIndex(s)) await tx.execute(s.sql);
+		for (const s of vectorIndexes) await tx.execute(s.sql);
 		if (sequence.length > 0) {
 			await tx.execute('DELETE FROM sqlite_sequence');
 			await runAll(

@@ -15,7 +15,7 @@ const DatabaseId = v.pipe(v.string(), v.regex(/^[a-z2-7]{20}$/));
 const EntrySchema = v.object({
 	/** Where the copy is, relative to the backup folder; the only shapes a restore will read. */
 	file: v.pipe(v.string(), v.regex(/^(control|(sessions|saves)\/[a-z2-7]{20})\.(db|jsonl)$/, 'unexpected file name')),
-	/** `file`: a VACUUM INTO copy of a local database; `export`: the JSON-lines export of a remote one. */
+	/** `file`: a page-for-page copy of a local database; `export`: the JSON-lines export of a remote one. */
 	kind: v.picklist(['file', 'export']),
 	sha256: Sha256,
 	bytes: v.pipe(v.number(), v.integer(), v.minValue(0)),
