@@ -9,7 +9,7 @@ import { openControlDb, SessionDbPool, TursoPlacement, startSweeper, type Contro
 import { createEmbedder, type Embedder } from './search';
 import { createProvider, providerSettingsFromConfig, type LlmProvider, type ProviderName } from './llm';
 import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
-import { countTokensO200k, loadTokenizer, type TokenCounter } from './context-window';
+import { countTokensO200k, loadTokenizer, memoizedCounter, type TokenCounter } from './context-window';
 import { sql } from 'drizzle-orm';
 import { TurnRunner, turnsWaiting, hasOldNote, type LeaseTiming } from './turn';
 import { EventBus, EventFeeds, type FeedTiming } from './events';
@@ -134,8 +134,10 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 	await orderOfficialCovers(covers);
 	// The runner counts every turn's tokens: build the encoder now, while nothing is served yet, not in
 	// the first turn (seconds with no answer to anyone; long enough for keep-alive connections to reset).
-	const countTokens = overrides.countTokens ?? countTokensO200k;
-	if (background && cfg.llm.configured && countTokens === countTokensO200k) loadTokenizer();
+	const counter = overrides.countTokens ?? countTokensO200k;
+	if (background && cfg.llm.configured && counter === countTokensO200k) loadTokenizer();
+	// A window's exchanges and the head's entries come back in request after request: each is counted once.
+	const countTokens = memoizedCounter(counter);
 	const runner = new TurnRunner({
 		config: cfg,
 		control,
