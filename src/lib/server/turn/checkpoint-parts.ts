@@ -24,6 +24,13 @@ const SUMMARY_NOTE_BELOW = 1_200;
 /** The summary may take this share of what a request may take: the next requests all carry it. */
 const SUMMARY_SHARE = 1 / 6;
 const CUT_MARK = ' […]';
+/**
+ * A part is planned to fit with this share of the request's room to spare (at most TOOL_ROOM_TOKENS): its
+ * tool rounds (the facts it records, and the results) come on top of its first call, and in a checkpoint
+ * request hardly anything else can give way for them.
+ */
+const TOOL_ROOM_SHARE = 1 / 8;
+const TOOL_ROOM_TOKENS = 512;
 
 export interface CheckpointRun {
 	start: TurnStart;
@@ -43,9 +50,11 @@ export async function writeCheckpoint(loop: Omit<ToolLoop, 'prompt'>, c: Checkpo
 	let result: LoopResult | undefined;
 	const partsOf = (exchanges: readonly Exchange[]) =>
 		checkpointParts(deps, c.start, exchanges, (part === 0 ? c.instruction : checkpointPartInstruction(c.language, part)) + note, summary);
+	const room = Math.min(TOOL_ROOM_TOKENS, Math.floor(c.budget.inputTokens * TOOL_ROOM_SHARE));
+	const planned = { ...c.budget, inputTokens: c.budget.inputTokens - room };
 	const fits = (parts: TurnPrompt['parts']) => {
 		try {
-			fitRequest(parts, c.budget, count);
+			fitRequest(parts, planned, count);
 			return true;
 		} catch (err) {
 			if (err instanceof ContextTooSmallError) return false;
