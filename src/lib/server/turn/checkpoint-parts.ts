@@ -32,6 +32,11 @@ const CUT_MARK = ' […]';
 const TOOL_ROOM_SHARE = 1 / 8;
 const TOOL_ROOM_TOKENS = 512;
 
+/** What a checkpoint part is planned to leave free for its tool rounds. */
+export function toolRoom(budget: RequestBudget): number {
+	return Math.min(TOOL_ROOM_TOKENS, Math.floor(budget.inputTokens * TOOL_ROOM_SHARE));
+}
+
 export interface CheckpointRun {
 	start: TurnStart;
 	budget: RequestBudget;
@@ -50,8 +55,7 @@ export async function writeCheckpoint(loop: Omit<ToolLoop, 'prompt'>, c: Checkpo
 	let result: LoopResult | undefined;
 	const partsOf = (exchanges: readonly Exchange[]) =>
 		checkpointParts(deps, c.start, exchanges, (part === 0 ? c.instruction : checkpointPartInstruction(c.language, part)) + note, summary);
-	const room = Math.min(TOOL_ROOM_TOKENS, Math.floor(c.budget.inputTokens * TOOL_ROOM_SHARE));
-	const planned = { ...c.budget, inputTokens: c.budget.inputTokens - room };
+	const planned = { ...c.budget, inputTokens: c.budget.inputTokens - toolRoom(c.budget) };
 	const fits = (parts: TurnPrompt['parts']) => {
 		try {
 			fitRequest(parts, planned, count);
@@ -80,15 +84,19 @@ export async function writeCheckpoint(loop: Omit<ToolLoop, 'prompt'>, c: Checkpo
 	return result ?? { reply: '', rounds: [], stopped: undefined };
 }
 
-/** The exchange, its reply and then its line halved until it fits (or both are gone: the fit then says why). */
+/**
+ * The exchange, its reply and then its line halved until it fits (or both are down to the mark: the fit then
+ * says why). Never empty: a chat message must say something.
+ */
 function cutToFit(ex: Exchange, fits: (ex: Exchange) => boolean): Exchange {
+	const mark = CUT_MARK.trim();
+	const halve = (text: string) => {
+		const kept = text.endsWith(CUT_MARK) ? text.slice(0, -CUT_MARK.length) : text;
+		const half = kept.slice(0, Math.floor(kept.length / 2));
+		return half ? half + CUT_MARK : mark;
+	};
 	let cut = ex;
-	while (!fits(cut) && (cut.gm !== '' || cut.player !== '')) {
-		const halve = (text: string) => {
-			const kept = text.slice(0, Math.floor(text.replace(CUT_MARK, '').length / 2));
-			return kept ? kept + CUT_MARK : '';
-		};
-		cut = cut.gm !== '' ? { ...cut, gm: halve(cut.gm) } : { ...cut, player: halve(cut.player) };
-	}
+	while (!fits(cut) && (cut.gm !== mark || cut.player !== mark))
+		cut = cut.gm !== mark ? { ...cut, gm: halve(cut.gm) } : { ...cut, player: halve(cut.player) };
 	return cut;
 }

@@ -109,7 +109,7 @@ export function fitPrompt(p: TurnPrompt): FittedRequest {
  */
 const specsOf = new WeakMap<EngineDeps['tools'], LlmToolSpec[]>();
 
-function toolSpecs(tools: EngineDeps['tools']): LlmToolSpec[] {
+export function toolSpecs(tools: EngineDeps['tools']): LlmToolSpec[] {
 	let specs = specsOf.get(tools);
 	if (!specs) {
 		specs = [...tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
