@@ -47,7 +47,8 @@ This is part ${part + 1} of a checkpoint written in parts: the exchanges before 
  * instruction when the context leaves less than a comfortable summary's room.
  */
 export function summaryLimitNote(tokens: number): string {
-	return `\n\nThe model's context is small: keep the summary under about ${tokens} tokens (about ${Math.floor(tokens * 0.75)} English words or ${tokens} Japanese characters).`;
+	const words = Math.floor(tokens * 0.75);
+	return `\n\nThe model's context is small: keep the summary under about ${tokens} tokens (about ${words} English words or ${tokens} Japanese characters).`;
 }
 
 /**
