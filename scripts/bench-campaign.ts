@@ -312,7 +312,7 @@ rank ${f.rank}`
 		printCeilingReport(ceiling, FLAT_TOLERANCE);
 		console.log(`tool calls: ${toolResults.calls}, tool errors: ${toolResults.errors.length}`);
 		for (const e of toolResults.errors.slice(0, 5)) console.log(`  ${e.replace(/\s+/g, ' ').slice(0, 200)}`);
-		console.log(`${checkpointTurns} checkpoints; ${elapsed.toFixed(1)} s wall`);
+		console.log(`${checkpointTurns} checkpoints in ${provider.checkpoints} parts; ${elapsed.toFixed(1)} s wall`);
 
 		console.log(
 			JSON.stringify({
@@ -320,6 +320,8 @@ rank ${f.rank}`
 				turns: TURNS,
 				calls: samples.length,
 				checkpoints: checkpointTurns,
+				/** Checkpoint requests' first calls: one per part of a checkpoint written in parts. */
+				checkpointParts: provider.checkpoints,
 				checkpointTokens: cfg.engine.memory.checkpointTokens,
 				windowExchanges: cfg.engine.memory.windowExchanges,
 				toolSchemaTokens: toolTokens,
