@@ -46,7 +46,7 @@ const toolBytesOf = new WeakMap<readonly LlmToolSpec[], number>();
 
 export function toolTokens(tools: readonly LlmToolSpec[], count: TokenCounter): number {
 	let byCounter = toolTokensOf.get(tools);
-	if (!byCounter) toolTokensOf.set(tools, (byCounter = new Map()));
+	if (!byCounter) toolTokensOf.set(tools, (byCounter = new Map<TokenCounter, number>()));
 	let n = byCounter.get(count);
 	if (n === undefined) byCounter.set(count, (n = tools.length ? count(toolsJson(tools)) : 0));
 	return n;
