@@ -1,5 +1,6 @@
 /**
- * npm run bench:campaign [-- --turns N] [--checkpoint-tokens T] [--window N] [--budget-usd X]
+ * npm run bench:campaign [-- --turns N] [--checkpoint-tokens T] [--window N] [--window-tokens W] [--context-tokens C]
+ *                          [--budget-usd X] [--around T]
  *
  * Plays a scripted campaign (default 500 player turns) through the real engine and runner, on a real
  * session database, with an instant in-process scripted GM (scripts/bench-lib). Facts are planted in
@@ -10,6 +11,10 @@
  * schemas, identical in every call, are reported apart) and compares them with what a naive harness
  * would send at each turn: mission + every previous exchange + the input. Checkpoints run as
  * configured. Costs come from the engine's own ledger and the default price table.
+ *
+ * It also counts every request whole (the tools array as the OpenAI wire sends it included) against
+ * KANTERA_CONTEXT_TOKENS (`--context-tokens`) with the reply's cap, reports the player calls around turn
+ * `--around` (110), and has the scripted GM report cached input as OpenAI does (scripts/bench-lib/prefix-cache.ts).
  * Not a test: figures go to docs/performance.md.
  */
 import { parseArgs } from 'node:util';
@@ -26,12 +31,19 @@ import { FACT_TOP_K, PLANTED_FACTS } from './bench-lib/facts';
 import { ScriptedProvider, requestTexts, trailingToolResults, type CallKind } from './bench-lib/scripted-provider';
 import { BENCH_MODEL, benchConfig, player, seedSession, tempDataDir } from './bench-lib/setup';
 import { mean, round, spread, table } from './bench-lib/stats';
+import { PrefixCache } from './bench-lib/prefix-cache';
+import { ceilingJson, ceilingReport, printCeilingReport, wireTools, type CeilingSample } from './bench-lib/ceiling-report';
 
 const { values: args } = parseArgs({
 	options: {
 		turns: { type: 'string', default: '500' },
 		'checkpoint-tokens': { type: 'string', default: '6000' },
 		window: { type: 'string', default: '8' },
+		/** KANTERA_WINDOW_TOKENS and KANTERA_CONTEXT_TOKENS; unset: the app's defaults. */
+		'window-tokens': { type: 'string' },
+		'context-tokens': { type: 'string' },
+		/** The player calls around this turn are reported apart (issue 26 asks for turn ~110). */
+		around: { type: 'string', default: '110' },
 		'budget-usd': { type: 'string', default: '5' },
 		bucket: { type: 'string', default: '50' },
 		/** The flatness check looks at this many last calls. */
@@ -69,7 +81,9 @@ async function main() {
 		KANTERA_CHECKPOINT_TOKENS: args['checkpoint-tokens'],
 		KANTERA_WINDOW_EXCHANGES: args.window,
 		KANTERA_BUDGET_SESSION_USD: BUDGET_USD,
-		KANTERA_BUDGET_SESSION_WARN_USD: String(Number(BUDGET_USD) * WARN_FRACTION)
+		KANTERA_BUDGET_SESSION_WARN_USD: String(Number(BUDGET_USD) * WARN_FRACTION),
+		...(args['window-tokens'] ? { KANTERA_WINDOW_TOKENS: args['window-tokens'] } : {}),
+		...(args['context-tokens'] ? { KANTERA_CONTEXT_TOKENS: args['context-tokens'] } : {})
 	};
 	const cfg = benchConfig(dir, env);
 	const facts = PLANTED_FACTS.filter((f) => f.turn < TURNS);
@@ -78,7 +92,10 @@ async function main() {
 		if (script.turn(f.turn).language !== f.language)
 			throw new Error(`fact at turn ${f.turn} is written in ${f.language}, but that turn is played in ${script.turn(f.turn).language}`);
 	const samples: Sample[] = [];
+	const whole: CeilingSample[] = [];
+	const cache = new PrefixCache(countTokensO200k);
 	let toolTokens = 0;
+	let wireToolTokens = 0;
 	/** Every tool result the engine sent back (each seen once: in the request that follows its round), and the errors among them. */
 	const toolResults = { calls: 0, errors: [] as string[] };
 	const provider = new ScriptedProvider(script, {
@@ -87,7 +104,16 @@ async function main() {
 			return count(requestTexts(req)) + toolTokens;
 		},
 		countOutput: countTokensO200k,
+		cachedInput: (req) => cache.cachedTokens(req),
 		observe: (req, call) => {
+			if (wireToolTokens === 0) wireToolTokens = countTokensO200k(wireTools(req));
+			whole.push({
+				turn: call.turn,
+				kind: call.kind,
+				whole: call.inputTokens - toolTokens + wireToolTokens,
+				maxOutput: req.maxOutputTokens ?? 0,
+				cached: call.cachedInputTokens
+			});
 			for (const r of trailingToolResults(req)) {
 				toolResults.calls++;
 				if (r.isError === true) toolResults.errors.push(`turn ${call.turn} ${r.content}`);
@@ -256,7 +282,7 @@ within ${FLAT_LABEL}`
 		console.log(`tool schemas add ${toolTokens} tokens to every call (both harnesses)`);
 		const usd = ledgerMicros / 1_000_000;
 		console.log(
-			`cost (engine ledger, ${BENCH_MODEL} default prices, no cache discount): $${usd.toFixed(3)} for ${samples.length} calls; \
+			`cost (engine ledger, ${BENCH_MODEL} default prices, cached input at its price): $${usd.toFixed(3)} for ${samples.length} calls; \
 budget $${BUDGET_USD} (warn at \
 $${(Number(BUDGET_USD) * WARN_FRACTION).toFixed(2)}): ${warnings} \
 warnings, ${stopped} stopped \
@@ -281,9 +307,12 @@ rank ${f.rank}`
 #${f.messages.join(', #')}; top: ${f.top.join(' | ')})`
 				);
 		}
+		const contextTokens = args['context-tokens'] && /^\d+$/.test(args['context-tokens']) ? Number(args['context-tokens']) : undefined;
+		const ceiling = ceilingReport(whole, { ceiling: contextTokens, around: Number(args.around), bucket: BUCKET, last: LAST });
+		printCeilingReport(ceiling, FLAT_TOLERANCE);
 		console.log(`tool calls: ${toolResults.calls}, tool errors: ${toolResults.errors.length}`);
 		for (const e of toolResults.errors.slice(0, 5)) console.log(`  ${e.replace(/\s+/g, ' ').slice(0, 200)}`);
-		console.log(`${checkpointTurns} checkpoints; ${elapsed.toFixed(1)} s wall`);
+		console.log(`${checkpointTurns} checkpoints in ${provider.checkpoints} parts; ${elapsed.toFixed(1)} s wall`);
 
 		console.log(
 			JSON.stringify({
@@ -291,9 +320,14 @@ rank ${f.rank}`
 				turns: TURNS,
 				calls: samples.length,
 				checkpoints: checkpointTurns,
+				/** Checkpoint requests' first calls: one per part of a checkpoint written in parts. */
+				checkpointParts: provider.checkpoints,
 				checkpointTokens: cfg.engine.memory.checkpointTokens,
 				windowExchanges: cfg.engine.memory.windowExchanges,
 				toolSchemaTokens: toolTokens,
+				windowTokens: args['window-tokens'] ?? null,
+				contextTokens: args['context-tokens'] ?? null,
+				whole: ceilingJson(ceiling),
 				lastCalls: {
 					all: roundSpread(lastAll),
 					player: roundSpread(lastNonCheckpoint),

@@ -22,6 +22,8 @@ export interface CallRecord {
 	/** The player turn being played (for checkpoints: the turn after which it ran). */
 	turn: number;
 	inputTokens: number;
+	/** Of them, those the prompt cache served. */
+	cachedInputTokens: number;
 	outputTokens: number;
 	/** Milliseconds spent inside the provider's own code for this call. */
 	ms: number;
@@ -31,6 +33,8 @@ export interface ScriptedProviderOptions {
 	/** Input tokens to report for a request (what the vendor would bill). */
 	countInput(req: LlmRequest): number;
 	countOutput(text: string): number;
+	/** Of a request's input, the tokens a provider's prompt cache would serve (default none). */
+	cachedInput?(req: LlmRequest): number;
 	/** Whether the calls report their usage, as vendors do (default true); without it the engine counts the tokens itself. */
 	reportUsage?: boolean;
 	/** Called with every request, untimed (the campaign bench records the series here). */
@@ -97,6 +101,7 @@ export class ScriptedProvider implements LlmProvider {
 			kind,
 			turn: this.current,
 			inputTokens: this.opts.countInput(req),
+			cachedInputTokens: this.opts.cachedInput?.(req) ?? 0,
 			outputTokens: this.opts.countOutput(text + args.join('')),
 			ms: 0
 		};
@@ -118,7 +123,7 @@ export class ScriptedProvider implements LlmProvider {
 		}
 		this.spent(call, started);
 		if (this.opts.reportUsage !== false)
-			yield { type: 'usage', inputTokens: call.inputTokens, outputTokens: call.outputTokens, cachedInputTokens: 0 };
+			yield { type: 'usage', inputTokens: call.inputTokens, outputTokens: call.outputTokens, cachedInputTokens: call.cachedInputTokens };
 		yield { type: 'finish', reason: tools.length > 0 ? 'tool_calls' : 'stop' };
 	}
 

@@ -64,6 +64,9 @@ export async function mockLlmApp(vendor: Vendor, env: Record<string, string> = {
 		// Only the chosen vendor is configured (the API refuses the others); the provider factory below reaches all three.
 		[ENV_PREFIX[vendor] + '_BASE_URL']: mockUrl(vendor, mock),
 		[ENV_PREFIX[vendor] + '_API_KEY']: MOCK_KEYS[vendor],
+		// The mock model reads any length, as the vendors' large models do: the requests' bytes show they fit and
+		// nothing is counted. Tests of the context ceiling set their own (an unknown model would get 8k).
+		KANTERA_CONTEXT_TOKENS: '1000000',
 		...env
 	});
 	const app = await createApp(cfg, {

@@ -10,3 +10,4 @@ export {
 export { SCENARIOS, lastTurn } from './scenarios';
 export { systemTextOf, type LastTurn } from './request-shapes';
 export type { MockHandler, RecordedRequest, ScriptedFault, ScriptedReply, ScriptedToolCall, ScriptedUsage, WireApi } from './types';
+export type { LocalServer, LocalRequest } from './local-servers';

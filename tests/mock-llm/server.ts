@@ -19,6 +19,7 @@ import {
 import { checkAnthropicBody, checkOpenAiBody, systemTextOf } from './request-shapes';
 import { CHARS_PER_TOKEN, PromptCache } from './prompt-cache';
 import type { MockHandler, RecordedRequest, ScriptedReply, WireApi } from './types';
+import { answerLocalServer, type LocalRequest, type LocalServer } from './local-servers';
 import {
 	anthropicEndlessFrame,
 	anthropicEndlessOpening,
@@ -74,6 +75,10 @@ export interface MockLlm {
 	openResponses(): number;
 	/** Lets a stream held by a fault's `untilReleased` key go on to its fault (also before it gets there). */
 	release(key: string): void;
+	/** Answers as this local server does where it says what context it serves (llama.cpp, Ollama, vLLM); none by default. */
+	serveAs(server: LocalServer | undefined): void;
+	/** The requests those routes were asked, in order. */
+	readonly localRequests: LocalRequest[];
 	/** Forgets the script and the recorded requests. */
 	reset(): void;
 	close(): Promise<void>;
@@ -111,6 +116,8 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 	const timers = new Set<ReturnType<typeof setInterval>>();
 	let open = 0;
 	let handler = options.handler;
+	let local: LocalServer | undefined;
+	const localRequests: LocalRequest[] = [];
 	let seq = 0;
 	let idCounter = 0;
 	const strict = options.strict ?? true;
@@ -158,6 +165,15 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 			releaseOf(decodeURIComponent(releaseKey)).release();
 			sendJson(res, 200, { released: decodeURIComponent(releaseKey) });
 			return;
+		}
+		if (local && (req.method === 'GET' || path === '/api/show')) {
+			const body = req.method === 'POST' ? parseJson(await readBody(req)) : undefined;
+			const answer = answerLocalServer(local, req.method ?? 'GET', path, body);
+			if (answer) {
+				localRequests.push({ method: req.method ?? 'GET', path, body });
+				sendJson(res, answer.status, answer.body);
+				return;
+			}
 		}
 		const endpoint = req.method === 'POST' ? ENDPOINT_ROUTES[path] : undefined;
 		if (endpoint) {
@@ -375,7 +391,12 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
 		release(key) {
 			releaseOf(key).release();
 		},
+		serveAs(server) {
+			local = server;
+		},
+		localRequests,
 		reset() {
+			localRequests.length = 0;
 			cache?.forget();
 			queue.length = 0;
 			requests.length = 0;
@@ -432,6 +453,14 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
 	const text = JSON.stringify(body);
 	res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
 	res.end(text);
+}
+
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
 }
 
 function readBody(req: http.IncomingMessage): Promise<string> {

@@ -4,14 +4,14 @@
  * first use and shared by the app, the CLI and tests (which build their own with `createApp`). These
  * are resources, not request state.
  */
-import { config as readConfig, type Config } from './config';
+import { config as readConfig, ConfigError, type Config } from './config';
 import { openControlDb, SessionDbPool, TursoPlacement, startSweeper, type ControlDb } from './db';
 import { createEmbedder, type Embedder } from './search';
 import { createProvider, providerSettingsFromConfig, type LlmProvider, type ProviderName } from './llm';
 import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
-import { countTokensO200k, loadTokenizer, type TokenCounter } from './context-window';
+import { countTokensO200k, loadTokenizer, memoizedCounter, type TokenCounter } from './context-window';
 import { sql } from 'drizzle-orm';
-import { TurnRunner, turnsWaiting, hasOldNote, type LeaseTiming } from './turn';
+import { TurnRunner, turnsWaiting, hasOldNote, contextProblems, type LeaseTiming } from './turn';
 import { EventBus, EventFeeds, type FeedTiming } from './events';
 import { createImageProvider, createImageStore, ImageRunner, type ImageRunnerDeps } from './images';
 import { CoverRunner, orderOfficialCovers, syncOfficialPresets, type CoverPolicy } from './presets';
@@ -72,6 +72,13 @@ export interface AppOverrides {
 
 export async function createApp(cfg: Config, overrides: AppOverrides = {}): Promise<App> {
 	configureLog({ format: cfg.ops.logFormat, level: cfg.ops.logLevel });
+	const counter = overrides.countTokens ?? countTokensO200k;
+	// A window's exchanges and the head's entries come back in request after request: each is counted once.
+	const countTokens = memoizedCounter(counter);
+	const tools = gmToolMap();
+	// A model whose context cannot hold the GM's rules and tools would fail every turn: say so before anything starts.
+	const problems = contextProblems(cfg, tools, countTokens);
+	if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
 	const control = await openControlDb(cfg);
 	// The official worlds are read-only presets: their rows follow the shipped content.
 	await syncOfficialPresets(control.db);
@@ -134,8 +141,7 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 	await orderOfficialCovers(covers);
 	// The runner counts every turn's tokens: build the encoder now, while nothing is served yet, not in
 	// the first turn (seconds with no answer to anyone; long enough for keep-alive connections to reset).
-	const countTokens = overrides.countTokens ?? countTokensO200k;
-	if (background && cfg.llm.configured && countTokens === countTokensO200k) loadTokenizer();
+	if (background && cfg.llm.configured && counter === countTokensO200k) loadTokenizer();
 	const runner = new TurnRunner({
 		config: cfg,
 		control,
@@ -143,7 +149,7 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		bus,
 		embedder,
 		provider,
-		tools: gmToolMap(),
+		tools,
 		visibleTools: PLAYER_VISIBLE_TOOL_ACTIVITY,
 		countTokens,
 		images,

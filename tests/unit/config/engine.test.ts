@@ -7,7 +7,7 @@ import { tempDir } from '../../helpers/env';
 describe('engine configuration', () => {
 	it('has working defaults', () => {
 		const c = parseConfig({});
-		expect(c.engine.memory).toEqual({ checkpointTokens: 6000, windowExchanges: 8 });
+		expect(c.engine.memory).toEqual({ checkpointTokens: 6000, windowExchanges: 8, windowTokens: 1500 });
 		expect(c.engine.freeTurnsPerDay).toBe(50);
 		expect(c.engine.turnTimeoutMs).toBe(120_000);
 		expect(parseConfig({ KANTERA_TURN_TIMEOUT_S: '30' }).engine.turnTimeoutMs).toBe(30_000);

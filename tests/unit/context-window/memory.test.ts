@@ -65,6 +65,15 @@ describe('window and context', () => {
 		expect(w).toEqual(history.slice(4));
 	});
 
+	it('and no more tokens of them than windowTokens, the newest kept whatever its size', () => {
+		const sized = (n: number, tokens: number): Exchange => ({ player: `p${n}`, gm: `g${n}`, tokens });
+		const long = [sized(0, 100), sized(1, 300), sized(2, 200), sized(3, 250)];
+		expect(windowOf(long, { windowExchanges: 8, checkpointTokens: 1000, windowTokens: 450 }).map((e) => e.player)).toEqual(['p2', 'p3']);
+		expect(windowOf(long, { windowExchanges: 8, checkpointTokens: 1000, windowTokens: 449 }).map((e) => e.player)).toEqual(['p3']);
+		expect(windowOf(long, { windowExchanges: 8, checkpointTokens: 1000, windowTokens: 100 }).map((e) => e.player)).toEqual(['p3']);
+		expect(windowOf(long, { windowExchanges: 2, checkpointTokens: 1000, windowTokens: 10_000 }).map((e) => e.player)).toEqual(['p2', 'p3']);
+	});
+
 	it('orders mission → summary → toc/state/journal → window → input, mission verbatim first', () => {
 		const mission = '  You are the GM.\nNever break these rules.  ';
 		const ctx = buildContext(

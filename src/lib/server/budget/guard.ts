@@ -67,6 +67,14 @@ export class BudgetGuard {
 		}
 	}
 
+	/**
+	 * Starts the count of the turn's calls (its round cap) over: each part of a checkpoint written in parts is a
+	 * tool loop of its own. Money is never counted over.
+	 */
+	newRounds(): void {
+		for (const s of this.scopes) if (s.scope === 'turn' && s.unit === 'calls') s.spent = 0;
+	}
+
 	/** Whether the next call may start (the non-throwing form of `check`). */
 	exceeded(): BudgetExceededError | undefined {
 		try {

@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { dollars, NonNegativeInt, PositiveInt } from './env-values';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_PRICES, PriceTableSchema, dollarsToMicros, type PriceTable } from './prices';
+import { CONTEXT_ENV_ENTRIES, type ContextTokensConfig } from './context';
 
 const Dollars = dollars('0.50');
 
@@ -15,6 +16,10 @@ export const ENGINE_ENV_ENTRIES = {
 	KANTERA_CHECKPOINT_TOKENS: v.optional(PositiveInt, '6000'),
 	/** Whole exchanges of recent conversation kept verbatim in the context. */
 	KANTERA_WINDOW_EXCHANGES: v.optional(PositiveInt, '8'),
+	/** ...and no more tokens of them than this (the newest exchange is always kept). */
+	KANTERA_WINDOW_TOKENS: v.optional(PositiveInt, '1500'),
+	/** The models' context sizes (config/context.ts). */
+	...CONTEXT_ENV_ENTRIES,
 	/** LLM calls (tool rounds) one turn may make. */
 	KANTERA_MAX_TOOL_ROUNDS: v.optional(PositiveInt, '8'),
 	/** Longest player input, in characters. */
@@ -46,7 +51,9 @@ interface MoneyLimit {
 }
 
 export interface EngineConfig {
-	memory: { checkpointTokens: number; windowExchanges: number };
+	memory: { checkpointTokens: number; windowExchanges: number; windowTokens: number };
+	/** KANTERA_CONTEXT_TOKENS: what each model's context holds, read with `contextTokensFor`. */
+	context: ContextTokensConfig;
 	maxToolRounds: number;
 	maxInputChars: number;
 	/** Deadline of a whole turn, in milliseconds. */
@@ -84,7 +91,12 @@ export function engineConfig(e: EngineEnv): EngineConfig | { error: string } {
 	const prices = readPrices(e.KANTERA_PRICES_FILE);
 	if ('error' in prices) return prices;
 	return {
-		memory: { checkpointTokens: e.KANTERA_CHECKPOINT_TOKENS, windowExchanges: e.KANTERA_WINDOW_EXCHANGES },
+		memory: {
+			checkpointTokens: e.KANTERA_CHECKPOINT_TOKENS,
+			windowExchanges: e.KANTERA_WINDOW_EXCHANGES,
+			windowTokens: e.KANTERA_WINDOW_TOKENS
+		},
+		context: e.KANTERA_CONTEXT_TOKENS ?? { fallback: undefined, pairs: [] },
 		maxToolRounds: e.KANTERA_MAX_TOOL_ROUNDS,
 		maxInputChars: e.KANTERA_MAX_INPUT_CHARS,
 		turnTimeoutMs: e.KANTERA_TURN_TIMEOUT_S * MS_PER_SECOND,

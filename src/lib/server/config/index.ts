@@ -23,6 +23,14 @@ export type { FreeModel } from './tiers';
 export type { BackupConfig, TursoConfig } from './deploy';
 export type { OpsConfig, LogFormat, LogLevel } from './ops';
 export type { ImageStoreConfig } from './image-store';
+export {
+	contextTokensFor,
+	KNOWN_CONTEXT_TOKENS,
+	UNKNOWN_MODEL_CONTEXT_TOKENS,
+	MIN_CONTEXT_TOKENS,
+	type ContextTokensConfig,
+	type ContextPair
+} from './context';
 export { DEFAULT_PRICES, PriceTableSchema, dollarsToMicros, MICROS_PER_DOLLAR, type PriceTable, type ModelPrice } from './prices';
 
 const Url = v.pipe(v.string(), v.trim(), v.url('must be a URL'));

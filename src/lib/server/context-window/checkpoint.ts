@@ -3,7 +3,7 @@
  * yet recorded and then write a hand-off summary for its reset self, under fixed headings.
  */
 import type { Exchange } from './exchanges';
-import type { ContextMessage } from './context';
+import type { LlmMessage } from '../llm';
 import type { Language } from '../../types/settings';
 
 export const SUMMARY_HEADINGS = {
@@ -33,12 +33,31 @@ spoilers into the summary. ${replyLanguage}${previous}`;
 }
 
 /**
+ * The instruction of a later part of a checkpoint written in parts (context too small for the whole history
+ * at once): the part before it summarised the older exchanges, and its summary heads the records.
+ */
+export function checkpointPartInstruction(language: Language, part: number): string {
+	return `${checkpointInstruction(language, true)}
+
+This is part ${part + 1} of a checkpoint written in parts: the exchanges before these are already in the hand-off summary above.`;
+}
+
+/**
+ * Asks for a summary that fits a small context: the next requests carry it in full. Appended to the
+ * instruction when the context leaves less than a comfortable summary's room.
+ */
+export function summaryLimitNote(tokens: number): string {
+	const words = Math.floor(tokens * 0.75);
+	return `\n\nThe model's context is small: keep the summary under about ${tokens} tokens (about ${words} English words or ${tokens} Japanese characters).`;
+}
+
+/**
  * Messages of a checkpoint request: the whole history since the last checkpoint, then the
  * instruction. Exchanges carried over the previous checkpoint are left out: the previous summary,
  * which heads the records, already holds them.
  */
-export function checkpointMessages(history: readonly Exchange[], instruction: string): ContextMessage[] {
-	const messages: ContextMessage[] = [];
+export function checkpointMessages(history: readonly Exchange[], instruction: string): LlmMessage[] {
+	const messages: LlmMessage[] = [];
 	for (const ex of history) if (!ex.carried) messages.push({ role: 'user', content: ex.player }, { role: 'assistant', content: ex.gm });
 	messages.push({ role: 'user', content: instruction });
 	return messages;

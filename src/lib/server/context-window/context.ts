@@ -16,6 +16,8 @@ export interface RecordsHead {
 	/** Documents' table of contents: one heading path per line. */
 	toc: readonly string[];
 	state: unknown;
+	/** The state sheet was left out to fit the model's context (context-window/fit.ts): the GM reads it with get_state. */
+	stateLeftOut?: boolean | undefined;
 	/** Recent journal entries, oldest first. */
 	journal: readonly string[];
 	/**
@@ -43,6 +45,8 @@ export interface BuiltContext {
 /** Separates the mission from the records head inside the system field. */
 export const MISSION_SEPARATOR = '\n\n=== RECORDS (rebuilt every turn; the records are the truth) ===\n';
 
+const STATE_LEFT_OUT = "(left out to fit the model's context: get_state reads it)";
+
 export function renderHead(h: RecordsHead): string {
 	const parts: string[] = [];
 	parts.push('## Latest hand-off summary', h.summary?.trim() ? h.summary.trim() : '(none yet: this is the start of the campaign)');
@@ -50,7 +54,7 @@ export function renderHead(h: RecordsHead): string {
 		'## Documents (table of contents; read sections with read_document or recall)',
 		h.toc.length ? h.toc.map((line) => `- ${line}`).join('\n') : '(no documents)'
 	);
-	parts.push('## State', '```json\n' + JSON.stringify(h.state ?? {}, null, 2) + '\n```');
+	parts.push('## State', h.stateLeftOut ? STATE_LEFT_OUT : '```json\n' + JSON.stringify(h.state ?? {}, null, 2) + '\n```');
 	parts.push('## Recent journal', h.journal.length ? h.journal.map((j) => `- ${j}`).join('\n') : '(empty)');
 	if (h.opening?.trim())
 		parts.push('## Opening scene (the player has just read this on screen; continue from it, do not retell it)', h.opening.trim());

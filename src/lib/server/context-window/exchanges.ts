@@ -59,11 +59,28 @@ export function carryOver(carried: readonly Exchange[], count: TokenCounter = es
 	return kept;
 }
 
-/** The last N whole exchanges, the carried ones (within their budget) included. */
+/**
+ * The last whole exchanges, the carried ones (within their budget) included: at most `windowExchanges` of
+ * them and, beyond the newest (the line the player answers), no more than `windowTokens`. Bounding the
+ * tokens keeps requests about one size whatever the language and the length of the replies (a Japanese
+ * exchange takes about twice the tokens of an English one). `count` is only used for exchanges whose tokens
+ * were not stored.
+ */
 export function windowOf(history: readonly Exchange[], policy: MemoryPolicy, count: TokenCounter = estimateTokens): readonly Exchange[] {
 	const carried = carryOver(
 		history.filter((ex) => ex.carried),
 		count
 	);
-	return [...carried, ...history.filter((ex) => !ex.carried)].slice(-policy.windowExchanges);
+	const all = [...carried, ...history.filter((ex) => !ex.carried)];
+	const kept: Exchange[] = [];
+	let tokens = 0;
+	for (let i = all.length - 1; i >= 0 && kept.length < policy.windowExchanges; i--) {
+		const ex = all[i];
+		if (!ex) break;
+		const t = exchangeTokens(ex, count);
+		if (kept.length > 0 && policy.windowTokens !== undefined && tokens + t > policy.windowTokens) break;
+		kept.unshift(ex);
+		tokens += t;
+	}
+	return kept;
 }

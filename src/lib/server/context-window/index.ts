@@ -23,7 +23,18 @@ export {
 	type BuiltContext,
 	type ContextMessage
 } from './context';
-export { checkpointInstruction, checkpointMessages, SUMMARY_HEADINGS } from './checkpoint';
+export { checkpointInstruction, checkpointMessages, checkpointPartInstruction, summaryLimitNote, SUMMARY_HEADINGS } from './checkpoint';
 export { estimateTokens } from './tokens';
 export { exchangeTokensOf, type ReplyRound } from './usage-tokens';
 export { countTokensO200k, loadTokenizer, tokenizerLoaded } from './tokenizer';
+export {
+	MAX_OUTPUT_TOKENS,
+	MIN_OUTPUT_TOKENS,
+	UNKNOWN_TOKENIZER_MARGIN,
+	outputReserve,
+	requestBudget,
+	tokenizerMargin,
+	type RequestBudget
+} from './budget';
+export { fitRequest, ContextTooSmallError, type RequestParts, type FittedRequest, type GaveWay } from './fit';
+export { memoizedCounter, requestTokens, requestBytesBound, messageTokens, toolTokens } from './measure';

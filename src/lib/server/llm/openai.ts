@@ -13,6 +13,7 @@ import { retryAfterMs } from '../retry';
 import { errorFromStatus, LlmError, networkError, shortDetail } from './errors';
 import { guardedStream, type LlmRetryPolicy, type LlmTimeouts } from './guarded-stream';
 import { mapGeminiUsage, mapOpenAiUsage, OpenAiStreamDecoder } from './openai-decoder';
+import { servedContextOf } from './server-context';
 import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest, LlmToolSpec, ProviderName } from './types';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -54,9 +55,15 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): LlmProvide
 	const maxTokensField = resolveMaxTokensField(options.maxTokensField ?? 'auto', options.baseUrl);
 	const name = options.name ?? 'openai';
 	const mapUsage = name === 'google' ? mapGeminiUsage : mapOpenAiUsage;
+	// Only a server of someone's own says what context it serves with (llama.cpp, Ollama, vLLM): the vendors' APIs don't.
+	const local = name === 'openai' && new URL(options.baseUrl).hostname !== new URL(OPENAI_DEFAULT_BASE_URL).hostname;
+	const servedContext = local
+		? servedContextOf({ baseUrl: options.baseUrl, warn: (message) => console.warn(`[kantera] ${message}`) })
+		: undefined;
 
 	return {
 		name,
+		...(servedContext ? { servedContext } : {}),
 		stream(req: LlmRequest): AsyncGenerator<LlmEvent, void, undefined> {
 			const body = toOpenAiRequest(req, maxTokensField);
 			return guardedStream<ChatCompletionChunk>({

@@ -81,4 +81,9 @@ export type LlmEvent =
 export interface LlmProvider {
 	readonly name: ProviderName;
 	stream(req: LlmRequest): AsyncGenerator<LlmEvent, void, undefined>;
+	/**
+	 * The context the server serves `model` with, where it says (a local server's own setting, llm/server-context.ts);
+	 * undefined where it does not say or could not be asked. Never throws.
+	 */
+	servedContext?(model: string, signal?: AbortSignal): Promise<number | undefined>;
 }

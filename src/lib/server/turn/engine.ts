@@ -17,8 +17,9 @@ import type { TurnRow } from './turns';
 import { loadTurnStart, turnStartOf, type TurnStartReads } from './history';
 import { TurnCancelledError } from './errors';
 import { TurnDeadlineError } from './failure';
-import { buildRequest } from './request';
+import { budgetFor, checkpointParts, playerParts, unfittedCall } from './request';
 import { aborted, runToolLoop } from './tool-loop';
+import { writeCheckpoint } from './checkpoint-parts';
 import { commitTurn, endUncommitted } from './commit';
 import { RESERVATION_GRACE_MS, spendOf, TurnMeter, type LedgerRow } from './metering';
 import type { EngineDeps, TurnOutcome } from './types';
@@ -66,7 +67,7 @@ export async function executeTurn(
 		const start = options.start ? await turnStartOf(s.db, deps.config, options.start) : await loadTurnStart(s.db, deps.config);
 		// Planned writes are numbered from what the turn started from, and the commit is guarded by it.
 		const staging = new Staging(s, start.base);
-		const prompt = buildRequest(deps, turn, start);
+		const parts = turn.kind === 'player' ? playerParts(deps, turn, start) : checkpointParts(deps, start, start.history, turn.input);
 		// At most one control-database batch: the first call's reservation, the budget scopes if any limit or
 		// warning applies, and the player's tier if the turn was accepted without one (see TurnMeter.start).
 		const begun = await TurnMeter.start({
@@ -74,7 +75,7 @@ export async function executeTurn(
 			s,
 			turn,
 			stored: start.settings,
-			firstCall: { system: prompt.system, messages: prompt.conversation, tools: prompt.tools },
+			firstCall: unfittedCall(parts),
 			rows: ledgerRows,
 			emit,
 			now,
@@ -98,20 +99,13 @@ export async function executeTurn(
 			choices: []
 		};
 
-		const { reply, rounds, stopped } = await runToolLoop({
-			deps,
-			turn,
-			provider,
-			settings: llm,
-			prompt,
-			toolCtx,
-			deltas,
-			metering,
-			emit,
-			stop,
-			halted,
-			now
-		});
+		// What the model's context holds, its reply included: every call is fitted within it.
+		const budget = await budgetFor(deps, llm, provider, stop);
+		const loop = { deps, turn, provider, settings: llm, toolCtx, deltas, metering, emit, stop, halted, now };
+		const { reply, rounds, stopped } =
+			turn.kind === 'player'
+				? await runToolLoop({ ...loop, prompt: { parts, budget, count: deps.countTokens } })
+				: await writeCheckpoint(loop, { start, budget, instruction: turn.input, language: settings.language });
 		// The last call's settle: durable before its reply is committed.
 		await metering.close();
 

@@ -8,6 +8,7 @@ import type { FailureClass, TurnFailure } from '../../types/events';
 import { translate } from '../../i18n';
 import { newId } from '../db';
 import { LlmError, type LlmErrorKind } from '../llm';
+import { ContextTooSmallError } from '../context-window';
 
 /** Long enough to be unique in any log, short enough to read out to an operator. */
 export const ERROR_ID_LENGTH = 10;
@@ -44,6 +45,8 @@ export interface ClassifiedFailure {
 export function classifyFailure(err: unknown): ClassifiedFailure {
 	if (err instanceof TurnDeadlineError) return { reason: 'timed_out', retryable: true };
 	if (err instanceof LlmError) return { reason: BY_LLM_KIND[err.kind], retryable: err.retryable };
+	// The input (with the mission and the tools) is longer than the model can read: the player words it shorter.
+	if (err instanceof ContextTooSmallError) return { reason: 'refused', retryable: false };
 	return { reason: 'internal', retryable: false };
 }
 

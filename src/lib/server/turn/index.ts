@@ -31,4 +31,5 @@ export { markWork, markWorkIfTaken, clearWork, sessionsWithWork, hasOldNote, ACC
 export { classifyFailure, failureMessage, logDetail, TurnDeadlineError, ERROR_ID_LENGTH, MAX_LOGGED_DETAIL_CHARS } from './failure';
 export { TurnError, QuotaExceededError, TurnCancelledError } from './errors';
 export { historySinceCheckpoint, loadHead } from './history';
+export { contextProblems, MIN_TURN_ROOM_TOKENS } from './context-check';
 export { switchModel, dropPendingModelQuery, type ModelChoice, type SwitchResult } from './handoff';

@@ -31,6 +31,7 @@ import {
 import { perTier, settingsForTier, tierPart } from '../tiers';
 import { observeLlmCall } from '../ops';
 import type { LlmRequest, LlmUsage } from '../llm';
+import { MAX_OUTPUT_TOKENS } from '../context-window';
 import type { SessionSettings } from '../session-setup';
 import type { SessionEvent } from '../../types/events';
 import type { Tier } from '../../types/account';
@@ -94,8 +95,7 @@ export async function writeLedger(
 	if (rows.length > 0) await tx.insert(ledger).values(ledgerValues(turnId, outcome, rows));
 }
 
-/** The model's output cap per call; generous for narration, bounded so one call can't run away. */
-export const MAX_OUTPUT_TOKENS = 4096;
+export { MAX_OUTPUT_TOKENS };
 
 /**
  * How long a call's budget reservation outlives the turn's deadline: a process that died mid-call
@@ -104,11 +104,11 @@ export const MAX_OUTPUT_TOKENS = 4096;
 export const RESERVATION_GRACE_MS = 60_000;
 
 /** What one call sends, as far as its worst case goes. */
-type CallRequest = Pick<LlmRequest, 'system' | 'messages' | 'tools'>;
+type CallRequest = Pick<LlmRequest, 'system' | 'messages' | 'tools' | 'maxOutputTokens'>;
 
 /** The most one call of `model` with this request can cost (what its reservation holds). */
 export function worstCaseOf(prices: PriceTable, model: string, request: CallRequest): number {
-	return worstCaseMicros(priceFor(prices, model), requestBytes(request), MAX_OUTPUT_TOKENS);
+	return worstCaseMicros(priceFor(prices, model), requestBytes(request), request.maxOutputTokens ?? MAX_OUTPUT_TOKENS);
 }
 
 /** The size of what a call sends, in bytes: the bound its worst-case input is priced at. */

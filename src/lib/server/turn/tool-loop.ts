@@ -10,8 +10,8 @@ import type { ReplyRound } from '../context-window';
 import type { SessionEvent } from '../../types/events';
 import type { DeltaWriter } from './deltas';
 import type { TurnRow } from './turns';
-import type { TurnPrompt } from './request';
-import { MAX_OUTPUT_TOKENS, NO_USAGE, worstCaseOf, type TurnMeter } from './metering';
+import { fitPrompt, type TurnPrompt } from './request';
+import { NO_USAGE, worstCaseOf, type TurnMeter } from './metering';
 import type { EngineDeps } from './types';
 
 export { MAX_OUTPUT_TOKENS, RESERVATION_GRACE_MS } from './metering';
@@ -70,7 +70,7 @@ export async function runToolLoop(l: ToolLoop): Promise<LoopResult> {
 			rounds.push({ text, toolCalls: calls.length, usage });
 		}
 		if (calls.length === 0) break;
-		l.prompt.conversation.push({ role: 'assistant', content: text, toolCalls: calls });
+		l.prompt.parts.turn.push({ role: 'assistant', content: text, toolCalls: calls });
 		await runTools(l, calls);
 	}
 	return { reply: replyParts.join('\n\n'), rounds, stopped };
@@ -84,14 +84,16 @@ type Round = { ok: true; text: string; calls: LlmToolCall[]; usage: LlmUsage | u
  */
 async function callModel(l: ToolLoop, continuing: boolean): Promise<Round> {
 	const { deps, turn, provider, settings, prompt, deltas, stop, now, metering } = l;
-	// The mission leads the system text and never changes: with the tools it is the prompt-cache prefix.
+	// Fitted before every call: a tool round's results count too. The mission leads the system text and never
+	// changes: with the tools it is the prompt-cache prefix.
+	const fitted = fitPrompt(prompt);
 	const request = {
 		model: settings.model,
-		system: prompt.system,
-		stableSystemChars: prompt.stableSystemChars,
-		messages: prompt.conversation,
-		tools: prompt.tools,
-		maxOutputTokens: MAX_OUTPUT_TOKENS,
+		system: fitted.system,
+		stableSystemChars: fitted.stableSystemChars,
+		messages: fitted.messages,
+		tools: prompt.parts.tools,
+		maxOutputTokens: prompt.budget.maxOutputTokens,
 		signal: stop
 	};
 	// The scopes other turns share hold this call's worst case until it is settled, so turns running
@@ -138,7 +140,7 @@ async function runTools(l: ToolLoop, calls: readonly LlmToolCall[]): Promise<voi
 		if (aborted(stop)) throw halted();
 		const staged = { cues: toolCtx.cues.length, places: toolCtx.places.length };
 		const result = await runToolCall(deps.tools, call, toolCtx);
-		l.prompt.conversation.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result.content, isError: result.isError });
+		l.prompt.parts.turn.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result.content, isError: result.isError });
 		if (turn.kind === 'player' && deps.visibleTools.has(call.name)) await emit({ type: 'tool.activity', turnId: turn.id, tool: call.name });
 		// Staged stage directions go to the screen now, to play at their paragraph while the reply streams.
 		if (turn.kind === 'player' && (toolCtx.cues.length > staged.cues || toolCtx.places.length > staged.places)) {
