@@ -13,6 +13,7 @@ import { config } from '../config';
 import { estimateTokens } from '../context-window';
 import { ObjectScheduler, RequestScheduler, type Scheduler } from '../jobs';
 import type { HandOff } from './platform';
+import { checkIsolateSettings } from './settings';
 
 let startedUp = false;
 
@@ -23,6 +24,7 @@ let startedUp = false;
  */
 async function buildApp(scheduler: Scheduler): Promise<App> {
 	const cfg = config();
+	checkIsolateSettings(cfg);
 	const first = !startedUp;
 	const overrides = { scheduler, background: false, countTokens: estimateTokens };
 	try {
