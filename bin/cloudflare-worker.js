@@ -96,7 +96,11 @@ export class PlaySession extends DurableObject {
 	 * @param {'alarm' | 'resume'} task
 	 */
 	async task(sessionId, task) {
-		const res = await sveltekit.fetch(new Request(TASK_URL, { headers: { 'cache-control': 'no-cache' } }), this.env, this.ctxFor(sessionId, task));
+		const res = await sveltekit.fetch(
+			new Request(TASK_URL, { headers: { 'cache-control': 'no-cache' } }),
+			this.env,
+			this.ctxFor(sessionId, task)
+		);
 		if (!res.ok) throw new Error(`session ${sessionId}: ${task} answered ${res.status}: ${await res.text()}`);
 	}
 

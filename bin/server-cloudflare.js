@@ -33,7 +33,9 @@ export function workerVariables(env) {
 		if (!APP_VARIABLE.test(name) || value === undefined) continue;
 		const quote = ["'", '"', '`'].find((q) => !value.includes(q));
 		if (quote === undefined || /[\r\n]/.test(value))
-			throw new StartError(`Invalid configuration:\n  ${name}: a value for the Worker may not hold a line break or all three kinds of quote`);
+			throw new StartError(
+				`Invalid configuration:\n  ${name}: a value for the Worker may not hold a line break or all three kinds of quote`
+			);
 		// wrangler expands `$NAME` in a .env value (dotenv-expand); `\$` is a dollar sign.
 		lines.push(`${name}=${quote}${value.replaceAll('$', '\\$')}${quote}`);
 	}
@@ -46,7 +48,8 @@ export function workerVariables(env) {
  */
 export function cloudflareSettings(env) {
 	const start = startSettings(env);
-	if ('path' in start.listen) throw new StartError('Invalid configuration:\n  SOCKET_PATH: the Worker listens on a port (PORT, HOST), not on a socket');
+	if ('path' in start.listen)
+		throw new StartError('Invalid configuration:\n  SOCKET_PATH: the Worker listens on a port (PORT, HOST), not on a socket');
 	if ((env.KANTERA_SCHEDULER ?? 'request') !== 'request')
 		throw new StartError(
 			`Invalid configuration:\n  KANTERA_SCHEDULER: must be request on Workers, which stop a request's work when it ends (got "${env.KANTERA_SCHEDULER ?? ''}")`

@@ -63,6 +63,8 @@ export function targetOf(value) {
 	const targets = targetsOf(value);
 	const [target] = targets;
 	if (targets.length !== 1 || target === undefined)
-		throw new TargetError(`Invalid configuration:\n  KANTERA_ADAPTER: name the one target to start: node, bun, deno or cloudflare (got "${value}")`);
+		throw new TargetError(
+			`Invalid configuration:\n  KANTERA_ADAPTER: name the one target to start: node, bun, deno or cloudflare (got "${value}")`
+		);
 	return target;
 }
