@@ -19,7 +19,7 @@ import { METRICS_TOKEN, scrapeMetrics } from './ops-checks';
 import { startHranaServer, type HranaServer } from '../hrana';
 import { startLocalS3, type LocalS3 } from '../s3';
 import { sseReader } from '../unit/api/sse-reader';
-import { GATE_REPLY, LONG_REPLY_END, SLOW_REPLY } from '../mock-llm/adv-play';
+import { DRAWN_REPLY, GATE_REPLY, LONG_REPLY_END } from '../mock-llm/adv-play';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SHOTS = 'test-results/workers';
@@ -150,13 +150,15 @@ test('sign-up through the form, a session from a world, a GM turn over SSE; at 1
 		await second.goto(`/sessions/${id}`);
 		await expect(second.locator('.stage [data-scene]')).toHaveAttribute('data-scene', 'North Gate', { timeout: 30_000 });
 
-		await say(page, 'I keep watch on the road. #slow');
+		// A reply drawn out over ~20 s: the reload, and the end of the stream it closes (found at its next keep-alive,
+		// 7.5 s on), come long before the commit, which the new stream must still deliver.
+		await say(page, 'I keep watch on the road. #drawn');
 		await expect(page.getByTestId('turn-status')).toHaveText('The game master is writing…', { timeout: 30_000 });
 		await page.reload();
-		await turnIdle(page);
+		await expect(stop(page)).toHaveAttribute('aria-disabled', 'true', { timeout: 60_000 });
 		await turnIdle(second);
 		await page.screenshot({ path: `${SHOTS}/reloaded-at-${FAR_MS}ms.png` });
-		expect(await gmLines(page.request, id)).toContain(SLOW_REPLY);
+		expect(await gmLines(page.request, id)).toContain(DRAWN_REPLY);
 
 		await say(page, 'I thank the guard and walk on.');
 		await expect(lineText(page)).toHaveText(/You said: I thank the guard and walk on\./, { timeout: 60_000 });
