@@ -9,7 +9,7 @@
  * turn ends interrupted once and the next one runs), and a log free of workerd's "hung" and "different request"
  * warnings (work one request started and another waited on).
  */
-import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test, expect, request, type APIRequestContext, type Page } from '@playwright/test';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,6 +37,8 @@ let dataDir: string;
 let worker: StartedServer;
 /** What every run of the Worker printed (the restart test starts a second one). */
 const printed: string[] = [];
+/** The 90-second turn, posted as soon as the Worker is up and looked at after the player's tests: the waits overlap. */
+let longTurn: { api: APIRequestContext; id: string; turnId: string } | undefined;
 
 function workerEnv(): Record<string, string> {
 	const mockPort = process.env.KANTERA_E2E_MOCK_PORT;
@@ -68,9 +70,12 @@ test.beforeAll(async () => {
 	hrana = await startHranaServer({ dir: path.join(dataDir, 'dbs'), autoCreate: true });
 	s3 = await startLocalS3();
 	worker = await startLikeReadme(workerEnv());
+	const { api, id } = await apiPlayer(request, 'long');
+	longTurn = { api, id, turnId: await postTurn(api, id, 'Ring the bell. #long') };
 });
 
 test.afterAll(async () => {
+	await longTurn?.api.dispose();
 	await stopWorker();
 	await s3.close();
 	await hrana.close();
@@ -191,17 +196,13 @@ test('a stream the client aborts ends: the open-stream gauge goes back to 0', as
 	}
 });
 
-test('a 90-second turn nobody watches finishes (the session object’s alarm keeps it running)', async ({ playwright }) => {
+test('a 90-second turn nobody watches finishes (the session object’s alarm keeps it running)', async () => {
 	test.setTimeout(LONG_TURN_MS + 60_000);
-	const { api, id } = await apiPlayer(playwright.request, 'long');
-	try {
-		const turnId = await postTurn(api, id, 'Ring the bell. #long');
-		// No event stream open: an API client that posts and looks now and then.
-		await expect.poll(() => turnStatus(api, id, turnId), { timeout: LONG_TURN_MS, intervals: [10_000] }).toBe('committed');
-		expect((await gmLines(api, id)).some((line) => line.endsWith(LONG_REPLY_END))).toBe(true);
-	} finally {
-		await api.dispose();
-	}
+	if (!longTurn) throw new Error('the long turn was not posted');
+	const { api, id, turnId } = longTurn;
+	// No event stream open: an API client that posted it before the tests above and looks now and then.
+	await expect.poll(() => turnStatus(api, id, turnId), { timeout: LONG_TURN_MS, intervals: [10_000] }).toBe('committed');
+	expect((await gmLines(api, id)).some((line) => line.endsWith(LONG_REPLY_END))).toBe(true);
 });
 
 test('the Worker restarted mid-turn: the turn ends interrupted once, the next turn runs', async ({ playwright }) => {
