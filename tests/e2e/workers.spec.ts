@@ -13,6 +13,7 @@ import { test, expect, request, type APIRequestContext, type Page } from '@playw
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { startLikeReadme, type StartedServer } from './start-server';
 import { uniqueName, signUp, createSession, PASSWORD } from './helpers';
 import { METRICS_TOKEN, scrapeMetrics } from './ops-checks';
@@ -239,7 +240,7 @@ test('the Worker restarted mid-turn: the turn ends interrupted once, the next tu
 
 test('the log has no workerd warning of work hung or shared between requests', () => {
 	// Without wrangler's colours.
-	const log = [...printed, worker.output()].join('\n').replace(/\x1b\[[\d;]*m/g, '');
+	const log = stripVTControlCharacters([...printed, worker.output()].join('\n'));
 	// wrangler dev, on all interfaces (HOST unset) and on PORT.
 	expect(log).toMatch(/Ready on http:\/\/0\.0\.0\.0:\d+/);
 	expect(log).toContain('"msg":"turn"');

@@ -17,9 +17,9 @@ function objectAlarm(): { set: (at: number) => Promise<void>; times: number[] } 
 }
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
-	let resolve = () => undefined as void;
-	const promise = new Promise<void>((r) => (resolve = r));
-	return { promise, resolve };
+	const held: { resolve?: () => void } = {};
+	const promise = new Promise<void>((r) => (held.resolve = r));
+	return { promise, resolve: () => held.resolve?.() };
 }
 
 function objectScheduler(opts: { now?: () => number; holdMs?: number } = {}) {

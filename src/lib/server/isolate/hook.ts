@@ -13,12 +13,15 @@ export const handleIsolate: Handle = ({ event, resolve }) => {
 	if (!host) return resolve(event);
 	if (host.host === 'worker') return withAppOf(requestApp(host.handOff), () => resolve(event));
 	const object = sessionObject(host.slot, host);
-	return withAppOf(object.app, async () => {
-		await resumeOnce(object, host.task !== undefined);
-		if (host.task === 'alarm') await object.scheduler.onAlarm();
-		if (host.task) return new Response(null, { status: 204 });
-		return resolve(event);
-	});
+	return withAppOf(
+		() => object.app(),
+		async () => {
+			await resumeOnce(object, host.task !== undefined);
+			if (host.task === 'alarm') await object.scheduler.onAlarm();
+			if (host.task) return new Response(null, { status: 204 });
+			return resolve(event);
+		}
+	);
 };
 
 /**
