@@ -14,6 +14,8 @@ export default defineConfig(
 		'build/',
 		'build-bun/',
 		'.deno-deploy/',
+		'build-cloudflare/',
+		'.wrangler/',
 		'data/',
 		'.svelte-kit/',
 		'test-results/',
@@ -106,7 +108,7 @@ export default defineConfig(
 		}
 	},
 	{
-		// The Bun and Deno servers are outside the type-checked project (svelte.config.js says why): their runtime checks
+		// The Bun, Deno and Workers servers are outside the type-checked project (svelte.config.js says why): their runtime checks
 		// their types, ESLint checks the rest. Their runtime's global is known here. Last, so that
 		// no later block turns a type-aware rule back on for them.
 		files: RUNTIME_SERVERS,

@@ -33,7 +33,8 @@ if (!existsSync(path.join(ROOT, target.entry))) {
 }
 
 const server = path.join(ROOT, 'bin', target.server);
-if (target.name === 'node') {
+if (target.name === 'node' || target.name === 'cloudflare') {
+	// Node's server, or the Node script that runs wrangler (the Cloudflare target).
 	await import(pathToFileURL(server).href);
 } else {
 	const [command, ...args] = runtimeCommand(target.name);

@@ -5,7 +5,7 @@
 // has been built.
 import * as v from 'valibot';
 
-/** @typedef {'node' | 'bun' | 'deno'} TargetName */
+/** @typedef {'node' | 'bun' | 'deno' | 'cloudflare'} TargetName */
 
 /**
  * @typedef {object} Target
@@ -20,10 +20,12 @@ export const TARGETS = {
 	node: { name: 'node', out: 'build', entry: 'build/handler.js', server: 'server.js' },
 	bun: { name: 'bun', out: 'build-bun', entry: 'build-bun/handler.js', server: 'server-bun.js' },
 	// @deno/svelte-adapter always writes to .deno-deploy/ (it has no option for the folder).
-	deno: { name: 'deno', out: '.deno-deploy', entry: '.deno-deploy/server/index.js', server: 'server-deno.js' }
+	deno: { name: 'deno', out: '.deno-deploy', entry: '.deno-deploy/server/index.js', server: 'server-deno.js' },
+	// A Worker run by wrangler under workerd (`npm start`: wrangler dev) or deployed with wrangler; wrangler.jsonc says where.
+	cloudflare: { name: 'cloudflare', out: 'build-cloudflare', entry: 'build-cloudflare/worker.js', server: 'server-cloudflare.js' }
 };
 
-const Name = v.picklist(['node', 'bun', 'deno'], 'must be node, bun or deno');
+const Name = v.picklist(['node', 'bun', 'deno', 'cloudflare'], 'must be node, bun, deno or cloudflare');
 /** One name (npm start) or several separated by commas (a build of several targets at once). */
 const NameList = v.pipe(
 	v.string(),
@@ -61,56 +63,8 @@ export function targetOf(value) {
 	const targets = targetsOf(value);
 	const [target] = targets;
 	if (targets.length !== 1 || target === undefined)
-		throw new TargetError(`Invalid configuration:\n  KANTERA_ADAPTER: name the one target to start: node, bun or deno (got "${value}")`);
+		throw new TargetError(
+			`Invalid configuration:\n  KANTERA_ADAPTER: name the one target to start: node, bun, deno or cloudflare (got "${value}")`
+		);
 	return target;
-}
-
-/**
- * One target's SvelteKit adapter, loaded on demand so a build loads only the adapters it uses.
- * @param {Target} target
- * @returns {Promise<import('@sveltejs/kit').Adapter>}
- */
-async function adapterFor(target) {
-	switch (target.name) {
-		case 'node': {
-			const { default: adapter } = await import('@sveltejs/adapter-node');
-			return adapter({ out: target.out });
-		}
-		case 'bun': {
-			const { default: adapter } = await import('svelte-adapter-bun');
-			// Its own index.js is not used (bin/server-bun.js serves the handler), so neither are its
-			// environment variables; the static files are precompressed as adapter-node's are.
-			return adapter({ out: target.out, precompress: true });
-		}
-		case 'deno': {
-			const { default: adapter } = await import('@deno/svelte-adapter');
-			return adapter();
-		}
-	}
-}
-
-/**
- * The adapter for KANTERA_ADAPTER. Several targets share one `vite build`: the app is compiled once
- * and each adapter writes its own folder from it, which is what a build of each alone would write.
- * @param {string | undefined} value
- * @returns {Promise<import('@sveltejs/kit').Adapter>}
- */
-export async function buildAdapter(value) {
-	const targets = targetsOf(value);
-	const adapters = await Promise.all(targets.map(adapterFor));
-	const [only] = adapters;
-	if (adapters.length === 1 && only) return only;
-	return {
-		name: `kantera (${targets.map((t) => t.name).join(', ')})`,
-		async adapt(builder) {
-			for (const adapter of adapters) {
-				builder.log.minor(`Adapting for ${adapter.name}`);
-				await adapter.adapt(builder);
-			}
-		},
-		supports: {
-			// Every target must allow what the app uses.
-			read: (details) => adapters.every((a) => a.supports?.read?.(details) ?? false)
-		}
-	};
 }

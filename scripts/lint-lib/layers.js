@@ -15,7 +15,7 @@ export const LAYERS = [
 	['stage', 'tools', 'tiers'],
 	['turn', 'images', 'worlds', 'sessions', 'play', 'timetravel', 'presets', 'gallery', 'usage'],
 	['app.ts'],
-	['api', 'hooks', 'cli']
+	['api', 'hooks', 'cli', 'isolate']
 ];
 
 /**

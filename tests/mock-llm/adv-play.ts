@@ -18,6 +18,10 @@
  *             the test has released the line (`POST /mock/release/{the player's line}`): the test sees
  *             his entrance first, however slow the machine;
  * - `#choices` offers two choices with a short reply;
+ * - `#drawn`  streams two paragraphs over about 20 seconds (a reload, and the closed stream's end,
+ *             land well before the commit);
+ * - `#long`   streams a reply over about 90 seconds, a sentence every 3 s (a turn longer than an
+ *             isolate host lets a request's work run on after its response);
  * - `#face`   registers Bram with a "stern" expression sprite and has him speak "(stern)" and then
  *             "(angry)", which has no sprite of its own;
  * anything else is narrated back. Scenes that bring characters on first clear the stage of whoever
@@ -49,6 +53,18 @@ export const LIVE_REPLY = LIVE_PARAGRAPHS.join('\n\n');
 export const CHOICES = ['Ask Bram about the gate', 'Walk away into the fog'];
 export const CHOICES_REPLY = 'Bram leans on his spear and waits for your answer.';
 export const FACE_REPLY = '@Bram(stern): You again.\n\n@Bram(angry): I said, you again!';
+/** `#drawn`: a frame a second for about 20 s. */
+export const DRAWN_PARAGRAPHS = [
+	'The rain comes down harder, and the torches hiss.',
+	'@Bram: We wait until it passes. Nobody crosses the bridge tonight.'
+];
+export const DRAWN_REPLY = DRAWN_PARAGRAPHS.join('\n\n');
+const DRAWN_FRAME_MS = 1_000;
+const DRAWN_CHUNK_CHARS = 6;
+/** `#long`: LONG_FRAMES sentences, one every LONG_FRAME_MS: about 90 s in all. */
+export const LONG_FRAMES = 30;
+const LONG_FRAME_MS = 3_000;
+export const LONG_REPLY_END = 'At last the bell stops, and the gate swings open.';
 /** Between two streamed frames of `#slow`: three paragraphs take a few seconds. */
 const SLOW_FRAME_MS = 120;
 const SLOW_CHUNK_CHARS = 4;
@@ -219,6 +235,11 @@ export function advPlay(): MockHandler {
 		if (line.includes('#face')) return face(followUp, request);
 		if (line.includes('#harbour')) return harbour(followUp);
 		if (line.includes('#lore')) return lore(followUp);
+		if (line.includes('#drawn')) return { text: chunks(DRAWN_REPLY, DRAWN_CHUNK_CHARS), frameDelayMs: DRAWN_FRAME_MS };
+		if (line.includes('#long')) {
+			const sentences = Array.from({ length: LONG_FRAMES - 1 }, (_, i) => `The bell tolls ${i + 1}. `);
+			return { text: [...sentences, LONG_REPLY_END], frameDelayMs: LONG_FRAME_MS };
+		}
 		if (line.includes('#slow')) return { text: chunks(SLOW_REPLY, SLOW_CHUNK_CHARS), frameDelayMs: SLOW_FRAME_MS };
 		if (line.includes('#fail')) {
 			if (failedOnce.has(line)) return { text: RETRY_REPLY };

@@ -19,6 +19,7 @@ import { SignInProviders } from './auth';
 import { configureLog } from './ops';
 import { createScheduler, type Scheduler } from './jobs';
 import type { RetryPolicy } from './retry';
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 export interface App {
 	config: Config;
@@ -62,6 +63,12 @@ export interface AppOverrides {
 	/** Tests give the request-scoped scheduler a clock or a shorter resume interval; built from config otherwise. */
 	scheduler?: Scheduler;
 	/**
+	 * The start-up writes: migrating the control database, the official worlds' rows and their covers'
+	 * orders; on by default. An isolate host builds an app per request (or per session object) and does
+	 * them once per isolate instead (isolate/), not on every build.
+	 */
+	startUp?: boolean;
+	/**
 	 * Background upkeep (the Turso sweeper, scheduled backups, resuming the turns a previous run left
 	 * unfinished); on by default. The CLI turns it off: a one-off command must not start loops, back up
 	 * on a schedule, or run (or mark interrupted) the server's turns; `kantera restore` would otherwise
@@ -79,9 +86,10 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 	// A model whose context cannot hold the GM's rules and tools would fail every turn: say so before anything starts.
 	const problems = contextProblems(cfg, tools, countTokens);
 	if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
-	const control = await openControlDb(cfg);
+	const startUp = overrides.startUp !== false;
+	const control = await openControlDb(cfg, { migrate: startUp });
 	// The official worlds are read-only presets: their rows follow the shipped content.
-	await syncOfficialPresets(control.db);
+	if (startUp) await syncOfficialPresets(control.db);
 	// Turso per session: databases are created and deleted through the Platform API (and swept when a call failed).
 	const turso = cfg.turso
 		? new TursoPlacement({
@@ -138,7 +146,7 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		scheduler,
 		...(overrides.coverPolicy ? { policy: overrides.coverPolicy } : {})
 	});
-	await orderOfficialCovers(covers);
+	if (startUp) await orderOfficialCovers(covers);
 	// The runner counts every turn's tokens: build the encoder now, while nothing is served yet, not in
 	// the first turn (seconds with no answer to anyone; long enough for keep-alive connections to reset).
 	if (background && cfg.llm.configured && counter === countTokensO200k) loadTokenizer();
@@ -175,10 +183,14 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 	};
 	scheduler.onVisit(resumeIfWaiting);
 	const resumeSession = (sessionId: string) => {
-		if (scheduler.mode === 'request') scheduler.visit(sessionId);
+		// A session this host does not run is handed to the object that does (the scheduler's visit).
+		if (scheduler.mode === 'request' || !scheduler.runsHere(sessionId)) scheduler.visit(sessionId);
 		else
-			void resumeIfWaiting(sessionId).catch((err: unknown) =>
-				console.error(`[kantera] could not resume session ${sessionId}:`, err instanceof Error ? err.message : err)
+			// Kept like the work it starts: a session's object waits for it before its alarm lets go.
+			scheduler.keep(
+				resumeIfWaiting(sessionId).catch((err: unknown) =>
+					console.error(`[kantera] could not resume session ${sessionId}:`, err instanceof Error ? err.message : err)
+				)
 			);
 	};
 	// Turns left unfinished by a previous run (a crash, a restart): run the queued ones, end the dead ones.
@@ -211,11 +223,29 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 }
 
 let app: Promise<App> | undefined;
+/** Where the app comes from while a request runs on an isolate host (isolate/): not this process's. */
+const appScope = new AsyncLocalStorage<() => Promise<App>>();
 
-/** The app of this process, built from the environment on first use. */
+/**
+ * The app of this process, built from the environment on first use; a build that failed is not kept,
+ * so the next call tries again. On an isolate host, the app of the request or session object it runs for.
+ */
 export function getApp(): Promise<App> {
-	app ??= createApp(readConfig());
+	const scoped = appScope.getStore();
+	if (scoped) return scoped();
+	if (!app) {
+		const building = createApp(readConfig());
+		app = building;
+		void building.catch(() => {
+			if (app === building) app = undefined;
+		});
+	}
 	return app;
+}
+
+/** Runs `fn` (a request on an isolate host) with `app` as what `getApp()` gives anywhere below it. */
+export function withAppOf<T>(app: () => Promise<App>, fn: () => T): T {
+	return appScope.run(app, fn);
 }
 
 /**

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { TARGETS, TargetError, buildAdapter, targetOf, targetsOf } from '../../../bin/targets.js';
+import { TARGETS, TargetError, targetOf, targetsOf } from '../../../bin/targets.js';
+import { buildAdapter } from '../../../bin/adapters.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -17,7 +18,7 @@ describe('KANTERA_ADAPTER', () => {
 
 	it('refuses anything else, naming the variable; npm start runs exactly one target', () => {
 		expect(() => targetsOf('workerd')).toThrow(TargetError);
-		expect(() => targetsOf('bun,')).toThrow(/KANTERA_ADAPTER: must be node, bun or deno/);
+		expect(() => targetsOf('bun,')).toThrow(/KANTERA_ADAPTER: must be node, bun, deno or cloudflare/);
 		expect(() => targetOf('node,bun')).toThrow(/KANTERA_ADAPTER: name the one target to start/);
 	});
 
@@ -42,7 +43,7 @@ describe('KANTERA_ADAPTER', () => {
 			encoding: 'utf8'
 		});
 		expect(run.status).toBe(1);
-		expect(run.stderr).toContain('KANTERA_ADAPTER: must be node, bun or deno (got "workerd")');
+		expect(run.stderr).toContain('KANTERA_ADAPTER: must be node, bun, deno or cloudflare (got "workerd")');
 	});
 
 	it('the runtimes come with npm ci (dev dependencies), nothing else to install', () => {

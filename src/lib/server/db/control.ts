@@ -1,4 +1,4 @@
-/** The control database: opened once per process, migrated on open. */
+/** The control database: opened once per process (per request or session object on an isolate host), migrated on open. */
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
 import type { Client } from '@libsql/client';
 import * as controlSchema from './control-schema';
@@ -15,9 +15,10 @@ export interface ControlDb {
 	close(): void;
 }
 
-export async function openControlDb(cfg: Pick<Config, 'controlDb'>): Promise<ControlDb> {
+/** `migrate: false` when the caller knows it is migrated already (an isolate host migrates once per isolate). */
+export async function openControlDb(cfg: Pick<Config, 'controlDb'>, opts: { migrate?: boolean } = {}): Promise<ControlDb> {
 	const client = await openClient(cfg.controlDb.url, cfg.controlDb.authToken, 8);
-	await migrate(client, controlMigrations);
+	if (opts.migrate !== false) await migrate(client, controlMigrations);
 	const db = drizzle(client, { schema: controlSchema });
 	return { client, db, close: () => client.close() };
 }

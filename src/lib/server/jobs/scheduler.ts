@@ -19,6 +19,7 @@
 import { Cron } from 'croner';
 import { currentWaitUntil } from './request-scope';
 
+/** The modes KANTERA_SCHEDULER chooses; a session's own object on an isolate host has its own (object-scheduler.ts). */
 export type SchedulerMode = 'process' | 'request';
 
 export interface ResumeCounts {
@@ -31,7 +32,12 @@ export interface ResumeCounts {
 }
 
 export interface Scheduler {
-	readonly mode: SchedulerMode;
+	readonly mode: SchedulerMode | 'object';
+	/**
+	 * Whether the session's work runs where this scheduler does. Not on an isolate host that gives each
+	 * session an object of its own: there, `visit` hands the session to its object.
+	 */
+	runsHere(sessionId: string): boolean;
 	/** Background work just started: keeps it alive until it settles (request: the request's `waitUntil`). */
 	keep(work: Promise<unknown>): void;
 	/** Calls `fn` once `delayMs` from now, replacing anything set earlier for `key`. */
@@ -69,6 +75,10 @@ export class ProcessScheduler implements Scheduler {
 	private readonly crons = new Set<Cron>();
 	private readonly intervals = new Set<ReturnType<typeof setInterval>>();
 	private stopped = false;
+
+	runsHere(): boolean {
+		return true;
+	}
 
 	keep(): void {
 		// The process outlives the request by itself.
@@ -164,6 +174,11 @@ export interface RequestSchedulerOptions {
 	/** A session's work is resumed by its visits at most this often (each resume is a few queries). */
 	resumeEveryMs?: number;
 	now?: () => number;
+	/**
+	 * Each session has an object of its own that runs its work (Cloudflare's Durable Objects): a visit
+	 * hands the session to it instead of resuming it here, and no session's work runs in the request.
+	 */
+	handOff?: (sessionId: string) => Promise<void>;
 }
 
 /** How often visits resume a session's work: a third of a turn lease, so a dead runner's turn ends soon after its lease. */
@@ -193,11 +208,17 @@ export class RequestScheduler implements Scheduler {
 	private readonly resumeEveryMs: number;
 	private readonly now: () => number;
 	private resume: ((sessionId: string) => Promise<boolean>) | undefined;
+	private readonly handOff: ((sessionId: string) => Promise<void>) | undefined;
 	private stopped = false;
 
 	constructor(opts: RequestSchedulerOptions = {}) {
 		this.resumeEveryMs = opts.resumeEveryMs ?? RESUME_EVERY_MS;
 		this.now = opts.now ?? Date.now;
+		this.handOff = opts.handOff;
+	}
+
+	runsHere(): boolean {
+		return this.handOff === undefined;
 	}
 
 	keep(work: Promise<unknown>): void {
@@ -249,6 +270,14 @@ export class RequestScheduler implements Scheduler {
 
 	visit(sessionId: string): void {
 		this.tick();
+		if (this.handOff && !this.stopped) {
+			this.keep(
+				this.handOff(sessionId).catch((err: unknown) =>
+					console.error(`[kantera] could not hand session ${sessionId} to its object:`, err instanceof Error ? err.message : err)
+				)
+			);
+			return;
+		}
 		const resume = this.resume;
 		if (this.stopped || !resume) return;
 		this.counts.visits++;

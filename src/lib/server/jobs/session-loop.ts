@@ -16,6 +16,11 @@ export interface SessionLoopOptions {
 	now?: () => number;
 	/** What a key is called in logs; "session <id>" by default. */
 	describe?: (key: string) => string;
+	/**
+	 * Whether the keys are play sessions (the default), whose work runs where the scheduler says: a
+	 * session that has an object of its own elsewhere is handed to it, not drained here.
+	 */
+	perSession?: boolean;
 }
 
 export class SessionLoop {
@@ -49,6 +54,10 @@ export class SessionLoop {
 	/** Makes sure the session is being worked on. Safe to call any number of times. */
 	kick(sessionId: string): void {
 		if (!this.isOpen(sessionId)) return;
+		if (this.opts.perSession !== false && !this.opts.scheduler.runsHere(sessionId)) {
+			this.opts.scheduler.visit(sessionId);
+			return;
+		}
 		if (this.loops.has(sessionId)) this.again.add(sessionId);
 		else this.start(sessionId);
 		this.opts.scheduler.keep(this.settled(sessionId));

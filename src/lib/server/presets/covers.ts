@@ -76,7 +76,8 @@ export class CoverRunner {
 			scheduler: deps.scheduler ?? new ProcessScheduler(),
 			drain: () => this.drain(),
 			now: this.now,
-			describe: () => 'the preset covers'
+			describe: () => 'the preset covers',
+			perSession: false
 		});
 	}
 
