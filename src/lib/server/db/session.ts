@@ -189,8 +189,8 @@ class Handle implements SessionDb {
 	batch(statements: InStatement[], mode: 'read' | 'write'): Promise<ResultSet[]> {
 		if (statements.length === 0) return Promise.resolve([]);
 		if (mode === 'read') return this.client.batch(statements, 'read');
-		// A batch that failed busy ran nothing (it is one transaction): it can always start again.
-		return queueWrite(this.lockKey, () => withWriteLock(() => this.client.batch(statements, 'write')));
+		// A batch that fails busy is started again by the client (busy.ts): it is one transaction, and ran nothing.
+		return queueWrite(this.lockKey, () => this.client.batch(statements, 'write'));
 	}
 }
 
