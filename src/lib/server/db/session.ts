@@ -3,7 +3,9 @@
  * template, or Turso's Platform API), migrated on open and kept in a bounded LRU cache so thousands of
  * sessions don't exhaust file handles.
  */
-import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
+// drizzle's web entry wraps whichever client it is given; its default entry would load the native driver (client.ts).
+import { drizzle } from 'drizzle-orm/libsql/web';
+import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import type { Client, InStatement, ResultSet, Transaction } from '@libsql/client';
 import type { BatchItem } from 'drizzle-orm/batch';
 import * as sessionSchema from './session-schema';
