@@ -1,5 +1,5 @@
 /**
- * npm run bench:instances [-- --processes 3] [--sessions 20] [--turns 5] [--runs 4] [--delay-ms 0] [--stuck-s 90] [--streams] [--before DIR]
+ * npm run bench:instances [-- --processes 3] [--sessions 20] [--turns 5] [--runs 4] [--delay-ms 0] [--stuck-s 90] [--streams] [--before DIR [--before-hrana]]
  *
  * Several app processes on one remote database: `--processes` × `npm start` (the built Node target: run
  * `npm run build` first) on the Hrana test server (tests/hrana), with `--sessions` sessions of `--turns`
@@ -9,7 +9,8 @@
  * `--streams` keeps an event stream open on every server for every session and checks each delivers every commit.
  * `--logs DIR` keeps each server's output there (run<N>-server<M>.log).
  * `--before DIR`: each run is played twice, first by the app servers of the checkout at DIR (built there: an older
- * commit, say `git archive main`), then by this one's, each on a fresh Hrana server of this checkout.
+ * commit, say `git archive main`), then by this one's, each on a fresh Hrana server of this checkout; with
+ * `--before-hrana` the baseline runs on the older checkout's Hrana test server instead.
  * Not a test: figures go to docs/performance.md; tests/e2e/instances.spec.ts is the CI check.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
 		'stuck-s': { type: 'string', default: '90' },
 		logs: { type: 'string' },
 		before: { type: 'string' },
+		'before-hrana': { type: 'boolean', default: false },
 		streams: { type: 'boolean', default: false }
 	}
 });
@@ -68,8 +70,8 @@ console.log(
 	`${PROCESSES} processes × ${SESSIONS} sessions × ${TURNS} turns on one Hrana server (${DELAY_MS} ms per request), ${RUNS} runs`
 );
 /** One run by the app servers of `root`: its summary line, and the servers' output kept under --logs. */
-async function playRun(run: number, label: string, root: string | undefined): Promise<void> {
-	const cluster = await startCluster({ processes: PROCESSES, openaiBaseUrl: mock.openaiBaseUrl, hranaDelayMs: DELAY_MS, root });
+async function playRun(run: number, label: string, root: string | undefined, hranaRoot?: string): Promise<void> {
+	const cluster = await startCluster({ processes: PROCESSES, openaiBaseUrl: mock.openaiBaseUrl, hranaDelayMs: DELAY_MS, root, hranaRoot });
 	try {
 		const report = await playLoad({
 			servers: cluster.servers.map((s) => s.url),
@@ -92,7 +94,8 @@ async function playRun(run: number, label: string, root: string | undefined): Pr
 
 try {
 	for (let run = 1; run <= RUNS; run++) {
-		if (args.before !== undefined) await playRun(run, 'before ', path.resolve(args.before));
+		const { before } = args;
+		if (before !== undefined) await playRun(run, 'before ', path.resolve(before), args['before-hrana'] ? path.resolve(before) : undefined);
 		await playRun(run, args.before === undefined ? '' : 'after  ', undefined);
 	}
 } finally {

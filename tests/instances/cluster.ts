@@ -34,21 +34,23 @@ export interface ClusterOptions {
 	hranaDelayMs?: number;
 	/** More of the servers' environment. */
 	env?: Record<string, string>;
-	/** The checkout whose build the app servers run (default: this one; a bench's `--before` tree). The Hrana server is always this checkout's. */
+	/** The checkout whose build the app servers run (default: this one; a bench's `--before` tree). The Hrana server is this checkout's unless `hranaRoot` says otherwise. */
 	root?: string;
 	/** KANTERA_ADAPTER of each process, by index (node when missing): a fleet may mix targets. */
 	adapters?: readonly string[];
+	/** The checkout whose tests/hrana server runs (default: this one; a bench's baseline may take an older server's). */
+	hranaRoot?: string;
 }
 
 const Stats = v.object({ writeWaits: v.number() });
 
 /** tests/hrana/cli.ts in a child process; resolves with its origin once it listens. */
-async function startHrana(dir: string, delayMs: number): Promise<{ origin: string; child: ChildProcess }> {
+async function startHrana(root: string, dir: string, delayMs: number): Promise<{ origin: string; child: ChildProcess }> {
 	const child = spawn(
 		process.execPath,
 		['--import', 'tsx', 'tests/hrana/cli.ts', '--dir', dir, '--port', '0', '--delay-ms', String(delayMs)],
 		{
-			cwd: ROOT,
+			cwd: root,
 			stdio: ['ignore', 'pipe', 'inherit']
 		}
 	);
@@ -71,7 +73,7 @@ async function startHrana(dir: string, delayMs: number): Promise<{ origin: strin
 export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
 	const root = opts.root ?? ROOT;
 	const dir = mkdtempSync(path.join(tmpdir(), 'kantera-instances-'));
-	const hrana = await startHrana(dir, opts.hranaDelayMs ?? 0);
+	const hrana = await startHrana(opts.hranaRoot ?? ROOT, dir, opts.hranaDelayMs ?? 0);
 	const env = {
 		KANTERA_CONTROL_DB_URL: `${hrana.origin}/control/`,
 		KANTERA_SESSION_DB_URL: `${hrana.origin}/s-{id}/`,
