@@ -34,7 +34,7 @@ export interface ClusterOptions {
 	hranaDelayMs?: number;
 	/** More of the servers' environment. */
 	env?: Record<string, string>;
-	/** The checkout whose build the app servers run (default: this one; a bench's `--before` tree). The Hrana server is this checkout's unless `hranaRoot` says otherwise. */
+	/** The checkout whose build the app servers run (default: this one; a bench's `--before` tree). Not the Hrana server's (hranaRoot). */
 	root?: string;
 	/** KANTERA_ADAPTER of each process, by index (node when missing): a fleet may mix targets. */
 	adapters?: readonly string[];
