@@ -14,6 +14,7 @@ const REMOTE_SUITES = [
 	'tests/unit/turn/turn.test.ts',
 	'tests/unit/turn/handoff.test.ts',
 	'tests/unit/turn/commit-batch.test.ts',
+	'tests/unit/turn/claim-race.test.ts',
 	'tests/unit/budget/turn-calls.test.ts',
 	'tests/unit/timetravel/**/*.test.ts',
 	'tests/unit/api/events.test.ts',

@@ -38,6 +38,7 @@ if (target.name === 'node' || target.name === 'cloudflare') {
 	await import(pathToFileURL(server).href);
 } else {
 	const [command, ...args] = runtimeCommand(target.name);
+	if (args.includes('--deny-ffi')) console.log('Deno runs with --deny-ffi: every database is remote, no native code is loaded.');
 	const child = spawn(command, [...args, server], {
 		cwd: ROOT,
 		stdio: 'inherit',
@@ -69,9 +70,22 @@ function runtimeCommand(name) {
 	const native = path.join(dir, process.platform === 'win32' ? 'deno.exe' : 'deno');
 	/** @type {[string, ...string[]]} */
 	const exe = existsSync(native) ? [native] : [process.execPath, path.join(dir, 'bin.cjs')];
-	// -A: the libSQL driver is a native addon (FFI), which no narrower permission set can contain anyway.
+	// -A: a local database file needs the libSQL driver, a native addon (FFI), which no narrower permission
+	// set can contain anyway. With every database remote the app loads only the driver's web entry (db/client.ts),
+	// so native code is denied outright (--deny-ffi wins over -A).
 	// --no-lock: no deno.lock is written into the checkout; packages come from node_modules as npm installed them.
 	// --unstable-no-legacy-abort: request.signal aborts when the client goes away, not also after every
 	// answer (Deno's old default); the same meaning it has under Node and Bun.
-	return [...exe, 'run', '-A', '--no-lock', '--node-modules-dir=manual', '--unstable-no-legacy-abort'];
+	const ffi = everyDatabaseRemote(process.env) ? ['--deny-ffi'] : [];
+	return [...exe, 'run', '-A', ...ffi, '--no-lock', '--node-modules-dir=manual', '--unstable-no-legacy-abort'];
+}
+
+/**
+ * Whether the control database and the session databases are all on a libSQL server (their URLs set, none
+ * a `file:`): then nothing needs native code.
+ * @param {NodeJS.ProcessEnv} env
+ */
+function everyDatabaseRemote(env) {
+	const urls = [env.KANTERA_CONTROL_DB_URL, env.KANTERA_SESSION_DB_URL];
+	return urls.every((url) => url !== undefined && url.trim() !== '' && !url.trim().startsWith('file:'));
 }

@@ -52,13 +52,13 @@ async function waitUntilUp(url: string, child: ChildProcess, output: () => strin
 	throw new Error(`npm start did not answer within ${START_TIMEOUT_MS} ms:\n${output()}`);
 }
 
-/** `npm start` with the README's (empty) configuration plus `extra`. */
-export async function startLikeReadme(extra: Record<string, string> = {}): Promise<StartedServer> {
+/** `npm start` with the README's (empty) configuration plus `extra`, in this checkout or the one at `root` (a bench's build of an older commit). */
+export async function startLikeReadme(extra: Record<string, string> = {}, root = ROOT): Promise<StartedServer> {
 	const port = freePort();
 	const dataDir = mkdtempSync(path.join(tmpdir(), 'kantera-readme-'));
 	// Its own process group, so stopping it stops npm and the node process npm started.
 	const child = spawn('npm', ['start'], {
-		cwd: ROOT,
+		cwd: root,
 		env: readmeEnv(extra, port, dataDir),
 		detached: true,
 		stdio: ['ignore', 'pipe', 'pipe']

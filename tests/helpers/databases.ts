@@ -48,6 +48,24 @@ export function databaseEnv(dir: string): Record<string, string> {
 	};
 }
 
+/**
+ * `databaseEnv(dir)` for a second app instance in this process. In the remote project: the same databases
+ * through other URLs (the session template over `http://`, the control database over `libsql://…?tls=0`), so
+ * the two apps' write transactions do not share this process's queue (db/write-lock.ts keys it by URL) and
+ * meet at the server, as two processes' do. Local files keep their URLs: there the shared queue is what keeps
+ * two instances in one process from blocking each other in the native driver's synchronous busy wait.
+ */
+export function secondInstanceEnv(dir: string): Record<string, string> {
+	const env = databaseEnv(dir);
+	const { KANTERA_CONTROL_DB_URL: control, KANTERA_SESSION_DB_URL: sessions } = env;
+	if (control === undefined || sessions === undefined) return env;
+	return {
+		...env,
+		KANTERA_CONTROL_DB_URL: `${control.replace(/^http:/, 'libsql:')}?tls=0`,
+		KANTERA_SESSION_DB_URL: sessions.replace(/^libsql:/, 'http:').replace(/\?tls=0$/, '')
+	};
+}
+
 /** The URL of a fresh, empty database: a file in `dir`, or a new database on the Hrana test server. */
 export function freshDatabaseUrl(dir: string, name = 'x'): string {
 	const origin = remoteOrigin();

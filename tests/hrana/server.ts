@@ -6,9 +6,12 @@
  * Supported: `GET v2`, `GET v3` (version checks), `POST v2/pipeline` and `POST v3/pipeline` (JSON) with
  * every stream request (execute, batch with conditions, sequence, describe, store_sql, close_sql,
  * get_autocommit on v3, close), `POST v3/cursor` (JSON lines), batons that tie interactive
- * transactions to one connection, idle-stream expiry (rolled back), bearer-token checks and an
- * injected per-request delay (a simulated network round trip). Not supported: Protobuf encodings
- * (`GET v3-protobuf` answers 404, so a v3 client falls back to JSON), Hrana over WebSocket.
+ * transactions to one connection, idle-stream expiry (rolled back), writers queued for a database's
+ * write lock as sqld queues them (connections.ts, write-slot.ts), bearer-token checks and an injected
+ * per-request delay (a simulated network round trip); `GET /stats` answers its counters as JSON (for a
+ * server in another process, cli.ts). Not supported: Protobuf encodings (`GET v3-protobuf` answers
+ * 404, so a v3 client falls back to JSON), Hrana over WebSocket, sqld's taking of the write lock from
+ * a transaction that has held it for 5 s (here a writer waits `busyWaitMs`, then fails busy).
  *
  * One server holds many databases, one per first path segment: `http://host:port/<name>/v2/pipeline`
  * is database `<name>` (file `<dir>/<name>.db`); a bare `http://host:port/v2/pipeline` is `default`.
@@ -23,8 +26,8 @@ import * as v from 'valibot';
 import {
 	CursorReqBodySchema,
 	PipelineReqBodySchema,
-	type BatchCond,
 	type CursorEntry,
+	type Stmt,
 	type StreamRequest,
 	type StreamResponse,
 	type StreamResult
@@ -35,22 +38,21 @@ import {
 	executeSequence,
 	executeStmt,
 	openConnection,
-	sqliteError,
 	sqlText,
 	StmtError,
 	toHranaError,
-	whenNotBusy,
-	type Connection,
+	type BatchTarget,
 	type SqlStore
 } from './sql';
+import { mayWrite } from './write-slot';
+import { Connections, type Holder } from './connections';
+import { HttpError, readBody, requestSqls, usesIsAutocommit } from './requests';
 
 const DB_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const DEFAULT_DB = 'default';
 /** sqld closes streams after a short idle period; clients must not rely on a stream living longer. */
 const DEFAULT_STREAM_IDLE_MS = 10_000;
 const DEFAULT_BUSY_WAIT_MS = 5_000;
-const MAX_IDLE_CONNECTIONS = 4;
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface HranaServerOptions {
 	/** Where the database files live: `<dir>/<name>.db`. */
@@ -82,6 +84,8 @@ export interface HranaStats {
 	byDatabase: Map<string, number>;
 	/** SQL statements executed (batch steps that ran, each `execute`, each `sequence`). */
 	statements: number;
+	/** Statements that waited in line for another stream's write lock (write-slot.ts). */
+	writeWaits: number;
 }
 
 export interface HranaServer {
@@ -100,78 +104,9 @@ export interface HranaServer {
 	close(): Promise<void>;
 }
 
-interface Stream {
-	database: string;
-	conn: Connection | undefined;
+interface Stream extends Holder {
 	sqls: SqlStore;
 	timer: ReturnType<typeof setTimeout> | undefined;
-}
-
-class HttpError extends Error {
-	constructor(
-		readonly status: number,
-		message: string,
-		readonly code: string
-	) {
-		super(message);
-	}
-}
-
-function readBody(req: IncomingMessage): Promise<unknown> {
-	return new Promise((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		let size = 0;
-		req.on('data', (c: Buffer) => {
-			size += c.length;
-			if (size > MAX_BODY_BYTES) {
-				reject(new HttpError(413, 'request body too large', 'BODY_TOO_LARGE'));
-				req.destroy();
-				return;
-			}
-			chunks.push(c);
-		});
-		req.on('end', () => {
-			try {
-				resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-			} catch {
-				reject(new HttpError(400, 'request body is not JSON', 'PROTO_ERROR'));
-			}
-		});
-		req.on('error', reject);
-	});
-}
-
-const stmtSql = (s: { sql?: string | null; sql_id?: number | null }, stored: SqlStore) =>
-	s.sql ?? stored.get(s.sql_id ?? -1) ?? `#${s.sql_id ?? ''}`;
-
-/** The SQL a request carries, for tracing (stored SQL texts resolved). */
-function requestSqls(r: StreamRequest, stored: SqlStore): string[] {
-	switch (r.type) {
-		case 'execute':
-			return [stmtSql(r.stmt, stored)];
-		case 'batch':
-			return r.batch.steps.map((s) => stmtSql(s.stmt, stored));
-		case 'sequence':
-		case 'describe':
-			return [stmtSql(r, stored)];
-		default:
-			return [r.type];
-	}
-}
-
-function usesIsAutocommit(cond: BatchCond | null | undefined): boolean {
-	if (!cond) return false;
-	switch (cond.type) {
-		case 'is_autocommit':
-			return true;
-		case 'not':
-			return usesIsAutocommit(cond.cond);
-		case 'and':
-		case 'or':
-			return cond.conds.some(usesIsAutocommit);
-		default:
-			return false;
-	}
 }
 
 export async function startHranaServer(opts: HranaServerOptions): Promise<HranaServer> {
@@ -180,58 +115,17 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 	const busyWaitMs = opts.busyWaitMs ?? DEFAULT_BUSY_WAIT_MS;
 	let delayMs = opts.delayMs ?? 0;
 	const streams = new Map<string, Stream>();
-	const idle = new Map<string, Connection[]>();
 	const known = new Set<string>();
-	const stats: HranaStats = { requests: 0, byDatabase: new Map(), statements: 0 };
+	const stats: HranaStats = { requests: 0, byDatabase: new Map(), statements: 0, writeWaits: 0 };
 
 	const fileOf = (database: string) => path.join(opts.dir, `${database}.db`);
 	const exists = (database: string) => known.has(database) || (opts.autoCreate === true && DB_NAME.test(database));
 
-	const walReady = new Set<string>();
-
-	/**
-	 * Switches a database to WAL once (it stays so in the file). Not per connection: the switch needs a
-	 * lock, and a connection opened while another holds the write lock would fail instead of waiting.
-	 */
-	async function prepare(database: string): Promise<void> {
-		if (walReady.has(database)) return;
-		await whenNotBusy(() => {
-			const conn = openConnection(fileOf(database));
-			try {
-				conn.exec('PRAGMA journal_mode = WAL');
-			} catch (err) {
-				throw sqliteError(err);
-			} finally {
-				conn.close();
-			}
-		}, busyWaitMs);
-		walReady.add(database);
-	}
-
-	function acquire(database: string): Connection {
-		return idle.get(database)?.pop() ?? openConnection(fileOf(database));
-	}
-
-	function release(database: string, conn: Connection) {
-		try {
-			if (conn.inTransaction) conn.exec('ROLLBACK');
-		} catch {
-			conn.close();
-			return;
-		}
-		const list = idle.get(database) ?? [];
-		if (list.length >= MAX_IDLE_CONNECTIONS || !exists(database)) {
-			conn.close();
-			return;
-		}
-		list.push(conn);
-		idle.set(database, list);
-	}
+	const connections = new Connections({ fileOf, exists, busyWaitMs, onWriteWait: () => stats.writeWaits++ });
 
 	function closeStream(stream: Stream) {
 		clearTimeout(stream.timer);
-		if (stream.conn) release(stream.database, stream.conn);
-		stream.conn = undefined;
+		connections.release(stream);
 	}
 
 	function park(stream: Stream): string {
@@ -256,7 +150,14 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 		return stream;
 	}
 
-	const connOf = (stream: Stream) => (stream.conn ??= acquire(stream.database));
+	/** One statement on the stream's connection, with the write lock when it may write (connections.ts). */
+	const onStreamStmt = (stream: Stream, stmt: Stmt) =>
+		connections.run(stream, mayWrite(sqlText(stmt, stream.sqls)), (conn) => executeStmt(conn, stmt, stream.sqls));
+
+	const batchTarget = (stream: Stream): BatchTarget => ({
+		execute: (stmt) => onStreamStmt(stream, stmt),
+		inTransaction: () => stream.conn?.inTransaction ?? false
+	});
 
 	async function handleRequest(stream: Stream, request: StreamRequest, version: 2 | 3): Promise<StreamResponse> {
 		switch (request.type) {
@@ -264,24 +165,24 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 				return { type: 'close' };
 			case 'execute':
 				stats.statements++;
-				return { type: 'execute', result: await whenNotBusy(() => executeStmt(connOf(stream), request.stmt, stream.sqls), busyWaitMs) };
+				return { type: 'execute', result: await onStreamStmt(stream, request.stmt) };
 			case 'batch':
 				if (version < 3 && request.batch.steps.some((s) => usesIsAutocommit(s.condition)))
 					throw new StmtError('is_autocommit conditions need Hrana 3', 'PROTO_ERROR');
 				return {
 					type: 'batch',
-					result: await executeBatch(connOf(stream), request.batch, stream.sqls, busyWaitMs, (e) =>
+					result: await executeBatch(batchTarget(stream), request.batch, (e) =>
 						e.type === 'step_begin' || e.type === 'step_error' ? stats.statements++ : undefined
 					)
 				};
 			case 'sequence': {
 				const sql = sqlText(request, stream.sqls);
 				stats.statements++;
-				await whenNotBusy(() => executeSequence(connOf(stream), sql), busyWaitMs);
+				await connections.run(stream, true, (conn) => executeSequence(conn, sql));
 				return { type: 'sequence' };
 			}
 			case 'describe':
-				return { type: 'describe', result: describeStmt(connOf(stream), sqlText(request, stream.sqls)) };
+				return { type: 'describe', result: describeStmt(connections.of(stream), sqlText(request, stream.sqls)) };
 			case 'store_sql':
 				if (stream.sqls.has(request.sql_id)) throw new StmtError(`SQL text ${request.sql_id} is already stored`, 'PROTO_ERROR');
 				stream.sqls.set(request.sql_id, request.sql);
@@ -291,7 +192,7 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 				return { type: 'close_sql' };
 			case 'get_autocommit':
 				if (version < 3) throw new StmtError('get_autocommit needs Hrana 3', 'PROTO_ERROR');
-				return { type: 'get_autocommit', is_autocommit: !connOf(stream).inTransaction };
+				return { type: 'get_autocommit', is_autocommit: !connections.of(stream).inTransaction };
 		}
 	}
 
@@ -344,7 +245,7 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 		);
 		const entries: CursorEntry[] = [];
 		try {
-			await executeBatch(connOf(stream), parsed.output.batch, stream.sqls, busyWaitMs, (e) => entries.push(e));
+			await executeBatch(batchTarget(stream), parsed.output.batch, (e) => entries.push(e));
 		} catch (err) {
 			entries.push({ type: 'error', error: toHranaError(err) });
 		}
@@ -369,6 +270,12 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 			res.writeHead(200).end('ok');
 			return;
 		}
+		if (req.url === '/stats') {
+			res
+				.writeHead(200, { 'content-type': 'application/json' })
+				.end(JSON.stringify({ ...stats, byDatabase: Object.fromEntries(stats.byDatabase) }));
+			return;
+		}
 		const { database, endpoint } = route(req.url ?? '/');
 		stats.byDatabase.set(database, (stats.byDatabase.get(database) ?? 0) + 1);
 		if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
@@ -377,7 +284,7 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 		const token = auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length) : undefined;
 		if (opts.authorize && !opts.authorize(database, token)) throw new HttpError(401, 'authentication failed', 'AUTH_FAILED');
 		known.add(database);
-		await prepare(database);
+		await connections.prepare(database);
 		if (req.method === 'GET' && (endpoint === 'v2' || endpoint === 'v3')) {
 			res.writeHead(200, { 'content-type': 'text/plain' }).end();
 			return;
@@ -403,6 +310,10 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 		});
 	};
 	const server: Server = opts.tls ? createHttpsServer({ key: opts.tls.key, cert: opts.tls.cert }, listener) : createHttpServer(listener);
+	// Idle keep-alive connections stay open, as sqld's HTTP server (hyper) keeps them. Node's default closes them after
+	// 5 s, which races the client's own 4 s: on a busy machine a request went out on a socket the server was closing
+	// ("fetch failed: other side closed"), a network failure no libSQL server causes.
+	server.keepAliveTimeout = 0;
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
@@ -418,8 +329,7 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 			streams.delete(baton);
 			closeStream(stream);
 		}
-		for (const conn of idle.get(database) ?? []) conn.close();
-		idle.delete(database);
+		connections.drop(database);
 	}
 
 	return {
@@ -432,7 +342,6 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 		},
 		deleteDatabase(database) {
 			known.delete(database);
-			walReady.delete(database);
 			dropConnections(database);
 			for (const suffix of ['', '-wal', '-shm']) rmSync(fileOf(database) + suffix, { force: true });
 		},
@@ -442,13 +351,15 @@ export async function startHranaServer(opts: HranaServerOptions): Promise<HranaS
 		resetStats() {
 			stats.requests = 0;
 			stats.statements = 0;
+			stats.writeWaits = 0;
 			stats.byDatabase.clear();
 		},
 		setDelay(ms) {
 			delayMs = ms;
 		},
 		async close() {
-			for (const database of new Set([...idle.keys(), ...[...streams.values()].map((s) => s.database)])) dropConnections(database);
+			for (const database of new Set([...connections.databases(), ...[...streams.values()].map((s) => s.database)]))
+				dropConnections(database);
 			server.closeAllConnections();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		}

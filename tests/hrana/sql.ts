@@ -120,20 +120,20 @@ export function executeStmt(conn: Connection, stmt: Stmt, stored: SqlStore): Stm
 	}
 }
 
-function evalCond(cond: BatchCond, outcomes: Array<'ok' | 'error' | 'skipped'>, conn: Connection): boolean {
+function evalCond(cond: BatchCond, outcomes: Array<'ok' | 'error' | 'skipped'>, inTransaction: () => boolean): boolean {
 	switch (cond.type) {
 		case 'ok':
 			return outcomes[cond.step] === 'ok';
 		case 'error':
 			return outcomes[cond.step] === 'error';
 		case 'not':
-			return !evalCond(cond.cond, outcomes, conn);
+			return !evalCond(cond.cond, outcomes, inTransaction);
 		case 'and':
-			return cond.conds.every((c) => evalCond(c, outcomes, conn));
+			return cond.conds.every((c) => evalCond(c, outcomes, inTransaction));
 		case 'or':
-			return cond.conds.some((c) => evalCond(c, outcomes, conn));
+			return cond.conds.some((c) => evalCond(c, outcomes, inTransaction));
 		case 'is_autocommit':
-			return !conn.inTransaction;
+			return !inTransaction();
 	}
 }
 
@@ -150,25 +150,25 @@ export async function whenNotBusy<T>(fn: () => T, waitMs: number): Promise<T> {
 	}
 }
 
+/** How a batch reaches its stream's connection: one statement at a time, and whether a transaction is open. */
+export interface BatchTarget {
+	execute(stmt: Stmt): Promise<StmtResult>;
+	inTransaction(): boolean;
+}
+
 /** Runs a batch step by step; a failed step is reported in the result, not thrown. */
-export async function executeBatch(
-	conn: Connection,
-	batch: Batch,
-	stored: SqlStore,
-	busyWaitMs: number,
-	onEntry?: (e: CursorEntry) => void
-): Promise<BatchResult> {
+export async function executeBatch(target: BatchTarget, batch: Batch, onEntry?: (e: CursorEntry) => void): Promise<BatchResult> {
 	const outcomes: Array<'ok' | 'error' | 'skipped'> = [];
 	const result: BatchResult = { step_results: [], step_errors: [] };
 	for (const [i, step] of batch.steps.entries()) {
-		if (step.condition && !evalCond(step.condition, outcomes, conn)) {
+		if (step.condition && !evalCond(step.condition, outcomes, () => target.inTransaction())) {
 			outcomes.push('skipped');
 			result.step_results.push(null);
 			result.step_errors.push(null);
 			continue;
 		}
 		try {
-			const r = await whenNotBusy(() => executeStmt(conn, step.stmt, stored), busyWaitMs);
+			const r = await target.execute(step.stmt);
 			outcomes.push('ok');
 			result.step_results.push(r);
 			result.step_errors.push(null);
@@ -218,7 +218,7 @@ export function describeStmt(
 export function openConnection(file: string): Connection {
 	const conn = new Database(file);
 	// No busy wait inside SQLite: a blocked call would stop the whole server (one thread), including the
-	// stream that holds the lock. Busy statements are retried asynchronously instead (whenNotBusy).
+	// stream that holds the lock. Writers queue for the lock in the server instead (write-slot.ts).
 	conn.exec('PRAGMA busy_timeout = 0');
 	return conn;
 }

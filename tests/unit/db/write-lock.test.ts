@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LibsqlError } from '@libsql/client';
-import { isBusy, queueWrite, withWriteLock } from '../../../src/lib/server/db/write-lock';
+import { queueWrite, withWriteLock } from '../../../src/lib/server/db/write-lock';
+import { isBusy } from '../../../src/lib/server/db/busy';
 
 const busy = (extended: string, raw: number) => new LibsqlError('database is locked', 'SQLITE_BUSY', extended, raw);
 
@@ -34,10 +35,13 @@ describe('the write lock', () => {
 
 		let bounded = 0;
 		await expect(
-			withWriteLock(async () => {
-				bounded++;
-				throw busy('SQLITE_BUSY', 5);
-			}, 3)
+			withWriteLock(
+				async () => {
+					bounded++;
+					throw busy('SQLITE_BUSY', 5);
+				},
+				{ maxRetries: 2, baseDelayMs: 0, maxDelayMs: 0 }
+			)
 		).rejects.toThrow('database is locked');
 		expect(bounded).toBe(3);
 	});

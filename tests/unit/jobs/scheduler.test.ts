@@ -2,7 +2,7 @@
  * The scheduler's two implementations and the per-session worker loop, on their own: what runs now,
  * what waits, and what a request's `waitUntil` is handed.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { inRequest, ProcessScheduler, RequestScheduler, SessionLoop, waitUntilOf, type WaitUntil } from '../../../src/lib/server/jobs';
 
 /** Stands in for the host: collects what a request hands to `waitUntil`. */
@@ -305,5 +305,55 @@ describe('the per-session worker loop', () => {
 		loop.stop();
 		loop.kick('s3');
 		expect(drains).toEqual(['s1', 's2']);
+	});
+
+	it('kicks a session again after a failed drain, backing off, and gives up after too many failures in a row', async () => {
+		const clock = { now: 0 };
+		const scheduler = new RequestScheduler({ now: () => clock.now });
+		const outcomes = ['fail', 'fail', 'ok', 'fail', 'fail', 'fail', 'fail'];
+		let drains = 0;
+		const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+		const loop = new SessionLoop({
+			name: 'test loop',
+			scheduler,
+			now: () => clock.now,
+			retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1_000, jitter: 0 },
+			drain: async () => {
+				const outcome = outcomes[drains++];
+				if (outcome !== 'ok') throw new Error('database unreachable');
+			}
+		});
+		const at = async (ms: number) => {
+			clock.now = ms;
+			scheduler.tick();
+			await loop.idle();
+		};
+		try {
+			loop.kick('s1');
+			await loop.idle();
+			expect(drains).toBe(1);
+			await at(99);
+			expect(drains).toBe(1);
+			// 100 ms after the first failure, 200 ms after the second: the third drain succeeds.
+			await at(100);
+			await at(300);
+			expect(drains).toBe(3);
+			await at(10_000);
+			expect(drains).toBe(3);
+			// A success starts the count again: three more failures, two retries, then it waits for a kick.
+			loop.kick('s1');
+			await loop.idle();
+			await at(10_100);
+			await at(10_300);
+			expect(drains).toBe(6);
+			await at(100_000);
+			expect(drains).toBe(6);
+			expect(logged.mock.calls.at(-1)?.[0]).toMatch(/failed 3 times in a row/);
+			loop.kick('s1');
+			await loop.idle();
+			expect(drains).toBe(7);
+		} finally {
+			logged.mockRestore();
+		}
 	});
 });

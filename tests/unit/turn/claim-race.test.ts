@@ -2,11 +2,14 @@
  * Two app instances on one set of databases (two servers behind a load balancer, or a restart that
  * overlaps the old process) both get kicked for the same accepted turn: exactly one of them runs it.
  * The claim (accepted → running under a lease) is what decides; the loser finds nothing to claim.
+ * In the remote project the two reach the databases through different URLs (secondInstanceEnv), so
+ * their writes meet at the libSQL server's lock as two processes' would, and nothing may fail there.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startMockLlm } from '../../mock-llm';
 import { mockLlmApp } from '../../helpers/turns';
 import { tempDir } from '../../helpers/env';
+import { secondInstanceEnv } from '../../helpers/databases';
 import { newId, sessionSchema } from '../../../src/lib/server/db';
 import { log } from '../../../src/lib/server/records';
 import { acceptTurn } from '../../../src/lib/server/turn';
@@ -32,7 +35,7 @@ describe('two app instances on one session database', () => {
 		cleanups.push(remove);
 		const first = await mockLlmApp('openai', {}, { dataDir: dir, mock });
 		cleanups.push(first.cleanup);
-		const second = await mockLlmApp('openai', {}, { dataDir: dir, mock });
+		const second = await mockLlmApp('openai', secondInstanceEnv(dir), { dataDir: dir, mock });
 		cleanups.push(second.cleanup);
 		expect(second.app.runner.owner).not.toBe(first.app.runner.owner);
 
@@ -46,6 +49,9 @@ describe('two app instances on one session database', () => {
 			})
 		);
 		mock.script(Array.from({ length: ROUNDS }, (_, i) => ({ text: `Reply ${i + 1}.` })));
+		// Background work that fails (a runner's drain, an embedding pass) says so on stderr and nowhere else.
+		const errors = vi.spyOn(console, 'error');
+		cleanups.push(() => errors.mockRestore());
 
 		for (let round = 1; round <= ROUNDS; round++) {
 			// Alternate which instance accepts, so neither always has a head start.
@@ -70,6 +76,7 @@ describe('two app instances on one session database', () => {
 			const committed = events.filter((e) => e.event.type === 'turn.committed' && e.event.turnId === turn.id);
 			expect([started.length, committed.length], turn.id).toEqual([1, 1]);
 		}
+		expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([]);
 		// One LLM call per turn: no turn was sent twice.
 		expect(mock.requests).toHaveLength(ROUNDS);
 		expect(messages).toBe(2 * ROUNDS);

@@ -5,6 +5,7 @@
  * databases never loads the native binding nor `node:fs` (neither exists on an isolate host).
  */
 import type { Client, IntMode } from '@libsql/client';
+import { busyRetrying } from './busy';
 
 /** How long a connection waits on a locked local database file before failing. */
 const BUSY_TIMEOUT_MS = 5_000;
@@ -13,7 +14,10 @@ export function isFileUrl(url: string): boolean {
 	return url.startsWith('file:');
 }
 
-/** Opens a client; for local files the parent directory is created and WAL mode switched on. */
+/**
+ * Opens a client whose statements and batches start again when they fail busy (busy.ts); for local
+ * files the parent directory is created and WAL mode switched on.
+ */
 export async function openClient(
 	url: string,
 	authToken: string | undefined,
@@ -22,10 +26,10 @@ export async function openClient(
 ): Promise<Client> {
 	if (isFileUrl(url)) {
 		const { openFileClient } = await import('./file-client');
-		return openFileClient(url, concurrency, BUSY_TIMEOUT_MS, intMode);
+		return busyRetrying(await openFileClient(url, concurrency, BUSY_TIMEOUT_MS, intMode));
 	}
 	const { createClient } = await import('@libsql/client/web');
-	return createClient({ url, authToken, concurrency, intMode });
+	return busyRetrying(createClient({ url, authToken, concurrency, intMode }));
 }
 
 /** Deletes a local database's files (with its WAL and shared-memory files); remote URLs are not touched. */

@@ -1,5 +1,7 @@
 /** The control database: opened once per process (per request or session object on an isolate host), migrated on open. */
-import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
+// drizzle's web entry wraps whichever client it is given; its default entry would load the native driver (client.ts).
+import { drizzle } from 'drizzle-orm/libsql/web';
+import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import type { Client } from '@libsql/client';
 import * as controlSchema from './control-schema';
 import { controlMigrations } from './migrations.generated';

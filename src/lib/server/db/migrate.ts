@@ -79,6 +79,8 @@ export async function migrateAndRead(client: Client, migrations: readonly Migrat
 		// the usual path below finds out which (and names a failing migration).
 		if (all) return { applied: migrations.map((m) => m.tag), reads: all.slice(1 + steps.length) };
 	}
+	// The second batch is deferred, not a write: on a database that has its bookkeeping table (every open but
+	// the first) it only reads, and takes no write lock that other instances' writes would queue behind.
 	const [rows, ...current] = options.existing
 		? await client.batch([`SELECT idx, tag FROM ${TABLE} ORDER BY idx`, ...reads], 'read').catch(async (err: unknown) => {
 				const rs = await client.execute({
@@ -90,7 +92,7 @@ export async function migrateAndRead(client: Client, migrations: readonly Migrat
 		: (
 				await client.batch(
 					[`CREATE TABLE IF NOT EXISTS ${TABLE} ${COLUMNS}`, `SELECT idx, tag FROM ${TABLE} ORDER BY idx`, ...reads],
-					'write'
+					'deferred'
 				)
 			).slice(1);
 	const applied = new Map((rows?.rows ?? []).map((r) => [Number(r.idx), sqlText(r.tag)]));

@@ -3,7 +3,9 @@
  * template, or Turso's Platform API), migrated on open and kept in a bounded LRU cache so thousands of
  * sessions don't exhaust file handles.
  */
-import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql';
+// drizzle's web entry wraps whichever client it is given; its default entry would load the native driver (client.ts).
+import { drizzle } from 'drizzle-orm/libsql/web';
+import type { LibSQLDatabase } from 'drizzle-orm/libsql';
 import type { Client, InStatement, ResultSet, Transaction } from '@libsql/client';
 import type { BatchItem } from 'drizzle-orm/batch';
 import * as sessionSchema from './session-schema';
@@ -189,8 +191,8 @@ class Handle implements SessionDb {
 	batch(statements: InStatement[], mode: 'read' | 'write'): Promise<ResultSet[]> {
 		if (statements.length === 0) return Promise.resolve([]);
 		if (mode === 'read') return this.client.batch(statements, 'read');
-		// A batch that failed busy ran nothing (it is one transaction): it can always start again.
-		return queueWrite(this.lockKey, () => withWriteLock(() => this.client.batch(statements, 'write')));
+		// A batch that fails busy is started again by the client (busy.ts): it is one transaction, and ran nothing.
+		return queueWrite(this.lockKey, () => this.client.batch(statements, 'write'));
 	}
 }
 

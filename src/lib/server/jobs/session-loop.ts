@@ -3,8 +3,16 @@
  * session's drain unless one runs (then it runs once more when that one ends), a wake-up kicks it again
  * later (a lease to sweep, a retry waiting out its backoff), and the loop's promise is handed to the
  * scheduler so it outlives the request that kicked it. What a drain does is the runner's business.
+ *
+ * A drain that fails (the database out of reach for a moment, a lock it could not get) is kicked again
+ * after a backoff (retry/'s policy, DRAIN_RETRY): otherwise a turn accepted just before would wait until
+ * someone happened to kick its session again, which may be never.
  */
+import { decideRetry, type RetryPolicy } from '../retry';
 import type { Scheduler } from './scheduler';
+
+/** Kicks after failed drains of one session: from 1 s doubling to a minute, ten in a row at most (~7 minutes). */
+export const DRAIN_RETRY: Readonly<RetryPolicy> = Object.freeze({ maxRetries: 10, baseDelayMs: 1_000, maxDelayMs: 60_000 });
 
 export interface SessionLoopOptions {
 	/** Names the loop in logs and in the scheduler's keys, e.g. "turn runner". */
@@ -14,6 +22,8 @@ export interface SessionLoopOptions {
 	drain(sessionId: string): Promise<void>;
 	/** The clock `wakeAt` times are read on (tests step the image runner's). */
 	now?: () => number;
+	/** Kicks after failed drains; DRAIN_RETRY by default. */
+	retry?: RetryPolicy;
 	/** What a key is called in logs; "session <id>" by default. */
 	describe?: (key: string) => string;
 	/**
@@ -30,6 +40,8 @@ export class SessionLoop {
 	private readonly wakes = new Map<string, number>();
 	/** Sessions held (being deleted): no loop starts, no wake-up is set. */
 	private readonly held = new Set<string>();
+	/** Drains that failed in a row, by session (none once one succeeds). */
+	private readonly failures = new Map<string, number>();
 	private readonly now: () => number;
 	private halted = false;
 
@@ -108,17 +120,35 @@ export class SessionLoop {
 	private start(sessionId: string): void {
 		const loop = this.opts
 			.drain(sessionId)
-			.catch((err: unknown) =>
-				console.error(
-					`[kantera] ${this.opts.name} for ${this.opts.describe?.(sessionId) ?? `session ${sessionId}`} failed:`,
-					err instanceof Error ? err.message : err
-				)
+			.then(
+				() => {
+					this.failures.delete(sessionId);
+				},
+				(err: unknown) => {
+					this.failed(sessionId, err);
+				}
 			)
 			.finally(() => {
 				this.loops.delete(sessionId);
 				if (this.again.delete(sessionId) && this.isOpen(sessionId)) this.start(sessionId);
 			});
 		this.loops.set(sessionId, loop);
+	}
+
+	/** Logs a failed drain and kicks the session again after the backoff, unless it has failed too often in a row. */
+	private failed(sessionId: string, err: unknown): void {
+		const retries = this.failures.get(sessionId) ?? 0;
+		const decision = decideRetry({ retryable: true }, retries, this.opts.retry ?? DRAIN_RETRY);
+		const what = `[kantera] ${this.opts.name} for ${this.opts.describe?.(sessionId) ?? `session ${sessionId}`} failed`;
+		const message = err instanceof Error ? err.message : err;
+		if (!decision.retry) {
+			this.failures.delete(sessionId);
+			console.error(`${what} ${retries + 1} times in a row; it waits for the next kick:`, message);
+			return;
+		}
+		this.failures.set(sessionId, retries + 1);
+		console.error(`${what} (trying again in ${Math.round(decision.delayMs)} ms):`, message);
+		this.wakeAt(sessionId, this.now() + decision.delayMs);
 	}
 
 	/** Resolves once the session's loop, and any run it queued behind itself, has ended. */

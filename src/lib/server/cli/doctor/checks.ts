@@ -5,7 +5,7 @@
  * removes one file, or one object in the bucket). Each network check has a time limit, so an offline server
  * gets a clear "unreachable" quickly instead of a hang.
  */
-import { drizzle } from 'drizzle-orm/libsql';
+import { drizzle } from 'drizzle-orm/libsql/web';
 import type { Client } from '@libsql/client';
 import { stat } from 'node:fs/promises';
 import { parseConfig, ConfigError, type Config } from '../../config';
