@@ -74,7 +74,7 @@ const CHANGES: ScriptedReply[] = [
 				name: 'story_advance',
 				arguments: { action: 'resolve_quest', key: 'find-seal', result: 'Found in the cellar.', next_plan: 'Return it to Bram.' }
 			},
-			{ name: 'story_advance', arguments: { action: 'reveal_clue', key: 'wax' } },
+			{ name: 'story_advance', arguments: { action: 'reveal', key: 'wax' } },
 			{ name: 'register_npc', arguments: { name: 'Bram', appearance: 'A tall guard, scarred cheek, now in a red cloak.' } },
 			{ name: 'register_npc', arguments: { name: 'Mira', appearance: 'A thin clerk with ink-stained fingers and round glasses.' } },
 			{ name: 'set_scene', arguments: { name: 'Cellar', description: 'A damp cellar, barrels, one lamp.' } },
