@@ -152,7 +152,8 @@ describe('undo restores every record exactly', () => {
 			'sections',
 			'stage_cues',
 			'state',
-			'story_entries'
+			'story_entries',
+			'witnesses'
 		]);
 		// Nothing outside the commit is captured: the image job finished after it, the events and ledger are not records.
 		expect(await h.use((s) => s.db.select().from(sessionSchema.undoCapture))).toEqual([]);
@@ -405,7 +406,8 @@ describe('capture triggers follow the live schema', () => {
 			'stage_cues',
 			'state',
 			'story_entries',
-			'summaries'
+			'summaries',
+			'witnesses'
 		]);
 		const changed = await h.use(async (s) => {
 			await s.client.execute('ALTER TABLE journal ADD COLUMN mood text');

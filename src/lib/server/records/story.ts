@@ -16,6 +16,7 @@ import { chunkPlain } from './chunk';
 import { addSectionsQueries, replaceSections, type SectionOwner } from './sections';
 import { checkBody, checkName, checkRef } from './limits';
 import { PATH_ROOT } from './paths';
+import * as witnesses from './witnesses';
 
 const { storyEntries } = sessionSchema;
 
@@ -55,8 +56,11 @@ export async function setPlot(tx: SessionTx, input: StoryInput): Promise<StoryEn
 	return row;
 }
 
-/** Records a confirmed truth. Truths are never overwritten: an existing key is refused. */
-export async function addTruth(tx: SessionTx, input: StoryInput): Promise<StoryEntry> {
+/**
+ * Records a confirmed truth. Truths are never overwritten: an existing key is refused. `witnesses`:
+ * the characters who saw it come to light.
+ */
+export async function addTruth(tx: SessionTx, input: StoryInput & { witnesses?: readonly string[] }): Promise<StoryEntry> {
 	const fields = checkInput(input);
 	if (await find(tx, 'truth', fields.key)) {
 		throw new RecordError(
@@ -65,7 +69,9 @@ export async function addTruth(tx: SessionTx, input: StoryInput): Promise<StoryE
 story has moved on, add a new truth under a new key that states what is true now.`
 		);
 	}
-	return insert(tx, 'truth', fields, {});
+	const row = await insert(tx, 'truth', fields, {});
+	await witnesses.set(tx, 'story', row.id, input.witnesses ?? []);
+	return row;
 }
 
 export async function beginQuest(tx: SessionTx, input: StoryInput): Promise<StoryEntry> {

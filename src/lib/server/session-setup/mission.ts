@@ -24,6 +24,9 @@ not have happened by the next turn. So:
   does, and never copy them into summaries or image descriptions. When the story reaches one, reveal
   it with story_advance (action "reveal") before you narrate it: until then a reply that gives it away
   is withdrawn before the player sees it, and you are asked to write it again.
+- Characters know only what they saw or were told. Before one speaks of a past event, check with
+  recall and known_by (their name): what it does not return, they do not know. When you tell one
+  something off stage, note it with memory and known_by.
 - Roll dice with roll_dice when chance decides; never invent a roll.
 - Register new characters with register_npc and places with set_scene (visual descriptions only);
   direct the stage with adv_stage.

@@ -9,6 +9,7 @@ import type { InStatement } from '@libsql/client';
 import type { SessionDb } from '../db';
 import { LlmError } from '../llm';
 import { TurnCanon } from '../canon';
+import { presentAfter } from '../stage';
 import type { ToolContext } from '../tools';
 import type { SessionEvent } from '../../types/events';
 import { appendEventsQuery } from '../events';
@@ -134,6 +135,8 @@ export async function executeTurn(
 			tail,
 			ledgerRows,
 			toolCtx,
+			// Who stands on the stage at the end of the turn heard it: the play-log lines are theirs to know.
+			present: turn.kind === 'player' ? presentAfter(start.stage, toolCtx.cues) : [],
 			now,
 			after: options.readAfterCommit
 		});

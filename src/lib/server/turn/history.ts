@@ -7,7 +7,8 @@ import { toStatement, type SessionDrizzle, type SessionExec } from '../db';
 import { documents, journal, state, story, summaries } from '../records';
 import { canonOf, canonQuery } from '../canon';
 import type { CanonSource } from '../../canon';
-import { openingContext, stageNowOf, stageNowQueries } from '../stage';
+import { openingContext, stageNowOf, stageNowQueries, stageStateOf } from '../stage';
+import type { StageState } from '../../adv';
 import { CARRY_EXCHANGES, type Exchange, type RecordsHead } from '../context-window';
 import type { Config } from '../config';
 import { missionOf, missionQuery, settingsOf, settingsQuery, type SessionSettings } from '../session-setup';
@@ -72,6 +73,8 @@ export interface TurnStart {
 	base: CommitBase;
 	/** The session's canon and the story-DB keys revealed so far: what the guard checks the GM's words against. */
 	canon: { source: CanonSource; revealed: Set<string> };
+	/** The stage as the player last saw it: who stands there witnesses the turn (issue 27). */
+	stage: StageState;
 }
 
 /**
@@ -118,7 +121,8 @@ export async function turnStartOf(db: SessionDrizzle, cfg: Pick<Config, 'llm'>, 
 		},
 		history: historyOf([...carried], since),
 		base: toBase(base),
-		canon: { source: canonOf(canon), revealed: new Set(revealed.map((r) => r.key)) }
+		canon: { source: canonOf(canon), revealed: new Set(revealed.map((r) => r.key)) },
+		stage: stageStateOf(opening, cues)
 	};
 }
 

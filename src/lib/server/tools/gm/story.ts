@@ -13,7 +13,7 @@ import type { SessionExec } from '../../db';
 import { defineTool } from '../define';
 import type { ToolContext } from '../context';
 import { ToolError } from '../run';
-import { quote, recorded, text } from './shared';
+import { onStage, quote, recorded, text } from './shared';
 
 const MAX_STORY_BODY_CHARS = 8000;
 
@@ -167,16 +167,14 @@ const advanceExact = v.variant('action', [
 export const storyAdvanceTool = defineTool({
 	name: 'story_advance',
 	description:
-		'Move your secret story forward for good: confirm_truth (body), resolve_quest (result, next_plan), reveal (a clue or secret, to the player).',
+		'Move your secret story forward for good: confirm_truth (body), resolve_quest (result, next_plan), reveal (a clue or secret).',
 	schema: v.pipe(advanceFlat, advanceExact),
 	async handler(args, ctx: ToolContext) {
 		switch (args.action) {
 			case 'confirm_truth': {
-				const entry = await recorded(() =>
-					ctx.write((tx) =>
-						story.addTruth(tx, { key: args.key, body: args.body, ...(args.title === undefined ? {} : { title: args.title }) })
-					)
-				);
+				const witnesses = await onStage(ctx);
+				const title = args.title === undefined ? {} : { title: args.title };
+				const entry = await recorded(() => ctx.write((tx) => story.addTruth(tx, { key: args.key, body: args.body, ...title, witnesses })));
 				return `Truth ${quote(entry.key)} confirmed. It can never be changed.`;
 			}
 			case 'resolve_quest': {
