@@ -83,7 +83,8 @@ export const en = {
 	'turn.failure.misconfigured': 'The LLM provider rejected this server’s settings. Tell the server’s operator.',
 	'turn.failure.internal': 'Something went wrong on the server. Retry; if it keeps happening, tell the server’s operator.',
 	'turn.failure.withheld':
-		'The game master’s reply twice gave away something the story has not revealed, or named something this world does not have, so it was held back. Retry, or say it another way.',
+		'The game master’s reply twice gave away something the story has not revealed, or named something this world does not have, ' +
+		'so it was held back. Retry, or say it another way.',
 	'turn.failure.errorId': '(Error id: {id})',
 	'play.outcome.cancelled': 'The turn was stopped. Nothing of it was recorded.',
 	'play.outcome.interrupted': 'The turn was interrupted (the server restarted while it ran). Nothing of it was recorded.',

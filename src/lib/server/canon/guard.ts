@@ -21,15 +21,6 @@ export class CanonStoppedError extends Error {
 	}
 }
 
-/** What the guard did in a turn, for the counters. */
-export interface CanonStats {
-	/** Rewrites asked for (0 or 1). */
-	rewrites: number;
-	stopped: boolean;
-	/** The kind of the first term that fired, if any. */
-	kind: TermKind | undefined;
-}
-
 /** One reply (one LLM call's text) as it streams: what is safe goes to `show`. */
 export interface ReplyCheck {
 	/** Adds a delta; returns the hit that stops the reply, if any. */
@@ -49,7 +40,8 @@ export class TurnCanon {
 	private replyStart = 0;
 	/** The reply being checked, as the GM wrote it (the term's spelling for its note). */
 	private replyText = '';
-	private readonly hits: CanonHit[] = [];
+	/** Terms hit this turn: the first asks for a rewrite, the second stops the turn. */
+	private hits = 0;
 
 	constructor(
 		private readonly source: CanonSource,
@@ -118,14 +110,9 @@ export class TurnCanon {
 		return undefined;
 	}
 
-	get stats(): CanonStats {
-		const first = this.hits[0];
-		return { rewrites: Math.min(this.hits.length, 1), stopped: this.hits.length > 1, kind: first?.term.kind };
-	}
-
 	private count(hit: CanonHit): void {
-		this.hits.push(hit);
-		if (this.hits.length > 1) throw new CanonStoppedError(hit.term.kind);
+		this.hits += 1;
+		if (this.hits > 1) throw new CanonStoppedError(hit.term.kind);
 	}
 
 	private build(revealed: ReadonlySet<string>): TermMatcher {

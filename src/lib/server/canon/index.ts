@@ -4,6 +4,6 @@
  * short look-ahead, tool calls before they run — with the notes the GM is told. The matching itself is
  * browser-safe (`$lib/canon`), shared with the preset editor.
  */
-export { TurnCanon, CanonStoppedError, type CanonStats, type ReplyCheck } from './guard';
+export { TurnCanon, CanonStoppedError, type ReplyCheck } from './guard';
 export { writeCanonQuery, canonQuery, canonOf, canonOfWorld, NO_CANON } from './store';
 export { playerNote, rewriteNote } from './notes';

@@ -49,7 +49,9 @@ export const LANGUAGE_RULE = {
 /** The world's list of what it does not have, as the mission states it. */
 function absentSection(absent: readonly Anachronism[]): string {
 	const lines = absent.map((a) => `- ${a.terms.join(', ')}${a.note ? `: ${a.note}` : ''}`);
-	return `## What does not exist in this world\nNever bring these in; the characters do not know them, nor the words. Your words are checked for them before the player sees them.\n${lines.join('\n')}`;
+	const rule =
+		'Never bring these in; the characters do not know them, nor the words. Your words are checked for them before the player sees them.';
+	return `## What does not exist in this world\n${rule}\n${lines.join('\n')}`;
 }
 
 export function composeMission(language: Language, worldBehaviour?: string, absent: readonly Anachronism[] = []): string {
