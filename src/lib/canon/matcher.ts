@@ -150,7 +150,8 @@ export class TermMatcher {
 		pattern.lastIndex = from;
 		const m = pattern.exec(folded.text);
 		if (!m) return undefined;
-		const group = m.findIndex((g, i) => i > 0 && g !== undefined);
+		// An alternative that did not take part is undefined, whatever the array's type says.
+		const group = m.findIndex((g: string | undefined, i) => i > 0 && g !== undefined);
 		const compiled = this.compiled[group - 1];
 		if (!compiled) return undefined;
 		const foldedStart = m.index;

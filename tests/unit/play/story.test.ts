@@ -110,6 +110,11 @@ describe('Story (text window and stage)', () => {
 		expect(s.lines).toHaveLength(1);
 	});
 
+	/** Clicks through what is on screen (a function: the loop's condition is read afresh after the calls before it). */
+	const readToEnd = (x: ReturnType<typeof story>) => {
+		while (x.hasNext) x.click();
+	};
+
 	it('takes back what a withdrawn reply showed, and shows the rewrite that streams after it (issue 27)', () => {
 		const s = story();
 		s.configure(0, false);
@@ -120,7 +125,7 @@ describe('Story (text window and stage)', () => {
 		s.withdraw('t2', '');
 		expect(s.lines.map((l) => l.kind)).toEqual(['player']);
 		s.appendDelta('t2', 'Haig says nothing.');
-		while (s.hasNext) s.click();
+		readToEnd(s);
 		expect(s.lines.map((l) => l.text).join(' ')).not.toContain('pats');
 		expect(s.lines.map((l) => l.text).join(' ')).toContain('Haig says nothing.');
 		// Another turn's withdrawal changes nothing here.

@@ -125,14 +125,18 @@ async function callModel(l: ToolLoop, continuing: boolean): Promise<Round> {
 	const call = { started: now(), retries: 0 };
 	// Only a player turn's text is streamed; it reaches the event log through the guard's look-ahead.
 	const check = turn.kind === 'player' ? l.canon?.reply((shown) => deltas.push(shown)) : undefined;
-	const stream = check ? (delta: string) => check.push(delta) : (delta: string) => void deltas.push(delta);
+	const stream = (delta: string): CanonHit | undefined => {
+		if (check) return check.push(delta);
+		deltas.push(delta);
+		return undefined;
+	};
 	try {
 		for await (const ev of provider.stream({ ...request, onRetry: () => void (call.retries += 1) })) {
 			if (ev.type === 'text') {
 				// The reply joins rounds with a blank line: stream it too, so live paragraph numbers match the cues'.
 				if (turn.kind === 'player' && text === '' && continuing) stream('\n\n');
 				text += ev.delta;
-				if (turn.kind === 'player') withheld = stream(ev.delta) ?? undefined;
+				if (turn.kind === 'player') withheld = stream(ev.delta);
 				if (withheld) break;
 			} else if (ev.type === 'tool_call') calls.push({ id: ev.id, name: ev.name, arguments: ev.arguments });
 			else if (ev.type === 'usage') usage = ev;
