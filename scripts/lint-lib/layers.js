@@ -12,7 +12,7 @@
 export const LAYERS = [
 	['config', 'validation', 'retry', 'jobs', 'db', 'ops'],
 	['records', 'search', 'budget', 'llm', 'context-window', 'events', 'session-setup', 'auth'],
-	['stage', 'tools', 'tiers'],
+	['stage', 'tools', 'tiers', 'canon'],
 	['turn', 'images', 'worlds', 'sessions', 'play', 'timetravel', 'presets', 'gallery', 'usage'],
 	['app.ts'],
 	['api', 'hooks', 'cli', 'isolate']

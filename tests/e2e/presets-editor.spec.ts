@@ -55,3 +55,29 @@ test('autosaves drafts, restores them after a reload, discards them, and exports
 	await page.getByRole('button', { name: 'Save', exact: true }).click();
 	await expect(page.getByText('Saved as version 1.')).toBeVisible();
 });
+
+test('lists what does not exist in the world, shows the words that would fire on its own texts, and keeps the list', async ({ page }) => {
+	await signUp(page, uniqueName('canon'));
+	await page.goto('/presets/new');
+	await fillEditor(page, { title: `Canon test ${Date.now() % 100000}`, tagline: 'A world without some things.' });
+	const list = page.locator('#f-anachronisms');
+	// "lamps" is in the opening place's look: the author sees it before a player meets a withdrawn reply.
+	await list.fill('smartphone, mobile phone: telephones hang on walls\nlamp: candles only');
+	const fired = page.getByTestId('would-fire');
+	await expect(fired).toContainText('“lamp” in opening.scene.description');
+	await expect(fired).not.toContainText('smartphone');
+	for (const [width, height] of [
+		[1280, 800],
+		[390, 844]
+	] as const) {
+		await page.setViewportSize({ width, height });
+		await fired.scrollIntoViewIfNeeded();
+		await page.screenshot({ path: `test-results/presets/screens/canon.${width}.en.png` });
+	}
+	await list.fill('smartphone, mobile phone: telephones hang on walls');
+	await expect(fired).toContainText('None of these words appear');
+	await page.getByRole('button', { name: 'Save', exact: true }).click();
+	await expect(page.getByText('Saved as version 1.')).toBeVisible();
+	await page.goto(`${new URL(page.url()).pathname}/edit`);
+	await expect(page.locator('#f-anachronisms')).toHaveValue('smartphone, mobile phone: telephones hang on walls');
+});

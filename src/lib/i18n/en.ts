@@ -70,6 +70,7 @@ export const en = {
 	'play.status.running': 'The game master is writing…',
 	'play.status.tool': 'The game master is consulting the records ({tool})…',
 	'play.status.checkpoint': 'The game master is saving notes before going on…',
+	'play.status.reconsidering': 'The game master reconsiders…',
 	'play.status.reconnecting': 'Connection lost; reconnecting…',
 	'play.status.closed': 'Live updates stopped. Reload the page to continue.',
 	'play.status.noscript': 'The game master is writing. This page reloads every few seconds to show the reply.',
@@ -81,6 +82,9 @@ export const en = {
 	'turn.failure.protocol_error': 'The LLM provider sent an answer the server could not read. Retry.',
 	'turn.failure.misconfigured': 'The LLM provider rejected this server’s settings. Tell the server’s operator.',
 	'turn.failure.internal': 'Something went wrong on the server. Retry; if it keeps happening, tell the server’s operator.',
+	'turn.failure.withheld':
+		'The game master’s reply twice gave away something the story has not revealed, or named something this world does not have, ' +
+		'so it was held back. Retry, or say it another way.',
 	'turn.failure.errorId': '(Error id: {id})',
 	'play.outcome.cancelled': 'The turn was stopped. Nothing of it was recorded.',
 	'play.outcome.interrupted': 'The turn was interrupted (the server restarted while it ran). Nothing of it was recorded.',
@@ -341,6 +345,25 @@ export const en = {
 	'editor.secretBody': 'The secret',
 	'editor.secretMarkers': 'Markers (one per line)',
 	'editor.secretMarkersHint': 'Up to {max} words or phrases that give it away.',
+	'editor.secretsCheckedInPlay':
+		'In play, the game master’s words are checked too: until a secret is revealed, a reply that uses one of its markers is withdrawn and written again. ' +
+		'The check matches the words you list, not their meaning — a paraphrase gets through, so the markers are yours to make complete: ' +
+		'list the names, objects and phrases a player would recognise it by.',
+	'editor.section.canon': 'What does not exist in this world',
+	'editor.canonHint':
+		'Things your world does not have — for a 1919 world, smartphones or jet aircraft. The game master is told, its words are checked ' +
+		'for them before players see them, and a player who brings one up gets an in-world answer instead of a lecture.',
+	'editor.anachronisms': 'Things this world does not have',
+	'editor.anachronismsHint':
+		'One thing per line: the words that name it, separated by commas, then optionally a colon and why. ' +
+		'E.g. “smartphone, mobile phone: a telephone is a crank box on the wall”. Up to {max} lines of {terms} words each. ' +
+		'English words match whole words (and plurals); Japanese words match anywhere.',
+	'editor.wouldFire': 'Would be withheld in your own texts',
+	'editor.wouldFireHint':
+		'These words appear in your world’s own texts. If the game master repeated them there, the reply would be withdrawn: ' +
+		'reword the text, or the list, before players meet it.',
+	'editor.wouldFireItem': '“{term}” in {field}',
+	'editor.wouldFireNone': 'None of these words appear in your world’s own texts.',
 	'editor.addSecret': 'Add a secret',
 	'editor.removeSecret': 'Remove secret {n}',
 	'editor.save': 'Save',
@@ -367,6 +390,7 @@ export const en = {
 	'presetError.stateObject': 'Write a JSON object, e.g. {"hp": 10}.',
 	'presetError.tooLarge': 'The preset is too large: at most {max} bytes.',
 	'presetError.tooDeep': 'Nested too deeply: at most {max} levels of objects and lists inside one another.',
+	'presetError.termSeparator': 'A word cannot hold a comma or a colon: they separate the words and the note.',
 	'admin.reports': 'Reports',
 	'admin.usage': 'Usage',
 	'admin.users': 'Users',

@@ -70,6 +70,7 @@ export const ja: Messages = {
 	'play.status.running': 'ゲームマスターが書いています…',
 	'play.status.tool': 'ゲームマスターが記録を調べています（{tool}）…',
 	'play.status.checkpoint': 'ゲームマスターが続きの前に記録を整理しています…',
+	'play.status.reconsidering': 'ゲームマスターが考え直しています…',
 	'play.status.reconnecting': '接続が切れました。再接続しています…',
 	'play.status.closed': 'ライブ更新が止まりました。ページを再読み込みしてください。',
 	'play.status.noscript': 'ゲームマスターが書いています。返答を表示するため、このページは数秒ごとに再読み込みされます。',
@@ -81,6 +82,8 @@ export const ja: Messages = {
 	'turn.failure.protocol_error': 'LLM プロバイダーから読み取れない応答が届きました。再試行してください。',
 	'turn.failure.misconfigured': 'LLM プロバイダーがこのサーバーの設定を拒否しました。サーバーの管理者に伝えてください。',
 	'turn.failure.internal': 'サーバーで問題が起きました。再試行して、繰り返すようなら管理者に伝えてください。',
+	'turn.failure.withheld':
+		'ゲームマスターの返答が、まだ明かされていない秘密か、この世界にないものを二度続けて書いたため、表示を止めました。再試行するか、言い方を変えてください。',
 	'turn.failure.errorId': '（エラー ID：{id}）',
 	'play.outcome.cancelled': 'ターンを停止しました。何も記録されていません。',
 	'play.outcome.interrupted': 'ターンが中断されました（実行中にサーバーが再起動しました）。何も記録されていません。',
@@ -337,6 +340,22 @@ export const ja: Messages = {
 	'editor.secretBody': '秘密の内容',
 	'editor.secretMarkers': 'マーカー（1 行に 1 つ）',
 	'editor.secretMarkersHint': '秘密を明かしてしまう語句を {max} 個まで。',
+	'editor.secretsCheckedInPlay':
+		'プレイ中は GM の言葉も確かめます。秘密が明かされるまで、マーカーを含む返答は取り下げられ、書き直されます。' +
+		'確かめるのは書かれた語句で、意味ではありません。言い換えは通ってしまうので、プレイヤーがそれと気づく名前・物・言い回しをマーカーに漏れなく挙げてください。',
+	'editor.section.canon': 'この世界にないもの',
+	'editor.canonHint':
+		'この世界に存在しないもの（1919年の世界ならスマートフォンやジェット機）。GM に伝えられ、プレイヤーに見える前に GM の言葉から確かめられます。' +
+		'プレイヤーが持ち出したときは、説教ではなく世界の中で答えます。',
+	'editor.anachronisms': 'この世界にないもの',
+	'editor.anachronismsHint':
+		'1 行に 1 つ。それを指す語句を読点（、）で区切り、必要ならコロン（：）のあとに理由を書きます。' +
+		'例：「スマートフォン、携帯電話：電話は壁掛けのハンドル式」。{max} 行まで、1 行に {terms} 語まで。日本語の語句はどこに現れても、英語の語句は単語として一致します。',
+	'editor.wouldFire': 'あなたの文章の中で引っかかる語句',
+	'editor.wouldFireHint':
+		'次の語句がこの世界自身の文章に出てきます。GM がそのまま繰り返すと返答が取り下げられます。プレイヤーが遊ぶ前に、文章かリストを直してください。',
+	'editor.wouldFireItem': '「{term}」（{field}）',
+	'editor.wouldFireNone': 'これらの語句はこの世界の文章には出てきません。',
 	'editor.addSecret': '秘密を追加',
 	'editor.removeSecret': '秘密 {n} を削除',
 	'editor.save': '保存',
@@ -362,6 +381,7 @@ export const ja: Messages = {
 	'presetError.stateObject': 'JSON オブジェクトで書いてください（例: {"hp": 10}）。',
 	'presetError.tooLarge': 'プリセットが大きすぎます。{max} バイトまでです。',
 	'presetError.tooDeep': '入れ子が深すぎます。オブジェクトやリストの入れ子は {max} 段までです。',
+	'presetError.termSeparator': '語句に読点やコロンは使えません。語句と理由の区切りに使われます。',
 	'admin.reports': '通報',
 	'admin.usage': '利用状況',
 	'admin.users': 'ユーザー',

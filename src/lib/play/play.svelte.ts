@@ -80,7 +80,7 @@ export class PlayState {
 
 	turn = $state<TurnInFlight | null>(null);
 	outcome = $state<TurnOutcome | null>(null);
-	/** The tool the GM is using right now (player-visible ones only), or 'checkpoint'. */
+	/** The tool the GM is using right now (player-visible ones only), 'checkpoint', or 'reconsidering' (a reply withdrawn, issue 27). */
 	activity = $state<string | null>(null);
 	/** Spending warnings of this visit, as the server sent them (the screen words them), until dismissed. */
 	budgetWarnings = $state<BudgetWarningEvent[]>([]);
@@ -243,6 +243,11 @@ export class PlayState {
 			case 'text.delta':
 				this.activity = null;
 				this.story.appendDelta(event.turnId, event.text);
+				return;
+			case 'text.withdrawn':
+				// The GM reconsiders: what the withdrawn reply showed goes; its rewrite streams after.
+				if (this.turn?.id === event.turnId) this.activity = 'reconsidering';
+				this.story.withdraw(event.turnId, event.text);
 				return;
 			case 'tool.activity':
 				if (this.turn?.id === event.turnId) this.activity = event.tool;

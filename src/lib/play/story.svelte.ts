@@ -164,6 +164,14 @@ export class Story {
 		this.refresh();
 	}
 
+	/** The GM withdrew what it was writing (issue 27): the reply on screen goes back to `text`. */
+	withdraw(turnId: string, text: string): void {
+		const x = this.exchange;
+		if (!x || x.turnId !== turnId || x.outcome !== 'streaming') return;
+		x.reply = text;
+		this.refresh();
+	}
+
 	/**
 	 * The GM staged stage directions for the streaming reply: they play at their paragraphs from now
 	 * on, provisionally (a failed or cancelled turn drops them, a commit replaces them with the log's).

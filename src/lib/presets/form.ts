@@ -11,6 +11,7 @@
 import * as v from 'valibot';
 import { isLanguage, LanguageSchema, type Language } from '../types/settings';
 import { MAX_PRESET_DEPTH, tooDeepAt } from './depth';
+import { anachronismsFromText, anachronismsToText, type Anachronism } from './anachronisms';
 
 interface DocumentForm {
 	title: string;
@@ -45,6 +46,8 @@ export interface PresetForm {
 	plot: { title: string; body: string };
 	secrets: SecretForm[];
 	opening: { scene: { name: string; description: string }; situation: string; state: string };
+	/** What does not exist in this world: one thing per line, terms separated by commas, then `: note` (anachronisms.ts). */
+	anachronisms: string;
 }
 
 export const DOCUMENT_NAMES = ['premise', 'setting', 'pc'] as const;
@@ -64,6 +67,9 @@ export interface PresetLimits {
 	npcs: number;
 	secrets: number;
 	markers: number;
+	anachronisms: number;
+	anachronismTerms: number;
+	term: number;
 	onStage: number;
 	settingHeadings: number;
 	presetBytes: number;
@@ -96,7 +102,9 @@ export const PresetFormSchema = v.object({
 		v.array(v.object({ key: line, title: line, body: block, markers: block })),
 		v.maxLength(DRAFT_MAX_ROWS, `a draft holds at most ${DRAFT_MAX_ROWS} secrets`)
 	),
-	opening: v.object({ scene: v.object({ name: line, description: block }), situation: block, state: block })
+	opening: v.object({ scene: v.object({ name: line, description: block }), situation: block, state: block }),
+	// Drafts stored before the field existed read as an empty list.
+	anachronisms: v.optional(block, '')
 });
 
 const emptyNpc = (): NpcForm => ({ name: '', role: '', appearance: '', personality: '', present: false });
@@ -120,7 +128,8 @@ export function emptyForm(language: Language): PresetForm {
 		gmBehaviour: '',
 		plot: { title: t.plot, body: '' },
 		secrets: [emptySecret()],
-		opening: { scene: { name: '', description: '' }, situation: '', state: '{}' }
+		opening: { scene: { name: '', description: '' }, situation: '', state: '{}' },
+		anachronisms: ''
 	};
 }
 
@@ -144,6 +153,7 @@ export interface PresetContentLike {
 	plot: { title: string; body: string };
 	secrets: readonly { key: string; title: string; body: string; markers?: readonly string[] }[];
 	opening: { scene: { name: string; description: string }; present: readonly string[]; situation: string; state: unknown };
+	anachronisms?: readonly Anachronism[];
 }
 
 export function formFromContent(content: PresetContentLike): PresetForm {
@@ -172,7 +182,8 @@ export function formFromContent(content: PresetContentLike): PresetForm {
 			scene: { ...content.opening.scene },
 			situation: content.opening.situation,
 			state: JSON.stringify(content.opening.state, null, 2)
-		}
+		},
+		anachronisms: anachronismsToText(content.anachronisms ?? [], content.language)
 	};
 }
 
@@ -215,7 +226,8 @@ export function formToInput(form: PresetForm): Record<string, unknown> {
 			present: form.npcs.filter((n) => n.present).map((n) => n.name.trim()),
 			situation: form.opening.situation,
 			state: state === undefined ? form.opening.state : state
-		}
+		},
+		anachronisms: anachronismsFromText(form.anachronisms)
 	};
 }
 
@@ -277,7 +289,8 @@ export function formFromFormData(data: FormData): PresetForm {
 			scene: { name: text('opening.scene.name'), description: text('opening.scene.description') },
 			situation: text('opening.situation'),
 			state: text('opening.state')
-		}
+		},
+		anachronisms: text('anachronisms')
 	};
 }
 

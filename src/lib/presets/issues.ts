@@ -27,7 +27,8 @@ const KEYS: Record<Exclude<ContentIssueCode, 'other'>, MessageKey> = {
 	leak: 'presetError.leak',
 	stateObject: 'presetError.stateObject',
 	tooLarge: 'presetError.tooLarge',
-	tooDeep: 'presetError.tooDeep'
+	tooDeep: 'presetError.tooDeep',
+	termSeparator: 'presetError.termSeparator'
 };
 
 /** The element id of a form field: `npcs.0.name` → `f-npcs-0-name`. */

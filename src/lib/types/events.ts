@@ -24,6 +24,8 @@ export const FAILURE_CLASSES = [
 	'refused',
 	'protocol_error',
 	'misconfigured',
+	// The GM's reply kept giving away an unrevealed secret or something the world does not have (issue 27).
+	'withheld',
 	'internal'
 ] as const;
 export type FailureClass = (typeof FAILURE_CLASSES)[number];
@@ -48,6 +50,12 @@ export const SessionEventSchema = v.variant('type', [
 	v.object({ type: v.literal('turn.started'), turnId: v.string() }),
 	/** A piece of the GM's reply as it streams. Discard a turn's deltas if it ends failed or cancelled. */
 	v.object({ type: v.literal('text.delta'), turnId: v.string(), text: v.string() }),
+	/**
+	 * The GM reconsiders (issue 27): the reply it was writing gave away a secret not yet revealed or named
+	 * something this world does not have, before any of that was sent. What streamed of the turn is now
+	 * `text` (what earlier parts of the reply showed, often nothing); the rewrite streams after it as deltas.
+	 */
+	v.object({ type: v.literal('text.withdrawn'), turnId: v.string(), text: v.string() }),
 	/**
 	 * Stage directions the GM staged for the reply it is writing (`adv_stage` cues, places set with
 	 * `set_scene`), sent as they are staged so the stage plays them live at their paragraph. They are

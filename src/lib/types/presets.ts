@@ -29,6 +29,7 @@ export const CONTENT_ISSUE_CODES = [
 	'stateObject',
 	'tooLarge',
 	'tooDeep',
+	'termSeparator',
 	'other'
 ] as const;
 export type ContentIssueCode = (typeof CONTENT_ISSUE_CODES)[number];

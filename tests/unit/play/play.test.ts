@@ -29,9 +29,10 @@ describe('reading what the server sends', () => {
 
 	it('names every event type for the stream listeners', () => {
 		expect(SESSION_EVENT_TYPES).toContain('turn.committed');
-		expect(new Set(SESSION_EVENT_TYPES).size).toBe(15);
+		expect(new Set(SESSION_EVENT_TYPES).size).toBe(16);
 		expect(SESSION_EVENT_TYPES).toContain('turn.undone');
 		expect(SESSION_EVENT_TYPES).toContain('stage.staged');
+		expect(SESSION_EVENT_TYPES).toContain('text.withdrawn');
 	});
 
 	it('reads a log page only when well-formed, and never draws an image from elsewhere', () => {

@@ -110,6 +110,29 @@ describe('Story (text window and stage)', () => {
 		expect(s.lines).toHaveLength(1);
 	});
 
+	/** Clicks through what is on screen (a function: the loop's condition is read afresh after the calls before it). */
+	const readToEnd = (x: ReturnType<typeof story>) => {
+		while (x.hasNext) x.click();
+	};
+
+	it('takes back what a withdrawn reply showed, and shows the rewrite that streams after it (issue 27)', () => {
+		const s = story();
+		s.configure(0, false);
+		s.skipRead();
+		while (s.hasNext) s.click();
+		s.beginTurn('t2', 'I ask.');
+		s.appendDelta('t2', 'Haig pats his coat. The ');
+		s.withdraw('t2', '');
+		expect(s.lines.map((l) => l.kind)).toEqual(['player']);
+		s.appendDelta('t2', 'Haig says nothing.');
+		readToEnd(s);
+		expect(s.lines.map((l) => l.text).join(' ')).not.toContain('pats');
+		expect(s.lines.map((l) => l.text).join(' ')).toContain('Haig says nothing.');
+		// Another turn's withdrawal changes nothing here.
+		s.withdraw('t9', '');
+		expect(s.lines.map((l) => l.text).join(' ')).toContain('Haig says nothing.');
+	});
+
 	it(
 		'shows the paragraph on screen whole at load, then reveals at the set speed on the frame clock; a ' +
 			'click completes; only completed paragraphs are announced',

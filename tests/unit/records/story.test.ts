@@ -93,11 +93,24 @@ describe('story DB', () => {
 		session(async (s) => {
 			await s.write((tx) => story.addClue(tx, { key: 'ash', title: '灰', body: '暖炉に燃え残った手紙。' }));
 			expect((await story.get(s.db, 'clue', 'ash')).revealed).toBe(false);
-			const shown = await s.write((tx) => story.revealClue(tx, 'ash'));
-			expect(shown.revealed).toBe(true);
-			expect((await s.write((tx) => story.revealClue(tx, 'ash'))).revealed).toBe(true);
+			const [shown] = await s.write((tx) => story.reveal(tx, 'ash'));
+			expect(shown?.revealed).toBe(true);
+			expect((await s.write((tx) => story.reveal(tx, 'ash'))).map((e) => e.revealed)).toEqual([true]);
 			expect((await sectionRows(s, 'story'))[0]?.body).toContain('Revealed: yes');
-			expect(await caught(() => s.write((tx) => story.revealClue(tx, 'none')))).toMatchObject({ code: 'not_found' });
+			expect(await caught(() => s.write((tx) => story.reveal(tx, 'none')))).toMatchObject({ code: 'not_found' });
+		}));
+
+	it('reveals a secret truth, and a clue under the same key with it; the revealed keys are read back (issue 27)', () =>
+		session(async (s) => {
+			await s.write((tx) => story.addTruth(tx, { key: 'mole', body: 'The quartermaster sells maps.' }));
+			await s.write((tx) => story.addClue(tx, { key: 'mole', body: 'Ink on his cuffs.' }));
+			expect(await story.revealedKeysQuery(s.db)).toEqual([]);
+			const revealed = await s.write((tx) => story.reveal(tx, 'mole'));
+			expect(revealed.map((e) => [e.type, e.revealed])).toEqual([
+				['clue', true],
+				['truth', true]
+			]);
+			expect((await story.revealedKeysQuery(s.db)).map((r) => r.key)).toEqual(['mole', 'mole']);
 		}));
 
 	it('marks every story section GM-only', () =>

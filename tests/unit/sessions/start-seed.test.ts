@@ -21,6 +21,7 @@ import { writePrologue } from '../../helpers/prologue';
 import { composeMission, ensureMission, writeSettings } from '../../../src/lib/server/session-setup';
 import { getWorld, PLOT_KEY, SEALED_DOCUMENTS_RULE, WORLD_IDS, WORLD_SEED_TURN_ID, type WorldPreset } from '../../../src/lib/server/worlds';
 import { gmNotes } from '../../../src/lib/server/worlds/seed';
+import { canonOfWorld, writeCanonQuery } from '../../../src/lib/server/canon';
 import { writeOriginQuery, type PresetOrigin } from '../../../src/lib/server/worlds/origin';
 import { LANGUAGES, type Language } from '../../../src/lib/types/settings';
 import type { SessionSettings } from '../../../src/lib/server/session-setup';
@@ -56,7 +57,7 @@ async function referenceSeed(s: SessionDb, ref: Reference) {
 			const world = w.preset;
 			await writeSettings(tx, { language: world.language });
 			const behaviour = w.sealed ? `${world.gmBehaviour.trim()}\n\n${SEALED_DOCUMENTS_RULE}` : world.gmBehaviour;
-			const mission = await ensureMission(tx, composeMission(world.language, behaviour));
+			const mission = await ensureMission(tx, composeMission(world.language, behaviour, world.anachronisms));
 			const visibility = { gmOnly: w.sealed, titleVisible: w.sealed };
 			const ref = (part: string) => `world:${world.id}:${part}`;
 			const { premise, setting, pc } = world.documents;
@@ -78,6 +79,7 @@ async function referenceSeed(s: SessionDb, ref: Reference) {
 			await imageOrders.claimForTurn(tx, WORLD_SEED_TURN_ID);
 			await setOpening(tx, { scene: scene.name, present: [...world.opening.present] });
 			await state.patch(tx, world.opening.state);
+			await writeCanonQuery(tx, canonOfWorld(world));
 			if (w.origin) await writeOriginQuery(tx, w.origin, world, w.sealed);
 			await writePrologue(tx, prologueSource(world, { sealed: w.sealed }));
 			seeded = { mission, gmBehaviour: behaviour, documentIds: ids };
@@ -137,7 +139,8 @@ describe('a session started from a world holds exactly what the statement-by-sta
 			{ language: 'ja', preset: { world: ja, sealed: true, origin: sealed }, llm },
 			{ world: { preset: ja, sealed: true, origin: sealed }, language: 'ja', llm }
 		);
-		expect(one.actual['meta']?.length).toBe(8);
+		// The canon (issue 27) is one of them.
+		expect(one.actual['meta']?.length).toBe(9);
 		expect(one.actual).toEqual(one.reference.dump);
 		expect(one.started.world).toMatchObject(one.reference.seeded ?? {});
 

@@ -74,7 +74,7 @@ const CHANGES: ScriptedReply[] = [
 				name: 'story_advance',
 				arguments: { action: 'resolve_quest', key: 'find-seal', result: 'Found in the cellar.', next_plan: 'Return it to Bram.' }
 			},
-			{ name: 'story_advance', arguments: { action: 'reveal_clue', key: 'wax' } },
+			{ name: 'story_advance', arguments: { action: 'reveal', key: 'wax' } },
 			{ name: 'register_npc', arguments: { name: 'Bram', appearance: 'A tall guard, scarred cheek, now in a red cloak.' } },
 			{ name: 'register_npc', arguments: { name: 'Mira', appearance: 'A thin clerk with ink-stained fingers and round glasses.' } },
 			{ name: 'set_scene', arguments: { name: 'Cellar', description: 'A damp cellar, barrels, one lamp.' } },
@@ -152,7 +152,8 @@ describe('undo restores every record exactly', () => {
 			'sections',
 			'stage_cues',
 			'state',
-			'story_entries'
+			'story_entries',
+			'witnesses'
 		]);
 		// Nothing outside the commit is captured: the image job finished after it, the events and ledger are not records.
 		expect(await h.use((s) => s.db.select().from(sessionSchema.undoCapture))).toEqual([]);
@@ -405,7 +406,8 @@ describe('capture triggers follow the live schema', () => {
 			'stage_cues',
 			'state',
 			'story_entries',
-			'summaries'
+			'summaries',
+			'witnesses'
 		]);
 		const changed = await h.use(async (s) => {
 			await s.client.execute('ALTER TABLE journal ADD COLUMN mood text');

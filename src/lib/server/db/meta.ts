@@ -31,6 +31,8 @@ export type JsonKey =
 	// worlds: the preset the session started from, and the copy of it
 	| 'preset_origin'
 	| 'preset_copy'
+	// canon: the secrets' markers and what the world does not have, checked in the GM's words
+	| 'canon'
 	// stage: the opening, the title card, the latest choices
 	| 'stage.opening'
 	| 'stage.titleCard'

@@ -113,5 +113,11 @@ export const sessionMigrations: readonly Migration[] = [
 		"tag": "0010_turn_tier",
 		"hash": "31d94bfc244501c66d69625fd75eb832a3ce19dd843d3c10de06dfca5f80ff46",
 		"sql": "ALTER TABLE `turns` ADD `tier` text;"
+	},
+	{
+		"idx": 11,
+		"tag": "0011_witnesses",
+		"hash": "d7c4a3b64f1f3121f14ed39a92a1228fa0ccb2d47f44f43ebea89e7f32d7ac68",
+		"sql": "CREATE TABLE `witnesses` (\n\t`kind` text NOT NULL,\n\t`record_id` integer NOT NULL,\n\t`name` text NOT NULL,\n\tPRIMARY KEY(`kind`, `record_id`, `name`)\n);\n"
 	}
 ];

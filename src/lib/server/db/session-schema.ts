@@ -104,6 +104,22 @@ export const logMessages = sqliteTable('log_messages', {
 });
 
 /**
+ * Who knows a record (issue 27): the characters on stage when a journal entry, a note, a truth or a
+ * play-log line was written, or those the GM named as told (a note's `known_by`). `recall` with
+ * `known_by` keeps to what one character witnessed or was told. Names are kept as `characterKey`
+ * reads them (NFKC, trimmed, lower case), so they match the stage's way.
+ */
+export const witnesses = sqliteTable(
+	'witnesses',
+	{
+		kind: text('kind', { enum: ['journal', 'memory', 'story', 'log'] }).notNull(),
+		recordId: integer('record_id').notNull(),
+		name: text('name').notNull()
+	},
+	(t) => [primaryKey({ columns: [t.kind, t.recordId, t.name] })]
+);
+
+/**
  * Searchable sections. Every record is cut into one or more sections; documents by headings.
  * `kind` + `recordId` point back at the record; `path` is the heading path (`A › B › C`).
  */

@@ -83,18 +83,22 @@ export async function readLogAfter(exec: SessionExec, afterId: number, limit: nu
 	};
 }
 
-type StreamedEvent = Extract<SessionEvent, { type: 'text.delta' | 'stage.staged' }>;
+type StreamedEvent = Extract<SessionEvent, { type: 'text.delta' | 'text.withdrawn' | 'stage.staged' }>;
+const STREAMED_TYPES: readonly StreamedEvent['type'][] = ['text.delta', 'text.withdrawn', 'stage.staged'];
 
-/** What turn `turnId` streamed up to event `through` (its text deltas and staged stage directions), oldest first. */
+/**
+ * What turn `turnId` streamed up to event `through` (its text deltas, withdrawals and staged stage
+ * directions), oldest first.
+ */
 export async function streamedThrough(exec: SessionExec, turnId: string, through: number): Promise<StreamedEvent[]> {
 	const rows = await exec
 		.select({ data: events.data })
 		.from(events)
-		.where(and(eq(events.turnId, turnId), inArray(events.type, ['text.delta', 'stage.staged']), lte(events.id, through)))
+		.where(and(eq(events.turnId, turnId), inArray(events.type, [...STREAMED_TYPES]), lte(events.id, through)))
 		.orderBy(asc(events.id));
 	return rows
 		.map((row) => parseSessionEvent(row.data))
-		.filter((event): event is StreamedEvent => event?.type === 'text.delta' || event?.type === 'stage.staged');
+		.filter((event): event is StreamedEvent => event !== null && STREAMED_TYPES.some((t) => t === event.type));
 }
 
 export async function lastEventId(exec: SessionExec): Promise<number> {

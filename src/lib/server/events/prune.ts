@@ -8,7 +8,7 @@ import { sessionSchema, type SessionExec } from '../db';
 const { events } = sessionSchema;
 
 /** Events that are only for following a turn live. */
-const STREAMING_EVENTS = ['text.delta', 'tool.activity', 'stage.staged'];
+const STREAMING_EVENTS = ['text.delta', 'text.withdrawn', 'tool.activity', 'stage.staged'];
 
 /** Finished turns keep their streaming events this long, for clients that resume late. */
 export const DELTA_RETENTION_MS = 10 * 60_000;

@@ -23,6 +23,8 @@ async function streamed(exec: SessionExec, turnId: string, through: number): Pro
 	const staged: ActiveTurn['staged'] = { cues: [], places: [] };
 	for (const event of await streamedThrough(exec, turnId, through)) {
 		if (event.type === 'text.delta') text += event.text;
+		// The GM reconsidered: what stays on screen is the withdrawal's text.
+		else if (event.type === 'text.withdrawn') text = event.text;
 		else {
 			staged.cues.push(...event.cues);
 			staged.places.push(...event.places);

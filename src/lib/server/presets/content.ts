@@ -46,7 +46,8 @@ const EXACT: Readonly<Record<string, ContentIssueCode>> = {
 	'The opening names an NPC twice.': 'presentTwice',
 	'An NPC name cannot hold @ : ( ) (the speaker tag uses them).': 'npcNameTag',
 	'A secret key is lower-case words joined by hyphens.': 'secretKey',
-	'The opening state must be a JSON object.': 'stateObject'
+	'The opening state must be a JSON object.': 'stateObject',
+	'A term cannot hold a comma or a colon (they separate terms and the note).': 'termSeparator'
 };
 
 /** The shape the leak check reads, loosely: any object with these strings can be checked. */
@@ -63,9 +64,12 @@ const LeakCheckable = v.object({
 	opening: v.object({ scene: v.object({ name: v.string(), description: v.string() }), state: v.unknown() })
 });
 
-/** A marker list's row, a present NPC's index: the editor shows those on the list's own field. */
+/** A marker list's row, a present NPC's index, anything in the anachronism list: the editor shows those on the list's own field. */
 function fieldPath(path: string): string {
-	return path.replace(/^(secrets\.\d+\.markers)\.\d+$/, '$1').replace(/^opening\.present\.\d+$/, 'opening.present');
+	return path
+		.replace(/^(secrets\.\d+\.markers)\.\d+$/, '$1')
+		.replace(/^opening\.present\.\d+$/, 'opening.present')
+		.replace(/^anachronisms\..*$/, 'anachronisms');
 }
 
 function classify(issue: v.BaseIssue<unknown>): { code: ContentIssueCode; params: Record<string, string | number> } {

@@ -67,7 +67,8 @@ const LoosePreset = v.object({
 			state: v.optional(v.unknown(), {})
 		}),
 		{}
-	)
+	),
+	anachronisms: v.optional(v.array(v.object({ terms: v.optional(v.array(v.string()), []), note: v.optional(v.string()) })), [])
 });
 
 const Envelope = v.object({

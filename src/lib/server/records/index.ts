@@ -10,6 +10,7 @@ export * as documents from './documents';
 export * as summaries from './summaries';
 export * as story from './story';
 export * as log from './log';
+export * as witnesses from './witnesses';
 export { mergePatch, isJsonObject, isJsonValue, type JsonValue, type JsonObject } from './merge-patch';
 export { chunkMarkdown, splitWindows, MAX_SECTION_CHARS, PATH_SEPARATOR } from './chunk';
 export { importRecord, ImportLineSchema, type ImportLine } from './import';

@@ -10,6 +10,7 @@ import { chunkPlain } from './chunk';
 import { addSections, addSectionsQueries } from './sections';
 import { checkBody, checkLimit, checkRef } from './limits';
 import { PATH_ROOT } from './paths';
+import * as witnesses from './witnesses';
 
 const { journal } = sessionSchema;
 
@@ -18,6 +19,8 @@ export type JournalEntry = typeof journal.$inferSelect;
 export interface JournalInput {
 	readonly body: string;
 	readonly ref?: string | null;
+	/** The characters who saw it happen (those on the stage). */
+	readonly witnesses?: readonly string[];
 }
 
 export async function append(tx: SessionTx, input: JournalInput): Promise<JournalEntry> {
@@ -26,6 +29,7 @@ export async function append(tx: SessionTx, input: JournalInput): Promise<Journa
 	const [row] = await tx.insert(journal).values({ body, ref, createdAt: Date.now() }).returning();
 	if (!row) throw new Error('journal insert returned no row');
 	await addSections(tx, { kind: 'journal', recordId: row.id, gmOnly: false, ref }, sectionsOf(row));
+	await witnesses.set(tx, 'journal', row.id, input.witnesses ?? []);
 	return row;
 }
 
@@ -41,7 +45,8 @@ export function appendWrite(input: JournalInput): PlannedWrite<JournalEntry> {
 			return {
 				queries: [
 					db.insert(journal).values(row),
-					...addSectionsQueries(db, { kind: 'journal', recordId: id, gmOnly: false, ref: row.ref }, sectionsOf(row))
+					...addSectionsQueries(db, { kind: 'journal', recordId: id, gmOnly: false, ref: row.ref }, sectionsOf(row)),
+					...witnesses.addQueries(db, 'journal', id, input.witnesses ?? [])
 				],
 				result: row
 			};

@@ -10,6 +10,7 @@ import { chunkPlain } from './chunk';
 import { addSections, addSectionsQueries, type SectionOwner } from './sections';
 import { checkBody, checkLimit, checkName, checkRef, MAX_NAME_CHARS } from './limits';
 import { PATH_ROOT } from './paths';
+import * as witnesses from './witnesses';
 import { LOG_ROLES, type LogRole } from '../../adv';
 
 const { logMessages } = sessionSchema;
@@ -25,6 +26,8 @@ export interface LogInput {
 	readonly body: string;
 	readonly turnId?: string | null;
 	readonly ref?: string | null;
+	/** The characters on the stage while it was said. */
+	readonly witnesses?: readonly string[];
 }
 
 function isLogRole(value: string): value is LogRole {
@@ -35,6 +38,7 @@ export async function append(tx: SessionTx, input: LogInput): Promise<LogMessage
 	const [row] = await tx.insert(logMessages).values(newRow(input, Date.now())).returning();
 	if (!row) throw new Error('log insert returned no row');
 	await addSections(tx, sectionOwner(row), sectionsOf(row));
+	await witnesses.set(tx, 'log', row.id, input.witnesses ?? []);
 	return row;
 }
 
@@ -46,7 +50,11 @@ export async function append(tx: SessionTx, input: LogInput): Promise<LogMessage
  */
 export function appendQueries(db: Pick<SessionDrizzle, 'insert'>, id: number, input: LogInput, now: number) {
 	const row = { id, ...newRow(input, now) };
-	return [db.insert(logMessages).values(row), ...addSectionsQueries(db, sectionOwner(row), sectionsOf(row))];
+	return [
+		db.insert(logMessages).values(row),
+		...addSectionsQueries(db, sectionOwner(row), sectionsOf(row)),
+		...witnesses.addQueries(db, 'log', id, input.witnesses ?? [])
+	];
 }
 
 function newRow(input: LogInput, now: number) {

@@ -11,6 +11,7 @@ import { chunkMarkdown } from './chunk';
 import { deleteSections, replaceSections } from './sections';
 import { checkBody, checkName, checkRef } from './limits';
 import { PATH_ROOT } from './paths';
+import * as witnesses from './witnesses';
 
 const { memoryNotes } = sessionSchema;
 
@@ -21,6 +22,8 @@ export interface MemoryInput {
 	readonly name: string;
 	readonly body: string;
 	readonly ref?: string | null;
+	/** The characters who know what the note says (witnessed it, or were told). */
+	readonly knownBy?: readonly string[];
 }
 
 /** An exact find/replace: `old` must occur exactly once in the note. */
@@ -40,16 +43,21 @@ export async function create(tx: SessionTx, input: MemoryInput): Promise<MemoryN
 	const [row] = await tx.insert(memoryNotes).values({ name, body, ref, createdAt: now, updatedAt: now }).returning();
 	if (!row) throw new Error('memory insert returned no row');
 	await index(tx, row);
+	await witnesses.set(tx, 'memory', row.id, input.knownBy ?? []);
 	return row;
 }
 
-/** Replaces the whole body (a string) or exactly one occurrence of `old` (a MemoryReplace). */
-export async function edit(tx: SessionTx, name: string, change: string | MemoryReplace): Promise<MemoryNote> {
+/**
+ * Replaces the whole body (a string) or exactly one occurrence of `old` (a MemoryReplace); `knownBy`,
+ * when given, replaces who knows the note.
+ */
+export async function edit(tx: SessionTx, name: string, change: string | MemoryReplace, knownBy?: readonly string[]): Promise<MemoryNote> {
 	const note = await view(tx, name);
 	const body = checkBody(typeof change === 'string' ? change : replaceOnce(note, change), `The note "${note.name}"`);
 	const [row] = await tx.update(memoryNotes).set({ body, updatedAt: Date.now() }).where(eq(memoryNotes.id, note.id)).returning();
 	if (!row) throw new Error('memory update returned no row');
 	await index(tx, row);
+	if (knownBy !== undefined) await witnesses.set(tx, 'memory', row.id, knownBy);
 	return row;
 }
 
@@ -83,6 +91,7 @@ async function remove(tx: SessionTx, name: string): Promise<void> {
 	const note = await view(tx, name);
 	await tx.delete(memoryNotes).where(eq(memoryNotes.id, note.id));
 	await deleteSections(tx, 'memory', note.id);
+	await witnesses.set(tx, 'memory', note.id, []);
 }
 export { remove as delete };
 

@@ -5,8 +5,10 @@
  * - truth: append-only; a key, once written, can never be written again.
  * - quest: begun open, then resolved/failed/abandoned once, saving its result and the next plan together.
  * - clue: added hidden, later revealed.
+ * A clue or a truth is revealed to the player by key (`reveal`): until then a world's secret under
+ * that key keeps its markers out of the GM's words (canon/).
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { sessionSchema } from '../db';
 import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { RecordError } from './errors';
@@ -14,6 +16,7 @@ import { chunkPlain } from './chunk';
 import { addSectionsQueries, replaceSections, type SectionOwner } from './sections';
 import { checkBody, checkName, checkRef } from './limits';
 import { PATH_ROOT } from './paths';
+import * as witnesses from './witnesses';
 
 const { storyEntries } = sessionSchema;
 
@@ -53,8 +56,11 @@ export async function setPlot(tx: SessionTx, input: StoryInput): Promise<StoryEn
 	return row;
 }
 
-/** Records a confirmed truth. Truths are never overwritten: an existing key is refused. */
-export async function addTruth(tx: SessionTx, input: StoryInput): Promise<StoryEntry> {
+/**
+ * Records a confirmed truth. Truths are never overwritten: an existing key is refused. `witnesses`:
+ * the characters who saw it come to light.
+ */
+export async function addTruth(tx: SessionTx, input: StoryInput & { witnesses?: readonly string[] }): Promise<StoryEntry> {
 	const fields = checkInput(input);
 	if (await find(tx, 'truth', fields.key)) {
 		throw new RecordError(
@@ -63,7 +69,9 @@ export async function addTruth(tx: SessionTx, input: StoryInput): Promise<StoryE
 story has moved on, add a new truth under a new key that states what is true now.`
 		);
 	}
-	return insert(tx, 'truth', fields, {});
+	const row = await insert(tx, 'truth', fields, {});
+	await witnesses.set(tx, 'story', row.id, input.witnesses ?? []);
+	return row;
 }
 
 export async function beginQuest(tx: SessionTx, input: StoryInput): Promise<StoryEntry> {
@@ -120,19 +128,39 @@ export async function addClue(tx: SessionTx, input: StoryInput): Promise<StoryEn
 	return insert(tx, 'clue', fields, { revealed: false });
 }
 
-/** Marks a clue as revealed. Revealing it again changes nothing. */
-export async function revealClue(tx: SessionTx, key: string): Promise<StoryEntry> {
-	const clue = await find(tx, 'clue', checkName(key, 'The clue key'));
-	if (!clue) throw new RecordError('not_found', `There is no clue "${key}"; read the story DB for the clue keys.`);
-	if (clue.revealed) return clue;
-	const [row] = await tx
-		.update(storyEntries)
-		.set({ revealed: true, updatedAt: Date.now() })
-		.where(eq(storyEntries.id, clue.id))
-		.returning();
-	if (!row) throw new Error('story update returned no row');
-	await index(tx, row);
-	return row;
+/**
+ * Reveals `key` to the player: its clue, its truth, or both (a world's secret is a truth under its key,
+ * and a clue may share the key). What a reveal means beyond the flag — the GM may now say it — is the
+ * canon guard's (canon/). Revealing again changes nothing.
+ */
+export async function reveal(tx: SessionTx, key: string): Promise<StoryEntry[]> {
+	const checked = checkName(key, 'The key');
+	const entries = (await Promise.all([find(tx, 'clue', checked), find(tx, 'truth', checked)])).filter((e) => e !== undefined);
+	if (entries.length === 0) throw new RecordError('not_found', `There is no clue or truth "${checked}"; read the story DB for the keys.`);
+	const out: StoryEntry[] = [];
+	for (const entry of entries) {
+		if (entry.revealed) {
+			out.push(entry);
+			continue;
+		}
+		const [row] = await tx
+			.update(storyEntries)
+			.set({ revealed: true, updatedAt: Date.now() })
+			.where(eq(storyEntries.id, entry.id))
+			.returning();
+		if (!row) throw new Error('story update returned no row');
+		await index(tx, row);
+		out.push(row);
+	}
+	return out;
+}
+
+/** The keys revealed to the player (clues and truths), unrun: for the turn's start batch. */
+export function revealedKeysQuery(exec: Pick<SessionExec, 'select'>) {
+	return exec
+		.select({ key: storyEntries.key })
+		.from(storyEntries)
+		.where(and(eq(storyEntries.revealed, true), inArray(storyEntries.type, ['truth', 'clue'])));
 }
 
 export async function get(exec: SessionExec, type: StoryType, key: string): Promise<StoryEntry> {
@@ -210,6 +238,7 @@ function sectionText(entry: StoryEntry): string {
 		if (entry.nextPlan) lines.push(`Next plan: ${entry.nextPlan}`);
 	}
 	if (entry.type === 'clue') lines.push('', entry.revealed ? 'Revealed: yes' : 'Revealed: no');
+	if (entry.type === 'truth' && entry.revealed) lines.push('', 'Revealed to the player: yes');
 	return lines.join('\n');
 }
 

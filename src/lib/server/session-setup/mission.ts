@@ -5,6 +5,7 @@
  */
 import { meta, type SessionDrizzle, type SessionExec, type SessionTx } from '../db';
 import type { Language } from '../../types/settings';
+import type { Anachronism } from '../../canon';
 
 export const MISSION_KEY = 'mission' satisfies meta.TextKey;
 
@@ -20,7 +21,12 @@ not have happened by the next turn. So:
 - The world documents define what exists in this world. Do not bring in things they rule out.
 - Confirmed truths are permanent: add new ones, never contradict or overwrite them.
 - Story-DB truths and secrets are for you alone: never reveal them to the player before the story
-  does, and never copy them into summaries or image descriptions.
+  does, and never copy them into summaries or image descriptions. When the story reaches one, reveal
+  it with story_advance (action "reveal") before you narrate it: until then a reply that gives it away
+  is withdrawn before the player sees it, and you are asked to write it again.
+- Characters know only what they saw or were told. Before one speaks of a past event, check with
+  recall and known_by (their name): what it does not return, they do not know. When you tell one
+  something off stage, note it with memory and known_by.
 - Roll dice with roll_dice when chance decides; never invent a roll.
 - Register new characters with register_npc and places with set_scene (visual descriptions only);
   direct the stage with adv_stage.
@@ -40,9 +46,18 @@ export const LANGUAGE_RULE = {
 	en: 'Write all narration and dialogue in English.'
 } as const;
 
-export function composeMission(language: Language, worldBehaviour?: string): string {
+/** The world's list of what it does not have, as the mission states it. */
+function absentSection(absent: readonly Anachronism[]): string {
+	const lines = absent.map((a) => `- ${a.terms.join(', ')}${a.note ? `: ${a.note}` : ''}`);
+	const rule =
+		'Never bring these in; the characters do not know them, nor the words. Your words are checked for them before the player sees them.';
+	return `## What does not exist in this world\n${rule}\n${lines.join('\n')}`;
+}
+
+export function composeMission(language: Language, worldBehaviour?: string, absent: readonly Anachronism[] = []): string {
 	const parts = [GM_RULES];
 	if (worldBehaviour?.trim()) parts.push(`## This world's GM behaviour\n${worldBehaviour.trim()}`);
+	if (absent.length > 0) parts.push(absentSection(absent));
 	parts.push(`## Language\n${LANGUAGE_RULE[language]}`);
 	return parts.join('\n\n');
 }

@@ -15,6 +15,7 @@ export type { Npc, RegistrationChange } from './npcs';
 export type { Scene } from './scenes';
 export type { ImageOrder, ImageTarget } from './image-orders';
 export { setOpening, setOpeningQuery, openingStage, stageBefore, type Opening } from './timeline';
+export { presentNow, presentAfter } from './present';
 export { placeKind } from './place-kind';
 export * as choices from './choices';
 
@@ -27,6 +28,7 @@ export {
 	stageNow,
 	stageNowQueries,
 	stageNowOf,
+	stageStateOf,
 	PROLOGUE_TURN_ID,
 	TitleCardSchema,
 	type PrologueSource,

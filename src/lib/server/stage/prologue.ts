@@ -181,7 +181,12 @@ export function stageNowQueries(db: SessionDrizzle) {
 	return [openingQuery(db), cues.beforeQuery(db, undefined)] as const;
 }
 
+/** The stage now from the rows of `stageNowQueries`. */
+export function stageStateOf(opening: Awaited<ReturnType<typeof openingQuery>>, cueRows: Parameters<typeof cues.toRows>[0]): StageState {
+	return stageAt(openingOf(opening), cues.toRows(cueRows), undefined);
+}
+
 /** `stageNow` from the rows of `stageNowQueries`. */
 export function stageNowOf(opening: Awaited<ReturnType<typeof openingQuery>>, cueRows: Parameters<typeof cues.toRows>[0]): string {
-	return stageLine(stageAt(openingOf(opening), cues.toRows(cueRows), undefined));
+	return stageLine(stageStateOf(opening, cueRows));
 }

@@ -12,7 +12,7 @@ import { GM_TOOLS } from './gm';
 export { GM_TOOLS, PLAYER_VISIBLE_TOOL_ACTIVITY } from './gm';
 export type { ToolContext } from './context';
 export { type Tool } from './define';
-export { runToolCall, type ToolResult } from './run';
+export { runToolCall, parseArguments, type ToolResult } from './run';
 export { type Rng } from './dice';
 
 /** The GM tools by name, for runToolCall. A fresh map per call: nothing module-level is shared mutable. */

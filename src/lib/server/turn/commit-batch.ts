@@ -28,6 +28,8 @@ export interface PlayerCommit {
 	tail: SessionEvent | undefined;
 	cues: readonly StageCue[];
 	choices: readonly string[];
+	/** Who was on stage: the witnesses of both lines. */
+	present: readonly string[];
 	ledger: readonly LedgerRow[];
 	turn: Committed & { finishedAt: number };
 	/** The turn's final event, once the play-log message ids are known. */
@@ -49,11 +51,13 @@ export function playerCommitTail(db: SessionDrizzle, base: CommitBase, c: Player
 	}
 	const playerId = base.nextLogId;
 	const messageIds = [playerId];
-	queries.push(...log.appendQueries(db, playerId, { role: 'player', body: c.input, turnId: c.turnId }, c.turn.finishedAt));
+	queries.push(
+		...log.appendQueries(db, playerId, { role: 'player', body: c.input, turnId: c.turnId, witnesses: c.present }, c.turn.finishedAt)
+	);
 	if (c.reply) {
 		const gmId = playerId + 1;
 		messageIds.push(gmId);
-		queries.push(...log.appendQueries(db, gmId, { role: 'gm', body: c.reply, turnId: c.turnId }, c.turn.finishedAt));
+		queries.push(...log.appendQueries(db, gmId, { role: 'gm', body: c.reply, turnId: c.turnId, witnesses: c.present }, c.turn.finishedAt));
 		queries.push(...stage.cues.saveQueries(db, { turnId: c.turnId, messageId: gmId, cues: c.cues }));
 		if (c.choices.length > 0) queries.push(stage.choices.saveQuery(db, { messageId: gmId, options: [...c.choices] }));
 	}

@@ -40,6 +40,8 @@ export interface TurnCommit {
 	tail: string;
 	ledgerRows: readonly LedgerRow[];
 	toolCtx: Pick<ToolContext, 'cues' | 'choices'>;
+	/** The characters on stage at the end of a player turn: they witnessed its lines. */
+	present: readonly string[];
 	now: () => number;
 	/** Reads to run at the end of a one-batch commit, on what it committed (see Staging.commitBatch). */
 	after?: readonly InStatement[] | undefined;
@@ -80,6 +82,7 @@ export async function commitTurn(c: TurnCommit): Promise<TurnCommitted> {
 					tail: c.tail ? textDelta(turn.id, c.tail) : undefined,
 					cues: c.toolCtx.cues,
 					choices: c.toolCtx.choices,
+					present: c.present,
 					ledger: c.ledgerRows,
 					turn: committed,
 					committed: (messageIds) => exchangeEvent(c, messageIds)
@@ -113,10 +116,10 @@ export async function commitTurn(c: TurnCommit): Promise<TurnCommitted> {
 async function writeExchange(tx: SessionTx, c: TurnCommit): Promise<SessionEvent> {
 	const { turn, reply, toolCtx } = c;
 	const messageIds: number[] = [];
-	const player = await log.append(tx, { role: 'player', body: turn.input, turnId: turn.id });
+	const player = await log.append(tx, { role: 'player', body: turn.input, turnId: turn.id, witnesses: c.present });
 	messageIds.push(player.id);
 	if (reply) {
-		const gm = await log.append(tx, { role: 'gm', body: reply, turnId: turn.id });
+		const gm = await log.append(tx, { role: 'gm', body: reply, turnId: turn.id, witnesses: c.present });
 		messageIds.push(gm.id);
 		await stage.cues.save(tx, { turnId: turn.id, messageId: gm.id, cues: toolCtx.cues });
 		if (toolCtx.choices.length > 0) await stage.choices.save(tx, { messageId: gm.id, options: toolCtx.choices });

@@ -8,6 +8,8 @@
 import type { InStatement } from '@libsql/client';
 import type { SessionDb } from '../db';
 import { LlmError } from '../llm';
+import { TurnCanon } from '../canon';
+import { presentAfter } from '../stage';
 import type { ToolContext } from '../tools';
 import type { SessionEvent } from '../../types/events';
 import { appendEventsQuery } from '../events';
@@ -68,6 +70,11 @@ export async function executeTurn(
 		// Planned writes are numbered from what the turn started from, and the commit is guarded by it.
 		const staging = new Staging(s, start.base);
 		const parts = turn.kind === 'player' ? playerParts(deps, turn, start) : checkpointParts(deps, start, start.history, turn.input);
+		// A player turn's words are checked against the canon before the player sees them (issue 27).
+		const canon = turn.kind === 'player' ? new TurnCanon(start.canon.source, start.canon.revealed, turn.input) : undefined;
+		// The note rides with this turn's line only, after the prompt-cache prefix.
+		const note = canon?.contextNote;
+		if (note) parts.turn.splice(0, 1, { role: 'user', content: `${turn.input}\n\n${note}` });
 		// At most one control-database batch: the first call's reservation, the budget scopes if any limit or
 		// warning applies, and the player's tier if the turn was accepted without one (see TurnMeter.start).
 		const begun = await TurnMeter.start({
@@ -101,7 +108,7 @@ export async function executeTurn(
 
 		// What the model's context holds, its reply included: every call is fitted within it.
 		const budget = await budgetFor(deps, llm, provider, stop);
-		const loop = { deps, turn, provider, settings: llm, toolCtx, deltas, metering, emit, stop, halted, now };
+		const loop = { deps, turn, provider, settings: llm, toolCtx, deltas, metering, emit, stop, halted, now, canon };
 		const { reply, rounds, stopped } =
 			turn.kind === 'player'
 				? await runToolLoop({ ...loop, prompt: { parts, budget, count: deps.countTokens } })
@@ -128,6 +135,8 @@ export async function executeTurn(
 			tail,
 			ledgerRows,
 			toolCtx,
+			// Who stands on the stage at the end of the turn heard it: the play-log lines are theirs to know.
+			present: turn.kind === 'player' ? presentAfter(start.stage, toolCtx.cues) : [],
 			now,
 			after: options.readAfterCommit
 		});

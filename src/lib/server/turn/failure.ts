@@ -9,6 +9,7 @@ import { translate } from '../../i18n';
 import { newId } from '../db';
 import { LlmError, type LlmErrorKind } from '../llm';
 import { ContextTooSmallError } from '../context-window';
+import { CanonStoppedError } from '../canon';
 
 /** Long enough to be unique in any log, short enough to read out to an operator. */
 export const ERROR_ID_LENGTH = 10;
@@ -44,6 +45,8 @@ export interface ClassifiedFailure {
 
 export function classifyFailure(err: unknown): ClassifiedFailure {
 	if (err instanceof TurnDeadlineError) return { reason: 'timed_out', retryable: true };
+	// The GM's words kept giving something away: the same line may well go through on another try.
+	if (err instanceof CanonStoppedError) return { reason: 'withheld', retryable: true };
 	if (err instanceof LlmError) return { reason: BY_LLM_KIND[err.kind], retryable: err.retryable };
 	// The input (with the mission and the tools) is longer than the model can read: the player words it shorter.
 	if (err instanceof ContextTooSmallError) return { reason: 'refused', retryable: false };

@@ -4,8 +4,11 @@ import * as v from 'valibot';
 import type { InStatement, ResultSet } from '@libsql/client';
 import type { BatchResponse } from 'drizzle-orm/batch';
 import { toStatement, type SessionDrizzle, type SessionExec } from '../db';
-import { documents, journal, state, summaries } from '../records';
-import { openingContext, stageNowOf, stageNowQueries } from '../stage';
+import { documents, journal, state, story, summaries } from '../records';
+import { canonOf, canonQuery } from '../canon';
+import type { CanonSource } from '../../canon';
+import { openingContext, stageNowOf, stageNowQueries, stageStateOf } from '../stage';
+import type { StageState } from '../../adv';
 import { CARRY_EXCHANGES, type Exchange, type RecordsHead } from '../context-window';
 import type { Config } from '../config';
 import { missionOf, missionQuery, settingsOf, settingsQuery, type SessionSettings } from '../session-setup';
@@ -68,6 +71,10 @@ export interface TurnStart {
 	history: Exchange[];
 	/** What a one-batch commit of the turn is built on (turn/staging.ts), read in the same snapshot. */
 	base: CommitBase;
+	/** The session's canon and the story-DB keys revealed so far: what the guard checks the GM's words against. */
+	canon: { source: CanonSource; revealed: Set<string> };
+	/** The stage as the player last saw it: who stands there witnesses the turn (issue 27). */
+	stage: StageState;
 }
 
 /**
@@ -88,6 +95,8 @@ export function turnStartQueries(db: SessionDrizzle) {
 		anyPlayedQuery(db),
 		...stageNowQueries(db),
 		...historyQueries(db),
+		canonQuery(db),
+		story.revealedKeysQuery(db),
 		db.all<Record<string, unknown>>(sql.raw(BASE_QUERY))
 	] as const;
 }
@@ -97,7 +106,7 @@ export type TurnStartReads = BatchResponse<ReturnType<typeof turnStartQueries>>;
 
 /** What a turn starts from, out of `turnStartQueries`' results (before the first exchange, the opening is read too). */
 export async function turnStartOf(db: SessionDrizzle, cfg: Pick<Config, 'llm'>, reads: TurnStartReads): Promise<TurnStart> {
-	const [settings, mission, [latest], docs, tocRows, st, recent, played, opening, cues, carried, since, [base]] = reads;
+	const [settings, mission, [latest], docs, tocRows, st, recent, played, opening, cues, carried, since, canon, revealed, [base]] = reads;
 	const toc = documents.tocOf(docs, tocRows);
 	return {
 		settings: settingsOf(settings, cfg),
@@ -111,7 +120,9 @@ export async function turnStartOf(db: SessionDrizzle, cfg: Pick<Config, 'llm'>, 
 			stage: stageNowOf(opening, cues)
 		},
 		history: historyOf([...carried], since),
-		base: toBase(base)
+		base: toBase(base),
+		canon: { source: canonOf(canon), revealed: new Set(revealed.map((r) => r.key)) },
+		stage: stageStateOf(opening, cues)
 	};
 }
 

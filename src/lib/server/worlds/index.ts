@@ -24,6 +24,9 @@ export {
 	MAX_WORLD_SECRETS,
 	MIN_SETTING_HEADINGS,
 	MAX_SECRET_MARKERS,
+	MAX_ANACHRONISMS,
+	MAX_ANACHRONISM_TERMS,
+	MAX_CANON_TERM_CHARS,
 	type WorldPreset
 } from './schema';
 export { WorldError } from './errors';

@@ -11,6 +11,8 @@
  *   secrets (story DB).
  * A secret may list `markers`, the phrases that give it away; `findLeaks` checks that none of them
  * turns up in a player-visible field (and so in a document the player reads or an image prompt).
+ * `anachronisms` (GM-side) lists what the world does not have; in play, the markers of secrets not yet
+ * revealed and these terms are checked in the GM's words before the player sees them (`canon/`).
  */
 import * as v from 'valibot';
 import { isJsonObject, isJsonValue, MAX_BODY_CHARS, MAX_NAME_CHARS, type JsonObject } from '../records';
@@ -20,6 +22,7 @@ import { LanguageSchema } from '../../types/settings';
 import { controlCharacterMessage, hasControlCharacter, withoutControlCharacters } from '../validation';
 import { findLeaks } from '../../presets/leaks';
 import { countHeadings } from '../../presets/form';
+import { TERM_SEPARATOR } from '../../presets/anachronisms';
 
 export { findLeaks } from '../../presets/leaks';
 
@@ -29,6 +32,11 @@ export const MAX_TAGLINE_CHARS = 200;
 export const MAX_WORLD_NPCS = 8;
 export const MAX_WORLD_SECRETS = 20;
 export const MAX_SECRET_MARKERS = 10;
+/** Things a world does not have: enough for an era's inventions, few enough to keep every check of the GM's words quick. */
+export const MAX_ANACHRONISMS = 40;
+export const MAX_ANACHRONISM_TERMS = 12;
+/** A term is a word or a short phrase; the stream is held back at most this long while one may be forming. */
+export const MAX_CANON_TERM_CHARS = 60;
 /** A world setting is meant to be read in sections: this many headings at least. */
 export const MIN_SETTING_HEADINGS = 3;
 
@@ -84,6 +92,25 @@ const WorldSecretSchema = v.object({
 	markers: v.optional(v.pipe(v.array(singleLine(MAX_NAME_CHARS, 'A secret marker')), v.maxLength(MAX_SECRET_MARKERS)), [])
 });
 
+const TERM_PUNCTUATION = new RegExp(`${TERM_SEPARATOR.source}|[:：]`);
+
+/** Something this world does not have (issue 27): the GM's words are checked for its terms before the player sees them. */
+const AnachronismSchema = v.object({
+	/** The words that name it; each is matched as a word in English, anywhere in Japanese, across case and width. */
+	terms: v.pipe(
+		v.array(
+			v.pipe(
+				singleLine(MAX_CANON_TERM_CHARS, 'A term'),
+				v.check((t) => !TERM_PUNCTUATION.test(t), 'A term cannot hold a comma or a colon (they separate terms and the note).')
+			)
+		),
+		v.minLength(1, 'An entry needs at least one term.'),
+		v.maxLength(MAX_ANACHRONISM_TERMS)
+	),
+	/** Why it does not exist here, for the GM when the player brings it up. */
+	note: v.optional(singleLine(MAX_NAME_CHARS, 'A note'))
+});
+
 /** Whether any key or string value inside a JSON value holds a control character. */
 function jsonHasControlCharacter(value: unknown): boolean {
 	if (typeof value === 'string') return hasControlCharacter(value);
@@ -131,7 +158,9 @@ export const WorldPresetSchema = v.pipe(
 		/** The main plot skeleton (story DB, GM-only). */
 		plot: v.object({ title: singleLine(MAX_NAME_CHARS, 'The plot title'), body: text(MAX_BODY_CHARS, 'The plot') }),
 		secrets: v.pipe(v.array(WorldSecretSchema), v.minLength(1, 'A world needs at least one secret.'), v.maxLength(MAX_WORLD_SECRETS)),
-		opening: WorldOpeningSchema
+		opening: WorldOpeningSchema,
+		/** What does not exist in this world (issue 27). */
+		anachronisms: v.optional(v.pipe(v.array(AnachronismSchema), v.maxLength(MAX_ANACHRONISMS)), [])
 	}),
 	// Cross-field rules are reported on the field to fix, and checked as soon as the fields they read
 	// are valid (partialCheck), so an editor shows them next to the other errors, not after.

@@ -17,7 +17,9 @@
  * - NPCs and the opening scene → stage registrations, each with an image order whose prompt is
  *   built from the visual fields only;
  * - opening state → the state record; language + pinned mission (rules + this world's GM
- *   behaviour) → the session's meta table.
+ *   behaviour + what the world does not have) → the session's meta table;
+ * - the secrets' markers and what the world does not have → the session's canon (meta), which the
+ *   guard checks the GM's words against.
  */
 import { sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
@@ -34,6 +36,7 @@ import {
 	type PrologueSource
 } from '../stage';
 import { composeMission, MISSION_KEY, writeSettingsQueries } from '../session-setup';
+import { canonOfWorld, writeCanonQuery } from '../canon';
 import { getWorld } from './catalog';
 import { WorldError } from './errors';
 import { writeOriginQuery, type PresetOrigin } from './origin';
@@ -127,7 +130,7 @@ export function seedQueries(
 ): SeedPlan {
 	const sealed = options.sealed ?? false;
 	const behaviour = sealed ? `${world.gmBehaviour.trim()}\n\n${SEALED_DOCUMENTS_RULE}` : world.gmBehaviour;
-	const mission = composeMission(world.language, behaviour);
+	const mission = composeMission(world.language, behaviour, world.anachronisms);
 	const queries: BatchItem<'sqlite'>[] = [...writeSettingsQueries(w, { language: world.language }), pinMissionQuery(w, mission)];
 
 	const { premise, setting, pc } = world.documents;
@@ -175,6 +178,8 @@ export function seedQueries(
 	queries.push(setOpeningQuery(w, { scene: scene.name, present: [...world.opening.present] }));
 
 	queries.push(...state.firstPatchQueries(w, world.opening.state, now));
+	// The GM's words are checked against the secrets' markers and what the world does not have (canon/).
+	queries.push(writeCanonQuery(w, canonOfWorld(world)));
 	if (options.origin) queries.push(writeOriginQuery(w, options.origin, world, sealed));
 	// The seed writes no play-log message: the prologue's is the first.
 	if (prologue) queries.push(...prologueQueries(w, prologue, FIRST_ID, now));

@@ -119,7 +119,9 @@ describe('story tools', () => {
 	it('reveals a clue', async () => {
 		await withTurn(async (t) => {
 			await t.ok('story_begin', { type: 'clue', key: 'wet-footprints', body: 'Wet footprints.' });
-			expect(await t.ok('story_advance', { action: 'reveal_clue', key: 'wet-footprints' })).toBe('Clue "wet-footprints" revealed.');
+			expect(await t.ok('story_advance', { action: 'reveal', key: 'wet-footprints' })).toBe(
+				'Clue "wet-footprints" revealed: you may now tell the player.'
+			);
 			expect(json(await t.ok('story_read', { type: 'clue' })).entries).toEqual([expect.objectContaining({ revealed: true })]);
 		});
 	});

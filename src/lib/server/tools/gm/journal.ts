@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { journal } from '../../records';
 import { defineTool } from '../define';
 import type { ToolContext } from '../context';
-import { int, recorded, text } from './shared';
+import { int, onStage, recorded, text } from './shared';
 
 /** One entry is an event, not a chapter. */
 const MAX_JOURNAL_ENTRY_CHARS = 4000;
@@ -15,7 +15,9 @@ export const journalAppendTool = defineTool({
 	description: 'Record a confirmed event (who, where, when) in the append-only journal.',
 	schema: v.object({ entry: text(MAX_JOURNAL_ENTRY_CHARS) }),
 	async handler(args, ctx: ToolContext) {
-		const row = await recorded(() => ctx.write(journal.appendWrite({ body: args.entry })));
+		// Those on stage saw it happen (recall's known_by finds it for them).
+		const witnesses = await onStage(ctx);
+		const row = await recorded(() => ctx.write(journal.appendWrite({ body: args.entry, witnesses })));
 		return `Journal entry #${row.id} recorded.`;
 	}
 });

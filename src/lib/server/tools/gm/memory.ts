@@ -8,12 +8,17 @@ import { quote, recorded, text } from './shared';
 /** A note is a page of notes, not a document; world text belongs in documents. */
 const MAX_NOTE_CHARS = 20_000;
 
+/** A note told to a crowd is common knowledge: the GM says so in the note, not by naming everyone. */
+const MAX_KNOWN_BY = 12;
+
 const MEMORY_ACTIONS = ['create', 'edit', 'view', 'delete', 'list'] as const;
 
 const noteName = () => text(MAX_NAME_CHARS);
 const noteBody = () => text(MAX_NOTE_CHARS);
 const oldText = () => text(MAX_NOTE_CHARS);
 const newText = () => v.pipe(v.string(), v.maxLength(MAX_NOTE_CHARS));
+/** The characters who know what the note says (issue 27): recall's known_by finds it for them. */
+const knownBy = () => v.pipe(v.array(text(MAX_NAME_CHARS)), v.maxLength(MAX_KNOWN_BY));
 
 /** What the provider sees: one flat object. */
 const flat = v.object({
@@ -21,12 +26,16 @@ const flat = v.object({
 	name: v.optional(noteName()),
 	body: v.optional(noteBody()),
 	old_text: v.optional(oldText()),
-	new_text: v.optional(newText())
+	new_text: v.optional(newText()),
+	known_by: v.optional(knownBy())
 });
 
 /** What each action needs. */
 const exact = v.variant('action', [
-	v.object({ action: v.literal('create'), name: noteName(), body: noteBody() }, 'create needs "name" and "body"'),
+	v.object(
+		{ action: v.literal('create'), name: noteName(), body: noteBody(), known_by: v.optional(knownBy()) },
+		'create needs "name" and "body"'
+	),
 	v.pipe(
 		v.object(
 			{
@@ -34,7 +43,8 @@ const exact = v.variant('action', [
 				name: noteName(),
 				body: v.optional(noteBody()),
 				old_text: v.optional(oldText()),
-				new_text: v.optional(newText())
+				new_text: v.optional(newText()),
+				known_by: v.optional(knownBy())
 			},
 			'edit needs "name"'
 		),
@@ -55,12 +65,14 @@ export const memoryTool = defineTool({
 	async handler(args, ctx: ToolContext) {
 		switch (args.action) {
 			case 'create': {
-				const note = await recorded(() => ctx.write((tx) => memory.create(tx, { name: args.name, body: args.body })));
+				const note = await recorded(() =>
+					ctx.write((tx) => memory.create(tx, { name: args.name, body: args.body, ...(args.known_by ? { knownBy: args.known_by } : {}) }))
+				);
 				return `Note ${quote(note.name)} created.`;
 			}
 			case 'edit': {
 				const change = args.body ?? { old: args.old_text ?? '', new: args.new_text ?? '' };
-				const note = await recorded(() => ctx.write((tx) => memory.edit(tx, args.name, change)));
+				const note = await recorded(() => ctx.write((tx) => memory.edit(tx, args.name, change, args.known_by)));
 				return `Note ${quote(note.name)} updated.`;
 			}
 			case 'view': {

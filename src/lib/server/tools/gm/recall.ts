@@ -1,6 +1,6 @@
 /** recall: the GM looks things up instead of guessing (design brief: "every record is searchable"). */
 import * as v from 'valibot';
-import { RECORD_KINDS } from '../../records';
+import { MAX_NAME_CHARS, RECORD_KINDS, witnesses } from '../../records';
 import { EmbeddingError, recall as searchRecall, withQueryEmbedded, type RecallHit } from '../../search';
 import { defineTool } from '../define';
 import type { ToolContext } from '../context';
@@ -14,8 +14,12 @@ const DEFAULT_GM_RECALL_K = 8;
 const schema = v.object({
 	query: text(MAX_QUERY_CHARS, "In the records' language"),
 	k: v.optional(int(1, MAX_GM_RECALL_K)),
-	kinds: v.optional(v.pipe(v.array(v.picklist(RECORD_KINDS)), v.minLength(1)))
+	kinds: v.optional(v.pipe(v.array(v.picklist(RECORD_KINDS)), v.minLength(1))),
+	known_by: v.optional(text(MAX_NAME_CHARS))
 });
+
+/** known_by keeps a fraction of what matches: search this many times deeper before keeping `k`. */
+const KNOWN_BY_DEPTH = 4;
 
 interface RecallOutputHit {
 	kind: RecallHit['kind'];
@@ -30,7 +34,8 @@ export const recallTool = defineTool({
 	description: 'Search every record and the past conversation.',
 	schema,
 	async handler(args, ctx: ToolContext) {
-		const options = { k: args.k ?? DEFAULT_GM_RECALL_K, includeGmOnly: true, kinds: args.kinds };
+		const k = args.k ?? DEFAULT_GM_RECALL_K;
+		const options = { k: args.known_by === undefined ? k : k * KNOWN_BY_DEPTH, includeGmOnly: true, kinds: args.kinds };
 		let note: string | undefined;
 		let hits: RecallHit[];
 		try {
@@ -43,7 +48,10 @@ export const recallTool = defineTool({
 			note = 'meaning search is unavailable right now; these are keyword matches only';
 			hits = await ctx.read((exec) => searchRecall(exec, args.query, options));
 		}
+		if (args.known_by !== undefined) hits = await knownOnly(ctx, args.known_by, hits, k);
 		if (hits.length === 0) {
+			if (args.known_by !== undefined)
+				return `${args.known_by} witnessed or was told nothing that matches ${quote(args.query)}: they do not know it.`;
 			return `No records match ${quote(args.query)}.${note ? ` (${note})` : ''} Try other \
 words (a name, a shorter phrase), or treat it as unrecorded; do not invent it.`;
 		}
@@ -57,3 +65,9 @@ words (a name, a shorter phrase), or treat it as unrecorded; do not invent it.`;
 		return note ? { hits: out, note } : { hits: out };
 	}
 });
+
+/** The hits `name` witnessed or was told (journal, notes, truths, play-log lines with them as witness), the first `k`. */
+async function knownOnly(ctx: ToolContext, name: string, hits: readonly RecallHit[], k: number): Promise<RecallHit[]> {
+	const known = await ctx.read((exec) => witnesses.knownTo(exec, name, hits));
+	return hits.filter((h) => known.has(`${h.kind}:${h.recordId}`)).slice(0, k);
+}

@@ -11,8 +11,14 @@
  */
 import * as v from 'valibot';
 import { RecordError } from '../../records';
-import { StageError } from '../../stage';
+import { presentNow, StageError } from '../../stage';
+import type { ToolContext } from '../context';
 import { ToolError } from '../run';
+
+/** Who is on the stage now, this turn's cues played: they witness what is written down now (issue 27). */
+export function onStage(ctx: Pick<ToolContext, 'read' | 'cues'>): Promise<string[]> {
+	return ctx.read((exec) => presentNow(exec, ctx.cues));
+}
 
 /** A string of 1..max characters. */
 export function text(max: number, description?: string) {

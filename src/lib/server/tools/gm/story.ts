@@ -4,7 +4,8 @@
  * - story_begin: start something new — a plot entry, a quest (open), a clue (hidden).
  * - story_revise: rewrite a plot entry. Nothing else is revisable; truths above all.
  * - story_advance: move the story forward, never back — confirm a truth (append-only), close a
- *   quest with its result and the next plan in one write, reveal a clue.
+ *   quest with its result and the next plan in one write, reveal a clue or a secret truth to the
+ *   player (after which the canon guard lets the GM say it).
  */
 import * as v from 'valibot';
 import { isRecordError, MAX_NAME_CHARS, story } from '../../records';
@@ -12,7 +13,7 @@ import type { SessionExec } from '../../db';
 import { defineTool } from '../define';
 import type { ToolContext } from '../context';
 import { ToolError } from '../run';
-import { quote, recorded, text } from './shared';
+import { onStage, quote, recorded, text } from './shared';
 
 const MAX_STORY_BODY_CHARS = 8000;
 
@@ -31,7 +32,8 @@ function show(e: Entry) {
 		...(e.type === 'quest'
 			? { status: e.status ?? 'open', ...(e.result ? { result: e.result } : {}), ...(e.nextPlan ? { next_plan: e.nextPlan } : {}) }
 			: {}),
-		...(e.type === 'clue' ? { revealed: e.revealed ?? false } : {})
+		...(e.type === 'clue' ? { revealed: e.revealed ?? false } : {}),
+		...(e.type === 'truth' && e.revealed ? { revealed: true } : {})
 	};
 }
 
@@ -89,7 +91,7 @@ export const storyBeginTool = defineTool({
 			}
 			case 'clue': {
 				const entry = await recorded(() => ctx.write((tx) => story.addClue(tx, input)));
-				return `Clue ${quote(entry.key)} added (hidden). Reveal it with story_advance action "reveal_clue" when the player finds it.`;
+				return `Clue ${quote(entry.key)} added (hidden). Reveal it with story_advance action "reveal" when the player finds it.`;
 			}
 		}
 	}
@@ -131,13 +133,13 @@ overwritten. If the story has moved on, confirm a new truth under a new key with
 				'plan), then begin a new quest to continue the thread.'
 			);
 		case 'clue':
-			return 'clues are not revised: reveal one with story_advance (action "reveal_clue"), or add a new clue with story_begin.';
+			return 'clues are not revised: reveal one with story_advance (action "reveal"), or add a new clue with story_begin.';
 		case 'plot':
 			return 'plot entries are revised by key.';
 	}
 }
 
-const ADVANCE_ACTIONS = ['confirm_truth', 'resolve_quest', 'reveal_clue'] as const;
+const ADVANCE_ACTIONS = ['confirm_truth', 'resolve_quest', 'reveal'] as const;
 const truthBody = () => text(MAX_STORY_BODY_CHARS);
 const outcome = () => v.optional(v.picklist(story.QUEST_ENDINGS));
 const result = () => text(MAX_STORY_BODY_CHARS);
@@ -159,21 +161,20 @@ const advanceExact = v.variant('action', [
 		{ action: v.literal('resolve_quest'), key: key(), outcome: outcome(), result: result(), next_plan: nextPlan() },
 		'resolve_quest needs "key", "result" and "next_plan"'
 	),
-	v.object({ action: v.literal('reveal_clue'), key: key() }, 'reveal_clue needs "key"')
+	v.object({ action: v.literal('reveal'), key: key() }, 'reveal needs "key"')
 ]);
 
 export const storyAdvanceTool = defineTool({
 	name: 'story_advance',
-	description: 'Move your secret story forward for good: confirm_truth (body), resolve_quest (result, next_plan), reveal_clue.',
+	description:
+		'Move your secret story forward for good: confirm_truth (body), resolve_quest (result, next_plan), reveal (a clue or secret).',
 	schema: v.pipe(advanceFlat, advanceExact),
 	async handler(args, ctx: ToolContext) {
 		switch (args.action) {
 			case 'confirm_truth': {
-				const entry = await recorded(() =>
-					ctx.write((tx) =>
-						story.addTruth(tx, { key: args.key, body: args.body, ...(args.title === undefined ? {} : { title: args.title }) })
-					)
-				);
+				const witnesses = await onStage(ctx);
+				const title = args.title === undefined ? {} : { title: args.title };
+				const entry = await recorded(() => ctx.write((tx) => story.addTruth(tx, { key: args.key, body: args.body, ...title, witnesses })));
 				return `Truth ${quote(entry.key)} confirmed. It can never be changed.`;
 			}
 			case 'resolve_quest': {
@@ -183,9 +184,9 @@ export const storyAdvanceTool = defineTool({
 				);
 				return `Quest ${quote(entry.key)} ${status}; result and next plan saved.`;
 			}
-			case 'reveal_clue': {
-				const entry = await recorded(() => ctx.write((tx) => story.revealClue(tx, args.key)));
-				return `Clue ${quote(entry.key)} revealed.`;
+			case 'reveal': {
+				const entries = await recorded(() => ctx.write((tx) => story.reveal(tx, args.key)));
+				return `${entries.map((e) => `${e.type === 'clue' ? 'Clue' : 'Truth'} ${quote(e.key)}`).join(' and ')} revealed: you may now tell the player.`;
 			}
 		}
 	}

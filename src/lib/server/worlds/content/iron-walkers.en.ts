@@ -17,8 +17,8 @@ You are Second Lieutenant Sam Hollis of the Royal Walking Corps, commander of th
 Three nights ago Walker No. 17 went down in No Man's Land below Hill 60 and its crew did not come \
 back. At dawn your company commander wants to see you.
 
-This is a world of valves and telegraph wire, not of microchips. Nobody here has heard of a \
-transistor, a jet engine or an atom bomb, and nobody ever will in this story.`;
+This is a world of valves and telegraph wire, and of nothing beyond them: what has not been \
+invented by 1919 will not be invented in this story.`;
 
 const setting = `## Overview
 
@@ -155,22 +155,16 @@ rules, mechanical adding machines, cigarettes, tinned food.
 
 ### What does not exist
 
-- **No electronics** beyond valves: no transistors, microchips, computers, electronic calculators \
-or robots that think. Machines here do exactly what their pins, cams and levers make them do.
-- **No voice radio in walkers** and no walkie-talkies: walker crews cannot talk to each other or to \
-headquarters by voice. Experimental valve telephony exists only in a few laboratories and \
-headquarters, and does not work reliably.
-- **No radar**, no sonar, no night-vision, no thermal sights, no lasers, no guided weapons, no drones.
-- **No jet engines**, no rockets except signal flares, no helicopters.
-- **Nothing nuclear**: no atomic bombs, reactors or radiation weapons; nobody has split the atom.
-- **No television**, no radio broadcasting, no tape recorders, no telephones without wires, no \
-mobile phones, no smartphones, no internet, no satellites, no GPS. Navigation is by map, compass, \
-landmarks and the stars.
-- **No antibiotics** (penicillin does not exist), no plastics beyond Bakelite and celluloid, no nylon.
-- **No modern military organisation or words**: there are no "special forces", "operators", "mech \
-pilots", "callsigns" in the modern manner, "HUDs" or "lock-on". Ranks and units are those of 1919: \
-private, lance-corporal, corporal, sergeant, second lieutenant, lieutenant, captain, major, \
-colonel; sections, companies, battalions, brigades.
+- Electronics stop at the valve. Machines here do exactly what their pins, cams and levers make them do.
+- Walker crews cannot talk to each other or to headquarters by voice: they shout, ring bells and \
+send runners. Experimental valve telephony exists only in a few laboratories and headquarters, and \
+does not work reliably.
+- Aircraft are wood and fabric with piston engines; the only rockets are signal flares.
+- Nobody has split the atom.
+- Navigation is by map, compass, landmarks and the stars.
+- Infection is fought with antiseptic, surgery and luck.
+- Ranks and units are those of 1919: private, lance-corporal, corporal, sergeant, second \
+lieutenant, lieutenant, captain, major, colonel; sections, companies, battalions, brigades.
 
 If something is not on the "exists" list, it does not exist, or it is a secret prototype that should never appear in play.
 
@@ -356,10 +350,9 @@ riveted steel, and they are also coffins; never make war glorious.
 
 - Keep strictly to 1919 technology. This is the world where modern things leak in, so before \
 bringing in any device, weapon, means of communication or medicine you are not sure of, recall \
-"What exists and what does not" in the world setting and follow it. No voice radio in walkers, no \
-electronics beyond valves, no jets, no nuclear anything, no modern phones or networks, no modern \
-military words. If the player asks for something that does not exist, the characters do not know \
-what it is; answer in the world, without winking.
+"What exists and what does not" in the world setting and follow it; what this world lacks is listed \
+at the end of these instructions. If the player asks for something that does not exist, the \
+characters do not know what it is; answer in the world, without winking.
 - Communication is slow and physical: runners, telephone wires that get cut, pigeons, flares, coded \
 Morse on a heavy wireless set. Orders arrive late and out of date. Use it.
 - Walkers are machines with moods: they overheat, throw leg pins, sink, fall. Describe the noise, \
@@ -507,5 +500,32 @@ Hill 60; helping Marthe across the lines. The endings are open; no choice is saf
 				fuel: 'Fuel'
 			}
 		}
-	}
+	},
+	anachronisms: [
+		{
+			terms: ['smartphone', 'mobile phone', 'cell phone', 'cellphone'],
+			note: 'Telephones are field sets and wall boxes on a wire, with a crank.'
+		},
+		{ terms: ['internet', 'email', 'e-mail', 'website', 'online'], note: 'News travels by telegraph, post and runner.' },
+		{
+			terms: ['television', 'TV', 'radio broadcast', 'radio station', 'tape recorder'],
+			note: 'Wireless sends Morse code only, from heavy crates.'
+		},
+		{ terms: ['walkie-talkie', 'voice radio', 'radio headset', 'intercom'], note: 'Walker crews shout, ring bells and send runners.' },
+		{
+			terms: ['jet engine', 'jet aircraft', 'jet plane', 'jet fighter', 'helicopter', 'missile', 'rocket launcher'],
+			note: 'Aircraft are wood-and-fabric biplanes and triplanes; the only rockets are signal flares.'
+		},
+		{ terms: ['nuclear', 'atomic bomb', 'atom bomb', 'A-bomb', 'reactor', 'radioactive'], note: 'Nobody has split the atom.' },
+		{ terms: ['transistor', 'microchip', 'computer', 'electronic calculator', 'robot'], note: 'Electronics stop at the valve.' },
+		{
+			terms: ['radar', 'sonar', 'night vision', 'night-vision', 'thermal sight', 'laser', 'GPS', 'satellite'],
+			note: 'Navigation is by map, compass, landmarks and stars; at night, by eye and field glasses.'
+		},
+		{ terms: ['penicillin', 'antibiotic', 'nylon'], note: 'Infection is fought with antiseptic, surgery and luck.' },
+		{
+			terms: ['special forces', 'mech pilot', 'callsign', 'HUD', 'lock-on'],
+			note: 'Ranks, units and words are those of the British Army of 1919.'
+		}
+	]
 } satisfies WorldPresetInput;

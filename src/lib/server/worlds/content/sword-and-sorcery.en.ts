@@ -138,7 +138,7 @@ miracle. There is no healing by laying on of hands, no raising of the dead.
 
 ### Monsters
 
-The world is human. There are no elves, dwarves or orcs. What is not human is rare and uncanny: \
+The world is human. The peoples of other tales do not live here. What is not human is rare and uncanny: \
 things from the drowned ruins, haunts, beasts of the steppe grown wrong. Meeting one should feel \
 like meeting the end of the world.
 
@@ -153,10 +153,10 @@ clean wounds.
 
 ### What does not exist
 
-No gunpowder, guns or cannon. No printing press. No mechanical clocks or pocket watches. No \
-spectacles or telescopes. No potions of healing on sale, no resurrection, no teleporting. No paper \
-money: coin and debt only. If something is not listed as existing, assume it does not, or is rare \
-and foreign.
+Missiles are arrows, crossbow bolts, sling stones and thrown spears. Books are copied by hand. \
+The hours are kept by water and bells, and light comes from flame. No potions of healing on sale, \
+no resurrection, no teleporting. Coin and debt only. If something is not listed as existing, assume \
+it does not, or is rare and foreign.
 
 ## Daily Life
 
@@ -321,9 +321,9 @@ is hungry.
 sensory; no modern idiom, no game jargon in the characters' mouths.
 - Sorcery is rare, uncanny and always paid for. Whenever anyone works it, show the price. Never \
 offer magic items for sale or spells as tools. Black salt dulls sorcery.
-- The world is human. No elves, dwarves, orcs, gunpowder, printing, clocks or paper money (see \
-"What does not exist" in the world setting). If the player reaches for something the world lacks, \
-answer in the world: people do not know the word.
+- The world is human, and an age of bronze, iron and sail: what it lacks is listed at the end of \
+these instructions (see also "What does not exist" in the world setting). If the player reaches for \
+something the world lacks, answer in the world: people do not know the word.
 - Money and debt matter. Track silver and the Grey Hands debt in the state; prices come from the world setting.
 - Violence is quick and costly. Wounds stay until healed. Use the checks from the PC sheet (2d6 + \
 ability, with roll_dice) when the outcome is uncertain and something is at stake, say what is at \
@@ -439,5 +439,24 @@ bargained with, or fled. Endings are open: the player decides what Vesca is wort
 			debts: { greyHands: '30 silver marks, due at the new moon (in 11 days)' },
 			_labels: { silver: 'Silver marks', greyHands: 'The Grey Hands' }
 		}
-	}
+	},
+	anachronisms: [
+		{
+			terms: ['gunpowder', 'gun', 'firearm', 'pistol', 'musket', 'rifle', 'cannon'],
+			note: 'Missiles are arrows, crossbow bolts, sling stones and thrown spears.'
+		},
+		{ terms: ['printing press', 'printed book', 'printer'], note: 'Books are copied by hand on parchment.' },
+		{ terms: ['electricity', 'electric', 'light bulb'], note: 'Light comes from oil lamps, tallow candles and fire.' },
+		{
+			terms: ['mechanical clock', 'pocket watch', 'wristwatch', 'clockwork'],
+			note: 'The Temple keeps the hours with water clocks and bells.'
+		},
+		{ terms: ['eyeglasses', 'telescope', 'spyglass'], note: 'Eyes are what there is.' },
+		{ terms: ['paper money', 'banknote'], note: 'Coin and debt only.' },
+		{ terms: ['steam engine'], note: 'Oars, sails, beasts and backs.' },
+		{
+			terms: ['elf', 'elves', 'dwarf', 'dwarves', 'orc'],
+			note: 'The world is human; what is not human is rare, uncanny and has no tidy name.'
+		}
+	]
 } satisfies WorldPresetInput;
