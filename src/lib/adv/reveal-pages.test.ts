@@ -51,6 +51,13 @@ describe('reveal, a page at a time', () => {
 		expect(visibleText(measure(s))).toBe('aaa ');
 	});
 
+	it('a paragraph shown whole before the window measures pages (the page as served) starts again from its first page', () => {
+		const whole = run(createReveal({ charsPerSecond: 0 }), load(WORDS));
+		expect(visibleText(whole)).toBe(WORDS);
+		const s = measure(reveal(whole, paged));
+		expect([s.pageStart, visibleText(s)]).toEqual([0, 'aaa ']);
+	});
+
 	it('one click a page; only the last page completes the paragraph, and the next click goes on', () => {
 		let s = measure(run(createReveal({ charsPerSecond: 0 }), paged, load(WORDS, 'next')));
 		expect([visibleText(s), unrevealedText(s)]).toEqual(['aaa ', 'bbb ccc']);

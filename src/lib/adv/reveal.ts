@@ -388,7 +388,8 @@ export function reveal(state: RevealState, event: RevealEvent): RevealState {
 		case 'resume':
 			return resume(state, event.key, event.read);
 		case 'setPaged':
-			return event.paged === state.paged ? state : onPage({ ...state, paged: event.paged }, 0);
+			// The paragraph on screen starts again from its first page: shown whole before, it would otherwise open on its last.
+			return event.paged === state.paged ? state : goTo({ ...state, paged: event.paged }, state.current);
 		case 'page':
 			return measured(state, event);
 		default:
