@@ -9,7 +9,8 @@ import { panelClient } from './api';
 function api(now: { journal: string[]; location: string }) {
 	const asked: string[] = [];
 	const fetcher = vi.fn((input: RequestInfo | URL) => {
-		const path = new URL(String(input), 'http://kantera.test').pathname;
+		const url = input instanceof Request ? input.url : input;
+		const path = new URL(url, 'http://kantera.test').pathname;
 		asked.push(path);
 		const body = path.includes('/journal')
 			? { entries: now.journal.map((text, i) => ({ id: i + 1, body: text, createdAt: '2026-12-01T10:00:00.000Z' })) }
