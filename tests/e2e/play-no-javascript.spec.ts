@@ -6,6 +6,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { uniqueName, signUp, createSession } from './helpers';
+import { CHOICES } from '../mock-llm/adv-play';
 
 test.use({ javaScriptEnabled: false });
 
@@ -55,5 +56,27 @@ test('without JavaScript: title card, the whole prologue, drawers, log and a doc
 	await expect(rest.filter({ hasText: 'Halt! Who goes there?' })).toHaveText('Bram: Halt! Who goes there?', { timeout: 30_000 });
 	await expect(rest.last()).toHaveText('Ana: Easy, Bram. It is only a traveller.');
 	await expect(page.getByText('@Bram')).toHaveCount(0);
+	// The stage is the one the reply ends on (the reader has it all at once): Bram and Ana at the gate.
+	await expect(page.locator('[data-slot="left"]')).toHaveAttribute('data-character', 'Bram');
+	await expect(page.locator('[data-slot="right"]')).toHaveAttribute('data-character', 'Ana');
+	await expect(page.getByTestId('place-name')).toHaveText('North Gate');
 	await page.screenshot({ path: 'test-results/play/09-no-javascript.png', fullPage: true });
+
+	// Choices are forms: shown and sent without JavaScript, above the window; "Write your own…" labels the line.
+	await page.getByLabel('What do you do?').fill('I look at Bram. #choices');
+	await page.getByRole('button', { name: 'Send' }).click();
+	const choice = page.getByRole('button', { name: CHOICES[1] });
+	await expect(choice).toBeVisible({ timeout: 30_000 });
+	const [menu, window] = await Promise.all([page.locator('.choices').boundingBox(), page.getByTestId('text-window').boundingBox()]);
+	expect(menu && window && menu.y + menu.height).toBeLessThanOrEqual(window?.y ?? 0);
+	await page.screenshot({ path: 'test-results/play/10-no-javascript-choices.png' });
+	await page.getByTestId('write-own').click();
+	await expect(page.getByLabel('What do you do?')).toBeFocused();
+	await choice.click();
+	await expect(
+		page
+			.getByTestId('line-text')
+			.or(rest)
+			.filter({ hasText: `You said: ${CHOICES[1]}` })
+	).toHaveCount(1, { timeout: 30_000 });
 });

@@ -1,7 +1,7 @@
 /**
  * The play screen on a server with no LLM configured (the default e2e server): a session from a world
  * still opens on its title card and prologue — they come from the preset, no LLM is called — and the
- * input says why nothing can be sent.
+ * input says why nothing can be sent; the notice is a banner above the stage that can be hidden.
  */
 import { test, expect } from '@playwright/test';
 import * as v from 'valibot';
@@ -24,11 +24,46 @@ test('without an LLM the input is disabled and says why', async ({ page }) => {
 	await expect(page.getByTestId('text-window')).toContainText('The story begins with your first line.');
 });
 
+test('the first-run notice is a banner above the stage, never over it, hidden for the browser session by its button', async ({
+	page,
+	browser
+}) => {
+	await signUp(page, uniqueName('banner'));
+	await createSession(page, 'Banner', /Empty world/);
+	const banner = page.getByTestId('llm-banner');
+	for (const size of [
+		{ width: 1280, height: 800 },
+		{ width: 390, height: 844 }
+	]) {
+		await page.setViewportSize(size);
+		const [notice, stage] = await Promise.all([banner.boundingBox(), page.locator('.frame').boundingBox()]);
+		expect(notice && stage && notice.y + notice.height).toBeLessThanOrEqual(stage?.y ?? 0);
+	}
+	await page.screenshot({ path: `${SHOTS}/phone-en-no-llm-banner.png` });
+	// By the keyboard: the hide toggle is reached by Tab and set by Space.
+	await page.locator('#llm-banner-hide').focus();
+	await page.keyboard.press('Space');
+	await expect(banner).toBeHidden();
+	// The stage takes the whole screen again.
+	expect((await page.locator('.frame').boundingBox())?.y).toBe(0);
+	await page.reload();
+	await expect(banner).toBeHidden();
+
+	// Without JavaScript the same button hides it (the page as served, CSS only).
+	const plain = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() });
+	const noJs = await plain.newPage();
+	await noJs.goto(page.url());
+	await expect(noJs.getByTestId('llm-banner')).toBeVisible();
+	await noJs.getByText('Hide this notice').click();
+	await expect(noJs.getByTestId('llm-banner')).toBeHidden();
+	await plain.close();
+});
+
 test(
 	'Create opens the new session on its title card, then the prologue tells the premise and brings the ' +
 		'characters present on stage, with no LLM call',
 	async ({ page }) => {
-		// Whole paragraphs: one Enter a paragraph.
+		// Whole pages: one Enter a page.
 		await page.addInitScript(() => localStorage.setItem('kantera.reader', JSON.stringify({ speed: 'instant' })));
 		await signUp(page, uniqueName('prologue'));
 		await createSession(page, 'Salt and fog', /Vesca/);
@@ -49,6 +84,9 @@ test(
 		await page.screenshot({ path: `${SHOTS}/desktop-en-prologue.png` });
 		for (let i = 0; i < 3; i++) await page.keyboard.press('Enter');
 		await expect(page.getByTestId('line-text')).toHaveText(/^The Crooked Lantern\. The low, smoky common room/);
+		// The scene is longer than the window: its second page, then the first character.
+		await page.keyboard.press('Enter');
+		await expect(page.getByTestId('line-text')).toHaveText(/cold blue night outside\.$/);
 		await page.keyboard.press('Enter');
 		await expect(page.getByTestId('line-text')).toHaveText('Mirela — Keeper of the Crooked Lantern tavern.');
 		await expect(page.locator('[data-slot="left"]')).toHaveAttribute('data-character', 'Mirela');

@@ -6,7 +6,7 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { uniqueName, signUp, createSession } from './helpers';
-import { CHOICES_REPLY } from '../mock-llm/adv-play';
+import { CHOICES, CHOICES_REPLY, PAGES_REPLY } from '../mock-llm/adv-play';
 
 const SHOTS = 'test-results/play/screens';
 
@@ -25,6 +25,15 @@ async function say(page: Page, text: string): Promise<void> {
 	await input(page).press('Enter');
 }
 
+async function boxOf(page: Page, selector: string): Promise<{ x: number; y: number; width: number; height: number }> {
+	const box = await page.locator(selector).first().boundingBox();
+	if (!box) throw new Error(`${selector} is not on screen`);
+	return box;
+}
+
+/** The text window's height: one, whatever it holds (a page of text, the input, the turn's status). */
+const windowHeight = async (page: Page) => Math.round((await boxOf(page, '[data-testid="text-window"]')).height);
+
 test('the quick menu and the usual keys: log, auto, skip, hide, help, menu, full screen; settings change the window', async ({ page }) => {
 	await signUp(page, uniqueName('keys'));
 	await createSession(page, 'Keys', /Vesca/);
@@ -40,6 +49,23 @@ test('the quick menu and the usual keys: log, auto, skip, hide, help, menu, full
 	await expect(input(page)).toBeVisible({ timeout: 10_000 });
 	await page.keyboard.up('Control');
 	await expect(page.getByTestId('line-text')).toHaveText('Sefa — Young thief of the Grey Hands.');
+
+	// The window opens where the reader was; read text is not skipped by itself. With the place
+	// forgotten it opens on the first line, and Skip (S) goes by what was read, to the last line read.
+	await page.reload();
+	await page.keyboard.press('Enter');
+	await expect(page.getByTestId('line-text')).toHaveText('Sefa — Young thief of the Grey Hands.');
+	await page.evaluate(() => {
+		for (const key of Object.keys(localStorage)) if (key.startsWith('kantera.at.')) localStorage.removeItem(key);
+	});
+	await page.reload();
+	await page.keyboard.press('Enter');
+	await expect(page.getByTestId('line-text')).toContainText('Vesca is a walled port');
+	await textWindow(page).focus();
+	await page.keyboard.press('s');
+	await expect(page.getByTestId('line-text')).toHaveText('Sefa — Young thief of the Grey Hands.');
+	// Skip stops by itself at the end of what was read.
+	await expect(quick.getByRole('button', { name: 'Skip' })).toHaveAttribute('aria-pressed', 'false');
 
 	// A: auto mode, shown on the menu.
 	await textWindow(page).focus();
@@ -66,7 +92,9 @@ test('the quick menu and the usual keys: log, auto, skip, hide, help, menu, full
 	await page.keyboard.press('?');
 	const help = page.getByRole('dialog', { name: 'Keys and controls' });
 	for (const row of [
-		'Show the whole paragraph, then go on',
+		'Show the whole page, then the next page or paragraph',
+		'Skip on or off: text you have read goes by, up to the first line you have not',
+		'Undo: take your last turn back',
 		'Hold to race through the text',
 		'Auto mode on or off',
 		'Log: every line so far',
@@ -177,11 +205,43 @@ for (const language of ['en', 'ja'] as const) {
 			await page.keyboard.press('Enter');
 			await expect(page.getByTestId('speaker')).toHaveText('Bram');
 			await shot('04-speaker');
+			const height = await windowHeight(page);
 			await readToEnd(page);
 			await say(page, language === 'ja' ? 'ブラムを見る。#choices' : 'I look at Bram. #choices');
 			await expect(page.getByTestId('line-text')).toHaveText(CHOICES_REPLY, { timeout: 15_000 });
 			await turnIdle(page);
+			await expect(page.locator('.choices .choice')).toHaveText(CHOICES);
 			await shot('05-choices');
+			// The choices sit in the free space above the window, inside the stage, never under the window;
+			// the window, now with the input, keeps its height.
+			const [menu, window, frame] = await Promise.all([
+				boxOf(page, '.choices'),
+				boxOf(page, '[data-testid="text-window"]'),
+				boxOf(page, '.frame')
+			]);
+			expect(menu.y + menu.height).toBeLessThanOrEqual(window.y);
+			expect(menu.y).toBeGreaterThanOrEqual(frame.y);
+			expect(await windowHeight(page)).toBe(height);
+			// "Write your own…" takes the keyboard to the window's line.
+			await page.getByTestId('write-own').click();
+			await expect(input(page)).toBeFocused();
+
+			// A paragraph longer than the window: a page a click, ▼ on each page but the last, nothing lost or repeated.
+			await say(page, language === 'ja' ? '長い話。#pages' : 'A long story. #pages');
+			await expect(page.getByTestId('line-text')).toContainText('Lantern 1 ', { timeout: 15_000 });
+			await turnIdle(page);
+			await expect(page.getByTestId('more')).toBeAttached();
+			await shot('05b-page');
+			const pages: string[] = [];
+			for (let i = 0; i < 20 && (await page.getByTestId('more').count()) > 0; i++) {
+				pages.push((await page.getByTestId('line-text').textContent()) ?? '');
+				expect(await windowHeight(page)).toBe(height);
+				await textWindow(page).click({ position: { x: 20, y: 30 } });
+			}
+			pages.push((await page.getByTestId('line-text').textContent()) ?? '');
+			expect(pages.length).toBeGreaterThan(1);
+			expect(pages.join('')).toBe(PAGES_REPLY);
+			await expect(input(page)).toBeVisible();
 			await page.keyboard.press('l');
 			await shot('06-log');
 			await page.keyboard.press('Escape');

@@ -1,6 +1,6 @@
 /**
  * Time travel on the play screen, in Chromium against the built app and the scripted mock LLM: Undo,
- * Reroll and Edit on the last exchange, the Save / Load sheet with its slot list, Q.Save / Q.Load, and
+ * Reroll and Edit on the last exchange (the quick menu's first items, and the keys U, R, E), the Save / Load sheet with its slot list, Q.Save / Q.Load, and
  * a screenshot of each in both languages and both sizes for a person to look at.
  */
 import { test, expect, type Page } from '@playwright/test';
@@ -10,7 +10,10 @@ import { uniqueName, signUp, createSession, sessionIdOf } from './helpers';
 const SHOTS = 'test-results/play/timetravel';
 
 const input = (page: Page) => page.locator('#turn-input');
-const actions = (page: Page) => page.getByTestId('last-turn-actions');
+/** Undo (U), Reroll (R) or Edit (E) on the quick menu, in either language. */
+const turnAction = (page: Page, key: 'U' | 'R' | 'E') => page.locator(`nav.quick button[aria-keyshortcuts="${key}"]`);
+/** The last turn can be taken back: Undo is on. */
+const undoable = (page: Page) => expect(turnAction(page, 'U')).not.toHaveAttribute('aria-disabled', 'true', { timeout: 20_000 });
 
 /** Advances the reader (Enter) until the input is back: as many lines as the screen holds, however late they arrive. */
 async function readToEnd(page: Page): Promise<void> {
@@ -26,7 +29,7 @@ async function say(page: Page, text: string): Promise<void> {
 	await input(page).press('Enter');
 	// The player's line is in the log once the turn has committed.
 	await expect.poll(() => playerLines(page), { timeout: 20_000 }).toContain(text);
-	await expect(actions(page)).toBeVisible({ timeout: 20_000 });
+	await undoable(page);
 	await readToEnd(page);
 }
 
@@ -61,7 +64,7 @@ async function settled(page: Page, line: string, replaced: string | undefined): 
 			{ timeout: 20_000 }
 		)
 		.toBe(true);
-	await expect(actions(page)).toBeVisible({ timeout: 20_000 });
+	await undoable(page);
 	await readToEnd(page);
 }
 
@@ -73,32 +76,40 @@ test('undo, reroll and edit the last turn; save, quick save and load a slot as a
 	await page.keyboard.press('Enter');
 	await readToEnd(page);
 	// Nothing to undo before the first turn.
-	await expect(actions(page)).toHaveCount(0);
+	const quickMenu = page.getByRole('navigation', { name: 'Quick menu' });
+	await expect(quickMenu.getByRole('button', { name: 'Undo' })).toHaveAttribute('aria-disabled', 'true');
 
 	await say(page, 'I look around.');
-	await expect(actions(page).getByRole('button', { name: 'Undo' })).toBeVisible();
 	expect(await playerLines(page)).toEqual(['I look around.']);
 
 	// Undo: the exchange is gone, the screen shows the session afresh.
-	await actions(page).getByRole('button', { name: 'Undo' }).click();
-	await expect(actions(page)).toHaveCount(0, { timeout: 20_000 });
+	await quickMenu.getByRole('button', { name: 'Undo' }).click();
+	await expect(quickMenu.getByRole('button', { name: 'Undo' })).toHaveAttribute('aria-disabled', 'true', { timeout: 20_000 });
 	await page.waitForLoadState('load');
 	expect(await playerLines(page)).toEqual([]);
 	await readToEnd(page);
 
-	// Edit: the line comes back in an edit box; the changed line replaces it.
+	// Edit (E, from the keyboard): the line comes back in the window's entry; Esc leaves it as it was.
 	await say(page, 'I look around.');
-	await actions(page).getByRole('button', { name: 'Edit' }).click();
+	await page.getByTestId('text-window').focus();
+	await page.keyboard.press('e');
 	const edit = page.getByLabel('Your line, changed');
+	await expect(edit).toBeFocused();
 	await expect(edit).toHaveValue('I look around.');
+	await page.keyboard.press('Escape');
+	await expect(edit).toHaveCount(0);
+	await expect(page.getByRole('dialog')).toHaveCount(0);
+	// The changed line replaces it (Enter sends it).
+	await quickMenu.getByRole('button', { name: 'Edit' }).click();
 	await edit.fill('I open the door.');
-	await page.getByRole('button', { name: 'Send instead' }).click();
+	await edit.press('Enter');
 	await settled(page, 'I open the door.', undefined);
 	expect(await playerLines(page)).toEqual(['I open the door.']);
 
-	// Reroll: the same line once more, the old reply replaced (by a new turn's).
+	// Reroll (R): the same line once more, the old reply replaced (by a new turn's).
 	const edited = await lastExchange(page);
-	await actions(page).getByRole('button', { name: 'Reroll' }).click();
+	await page.getByTestId('text-window').focus();
+	await page.keyboard.press('r');
 	await settled(page, 'I open the door.', edited?.turnId);
 	expect(await playerLines(page)).toEqual(['I open the door.']);
 
@@ -167,12 +178,12 @@ for (const language of ['en', 'ja'] as const) {
 			await page.keyboard.press('Enter');
 			await readToEnd(page);
 			await say(page, language === 'ja' ? '門へ向かう。#gate' : 'To the gate. #gate');
-			await expect(actions(page)).toBeVisible();
 			await shot('01-last-turn-actions');
-			await actions(page).locator('button').nth(2).click();
+			await turnAction(page, 'E').click();
 			await expect(page.locator('#edit-line')).toBeVisible();
 			await shot('02-edit');
-			await page.locator('.last-turn .row button').nth(1).click();
+			await page.locator('[data-testid="edit-line"] button[type="button"]').click();
+			await expect(page.locator('#edit-line')).toHaveCount(0);
 			const quick = page.locator('nav.quick');
 			await quick
 				.locator('button')

@@ -75,7 +75,7 @@ test('the player sees this session’s spend; the admin sees usage charts with t
 	await expect(page.getByTestId('nav-turns-left')).toHaveText(/of 50 turns left today/);
 	await instantText(page);
 	const id = await startGame(page, 'Ledger');
-	// The site's header is not on the play screen: the turns left today are under the input box.
+	// The site's header is not on the play screen: the turns left today are by the quick menu.
 	await expect(page.getByTestId('play-turns-left')).toHaveText('· 50 of 50 turns left today');
 	await say(page, 'I walk up to the north gate. #gate', 'Fog hangs over the north gate.');
 	await say(page, 'I look around', 'You said: I look around');

@@ -22,6 +22,7 @@
  *             land well before the commit);
  * - `#long`   streams a reply over about 90 seconds, a sentence every 3 s (a turn longer than an
  *             isolate host lets a request's work run on after its response);
+ * - `#pages`  answers with one paragraph longer than the text window holds (it is read a page at a time);
  * - `#face`   registers Bram with a "stern" expression sprite and has him speak "(stern)" and then
  *             "(angry)", which has no sprite of its own;
  * anything else is narrated back. Scenes that bring characters on first clear the stage of whoever
@@ -52,6 +53,11 @@ export const LIVE_PARAGRAPHS = [
 export const LIVE_REPLY = LIVE_PARAGRAPHS.join('\n\n');
 export const CHOICES = ['Ask Bram about the gate', 'Walk away into the fog'];
 export const CHOICES_REPLY = 'Bram leans on his spear and waits for your answer.';
+/** One paragraph, several pages long in the text window on any screen. */
+export const PAGES_REPLY = Array.from(
+	{ length: 12 },
+	(_, i) => `Lantern ${i + 1} along the gate flickers in the damp night air as the fog rolls over the wall.`
+).join(' ');
 export const FACE_REPLY = '@Bram(stern): You again.\n\n@Bram(angry): I said, you again!';
 /** `#drawn`: a frame a second for about 20 s. */
 export const DRAWN_PARAGRAPHS = [
@@ -232,6 +238,7 @@ export function advPlay(): MockHandler {
 		}
 		if (line.includes('#live')) return live(followUp, request, undefined);
 		if (line.includes('#choices')) return choices(followUp);
+		if (line.includes('#pages')) return { text: PAGES_REPLY };
 		if (line.includes('#face')) return face(followUp, request);
 		if (line.includes('#harbour')) return harbour(followUp);
 		if (line.includes('#lore')) return lore(followUp);

@@ -1,6 +1,7 @@
 /**
- * The paragraphs read on this device, per session, kept in the browser's storage: the reveal skips
- * past them. Bookkeeping nothing renders, so a plain set rather than reactive state.
+ * The paragraphs read on this device, per session, kept in the browser's storage (Skip goes by
+ * them), and the paragraph the reader was on (the window opens there again). Bookkeeping nothing
+ * renders, so plain fields rather than reactive state.
  */
 
 /** Remembered read paragraphs per session; older ones drop off first. */
@@ -14,6 +15,7 @@ export interface ReadStorage {
 export class ReadMarks {
 	private readonly read = new Set<string>();
 	private storage: ReadStorage | null = null;
+	private at: string | null = null;
 
 	constructor(private readonly sessionId: string) {}
 
@@ -26,6 +28,19 @@ export class ReadMarks {
 	attach(storage: ReadStorage | null): void {
 		this.storage = storage;
 		for (const key of this.load()) this.read.add(key);
+		this.at = this.readStorage(this.positionKey());
+	}
+
+	/** The paragraph the reader was on when last here, or null. */
+	get position(): string | null {
+		return this.at;
+	}
+
+	/** The reader is on paragraph `key` now. */
+	place(key: string): void {
+		if (key === this.at) return;
+		this.at = key;
+		this.write(this.positionKey(), key);
 	}
 
 	has(key: string): boolean {
@@ -48,9 +63,21 @@ export class ReadMarks {
 		return `kantera.read.${this.sessionId}`;
 	}
 
+	private positionKey(): string {
+		return `kantera.at.${this.sessionId}`;
+	}
+
+	private readStorage(key: string): string | null {
+		try {
+			return this.storage?.getItem(key) ?? null;
+		} catch {
+			return null;
+		}
+	}
+
 	private load(): string[] {
 		try {
-			const raw = this.storage?.getItem(this.storageKey());
+			const raw = this.readStorage(this.storageKey());
 			if (!raw) return [];
 			const parsed: unknown = JSON.parse(raw);
 			return Array.isArray(parsed) ? parsed.filter((k): k is string => typeof k === 'string') : [];
@@ -60,12 +87,15 @@ export class ReadMarks {
 	}
 
 	private save(): void {
+		this.write(this.storageKey(), JSON.stringify([...this.read].slice(-MAX_READ_KEYS)));
+	}
+
+	private write(key: string, value: string): void {
 		if (!this.storage) return;
 		try {
-			const keys = [...this.read].slice(-MAX_READ_KEYS);
-			this.storage.setItem(this.storageKey(), JSON.stringify(keys));
+			this.storage.setItem(key, value);
 		} catch {
-			// Storage full or blocked: skipping read text only lasts for this page then.
+			// Storage full or blocked: what was read, and where, only lasts for this page then.
 		}
 	}
 }

@@ -3,7 +3,19 @@
  * clock (which runs only while text is still coming out or auto mode waits to go on), and what it
  * tells the rest of the page as paragraphs complete: the read marks and the screen reader's line.
  */
-import { atEnd, createReveal, currentKey, isCaughtUp, isComplete, readKeys, reveal, type RevealEvent, type RevealState } from '../adv';
+import {
+	atEnd,
+	createReveal,
+	currentKey,
+	hasNextPage,
+	isComplete,
+	isPageDone,
+	isRevealing,
+	readKeys,
+	reveal,
+	type RevealEvent,
+	type RevealState
+} from '../adv';
 import type { Line } from './exchange';
 import type { ReadMarks } from './read-marks';
 
@@ -60,6 +72,7 @@ export class StoryReveal {
 	private noteRead(): void {
 		if (!this.attached) return;
 		const key = currentKey(this.state);
+		if (key !== null) this.marks.place(key);
 		if (key !== null && isComplete(this.state) && !this.announced.has(key)) {
 			this.announced.add(key);
 			const line = this.lineOf(key);
@@ -70,7 +83,8 @@ export class StoryReveal {
 
 	private schedule(): void {
 		const s = this.state;
-		const needed = !isCaughtUp(s) || (s.auto && isComplete(s) && !atEnd(s));
+		const waitsToGoOn = (isPageDone(s) && hasNextPage(s)) || (isComplete(s) && !atEnd(s));
+		const needed = isRevealing(s) || (s.auto && waitsToGoOn);
 		if (!needed) {
 			this.lastFrame = null;
 			return;

@@ -16,10 +16,14 @@
 import {
 	atEnd,
 	currentKey,
+	hasNextPage,
 	isCaughtUp,
 	isComplete,
+	isPageDone,
 	litSlots,
+	pageGrapheme,
 	reveal,
+	unrevealedText,
 	visibleText,
 	withExpression,
 	type MessageCue,
@@ -63,19 +67,20 @@ export class Story {
 	/** The turn played (or resumed) while this page is open: its reply follows the player's line by itself. */
 	private liveTurn: string | null = null;
 
+	/** The page on screen, as far as revealed. */
 	readonly visible = $derived(visibleText(this.state));
+	/** The rest of the paragraph: laid out unseen behind what is revealed. */
+	readonly unrevealed = $derived(unrevealedText(this.state));
 	readonly complete = $derived(isComplete(this.state));
 	readonly caughtUp = $derived(isCaughtUp(this.state));
 	readonly hasNext = $derived(this.state.current < this.state.items.length - 1);
+	/** The page on screen is shown whole and more of the paragraph follows: a click turns the page. */
+	readonly pageTurns = $derived(isPageDone(this.state) && hasNextPage(this.state));
 	readonly current = $derived(this.lines.find((l) => l.key === currentKey(this.state)) ?? null);
-	readonly stage = $derived.by(() => {
-		const line = this.current;
-		const state = this.storyStage.at(this.exchange, line);
-		return line?.kind === 'dialogue' && line.speaker !== null && line.expression !== null
-			? withExpression(state, line.speaker, line.expression)
-			: state;
-	});
+	readonly stage = $derived(this.stageOf(this.current));
 	readonly lights = $derived<{ readonly [S in StageSlot]: SlotLight }>(litSlots(this.stage));
+	/** The stage at the exchange's last line: what a reader without JavaScript, who reads it all at once, sees. */
+	readonly finalStage = $derived(this.stageOf(this.lines.at(-1) ?? null));
 
 	constructor(options: StoryOptions) {
 		this.sessionId = options.sessionId;
@@ -96,6 +101,13 @@ export class Story {
 		if (options.storage !== undefined || options.frames !== undefined) this.attach(options.storage ?? null, options.frames ?? null);
 	}
 
+	private stageOf(line: Line | null): StageState {
+		const state = this.storyStage.at(this.exchange, line);
+		return line?.kind === 'dialogue' && line.speaker !== null && line.expression !== null
+			? withExpression(state, line.speaker, line.expression)
+			: state;
+	}
+
 	/** The reveal's state: which paragraph is on screen and how much of it shows. */
 	get state(): RevealState {
 		return this.cursor.state;
@@ -107,14 +119,37 @@ export class Story {
 	}
 
 	/**
-	 * Connects the browser: the read paragraphs stored on this device (the reveal skips past them)
-	 * and the animation-frame clock. Done after hydration, so the server's HTML and the first client
-	 * render agree.
+	 * Connects the browser: the read paragraphs stored on this device, where the reader was (the
+	 * window goes back to that line; read lines are not skipped, Skip does that), and the
+	 * animation-frame clock. Done after hydration, so the server's HTML and the first client render agree.
 	 */
 	attach(storage: ReadStorage | null, frames: FrameScheduler | null): void {
 		this.marks.attach(storage);
 		this.cursor.attach(frames);
-		this.skipRead();
+		const at = this.marks.position;
+		if (at !== null) this.cursor.dispatch({ type: 'resume', key: at, read: this.marks.has(at) });
+	}
+
+	/** The window measures its pages (a long paragraph is read a page at a time) or stops doing so. */
+	setPaged(paged: boolean): void {
+		this.cursor.dispatch({ type: 'setPaged', paged });
+	}
+
+	/**
+	 * The window measured the page of `key` that starts at grapheme `start`: the next page starts at
+	 * character `offset` of the text from the page's start (null: the rest fits).
+	 */
+	paginate(key: string, start: number, offset: number | null): void {
+		const end = offset === null ? null : pageGrapheme(this.state, offset);
+		this.cursor.dispatch({ type: 'page', key, start, end });
+	}
+
+	/** What the window measures: the paragraph and the page on screen, and whether its end is still unknown. */
+	get pageToMeasure(): { key: string; start: number; text: string; unknown: boolean } | null {
+		const s = this.state;
+		const key = currentKey(s);
+		const line = this.current;
+		return s.paged && key !== null && line !== null ? { key, start: s.pageStart, text: line.text, unknown: s.pageEnd === undefined } : null;
 	}
 
 	/** Applies the reader's settings (speed, auto, auto delay) to the reveal. */
@@ -134,10 +169,20 @@ export class Story {
 		this.cursor.dispatch({ type: 'skip', read: this.marks.keys });
 	}
 
-	/** Whether a skip would move: the paragraph on screen has been read before. */
+	/** Whether Skip has read text to go by: the paragraph on screen has been read before and more follows. */
 	get canSkip(): boolean {
 		const key = currentKey(this.state);
 		return key !== null && this.marks.has(key) && !atEnd(this.state);
+	}
+
+	/**
+	 * One step of Skip: text read before goes by, a page or a paragraph a step, as a click would take
+	 * it. False where Skip stops: at a paragraph not read yet (shown from its start) or at the end.
+	 */
+	skipStep(): boolean {
+		if (!this.canSkip) return false;
+		this.click();
+		return true;
 	}
 
 	/** The page opened mid-turn: show what streamed so far. */
@@ -146,7 +191,6 @@ export class Story {
 		this.storyStage.stream(turnId, staged);
 		this.exchange = { turnId, input, reply: text, final: false, messageId: null, outcome: 'streaming' };
 		this.refresh();
-		this.skipRead();
 	}
 
 	beginTurn(turnId: string, input: string): void {

@@ -168,7 +168,7 @@ describe('Story (text window and stage)', () => {
 		}
 	);
 
-	it('remembers read paragraphs per session and skips them on the next visit', () => {
+	it('remembers read paragraphs and where the reader was, per session: the next visit opens there, and Skip goes by read text', () => {
 		const storage = memoryStorage();
 		const first = story();
 		first.attach(storage, null);
@@ -176,10 +176,28 @@ describe('Story (text window and stage)', () => {
 		first.click();
 		first.click();
 		expect(JSON.parse(storage.data.get('kantera.read.s') ?? '[]')).toEqual(['t1:in', 't1:0', 't1:1']);
+		expect(storage.data.get('kantera.at.s')).toBe('t1:1');
 		const again = story();
 		again.attach(storage, null);
-		// The first unread paragraph, from its start.
+		again.configure(0, false);
+		// Where the reader was, shown whole (it was read); nothing was skipped on the way in.
+		expect([again.current?.key, again.complete]).toEqual(['t1:1', true]);
+		// Skip: the next paragraph was never read, so it stops there, from its start.
+		expect(again.skipStep()).toBe(true);
 		expect(again.current?.key).toBe('t1:2');
+		expect(again.skipStep()).toBe(false);
+		expect(again.current?.key).toBe('t1:2');
+
+		// Another visit after the reader was elsewhere (an undo brought this exchange back): from its
+		// first line, and Skip races over what was read to the first line not read.
+		storage.data.set('kantera.at.s', 't9:0');
+		const back = story();
+		back.attach(storage, null);
+		back.configure(0, false);
+		expect(back.current?.key).toBe('t1:in');
+		expect(back.canSkip).toBe(true);
+		while (back.skipStep());
+		expect(back.current?.key).toBe('t1:2');
 	});
 
 	it('logs cues the stage cannot play and keeps going', () => {

@@ -17,6 +17,11 @@ export interface PanelProps {
 export interface RecordsPanelProps<Initial> extends PanelProps {
 	/** Changes with every commit. */
 	refreshKey: number;
+	/**
+	 * The refresh key the page's copy (`initial`) is as of: the page's copy is the records at page load,
+	 * before any commit the screen saw (0). A panel first mounted later reads afresh.
+	 */
+	copyKey?: number | undefined;
 	/** The language of the story: its labels and values. */
 	storyLanguage: Language;
 	initial?: Initial | undefined;
@@ -44,14 +49,17 @@ export class Reads {
 }
 
 /**
- * Calls `read` each time the refresh key changes. The page's copy is fresh on the first look, so
- * with one (`hasCopy`) the first run reads nothing. Call it while the component initialises.
+ * Calls `read` each time the refresh key changes, and once at mount unless the page's copy is as of
+ * the key the panel mounts with (`copyKey`; undefined: no copy). A drawer mounts when first opened,
+ * which may be commits after the page loaded: its copy is stale then. Call it while the component
+ * initialises.
  */
-export function readOnCommit(refreshKey: () => number, hasCopy: boolean, read: () => Promise<void>): void {
-	let skipFirst = hasCopy;
+export function readOnCommit(refreshKey: () => number, copyKey: number | undefined, read: () => Promise<void>): void {
+	let first = true;
 	$effect(() => {
-		void refreshKey();
-		if (skipFirst) skipFirst = false;
-		else void read();
+		const key = refreshKey();
+		const fresh = first && copyKey === key;
+		first = false;
+		if (!fresh) void read();
 	});
 }

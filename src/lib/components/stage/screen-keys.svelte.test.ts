@@ -106,17 +106,17 @@ describe('the play screen’s keys', () => {
 	it('Ctrl held races to the end of the text and stops when let go (or when the window loses the keyboard)', async () => {
 		const { play, ui, line, user } = setUp();
 		await user.keyboard('{Control>}');
-		expect(ui.forcing).toBe(true);
+		expect(ui.forcing).toBe('held');
 		await vi.advanceTimersByTimeAsync(1_000);
 		expect(line()).toBe('Three.');
 		expect(play.story.complete && !play.story.hasNext).toBe(true);
 		await user.keyboard('{/Control}');
-		expect(ui.forcing).toBe(false);
+		expect(ui.forcing).toBeNull();
 
 		await user.keyboard('{Control>}');
-		expect(ui.forcing).toBe(true);
+		expect(ui.forcing).toBe('held');
 		window.dispatchEvent(new FocusEvent('blur'));
-		expect(ui.forcing).toBe(false);
+		expect(ui.forcing).toBeNull();
 		await user.keyboard('{/Control}');
 	});
 
@@ -125,13 +125,13 @@ describe('the play screen’s keys', () => {
 		ui.open('log');
 		await user.keyboard('{Control>}');
 		await vi.advanceTimersByTimeAsync(1_000);
-		expect([ui.forcing, line()]).toEqual([false, 'I look around.']);
+		expect([ui.forcing, line()]).toEqual([null, 'I look around.']);
 		await user.keyboard('{/Control}');
 		ui.close();
 		await user.click(document.body.appendChild(document.createElement('input')));
 		await user.keyboard('{Control>}');
 		await vi.advanceTimersByTimeAsync(1_000);
-		expect([ui.forcing, line()]).toEqual([false, 'I look around.']);
+		expect([ui.forcing, line()]).toEqual([null, 'I look around.']);
 		await user.keyboard('{/Control}');
 	});
 });

@@ -1,21 +1,24 @@
 /**
  * The play screen's keys and clicks, as a table for the `shortcuts` action (README, "Playing → Keys";
- * the help sheet lists them): Enter or Space reads on, Ctrl held races ahead, A auto, L log, H hide,
- * F full screen, ? the keys, Esc the menu or closes what is open. With the window hidden any key
- * brings it back; with a layer open only Esc (and the layer's own keys) count; the title card waits
- * for Enter, Space or Esc. Keys typed into a field are the field's.
+ * the help sheet lists them): Enter or Space reads on, Ctrl held races ahead, S Skip (read text goes
+ * by), A auto, L log, H hide, F full screen, U undo, R reroll, E edit, ? the keys, Esc the menu or
+ * closes what is open. With the window hidden any key brings it back; with a layer open only Esc
+ * (and the layer's own keys) count; the title card waits for Enter, Space or Esc. Keys typed into a
+ * field are the field's.
  */
 import { ANY_KEY, type ShortcutOptions } from '$lib/actions/shortcuts';
 import type { PlayState } from '$lib/play';
 import type { ScreenUi } from './screen.svelte';
+import type { LastTurn } from './last-turn.svelte';
 
 /** Controls that keep their own clicks, and Enter or Space on them. */
 const INTERACTIVE = 'a, button, input, textarea, select, label, summary, form, [role="dialog"], .hud, .choices';
 const OWN_ENTER = 'a, button, [role="listbox"]';
 
-/** Enter, Space or a click: the title card's Start, back to the story from a past line, or the next paragraph. */
+/** Enter, Space or a click: stops Skip, or the title card's Start, back to the story from a past line, or the next page or paragraph. */
 export function readOn(play: PlayState, ui: ScreenUi): void {
-	if (ui.titleOpen) ui.startStory();
+	if (ui.forcing === 'skip') ui.stopForcing('skip');
+	else if (ui.titleOpen) ui.startStory();
 	else if (play.past) play.returnToStory();
 	else play.story.click();
 }
@@ -28,20 +31,28 @@ function escape(ui: ScreenUi): void {
 	else ui.open('menu');
 }
 
-/** One step of the race while Ctrl is held: it pauses under a layer or a past line, and at the end of the text. */
-function race(play: PlayState, ui: ScreenUi): void {
-	if (ui.overlay !== null || play.past) return;
-	if (play.story.complete && !play.story.hasNext) return;
-	play.story.click();
+/** One step of the race while Ctrl is held: it pauses under a layer or a past line, and waits at the end of the text. */
+function race(play: PlayState, ui: ScreenUi): boolean {
+	if (ui.overlay !== null || play.past) return true;
+	if (!(play.story.complete && !play.story.hasNext)) play.story.click();
+	return true;
+}
+
+/** Skip on or off. On, text read before goes by as fast as Ctrl would take it, up to the first text not read yet (or the end). */
+export function toggleSkip(play: PlayState, ui: ScreenUi): void {
+	if (ui.forcing === 'skip') ui.stopForcing('skip');
+	else if (play.story.canSkip) ui.startForcing('skip', () => ui.overlay === null && !play.past && play.story.skipStep());
 }
 
 export interface ScreenKeyOptions {
 	toggleFullscreen: () => void;
 	/** The screen's own element: Enter on it (full screen) reads on like anywhere else. */
 	screen: () => Element | undefined;
+	/** Undo, Reroll and Edit on the last exchange (none: those keys do nothing). */
+	lastTurn?: LastTurn | undefined;
 }
 
-export function screenKeys(play: PlayState, ui: ScreenUi, { toggleFullscreen, screen }: ScreenKeyOptions): ShortcutOptions[] {
+export function screenKeys(play: PlayState, ui: ScreenUi, { toggleFullscreen, screen, lastTurn }: ScreenKeyOptions): ShortcutOptions[] {
 	const onStory = () => ui.overlay === null && !ui.titleOpen;
 	const readingKey = (event: KeyboardEvent) => {
 		const target = event.target;
@@ -55,16 +66,20 @@ export function screenKeys(play: PlayState, ui: ScreenUi, { toggleFullscreen, sc
 			shortcut: { key: 'Control', ctrl: true },
 			preventDefault: false,
 			when: (event) => !event.repeat && ui.overlay === null,
-			onShortcut: () => ui.startForcing(() => race(play, ui)),
-			onRelease: () => ui.stopForcing()
+			onShortcut: () => ui.startForcing('held', () => race(play, ui)),
+			onRelease: () => ui.stopForcing('held')
 		},
 		{ shortcut: { key: ANY_KEY }, when: () => ui.hidden, onShortcut: () => (ui.hidden = false) },
 		{ shortcut: { key: 'Enter' }, when: readingKey, onShortcut: () => readOn(play, ui) },
 		{ shortcut: { key: ' ' }, when: readingKey, onShortcut: () => readOn(play, ui) },
+		letter('s', () => toggleSkip(play, ui)),
 		letter('a', () => play.toggleAuto()),
 		letter('l', () => ui.open('log')),
 		letter('h', () => (ui.hidden = true)),
 		letter('f', toggleFullscreen),
+		letter('u', () => lastTurn?.undo()),
+		letter('r', () => lastTurn?.reroll()),
+		letter('e', () => lastTurn?.startEdit()),
 		letter('?', () => ui.open('help'))
 	];
 }

@@ -1,9 +1,9 @@
 /**
  * What the play screen shows around the story, as one rune class shared by context: which overlay
  * is open (log, settings, help, the menu, the state / journal / documents drawers), whether the
- * text window is hidden to see the picture, the title card, fast-forward, whether the GM waits for
- * the player (and offers choices), and whether the page is running in a browser yet (before that,
- * everything renders for a reader without JavaScript).
+ * text window is hidden to see the picture, the title card, fast-forward (Ctrl held, or Skip),
+ * whether the GM waits for the player (and offers choices), and whether the page is running in a
+ * browser yet (before that, everything renders for a reader without JavaScript).
  */
 import { getContext, setContext } from 'svelte';
 import { SvelteSet } from 'svelte/reactivity';
@@ -14,8 +14,11 @@ export type OverlayName = (typeof OVERLAYS)[number];
 /** Overlays that slide in from the side over the stage, leaving it visible. */
 export const DRAWERS: readonly OverlayName[] = ['state', 'journal', 'documents'];
 
-/** Ctrl held: a paragraph is completed and left this often. */
+/** Fast-forward (Ctrl held, or Skip): a page or paragraph is completed and left this often. */
 const FORCE_SKIP_MS = 60;
+
+/** How the text races: while Ctrl is held (everything), or with Skip on (only text read before). */
+export type ForceMode = 'held' | 'skip';
 
 export function isOverlayName(value: unknown): value is OverlayName {
 	return OVERLAYS.some((o) => o === value);
@@ -32,8 +35,8 @@ export class ScreenUi {
 	hidden = $state(false);
 	/** The world's title card is up. */
 	titleOpen = $state(false);
-	/** Ctrl is held: the text races ahead. */
-	forcing = $state(false);
+	/** The text races ahead: Ctrl is held, or Skip is on; null when it does not. */
+	forcing = $state<ForceMode | null>(null);
 	fullscreen = $state(false);
 	/** Running in a browser (after mount): before, the page renders for a reader without JavaScript. */
 	hydrated = $state(false);
@@ -49,10 +52,13 @@ export class ScreenUi {
 		if (play.turn !== null || play.past !== null) return false;
 		return story.lines.length === 0 || (story.complete && !story.hasNext) || story.exchange?.outcome !== 'committed';
 	});
-	/** The choices the GM offered with the reply on screen, once it has been read (with JavaScript, past the title card). */
+	/**
+	 * The choices the GM offered with the reply on screen, once it has been read (past the title
+	 * card); without JavaScript, with the whole reply, which is all in the window.
+	 */
 	readonly choices = $derived.by((): ChoiceMenu | null => {
 		const { choices, story, llmConfigured } = this.play;
-		const shown = this.hydrated && this.waitingForPlayer && llmConfigured && !this.titleOpen;
+		const shown = this.waitingForPlayer && llmConfigured && !this.titleOpen;
 		return shown && choices !== null && choices.messageId === story.exchange?.messageId ? choices : null;
 	});
 
@@ -81,17 +87,24 @@ export class ScreenUi {
 		focusTextWindow();
 	}
 
-	/** Ctrl held: `step` runs every FORCE_SKIP_MS until `stopForcing`. */
-	startForcing(step: () => void): void {
-		if (this.forceTimer !== undefined) return;
-		this.forcing = true;
-		this.forceTimer = setInterval(step, FORCE_SKIP_MS);
+	/**
+	 * The text races: `step` runs every FORCE_SKIP_MS until it returns false or `stopForcing`. Ctrl
+	 * held takes over from Skip; Skip does not interrupt Ctrl.
+	 */
+	startForcing(mode: ForceMode, step: () => boolean): void {
+		if (this.forcing === mode || this.forcing === 'held') return;
+		this.stopForcing();
+		this.forcing = mode;
+		this.forceTimer = setInterval(() => {
+			if (!step()) this.stopForcing();
+		}, FORCE_SKIP_MS);
 	}
 
-	stopForcing(): void {
+	stopForcing(mode?: ForceMode): void {
+		if (mode !== undefined && this.forcing !== mode) return;
 		if (this.forceTimer !== undefined) clearInterval(this.forceTimer);
 		this.forceTimer = undefined;
-		this.forcing = false;
+		this.forcing = null;
 	}
 
 	toggle(name: OverlayName): void {

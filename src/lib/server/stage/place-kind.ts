@@ -2,16 +2,27 @@
  * What kind of place a scene is (room, street, open country, outdoors at night), read from the
  * words of its name and visual description in English or Japanese. Only the drawn placeholder
  * backdrop depends on it, so a wrong guess costs a less fitting backdrop until the image arrives.
+ *
+ * Words are found the way a reader splits the text, by longest match: at each point of the text the
+ * longest listed word wins and the next word starts after it. Japanese has no spaces, and a short
+ * place word is often part of a longer word that is no place or another kind of place: 「高地下」
+ * ("below the hill") is 高地 + 下, not 高 + 地下 ("underground"); 塹壕 (a trench, open country) holds
+ * 壕 (a dugout); 山賊 is a bandit, not a mountain. Such longer words are listed, with their own kind
+ * or with none. English words match as whole words (plurals too: `rooms`, `taverns`), longest first,
+ * so "common room" and "no man's land" are read as one word each.
  */
 import { DEFAULT_PLACE_KIND, type PlaceKind } from '../../adv';
 
 type Scored = Exclude<PlaceKind, 'night'>;
+/** `none`: a word that holds a place word but names no place; listed so that its part is not read. */
+const WORD_KINDS = ['interior', 'street', 'field', 'night', 'none'] as const;
+type WordKind = (typeof WORD_KINDS)[number];
 
-/** English words match as words, plurals too (`rooms`, `taverns`); Japanese words (patterns) anywhere. */
-const WORDS: Readonly<Record<Scored | 'night', { en: readonly string[]; ja: readonly string[] }>> = {
+const WORDS: Readonly<Record<WordKind, { en: readonly string[]; ja: readonly string[] }>> = {
 	interior: {
 		en: [
 			'room',
+			'common room',
 			'hall',
 			'tavern',
 			'inn',
@@ -40,20 +51,30 @@ const WORDS: Readonly<Record<Scored | 'night', { en: readonly string[]; ja: read
 			'barracks',
 			'bar',
 			'hearth',
-			'indoors'
+			'indoors',
+			'cave',
+			'tunnel',
+			'dungeon'
 		],
 		ja: [
 			'部屋',
 			'室',
 			'酒場',
 			'宿',
+			'宿屋',
+			'下宿',
 			'店内',
 			'広間',
 			'地下',
+			'地下室',
+			'地下牢',
+			'地下道',
 			'屋内',
 			'廊下',
 			'書斎',
+			'書庫',
 			'台所',
+			'食堂',
 			'寝室',
 			'小屋',
 			'天幕',
@@ -61,9 +82,15 @@ const WORDS: Readonly<Record<Scored | 'night', { en: readonly string[]; ja: read
 			'天井',
 			'屋根裏',
 			'聖堂',
+			'礼拝堂',
 			'暖炉',
 			'カウンター',
-			'壕'
+			'壕',
+			'洞窟',
+			'坑道',
+			'牢',
+			'兵舎',
+			'操縦席'
 		]
 	},
 	street: {
@@ -88,7 +115,7 @@ const WORDS: Readonly<Record<Scored | 'night', { en: readonly string[]; ja: read
 			'village',
 			'slum'
 		],
-		ja: ['通り', '路地', '市場', '広場', '町', '街', '港', '埠頭', '門', '橋', '村', '波止場', '桟橋']
+		ja: ['通り', '路地', '市場', '広場', '町', '街', '港', '埠頭', '門', '城門', '橋', '村', '波止場', '桟橋', '屋上', '地下鉄']
 	},
 	field: {
 		en: [
@@ -119,15 +146,23 @@ const WORDS: Readonly<Record<Scored | 'night', { en: readonly string[]; ja: read
 			'wilderness',
 			'camp',
 			'mud',
-			'battlefield'
+			'battlefield',
+			"no man's land",
+			"no-man's-land",
+			'highland'
 		],
 		ja: [
 			'野',
+			'荒野',
 			'原',
+			'平原',
 			'森',
 			'林',
 			'丘',
+			'高地',
+			'台地',
 			'山',
+			'山道',
 			'海',
 			'川',
 			'浜',
@@ -135,8 +170,10 @@ const WORDS: Readonly<Record<Scored | 'night', { en: readonly string[]; ja: read
 			'廃墟',
 			'草原',
 			'塹壕',
+			'無人地帯',
 			'空',
 			'道',
+			'街道',
 			'岸',
 			'崖',
 			'湖',
@@ -150,20 +187,71 @@ const WORDS: Readonly<Record<Scored | 'night', { en: readonly string[]; ja: read
 	},
 	night: {
 		en: ['night', 'midnight', 'moon', 'starlit', 'stars', 'starry', 'after dark'],
-		ja: ['夜(?!明)', '月明', '星空', '月光']
+		ja: ['夜', '深夜', '夜中', '今夜', '月明', '月明かり', '月光', '星空']
+	},
+	none: {
+		en: [],
+		// Dawn is not night; the rest hold a place word and are none.
+		ja: [
+			'夜明',
+			'夜明け',
+			'宿命',
+			'宿題',
+			'野菜',
+			'分野',
+			'視野',
+			'原因',
+			'原則',
+			'原稿',
+			'空気',
+			'空腹',
+			'道具',
+			'専門',
+			'山賊',
+			'海賊',
+			'林檎'
+		]
 	}
 };
 
+function escape(word: string): string {
+	return word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** One pattern per language, its words longest first: at each point the longest word matches. */
+function compile(language: 'en' | 'ja'): { pattern: RegExp; kindOf: ReadonlyMap<string, WordKind> } {
+	const kindOf = new Map<string, WordKind>();
+	for (const kind of WORD_KINDS) for (const word of WORDS[kind][language]) kindOf.set(word, kind);
+	const words = [...kindOf.keys()].sort((a, b) => b.length - a.length).map(escape);
+	const body = `(${words.join('|')})`;
+	// English: whole words, an optional plural ending; a letter on either side makes it another word.
+	const source = language === 'en' ? `(?<![a-z])${body}(?:s|es)?(?![a-z])` : body;
+	return { pattern: new RegExp(source, 'gu'), kindOf };
+}
+
+const LANGUAGES = [compile('en'), compile('ja')];
+
+/** The distinct words of each kind in `text` (lowercased). */
+function wordsByKind(text: string): Record<WordKind, Set<string>> {
+	const found: Record<WordKind, Set<string>> = {
+		interior: new Set(),
+		street: new Set(),
+		field: new Set(),
+		night: new Set(),
+		none: new Set()
+	};
+	for (const { pattern, kindOf } of LANGUAGES) {
+		for (const m of text.matchAll(pattern)) {
+			const word = m[1] ?? '';
+			const kind = kindOf.get(word);
+			if (kind) found[kind].add(word);
+		}
+	}
+	return found;
+}
+
 /** A word in the place's name says more than one in its description. */
 const NAME_WEIGHT = 3;
-
-function count(text: string, kind: Scored | 'night'): number {
-	const { en, ja } = WORDS[kind];
-	let n = 0;
-	for (const word of en) if (new RegExp(`(^|[^a-z])${word}(?:s|es)?(?![a-z])`, 'u').test(text)) n++;
-	for (const word of ja) if (new RegExp(word, 'u').test(text)) n++;
-	return n;
-}
 
 /**
  * The kind of a place. A room stays a room at night (lamplight indoors); a street or open country
@@ -171,9 +259,9 @@ function count(text: string, kind: Scored | 'night'): number {
  * both usually stands inside one.
  */
 export function placeKind(name: string, description = ''): PlaceKind {
-	const n = name.toLowerCase();
-	const d = description.toLowerCase();
-	const score = (kind: Scored | 'night') => count(n, kind) * NAME_WEIGHT + count(d, kind);
+	const inName = wordsByKind(name.toLowerCase());
+	const inDescription = wordsByKind(description.toLowerCase());
+	const score = (kind: PlaceKind) => inName[kind].size * NAME_WEIGHT + inDescription[kind].size;
 	const scores: [Scored, number][] = [
 		['interior', score('interior')],
 		['street', score('street')],
