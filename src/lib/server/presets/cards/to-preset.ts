@@ -86,7 +86,9 @@ export function loreToSetting(
 	const flags = new Set(
 		entries.flatMap((e) => Object.keys(e.extra)).filter((k) => !['name', 'comment', 'extensions', 'id', 'uid'].includes(k))
 	);
-	for (const flag of flags) report.drop(`entries.*.${flag}`, 'notPlayed');
+	// Named where the file has them: `data.character_book.entries.*.position`, a World Info file's `entries.*.order`.
+	const each = (entries[0]?.at ?? 'entries.0').replace(/\.\d+$/, '.*');
+	for (const flag of flags) report.drop(`${each}.${flag}`, 'notPlayed');
 	const markdown = sections.map((s) => sectionMarkdown({ ...s, keys: s.entry.keys, always: s.entry.constant }, language)).join('\n\n');
 	return { markdown, sections };
 }
