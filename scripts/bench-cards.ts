@@ -16,7 +16,7 @@ import { checkContent } from '../src/lib/server/presets/content';
 import { formToInput } from '../src/lib/presets/form';
 import { cardPng, base64Json } from '../tests/helpers/card-png';
 
-const glade = JSON.parse(readFileSync('tests/fixtures/cards/glade-warden.v2.json', 'utf8'));
+const glade: unknown = JSON.parse(readFileSync('tests/fixtures/cards/glade-warden.v2.json', 'utf8'));
 const wi = readFileSync('tests/fixtures/cards/vale-of-lanterns.world-info.json');
 const png = cardPng({ chara: base64Json(glade) });
 const enc = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
@@ -37,7 +37,8 @@ function time(name: string, f: () => unknown, n = 40) {
 		t.push(performance.now() - s);
 	}
 	t.sort((a, b) => a - b);
-	console.log(`${name}: median ${t[Math.floor(n / 2)]!.toFixed(2)} ms, p95 ${t[Math.floor(n * 0.95)]!.toFixed(2)} ms`);
+	const at = (q: number) => (t[Math.floor(n * q)] ?? Number.NaN).toFixed(2);
+	console.log(`${name}: median ${at(0.5)} ms, p95 ${at(0.95)} ms`);
 }
 time('baseline: Kantera preset file import (same preset)', () => importFile(presetFile));
 time('card PNG import (3.4k description, 4-entry lorebook)', () => importFile(png));
