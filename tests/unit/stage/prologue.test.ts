@@ -52,7 +52,7 @@ describe('the prologue a world opens with', () => {
 	);
 
 	it('ends with the author’s opening narration (a card’s greeting), its lines of speech kept, even when the documents are sealed', () => {
-		const world = getWorld(WORLD_IDS[0], 'en');
+		const world = getWorld('sword-and-sorcery', 'en');
 		const narration = 'Rain on the glass. *The door opens.*\n\n@Ysolde: "Easy now."';
 		const { body } = composePrologue(prologueSource({ ...world, opening: { ...world.opening, narration } }, { sealed: true }));
 		const paragraphs = parseScript(body, { final: true });
