@@ -12,6 +12,7 @@ import * as v from 'valibot';
 import { isLanguage, LanguageSchema, type Language } from '../types/settings';
 import { MAX_PRESET_DEPTH, tooDeepAt } from './depth';
 import { anachronismsFromText, anachronismsToText, type Anachronism } from './anachronisms';
+import { formatKept, formatLines, formatOpenings, formatTags, parseKept, parseLines, parseOpenings, parseTags } from './authoring-form';
 
 interface DocumentForm {
 	title: string;
@@ -45,6 +46,24 @@ export interface PresetForm {
 	gmBehaviour: string;
 	plot: { title: string; body: string };
 	secrets: SecretForm[];
+	opening: {
+		scene: { name: string; description: string };
+		situation: string;
+		state: string;
+		/** What the player reads after the title card. */
+		narration: string;
+		/** Other openings, `## Label` then the narration (authoring-form.ts). */
+		alternatives: string;
+	};
+	/** The author's notes: never shown to players or the GM. */
+	notes: string;
+	/** Comma-separated. */
+	tags: string;
+	/** `source`: one per line. */
+	attribution: { creator: string; version: string; source: string };
+	remixAllowed: boolean;
+	/** What a card import kept for export, as JSON text ('' when none): carried, never edited. */
+	card: string;
 	opening: { scene: { name: string; description: string }; situation: string; state: string };
 	/** What does not exist in this world: one thing per line, terms separated by commas, then `: note` (anachronisms.ts). */
 	anachronisms: string;
@@ -102,7 +121,19 @@ export const PresetFormSchema = v.object({
 		v.array(v.object({ key: line, title: line, body: block, markers: block })),
 		v.maxLength(DRAFT_MAX_ROWS, `a draft holds at most ${DRAFT_MAX_ROWS} secrets`)
 	),
-	opening: v.object({ scene: v.object({ name: line, description: block }), situation: block, state: block }),
+	opening: v.object({
+		scene: v.object({ name: line, description: block }),
+		situation: block,
+		state: block,
+		// Drafts stored before these fields existed still read.
+		narration: v.optional(block, ''),
+		alternatives: v.optional(block, '')
+	}),
+	notes: v.optional(block, ''),
+	tags: v.optional(line, ''),
+	attribution: v.optional(v.object({ creator: line, version: line, source: block }), { creator: '', version: '', source: '' }),
+	remixAllowed: v.optional(v.boolean(), false),
+	card: v.optional(block, ''),
 	// Drafts stored before the field existed read as an empty list.
 	anachronisms: v.optional(block, '')
 });
@@ -128,7 +159,12 @@ export function emptyForm(language: Language): PresetForm {
 		gmBehaviour: '',
 		plot: { title: t.plot, body: '' },
 		secrets: [emptySecret()],
-		opening: { scene: { name: '', description: '' }, situation: '', state: '{}' },
+		opening: { scene: { name: '', description: '' }, situation: '', state: '{}', narration: '', alternatives: '' },
+		notes: '',
+		tags: '',
+		attribution: { creator: '', version: '', source: '' },
+		remixAllowed: false,
+		card: '',
 		anachronisms: ''
 	};
 }
@@ -152,7 +188,19 @@ export interface PresetContentLike {
 	gmBehaviour: string;
 	plot: { title: string; body: string };
 	secrets: readonly { key: string; title: string; body: string; markers?: readonly string[] }[];
-	opening: { scene: { name: string; description: string }; present: readonly string[]; situation: string; state: unknown };
+	opening: {
+		scene: { name: string; description: string };
+		present: readonly string[];
+		situation: string;
+		state: unknown;
+		narration?: string;
+		alternatives?: readonly { label: string; narration: string }[];
+	};
+	notes?: string;
+	tags?: readonly string[];
+	attribution?: { creator: string; version: string; source: readonly string[] };
+	remixAllowed?: boolean;
+	card?: unknown;
 	anachronisms?: readonly Anachronism[];
 }
 
@@ -181,8 +229,19 @@ export function formFromContent(content: PresetContentLike): PresetForm {
 		opening: {
 			scene: { ...content.opening.scene },
 			situation: content.opening.situation,
-			state: JSON.stringify(content.opening.state, null, 2)
+			state: JSON.stringify(content.opening.state, null, 2),
+			narration: content.opening.narration ?? '',
+			alternatives: formatOpenings(content.opening.alternatives ?? [])
 		},
+		notes: content.notes ?? '',
+		tags: formatTags(content.tags ?? []),
+		attribution: {
+			creator: content.attribution?.creator ?? '',
+			version: content.attribution?.version ?? '',
+			source: formatLines(content.attribution?.source ?? [])
+		},
+		remixAllowed: content.remixAllowed ?? false,
+		card: formatKept(content.card),
 		anachronisms: anachronismsToText(content.anachronisms ?? [], content.language)
 	};
 }
@@ -220,13 +279,23 @@ export function formToInput(form: PresetForm): Record<string, unknown> {
 		npcs: form.npcs.map((n) => ({ name: n.name, role: n.role, appearance: n.appearance, personality: n.personality })),
 		gmBehaviour: form.gmBehaviour,
 		plot: form.plot,
-		secrets: form.secrets.map((s) => ({ key: s.key, title: s.title, body: s.body, markers: markerLines(s.markers) })),
+		// A secret row left wholly blank is no secret: a world may have none.
+		secrets: form.secrets
+			.filter((s) => `${s.key}${s.title}${s.body}${s.markers}`.trim() !== '')
+			.map((s) => ({ key: s.key, title: s.title, body: s.body, markers: markerLines(s.markers) })),
 		opening: {
 			scene: form.opening.scene,
 			present: form.npcs.filter((n) => n.present).map((n) => n.name.trim()),
 			situation: form.opening.situation,
-			state: state === undefined ? form.opening.state : state
+			state: state === undefined ? form.opening.state : state,
+			narration: form.opening.narration,
+			alternatives: parseOpenings(form.opening.alternatives)
 		},
+		notes: form.notes,
+		tags: parseTags(form.tags),
+		attribution: { creator: form.attribution.creator, version: form.attribution.version, source: parseLines(form.attribution.source) },
+		remixAllowed: form.remixAllowed,
+		...(form.card.trim() === '' ? {} : { card: parseKept(form.card) }),
 		anachronisms: anachronismsFromText(form.anachronisms)
 	};
 }
@@ -239,7 +308,14 @@ export function leakInputOf(form: PresetForm) {
 		documents: form.documents,
 		npcs: form.npcs,
 		secrets: form.secrets.map((s) => ({ key: s.key.trim() || s.title.trim(), markers: markerLines(s.markers) })),
-		opening: { scene: form.opening.scene, state: form.opening.state }
+		opening: {
+			scene: form.opening.scene,
+			state: form.opening.state,
+			narration: form.opening.narration,
+			alternatives: form.opening.alternatives
+		},
+		tags: form.tags,
+		attribution: form.attribution
 	};
 }
 
@@ -288,8 +364,15 @@ export function formFromFormData(data: FormData): PresetForm {
 		opening: {
 			scene: { name: text('opening.scene.name'), description: text('opening.scene.description') },
 			situation: text('opening.situation'),
-			state: text('opening.state')
+			state: text('opening.state'),
+			narration: text('opening.narration'),
+			alternatives: text('opening.alternatives')
 		},
+		notes: text('notes'),
+		tags: text('tags'),
+		attribution: { creator: text('attribution.creator'), version: text('attribution.version'), source: text('attribution.source') },
+		remixAllowed: data.get('remixAllowed') !== null,
+		card: text('card'),
 		anachronisms: text('anachronisms')
 	};
 }

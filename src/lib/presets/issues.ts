@@ -71,7 +71,17 @@ const FIELD_KEYS: Record<string, MessageKey> = {
 	'opening.scene.description': 'editor.sceneDescription',
 	'opening.situation': 'editor.situation',
 	'opening.state': 'editor.state',
-	'opening.present': 'editor.npcPresent'
+	'opening.present': 'editor.npcPresent',
+	'opening.narration': 'editor.narration',
+	'opening.alternatives': 'editor.alternatives',
+	'opening.scene': 'editor.section.opening',
+	notes: 'editor.notes',
+	tags: 'editor.tags',
+	'attribution.creator': 'editor.creator',
+	'attribution.version': 'editor.version',
+	'attribution.source': 'editor.source',
+	'npcs.0': 'editor.section.npcs',
+	preset: 'editor.report.wholePreset'
 };
 const DOC_KEYS: Record<string, MessageKey> = { premise: 'editor.doc.premise', setting: 'editor.doc.setting', pc: 'editor.doc.pc' };
 const DOC_PARTS: Record<string, MessageKey> = { title: 'editor.docTitle', body: 'editor.docBody' };

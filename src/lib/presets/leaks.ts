@@ -20,8 +20,19 @@ export interface LeakCheckInput {
 	readonly documents: Readonly<Record<'premise' | 'setting' | 'pc', { readonly title: string; readonly body: string }>>;
 	readonly npcs: readonly { readonly name: string; readonly role: string; readonly appearance: string }[];
 	readonly secrets: readonly { readonly key: string; readonly markers?: readonly string[] }[];
-	readonly opening: { readonly scene: { readonly name: string; readonly description: string }; readonly state: unknown };
+	readonly opening: {
+		readonly scene: { readonly name: string; readonly description: string };
+		readonly state: unknown;
+		/** What the player reads before the first turn, and the other openings (as text or as rows). */
+		readonly narration?: string;
+		readonly alternatives?: string | readonly { readonly label: string; readonly narration: string }[];
+	};
+	/** Public facts about the world. */
+	readonly tags?: string | readonly string[];
+	readonly attribution?: { readonly creator: string; readonly version: string; readonly source: string | readonly string[] };
 }
+
+const asText = (value: string | readonly string[] | undefined): string => (typeof value === 'string' ? value : (value ?? []).join('\n'));
 
 /** Every player-visible field of a preset, by name: what the player reads and what image prompts are built from. */
 function playerVisibleFields(world: Omit<LeakCheckInput, 'secrets'>): [string, string][] {
@@ -38,6 +49,17 @@ function playerVisibleFields(world: Omit<LeakCheckInput, 'secrets'>): [string, s
 	);
 	fields.push(['opening.scene.name', world.opening.scene.name], ['opening.scene.description', world.opening.scene.description]);
 	fields.push(['opening.state', typeof world.opening.state === 'string' ? world.opening.state : JSON.stringify(world.opening.state)]);
+	fields.push(['opening.narration', world.opening.narration ?? '']);
+	const others = world.opening.alternatives;
+	fields.push([
+		'opening.alternatives',
+		typeof others === 'string' ? others : (others ?? []).map((o) => `${o.label}\n${o.narration}`).join('\n')
+	]);
+	fields.push(['tags', asText(world.tags)]);
+	if (world.attribution) {
+		const { creator, version, source } = world.attribution;
+		fields.push(['attribution.creator', creator], ['attribution.version', version], ['attribution.source', asText(source)]);
+	}
 	return fields;
 }
 

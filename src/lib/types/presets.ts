@@ -44,6 +44,38 @@ export const ContentIssueSchema = v.object({
 });
 export type ContentIssueDto = v.InferOutput<typeof ContentIssueSchema>;
 
+/** Why an imported field has no place in the preset (`import.dropped.<code>` words it for a page). */
+export const IMPORT_DROP_CODES = [
+	'empty',
+	'keptForExport',
+	'disabled',
+	'picture',
+	'assets',
+	'decorators',
+	'replaced',
+	'notPlayed',
+	'tooLargeToKeep'
+] as const;
+export type ImportDropCode = (typeof IMPORT_DROP_CODES)[number];
+const reportText = v.pipe(v.string(), v.maxLength(500));
+/** Rows a report lists: a lorebook's entries each have one, and a lorebook may have many. */
+const MAX_REPORT_ROWS = 2_000;
+
+/**
+ * What an import did with every field of the file: where it went (`to` is the preset field's dot
+ * path, as the editor names its inputs), and what was dropped and why (`why` in English).
+ */
+export const ImportReportSchema = v.object({
+	mapped: v.pipe(v.array(v.object({ from: reportText, to: reportText })), v.maxLength(MAX_REPORT_ROWS)),
+	dropped: v.pipe(
+		v.array(v.object({ field: reportText, code: v.picklist(IMPORT_DROP_CODES), why: reportText })),
+		v.maxLength(MAX_REPORT_ROWS)
+	),
+	/** Preset fields the file has no notion of, filled with a neutral default the author can change. */
+	defaults: v.optional(v.pipe(v.array(reportText), v.maxLength(MAX_REPORT_ROWS)), [])
+});
+export type ImportReport = v.InferOutput<typeof ImportReportSchema>;
+
 /** What anyone who may see a preset sees: never document bodies, NPC personalities, GM behaviour or secrets. */
 export const PresetCardSchema = v.object({
 	id: v.string(),

@@ -12,7 +12,7 @@ export const load: PageServerLoad = async ({ locals, url, setHeaders }) => {
 };
 
 export const actions = {
-	/** A preset file, a Character Card (JSON) or a card PNG becomes a new private draft, opened in the editor. */
+	/** A preset file, a Character Card (JSON, PNG, CHARX) or a lorebook becomes a new private draft, opened in the editor with the import's report. */
 	import: async ({ request, locals, url }) => {
 		const user = requireUser(locals, url);
 		// Why a file is refused is said in the reader's language (the API says it in English).
@@ -21,7 +21,7 @@ export const actions = {
 		if (!file.success) return fail(400, { importError: file.issues[0].message });
 		let id: string;
 		try {
-			id = (await importPreset(await getApp(), user, new Uint8Array(await file.output.arrayBuffer()))).id;
+			id = (await importPreset(await getApp(), user, new Uint8Array(await file.output.arrayBuffer()), file.output.name)).row.id;
 		} catch (err) {
 			if (isPresetError(err, 'bad_import')) return fail(400, { importError: presetErrorText(err, language) });
 			throw err;

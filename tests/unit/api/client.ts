@@ -37,6 +37,8 @@ import * as presetFavoriteRoute from '../../../src/routes/api/v1/presets/[id]/fa
 import * as presetDraftRoute from '../../../src/routes/api/v1/presets/[id]/draft/+server';
 import * as presetReportRoute from '../../../src/routes/api/v1/presets/[id]/report/+server';
 import * as presetImportRoute from '../../../src/routes/api/v1/presets/import/+server';
+import * as presetLorebookRoute from '../../../src/routes/api/v1/presets/[id]/lorebook/+server';
+import * as presetExportRoute from '../../../src/routes/api/v1/presets/[id]/export/+server';
 import * as galleryRoute from '../../../src/routes/api/v1/gallery/+server';
 import * as spendRoute from '../../../src/routes/api/v1/sessions/[id]/spend/+server';
 import * as undoRoute from '../../../src/routes/api/v1/sessions/[id]/turns/[turnId]/undo/+server';
@@ -97,7 +99,9 @@ const ROUTES: Route[] = [
 	route(new RegExp(`^/api/v1/presets/${SEG}$`), presetRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/presets/${SEG}/favorite$`), presetFavoriteRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/presets/${SEG}/draft$`), presetDraftRoute, ([id = '']) => ({ id })),
-	route(new RegExp(`^/api/v1/presets/${SEG}/report$`), presetReportRoute, ([id = '']) => ({ id }))
+	route(new RegExp(`^/api/v1/presets/${SEG}/report$`), presetReportRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/presets/${SEG}/lorebook$`), presetLorebookRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/presets/${SEG}/export$`), presetExportRoute, ([id = '']) => ({ id }))
 ];
 
 const ORIGIN = 'http://kantera.test';

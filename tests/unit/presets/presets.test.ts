@@ -123,7 +123,7 @@ describe('visibility', () => {
 	it('a draft (an import) can be neither shared nor played until it is saved as a valid preset', async () => {
 		const { app } = env;
 		const card = { spec: 'chara_card_v2', spec_version: '2.0', data: { name: 'Mira', description: 'A lighthouse keeper.' } };
-		const draft = await importPreset(app, author, new TextEncoder().encode(JSON.stringify(card)));
+		const { row: draft } = await importPreset(app, author, new TextEncoder().encode(JSON.stringify(card)));
 		expect(draft.currentVersion).toBeNull();
 		expect(await code(changeVisibility(app, author, draft.id, 'unlisted'))).toBe('not_playable');
 		expect(await code(playPreset(app, author, draft.id))).toBe('not_playable');

@@ -51,6 +51,17 @@ describe('the prologue a world opens with', () => {
 		}
 	);
 
+	it('ends with the author’s opening narration (a card’s greeting), its lines of speech kept, even when the documents are sealed', () => {
+		const world = getWorld('sword-and-sorcery', 'en');
+		const narration = 'Rain on the glass. *The door opens.*\n\n@Ysolde: "Easy now."';
+		const { body } = composePrologue(prologueSource({ ...world, opening: { ...world.opening, narration } }, { sealed: true }));
+		const paragraphs = parseScript(body, { final: true });
+		expect(paragraphs.slice(-2)).toEqual([
+			expect.objectContaining({ kind: 'narration', text: 'Rain on the glass. The door opens.' }),
+			expect.objectContaining({ kind: 'dialogue', speaker: 'Ysolde', text: '"Easy now."' })
+		]);
+	});
+
 	it('keeps Markdown out of the narration and never lets a premise line read as a speaker tag', () => {
 		const { body } = composePrologue({
 			language: 'en',

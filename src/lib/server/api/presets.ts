@@ -20,15 +20,16 @@ export const VisibilityBody = v.strictObject({
 
 export const ReportBody = v.strictObject({ reason: ReportReasonSchema });
 
-const RAW_TYPES = /^(application\/json|image\/png|application\/octet-stream)\s*(;|$)/i;
+const RAW_TYPES = /^(application\/json|image\/png|application\/zip|application\/octet-stream)\s*(;|$)/i;
 const MULTIPART = /^multipart\/form-data\s*(;|$)/i;
 
 /**
  * The file of an import request: a multipart form with a `file` field (what a browser sends), or the
- * file itself as the body with its type (application/json, image/png, application/octet-stream),
- * which scripts can send without the Origin header SvelteKit requires of form posts.
+ * file itself as the body with its type (application/json, image/png, application/zip, application/octet-stream),
+ * which scripts can send without the Origin header SvelteKit requires of form posts. The file's name
+ * (a multipart upload's, or `?name=`) titles a lorebook imported alone, as SillyTavern names World Info.
  */
-export async function readImportFile(request: Request): Promise<Uint8Array> {
+export async function readImportFile(request: Request): Promise<{ bytes: Uint8Array; name: string | undefined }> {
 	const type = request.headers.get('content-type') ?? '';
 	if (MULTIPART.test(type)) {
 		let data: FormData;
@@ -39,17 +40,18 @@ export async function readImportFile(request: Request): Promise<Uint8Array> {
 		}
 		const file = v.safeParse(ImportFileSchema, data.get('file'));
 		if (!file.success) throw new PresetError('bad_import', file.issues[0].message);
-		return new Uint8Array(await file.output.arrayBuffer());
+		return { bytes: new Uint8Array(await file.output.arrayBuffer()), name: file.output.name };
 	}
 	if (RAW_TYPES.test(type)) {
 		const bytes = new Uint8Array(await request.arrayBuffer());
 		if (bytes.byteLength === 0) throw importError('import.error.empty');
 		if (bytes.byteLength > MAX_IMPORT_BYTES) throw importError('import.error.tooLarge', { mb: MAX_IMPORT_MB });
-		return bytes;
+		return { bytes, name: new URL(request.url).searchParams.get('name') ?? undefined };
 	}
 	throw new ApiError(
 		415,
 		'UNSUPPORTED_MEDIA_TYPE',
-		'Send the file as multipart/form-data (field "file"), or as the body with content-type application/json, image/png or application/octet-stream.'
+		'Send the file as multipart/form-data (field "file"), or as the body with content-type ' +
+			'application/json, image/png, application/zip or application/octet-stream.'
 	);
 }

@@ -27,6 +27,8 @@ export interface RecordsHead {
 	opening?: string | undefined;
 	/** Where the stage stands now (background, who stands where), given on every turn. */
 	stage?: string | undefined;
+	/** Document sections the author marked always-on (a lorebook's constant entries), given on every turn. */
+	always?: string | undefined;
 }
 
 export interface ContextMessage {
@@ -55,6 +57,7 @@ export function renderHead(h: RecordsHead): string {
 		h.toc.length ? h.toc.map((line) => `- ${line}`).join('\n') : '(no documents)'
 	);
 	parts.push('## State', h.stateLeftOut ? STATE_LEFT_OUT : '```json\n' + JSON.stringify(h.state ?? {}, null, 2) + '\n```');
+	if (h.always?.trim()) parts.push('## Always in mind (world lore the author keeps in every context)', h.always.trim());
 	parts.push('## Recent journal', h.journal.length ? h.journal.map((j) => `- ${j}`).join('\n') : '(empty)');
 	if (h.opening?.trim())
 		parts.push('## Opening scene (the player has just read this on screen; continue from it, do not retell it)', h.opening.trim());

@@ -61,7 +61,14 @@ const LeakCheckable = v.object({
 	}),
 	npcs: v.array(v.object({ name: v.string(), role: v.string(), appearance: v.string() })),
 	secrets: v.array(v.object({ key: v.string(), markers: v.optional(v.array(v.string())) })),
-	opening: v.object({ scene: v.object({ name: v.string(), description: v.string() }), state: v.unknown() })
+	opening: v.object({
+		scene: v.object({ name: v.string(), description: v.string() }),
+		state: v.unknown(),
+		narration: v.optional(v.string()),
+		alternatives: v.optional(v.array(v.object({ label: v.string(), narration: v.string() })))
+	}),
+	tags: v.optional(v.array(v.string())),
+	attribution: v.optional(v.object({ creator: v.string(), version: v.string(), source: v.array(v.string()) }))
 });
 
 /** A marker list's row, a present NPC's index, anything in the anachronism list: the editor shows those on the list's own field. */

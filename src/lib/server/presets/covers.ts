@@ -16,7 +16,7 @@ import { controlSchema, newId, type ControlDb } from '../db';
 import { release, reserveWhenFree, settle, type Payer, type Reservation, type ScopeLimits } from '../budget';
 import { sceneBackgroundPrompt } from '../stage';
 import { decideRetry, type RetryableFailure } from '../retry';
-import type { ImageProvider, ImageStore } from '../images';
+import type { ImageProvider, ImageStore, StoredImage } from '../images';
 import { IMAGE_RESERVATION_TTL_MS, IMAGE_RETRY_MAX_MS, ImageProviderError, imageKey, jobRetryPolicy } from '../images';
 import type { PresetRow } from './store';
 import { ProcessScheduler, SessionLoop, type Scheduler } from '../jobs';
@@ -121,6 +121,12 @@ export class CoverRunner {
 	async get(presetId: string): Promise<CoverJob | undefined> {
 		const [row] = await this.deps.control.db.select().from(presetCovers).where(eq(presetCovers.presetId, presetId)).limit(1);
 		return row;
+	}
+
+	/** The bytes of a preset's cover, if one has been drawn (a card export's picture). */
+	async image(presetId: string): Promise<StoredImage | undefined> {
+		const job = await this.get(presetId);
+		return job?.image ? this.deps.images().store.get(job.slot, job.image) : undefined;
 	}
 
 	/** Removes a deleted preset's images (its job row went with the preset), after any drawing of it in progress. */

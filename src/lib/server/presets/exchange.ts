@@ -35,14 +35,14 @@ export function exportPreset(preset: WorldPreset, now = Date.now()): PresetFile 
 	};
 }
 
-/** A file name for the download: the title's letters and digits, or the id. */
-export function exportFileName(preset: Pick<WorldPreset, 'id' | 'title'>): string {
+/** A file name for the download: the title's letters and digits, or the id, then `ending`. */
+export function exportFileName(preset: Pick<WorldPreset, 'id' | 'title'>, ending = '.kantera-preset.json'): string {
 	const slug = preset.title
 		.normalize('NFKC')
 		.replace(/[^\p{L}\p{N}]+/gu, '-')
 		.replace(/^-+|-+$/g, '')
 		.slice(0, 60);
-	return `${slug || preset.id}.kantera-preset.json`;
+	return `${slug || preset.id}${ending}`;
 }
 
 /** Text as the draft takes it: refused with a control character in it, as every text field is (it would be stored cut at a NUL). */
@@ -64,10 +64,21 @@ const LoosePreset = v.object({
 			scene: v.optional(v.object({ name: str, description: str }), { name: '', description: '' }),
 			present: v.optional(v.array(line), []),
 			situation: str,
-			state: v.optional(v.unknown(), {})
+			state: v.optional(v.unknown(), {}),
+			narration: str,
+			alternatives: v.optional(v.array(v.object({ label: str, narration: str })), [])
 		}),
 		{}
 	),
+	notes: str,
+	tags: v.optional(v.array(v.string()), []),
+	attribution: v.optional(v.object({ creator: str, version: str, source: v.optional(v.array(v.string()), []) }), {
+		creator: '',
+		version: '',
+		source: []
+	}),
+	remixAllowed: v.optional(v.boolean(), false),
+	card: v.optional(v.unknown()),
 	anachronisms: v.optional(v.array(v.object({ terms: v.optional(v.array(v.string()), []), note: v.optional(v.string()) })), [])
 });
 

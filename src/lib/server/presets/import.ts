@@ -1,19 +1,28 @@
 /**
- * Importing a file as a new draft preset: a Kantera preset file, a Character Card V2/V3 as JSON, or
- * a card PNG (the card base64 in a `ccv3` or `chara` tEXt chunk; `ccv3` wins when both are there).
- * Everything is checked before anything is stored: a file that is too large, not one of these, or
- * broken (bad base64, not JSON, a wrong spec) is refused with a message and creates nothing.
+ * Importing a file as a new draft preset: a Kantera preset file, a Character Card V1/V2/V3 as JSON,
+ * a card PNG (the card base64 in a `ccv3` or `chara` tEXt chunk; `ccv3` wins when both are there), a
+ * CHARX (zip with `card.json`), or a lorebook alone (SillyTavern World Info, `lorebook_v3`). Every
+ * import answers with a report of what went where and what was dropped.
+ * Everything is checked before anything is stored: a file that is too large, nested too deep, not
+ * one of these, or broken (bad base64, not JSON, a wrong spec, a zip over its limits) is refused
+ * with a message and creates nothing.
  */
 import * as v from 'valibot';
 import type { PresetForm } from '../../presets/form';
-import { cardToForm, parseCard } from './cards';
+import type { ImportReport } from '../../types/presets';
+import { isJsonObject, type JsonValue } from '../records';
 import { importError } from './errors';
 import { said } from '../validation';
 import { isPresetFile, presetFileToForm } from './exchange';
 import { isPng, pngTextChunks } from './png';
 import { MAX_PRESET_DEPTH, tooDeepAt } from '../../presets/depth';
+import { boundedForm, fromEmbedded } from './cards/embedded';
+import { isZip, readCharx } from './cards/charx';
+import { lorebookToPreset } from './cards/lorebook';
+import { readExchangeFile, type ExchangeFile } from './cards/spec';
+import { cardToPreset } from './cards/to-preset';
 
-/** The largest file accepted: card PNGs carry a portrait, so a few megabytes. */
+/** The largest file accepted: card PNGs carry a portrait and CHARX files their assets, so a few megabytes. */
 export const MAX_IMPORT_BYTES = 8 * 1024 * 1024;
 export const MAX_IMPORT_MB = MAX_IMPORT_BYTES / 1024 / 1024;
 /** Card chunks in order of preference (V3 first, as its spec asks). */
@@ -27,6 +36,11 @@ export const ImportFileSchema = v.pipe(
 	v.check((f) => f.size <= MAX_IMPORT_BYTES, said('import.error.tooLarge', { mb: MAX_IMPORT_MB }))
 );
 
+export interface ImportedFile {
+	readonly form: PresetForm;
+	readonly report: ImportReport;
+}
+
 /** Where a text came from: the whole file, or the card chunk of a PNG (its keyword). */
 type Source = { chunk: string } | 'file';
 
@@ -38,7 +52,7 @@ function utf8(bytes: Uint8Array, source: Source): string {
 	}
 }
 
-function json(text: string, source: Source): unknown {
+function json(text: string, source: Source): JsonValue {
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
@@ -48,7 +62,7 @@ function json(text: string, source: Source): unknown {
 	// Reading it (a card's spec quoted back, a state shown as text) walks it recursively: refused first.
 	const deep = tooDeepAt(value, MAX_PRESET_DEPTH);
 	if (deep !== undefined) throw importError('import.error.tooDeep', { max: MAX_PRESET_DEPTH, path: deep });
-	return value;
+	return value as JsonValue;
 }
 
 function decodeBase64(text: string, chunk: string): Uint8Array {
@@ -59,22 +73,73 @@ function decodeBase64(text: string, chunk: string): Uint8Array {
 	return Buffer.from(compact, 'base64');
 }
 
-function cardFromPng(bytes: Uint8Array): PresetForm {
+function cardOf(file: ExchangeFile | null, source: Source): Extract<ExchangeFile, { kind: 'card' }> {
+	if (file?.kind === 'card') return file;
+	throw source === 'file' ? importError('import.error.unknownFormat') : importError('import.error.chunkNotCard', source);
+}
+
+function cardFromPng(bytes: Uint8Array): ImportedFile {
 	const chunks = pngTextChunks(bytes);
 	const chunk = CARD_CHUNKS.find((name) => chunks.has(name));
 	const text = chunk === undefined ? undefined : chunks.get(chunk);
 	if (chunk === undefined || text === undefined) throw importError('import.error.noCard');
-	const card = json(utf8(decodeBase64(text, chunk), { chunk }), { chunk });
-	return cardToForm(parseCard(card));
+	const value = json(utf8(decodeBase64(text, chunk), { chunk }), { chunk });
+	if (!isJsonObject(value)) throw importError('import.error.cardNotObject');
+	const { card } = cardOf(readExchangeFile(value), { chunk });
+	return fromEmbedded(card) ?? cardToPreset(card, { picture: true });
 }
 
-/** A file's bytes as a draft preset's form; PresetError('bad_import') for anything else. */
-export function importToForm(bytes: Uint8Array): PresetForm {
+function fromJson(value: JsonValue, name: string, source: Source): ImportedFile {
+	if (isPresetFile(value))
+		return { form: presetFileToForm(value), report: { mapped: [{ from: 'preset', to: 'preset' }], dropped: [], defaults: [] } };
+	if (!isJsonObject(value)) throw importError('import.error.unknownFormat');
+	const file = readExchangeFile(value);
+	if (!file) throw importError('import.error.unknownFormat');
+	if (file.kind === 'lorebook') return lorebookToPreset(file, name);
+	return fromEmbedded(file.card) ?? cardToPreset(cardOf(file, source).card, { picture: false });
+}
+
+function fromCharx(bytes: Uint8Array): ImportedFile {
+	const charx = readCharx(bytes);
+	const value = json(charx.card, { chunk: 'card.json' });
+	if (!isJsonObject(value)) throw importError('import.error.cardNotObject');
+	const { card } = cardOf(readExchangeFile(value), { chunk: 'card.json' });
+	const imported = fromEmbedded(card) ?? cardToPreset(card, { picture: false });
+	const dropped = charx.assets.map((path) => ({ field: path, code: 'assets' as const, why: 'assets are not imported yet' }));
+	return { ...imported, report: { ...imported.report, dropped: [...imported.report.dropped, ...dropped].slice(0, 2_000) } };
+}
+
+/** A file name without its folder and extensions, as a lorebook's title (SillyTavern names World Info by its file). */
+export function titleOfFileName(fileName: string | undefined): string {
+	return (fileName ?? '')
+		.replace(/^.*[\\/]/, '')
+		.replace(/(\.[A-Za-z0-9]{1,8})+$/, '')
+		.trim();
+}
+
+/** A file's bytes as a draft preset's form and the import's report; PresetError('bad_import') for anything else. */
+export function importFile(bytes: Uint8Array, fileName?: string): ImportedFile {
 	if (bytes.byteLength > MAX_IMPORT_BYTES) throw importError('import.error.tooLarge', { mb: MAX_IMPORT_MB });
-	if (isPng(bytes)) return cardFromPng(bytes);
-	const data = json(utf8(bytes, 'file'), 'file');
-	if (isPresetFile(data)) return presetFileToForm(data);
-	if (typeof data === 'object' && data !== null && !Array.isArray(data) && ('spec' in data || 'data' in data || 'first_mes' in data))
-		return cardToForm(parseCard(data));
-	throw importError('import.error.unknownFormat');
+	const imported = isPng(bytes)
+		? cardFromPng(bytes)
+		: isZip(bytes)
+			? fromCharx(bytes)
+			: fromJson(json(utf8(bytes, 'file'), 'file'), titleOfFileName(fileName), 'file');
+	return { form: boundedForm(imported.form), report: imported.report };
+}
+
+/** A file's bytes as a draft preset's form (the report aside). */
+export function importToForm(bytes: Uint8Array): PresetForm {
+	return importFile(bytes).form;
+}
+
+/** A lorebook file's entries, for a merge into a preset; PresetError('bad_import') for a file that is not a lorebook. */
+export function readLorebookFile(bytes: Uint8Array): Extract<ExchangeFile, { kind: 'lorebook' }> {
+	if (bytes.byteLength > MAX_IMPORT_BYTES) throw importError('import.error.tooLarge', { mb: MAX_IMPORT_MB });
+	const value = json(utf8(bytes, 'file'), 'file');
+	const file = isJsonObject(value) ? readExchangeFile(value) : null;
+	if (file?.kind === 'lorebook') return file;
+	if (file?.kind === 'card' && file.card.lore.length > 0)
+		return { kind: 'lorebook', spec: 'character_book', name: file.card.bookName, entries: file.card.lore, top: {} };
+	throw importError('import.error.notLorebook');
 }

@@ -14,9 +14,10 @@ export {
 	deletePreset,
 	changeVisibility,
 	favorite,
-	importPreset,
 	listMine
 } from './service';
+export { importPreset, mergeLorebookFile, exportPresetAs } from './transfer';
+export { ExportFormatSchema, EXPORT_FORMATS, downloadResponse, type ExportFormat, type ExportedFile } from './card-export';
 export { isAuthor, visiblePreset } from './access';
 export { checkContent, MAX_PRESET_BYTES } from './content';
 export { PresetError, isPresetError, presetErrorText, importError } from './errors';
@@ -25,7 +26,7 @@ export { recordPlay, refreshPopularity, POPULAR_WINDOW_MS } from './plays';
 export { syncOfficialPresets, orderOfficialCovers } from './official';
 export { CoverRunner, coverUrl, type CoverPolicy } from './covers';
 export { exportPreset, exportFileName } from './exchange';
-export { importToForm, ImportFileSchema, MAX_IMPORT_BYTES, MAX_IMPORT_MB } from './import';
+export { importToForm, importFile, ImportFileSchema, MAX_IMPORT_BYTES, MAX_IMPORT_MB } from './import';
 
 export { reportPreset, openReports, moderatePreset, restorePreset, dismissReports, moderatedPresets, ReportReasonSchema } from './reports';
 export { setVisibility, type Visibility } from './visibility';

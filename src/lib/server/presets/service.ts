@@ -12,12 +12,10 @@ import { isAuthor, ownPreset, visiblePreset, type Viewer } from './access';
 import { checkContent, contentOf, invalidContent, requireContent, type ContentCheck } from './content';
 import { coverSlotOf, coverUrl, type CoverRunner } from './covers';
 import { addFavorite, isFavorite, removeFavorite } from './favorites';
-import { importToForm } from './import';
 import { OFFICIAL_VERSION } from './official';
 import { setVisibility, type Visibility } from './visibility';
 import {
 	authorNameOf,
-	createDraftPreset,
 	createPreset,
 	deletePresetRow,
 	discardDraft,
@@ -33,7 +31,7 @@ import {
 /** What the operations need (an `App` fits): the control database, the cover runner and the preset limits. */
 export interface PresetDeps {
 	control: ControlDb;
-	covers: Pick<CoverRunner, 'get' | 'resume' | 'order' | 'forget'>;
+	covers: Pick<CoverRunner, 'get' | 'resume' | 'order' | 'forget' | 'image'>;
 	config: Pick<Config, 'presets'>;
 }
 
@@ -171,11 +169,6 @@ export async function favorite(app: PresetDeps, viewer: Viewer, id: unknown, on:
 	if (on) await addFavorite(app.control.db, row.id, viewer.id);
 	else await removeFavorite(app.control.db, row.id, viewer.id);
 	return row;
-}
-
-/** A file (preset file, card JSON, card PNG) as a new private draft preset of the viewer's. */
-export async function importPreset(app: PresetDeps, viewer: Viewer, bytes: Uint8Array): Promise<PresetRow> {
-	return createDraftPreset(app.control.db, viewer.id, importToForm(bytes));
 }
 
 export async function listMine(app: PresetDeps, viewer: Viewer): Promise<OwnPresetDto[]> {

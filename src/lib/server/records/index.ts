@@ -18,3 +18,4 @@ export { RecordError, isRecordError } from './errors';
 export { RECORD_KINDS, KIND_VISIBILITY, type RecordKind, type Visibility } from './kinds';
 export { sectionHash } from './sections';
 export { MAX_BODY_CHARS, MAX_NAME_CHARS } from './limits';
+export { parseKeysLine, formatKeysLine, alwaysSectionsQuery, alwaysText, MAX_ALWAYS_CHARS, type KeysLine } from './lore';

@@ -77,6 +77,10 @@ export function prologueSource(world: WorldPreset, options: { sealed: boolean } 
 		tagline: world.tagline,
 		premise: options.sealed ? '' : world.documents.premise.body,
 		scene: world.opening.scene,
-		present: world.opening.present.flatMap((name) => world.npcs.filter((n) => n.name === name).map((n) => ({ name: n.name, role: n.role })))
+		present: world.opening.present.flatMap((name) =>
+			world.npcs.filter((n) => n.name === name).map((n) => ({ name: n.name, role: n.role }))
+		),
+		// Written for the player to read (leak-checked), so shown even when the documents are sealed.
+		narration: world.opening.narration
 	};
 }

@@ -7,7 +7,8 @@
  * GM continues from it.
  *
  * Everything here is built from a preset's player-visible fields (premise, scene name and visual
- * description, names and roles of the characters present): nothing GM-only reaches the player.
+ * description, names and roles of the characters present, the author's opening narration): nothing
+ * GM-only reaches the player.
  */
 import { and, asc, eq } from 'drizzle-orm';
 import * as v from 'valibot';
@@ -36,6 +37,8 @@ export interface PrologueSource {
 	readonly scene: { readonly name: string; readonly description: string };
 	/** The characters on stage when play begins, in slot order, with their player-visible role. */
 	readonly present: readonly { readonly name: string; readonly role: string }[];
+	/** What the author wrote for the player to read once the stage is set (the screen's script); may be empty. */
+	readonly narration?: string;
 }
 
 export const TitleCardSchema = v.object({ title: v.string(), tagline: v.string(), scene: v.nullable(v.string()) });
@@ -106,7 +109,22 @@ export function composePrologue(source: PrologueSource): { body: string; cues: S
 		stageCues.push({ paragraph: paragraphs.length, action: 'enter', character: person.name, slot });
 		paragraphs.push(plain(words.person(person.name, person.role)));
 	});
+	paragraphs.push(...narrationParagraphs(source.narration ?? ''));
 	return { body: paragraphs.join('\n\n'), cues: stageCues };
+}
+
+/**
+ * The author's narration as script paragraphs: a line of dialogue (`@Name: …`) is kept as the
+ * script reads it; any other paragraph is narration, cleaned like the premise.
+ */
+function narrationParagraphs(narration: string): string[] {
+	return narration
+		.replace(/\r\n?/g, '\n')
+		.split(/\n[^\S\n]*\n\s*/)
+		.map((p) => p.trim())
+		.filter((p) => p !== '')
+		.map((p) => (parseScript(p, { final: true })[0]?.kind === 'dialogue' ? p : plain(p)))
+		.filter((p) => p !== '');
 }
 
 /**

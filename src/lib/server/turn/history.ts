@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import type { InStatement, ResultSet } from '@libsql/client';
 import type { BatchResponse } from 'drizzle-orm/batch';
 import { toStatement, type SessionDrizzle, type SessionExec } from '../db';
-import { documents, journal, state, story, summaries } from '../records';
+import { alwaysSectionsQuery, alwaysText, documents, journal, state, story, summaries } from '../records';
 import { canonOf, canonQuery } from '../canon';
 import type { CanonSource } from '../../canon';
 import { openingContext, stageNowOf, stageNowQueries, stageStateOf } from '../stage';
@@ -97,7 +97,9 @@ export function turnStartQueries(db: SessionDrizzle) {
 		...historyQueries(db),
 		canonQuery(db),
 		story.revealedKeysQuery(db),
-		db.all<Record<string, unknown>>(sql.raw(BASE_QUERY))
+		db.all<Record<string, unknown>>(sql.raw(BASE_QUERY)),
+		// The world's always-on lore (a lorebook's constant entries), in every context.
+		alwaysSectionsQuery(db)
 	] as const;
 }
 
@@ -106,7 +108,8 @@ export type TurnStartReads = BatchResponse<ReturnType<typeof turnStartQueries>>;
 
 /** What a turn starts from, out of `turnStartQueries`' results (before the first exchange, the opening is read too). */
 export async function turnStartOf(db: SessionDrizzle, cfg: Pick<Config, 'llm'>, reads: TurnStartReads): Promise<TurnStart> {
-	const [settings, mission, [latest], docs, tocRows, st, recent, played, opening, cues, carried, since, canon, revealed, [base]] = reads;
+	const [settings, mission, [latest], docs, tocRows, st, recent, played, opening, cues, carried, since, canon, revealed, [base], always] =
+		reads;
 	const toc = documents.tocOf(docs, tocRows);
 	return {
 		settings: settingsOf(settings, cfg),
@@ -117,7 +120,8 @@ export async function turnStartOf(db: SessionDrizzle, cfg: Pick<Config, 'llm'>, 
 			state: state.snapshotOf(st).doc,
 			journal: [...recent].reverse().map((j) => j.body),
 			opening: played.length > 0 ? undefined : await openingContext(db),
-			stage: stageNowOf(opening, cues)
+			stage: stageNowOf(opening, cues),
+			always: alwaysText(always)
 		},
 		history: historyOf([...carried], since),
 		base: toBase(base),

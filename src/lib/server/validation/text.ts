@@ -21,3 +21,12 @@ export function controlCharacterMessage(what: string): string {
 export function withoutControlCharacters(what: string) {
 	return v.check((text: string) => !hasControlCharacter(text), controlCharacterMessage(what));
 }
+
+/** Whether any key or string value inside a JSON value holds a control character. */
+export function jsonHasControlCharacter(value: unknown): boolean {
+	if (typeof value === 'string') return hasControlCharacter(value);
+	if (Array.isArray(value)) return value.some(jsonHasControlCharacter);
+	if (typeof value === 'object' && value !== null)
+		return Object.entries(value).some(([key, inner]) => hasControlCharacter(key) || jsonHasControlCharacter(inner));
+	return false;
+}

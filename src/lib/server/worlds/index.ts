@@ -30,3 +30,13 @@ export {
 	type WorldPreset
 } from './schema';
 export { WorldError } from './errors';
+export {
+	CardKeepSchema,
+	jsonDepth,
+	MAX_OPENING_CHOICES,
+	MAX_TAGS,
+	MAX_TAG_CHARS,
+	MAX_KEPT_JSON_DEPTH,
+	MAX_CARD_KEEP_BYTES,
+	type CardKeep
+} from './authoring';

@@ -6,9 +6,10 @@
  *
  * What is player-visible and what is GM-only is fixed by the field, not by the author:
  * - player-visible: title, tagline, the three documents, NPC names, roles and appearances, the
- *   opening scene and the opening state;
+ *   opening scene, narration and other openings, the opening state, tags and attribution;
  * - GM-only: NPC personalities, the GM behaviour (part of the pinned mission), the plot and the
- *   secrets (story DB).
+ *   secrets (story DB);
+ * - the author's alone: the notes and what a card import kept (see authoring.ts).
  * A secret may list `markers`, the phrases that give it away; `findLeaks` checks that none of them
  * turns up in a player-visible field (and so in a document the player reads or an image prompt).
  * `anachronisms` (GM-side) lists what the world does not have; in play, the markers of secrets not yet
@@ -19,10 +20,11 @@ import { isJsonObject, isJsonValue, MAX_BODY_CHARS, MAX_NAME_CHARS, type JsonObj
 import { MAX_LOOK_CHARS, MAX_STAGE_NAME_CHARS } from '../stage';
 import { MAX_SPEAKER_CHARS, STAGE_SLOTS } from '../../adv';
 import { LanguageSchema } from '../../types/settings';
-import { controlCharacterMessage, hasControlCharacter, withoutControlCharacters } from '../validation';
+import { controlCharacterMessage, jsonHasControlCharacter, withoutControlCharacters } from '../validation';
 import { findLeaks } from '../../presets/leaks';
 import { countHeadings } from '../../presets/form';
 import { TERM_SEPARATOR } from '../../presets/anachronisms';
+import { AUTHORING_FIELDS, OPENING_NARRATION_FIELDS } from './authoring';
 
 export { findLeaks } from '../../presets/leaks';
 
@@ -111,15 +113,6 @@ const AnachronismSchema = v.object({
 	note: v.optional(singleLine(MAX_NAME_CHARS, 'A note'))
 });
 
-/** Whether any key or string value inside a JSON value holds a control character. */
-function jsonHasControlCharacter(value: unknown): boolean {
-	if (typeof value === 'string') return hasControlCharacter(value);
-	if (Array.isArray(value)) return value.some(jsonHasControlCharacter);
-	if (typeof value === 'object' && value !== null)
-		return Object.entries(value).some(([key, inner]) => hasControlCharacter(key) || jsonHasControlCharacter(inner));
-	return false;
-}
-
 const JsonObjectSchema = v.pipe(
 	v.custom<JsonObject>((value) => isJsonValue(value) && isJsonObject(value), 'The opening state must be a JSON object.'),
 	v.check((state) => !jsonHasControlCharacter(state), controlCharacterMessage('The opening state'))
@@ -136,7 +129,9 @@ const WorldOpeningSchema = v.object({
 	/** How the GM should open the first turn (GM-only: it may point at what the player does not know yet). */
 	situation: text(MAX_BODY_CHARS, 'The opening situation'),
 	/** The state record the session starts with (location, in-game time, HP, inventory…). */
-	state: JsonObjectSchema
+	state: JsonObjectSchema,
+	/** What the player reads after the title card, and the other openings they may pick (authoring.ts). */
+	...OPENING_NARRATION_FIELDS
 });
 
 export const WorldPresetSchema = v.pipe(
@@ -157,8 +152,11 @@ export const WorldPresetSchema = v.pipe(
 		gmBehaviour: text(MAX_BODY_CHARS, 'The GM behaviour'),
 		/** The main plot skeleton (story DB, GM-only). */
 		plot: v.object({ title: singleLine(MAX_NAME_CHARS, 'The plot title'), body: text(MAX_BODY_CHARS, 'The plot') }),
-		secrets: v.pipe(v.array(WorldSecretSchema), v.minLength(1, 'A world needs at least one secret.'), v.maxLength(MAX_WORLD_SECRETS)),
+		/** None is fine: a companion story may have no hidden truth. */
+		secrets: v.pipe(v.array(WorldSecretSchema), v.maxLength(MAX_WORLD_SECRETS)),
 		opening: WorldOpeningSchema,
+		/** Notes, tags, attribution, remix and what a card import kept (authoring.ts). */
+		...AUTHORING_FIELDS,
 		/** What does not exist in this world (issue 27). */
 		anachronisms: v.optional(v.pipe(v.array(AnachronismSchema), v.maxLength(MAX_ANACHRONISMS)), [])
 	}),
