@@ -64,7 +64,6 @@ export interface PresetForm {
 	remixAllowed: boolean;
 	/** What a card import kept for export, as JSON text ('' when none): carried, never edited. */
 	card: string;
-	opening: { scene: { name: string; description: string }; situation: string; state: string };
 	/** What does not exist in this world: one thing per line, terms separated by commas, then `: note` (anachronisms.ts). */
 	anachronisms: string;
 }
