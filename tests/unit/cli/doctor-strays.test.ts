@@ -4,7 +4,7 @@
  * session, save or cover names is, and --repair lists it before it removes it, and removes only it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createApp } from '../../../src/lib/server/app';
 import { parseConfig } from '../../../src/lib/server/config';
@@ -14,6 +14,7 @@ import { saveGame } from '../../../src/lib/server/timetravel';
 import { sqlText } from '../../../src/lib/server/db';
 import { runDoctor, type Finding } from '../../../src/lib/server/cli/doctor';
 import { tempDir } from '../../helpers/env';
+import { holdDataDir } from '../../../src/lib/server/db/local-files';
 import { ScriptedProvider } from '../images/helpers';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -83,6 +84,16 @@ describe('kantera doctor and what nothing refers to', () => {
 			})
 		]);
 		// Nothing was touched by the report.
+		expect(existsSync(path.join(images, gone))).toBe(true);
+
+		// While a server holds the data directory, --repair removes nothing.
+		const lock = holdDataDir(dir);
+		const served = await runDoctor(env, { timeoutMs: 2_000, repair: true });
+		rmSync(lock);
+		expect(find(served, 'config')).toContainEqual(
+			expect.objectContaining({ status: 'warn', message: expect.stringMatching(/^--repair not done: a server holds .*; stop it first$/) })
+		);
+		expect(served.filter((f) => f.message.startsWith('repair:'))).toEqual([]);
 		expect(existsSync(path.join(images, gone))).toBe(true);
 
 		const repair = await runDoctor(env, { timeoutMs: 2_000, repair: true });

@@ -20,7 +20,7 @@ import {
 	controlMigrations,
 	type ControlDb
 } from '../../db';
-import { filePathOf } from '../../db/local-files';
+import { filePathOf, serversHolding } from '../../db/local-files';
 import { checkBackups } from './backups';
 import { configSummary } from './configuration';
 import { checkSessions, databaseState, migrationsText } from './databases';
@@ -31,7 +31,7 @@ import { reason, redactUrl, withTimeout } from './probe';
 import { checkProviders } from './providers';
 import { coverSlots } from './references';
 
-export async function runDoctor(env: Record<string, string | undefined>, opts: DoctorOptions): Promise<Finding[]> {
+export async function runDoctor(env: Record<string, string | undefined>, given: DoctorOptions): Promise<Finding[]> {
 	let cfg: Config;
 	try {
 		cfg = parseConfig(env);
@@ -40,6 +40,15 @@ export async function runDoctor(env: Record<string, string | undefined>, opts: D
 		throw err;
 	}
 	const findings = configSummary(cfg);
+	// A running server may be making a session whose file is there before its record: nothing is removed under it.
+	const served = given.repair ? serversHolding(cfg.dataDir) : [];
+	const opts = { ...given, repair: given.repair && served.length === 0 };
+	if (served.length)
+		findings.push({
+			area: 'config',
+			status: 'warn',
+			message: `--repair not done: a server holds ${cfg.dataDir} (pid ${served.map((l) => `${l.pid} on ${l.host}`).join(', ')}); stop it first`
+		});
 	// Providers are probed meanwhile: the slowest check sets the pace, not their sum.
 	const providers = checkProviders(cfg, opts);
 	let client: Client | undefined;
