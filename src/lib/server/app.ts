@@ -5,7 +5,7 @@
  * are resources, not request state.
  */
 import { config as readConfig, ConfigError, type Config } from './config';
-import { openControlDb, SessionDbPool, TursoPlacement, startSweeper, type ControlDb } from './db';
+import { isFileUrl, openControlDb, SessionDbPool, TursoPlacement, startSweeper, type ControlDb } from './db';
 import { createEmbedder, type Embedder } from './search';
 import { createProvider, providerSettingsFromConfig, type LlmProvider, type ProviderName } from './llm';
 import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
@@ -229,12 +229,18 @@ const appScope = new AsyncLocalStorage<() => Promise<App>>();
 /**
  * The app of this process, built from the environment on first use; a build that failed is not kept,
  * so the next call tries again. On an isolate host, the app of the request or session object it runs for.
+ * This is the server's app: with local databases it first takes its lock on the data directory
+ * (db/server-lock.ts), which `kantera restore` respects.
  */
 export function getApp(): Promise<App> {
 	const scoped = appScope.getStore();
 	if (scoped) return scoped();
 	if (!app) {
-		const building = createApp(readConfig());
+		const building = (async () => {
+			const cfg = readConfig();
+			if (isFileUrl(cfg.controlDb.url)) (await import('./db/local-files')).holdDataDir(cfg.dataDir);
+			return createApp(cfg);
+		})();
 		app = building;
 		void building.catch(() => {
 			if (app === building) app = undefined;

@@ -129,7 +129,7 @@ describe('kantera doctor with images in an S3-compatible bucket (s3rver)', () =>
 	const SECRET = 'do-not-print-this-secret-0123456789';
 	const messages = (findings: Finding[]) => findings.map((f) => f.message).join('\n');
 
-	it('proves the bucket reachable and writable with a probe object it deletes again, and lists deleted sessions’ folders', async () => {
+	it('proves the bucket reachable and writable with a probe object it deletes again, lists folders nothing refers to, and --repair removes them', async () => {
 		const s3 = await startLocalS3();
 		cleanups.push(() => s3.close());
 		const d = tempDir();
@@ -158,10 +158,22 @@ describe('kantera doctor with images in an S3-compatible bucket (s3rver)', () =>
 		const findings = await runDoctor(env, { timeoutMs: 2_000, repair: false });
 		expect(find(findings, 'image store')).toEqual([
 			expect.objectContaining({ status: 'ok' }),
-			expect.objectContaining({ status: 'info', message: 'images of 0 session(s) in the bucket' }),
-			expect.objectContaining({ status: 'warn', message: `1 image folder(s) of deleted sessions: ${gone}` })
+			expect.objectContaining({ status: 'info', message: 'images of 0 session(s) and 0 preset cover(s) in the bucket' }),
+			expect.objectContaining({
+				status: 'warn',
+				message: `1 image folder(s) that no session or preset cover refers to: ${gone} (kantera doctor --repair lists and removes them)`
+			})
 		]);
 		expect(await s3.list()).toEqual([`imgs/${gone}/x1.svg`]);
+		const repaired = await runDoctor(env, { timeoutMs: 2_000, repair: true });
+		expect(find(repaired, 'image store').slice(2)).toEqual([
+			expect.objectContaining({
+				status: 'info',
+				message: `repair: removing 1 image folder(s) that no session or preset cover refers to: ${gone}`
+			}),
+			expect.objectContaining({ status: 'ok', message: 'repair: removed 1' })
+		]);
+		expect(await s3.list()).toEqual([]);
 	});
 
 	it('fails clearly, without the secret, on refused keys, a missing bucket and an unreachable endpoint', async () => {

@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { parseConfig } from '../../config';
 import { CliError } from '../errors';
-import type { Command } from '../command';
+import type { Command, CommandContext } from '../command';
+import { serversHolding } from '../../db/local-files';
 
 const backup: Command = {
 	name: ['backup'],
@@ -27,21 +28,40 @@ const backup: Command = {
 	}
 };
 
+/**
+ * Databases replaced under a running server lose what it writes afterwards (it keeps writing to the files it
+ * has open, and its next start reads the restored ones): refused while one holds the data directory.
+ */
+function refuseWhileServed(ctx: CommandContext, dataDir: string, force: boolean): void {
+	const held = serversHolding(dataDir);
+	if (held.length === 0) return;
+	const who = held.map((l) => `pid ${l.pid} on ${l.host} since ${l.since} (${l.file})`).join('; ');
+	if (!force)
+		throw new CliError(
+			`a Kantera server is using ${dataDir}: ${who}. Stop it first; nothing was restored. ` +
+				'If no server runs there (a lock left by another host, a reused pid), restore with --force.'
+		);
+	ctx.note(`--force: restoring although a server holds ${dataDir}: ${who}`);
+}
+
 const restore: Command = {
 	name: ['restore'],
 	summary: 'put a backup back: the control database and every session database with its save slots, or one session with --session',
-	usage: '--from BACKUP [--session ID]',
+	usage: '--from BACKUP [--session ID] [--force]',
 	details: [
 		'--from BACKUP       a backup folder (DIR/kantera-backup-…) written by kantera backup',
 		'--session ID        restore only this session’s database (the control database is left as it is)',
-		'Stop the server first. Every file is checked against the manifest before anything changes; then each',
+		'--force             restore even though a server holds the data directory (its lock file says so)',
+		'Stop the server first: while one runs (a kantera-server-<pid>.lock of a live process in the data directory)',
+		'restore refuses and changes nothing. Every file is checked against the manifest before anything changes; then each',
 		'database is replaced whole. Restored into the databases the current KANTERA_* settings point at',
 		'(a file backup can be restored into a remote database and the other way round).'
 	],
-	options: { from: { type: 'string' }, session: { type: 'string' } },
+	options: { from: { type: 'string' }, session: { type: 'string' }, force: { type: 'boolean' } },
 	async run(ctx, args) {
 		const from = path.resolve(args.requiredString('from'));
 		const only = args.string('session');
+		refuseWhileServed(ctx, parseConfig(ctx.io.env).dataDir, args.flag('force'));
 		const { readManifest, verifyEntries, restoreDatabase } = await import('../../db/backup');
 		const manifest = await readManifest(from).catch((err: unknown) => {
 			throw new CliError(err instanceof Error ? err.message : String(err));

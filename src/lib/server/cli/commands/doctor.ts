@@ -14,8 +14,11 @@ const doctor: Command = {
 	details: [
 		'--json              one JSON array of {area, status, message} instead of text',
 		`--timeout-ms N      time limit of each network check (default ${DEFAULT_TIMEOUT_MS})`,
-		'--repair            retry pending deletions of Turso databases now (otherwise the server does it every 10 minutes)',
-		'Reads only (no migration is applied). Exit code 1 when any check FAILs.'
+		'--repair            retry pending deletions of Turso databases now (otherwise the server does it every 10 minutes), and',
+		'                    remove the database files and image folders nothing refers to, listing each one first',
+		'Without --repair it reads only (no migration is applied). Image folders of sessions and preset covers (official',
+		'worlds included) and database files of sessions and save slots are never proposed for removal.',
+		'Exit code 1 when any check FAILs.'
 	],
 	options: { json: { type: 'boolean' }, 'timeout-ms': { type: 'string' }, repair: { type: 'boolean' } },
 	async run(ctx, args) {

@@ -2,8 +2,9 @@
  * The checks of `kantera doctor`, in the order they report: the configuration, the control database, the
  * session databases, orphans, the image store, the providers and the backups (one module per theme beside
  * this one). They only read: no migration is applied, nothing is created (the image store probe writes and
- * removes one file, or one object in the bucket). Each network check has a time limit, so an offline server
- * gets a clear "unreachable" quickly instead of a hang.
+ * removes one file, or one object in the bucket); only --repair removes what nothing refers to, listing it
+ * first. Each network check has a time limit, so an offline server gets a clear "unreachable" quickly
+ * instead of a hang.
  */
 import { drizzle } from 'drizzle-orm/libsql/web';
 import type { Client } from '@libsql/client';
@@ -19,7 +20,7 @@ import {
 	controlMigrations,
 	type ControlDb
 } from '../../db';
-import { filePathOf } from '../../db/local-files';
+import { filePathOf, serversHolding } from '../../db/local-files';
 import { checkBackups } from './backups';
 import { configSummary } from './configuration';
 import { checkSessions, databaseState, migrationsText } from './databases';
@@ -28,8 +29,9 @@ import { checkImages } from './image-store';
 import { checkOrphans } from './orphans';
 import { reason, redactUrl, withTimeout } from './probe';
 import { checkProviders } from './providers';
+import { coverSlots } from './references';
 
-export async function runDoctor(env: Record<string, string | undefined>, opts: DoctorOptions): Promise<Finding[]> {
+export async function runDoctor(env: Record<string, string | undefined>, given: DoctorOptions): Promise<Finding[]> {
 	let cfg: Config;
 	try {
 		cfg = parseConfig(env);
@@ -38,6 +40,15 @@ export async function runDoctor(env: Record<string, string | undefined>, opts: D
 		throw err;
 	}
 	const findings = configSummary(cfg);
+	// A running server may be making a session whose file is there before its record: nothing is removed under it.
+	const served = given.repair ? serversHolding(cfg.dataDir) : [];
+	const opts = { ...given, repair: given.repair && served.length === 0 };
+	if (served.length)
+		findings.push({
+			area: 'config',
+			status: 'warn',
+			message: `--repair not done: a server holds ${cfg.dataDir} (pid ${served.map((l) => `${l.pid} on ${l.host}`).join(', ')}); stop it first`
+		});
 	// Providers are probed meanwhile: the slowest check sets the pace, not their sum.
 	const providers = checkProviders(cfg, opts);
 	let client: Client | undefined;
@@ -83,10 +94,13 @@ export async function runDoctor(env: Record<string, string | undefined>, opts: D
 				message: 'Turso databases not checked until the control database is migrated (start the server once)'
 			});
 		const placement = turso ?? new TemplatePlacement(cfg);
-		findings.push(...(await checkSessions(ids, placement, cfg, opts)));
+		const sessions = await checkSessions(ids, placement, cfg, opts);
+		findings.push(...sessions.findings);
 		const idSet = new Set(ids);
-		if (!cfg.turso || turso) findings.push(...(await checkOrphans(idSet, cfg, turso, opts)));
-		findings.push(...(await checkImages(cfg, idSet, opts)));
+		const databases = sessions.saves && new Set([...idSet, ...sessions.saves]);
+		if (!cfg.turso || turso) findings.push(...(await checkOrphans(databases, cfg, turso, opts)));
+		const covers = await coverSlots(c, opts.timeoutMs);
+		findings.push(...(await checkImages(cfg, covers && { sessions: idSet, covers }, opts)));
 	} catch (err) {
 		findings.push({ area: 'control database', status: 'fail', message: `${redactUrl(cfg.controlDb.url)} unreachable: ${reason(err)}` });
 	} finally {

@@ -10,6 +10,7 @@ import { openClient, isFileUrl, sqlText, sessionMigrations, type SessionPlacemen
 import { filePathOf } from '../../db/local-files';
 import type { DoctorOptions, Finding, Status } from './finding';
 import { reason, withTimeout } from './probe';
+import { saveDatabases } from './references';
 
 /** Session databases opened at once while checking them. */
 const SESSION_CHECK_CONCURRENCY = 4;
@@ -54,8 +55,20 @@ export function migrationsText(s: DbState, total: number): { status: Status; tex
 	return { status: 'ok', text: `${total}/${total} migrations applied` };
 }
 
-export async function checkSessions(ids: string[], placement: SessionPlacement, cfg: Config, opts: DoctorOptions): Promise<Finding[]> {
+export interface SessionsChecked {
+	findings: Finding[];
+	/** The save slots' databases of every session, or undefined when a session could not be read (its saves are unknown). */
+	saves: Set<string> | undefined;
+}
+
+export async function checkSessions(
+	ids: string[],
+	placement: SessionPlacement,
+	cfg: Config,
+	opts: DoctorOptions
+): Promise<SessionsChecked> {
 	const unreachable: string[] = [];
+	const saves = new Set<string>();
 	const newer: string[] = [];
 	let pending = 0;
 	let reachable = 0;
@@ -70,6 +83,8 @@ export async function checkSessions(ids: string[], placement: SessionPlacement, 
 				const client = await openClient(loc.url, loc.authToken, 1);
 				try {
 					const s = await databaseState(client, sessionMigrations, opts.timeoutMs);
+					// No saves table yet: the session is older than save slots, so it has none.
+					for (const database of (await saveDatabases(client, opts.timeoutMs)) ?? []) saves.add(database);
 					reachable++;
 					version = s.version;
 					if (s.pending) pending++;
@@ -105,5 +120,5 @@ export async function checkSessions(ids: string[], placement: SessionPlacement, 
 			message: `${pending} with pending migrations (applied when each is next opened)`
 		});
 	if (newer.length) out.push({ area: 'session databases', status: 'fail', message: `written by a newer Kantera: ${newer.join(', ')}` });
-	return out;
+	return { findings: out, saves: unreachable.length ? undefined : saves };
 }

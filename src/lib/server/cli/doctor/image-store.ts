@@ -1,26 +1,46 @@
 /**
  * The image store: a local folder proven writable with a probe file, or an S3-compatible bucket proven
- * reachable and writable with a probe object; and the image folders of sessions that no longer exist.
+ * reachable and writable with a probe object; and the image folders nothing refers to any more. A folder
+ * is a play session's or a preset cover's (official worlds' included), so both are owners: a folder is
+ * stray only when neither a session nor a cover names it, and --repair removes it after listing it.
  */
 import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config';
+import { isSessionId } from '../../db';
 import { S3ImageStore } from '../../images';
 import type { DoctorOptions, Finding } from './finding';
 import { reason, redactUrl, withTimeout } from './probe';
+import { reportStrays } from './strays';
 
 const IMAGE_AREA = 'image store';
 
-function strayImages(stray: string[]): Finding[] {
-	return stray.length
-		? [
-				{
-					area: IMAGE_AREA,
-					status: 'warn',
-					message: `${stray.length} image folder(s) of deleted sessions: ${stray.slice(0, 5).join(', ')}`
-				}
-			]
-		: [];
+/** The play sessions and the preset covers: every name an image folder may have. */
+export interface ImageOwners {
+	sessions: Set<string>;
+	covers: Set<string>;
+}
+
+const owned = (owners: ImageOwners) => (folder: string) => owners.sessions.has(folder) || owners.covers.has(folder);
+
+function strayImages(
+	folders: string[],
+	owners: ImageOwners,
+	opts: DoctorOptions,
+	remove: (folder: string) => Promise<void>
+): Promise<Finding[]> {
+	return reportStrays({
+		area: IMAGE_AREA,
+		what: 'image folder(s) that no session or preset cover refers to',
+		names: folders.filter((f) => !owned(owners)(f)),
+		repair: opts.repair,
+		remove
+	});
+}
+
+function ownedText(folders: string[], owners: ImageOwners): string {
+	const sessions = folders.filter((f) => owners.sessions.has(f)).length;
+	return `images of ${sessions} session(s) and ${folders.filter((f) => owners.covers.has(f)).length} preset cover(s)`;
 }
 
 /**
@@ -54,31 +74,36 @@ async function checkBucket(
 	};
 }
 
-/** The sessions with images in the bucket that have no play session any more (only once the bucket answered). */
+/** The image folders in the bucket and those nothing refers to (only once the bucket answered). */
 async function checkBucketFolders(
 	cfg: Extract<Config['imageStore'], { kind: 's3' }>,
-	ids: Set<string>,
-	timeoutMs: number
+	owners: ImageOwners,
+	opts: DoctorOptions
 ): Promise<Finding[]> {
+	const store = new S3ImageStore(cfg);
+	let folders: string[];
 	try {
-		const folders = await withTimeout(new S3ImageStore(cfg).sessionFolders(AbortSignal.timeout(timeoutMs)), timeoutMs);
-		return [
-			{ area: IMAGE_AREA, status: 'info', message: `images of ${folders.filter((f) => ids.has(f)).length} session(s) in the bucket` },
-			...strayImages(folders.filter((f) => !ids.has(f)))
-		];
+		folders = await withTimeout(store.sessionFolders(AbortSignal.timeout(opts.timeoutMs)), opts.timeoutMs);
 	} catch (err) {
-		return [{ area: IMAGE_AREA, status: 'warn', message: `could not list the bucket's session folders: ${reason(err)}` }];
+		return [{ area: IMAGE_AREA, status: 'warn', message: `could not list the bucket's image folders: ${reason(err)}` }];
 	}
+	return [
+		{ area: IMAGE_AREA, status: 'info', message: `${ownedText(folders, owners)} in the bucket` },
+		...(await strayImages(folders, owners, opts, (folder) => store.deleteSession(folder)))
+	];
 }
 
-export /** The configured image store; `ids` are the play sessions (undefined: none can be known, the control database is missing). */
-async function checkImages(cfg: Config, ids: Set<string> | undefined, opts: DoctorOptions): Promise<Finding[]> {
+/**
+ * The configured image store; `owners` are the play sessions and preset covers (undefined: they cannot be
+ * known, the control database is missing or not migrated, so no folder is judged).
+ */
+export async function checkImages(cfg: Config, owners: ImageOwners | undefined, opts: DoctorOptions): Promise<Finding[]> {
 	const area = IMAGE_AREA;
 	if (cfg.imageStore.kind === 's3') {
 		const bucket = await checkBucket(cfg.imageStore, opts.timeoutMs);
-		return bucket.ok && ids ? [...bucket.findings, ...(await checkBucketFolders(cfg.imageStore, ids, opts.timeoutMs))] : bucket.findings;
+		return bucket.ok && owners ? [...bucket.findings, ...(await checkBucketFolders(cfg.imageStore, owners, opts))] : bucket.findings;
 	}
-	if (!ids) return [];
+	if (!owners) return [];
 	const root = path.join(cfg.dataDir, 'images');
 	const exists = await stat(root).catch(() => undefined);
 	if (!exists) return [{ area, status: 'info', message: `${root} does not exist yet (made with the first image)` }];
@@ -89,10 +114,10 @@ async function checkImages(cfg: Config, ids: Set<string> | undefined, opts: Doct
 	} catch (err) {
 		return [{ area, status: 'fail', message: `${root} is not writable: ${reason(err)}` }];
 	}
-	const folders = (await readdir(root)).filter((f) => !f.startsWith('.'));
-	const stray = folders.filter((f) => !ids.has(f));
+	// Only names the store writes (temp files and anything an operator put there are not judged).
+	const folders = (await readdir(root)).filter((f) => isSessionId(f));
 	return [
-		{ area, status: 'ok', message: `${root} writable, images of ${folders.length - stray.length} session(s)` },
-		...strayImages(stray)
+		{ area, status: 'ok', message: `${root} writable, ${ownedText(folders, owners)}` },
+		...(await strayImages(folders, owners, opts, (folder) => rm(path.join(root, folder), { recursive: true, force: true })))
 	];
 }

@@ -1,17 +1,20 @@
 /**
  * Session databases no session records: on Turso, the pending deletions and untracked databases of the
- * group (and, with --repair, a sweep retried now); with database files, the files no session owns.
+ * group (and, with --repair, a sweep retried now); with database files, the files that are neither a
+ * session's nor one of its save slots' (and, with --repair, those files removed after they are listed).
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config';
-import { isFileUrl, type TursoPlacement } from '../../db';
+import { isFileUrl, isSessionId, type TursoPlacement } from '../../db';
 import { filePathOf } from '../../db/local-files';
 import type { DoctorOptions, Finding } from './finding';
 import { reason, withTimeout } from './probe';
+import { reportStrays } from './strays';
 
+/** `owners`: the names of every session and save slot database, or undefined when some are unknown (nothing is then called stray). */
 export async function checkOrphans(
-	ids: Set<string>,
+	owners: Set<string> | undefined,
 	cfg: Config,
 	turso: TursoPlacement | undefined,
 	opts: DoctorOptions
@@ -62,21 +65,25 @@ session records it (delete it with the Turso CLI if it is not another deployment
 	}
 	if (!isFileUrl(cfg.sessionDb.urlTemplate))
 		return [{ area, status: 'info', message: 'cannot be listed on a plain libSQL server (deleted sessions have their database emptied)' }];
+	if (!owners) return [{ area, status: 'info', message: 'database files not judged: the save slots of unreachable sessions are unknown' }];
 	const template = filePathOf(cfg.sessionDb.urlTemplate);
 	const dir = path.dirname(template);
-	const [prefix, suffix] = path.basename(template).split('{id}');
+	const [prefix = '', suffix = ''] = path.basename(template).split('{id}');
 	const files = await readdir(dir).catch(() => []);
-	const stray = files.filter(
-		(f) =>
-			f.startsWith(prefix ?? '') && f.endsWith(suffix ?? '') && !ids.has(f.slice((prefix ?? '').length, f.length - (suffix ?? '').length))
-	);
-	return stray.length
-		? [
-				{
-					area,
-					status: 'warn',
-					message: `${stray.length} session database file(s) with no session in ${dir}: ${stray.slice(0, 5).join(', ')}`
-				}
-			]
-		: [{ area, status: 'ok', message: 'none' }];
+	// Only names a session or save could have: the control database may share the folder.
+	const stray = files.filter((f) => {
+		const id = f.slice(prefix.length, f.length - suffix.length);
+		return f.startsWith(prefix) && f.endsWith(suffix) && isSessionId(id) && !owners.has(id);
+	});
+	if (stray.length === 0) return [{ area, status: 'ok', message: 'none' }];
+	return reportStrays({
+		area,
+		what: `session database file(s) in ${dir} that no session or save slot refers to`,
+		names: stray,
+		repair: opts.repair,
+		remove: async (name) => {
+			// A database's WAL and journal go with it.
+			for (const extra of ['', '-wal', '-shm', '-journal']) await rm(path.join(dir, `${name}${extra}`), { force: true });
+		}
+	});
 }
