@@ -129,7 +129,10 @@ async function snapshot(app: App, ids: string[]) {
 					: [];
 			return {
 				rows: await rows(s.client),
-				recall: hits.map((h) => [h.kind, h.recordId, h.path]),
+				// The best hit, then which hits, not their order: hits that tie at the similarity floor keep the
+				// order the vector index walks them in, and a remote restore builds that index anew.
+				best: hits[0] ? [hits[0].kind, hits[0].recordId, hits[0].path] : null,
+				recall: hits.map((h) => [h.kind, h.recordId, h.path]).sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y))),
 				near,
 				integrity: await integrity(s.client)
 			};
