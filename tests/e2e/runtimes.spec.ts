@@ -152,7 +152,9 @@ for (const runtime of RUNTIMES) {
 			await expect(page.getByRole('button', { name: 'Stop' })).toHaveAttribute('aria-disabled', 'true', { timeout: 20_000 });
 			await page.screenshot({ path: `${SHOTS}/${runtime}-turn.png` });
 
+			// The window reopens on the line being read (issue 24): read to the end of the reply, then look.
 			await page.reload();
+			await readToEnd(page);
 			await expect(page.locator('.stage [data-scene]')).toHaveAttribute('data-scene', 'North Gate');
 			await expect(page.locator('[data-slot="left"]')).toHaveAttribute('data-character', 'Bram');
 			await page.screenshot({ path: `${SHOTS}/${runtime}-reloaded.png` });

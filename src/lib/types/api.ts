@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { TURN_STATUSES, TurnFailureSchema } from './events';
 import { LanguageSchema, ProviderNameSchema } from './settings';
-import { ContentIssueSchema } from './presets';
+import { ContentIssueSchema } from './content-issues';
 import { TierSchema } from './account';
 
 const Id = v.pipe(v.number(), v.integer());

@@ -10,39 +10,7 @@ export const PRESET_VISIBILITIES = ['private', 'unlisted', 'public'] as const;
 export const PresetVisibilitySchema = v.picklist(PRESET_VISIBILITIES, 'visibility must be private, unlisted or public');
 export type PresetVisibility = v.InferOutput<typeof PresetVisibilitySchema>;
 
-export const CONTENT_ISSUE_CODES = [
-	'empty',
-	'tooLong',
-	'singleLine',
-	'controlCharacter',
-	'tooFewRows',
-	'tooManyRows',
-	'npcNameTag',
-	'secretKey',
-	'duplicateNpc',
-	'duplicateSecret',
-	'presentUnknown',
-	'presentTwice',
-	'onStageTooMany',
-	'headings',
-	'leak',
-	'stateObject',
-	'tooLarge',
-	'tooDeep',
-	'termSeparator',
-	'other'
-] as const;
-export type ContentIssueCode = (typeof CONTENT_ISSUE_CODES)[number];
-
-/** One problem with a preset's content, on the field (dot path, '' for the whole preset) it concerns. */
-export const ContentIssueSchema = v.object({
-	path: v.string(),
-	/** Stable code a page translates (`presetError.<code>`); `message` is the English text. */
-	code: v.picklist(CONTENT_ISSUE_CODES),
-	params: v.record(v.string(), v.union([v.string(), v.number()])),
-	message: v.string()
-});
-export type ContentIssueDto = v.InferOutput<typeof ContentIssueSchema>;
+export { CONTENT_ISSUE_CODES, ContentIssueSchema, type ContentIssueCode, type ContentIssueDto } from './content-issues';
 
 /** Why an imported field has no place in the preset (`import.dropped.<code>` words it for a page). */
 export const IMPORT_DROP_CODES = [

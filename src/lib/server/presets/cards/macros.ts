@@ -35,6 +35,19 @@ const SENTENCE_START = /(^|[.!?。！？"“”*\n]\s*)$/;
 const YOU_VERB = /\b([Yy]ou) (is|was|has|does)\b/g;
 const YOU_VERBS: Record<string, string> = { is: 'are', was: 'were', has: 'have', does: 'do' };
 const YOU_POSSESSIVE = /\b([Yy]ou)['’]s\b/g;
+/**
+ * Any other third-person verb after "you" as the subject (at a sentence start or after a word that opens
+ * a clause): "{{user}} washes up" → "You wash up", "carries" → "carry", "walks" → "walk". Words ending
+ * in -ss, -us or -is are not plurals of anything and are left alone.
+ */
+const CLAUSE_START = String.raw`(^|[.!?,;:"“”*\n]\s*|\b(?:and|but|when|where|while|as|then|if|because|until|before|after|so|who|that)\s+)`;
+const YOU_SUBJECT_VERB = new RegExp(`${CLAUSE_START}([Yy]ou) ([a-z]+?)(ies|(?:ch|sh|ss|x|z|o)es|[^su'’]s)\\b`, 'gim');
+
+function singularVerb(stem: string, ending: string): string {
+	if (ending === 'ies') return `${stem}y`;
+	if (ending.endsWith('es') && ending.length > 2) return stem + ending.slice(0, -2);
+	return stem + ending.slice(0, -1);
+}
 
 /** `a,b\,c` or `a::b` → ['a', 'b,c']. */
 function choicesOf(list: string): string[] {
@@ -67,6 +80,10 @@ export function resolveMacros(text: string, audience: Audience, ctx: MacroContex
 	// Cards write the user in the third person ("{{user}} is lost"): read as "you", the verb follows.
 	return resolved
 		.replace(YOU_VERB, (_m, you: string, verb: string) => `${you} ${YOU_VERBS[verb] ?? verb}`)
+		.replace(
+			YOU_SUBJECT_VERB,
+			(_m, before: string, you: string, stem: string, ending: string) => `${before}${you} ${singularVerb(stem, ending)}`
+		)
 		.replace(YOU_POSSESSIVE, (_m, you: string) => `${you}r`);
 }
 
