@@ -25,7 +25,11 @@ async function readToEnd(page: Page): Promise<void> {
 }
 
 async function say(page: Page, text: string): Promise<void> {
-	await input(page).fill(text);
+	// After an undo or a load the screen is drawn afresh and reopens on the prologue: read on to the line again.
+	await expect(async () => {
+		await readToEnd(page);
+		await input(page).fill(text, { timeout: 1_000 });
+	}).toPass({ timeout: 30_000 });
 	await input(page).press('Enter');
 	// The player's line is in the log once the turn has committed.
 	await expect.poll(() => playerLines(page), { timeout: 20_000 }).toContain(text);
