@@ -13,7 +13,9 @@ export const users = sqliteTable('users', {
 	isAdmin: integer('is_admin', { mode: 'boolean' }).notNull().default(false),
 	/** `free` (daily turn quota, fixed model, no hand-made image regeneration) or `plus`. */
 	tier: text('tier', { enum: TIERS }).notNull().default('free'),
-	createdAt: integer('created_at').notNull()
+	createdAt: integer('created_at').notNull(),
+	/** Set while an administrator has suspended the account: no sign-in by any way, its data kept. */
+	suspendedAt: integer('suspended_at')
 });
 
 /**
@@ -78,6 +80,44 @@ export const authSessions = sqliteTable(
 		expiresAt: integer('expires_at').notNull()
 	},
 	(t) => [index('auth_sessions_user').on(t.userId)]
+);
+
+/**
+ * One-time password-reset links an administrator makes for an account (there is no mail: the admin passes the
+ * link on). Only the SHA-256 of the link's token is stored; a used or expired row never works again.
+ */
+export const passwordResets = sqliteTable(
+	'password_resets',
+	{
+		tokenHash: text('token_hash').primaryKey(),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		createdAt: integer('created_at').notNull(),
+		expiresAt: integer('expires_at').notNull(),
+		usedAt: integer('used_at')
+	},
+	(t) => [index('password_resets_user').on(t.userId)]
+);
+
+/**
+ * What administrators did (suspend, delete, reset, revoke, take down, lift, tier), for other admins to read and
+ * export. No foreign keys: the log outlives the accounts and presets it names, so names are copied in.
+ */
+export const adminAudit = sqliteTable(
+	'admin_audit',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		at: integer('at').notNull(),
+		adminId: text('admin_id').notNull(),
+		adminName: text('admin_name').notNull(),
+		action: text('action').notNull(),
+		targetKind: text('target_kind', { enum: ['user', 'preset'] }).notNull(),
+		targetId: text('target_id').notNull(),
+		targetName: text('target_name').notNull(),
+		detail: text('detail').notNull().default('')
+	},
+	(t) => [index('admin_audit_at').on(t.at)]
 );
 
 /** Personal API tokens for `Authorization: Bearer`. Only the SHA-256 of the token is stored. */
@@ -391,6 +431,29 @@ export const presetCovers = sqliteTable(
 		updatedAt: integer('updated_at').notNull()
 	},
 	(t) => [index('preset_covers_status').on(t.status, t.nextAttemptAt)]
+);
+
+/**
+ * Takedowns: why and when an administrator took a preset down, the author's appeal, and a fingerprint of the
+ * world's normalised text, so the same world cannot be published again under a new id (export → import →
+ * publish). No foreign key to presets: deleting the preset must not wash the fingerprint away.
+ */
+export const presetTakedowns = sqliteTable(
+	'preset_takedowns',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		presetId: text('preset_id').notNull(),
+		authorId: text('author_id'),
+		fingerprint: text('fingerprint').notNull(),
+		reason: text('reason').notNull(),
+		adminId: text('admin_id').notNull(),
+		at: integer('at').notNull(),
+		appeal: text('appeal'),
+		appealAt: integer('appeal_at'),
+		/** Set when an administrator lifted it: the fingerprint no longer blocks. */
+		liftedAt: integer('lifted_at')
+	},
+	(t) => [index('preset_takedowns_preset').on(t.presetId, t.at), index('preset_takedowns_fingerprint').on(t.fingerprint, t.liftedAt)]
 );
 
 /** Small facts about the gallery (when popularity was last recomputed). */
