@@ -434,8 +434,8 @@ export const en = {
 	'admin.users': 'Users',
 	'admin.pages': 'Operator pages',
 	'admin.reportsIntro':
-		'Worlds players reported. Unlisting takes one off the gallery: only its author can open it ' +
-		'afterwards, and it cannot be made public again. Sessions already played are not touched.',
+		'Worlds players reported. Taking one down (with a reason its author reads) removes it from the gallery and every link, ' +
+		'and neither it nor a copy of its text can be shared again until you lift it. Sessions already played are not touched.',
 	'admin.noReports': 'No open reports.',
 	'admin.preset': 'World',
 	'admin.reason': 'Reason',
@@ -465,6 +465,7 @@ export const en = {
 	'signin.error.signup_closed': 'There is no account for this sign-in, and sign-up is closed on this server.',
 	'signin.error.in_use': 'That provider account is already linked to another Kantera account.',
 	'signin.error.not_signed_in': 'Your session ended before the link was made. Sign in and try again.',
+	'signin.error.suspended': 'This account is suspended. Ask the operator of this server.',
 	'signup.localOff': 'Accounts are created by signing in with a provider on this server.',
 	'sessionDelete.title': 'Delete {title}',
 	'sessionDelete.heading': 'Delete “{title}”?',

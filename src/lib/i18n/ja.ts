@@ -424,7 +424,7 @@ export const ja: Messages = {
 	'admin.users': 'ユーザー',
 	'admin.pages': '管理ページ',
 	'admin.reportsIntro':
-		'プレイヤーから通報された世界観です。公開停止にするとギャラリーから外れ、作者以外は開けなくなり、再び公開することもできません。遊ばれたセッションには影響しません。',
+		'プレイヤーから通報された世界観です。公開停止にすると（理由は作者に表示されます）ギャラリーとリンクから外れ、解除するまでその世界観も本文の写しも共有できなくなります。遊ばれたセッションには影響しません。',
 	'admin.noReports': '未対応の通報はありません。',
 	'admin.preset': '世界観',
 	'admin.reason': '理由',
@@ -454,6 +454,7 @@ export const ja: Messages = {
 	'signin.error.signup_closed': 'このサインインに対応するアカウントがなく、このサーバーでは新規登録が閉じています。',
 	'signin.error.in_use': 'そのプロバイダーのアカウントは、別の Kantera アカウントに連携済みです。',
 	'signin.error.not_signed_in': '連携が終わる前にセッションが切れました。サインインしてからもう一度お試しください。',
+	'signin.error.suspended': 'このアカウントは停止されています。サーバーの運営者にお問い合わせください。',
 	'signup.localOff': 'このサーバーでは、プロバイダーでサインインするとアカウントが作られます。',
 	'sessionDelete.title': '{title} を削除',
 	'sessionDelete.heading': '「{title}」を削除しますか？',
