@@ -13,7 +13,7 @@ export const LAYERS = [
 	['config', 'validation', 'retry', 'jobs', 'db', 'ops'],
 	['records', 'search', 'budget', 'llm', 'context-window', 'events', 'session-setup', 'auth'],
 	['stage', 'tools', 'tiers', 'canon'],
-	['turn', 'images', 'worlds', 'sessions', 'play', 'timetravel', 'presets', 'gallery', 'usage'],
+	['turn', 'images', 'worlds', 'sessions', 'play', 'timetravel', 'presets', 'gallery', 'usage', 'audit'],
 	['app.ts'],
 	['api', 'hooks', 'cli', 'isolate']
 ];

@@ -1,7 +1,8 @@
 /**
  * Every new screen of presets and the gallery, in English and Japanese, kept as screenshots under
  * test-results/presets/screens/ for a person to look at; on the way, the moderation story: a reader
- * reports a public world, an administrator unlists it, it leaves the shelves and its author is told.
+ * reports a public world, an administrator takes it down with a reason, it leaves the shelves, its author reads why and
+ * appeals, and the administrator sees the appeal and the act in the audit log.
  */
 import { test, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { uniqueName, signUp, signIn, PASSWORD } from './helpers';
@@ -165,14 +166,35 @@ test('the preset screens in both languages, and moderation', async ({ browser })
 		const row = admin.getByRole('row').filter({ hasText: title });
 		await expect(row).toBeVisible();
 		await shoot(admin, 'admin-reports', language);
-		await row.locator('form[action="?/unlist"] button').click();
-		await expect(admin.getByRole('row').filter({ hasText: title })).toHaveCount(0);
+		const reason = language === 'ja' ? '他の作品の丸写しのため。' : 'Copied from a published novel.';
+		await row.getByLabel(language === 'ja' ? '理由（作者に表示されます）' : 'Reason (the author reads it)').fill(reason);
+		await row.locator('form[action="?/takeDown"] button').click();
+		await expect(admin.getByRole('row').filter({ hasText: title }).locator('form[action="?/takeDown"]')).toHaveCount(0);
 		await anon.goto('/gallery');
 		await expect(anon.getByRole('link', { name: title })).toHaveCount(0);
 		expect((await anon.goto(`/presets/${id}`))?.status()).toBe(404);
 		await author.goto(`/presets/${id}`);
 		await expect(author.getByText(language === 'ja' ? '公開停止' : 'Taken down').first()).toBeVisible();
+		// The author reads why and when, and appeals.
+		await expect(author.getByRole('note')).toContainText(reason);
+		await author.locator('#appeal').fill(language === 'ja' ? '自作です。' : 'It is my own text.');
+		await author.locator('form[action="?/appeal"] button').click();
+		await expect(
+			author.getByRole('status').filter({ hasText: language === 'ja' ? '異議申し立てを管理者に送りました' : 'appeal was sent' })
+		).toBeVisible();
 		await shoot(author, 'preset-taken-down', language);
+		// Private again: no link to a world nobody else can open.
+		await expect(author.locator('input[name="visibility"][value="private"]')).toBeChecked();
+		await admin.goto('/admin/reports');
+		const takedown = admin.getByRole('row').filter({ hasText: title });
+		await expect(takedown).toContainText(reason);
+		await expect(takedown).toContainText(language === 'ja' ? '自作です。' : 'It is my own text.');
+		await shoot(admin, 'admin-takedowns', language);
+		await admin.goto('/admin/audit');
+		await expect(admin.getByRole('row').filter({ hasText: title })).toContainText(
+			language === 'ja' ? '世界観を公開停止' : 'took the world down'
+		);
+		await shoot(admin, 'admin-audit', language);
 		for (const c of [authorCtx, readerCtx, adminCtx, anon.context()]) await c.close();
 	}
 	expect(violations).toEqual([]);

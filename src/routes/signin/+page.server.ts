@@ -1,11 +1,27 @@
 import { fail, redirect } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
-import { signIn, authErrorText, InvalidCredentialsError, LocalAccountsDisabledError, SignInThrottledError } from '$lib/server/auth';
+import {
+	signIn,
+	authErrorText,
+	AccountSuspendedError,
+	InvalidCredentialsError,
+	LocalAccountsDisabledError,
+	SignInThrottledError
+} from '$lib/server/auth';
 import { credentialsAction, safeRedirectTarget } from '$lib/server/hooks';
 import type { SignInFlowProblem } from '$lib/server/auth';
 import type { Actions, PageServerLoad } from './$types';
 
-const PROBLEMS: readonly SignInFlowProblem[] = ['state', 'token', 'denied', 'provider', 'signup_closed', 'in_use', 'not_signed_in'];
+const PROBLEMS: readonly SignInFlowProblem[] = [
+	'state',
+	'token',
+	'denied',
+	'provider',
+	'signup_closed',
+	'in_use',
+	'not_signed_in',
+	'suspended'
+];
 
 export const load: PageServerLoad = async ({ locals, url }) => {
 	const redirectTo = safeRedirectTarget(url.searchParams.get('redirectTo'), url);
@@ -27,6 +43,7 @@ export const actions = {
 			signIn,
 			(err, name, language) => {
 				if (err instanceof InvalidCredentialsError) return fail(400, { name, message: authErrorText(err, language) });
+				if (err instanceof AccountSuspendedError) return fail(403, { name, message: authErrorText(err, language) });
 				if (err instanceof LocalAccountsDisabledError) return fail(403, { name, message: authErrorText(err, language) });
 				if (err instanceof SignInThrottledError) return fail(429, { name, message: authErrorText(err, language) });
 				return undefined;

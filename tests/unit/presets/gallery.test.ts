@@ -8,7 +8,7 @@ import {
 	createFromInput,
 	favorite,
 	getPresetRow,
-	moderatePreset,
+	takeDown,
 	recordPlay,
 	refreshPopularity,
 	setVisibility,
@@ -178,7 +178,7 @@ describe('Popular and Favourites', () => {
 		expect(await keys({ shelf: 'favorites', viewerId: fan.id, language: 'ja' })).toEqual(['iron-walkers']);
 		await changeVisibility(app, author, row('ghost').id, 'private');
 		expect(await keys({ shelf: 'favorites', viewerId: fan.id })).toEqual(['iron-walkers', 'salt']);
-		await moderatePreset(app.control.db, row('salt').id);
+		await takeDown(app.control.db, row('salt').id, { reason: 'spam', adminId: 'admin' });
 		expect(await keys({ shelf: 'favorites', viewerId: fan.id })).toEqual(['iron-walkers']);
 		expect(await keys({})).not.toContain('salt');
 	});

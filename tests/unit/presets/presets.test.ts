@@ -21,7 +21,12 @@ import {
 	getPresetRow,
 	importPreset,
 	KEPT_VERSIONS,
-	moderatePreset,
+	takeDown,
+	liftTakedown,
+	appealTakedown,
+	currentTakedown,
+	exportPresetAs,
+	saveForm,
 	playPreset,
 	presetView,
 	PresetError,
@@ -151,17 +156,56 @@ describe('visibility', () => {
 		if (after) await setVisibility(app.control.db, after, 'unlisted', { ...limit, now: t0 + 24 * 3600_000 + 2 });
 	});
 
-	it('a preset an administrator took down: off to everyone but its author (and administrators), never public again', async () => {
+	it('a preset an administrator took down: off to everyone but its author (and administrators), never shared again until lifted', async () => {
 		const { app } = env;
 		const row = await createFromInput(app, author, presetInput());
 		await changeVisibility(app, author, row.id, 'public');
-		await moderatePreset(app.control.db, row.id);
+		await takeDown(app.control.db, row.id, { reason: 'Copied from a paid book.', adminId: admin.id });
 		expect(await code(visiblePreset(app.control.db, row.id, player))).toBe('not_found');
 		expect((await visiblePreset(app.control.db, row.id, admin)).id).toBe(row.id);
-		expect((await visiblePreset(app.control.db, row.id, author)).moderatedAt).not.toBeNull();
-		await changeVisibility(app, author, row.id, 'unlisted');
+		const seen = await visiblePreset(app.control.db, row.id, author);
+		// Private again: no "Public" badge or working link to a preset nobody else can open.
+		expect(seen).toMatchObject({ visibility: 'private' });
+		expect(seen.moderatedAt).not.toBeNull();
+		expect(await code(changeVisibility(app, author, row.id, 'unlisted'))).toBe('forbidden');
 		expect(await code(changeVisibility(app, author, row.id, 'public'))).toBe('forbidden');
-		expect(await code(moderatePreset(app.control.db, 'sword-and-sorcery'))).toBe('not_found');
+		expect(await currentTakedown(app.control.db, row.id)).toMatchObject({ reason: 'Copied from a paid book.', appeal: null });
+		expect(await code(takeDown(app.control.db, 'sword-and-sorcery', { reason: 'x', adminId: admin.id }))).toBe('not_found');
+
+		// The author appeals once; the admin lifts it; it can be shared again.
+		await appealTakedown(app.control.db, seen, author, 'It is my own text.');
+		expect(await code(appealTakedown(app.control.db, seen, author, 'Again!'))).toBe('forbidden');
+		expect(await code(appealTakedown(app.control.db, seen, player, 'Me too'))).toBe('not_found');
+		expect(await currentTakedown(app.control.db, row.id)).toMatchObject({ appeal: 'It is my own text.' });
+		await liftTakedown(app.control.db, row.id);
+		expect(await currentTakedown(app.control.db, row.id)).toBeNull();
+		await changeVisibility(app, author, row.id, 'public');
+		expect((await visiblePreset(app.control.db, row.id, player)).id).toBe(row.id);
+	});
+
+	it('a takedown survives export and import: the same world under a new id cannot be shared, by anyone', async () => {
+		const { app } = env;
+		const row = await createFromInput(app, author, presetInput());
+		await changeVisibility(app, author, row.id, 'public');
+		const file = await exportPresetAs(app, author, row.id, 'kantera');
+		await takeDown(app.control.db, row.id, { reason: 'Harassment.', adminId: admin.id });
+
+		for (const who of [author, player]) {
+			const { row: draft } = await importPreset(app, who, file.body, file.fileName);
+			const form = JSON.parse(draft.draft ?? 'null') as Parameters<typeof saveForm>[3];
+			const copy = await saveForm(app, who, draft.id, form);
+			expect(copy.currentVersion).not.toBeNull();
+			expect(await code(changeVisibility(app, who, copy.id, 'public'))).toBe('forbidden');
+			expect(await code(changeVisibility(app, who, copy.id, 'unlisted'))).toBe('forbidden');
+			// A world that differs is another world.
+			const changed = await updateFromInput(app, who, copy.id, presetInput({ title: 'A different story' }));
+			await changeVisibility(app, who, changed.id, 'unlisted');
+		}
+		// Lifted: copies may be shared too.
+		await liftTakedown(app.control.db, row.id);
+		const { row: again } = await importPreset(app, player, file.body, file.fileName);
+		const saved = await saveForm(app, player, again.id, JSON.parse(again.draft ?? 'null') as Parameters<typeof saveForm>[3]);
+		await changeVisibility(app, player, saved.id, 'unlisted');
 	});
 });
 

@@ -25,3 +25,16 @@ export { recordsView } from './records-view';
 export { BacklogQuery, MessagesQuery, JournalRecentQuery, journalRecent, DocumentEditBody, documentIdParam, editDocument } from './panels';
 export { PresetBody, VisibilityBody, ReportBody, readImportFile } from './presets';
 export { UndoBody, RerollBody, postUndo, postReroll, postLoad } from './timetravel';
+export {
+	adminSetTier,
+	adminSuspend,
+	adminRevokeSignIns,
+	adminPasswordReset,
+	adminDeleteAccount,
+	adminTakeDown,
+	adminLiftTakedown,
+	adminDismissReports,
+	AdminActError,
+	listAccounts,
+	type AccountRow
+} from './admin';

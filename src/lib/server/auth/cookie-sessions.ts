@@ -5,7 +5,7 @@
 import { eq, lt } from 'drizzle-orm';
 import { controlSchema } from '../db';
 import { randomSecret, sha256Hex } from './secrets';
-import { getUserById, type AuthDeps, type AuthUser } from './users';
+import { activeUserById, type AuthDeps, type AuthUser } from './users';
 
 const { authSessions } = controlSchema;
 
@@ -44,7 +44,7 @@ export async function validateCookieSession(deps: AuthDeps, token: string, now =
 		await deps.control.db.delete(authSessions).where(eq(authSessions.id, id));
 		return null;
 	}
-	const user = await getUserById(deps, row.userId);
+	const user = await activeUserById(deps, row.userId);
 	if (!user) return null;
 	const lifetime = lifetimeMs(deps);
 	// Renewing on every request would write on every request; halfway is the usual compromise.

@@ -18,6 +18,13 @@ export class InvalidCredentialsError extends AuthError {
 	}
 }
 
+/** The right password of an account an administrator suspended: told plainly, since only its owner gets this far. */
+export class AccountSuspendedError extends AuthError {
+	constructor() {
+		super('This account is suspended. Ask the operator of this server.');
+	}
+}
+
 const SECOND_MS = 1000;
 const MINUTE_S = 60;
 

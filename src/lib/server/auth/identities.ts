@@ -10,7 +10,7 @@ import { controlSchema, newId } from '../db';
 import type { SignInProvider } from '../../types/account';
 import { signupOpen, toAuthUser, isUniqueViolation, type AuthDeps, type AuthUser } from './users';
 import { UsernameSchema, USERNAME_MAX, USERNAME_MIN } from './validation';
-import { LastWayInError, SignupDisabledError } from './errors';
+import { AccountSuspendedError, LastWayInError, SignupDisabledError } from './errors';
 import { SignInFlowError, type ProviderProfile } from './providers';
 import { hasControlCharacter } from '../validation';
 
@@ -84,10 +84,11 @@ export async function proposeName(deps: AuthDeps, hints: readonly string[]): Pro
 
 async function userOfIdentity(deps: AuthDeps, provider: SignInProvider, subject: string): Promise<AuthUser | null> {
 	const [row] = await deps.control.db
-		.select({ id: users.id, name: users.name, isAdmin: users.isAdmin, tier: users.tier })
+		.select({ id: users.id, name: users.name, isAdmin: users.isAdmin, tier: users.tier, suspendedAt: users.suspendedAt })
 		.from(userIdentities)
 		.innerJoin(users, eq(users.id, userIdentities.userId))
 		.where(and(eq(userIdentities.provider, provider), eq(userIdentities.subject, subject)));
+	if (row?.suspendedAt != null) throw new AccountSuspendedError();
 	return row ? toAuthUser(row) : null;
 }
 

@@ -12,8 +12,12 @@ export {
 	renameUser,
 	setTier,
 	hasPassword,
+	getUserById,
+	listAccounts,
+	type AccountRow,
 	type AuthUser
 } from './users';
+export { setSuspended, revokeSignIns, createPasswordReset, passwordResetUser, resetPassword, PASSWORD_RESET_HOURS } from './accounts';
 export { SESSION_COOKIE, createCookieSession, validateCookieSession, deleteCookieSession, sessionCookieOptions } from './cookie-sessions';
 export { createToken, expiryFromDays, authenticateToken, listTokens, revokeToken } from './tokens';
 export { hashPassword, verifyPassword } from './password';
@@ -21,6 +25,7 @@ export { signIn, signUp } from './sign-in';
 export { ACCOUNT_THROTTLE, ADDRESS_THROTTLE, lockDelayMs } from './throttle';
 export {
 	AuthError,
+	AccountSuspendedError,
 	InvalidCredentialsError,
 	SignInThrottledError,
 	SignupDisabledError,

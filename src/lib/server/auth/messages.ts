@@ -5,6 +5,7 @@
 import { translate } from '../../i18n';
 import type { Language } from '../../types/settings';
 import {
+	AccountSuspendedError,
 	AuthError,
 	AuthValidationError,
 	InvalidCredentialsError,
@@ -29,6 +30,7 @@ function waitText(language: Language, seconds: number): string {
  * language they were parsed in (see `AuthValidationError.fields`); an error without a translation keeps its English.
  */
 export function authErrorText(err: AuthError, language: Language): string {
+	if (err instanceof AccountSuspendedError) return translate(language, 'auth.error.suspended');
 	if (err instanceof InvalidCredentialsError) return translate(language, 'auth.error.credentials');
 	if (err instanceof SignInThrottledError)
 		return translate(language, 'auth.error.throttled', { wait: waitText(language, err.retryAfterSeconds) });

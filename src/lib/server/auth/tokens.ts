@@ -8,7 +8,7 @@ import { controlSchema, newId } from '../db';
 import { randomSecret, sha256Hex } from './secrets';
 import { AuthValidationError, InvalidTokenError, TokenNotFoundError } from './errors';
 import { TokenNameSchema, TokenDaysSchema, parseField } from './validation';
-import { getUserById, type AuthDeps, type AuthUser } from './users';
+import { activeUserById, type AuthDeps, type AuthUser } from './users';
 import { translate } from '../../i18n';
 import type { Language } from '../../types/settings';
 
@@ -94,7 +94,7 @@ export async function authenticateToken(deps: AuthDeps, token: string, now = Dat
 		.limit(1);
 	if (!row) throw new InvalidTokenError('unknown');
 	if (row.expiresAt !== null && row.expiresAt <= now) throw new InvalidTokenError('expired');
-	const user = await getUserById(deps, row.userId);
+	const user = await activeUserById(deps, row.userId);
 	if (!user) throw new InvalidTokenError('unknown');
 	if (row.lastUsedAt === null || now - row.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
 		await deps.control.db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.id));

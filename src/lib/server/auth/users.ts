@@ -4,6 +4,7 @@ import { controlSchema, newId, type ControlDb } from '../db';
 import type { Config } from '../config';
 import { hashPassword, verifyPassword, dummyPasswordHash } from './password';
 import {
+	AccountSuspendedError,
 	InvalidCredentialsError,
 	LocalAccountsDisabledError,
 	SignupDisabledError,
@@ -127,6 +128,8 @@ export async function verifyCredentials(deps: AuthDeps, input: { name: unknown; 
 		throw new InvalidCredentialsError();
 	}
 	if (!(await verifyPassword(password.output, row.passwordHash))) throw new InvalidCredentialsError();
+	// Only once the password is right: a suspended account's existence is told to its owner, not to a guesser.
+	if (row.suspendedAt !== null) throw new AccountSuspendedError();
 	return toAuthUser(row);
 }
 
@@ -147,6 +150,12 @@ export async function getUserById(deps: AuthDeps, id: string): Promise<AuthUser 
 	return row ? toAuthUser(row) : null;
 }
 
+/** The account if it may act now: null when it is unknown or suspended (a cookie or a token of it is refused). */
+export async function activeUserById(deps: AuthDeps, id: string): Promise<AuthUser | null> {
+	const [row] = await deps.control.db.select().from(users).where(eq(users.id, id)).limit(1);
+	return row && row.suspendedAt === null ? toAuthUser(row) : null;
+}
+
 /** The oldest admin: the default owner for operator commands. */
 export async function firstAdmin(deps: AuthDeps): Promise<AuthUser | null> {
 	const [row] = await deps.control.db.select().from(users).where(eq(users.isAdmin, true)).orderBy(users.createdAt, users.id).limit(1);
@@ -156,6 +165,17 @@ export async function firstAdmin(deps: AuthDeps): Promise<AuthUser | null> {
 export async function listUsers(deps: AuthDeps): Promise<AuthUser[]> {
 	const rows = await deps.control.db.select().from(users).orderBy(users.createdAt, users.id);
 	return rows.map(toAuthUser);
+}
+
+/** An account as the admin's list shows it: who, since when, suspended since when. */
+export interface AccountRow extends AuthUser {
+	createdAt: number;
+	suspendedAt: number | null;
+}
+
+export async function listAccounts(deps: AuthDeps): Promise<AccountRow[]> {
+	const rows = await deps.control.db.select().from(users).orderBy(users.createdAt, users.id);
+	return rows.map((r) => ({ ...toAuthUser(r), createdAt: r.createdAt, suspendedAt: r.suspendedAt }));
 }
 
 /** Renames an account (the same rules as sign-up, field errors in `language`); the name is also the local sign-in handle. */

@@ -1,8 +1,6 @@
 /** Control database: everything that spans play sessions. One per deployment. */
-import { sql } from 'drizzle-orm';
-import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { sqliteTable, text, integer, index, primaryKey } from 'drizzle-orm/sqlite-core';
 import { LANGUAGES, PROVIDER_NAMES } from '../../types/settings';
-import { PRESET_VISIBILITIES } from '../../types/presets';
 import { SIGN_IN_PROVIDERS, TIERS } from '../../types/account';
 
 export const users = sqliteTable('users', {
@@ -13,7 +11,9 @@ export const users = sqliteTable('users', {
 	isAdmin: integer('is_admin', { mode: 'boolean' }).notNull().default(false),
 	/** `free` (daily turn quota, fixed model, no hand-made image regeneration) or `plus`. */
 	tier: text('tier', { enum: TIERS }).notNull().default('free'),
-	createdAt: integer('created_at').notNull()
+	createdAt: integer('created_at').notNull(),
+	/** Set while an administrator has suspended the account: no sign-in by any way, its data kept. */
+	suspendedAt: integer('suspended_at')
 });
 
 /**
@@ -78,6 +78,44 @@ export const authSessions = sqliteTable(
 		expiresAt: integer('expires_at').notNull()
 	},
 	(t) => [index('auth_sessions_user').on(t.userId)]
+);
+
+/**
+ * One-time password-reset links an administrator makes for an account (there is no mail: the admin passes the
+ * link on). Only the SHA-256 of the link's token is stored; a used or expired row never works again.
+ */
+export const passwordResets = sqliteTable(
+	'password_resets',
+	{
+		tokenHash: text('token_hash').primaryKey(),
+		userId: text('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		createdAt: integer('created_at').notNull(),
+		expiresAt: integer('expires_at').notNull(),
+		usedAt: integer('used_at')
+	},
+	(t) => [index('password_resets_user').on(t.userId)]
+);
+
+/**
+ * What administrators did (suspend, delete, reset, revoke, take down, lift, tier), for other admins to read and
+ * export. No foreign keys: the log outlives the accounts and presets it names, so names are copied in.
+ */
+export const adminAudit = sqliteTable(
+	'admin_audit',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		at: integer('at').notNull(),
+		adminId: text('admin_id').notNull(),
+		adminName: text('admin_name').notNull(),
+		action: text('action').notNull(),
+		targetKind: text('target_kind', { enum: ['user', 'preset'] }).notNull(),
+		targetId: text('target_id').notNull(),
+		targetName: text('target_name').notNull(),
+		detail: text('detail').notNull().default('')
+	},
+	(t) => [index('admin_audit_at').on(t.at)]
 );
 
 /** Personal API tokens for `Authorization: Bearer`. Only the SHA-256 of the token is stored. */
@@ -224,177 +262,5 @@ export const sessionDatabases = sqliteTable(
 	(t) => [index('session_databases_status').on(t.status, t.updatedAt)]
 );
 
-/*
- * World presets and the gallery. A preset is metadata here plus immutable versions (the validated
- * content); sessions copy the version they start from into their own database. Counters
- * (favourites, players) are kept by triggers (see the migration), so cascades keep them true.
- * Full-text search over title + tagline (`preset_search`, FTS5 trigram) is a virtual table
- * created in the migration; drizzle does not model it.
- */
-export { PRESET_VISIBILITIES };
-
-export const presets = sqliteTable(
-	'presets',
-	{
-		/** Stable integer key: the search index's rowid (a text primary key's rowid can change on VACUUM). */
-		seq: integer('seq').primaryKey({ autoIncrement: true }),
-		/** The public id: an official world's id, or 20 random base32 characters (the unguessable link). */
-		id: text('id').notNull().unique(),
-		/** Null for official presets. */
-		authorId: text('author_id').references(() => users.id, { onDelete: 'cascade' }),
-		official: integer('official', { mode: 'boolean' }).notNull().default(false),
-		/** The one language a preset is written in; null for official presets, which ship in every language. */
-		language: text('language', { enum: LANGUAGES }),
-		visibility: text('visibility', { enum: PRESET_VISIBILITIES }).notNull().default('private'),
-		/** Of the current version (or of the draft while there is none); shown on shelves and searched. */
-		title: text('title').notNull(),
-		tagline: text('tagline').notNull(),
-		/** What search matches: title and tagline, lower-cased (every language's for an official preset). */
-		searchText: text('search_text').notNull(),
-		/** Null while the preset is only a draft (an import not yet completed): not playable, not publishable. */
-		currentVersion: integer('current_version'),
-		/** The author's unsaved editor state (raw form JSON), autosaved; null when there is none. */
-		draft: text('draft'),
-		draftUpdatedAt: integer('draft_updated_at'),
-		/** Set when an administrator took the preset off the shelves. */
-		moderatedAt: integer('moderated_at'),
-		/** First time the preset became public: the New shelf's order. */
-		publishedAt: integer('published_at'),
-		/** Distinct players other than the author, all time (trigger-kept) and in the last 30 days (refreshed). */
-		playersTotal: integer('players_total').notNull().default(0),
-		players30d: integer('players_30d').notNull().default(0),
-		favorites: integer('favorites').notNull().default(0),
-		createdAt: integer('created_at').notNull(),
-		updatedAt: integer('updated_at').notNull(),
-		/** On the shelves: public, not moderated, playable, not official (those are listed apart, first). */
-		listed: integer('listed', { mode: 'boolean' })
-			.notNull()
-			.generatedAlwaysAs(sql`visibility = 'public' AND moderated_at IS NULL AND current_version IS NOT NULL AND official = 0`, {
-				mode: 'virtual'
-			})
-	},
-	(t) => [
-		index('presets_author').on(t.authorId, t.updatedAt),
-		index('presets_new').on(t.listed, t.publishedAt, t.seq),
-		index('presets_new_language').on(t.listed, t.language, t.publishedAt, t.seq),
-		index('presets_popular').on(t.listed, t.players30d, t.favorites, t.publishedAt, t.seq),
-		index('presets_popular_language').on(t.listed, t.language, t.players30d, t.favorites, t.publishedAt, t.seq)
-	]
-);
-
-/** Immutable, validated preset content: a new one per save, so a session's copy never changes under it. */
-export const presetVersions = sqliteTable(
-	'preset_versions',
-	{
-		presetId: text('preset_id')
-			.notNull()
-			.references(() => presets.id, { onDelete: 'cascade' }),
-		version: integer('version').notNull(),
-		/** The preset as WorldPresetSchema takes it, without `id` (JSON). */
-		content: text('content').notNull(),
-		contentHash: text('content_hash').notNull(),
-		createdAt: integer('created_at').notNull()
-	},
-	(t) => [primaryKey({ columns: [t.presetId, t.version] })]
-);
-
-export const presetFavorites = sqliteTable(
-	'preset_favorites',
-	{
-		userId: text('user_id')
-			.notNull()
-			.references(() => users.id, { onDelete: 'cascade' }),
-		presetId: text('preset_id')
-			.notNull()
-			.references(() => presets.id, { onDelete: 'cascade' }),
-		createdAt: integer('created_at').notNull()
-	},
-	(t) => [
-		primaryKey({ columns: [t.userId, t.presetId] }),
-		index('preset_favorites_shelf').on(t.userId, t.createdAt, t.presetId),
-		index('preset_favorites_preset').on(t.presetId)
-	]
-);
-
-/** One row per (preset, player): who started a session from it, first and last time. */
-export const presetPlayers = sqliteTable(
-	'preset_players',
-	{
-		presetId: text('preset_id')
-			.notNull()
-			.references(() => presets.id, { onDelete: 'cascade' }),
-		userId: text('user_id')
-			.notNull()
-			.references(() => users.id, { onDelete: 'cascade' }),
-		firstPlayedAt: integer('first_played_at').notNull(),
-		lastPlayedAt: integer('last_played_at').notNull()
-	},
-	(t) => [
-		primaryKey({ columns: [t.presetId, t.userId] }),
-		index('preset_players_recent').on(t.presetId, t.lastPlayedAt),
-		index('preset_players_user').on(t.userId)
-	]
-);
-
-/** Reports of a preset by signed-in users; an administrator resolves them (unlist or dismiss). */
-export const presetReports = sqliteTable(
-	'preset_reports',
-	{
-		id: integer('id').primaryKey({ autoIncrement: true }),
-		presetId: text('preset_id')
-			.notNull()
-			.references(() => presets.id, { onDelete: 'cascade' }),
-		reporterId: text('reporter_id')
-			.notNull()
-			.references(() => users.id, { onDelete: 'cascade' }),
-		reason: text('reason').notNull(),
-		createdAt: integer('created_at').notNull(),
-		resolvedAt: integer('resolved_at'),
-		resolution: text('resolution', { enum: ['unlisted', 'dismissed'] })
-	},
-	(t) => [uniqueIndex('preset_reports_once').on(t.presetId, t.reporterId), index('preset_reports_open').on(t.resolvedAt, t.createdAt)]
-);
-
-/** Every time a user makes a preset public: the per-user publishing rate limit counts these. */
-export const presetPublications = sqliteTable(
-	'preset_publications',
-	{
-		id: integer('id').primaryKey({ autoIncrement: true }),
-		userId: text('user_id')
-			.notNull()
-			.references(() => users.id, { onDelete: 'cascade' }),
-		presetId: text('preset_id').notNull(),
-		at: integer('at').notNull()
-	},
-	(t) => [index('preset_publications_user').on(t.userId, t.at)]
-);
-
-/**
- * A preset's cover: the opening scene's background, generated as a durable job (pending → done or
- * failed, retried with backoff, resumed after a restart). `slot` names the image store's folder.
- */
-export const presetCovers = sqliteTable(
-	'preset_covers',
-	{
-		presetId: text('preset_id')
-			.primaryKey()
-			.references(() => presets.id, { onDelete: 'cascade' }),
-		slot: text('slot').notNull().unique(),
-		prompt: text('prompt').notNull(),
-		subject: text('subject').notNull(),
-		status: text('status', { enum: ['pending', 'running', 'done', 'failed'] }).notNull(),
-		attempts: integer('attempts').notNull().default(0),
-		image: text('image'),
-		error: text('error'),
-		leaseExpiresAt: integer('lease_expires_at'),
-		nextAttemptAt: integer('next_attempt_at'),
-		updatedAt: integer('updated_at').notNull()
-	},
-	(t) => [index('preset_covers_status').on(t.status, t.nextAttemptAt)]
-);
-
-/** Small facts about the gallery (when popularity was last recomputed). */
-export const galleryMeta = sqliteTable('gallery_meta', {
-	key: text('key').primaryKey(),
-	value: integer('value').notNull()
-});
+// The world presets' and the gallery's tables, kept in a file of their own; one schema all the same.
+export * from './control-presets-schema';

@@ -24,9 +24,9 @@ export function isAuthor(row: Pick<PresetRow, 'authorId'>, viewer: Viewer | null
 
 function canView(row: AccessFields, viewer: Viewer | null): boolean {
 	if (row.official || isAuthor(row, viewer)) return true;
-	if (row.visibility === 'private' || row.currentVersion === null) return false;
+	// A takedown makes the preset private; the administrators still read it, to answer an appeal.
 	if (row.moderatedAt !== null) return viewer?.isAdmin === true;
-	return true;
+	return row.visibility !== 'private' && row.currentVersion !== null;
 }
 
 /**

@@ -14,7 +14,8 @@ export {
 	deletePreset,
 	changeVisibility,
 	favorite,
-	listMine
+	listMine,
+	saveForm
 } from './service';
 export { importPreset, mergeLorebookFile, exportPresetAs } from './transfer';
 export { ExportFormatSchema, EXPORT_FORMATS, downloadResponse, type ExportFormat, type ExportedFile } from './card-export';
@@ -28,7 +29,19 @@ export { CoverRunner, coverUrl, type CoverPolicy } from './covers';
 export { exportPreset, exportFileName } from './exchange';
 export { importToForm, importFile, ImportFileSchema, MAX_IMPORT_BYTES, MAX_IMPORT_MB } from './import';
 
-export { reportPreset, openReports, moderatePreset, restorePreset, dismissReports, moderatedPresets, ReportReasonSchema } from './reports';
+export { reportPreset, openReports, dismissReports, ReportReasonSchema } from './reports';
+export {
+	takeDown,
+	liftTakedown,
+	appealTakedown,
+	currentTakedown,
+	takedownsInForce,
+	worldFingerprint,
+	TakedownReasonSchema,
+	AppealSchema,
+	type TakedownRow,
+	type TakedownView
+} from './takedowns';
 export { setVisibility, type Visibility } from './visibility';
 export { getPresetRow, isPresetId, searchTextOf, KEPT_VERSIONS, type PresetRow } from './store';
 export { presetLimits } from './limits';

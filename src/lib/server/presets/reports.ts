@@ -1,11 +1,10 @@
 /**
  * Moderation basics: any signed-in user may report a preset they can see and did not write (one
  * open report per user and preset; reporting again updates the reason). An administrator lists the
- * open reports and either takes the preset off the shelves ("unlist": it leaves the gallery, only
- * its author can still open it, and it can't be made public again) or dismisses them. Sessions
+ * open reports and either takes the preset down (takedowns.ts) or dismisses them. Sessions
  * already played from it are not touched.
  */
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import { controlSchema, type ControlDrizzle } from '../db';
 import { isAuthor, type Viewer } from './access';
@@ -72,43 +71,10 @@ export async function openReports(db: ControlDrizzle, limit = 200): Promise<Open
 		.limit(limit);
 }
 
-/** Takes the preset off the shelves and resolves its open reports as "unlisted". */
-export async function moderatePreset(db: ControlDrizzle, presetId: string, now = Date.now()): Promise<void> {
-	const [found] = await db
-		.select({ id: presets.id })
-		.from(presets)
-		.where(and(eq(presets.id, presetId), eq(presets.official, false)))
-		.limit(1);
-	if (!found) throw new PresetError('not_found', 'No such preset (official presets cannot be unlisted).');
-	await db.batch([
-		db.update(presets).set({ moderatedAt: now }).where(eq(presets.id, presetId)),
-		db
-			.update(presetReports)
-			.set({ resolvedAt: now, resolution: 'unlisted' })
-			.where(and(eq(presetReports.presetId, presetId), isNull(presetReports.resolvedAt)))
-	]);
-}
-
-/** Puts a taken-down preset back (its author may then publish it again). */
-export async function restorePreset(db: ControlDrizzle, presetId: string): Promise<void> {
-	await db.update(presets).set({ moderatedAt: null }).where(eq(presets.id, presetId));
-}
-
 /** Resolves the preset's open reports without acting on it. */
 export async function dismissReports(db: ControlDrizzle, presetId: string, now = Date.now()): Promise<void> {
 	await db
 		.update(presetReports)
 		.set({ resolvedAt: now, resolution: 'dismissed' })
 		.where(and(eq(presetReports.presetId, presetId), isNull(presetReports.resolvedAt)));
-}
-
-/** Presets an administrator took down, newest first, for the admin page. */
-export async function moderatedPresets(db: ControlDrizzle, limit = 100): Promise<{ id: string; title: string; moderatedAt: number }[]> {
-	const rows = await db
-		.select({ id: presets.id, title: presets.title, moderatedAt: presets.moderatedAt })
-		.from(presets)
-		.where(sql`${presets.moderatedAt} IS NOT NULL`)
-		.orderBy(desc(presets.moderatedAt))
-		.limit(limit);
-	return rows.map((r) => ({ id: r.id, title: r.title, moderatedAt: r.moderatedAt ?? 0 }));
 }

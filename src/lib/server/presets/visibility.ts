@@ -2,11 +2,13 @@
  * Changing who can see a preset. Private: the author only. Unlisted: anyone with the link (its id
  * is 100 random bits), never on a shelf. Public: on the shelves. Going public needs a saved version
  * (the schema already requires a title, a tagline and an NPC with an appearance of every version),
- * is refused for a preset an administrator took down, and is rate-limited per user.
+ * is refused for a preset an administrator took down (public or unlisted, and for any copy of its world:
+ * takedowns.ts), and is rate-limited per user.
  */
 import { and, asc, count, eq, gte } from 'drizzle-orm';
 import { controlSchema, type ControlDrizzle } from '../db';
 import { PresetError } from './errors';
+import { checkNotTakenDown } from './takedowns';
 import type { PresetRow } from './store';
 
 const { presets, presetPublications } = controlSchema;
@@ -27,12 +29,7 @@ export async function setVisibility(
 	if (visibility !== 'private' && row.currentVersion === null) {
 		throw new PresetError('not_playable', 'Save the preset as a complete, valid world before sharing it: a draft cannot be played.');
 	}
-	if (visibility === 'public' && row.moderatedAt !== null) {
-		throw new PresetError(
-			'forbidden',
-			'An administrator took this preset off the shelves; it cannot be made public again. You can keep it private or unlisted.'
-		);
-	}
+	if (visibility !== 'private') await checkNotTakenDown(db, row);
 	const publish = visibility === 'public' && row.authorId !== null && opts.publishPerDay > 0 ? row.authorId : undefined;
 	if (publish !== undefined) await checkPublishRate(db, publish, opts.publishPerDay, now);
 	const update = db

@@ -1,39 +1,33 @@
-import { error, fail } from '@sveltejs/kit';
+import { fail } from '@sveltejs/kit';
 import * as v from 'valibot';
 import { getApp } from '$lib/server/app';
-import { formText, requireUser } from '$lib/server/hooks';
-import {
-	dismissReports,
-	isPresetError,
-	isPresetId,
-	moderatePreset,
-	moderatedPresets,
-	openReports,
-	restorePreset
-} from '$lib/server/presets';
+import { formText, requireAdmin } from '$lib/server/hooks';
+import { adminDismissReports, adminLiftTakedown, adminTakeDown } from '$lib/server/api';
+import { isPresetError, isPresetId, openReports, takedownsInForce, TakedownReasonSchema } from '$lib/server/presets';
 import type { AuthUser } from '$lib/server/auth';
 import type { Actions, PageServerLoad } from './$types';
-
-/** Administrators only; to anyone else the page does not exist. */
-function requireAdmin(locals: App.Locals, url: URL): AuthUser {
-	const user = requireUser(locals, url);
-	if (!user.isAdmin) error(404, { message: 'There is nothing at this address.', code: 'NOT_FOUND' });
-	return user;
-}
 
 const PresetIdField = v.pipe(
 	v.string(),
 	v.check((id: string) => isPresetId(id), 'not a preset id')
 );
 
-async function act(request: Request, locals: App.Locals, url: URL, fn: (id: string) => Promise<void>) {
-	requireAdmin(locals, url);
-	const id = v.safeParse(PresetIdField, formText(await request.formData(), 'presetId'));
-	// Codes the page words in the reader's language.
+/** A takedown without a reason: the author is owed one. */
+class ReasonNeeded extends Error {}
+
+/** Runs an admin act on the posted preset; refusals come back as codes the page words in the reader's language. */
+async function act(
+	{ request, locals, url }: { request: Request; locals: App.Locals; url: URL },
+	fn: (admin: AuthUser, id: string, data: FormData) => Promise<void>
+) {
+	const admin = requireAdmin(locals, url);
+	const data = await request.formData();
+	const id = v.safeParse(PresetIdField, formText(data, 'presetId'));
 	if (!id.success) return fail(400, { error: 'admin.reports.badId' as const });
 	try {
-		await fn(id.output);
+		await fn(admin, id.output, data);
 	} catch (err) {
+		if (err instanceof ReasonNeeded) return fail(400, { error: 'admin.reports.reasonNeeded' as const });
 		if (isPresetError(err, 'not_found')) return fail(404, { error: 'admin.reports.notFound' as const });
 		throw err;
 	}
@@ -44,12 +38,17 @@ export const load: PageServerLoad = async ({ locals, url, setHeaders }) => {
 	requireAdmin(locals, url);
 	setHeaders({ 'x-robots-tag': 'noindex' });
 	const app = await getApp();
-	return { reports: await openReports(app.control.db), moderated: await moderatedPresets(app.control.db) };
+	return { reports: await openReports(app.control.db), takedowns: await takedownsInForce(app.control.db) };
 };
 
 export const actions = {
-	/** Takes the preset off the shelves (only its author can still open it) and resolves its reports. */
-	unlist: async ({ request, locals, url }) => act(request, locals, url, async (id) => moderatePreset((await getApp()).control.db, id)),
-	dismiss: async ({ request, locals, url }) => act(request, locals, url, async (id) => dismissReports((await getApp()).control.db, id)),
-	restore: async ({ request, locals, url }) => act(request, locals, url, async (id) => restorePreset((await getApp()).control.db, id))
+	/** Takes the preset down with the reason the admin wrote (its author reads it), resolving its reports. */
+	takeDown: async (event) =>
+		act(event, async (admin, id, data) => {
+			const reason = v.safeParse(TakedownReasonSchema, formText(data, 'reason'));
+			if (!reason.success) throw new ReasonNeeded();
+			await adminTakeDown(await getApp(), admin, id, reason.output);
+		}),
+	dismiss: async (event) => act(event, async (admin, id) => adminDismissReports(await getApp(), admin, id)),
+	lift: async (event) => act(event, async (admin, id) => adminLiftTakedown(await getApp(), admin, id))
 } satisfies Actions;

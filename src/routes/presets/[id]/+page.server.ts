@@ -12,6 +12,9 @@ import {
 	presetPageError,
 	presetView,
 	reportPreset,
+	appealTakedown,
+	AppealSchema,
+	currentTakedown,
 	ReportReasonSchema,
 	visiblePreset,
 	type Visibility
@@ -43,6 +46,8 @@ export const load: PageServerLoad = async ({ locals, params, url, setHeaders }) 
 			signedIn: viewer !== null,
 			playLanguage: language,
 			link: `${url.origin}/presets/${preset.id}`,
+			// Why and when it was taken down, and the author's appeal: theirs to read only.
+			takedown: author && preset.moderated ? await currentTakedown(app.control.db, preset.id) : null,
 			saved: url.searchParams.has('saved')
 		};
 	} catch (err) {
@@ -94,7 +99,13 @@ export const actions = {
 			if (isPresetError(err, 'rate_limited'))
 				return fail(429, { visibility: { code: 'rateLimited' as const, message: err.details.retryAt?.toISOString() ?? '' } });
 			if (isPresetError(err, 'not_playable')) return fail(409, { visibility: { code: 'notPlayable' as const, message: err.message } });
-			if (isPresetError(err, 'forbidden')) return fail(403, { visibility: { code: 'moderated' as const, message: err.message } });
+			if (isPresetError(err, 'forbidden'))
+				return fail(403, {
+					visibility: {
+						code: err.details.wording?.key === 'preset.copyTakenDown' ? ('copyTakenDown' as const) : ('moderated' as const),
+						message: err.message
+					}
+				});
 			presetPageError(err);
 		}
 		return { visibilityChanged: visibility };
@@ -108,6 +119,21 @@ export const actions = {
 			presetPageError(err);
 		}
 		redirect(303, '/presets?deleted=1');
+	},
+	/** The author appeals the takedown in force (once); the administrators read it on their reports page. */
+	appeal: async ({ request, locals, url, params }) => {
+		const user = requireUser(locals, url);
+		const app = await getApp();
+		const raw = formText(await request.formData(), 'appeal');
+		const text = v.safeParse(AppealSchema, raw);
+		if (!text.success) return fail(400, { appeal: { text: raw, error: 'empty' as const } });
+		try {
+			await appealTakedown(app.control.db, await visiblePreset(app.control.db, params.id, user), user, text.output);
+		} catch (err) {
+			if (isPresetError(err, 'forbidden')) return fail(409, { appeal: { text: raw, error: 'already' as const } });
+			presetPageError(err);
+		}
+		return { appealed: true };
 	},
 	/** Any signed-in user but the author reports it to the administrators. */
 	report: async ({ request, locals, url, params }) => {

@@ -1,5 +1,7 @@
 /** Why a sign-in through a provider did not go through. The code travels in the redirect; the page words it. */
 export type SignInFlowProblem =
+	/** The account is suspended by an administrator. */
+	| 'suspended'
 	/** The flow cookie is missing or expired, or the state does not match it. */
 	| 'state'
 	/** The ID token is not for this attempt (nonce), or not from this provider for this client. */

@@ -8,6 +8,7 @@ import {
 	finishFlow,
 	linkIdentity,
 	signInWithProvider,
+	AccountSuspendedError,
 	SignInFlowError,
 	SignupDisabledError,
 	type SignInFlowProblem
@@ -37,7 +38,13 @@ export const GET: RequestHandler = async ({ params, url, cookies, locals }) => {
 		}
 	} catch (err) {
 		const problem: SignInFlowProblem | undefined =
-			err instanceof SignInFlowError ? err.problem : err instanceof SignupDisabledError ? 'signup_closed' : undefined;
+			err instanceof SignInFlowError
+				? err.problem
+				: err instanceof SignupDisabledError
+					? 'signup_closed'
+					: err instanceof AccountSuspendedError
+						? 'suspended'
+						: undefined;
 		if (!problem) throw err;
 		// The reason goes to the log (never a token or a code); the page says it in the person's language.
 		console.warn(`[kantera] sign-in via ${client.id} refused (${problem}): ${err instanceof Error ? err.message : String(err)}`);

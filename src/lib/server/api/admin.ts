@@ -1,0 +1,122 @@
+/**
+ * Administrators' acts on accounts and presets, each written to the audit log (audit/) after it is done: the pages
+ * under /admin call these, so a form and a future API answer the same way. An admin cannot act on their own account
+ * here (suspending or deleting yourself would lock the server's last way in); the CLI can.
+ */
+import { eq } from 'drizzle-orm';
+import { controlSchema } from '../db';
+import {
+	createPasswordReset,
+	getUserById,
+	listAccounts,
+	revokeSignIns,
+	setSuspended,
+	setTier,
+	type AccountRow,
+	type AuthUser
+} from '../auth';
+import { recordAdminAction, type AuditAction } from '../audit';
+import { deletePreset, dismissReports, liftTakedown, takeDown } from '../presets';
+import { listPlaySessions } from '../sessions';
+import type { App as Kantera } from '../app';
+import type { Tier } from '../../types/account';
+import { deleteSession } from './sessions';
+
+/** Why an admin act was refused, as a code the page words in the reader's language. */
+export type AdminRefusal = 'admin.noSuchUser' | 'admin.notYourself';
+
+export class AdminActError extends Error {
+	constructor(readonly code: AdminRefusal) {
+		super(code);
+	}
+}
+
+export { listAccounts, type AccountRow };
+
+async function target(app: Kantera, admin: AuthUser, userId: string): Promise<AuthUser> {
+	if (userId === admin.id) throw new AdminActError('admin.notYourself');
+	const user = await getUserById(app, userId);
+	if (!user) throw new AdminActError('admin.noSuchUser');
+	return user;
+}
+
+const audit = (app: Kantera, admin: AuthUser, action: AuditAction, user: AuthUser, detail?: string) =>
+	recordAdminAction(app.control.db, { admin, action, target: { kind: 'user', id: user.id, name: user.name }, detail });
+
+export async function adminSetTier(app: Kantera, admin: AuthUser, userId: string, tier: Tier): Promise<AuthUser> {
+	const before = await getUserById(app, userId);
+	if (!before) throw new AdminActError('admin.noSuchUser');
+	const user = await setTier(app, userId, tier);
+	if (!user) throw new AdminActError('admin.noSuchUser');
+	await audit(app, admin, 'set_tier', user, `${before.tier} → ${tier}`);
+	return user;
+}
+
+export async function adminSuspend(app: Kantera, admin: AuthUser, userId: string, suspended: boolean): Promise<AuthUser> {
+	const user = await target(app, admin, userId);
+	await setSuspended(app, user.id, suspended);
+	await audit(app, admin, suspended ? 'suspend' : 'unsuspend', user);
+	return user;
+}
+
+export async function adminRevokeSignIns(app: Kantera, admin: AuthUser, userId: string): Promise<AuthUser> {
+	const user = await target(app, admin, userId);
+	await revokeSignIns(app, user.id);
+	await audit(app, admin, 'revoke_sign_ins', user);
+	return user;
+}
+
+/** A reset link's path (`/reset-password/<token>`), shown once to the admin to pass on; valid for a day. */
+export async function adminPasswordReset(
+	app: Kantera,
+	admin: AuthUser,
+	userId: string
+): Promise<{ user: AuthUser; path: string; expiresAt: Date }> {
+	const user = await target(app, admin, userId);
+	const { token, expiresAt } = await createPasswordReset(app, user.id);
+	await audit(app, admin, 'password_reset', user);
+	return { user, path: `/reset-password/${token}`, expiresAt };
+}
+
+/**
+ * Deletes the account with everything it owns: its sessions (their databases, local or Turso, save slots and
+ * images, running turns cancelled first), its presets and their covers, then the account row (its sign-ins,
+ * identities, favourites and reports go with it by foreign key). Sessions others played from its presets keep
+ * their own copies.
+ */
+export async function adminDeleteAccount(app: Kantera, admin: AuthUser, userId: string): Promise<AuthUser> {
+	const user = await target(app, admin, userId);
+	// Suspended first, so nothing new (a turn, a preset) starts while the rest goes.
+	await setSuspended(app, user.id, true);
+	for (const session of await listPlaySessions(app, user.id)) await deleteSession(app, user, session.id);
+	const presets = await app.control.db
+		.select({ id: controlSchema.presets.id })
+		.from(controlSchema.presets)
+		.where(eq(controlSchema.presets.authorId, user.id));
+	for (const preset of presets) await deletePreset(app, { id: user.id, isAdmin: false }, preset.id);
+	await app.control.db.delete(controlSchema.users).where(eq(controlSchema.users.id, user.id));
+	await audit(app, admin, 'delete_account', user, `${presets.length} presets`);
+	return user;
+}
+
+const auditPreset = (app: Kantera, admin: AuthUser, action: AuditAction, preset: { id: string; title: string }, detail?: string) =>
+	recordAdminAction(app.control.db, { admin, action, target: { kind: 'preset', id: preset.id, name: preset.title }, detail });
+
+export async function adminTakeDown(app: Kantera, admin: AuthUser, presetId: string, reason: string): Promise<void> {
+	const row = await takeDown(app.control.db, presetId, { reason, adminId: admin.id });
+	await auditPreset(app, admin, 'take_down', row, reason);
+}
+
+export async function adminLiftTakedown(app: Kantera, admin: AuthUser, presetId: string): Promise<void> {
+	const row = await liftTakedown(app.control.db, presetId);
+	await auditPreset(app, admin, 'lift_takedown', row);
+}
+
+export async function adminDismissReports(app: Kantera, admin: AuthUser, presetId: string): Promise<void> {
+	const [row] = await app.control.db
+		.select({ id: controlSchema.presets.id, title: controlSchema.presets.title })
+		.from(controlSchema.presets)
+		.where(eq(controlSchema.presets.id, presetId));
+	await dismissReports(app.control.db, presetId);
+	if (row) await auditPreset(app, admin, 'dismiss_reports', row);
+}
