@@ -3,19 +3,16 @@
  * browser) with any chunks added, and JPEG and WebP files with the segments and chunks the cleaner
  * walks (structure only: they are never decoded there).
  */
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
+import { pngChunk, textChunk } from './card-png';
+
+export { pngChunk, textChunk };
 
 const u32be = (n: number) => {
 	const b = Buffer.alloc(4);
 	b.writeUInt32BE(n >>> 0);
 	return b;
 };
-
-/** One PNG chunk, with its length and CRC (`length` overrides the declared length, for hostile files). */
-export function pngChunk(type: string, data: Uint8Array, length = data.byteLength): Buffer {
-	const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-	return Buffer.concat([u32be(length), body, u32be(crc32(body))]);
-}
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -41,8 +38,6 @@ export function pngImage(
 		pngChunk('IEND', new Uint8Array())
 	]);
 }
-
-export const textChunk = (keyword: string, text: string) => pngChunk('tEXt', Buffer.from(`${keyword}\0${text}`, 'latin1'));
 
 /** A JPEG segment: marker and body with its length. */
 export function jpegSegment(marker: number, body: Uint8Array): Buffer {

@@ -12,6 +12,10 @@ import { presetInput } from '../presets/factory';
 import { PresetArtSchema } from '../../../src/lib/types/presets';
 import { controlSchema, sessionSchema } from '../../../src/lib/server/db';
 import { jpegImage, pngImage, textChunk } from '../../helpers/images';
+import { strToU8, unzipSync, zipSync } from 'fflate';
+import { formToInput } from '../../../src/lib/presets/form';
+import { ImportReportSchema } from '../../../src/lib/types/presets';
+import { PresetFormSchema } from '../../../src/lib/presets/form';
 
 let h: ApiHarness | undefined;
 afterEach(async () => {
@@ -154,5 +158,95 @@ describe('preset art API', () => {
 		expect(loaded.status).toBe(201);
 		const { sessionId: branch } = await bodyOf(loaded, v.object({ sessionId: v.string() }));
 		await check(branch);
+	});
+
+	it('a CHARX card’s assets become art, and the exports carry the art back out (CHARX files, data: URIs in JSON and PNG)', async () => {
+		h = await apiHarness({ llm: false });
+		const api = h.as(h.alice);
+		// Written from the CCv3 spec: an icon, an emotion, the main background, a web address, an asset type Kantera has no use for.
+		const portrait = pngImage(6, 8, { before: [textChunk('Software', 'PaintTool')] });
+		const joy = pngImage(6, 8, { rgba: [250, 220, 0, 255] });
+		const card = {
+			spec: 'chara_card_v3',
+			spec_version: '3.0',
+			data: {
+				name: 'Mirelle',
+				description: 'A lighthouse keeper who counts ships.',
+				personality: 'patient, dry',
+				scenario: 'A storm strands you at the lighthouse.',
+				first_mes: 'The lamp turns. "You are late," Mirelle says.',
+				mes_example: '',
+				creator_notes: '',
+				system_prompt: '',
+				post_history_instructions: '',
+				alternate_greetings: [],
+				tags: ['sea'],
+				creator: 'spec test',
+				character_version: '1',
+				extensions: {},
+				group_only_greetings: [],
+				assets: [
+					{ type: 'icon', uri: 'embeded://assets/icon/images/main.png', name: 'main', ext: 'png' },
+					{ type: 'emotion', uri: 'embeded://assets/emotion/images/joy.png', name: 'joy', ext: 'png' },
+					{ type: 'background', uri: 'embeded://assets/background/images/main.jpg', name: 'main', ext: 'jpg' },
+					{ type: 'background', uri: 'https://example.com/harbour.png', name: 'harbour', ext: 'png' },
+					{ type: 'user_icon', uri: 'embeded://assets/user_icon/images/me.png', name: 'me', ext: 'png' }
+				]
+			}
+		};
+		const charx = zipSync({
+			'card.json': strToU8(JSON.stringify(card)),
+			'assets/icon/images/main.png': portrait,
+			'assets/emotion/images/joy.png': joy,
+			'assets/background/images/main.jpg': jpegImage(32, 18),
+			'assets/user_icon/images/me.png': pngImage(2, 2)
+		});
+		const res = await api.request('POST', '/api/v1/presets/import', { body: charx, headers: raw });
+		expect(res.status).toBe(201);
+		const imported = await bodyOf(res, v.object({ id: v.string(), report: ImportReportSchema }));
+		const { id } = imported;
+		expect(imported.report.mapped).toEqual(
+			expect.arrayContaining([
+				{ from: 'data.assets.0', to: 'art.npcs.Mirelle.default' },
+				{ from: 'data.assets.1', to: 'art.npcs.Mirelle.joy' },
+				{ from: 'data.assets.2', to: expect.stringMatching(/^art\.places\./) }
+			])
+		);
+		expect(imported.report.dropped).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({ field: 'data.assets.3', why: 'web addresses are not fetched' }),
+				expect.objectContaining({ field: 'data.assets.4', why: expect.stringContaining('"user_icon"') }),
+				expect.objectContaining({ field: 'assets/user_icon/images/me.png' })
+			])
+		);
+		const art = async (preset: string) =>
+			(await bodyOf(await api.get(`/api/v1/presets/${preset}/art`), ArtList)).items.map(
+				(a) => `${a.kind}:${a.name ?? ''}:${a.expression ?? ''}`
+			);
+		const detail = await bodyOf(await api.get(`/api/v1/presets/${id}`), v.object({ draft: v.object({ form: PresetFormSchema }) }));
+		const scene = detail.draft.form.opening.scene.name;
+		expect(await art(id)).toEqual(['npc:Mirelle:default', 'npc:Mirelle:joy', `place:${scene}:`]);
+
+		// Saved as a version, the preset goes out with its art in each card format and comes back with it.
+		const put = await api.request('PUT', `/api/v1/presets/${id}`, { body: formToInput(detail.draft.form) });
+		expect(put.status).toBe(200);
+		const exported = async (format: string) =>
+			new Uint8Array(await (await api.get(`/api/v1/presets/${id}/export?format=${format}`)).arrayBuffer());
+		const zipped = unzipSync(await exported('charx'));
+		const inside = JSON.parse(new TextDecoder().decode(zipped['card.json'])) as {
+			data: { assets: { type: string; uri: string; name: string }[] };
+		};
+		expect(inside.data.assets.map((a) => [a.type, a.name])).toEqual([
+			['icon', 'main'],
+			['emotion', 'joy'],
+			['background', 'main']
+		]);
+		for (const a of inside.data.assets) expect(zipped[a.uri.replace('embeded://', '')], a.uri).toBeDefined();
+		for (const format of ['charx', 'ccv3', 'png']) {
+			const again = await api.request('POST', '/api/v1/presets/import', { body: await exported(format), headers: raw });
+			expect({ format, status: again.status }).toEqual({ format, status: 201 });
+			const copy = await bodyOf(again, Created);
+			expect({ format, art: await art(copy.id) }).toEqual({ format, art: ['npc:Mirelle:default', 'npc:Mirelle:joy', `place:${scene}:`] });
+		}
 	});
 });

@@ -22,11 +22,12 @@ import { PresetError } from './errors';
 import { editablePreset, type PresetDeps } from './service';
 import type { PresetRow } from './store';
 import { artRows, type ArtRow } from './art-slots';
+import { DEFAULT_EXPRESSION } from './cards/assets';
 
 const { presetArt, presetCovers } = controlSchema;
 
 /** The plain sprite of an NPC: the one shown when no expression is asked for. */
-export const DEFAULT_EXPRESSION = 'default';
+export { DEFAULT_EXPRESSION };
 export const MAX_EXPRESSION_CHARS = 40;
 /** Images per preset: ample for a cast with their expressions and a story's places. */
 export const MAX_ART_PER_PRESET = 300;
@@ -119,10 +120,18 @@ export async function putArt(app: ArtDeps, viewer: Viewer, id: unknown, targetIn
 		if (err instanceof ImageUploadError) throw new PresetError('bad_image', err.message);
 		throw err;
 	}
+	return dto(row.id, await storeArt(app, row.id, target, image, now));
+}
+
+/**
+ * Stores a clean image as the art of `target` (a checked upload, or a card's picture on import),
+ * replacing the one there and removing its file.
+ */
+export async function storeArt(app: ArtDeps, presetId: string, target: ArtTarget, image: CleanImage, now = Date.now()): Promise<ArtRow> {
 	const key = keyOf(target);
 	const db = app.control.db;
-	const [old] = await db.select().from(presetArt).where(whereTarget(row.id, key));
-	if (!old && (await artRows(app.control, row.id)).length >= MAX_ART_PER_PRESET)
+	const [old] = await db.select().from(presetArt).where(whereTarget(presetId, key));
+	if (!old && (await artRows(app.control, presetId)).length >= MAX_ART_PER_PRESET)
 		throw new PresetError('invalid', `A preset holds at most ${MAX_ART_PER_PRESET} images.`);
 	const slot = newId();
 	const file = imageKey(image.bytes, image.contentType);
@@ -130,13 +139,13 @@ export async function putArt(app: ArtDeps, viewer: Viewer, id: unknown, targetIn
 	const values = { slot, image: file, width: image.width, height: image.height, bytes: image.bytes.byteLength, updatedAt: now };
 	const [stored] = await db
 		.insert(presetArt)
-		.values({ presetId: row.id, ...key, ...values })
+		.values({ presetId, ...key, ...values })
 		.onConflictDoUpdate({ target: [presetArt.presetId, presetArt.kind, presetArt.name, presetArt.expression], set: values })
 		.returning();
 	if (!stored) throw new Error('preset art upsert returned no row');
-	if (target.kind === 'cover') await useAuthorCover(app, row.id, stored, now);
+	if (target.kind === 'cover') await useAuthorCover(app, presetId, stored, now);
 	if (old) await app.images.store.deleteSession(old.slot);
-	return dto(row.id, stored);
+	return stored;
 }
 
 /** Removes the image of `target`; true when there was one. */
