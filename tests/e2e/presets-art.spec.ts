@@ -102,9 +102,9 @@ test('an author uploads, previews, replaces and removes art in both languages; a
 		await expect(section.getByTestId('art-tile')).toHaveCount(4);
 
 		await section.scrollIntoViewIfNeeded();
-		await page.screenshot({ path: `${SHOTS}/art.desktop.${language}.png`, fullPage: true });
+		await section.screenshot({ path: `${SHOTS}/art.desktop.${language}.png` });
 		await page.setViewportSize({ width: 390, height: 844 });
-		await page.screenshot({ path: `${SHOTS}/art.phone.${language}.png`, fullPage: true });
+		await section.screenshot({ path: `${SHOTS}/art.phone.${language}.png` });
 		await page.setViewportSize({ width: 1280, height: 800 });
 
 		const list = (await (await page.request.get(`/api/v1/presets/${id}/art`)).json()) as { items: { kind: string; expression?: string }[] };
