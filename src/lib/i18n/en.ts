@@ -279,7 +279,8 @@ export const en = {
 		'Everything a session starts from: what players read, who they meet, where it opens, and what only the game master knows.',
 	'editor.art.title': 'Art',
 	'editor.art.hint':
-		'Your own pictures: a sprite per character and expression, a background per place, and the cover. Sessions show them instead of drawing, and never draw over them. PNG, JPEG or WebP, at most 4096×4096 pixels; photo metadata is removed.',
+		'Your own pictures: a sprite per character and expression, a background per place, and the cover. ' +
+		'Sessions show them instead of drawing, and never draw over them. PNG, JPEG or WebP, at most 4096×4096 pixels; photo metadata is removed.',
 	'editor.art.cover': 'Cover',
 	'editor.art.characters': 'Characters',
 	'editor.art.places': 'Places',
