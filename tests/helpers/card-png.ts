@@ -6,9 +6,10 @@ import { crc32, deflateSync } from 'node:zlib';
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-export function pngChunk(type: string, data: Uint8Array): Buffer {
+/** One chunk with its CRC; `length` overrides the declared length (a hostile file's). */
+export function pngChunk(type: string, data: Uint8Array, length = data.length): Buffer {
 	const out = Buffer.alloc(12 + data.length);
-	out.writeUInt32BE(data.length, 0);
+	out.writeUInt32BE(length, 0);
 	out.write(type, 4, 'latin1');
 	out.set(data, 8);
 	out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);

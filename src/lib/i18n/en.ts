@@ -277,6 +277,24 @@ export const en = {
 	'editor.editTitle': 'Edit “{title}”',
 	'editor.intro':
 		'Everything a session starts from: what players read, who they meet, where it opens, and what only the game master knows.',
+	'editor.art.title': 'Art',
+	'editor.art.hint':
+		'Your own pictures: a sprite per character and expression, a background per place, and the cover. ' +
+		'Sessions show them instead of drawing, and never draw over them. PNG, JPEG or WebP, at most 4096×4096 pixels; photo metadata is removed.',
+	'editor.art.cover': 'Cover',
+	'editor.art.characters': 'Characters',
+	'editor.art.places': 'Places',
+	'editor.art.none': 'None yet.',
+	'editor.art.noCharacters': 'Add characters to the preset first.',
+	'editor.art.expression': 'Expression',
+	'editor.art.expressionHint': '“default” is the plain sprite; others are shown when the story calls for that expression.',
+	'editor.art.place': 'Place',
+	'editor.art.placeHint': 'The scene name the story uses for the place; the opening scene is filled in.',
+	'editor.art.file': 'Image',
+	'editor.art.upload': 'Upload',
+	'editor.art.remove': 'Remove',
+	'editor.art.chooseFile': 'Choose an image file to upload.',
+	'editor.art.refused': 'The image was not saved: {message}',
 	'editor.backToPreset': '← Back to the preset',
 	'editor.imported':
 		'This preset is a draft so far (imported, or never saved complete). Fill in what is missing — the ' +
@@ -354,8 +372,8 @@ export const en = {
 	'import.dropped.empty': 'empty in the file.',
 	'import.dropped.keptForExport': 'Kantera has no use for it; kept with the preset and written back on export.',
 	'import.dropped.disabled': 'switched off in the file; kept for export.',
-	'import.dropped.picture': 'pictures are not imported yet.',
-	'import.dropped.assets': 'assets are not imported yet; listed in the kept card data for export.',
+	'import.dropped.picture': 'the picture could not be taken as art.',
+	'import.dropped.assets': 'this asset did not become art (the reason is given); kept in the card data for export.',
 	'import.dropped.decorators': 'lorebook decorators (@@…) have no meaning here; removed from the text.',
 	'import.dropped.replaced': 'replaced by the entry of the same name from the file.',
 	'import.dropped.notPlayed': 'kept with the preset; Kantera does not play it.',

@@ -83,6 +83,20 @@ export const PresetDetailSchema = v.object({
 });
 export type PresetDetailDto = v.InferOutput<typeof PresetDetailSchema>;
 
+/** One image of an author's art (GET /api/v1/presets/{id}/art). */
+export const PresetArtSchema = v.object({
+	kind: v.picklist(['npc', 'place', 'cover']),
+	/** The NPC's or the place's name (absent for the cover). */
+	name: v.optional(v.string()),
+	/** The NPC's expression; `default` is the plain sprite. */
+	expression: v.optional(v.string()),
+	url: v.string(),
+	width: v.number(),
+	height: v.number(),
+	bytes: v.number()
+});
+export type PresetArtDto = v.InferOutput<typeof PresetArtSchema>;
+
 export const GalleryItemSchema = v.object({
 	id: v.string(),
 	title: v.string(),

@@ -39,6 +39,10 @@ import * as presetReportRoute from '../../../src/routes/api/v1/presets/[id]/repo
 import * as presetImportRoute from '../../../src/routes/api/v1/presets/import/+server';
 import * as presetLorebookRoute from '../../../src/routes/api/v1/presets/[id]/lorebook/+server';
 import * as presetExportRoute from '../../../src/routes/api/v1/presets/[id]/export/+server';
+import * as presetArtRoute from '../../../src/routes/api/v1/presets/[id]/art/+server';
+import * as presetArtNpcRoute from '../../../src/routes/api/v1/presets/[id]/art/npcs/[npc]/[expression]/+server';
+import * as presetArtPlaceRoute from '../../../src/routes/api/v1/presets/[id]/art/places/[place]/+server';
+import * as presetArtCoverRoute from '../../../src/routes/api/v1/presets/[id]/art/cover/+server';
 import * as galleryRoute from '../../../src/routes/api/v1/gallery/+server';
 import * as spendRoute from '../../../src/routes/api/v1/sessions/[id]/spend/+server';
 import * as undoRoute from '../../../src/routes/api/v1/sessions/[id]/turns/[turnId]/undo/+server';
@@ -101,7 +105,15 @@ const ROUTES: Route[] = [
 	route(new RegExp(`^/api/v1/presets/${SEG}/draft$`), presetDraftRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/presets/${SEG}/report$`), presetReportRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/presets/${SEG}/lorebook$`), presetLorebookRoute, ([id = '']) => ({ id })),
-	route(new RegExp(`^/api/v1/presets/${SEG}/export$`), presetExportRoute, ([id = '']) => ({ id }))
+	route(new RegExp(`^/api/v1/presets/${SEG}/export$`), presetExportRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/presets/${SEG}/art$`), presetArtRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/presets/${SEG}/art/npcs/${SEG}/${SEG}$`), presetArtNpcRoute, ([id = '', npc = '', expression = '']) => ({
+		id,
+		npc,
+		expression
+	})),
+	route(new RegExp(`^/api/v1/presets/${SEG}/art/places/${SEG}$`), presetArtPlaceRoute, ([id = '', place = '']) => ({ id, place })),
+	route(new RegExp(`^/api/v1/presets/${SEG}/art/cover$`), presetArtCoverRoute, ([id = '']) => ({ id }))
 ];
 
 const ORIGIN = 'http://kantera.test';

@@ -65,7 +65,8 @@ describe('a real-sized companion card', () => {
 		expect(to('data.character_book.entries.0')).toEqual(['documents.setting.body › The Hollow Glade']);
 		expect(why('data.character_book.entries.3.content')).toBe('decorators');
 		expect(why('data.extensions.world')).toBe('keptForExport');
-		expect(why('PNG image')).toBe('picture');
+		// The card's own picture is the NPC's portrait.
+		expect(to('PNG image')).toEqual([`art.npcs.${form.npcs[0]?.name ?? ''}.default`]);
 		expect(why('data.scenario')).toBe('empty');
 		expect(report.defaults).toEqual(expect.arrayContaining(['documents.pc.body', 'plot.body', 'opening.scene.name']));
 	});

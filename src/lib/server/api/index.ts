@@ -38,3 +38,4 @@ export {
 	listAccounts,
 	type AccountRow
 } from './admin';
+export { putArtResponse, deleteArtResponse } from './art';

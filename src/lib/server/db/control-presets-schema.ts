@@ -197,6 +197,33 @@ export const presetTakedowns = sqliteTable(
 	(t) => [index('preset_takedowns_preset').on(t.presetId, t.at), index('preset_takedowns_fingerprint').on(t.fingerprint, t.liftedAt)]
 );
 
+/**
+ * An author's own art for a preset: a sprite per NPC and expression (`default` is the plain sprite), a
+ * background per place (by the scene's name), and the cover. Each image sits in its own folder of the
+ * image store (`slot`), so replacing or removing one deletes its file without touching the others.
+ * Sessions started from the preset copy the images and use them instead of drawing.
+ */
+export const presetArt = sqliteTable(
+	'preset_art',
+	{
+		presetId: text('preset_id')
+			.notNull()
+			.references(() => presets.id, { onDelete: 'cascade' }),
+		kind: text('kind', { enum: ['npc', 'place', 'cover'] }).notNull(),
+		/** The NPC's or place's name; '' for the cover. */
+		name: text('name').notNull(),
+		/** The NPC's expression; '' for a place or the cover. */
+		expression: text('expression').notNull(),
+		slot: text('slot').notNull().unique(),
+		image: text('image').notNull(),
+		width: integer('width').notNull(),
+		height: integer('height').notNull(),
+		bytes: integer('bytes').notNull(),
+		updatedAt: integer('updated_at').notNull()
+	},
+	(t) => [primaryKey({ columns: [t.presetId, t.kind, t.name, t.expression] })]
+);
+
 /** Small facts about the gallery (when popularity was last recomputed). */
 export const galleryMeta = sqliteTable('gallery_meta', {
 	key: text('key').primaryKey(),

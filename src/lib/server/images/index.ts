@@ -16,3 +16,4 @@ export { S3ImageStore, type S3StoreOptions } from './s3';
 export { storedImageResponse, SVG_CONTENT_SECURITY_POLICY } from './serve';
 export { regenerateImage, RegenerateRequestSchema } from './regenerate';
 export { ImageProviderError, ImageStoreError, ImageJobError, RegenerationLimitError } from './errors';
+export { cleanUploadedImage, ImageUploadError, UPLOAD_LIMITS, type CleanImage } from './upload';

@@ -81,6 +81,8 @@ export async function regenerateImage(
 				const again = await stage.imageOrders.waitingFor(tx, order);
 				if (again) return { order: again, placed: false };
 				const placed = await stage.imageOrders.place(tx, await orderFor(tx, target, name));
+				// The author's art stands: nothing is drawn, and nothing is taken from the day's allowance.
+				if (stage.imageOrders.isAuthorArt(placed)) return { order: placed, placed: false };
 				// Committed at once: a hand-made order waits for no turn.
 				return { order: await stage.imageOrders.claim(tx, placed.id, `${MANUAL_ORDER_PREFIX}${newId()}`), placed: true };
 			});

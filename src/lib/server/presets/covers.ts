@@ -37,6 +37,11 @@ const USAGE_PREFIX = 'cover:';
 /** The payer of official presets' covers: no user, only the server's monthly scope. */
 const OPERATOR = '';
 const MAX_ERROR_CHARS = 500;
+/**
+ * The prompt of a cover the author uploaded (presets/art.ts): a marker no scene prompt can be, so the
+ * job row is never ordered or drawn over while it stands.
+ */
+export const AUTHOR_COVER_PROMPT = '(author art)';
 /** The covers' key in the worker loop. */
 const COVERS = 'covers';
 
@@ -103,7 +108,7 @@ export class CoverRunner {
 					leaseExpiresAt: null,
 					updatedAt: now
 				},
-				setWhere: sql`${presetCovers.prompt} IS NOT ${prompt} OR ${presetCovers.status} = 'failed'`
+				setWhere: sql`(${presetCovers.prompt} IS NOT ${prompt} OR ${presetCovers.status} = 'failed') AND ${presetCovers.prompt} IS NOT ${AUTHOR_COVER_PROMPT}`
 			});
 		if (opts.kick !== false) this.kick();
 	}

@@ -20,7 +20,9 @@ export type PresetErrorCode =
 	/** Too many publications in the window. */
 	| 'rate_limited'
 	/** An imported file that is not a preset, card or card PNG, or one that is broken. */
-	| 'bad_import';
+	| 'bad_import'
+	/** An uploaded image that is not a PNG, JPEG or WebP, is broken, or is too large. */
+	| 'bad_image';
 
 export interface PresetErrorDetails {
 	/** For `invalid` content: every problem, on its field. */

@@ -9,7 +9,8 @@ const STATUS = {
 	invalid: 400,
 	not_playable: 409,
 	rate_limited: 429,
-	bad_import: 400
+	bad_import: 400,
+	bad_image: 400
 } as const;
 
 /** Rethrows a PresetError as SvelteKit's error page; anything else is rethrown as it is. */

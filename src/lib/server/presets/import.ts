@@ -21,6 +21,7 @@ import { isZip, readCharx } from './cards/charx';
 import { lorebookToPreset } from './cards/lorebook';
 import { readExchangeFile, type ExchangeFile } from './cards/spec';
 import { cardToPreset } from './cards/to-preset';
+import { artOfCard, type CardPictures, type ImportedArt } from './cards/assets';
 
 /** The largest file accepted: card PNGs carry a portrait and CHARX files their assets, so a few megabytes. */
 export const MAX_IMPORT_BYTES = 8 * 1024 * 1024;
@@ -39,6 +40,25 @@ export const ImportFileSchema = v.pipe(
 export interface ImportedFile {
 	readonly form: PresetForm;
 	readonly report: ImportReport;
+	/** A card's pictures as the preset's art (stored with the new draft). */
+	readonly art?: readonly ImportedArt[];
+}
+
+/** The card's pictures as art, their rows in the report in place of the generic "picture" and "assets" rows. */
+function withArt(imported: ImportedFile, pictures: Omit<CardPictures, 'npc' | 'openingScene'>): ImportedFile {
+	const { form, report } = imported;
+	const found = artOfCard({ ...pictures, npc: form.npcs[0]?.name.trim() ?? '', openingScene: form.opening.scene.name.trim() });
+	const generic = (row: ImportReport['dropped'][number]) =>
+		(row.code === 'picture' && row.field === 'PNG image') || (row.code === 'assets' && /(^|\.)assets$/.test(row.field));
+	return {
+		form,
+		art: found.art,
+		report: {
+			...report,
+			mapped: [...report.mapped, ...found.mapped],
+			dropped: [...report.dropped.filter((row) => !generic(row)), ...found.dropped]
+		}
+	};
 }
 
 /** Where a text came from: the whole file, or the card chunk of a PNG (its keyword). */
@@ -86,7 +106,7 @@ function cardFromPng(bytes: Uint8Array): ImportedFile {
 	const value = json(utf8(decodeBase64(text, chunk), { chunk }), { chunk });
 	if (!isJsonObject(value)) throw importError('import.error.cardNotObject');
 	const { card } = cardOf(readExchangeFile(value), { chunk });
-	return fromEmbedded(card) ?? cardToPreset(card, { picture: true });
+	return withArt(fromEmbedded(card) ?? cardToPreset(card, { picture: true }), { assets: card.raw.assets, picture: bytes });
 }
 
 function fromJson(value: JsonValue, name: string, source: Source): ImportedFile {
@@ -96,7 +116,8 @@ function fromJson(value: JsonValue, name: string, source: Source): ImportedFile 
 	const file = readExchangeFile(value);
 	if (!file) throw importError('import.error.unknownFormat');
 	if (file.kind === 'lorebook') return lorebookToPreset(file, name);
-	return fromEmbedded(file.card) ?? cardToPreset(cardOf(file, source).card, { picture: false });
+	const { card } = cardOf(file, source);
+	return withArt(fromEmbedded(card) ?? cardToPreset(card, { picture: false }), { assets: card.raw.assets });
 }
 
 function fromCharx(bytes: Uint8Array): ImportedFile {
@@ -104,9 +125,23 @@ function fromCharx(bytes: Uint8Array): ImportedFile {
 	const value = json(charx.card, { chunk: 'card.json' });
 	if (!isJsonObject(value)) throw importError('import.error.cardNotObject');
 	const { card } = cardOf(readExchangeFile(value), { chunk: 'card.json' });
-	const imported = fromEmbedded(card) ?? cardToPreset(card, { picture: false });
-	const dropped = charx.assets.map((path) => ({ field: path, code: 'assets' as const, why: 'assets are not imported yet' }));
-	return { ...imported, report: { ...imported.report, dropped: [...imported.report.dropped, ...dropped].slice(0, 2_000) } };
+	const imported = withArt(fromEmbedded(card) ?? cardToPreset(card, { picture: false }), {
+		assets: card.raw.assets,
+		files: charx.pictures
+	});
+	// Files no asset names are reported too: nothing in the archive goes unmentioned.
+	const named = new Set(imported.report.mapped.map((row) => row.from));
+	const used = new Set(
+		(Array.isArray(card.raw.assets) ? card.raw.assets : []).flatMap((a, i) =>
+			isJsonObject(a ?? null) && typeof (a as { uri?: unknown }).uri === 'string' && named.has(`data.assets.${i}`)
+				? [String((a as { uri: string }).uri).replace(/^embeded:\/\//, '')]
+				: []
+		)
+	);
+	const unused = charx.assets
+		.filter((path) => !used.has(path))
+		.map((path) => ({ field: path, code: 'assets' as const, why: 'no asset of the card names it as art' }));
+	return { ...imported, report: { ...imported.report, dropped: [...imported.report.dropped, ...unused].slice(0, 2_000) } };
 }
 
 /** A file name without its folder and extensions, as a lorebook's title (SillyTavern names World Info by its file). */
@@ -125,7 +160,7 @@ export function importFile(bytes: Uint8Array, fileName?: string): ImportedFile {
 		: isZip(bytes)
 			? fromCharx(bytes)
 			: fromJson(json(utf8(bytes, 'file'), 'file'), titleOfFileName(fileName), 'file');
-	return { form: boundedForm(imported.form), report: imported.report };
+	return { form: boundedForm(imported.form), report: imported.report, art: imported.art ?? [] };
 }
 
 /** A file's bytes as a draft preset's form (the report aside). */

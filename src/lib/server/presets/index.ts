@@ -47,3 +47,15 @@ export { getPresetRow, isPresetId, searchTextOf, KEPT_VERSIONS, type PresetRow }
 export { presetLimits } from './limits';
 export { runEditor } from './editor';
 export { presetPageError } from './http';
+export {
+	listArt,
+	putArt,
+	deleteArt,
+	artImage,
+	artFiles,
+	ArtTargetSchema,
+	DEFAULT_EXPRESSION,
+	type ArtDeps,
+	type ArtFile,
+	type ArtTarget
+} from './art';

@@ -3,7 +3,10 @@
  * version. The session copies that version (an author's later edits apply to new sessions only),
  * keeps the documents sealed when the player is not the author, and the play is counted.
  */
-import { getWorld, type WorldPreset } from '../worlds';
+import { getWorld, type SeedArt, type WorldPreset } from '../worlds';
+import type { ImageStore } from '../images';
+import { spriteVariantName } from '../../adv';
+import { artFiles, DEFAULT_EXPRESSION, type ArtFile } from './art';
 import { isLanguage, type Language } from '../../types/settings';
 import { startSession, TITLE_MAX, type SessionsDeps, type StartSessionInput, type StartedSession } from '../sessions';
 import { isSealedFor, visiblePreset, type Viewer } from './access';
@@ -39,9 +42,20 @@ async function playableContent(
 	return { world: await loadVersion(app.control.db, row.id, row.currentVersion), version: row.currentVersion };
 }
 
-/** `app` is what starting a session needs (an `App` fits): the control database holds the preset too. */
+/** What a session shows of the author's art: sprites and backgrounds (the cover is the gallery's). */
+function seedArt(file: ArtFile): SeedArt[] {
+	if (file.kind === 'place') return [{ target: 'scene', targetName: file.name, image: file.image }];
+	if (file.kind === 'cover') return [];
+	const targetName = file.expression === DEFAULT_EXPRESSION ? file.name : spriteVariantName(file.name, file.expression);
+	return [{ target: 'npc', targetName, image: file.image }];
+}
+
+/**
+ * `app` is what starting a session needs (an `App` fits): the control database holds the preset too,
+ * and the image store its art, which the session copies.
+ */
 export async function playPreset(
-	app: SessionsDeps,
+	app: SessionsDeps & { images?: { store: Pick<ImageStore, 'get' | 'put'> } },
 	viewer: Viewer,
 	presetId: unknown,
 	options: PlayOptions = {}
@@ -55,11 +69,21 @@ export async function playPreset(
 		);
 	}
 	const title = options.title?.trim() || world.title.slice(0, TITLE_MAX);
+	const art = row.official || !app.images ? [] : await artFiles(app.control, app.images.store, row.id);
+	const store = app.images?.store;
 	const started = await startSession(app, {
 		ownerId: viewer.id,
 		title,
 		language: world.language,
-		preset: { world, sealed: isSealedFor(row, viewer), origin: { presetId: row.id, version } },
+		preset: {
+			world,
+			sealed: isSealedFor(row, viewer),
+			origin: { presetId: row.id, version },
+			art: art.flatMap(seedArt),
+			copyArt: async (sessionId) => {
+				for (const file of art) await store?.put(sessionId, file.image, file.data.bytes, file.data.contentType);
+			}
+		},
 		...(options.llm ? { llm: options.llm } : {})
 	});
 	await recordPlay(app.control.db, row, viewer.id, options.now);

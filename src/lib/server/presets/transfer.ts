@@ -13,17 +13,29 @@ import { mergeLorebook } from './cards/lorebook';
 import { PresetError } from './errors';
 import { importFile, readLorebookFile } from './import';
 import { editablePreset, type PresetDeps } from './service';
-import { createDraftPreset, saveDraft, type PresetRow } from './store';
+import { createDraftPreset, deletePresetRow, saveDraft, type PresetRow } from './store';
+import { artFiles, storeArt, type ArtDeps } from './art';
+import { artSlots } from './art-slots';
 
 /** A file (preset file, card JSON/PNG/CHARX, lorebook) as a new private draft of the viewer's, with the import's report. */
 export async function importPreset(
-	app: PresetDeps,
+	app: ArtDeps,
 	viewer: Viewer,
 	bytes: Uint8Array,
 	fileName?: string
 ): Promise<{ row: PresetRow; report: ImportReport }> {
-	const { form, report } = importFile(bytes, fileName);
-	return { row: await createDraftPreset(app.control.db, viewer.id, form), report };
+	const { form, report, art } = importFile(bytes, fileName);
+	const row = await createDraftPreset(app.control.db, viewer.id, form);
+	// A card's pictures become the draft's art (cleaned already); a failure leaves no half-made draft.
+	try {
+		for (const { target, image } of art ?? []) await storeArt(app, row.id, target, image);
+	} catch (err) {
+		const slots = await artSlots(app.control, row.id);
+		await deletePresetRow(app.control.db, row);
+		for (const slot of slots) await app.images.store.deleteSession(slot);
+		throw err;
+	}
+	return { row, report };
 }
 
 /**
@@ -47,7 +59,7 @@ export async function mergeLorebookFile(
 
 /** The author's saved preset as a file in `format`; a draft alone has nothing to export (409). */
 export async function exportPresetAs(
-	app: PresetDeps,
+	app: ArtDeps,
 	viewer: Viewer,
 	id: unknown,
 	format: ExportFormat,
@@ -55,6 +67,7 @@ export async function exportPresetAs(
 ): Promise<ExportedFile> {
 	const { row, content } = await editablePreset(app, id, viewer);
 	if (!content) throw new PresetError('not_playable', 'This preset is only a draft: save it before exporting it.');
-	const picture = format === 'png' || format === 'charx' ? (await app.covers.image(row.id))?.bytes : undefined;
-	return exportAs(content, format, picture, now);
+	const drawn = format === 'png' || format === 'charx' ? (await app.covers.image(row.id))?.bytes : undefined;
+	const art = format === 'kantera' ? [] : await artFiles(app.control, app.images.store, row.id);
+	return exportAs(content, format, drawn, now, art);
 }

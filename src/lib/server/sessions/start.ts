@@ -20,7 +20,7 @@ export interface StartSessionInput {
 	/** An official world id (see worlds/listWorlds); none or '' → an empty world with the bare GM rules. */
 	worldId?: unknown;
 	/** A preset version already resolved and checked by the presets module (instead of `worldId`). */
-	preset?: { world: WorldPreset } & SeedOptions;
+	preset?: { world: WorldPreset; copyArt?: (sessionId: string) => Promise<void> } & SeedOptions;
 	llm?: Partial<Pick<SessionSettings, 'provider' | 'model'>>;
 	/** The language of the field errors (the page's reader): English by default. */
 	readerLanguage?: Language;
@@ -44,6 +44,8 @@ export async function startSession(app: SessionsDeps, input: StartSessionInput):
 	});
 	const language = session.language;
 	try {
+		// The author's images are in the session's store before the seed names them.
+		await input.preset?.copyArt?.(session.id);
 		const world = await app.sessions.use(session.id, async (s) => {
 			const { preset } = input;
 			const source = preset?.world ?? (worldId === undefined ? undefined : getWorld(worldId, language));

@@ -13,6 +13,8 @@ import type { InStatement } from '@libsql/client';
 import { sessionSchema, undoLog } from '../db';
 import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { parseSpriteVariant, sameCharacter } from '../../adv';
+import { setSprite } from './npcs';
+import { setBackground } from './scenes';
 
 const { imageOrders } = sessionSchema;
 
@@ -32,6 +34,18 @@ export interface OrderInput {
  */
 export async function place(tx: SessionTx, input: OrderInput): Promise<ImageOrder> {
 	const now = Date.now();
+	// The author's own image is never drawn over: a new look or a regeneration keeps it.
+	const [art] = await tx
+		.select()
+		.from(imageOrders)
+		.where(
+			and(eq(imageOrders.target, input.target), eq(imageOrders.targetName, input.targetName), eq(imageOrders.prompt, AUTHOR_ART_PROMPT))
+		);
+	if (art?.image) {
+		if (input.target === 'scene') await setBackground(tx, input.targetName, art.image);
+		else if (!parseSpriteVariant(input.targetName)) await setSprite(tx, input.targetName, art.image);
+		return art;
+	}
 	const [waiting] = await tx
 		.select()
 		.from(imageOrders)
@@ -52,6 +66,27 @@ export async function place(tx: SessionTx, input: OrderInput): Promise<ImageOrde
 		.returning();
 	if (!row) throw new Error('image order insert returned no row');
 	return row;
+}
+
+/**
+ * The prompt of an order that is the author's art (copied from the preset when the session started):
+ * done from the start, and never replaced by a drawn image (`place`).
+ */
+export const AUTHOR_ART_PROMPT = '(author art)';
+
+export function isAuthorArt(order: Pick<ImageOrder, 'prompt'>): boolean {
+	return order.prompt === AUTHOR_ART_PROMPT;
+}
+
+/** The author's image of a target, as a done order for a new session's seed (claimed by `turnId`). */
+export function placeArtQuery(
+	db: Pick<SessionDrizzle, 'insert'>,
+	art: { readonly target: ImageTarget; readonly targetName: string; readonly image: string },
+	turnId: string,
+	now: number
+) {
+	const order: OrderInput = { target: art.target, targetName: art.targetName, prompt: AUTHOR_ART_PROMPT };
+	return db.insert(imageOrders).values({ ...newRow(order, turnId, now), status: 'done', image: art.image });
 }
 
 /**

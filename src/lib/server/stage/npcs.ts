@@ -38,9 +38,10 @@ export async function register(tx: SessionTx, input: NpcInput): Promise<{ npc: N
  * A new NPC's insert for a batch (a new session's seed), with the name and look it was registered
  * under: nothing read, so a name already there fails the batch where `register` would update it.
  */
-export function registerQuery(db: Pick<SessionDrizzle, 'insert'>, input: NpcInput, now: number) {
+/** `image`: an image it has from the start (the author's art), so none is drawn. */
+export function registerQuery(db: Pick<SessionDrizzle, 'insert'>, input: NpcInput, now: number, image: string | null = null) {
 	const npc = checked(input);
-	return { npc, query: db.insert(npcs).values({ ...npc, createdAt: now, updatedAt: now }) };
+	return { npc, query: db.insert(npcs).values({ ...npc, spriteImage: image, createdAt: now, updatedAt: now }) };
 }
 
 function checked(input: NpcInput): NpcInput {

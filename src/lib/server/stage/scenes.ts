@@ -36,9 +36,10 @@ export async function register(tx: SessionTx, input: SceneInput): Promise<{ scen
  * A new scene's insert for a batch (a new session's seed), with the name and description it was set
  * under: nothing read, so a name already there fails the batch where `register` would update it.
  */
-export function registerQuery(db: Pick<SessionDrizzle, 'insert'>, input: SceneInput, now: number) {
+/** `image`: an image it has from the start (the author's art), so none is drawn. */
+export function registerQuery(db: Pick<SessionDrizzle, 'insert'>, input: SceneInput, now: number, image: string | null = null) {
 	const scene = checked(input);
-	return { scene, query: db.insert(scenes).values({ ...scene, createdAt: now, updatedAt: now }) };
+	return { scene, query: db.insert(scenes).values({ ...scene, backgroundImage: image, createdAt: now, updatedAt: now }) };
 }
 
 function checked(input: SceneInput): SceneInput {

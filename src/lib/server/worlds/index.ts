@@ -13,6 +13,7 @@ export {
 	SEALED_DOCUMENTS_RULE,
 	type SeededWorld,
 	type SeedOptions,
+	type SeedArt,
 	type SeedPlan
 } from './seed';
 export { readOrigin, readPresetCopy } from './origin';

@@ -101,6 +101,18 @@ export interface SeedOptions {
 	readonly sealed?: boolean;
 	/** Where the preset came from, kept in the session with the copy of the version it started from. */
 	readonly origin?: PresetOrigin;
+	/**
+	 * The author's art, already copied into the session's image store: each image becomes a done order
+	 * (and the sprite or background of what it shows), so nothing is drawn for it, now or later.
+	 */
+	readonly art?: readonly SeedArt[];
+}
+
+/** One image of the author's art: an NPC's sprite (`Name` or `Name(expression)`) or a place's background. */
+export interface SeedArt {
+	readonly target: 'npc' | 'scene';
+	readonly targetName: string;
+	readonly image: string;
 }
 
 /** Seeds from a validated preset (a shipped one, or one an author wrote), as one write batch. */
@@ -164,16 +176,24 @@ export function seedQueries(
 		)
 	);
 
-	// The seed's image orders are claimed at once (see WORLD_SEED_TURN_ID).
+	// The seed's image orders are claimed at once (see WORLD_SEED_TURN_ID). The author's art is placed
+	// as done orders; only what it does not cover is ordered for drawing.
+	const art = options.art ?? [];
+	const artOf = (target: SeedArt['target'], name: string) => art.find((a) => a.target === target && a.targetName === name)?.image ?? null;
+	for (const a of art) queries.push(imageOrders.placeArtQuery(w, a, WORLD_SEED_TURN_ID, now));
 	for (const npc of world.npcs) {
 		// Only the name and the look go to the stage and the prompt: the personality is GM-only.
-		const registered = npcs.registerQuery(w, { name: npc.name, appearance: npc.appearance }, now);
+		const sprite = artOf('npc', npc.name);
+		const registered = npcs.registerQuery(w, { name: npc.name, appearance: npc.appearance }, now, sprite);
 		const order: imageOrders.OrderInput = { target: 'npc', targetName: registered.npc.name, prompt: npcSpritePrompt(registered.npc) };
-		queries.push(registered.query, imageOrders.placeClaimedQuery(w, order, WORLD_SEED_TURN_ID, now));
+		queries.push(registered.query);
+		if (sprite === null) queries.push(imageOrders.placeClaimedQuery(w, order, WORLD_SEED_TURN_ID, now));
 	}
-	const { scene, query: sceneQuery } = scenes.registerQuery(w, world.opening.scene, now);
+	const background = artOf('scene', world.opening.scene.name.trim());
+	const { scene, query: sceneQuery } = scenes.registerQuery(w, world.opening.scene, now, background);
 	const sceneOrder: imageOrders.OrderInput = { target: 'scene', targetName: scene.name, prompt: sceneBackgroundPrompt(scene) };
-	queries.push(sceneQuery, imageOrders.placeClaimedQuery(w, sceneOrder, WORLD_SEED_TURN_ID, now));
+	queries.push(sceneQuery);
+	if (background === null) queries.push(imageOrders.placeClaimedQuery(w, sceneOrder, WORLD_SEED_TURN_ID, now));
 	// The first screen shows the opening scene before any GM reply.
 	queries.push(setOpeningQuery(w, { scene: scene.name, present: [...world.opening.present] }));
 

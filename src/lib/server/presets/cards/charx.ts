@@ -6,8 +6,9 @@
  *   inflated, none inflating more than MAX_RATIO times its stored size (a zip bomb's signature);
  * - no name that climbs out of the archive (`..`, an absolute path, a drive, a backslash, control
  *   characters), and no archive inside the archive (by name: .zip, .charx, .rar, .7z, .tar, .gz…).
- * Only `card.json` is inflated, into a buffer of its declared size, so a header that lies about the
- * size cannot make it larger (the text is then cut short and fails as JSON). Any breach refuses the
+ * Only `card.json` and the pictures (.png, .jpg, .jpeg, .webp: the assets that become art) are
+ * inflated, each into a buffer of its declared size, so a header that lies about the size cannot make
+ * it larger (the text is then cut short and fails as JSON; a picture, as an image). Any breach refuses the
  * whole file: nothing is created.
  */
 import { strToU8, unzipSync, zipSync, type UnzipFileInfo } from 'fflate';
@@ -23,6 +24,7 @@ export const CHARX_LIMITS = {
 
 const CARD_JSON = 'card.json';
 const NESTED = /\.(zip|charx|jar|rar|7z|tar|gz|tgz|bz2|xz|zst)$/i;
+const PICTURE = /\.(png|jpe?g|webp)$/i;
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 const EMPTY_ZIP_MAGIC = [0x50, 0x4b, 0x05, 0x06];
 
@@ -42,8 +44,10 @@ function badName(name: string): string | null {
 export interface CharxContents {
 	/** The text of `card.json`. */
 	readonly card: string;
-	/** Every other file's path (what `embeded://` URIs may name); their bytes are not read. */
+	/** Every other file's path (what `embeded://` URIs may name). */
 	readonly assets: string[];
+	/** The pictures' bytes by path. */
+	readonly pictures: ReadonlyMap<string, Uint8Array>;
 }
 
 /** The card of a CHARX file; PresetError('bad_import') for a breach of the limits or a broken zip. */
@@ -66,7 +70,7 @@ export function readCharx(bytes: Uint8Array): CharxContents {
 		if (file.name.endsWith('/')) return false;
 		if (file.name !== CARD_JSON) {
 			assets.push(file.name);
-			return false;
+			return PICTURE.test(file.name);
 		}
 		return true;
 	};
@@ -81,7 +85,8 @@ export function readCharx(bytes: Uint8Array): CharxContents {
 	if (!card) throw importError('import.error.charxNoCard');
 	if (isZip(card)) throw importError('import.error.charxNested', { name: CARD_JSON });
 	try {
-		return { card: new TextDecoder('utf-8', { fatal: true }).decode(card), assets };
+		const pictures = new Map(Object.entries(files).filter(([name]) => name !== CARD_JSON));
+		return { card: new TextDecoder('utf-8', { fatal: true }).decode(card), assets, pictures };
 	} catch {
 		throw importError('import.error.chunkNotUtf8', { chunk: CARD_JSON });
 	}

@@ -119,11 +119,10 @@ export function presetToCard(
 	preset: CardSource,
 	keep: CardKeep | undefined,
 	embed: (fingerprint: string) => JsonObject,
-	/** Fields the format adds where the card has none (a CHARX's `assets`). */
-	extra: JsonObject = {}
+	/** Fields the export gives afresh over what an import kept (`assets`: the art as it is now). */
+	fresh: JsonObject = {}
 ): CardEnvelope {
-	const data = withKept(cardFields(preset), preset, keep);
-	for (const [name, value] of Object.entries(extra)) if (!(name in data)) data[name] = value;
+	const data = { ...withKept(cardFields(preset), preset, keep), ...fresh };
 	if (!Array.isArray(data.group_only_greetings)) data.group_only_greetings = [];
 	const keptExtensions = keep?.data.extensions?.value;
 	const extensions: JsonObject = isJsonObject(keptExtensions ?? null) ? { ...(keptExtensions as JsonObject) } : {};
