@@ -103,16 +103,6 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 	const scheduler = overrides.scheduler ?? createScheduler(cfg.scheduler);
 	// A job of the scheduler like the others: on an isolate host it runs from requests, not from a timer.
 	const stopSweeper = turso && background ? startSweeper(turso, scheduler, overrides.turso?.sweepEveryMs) : undefined;
-	// Loaded only when scheduled: backups write to the local disk, which an isolate host does not have.
-	const { cron, dir: backupDir } = cfg.backup;
-	const stopBackups =
-		background && cron && backupDir
-			? (await import('./db/backup')).startBackupSchedule(
-					{ config: cfg, control, sessions },
-					{ ...cfg.backup, cron, dir: backupDir },
-					scheduler
-				)
-			: undefined;
 	const bus = new EventBus();
 	const feeds = new EventFeeds({ sessions, bus }, overrides.eventFeeds);
 	const embedder = createEmbedder(cfg.embeddings);
@@ -146,6 +136,16 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		scheduler,
 		...(overrides.coverPolicy ? { policy: overrides.coverPolicy } : {})
 	});
+	// Loaded only when scheduled: backups write to the local disk, which an isolate host does not have.
+	const { cron, dir: backupDir } = cfg.backup;
+	const stopBackups =
+		background && cron && backupDir
+			? (await import('./db/backup')).startBackupSchedule(
+					{ config: cfg, control, sessions, images },
+					{ ...cfg.backup, cron, dir: backupDir },
+					scheduler
+				)
+			: undefined;
 	if (startUp) await orderOfficialCovers(covers);
 	// The runner counts every turn's tokens: build the encoder now, while nothing is served yet, not in
 	// the first turn (seconds with no answer to anyone; long enough for keep-alive connections to reset).
