@@ -3,11 +3,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../../helpers/env';
 import { csvField, parseRange, percentile, usageCsv, usageReport } from '../../../src/lib/server/usage';
 import { callLogInsert, type CallRecord } from '../../../src/lib/server/budget';
+import { createApp } from '../../../src/lib/server/app';
+import { parseConfig } from '../../../src/lib/server/config';
+import { databaseEnv } from '../../helpers/databases';
 import { createUser } from '../../../src/lib/server/auth';
 import { apiHarness, waitForTurn, type ApiHarness } from '../api/client';
 import { AcceptedTurn, bodyOf, Session } from '../api/shapes';
 import { SpendSchema } from '../../../src/lib/types/api';
 import * as v from 'valibot';
+import { controlSchema } from '../../../src/lib/server/db';
 
 let env: TestEnv | undefined;
 let h: ApiHarness | undefined;
@@ -30,6 +34,34 @@ const call = (over: Partial<CallRecord> = {}): CallRecord => ({
 	retries: 0,
 	failure: undefined,
 	...over
+});
+
+describe('the call log’s retention (KANTERA_CALL_LOG_DAYS)', () => {
+	it('is validated, and a server with it deletes the rows older than that many days, keeping the rest', async () => {
+		const base = { KANTERA_DATA_DIR: '/tmp/kantera-never-opened' };
+		expect(parseConfig(base).ops.callLogDays).toBeUndefined();
+		expect(parseConfig({ ...base, KANTERA_CALL_LOG_DAYS: '30' }).ops.callLogDays).toBe(30);
+		for (const bad of ['0', '-3', 'a month', '1.5'])
+			expect(() => parseConfig({ ...base, KANTERA_CALL_LOG_DAYS: bad })).toThrow(/KANTERA_CALL_LOG_DAYS/);
+
+		env = await testEnv();
+		const alice = await createUser(env.app, { name: 'alice', password: 'correct horse battery' }, { viaOperator: true });
+		const day = 86_400_000;
+		for (const age of [40, 31, 29, 1])
+			await callLogInsert(env.app.control.db, { userId: alice.id, sessionId: 's1' }, call({ latencyMs: age }), Date.now() - age * day);
+		const ages = async (db = env?.app.control.db) =>
+			(await db?.select().from(controlSchema.llmCalls))?.map((r) => r.latencyMs).sort((a, b) => a - b);
+		expect(await ages()).toEqual([1, 29, 31, 40]);
+		// Without the setting (the first server), nothing went; a server started with it prunes on its start.
+		const kept = await createApp(parseConfig({ ...databaseEnv(env.dir), KANTERA_CALL_LOG_DAYS: '30' }));
+		try {
+			for (let left = await ages(kept.control.db); left?.length !== 2; left = await ages(kept.control.db))
+				await new Promise((r) => setTimeout(r, 50));
+			expect(await ages(kept.control.db)).toEqual([1, 29]);
+		} finally {
+			await kept.close();
+		}
+	});
 });
 
 describe('usage report', () => {

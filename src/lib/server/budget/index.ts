@@ -32,4 +32,4 @@ export {
 	type Payer
 } from './reservations';
 export { runParts, runPart, type BatchPart } from './batch';
-export { callLogInsert, type CallRecord } from './calls';
+export { callLogInsert, pruneCallLog, CALL_LOG_PRUNE_EVERY_MS, type CallRecord } from './calls';
