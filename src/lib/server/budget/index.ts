@@ -7,6 +7,7 @@ export {
 	scopesPart,
 	unreadScopes,
 	recordCall,
+	recordCanonGuard,
 	markWarned,
 	warnedPart,
 	takeTurnQuota,

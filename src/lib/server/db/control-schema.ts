@@ -170,11 +170,15 @@ export const usageDaily = sqliteTable(
 	(t) => [primaryKey({ columns: [t.userId, t.day] }), index('usage_daily_day').on(t.day)]
 );
 
-/** Spending per play session (all time), for the per-session scope across processes. */
+/** Spending per play session (all time), for the per-session scope across processes; and what the canon guard did in it. */
 export const usageSession = sqliteTable('usage_session', {
 	sessionId: text('session_id').primaryKey(),
 	calls: integer('calls').notNull().default(0),
-	costMicros: integer('cost_micros').notNull().default(0)
+	costMicros: integer('cost_micros').notNull().default(0),
+	/** Replies and tool calls the canon guard withdrew and had written again (issue 27). */
+	canonRewrites: integer('canon_rewrites').notNull().default(0),
+	/** Turns the canon guard stopped (the GM gave a term away again after its rewrite). */
+	canonStopped: integer('canon_stopped').notNull().default(0)
 });
 
 /** A budget warning fires once per (scope, key, period); this row is the "once". */

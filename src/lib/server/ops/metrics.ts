@@ -85,6 +85,16 @@ const llmCost = new Counter({
 	labelNames: ['provider', 'model'] as const,
 	registers: [registry]
 });
+const canonRewrites = new Counter({
+	name: 'kantera_canon_rewrites_total',
+	help: 'Replies and tool calls the canon guard withdrew before the player saw them and had the GM write again.',
+	registers: [registry]
+});
+const canonStopped = new Counter({
+	name: 'kantera_canon_stopped_turns_total',
+	help: 'Player turns the canon guard stopped (the GM gave a term away again after its rewrite; nothing recorded).',
+	registers: [registry]
+});
 const sseOpen = new Gauge({
 	name: 'kantera_sse_connections',
 	help: 'Event streams (a session’s server-sent events) open now.',
@@ -148,6 +158,12 @@ export function observeLlmCall(c: LlmCallObservation): void {
 	llmTokens.inc({ ...labels, type: 'cached_input' }, c.cachedInputTokens);
 	llmTokens.inc({ ...labels, type: 'output' }, c.outputTokens);
 	llmCost.inc(labels, c.costMicros / 1_000_000);
+}
+
+/** Called by the turn runner when a turn's canon guard acted. */
+export function observeCanonGuard(acted: { rewrites: number; stopped: boolean }): void {
+	canonRewrites.inc(acted.rewrites);
+	if (acted.stopped) canonStopped.inc();
 }
 
 /** Called by the request log when an answer's head is ready; `route` null is a request no route matched. */
