@@ -11,6 +11,7 @@ import { turnHarness, type TurnHarness } from '../../helpers/turns';
 import { dumpSession } from '../../helpers/dump';
 import { controlSchema, sessionSchema } from '../../../src/lib/server/db';
 import { scrapeMetrics } from '../../../src/lib/server/ops';
+import { sessionSpend } from '../../../src/lib/server/usage';
 import { parseExposition } from '../../helpers/metrics';
 import { eq } from 'drizzle-orm';
 import { story } from '../../../src/lib/server/records';
@@ -120,6 +121,9 @@ describe('the canon guard on the GM’s words', () => {
 		expect(turn.status).toBe('failed');
 		expect(turn.failureReason).toBe('withheld');
 		expect((await guardCounts(h)).session).toEqual({ rewrites: 1, stopped: 1 });
+		// The owner reads it in the session's spend panel.
+		const owner = { id: h.userId, name: 'player', isAdmin: false, tier: 'free' as const };
+		expect((await h.use((s) => sessionSpend(h.app, s, owner))).canon).toEqual({ rewrites: 1, stopped: 1 });
 		expect(await recordsText(h)).not.toContain('sealed');
 		const logged = await h.use((s) => s.db.select().from(sessionSchema.logMessages));
 		expect(logged).toEqual([]);

@@ -1,8 +1,9 @@
 /** The operator's usage report from the call log, its CSV, and the player's spend read through the API. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../../helpers/env';
-import { csvField, parseRange, percentile, usageCsv, usageReport } from '../../../src/lib/server/usage';
-import { callLogInsert, type CallRecord } from '../../../src/lib/server/budget';
+import { canonGuardReport, csvField, parseRange, percentile, usageCsv, usageReport } from '../../../src/lib/server/usage';
+import { callLogInsert, recordCall, recordCanonGuard, type CallRecord } from '../../../src/lib/server/budget';
+import { createPlaySession } from '../../../src/lib/server/sessions';
 import { createApp } from '../../../src/lib/server/app';
 import { parseConfig } from '../../../src/lib/server/config';
 import { databaseEnv } from '../../helpers/databases';
@@ -61,6 +62,30 @@ describe('the call log’s retention (KANTERA_CALL_LOG_DAYS)', () => {
 		} finally {
 			await kept.close();
 		}
+	});
+});
+
+describe('the canon guard on /admin/usage', () => {
+	it('sums what the guard did over every session and lists the sessions where it acted most, stopped turns first', async () => {
+		env = await testEnv();
+		const db = env.app.control.db;
+		const alice = await createUser(env.app, { name: 'alice', password: 'correct horse battery' }, { viaOperator: true });
+		const calm = await createPlaySession(env.app, { ownerId: alice.id, title: 'Calm', language: 'en' });
+		const leaky = await createPlaySession(env.app, { ownerId: alice.id, title: 'Leaky', language: 'en' });
+		const rewritten = await createPlaySession(env.app, { ownerId: alice.id, title: 'Rewritten', language: 'en' });
+		expect(await canonGuardReport(db)).toEqual({ rewrites: 0, stopped: 0, sessions: [] });
+		// A session that only spent money is no guard's business.
+		await recordCall(db, { userId: alice.id, sessionId: calm.id }, 100, Date.now());
+		for (const _ of [1, 2, 3]) await recordCanonGuard(db, rewritten.id, { rewrites: 1, stopped: false });
+		await recordCanonGuard(db, leaky.id, { rewrites: 1, stopped: true });
+		expect(await canonGuardReport(db)).toEqual({
+			rewrites: 4,
+			stopped: 1,
+			sessions: [
+				{ sessionId: leaky.id, title: 'Leaky', owner: 'alice', rewrites: 1, stopped: 1 },
+				{ sessionId: rewritten.id, title: 'Rewritten', owner: 'alice', rewrites: 3, stopped: 0 }
+			]
+		});
 	});
 });
 
