@@ -24,6 +24,7 @@ import { readManifest, startBackupSchedule, listBackups, imageFile } from '../..
 import { saveGame } from '../../../src/lib/server/timetravel';
 import { saveDatabases } from '../../../src/lib/server/sessions';
 import { integrity } from '../../helpers/copies';
+import { startLocalS3 } from '../../s3';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -251,6 +252,41 @@ describe('kantera backup / restore', { timeout: 180_000 }, () => {
 		const app3 = await createApp(parseConfig(env), { background: false });
 		cleanups.push(() => app3.close());
 		expect(await snapshot(app3, [a, b, slot])).toEqual(before);
+	});
+
+	it('backs up the images of a bucket, links them the next time without reading them, and restores them into another', async () => {
+		const s3 = await startLocalS3();
+		cleanups.push(() => s3.close());
+		const bucket = (prefix: string) => s3.env({ KANTERA_S3_PREFIX: prefix });
+		const m = await mockLlmApp('openai', bucket('live/'));
+		cleanups.push(() => m.cleanup());
+		const user = await createUser(m.app, { name: 'alice', password: 'wonderland' });
+		await startSession(m.app, { ownerId: user.id, title: 'Bucket', worldId: 'sword-and-sorcery', language: 'en' });
+		m.app.covers.resume();
+		await settled(m.app);
+		const pictures = await imagesOf(m.app);
+		expect(Object.keys(pictures.stored).length).toBeGreaterThan(0);
+		expect(readdirSync(m.app.config.dataDir)).not.toContain('images');
+
+		const out = tempDir('kantera-backups-');
+		cleanups.push(() => out.remove());
+		const env = { ...envOf(m.app.config), ...bucket('live/') };
+		expect((await cli(env, ['backup', '--out', out.dir])).code).toBe(0);
+		const again = await cli(env, ['backup', '--out', out.dir, '--verify']);
+		expect(again.code).toBe(0);
+		expect(again.stdout).toMatch(new RegExp(`0 image\\(s\\) copied, ${Object.keys(pictures.stored).length} unchanged`));
+		expect(again.stdout).toMatch(/verified .*every referenced image present/);
+		const [newest] = await listBackups(out.dir);
+		if (!newest) throw new Error('no backup');
+
+		const fresh = tempDir();
+		cleanups.push(() => fresh.remove());
+		const freshEnv = { ...databaseEnv(fresh.dir), ...bucket('restored/') };
+		expect((await cli(freshEnv, ['restore', '--from', newest.dir])).code).toBe(0);
+		const app2 = await createApp(parseConfig(freshEnv), { background: false });
+		cleanups.push(() => app2.close());
+		expect(await imagesOf(app2)).toEqual(pictures);
+		expect((await s3.list('restored/')).length).toBe(Object.keys(pictures.stored).length);
 	});
 
 	it('leaves the server’s turns to the server: a backup taken while a turn waits does not run it', async () => {
