@@ -93,7 +93,7 @@ test('the player sees this session’s spend; the admin sees usage charts with t
 	await expect(spend.getByTestId('spend-turns-left')).toHaveText('47 of 50 turns left today');
 	await expect(spend.getByText(/Prompt-cache hit rate: \d+%/)).toBeVisible();
 	// The GM gave nothing away: the canon guard's counts of this session are there, both at 0.
-	await expect(spend.getByTestId('spend-canon')).toHaveText('Canon guard: 0 rewritten before you saw them, 0 turns stopped');
+	await expect(spend.getByTestId('spend-canon')).toHaveText('Canon guard — rewrites before you saw them: 0 · turns stopped: 0');
 	// The chart's numbers, as a table a screen reader reads: one row per turn.
 	const table = spend.getByRole('table', { name: 'Tokens per turn: cached input, uncached input and output' });
 	await expect(table.getByRole('row')).toHaveCount(1 + 3);
@@ -116,7 +116,7 @@ test('the player sees this session’s spend; the admin sees usage charts with t
 	await expect(page.locator('figure canvas')).toHaveCount(5);
 	await expect(page.getByRole('heading', { name: 'Canon guard (since each session began)' })).toBeVisible();
 	await expect(page.getByTestId('canon-guard-totals')).toHaveText(
-		/^All sessions: \d+ replies rewritten before the player saw them, \d+ turns stopped$/
+		/^All sessions — rewrites before the player saw them: \d+ · turns stopped: \d+$/
 	);
 	await page.screenshot({ path: `${SHOTS}/admin-usage.png`, fullPage: true });
 	expect(refused).toEqual([]);
