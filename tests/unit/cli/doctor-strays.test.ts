@@ -129,7 +129,9 @@ describe('kantera doctor and what nothing refers to', () => {
 		expect(find(report, 'image store')).toContainEqual(
 			expect.objectContaining({
 				status: 'warn',
-				message: `1 of 2 image(s) the records refer to are missing from the store: ${slot}/${cover} (they answer 404; kantera restore from a backup brings them back)`
+				message:
+					`1 of 2 image(s) the records refer to are missing from the store: ${slot}/${cover} ` +
+					'(they answer 404; kantera restore from a backup brings them back)'
 			})
 		);
 	});

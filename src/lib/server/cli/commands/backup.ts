@@ -20,7 +20,7 @@ async function verify(ctx: CommandContext, dir: string): Promise<void> {
 const backup: Command = {
 	name: ['backup'],
 	summary:
-		'copy the control database, every session database with its save slots, and their images and the preset covers into a new folder in DIR (safe while the server runs)',
+		'copy every database (control, sessions, save slots) and every image and cover into a new folder in DIR (safe while the server runs)',
 	usage: '--out DIR [--verify] | --verify --from BACKUP',
 	details: [
 		'--out DIR           the backup root; each run writes DIR/kantera-backup-<UTC time>/ with manifest.json',

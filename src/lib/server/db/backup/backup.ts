@@ -1,8 +1,9 @@
 /**
  * `kantera backup`: a consistent copy of the control database, of every session database with its save
- * slots, and of their images and the preset covers (images.ts), while the server runs. Local files are copied page for page (`copyDatabasePages`: one read transaction, a
- * consistent snapshot that writers do not wait for, every index as it is); remote databases (libSQL
- * server, Turso) are exported as JSON lines inside one read transaction. A database whose content is the same as in the previous backup is not
+ * slots, and of their images and the preset covers (images.ts), while the server runs. Local files are
+ * copied page for page (`copyDatabasePages`: one read transaction, a consistent snapshot that writers do
+ * not wait for, every index as it is); remote databases (libSQL server, Turso) are exported as JSON lines
+ * inside one read transaction. A database whose content is the same as in the previous backup is not
  * copied again: the new backup hard-links the previous copy, so every backup folder is complete on
  * its own. The folder appears under its final name only once its manifest is written.
  */
