@@ -50,6 +50,12 @@ export const controlMigrations: readonly Migration[] = [
 		"tag": "0007_admin_actions",
 		"hash": "f599f84d25806644d8c0363c5c4b53b4aad81299c7145b4ffec7d06ebd4095fc",
 		"sql": "CREATE TABLE `admin_audit` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`at` integer NOT NULL,\n\t`admin_id` text NOT NULL,\n\t`admin_name` text NOT NULL,\n\t`action` text NOT NULL,\n\t`target_kind` text NOT NULL,\n\t`target_id` text NOT NULL,\n\t`target_name` text NOT NULL,\n\t`detail` text DEFAULT '' NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `admin_audit_at` ON `admin_audit` (`at`);--> statement-breakpoint\nCREATE TABLE `password_resets` (\n\t`token_hash` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`used_at` integer,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE INDEX `password_resets_user` ON `password_resets` (`user_id`);--> statement-breakpoint\nCREATE TABLE `preset_takedowns` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`preset_id` text NOT NULL,\n\t`author_id` text,\n\t`fingerprint` text NOT NULL,\n\t`reason` text NOT NULL,\n\t`admin_id` text NOT NULL,\n\t`at` integer NOT NULL,\n\t`appeal` text,\n\t`appeal_at` integer,\n\t`lifted_at` integer\n);\n--> statement-breakpoint\nCREATE INDEX `preset_takedowns_preset` ON `preset_takedowns` (`preset_id`,`at`);--> statement-breakpoint\nCREATE INDEX `preset_takedowns_fingerprint` ON `preset_takedowns` (`fingerprint`,`lifted_at`);--> statement-breakpoint\nALTER TABLE `users` ADD `suspended_at` integer;"
+	},
+	{
+		"idx": 8,
+		"tag": "0008_canon_guard_counts",
+		"hash": "903c8153191c65707f356df42ce95fc2b535ec623214819977a2a27ca9e2d458",
+		"sql": "ALTER TABLE `usage_session` ADD `canon_rewrites` integer DEFAULT 0 NOT NULL;--> statement-breakpoint\nALTER TABLE `usage_session` ADD `canon_stopped` integer DEFAULT 0 NOT NULL;"
 	}
 ];
 
