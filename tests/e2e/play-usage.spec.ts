@@ -92,6 +92,8 @@ test('the player sees this session’s spend; the admin sees usage charts with t
 	const spend = settings.getByTestId('spend-panel');
 	await expect(spend.getByTestId('spend-turns-left')).toHaveText('47 of 50 turns left today');
 	await expect(spend.getByText(/Prompt-cache hit rate: \d+%/)).toBeVisible();
+	// The GM gave nothing away: the canon guard's counts of this session are there, both at 0.
+	await expect(spend.getByTestId('spend-canon')).toHaveText('Canon guard — rewrites before you saw them: 0 · turns stopped: 0');
 	// The chart's numbers, as a table a screen reader reads: one row per turn.
 	const table = spend.getByRole('table', { name: 'Tokens per turn: cached input, uncached input and output' });
 	await expect(table.getByRole('row')).toHaveCount(1 + 3);
@@ -112,6 +114,10 @@ test('the player sees this session’s spend; the admin sees usage charts with t
 	await expect(page.getByRole('table', { name: 'Usage per provider and model' })).toContainText('openai/mock-model');
 	await expect(page.getByRole('table', { name: 'Usage per user' })).toContainText(name);
 	await expect(page.locator('figure canvas')).toHaveCount(5);
+	await expect(page.getByRole('heading', { name: 'Canon guard (since each session began)' })).toBeVisible();
+	await expect(page.getByTestId('canon-guard-totals')).toHaveText(
+		/^All sessions — rewrites before the player saw them: \d+ · turns stopped: \d+$/
+	);
 	await page.screenshot({ path: `${SHOTS}/admin-usage.png`, fullPage: true });
 	expect(refused).toEqual([]);
 
@@ -141,6 +147,7 @@ test('in Japanese: the settings layer shows the spend panel and the free plan\u2
 	const spend = settings.getByTestId('spend-panel');
 	await expect(spend.getByRole('heading', { name: 'このセッションの使用量' })).toBeVisible();
 	await expect(spend.getByTestId('spend-turns-left')).toHaveText('今日の残り 49 / 50 ターン');
+	await expect(spend.getByTestId('spend-canon')).toHaveText('設定ガード: 表示前の書き直し 0 回、止めたターン 0 回');
 	await expect(spend.locator('canvas')).toHaveCount(1);
 	await spend.scrollIntoViewIfNeeded();
 	await spend.screenshot({ path: `${SHOTS}/spend-panel-ja.png` });

@@ -17,6 +17,7 @@ import { createImageProvider, createImageStore, ImageRunner, type ImageRunnerDep
 import { CoverRunner, orderOfficialCovers, syncOfficialPresets, type CoverPolicy } from './presets';
 import { SignInProviders } from './auth';
 import { configureLog } from './ops';
+import { CALL_LOG_PRUNE_EVERY_MS, pruneCallLog } from './budget';
 import { createScheduler, type Scheduler } from './jobs';
 import type { RetryPolicy } from './retry';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -103,15 +104,14 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 	const scheduler = overrides.scheduler ?? createScheduler(cfg.scheduler);
 	// A job of the scheduler like the others: on an isolate host it runs from requests, not from a timer.
 	const stopSweeper = turso && background ? startSweeper(turso, scheduler, overrides.turso?.sweepEveryMs) : undefined;
-	// Loaded only when scheduled: backups write to the local disk, which an isolate host does not have.
-	const { cron, dir: backupDir } = cfg.backup;
-	const stopBackups =
-		background && cron && backupDir
-			? (await import('./db/backup')).startBackupSchedule(
-					{ config: cfg, control, sessions },
-					{ ...cfg.backup, cron, dir: backupDir },
-					scheduler
-				)
+	const { callLogDays } = cfg.ops;
+	const stopCallLogPrune =
+		background && callLogDays !== undefined
+			? scheduler.repeat(CALL_LOG_PRUNE_EVERY_MS, async () => {
+					await pruneCallLog(control.db, callLogDays).catch((err: unknown) => {
+						console.error(`[kantera] call log retention: ${err instanceof Error ? err.message : String(err)}`);
+					});
+				})
 			: undefined;
 	const bus = new EventBus();
 	const feeds = new EventFeeds({ sessions, bus }, overrides.eventFeeds);
@@ -146,6 +146,16 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		scheduler,
 		...(overrides.coverPolicy ? { policy: overrides.coverPolicy } : {})
 	});
+	// Loaded only when scheduled: backups write to the local disk, which an isolate host does not have.
+	const { cron, dir: backupDir } = cfg.backup;
+	const stopBackups =
+		background && cron && backupDir
+			? (await import('./db/backup')).startBackupSchedule(
+					{ config: cfg, control, sessions, images },
+					{ ...cfg.backup, cron, dir: backupDir },
+					scheduler
+				)
+			: undefined;
 	if (startUp) await orderOfficialCovers(covers);
 	// The runner counts every turn's tokens: build the encoder now, while nothing is served yet, not in
 	// the first turn (seconds with no answer to anyone; long enough for keep-alive connections to reset).
@@ -211,6 +221,7 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		resumeSession,
 		async close() {
 			stopSweeper?.();
+			stopCallLogPrune?.();
 			stopBackups?.();
 			scheduler.stop();
 			await runner.stop();

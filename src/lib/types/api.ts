@@ -120,6 +120,11 @@ export const SpendSchema = v.object({
 		/** cached / input over the whole session; null before any call. */
 		cacheHitRate: v.nullable(v.number())
 	}),
+	/**
+	 * What the canon guard did in this session (issue 27): replies and tool calls it withdrew before the player
+	 * saw them and had written again, and turns it stopped.
+	 */
+	canon: v.object({ rewrites: v.number(), stopped: v.number() }),
 	/** Every scope with a limit: money left in micro-dollars (the turn scope: its per-turn limit). */
 	budgets: v.array(
 		v.object({ scope: v.picklist(['turn', 'session', 'user_day', 'global_month']), limitMicros: v.number(), leftMicros: v.number() })

@@ -76,7 +76,8 @@ describe('kantera doctor and what nothing refers to', () => {
 			expect.objectContaining({
 				status: 'warn',
 				message: `1 image folder(s) that no session or preset cover refers to: ${gone} (kantera doctor --repair lists and removes them)`
-			})
+			}),
+			expect.objectContaining({ status: 'ok', message: 'all 2 image(s) the records refer to present' })
 		]);
 		expect(find(report, 'orphaned databases')).toEqual([
 			expect.objectContaining({
@@ -98,7 +99,7 @@ describe('kantera doctor and what nothing refers to', () => {
 		expect(existsSync(path.join(images, gone))).toBe(true);
 
 		const repair = await runDoctor(env, { timeoutMs: 2_000, repair: true });
-		expect(find(repair, 'image store').slice(1)).toEqual([
+		expect(find(repair, 'image store').slice(1, 3)).toEqual([
 			expect.objectContaining({
 				status: 'info',
 				message: `repair: removing 1 image folder(s) that no session or preset cover refers to: ${gone}`
@@ -115,5 +116,23 @@ describe('kantera doctor and what nothing refers to', () => {
 		const after = await runDoctor(env, { timeoutMs: 2_000, repair: false });
 		expect(after.filter((f) => f.status === 'warn' && /image store|orphaned/.test(f.area))).toEqual([]);
 		expect(find(after, 'orphaned databases')).toEqual([expect.objectContaining({ status: 'ok', message: 'none' })]);
+	});
+
+	it('warns of an image the records refer to that the store lacks (what a backup without images left behind)', async () => {
+		const { dir, coverSlots } = await playedDataDir();
+		const [slot] = coverSlots;
+		if (!slot) throw new Error('a cover expected');
+		const [cover] = readdirSync(path.join(dir, 'images', slot));
+		if (!cover) throw new Error('a cover image expected');
+		rmSync(path.join(dir, 'images', slot, cover));
+		const report = await runDoctor({ KANTERA_DATA_DIR: dir }, { timeoutMs: 2_000, repair: false });
+		expect(find(report, 'image store')).toContainEqual(
+			expect.objectContaining({
+				status: 'warn',
+				message:
+					`1 of 2 image(s) the records refer to are missing from the store: ${slot}/${cover} ` +
+					'(they answer 404; kantera restore from a backup brings them back)'
+			})
+		);
 	});
 });

@@ -4,7 +4,8 @@
  * exports and restores are loads over HTTP).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync, readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Client } from '@libsql/client';
 import { mockLlmApp, type MockLlmApp } from '../../helpers/turns';
@@ -16,12 +17,14 @@ import { parseConfig, type Config } from '../../../src/lib/server/config';
 import { createUser } from '../../../src/lib/server/auth';
 import { startSession } from '../../../src/lib/server/sessions';
 import { acceptTurn, readTurn, sessionsWithWork } from '../../../src/lib/server/turn';
-import { newId, sqlText } from '../../../src/lib/server/db';
+import { coverImages, newId, sessionImageKeys, sqlText } from '../../../src/lib/server/db';
+import { runDoctor } from '../../../src/lib/server/cli/doctor';
 import { recall, OfflineEmbedder } from '../../../src/lib/server/search';
-import { readManifest, startBackupSchedule, listBackups } from '../../../src/lib/server/db/backup';
+import { readManifest, startBackupSchedule, listBackups, imageFile } from '../../../src/lib/server/db/backup';
 import { saveGame } from '../../../src/lib/server/timetravel';
 import { saveDatabases } from '../../../src/lib/server/sessions';
 import { integrity } from '../../helpers/copies';
+import { startLocalS3 } from '../../s3';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -46,6 +49,7 @@ async function settled(app: App): Promise<void> {
 		const pending = await sessionsWithWork(app.control.db);
 		await app.runner.idle();
 		await app.images.idle();
+		await app.covers.idle();
 		if (pending.length === 0 && (await sessionsWithWork(app.control.db)).length === 0) return;
 		if (Date.now() > deadline) throw new Error(`sessions still noted as having work: ${pending.join(', ')}`);
 		await new Promise((r) => setTimeout(r, 100));
@@ -61,6 +65,9 @@ async function campaign(): Promise<
 	const ids: string[] = [];
 	for (const world of ['sword-and-sorcery', 'iron-walkers'])
 		ids.push((await startSession(m.app, { ownerId: user.id, title: world, worldId: world, language: 'en' })).session.id);
+	// The official worlds' covers, drawn as the gallery's first visit has them drawn.
+	m.app.covers.resume();
+	await m.app.covers.idle();
 	await m.app.images.idle();
 	return {
 		...m,
@@ -141,6 +148,24 @@ async function snapshot(app: App, ids: string[]) {
 	return { control: await rows(app.control.client), controlIntegrity: await integrity(app.control.client), sessions };
 }
 
+/**
+ * Every image in the store of every session and preset cover (folder/key → SHA-256 of the bytes read back),
+ * and the ones the records refer to: a session's sprites, backgrounds and orders, a cover's drawn image.
+ */
+async function imagesOf(app: App) {
+	const sessions = (await app.control.client.execute('SELECT id FROM play_sessions ORDER BY id')).rows.map((r) => sqlText(r.id));
+	const covers = await coverImages(app.control.client);
+	const stored: Record<string, string> = {};
+	for (const folder of [...sessions, ...covers.map((c) => c.slot)])
+		for (const key of await app.images.store.keys(folder)) {
+			const image = await app.images.store.get(folder, key);
+			stored[`${folder}/${key}`] = image ? createHash('sha256').update(image.bytes).digest('hex') : 'missing';
+		}
+	const referenced: string[] = covers.flatMap((c) => (c.image ? [`${c.slot}/${c.image}`] : []));
+	for (const id of sessions) referenced.push(...(await app.sessions.use(id, (s) => sessionImageKeys(s.client))).map((k) => `${id}/${k}`));
+	return { stored, referenced: referenced.sort() };
+}
+
 async function cli(env: Record<string, string>, args: string[]) {
 	const run = await kanteraInProcess(env.KANTERA_DATA_DIR ?? '', args, undefined, env);
 	return run;
@@ -165,6 +190,11 @@ describe('kantera backup / restore', { timeout: 180_000 }, () => {
 
 		const before = await snapshot(c.app, [a, b, slot]);
 		expect(Object.keys(before.sessions)).toHaveLength(3);
+		// Stage images of both sessions and the official worlds' covers, every one the records name in the store.
+		const pictures = await imagesOf(c.app);
+		expect(pictures.referenced.filter((r) => r.startsWith(a)).length).toBeGreaterThan(0);
+		expect(pictures.referenced.filter((r) => !r.startsWith(a) && !r.startsWith(b)).length).toBeGreaterThan(0);
+		expect(Object.keys(pictures.stored)).toEqual(expect.arrayContaining(pictures.referenced));
 		// Every database sound, the vector index's tables among the rows compared, vector search answering.
 		expect(before.controlIntegrity).toEqual(['ok']);
 		for (const id of [a, b, slot])
@@ -183,23 +213,37 @@ describe('kantera backup / restore', { timeout: 180_000 }, () => {
 		expect(manifest.sessions.map((s) => s.id).sort()).toEqual([a, b].sort());
 		expect(manifest.saves.map((s) => [s.id, s.session, s.file])).toEqual([[slot, a, `saves/${slot}.${isRemoteRun() ? 'jsonl' : 'db'}`]]);
 		expect(manifest.control.kind).toBe(isRemoteRun() ? 'export' : 'file');
+		expect(manifest.images.map((i) => `${i.folder}/${i.key}`).sort()).toEqual(Object.keys(pictures.stored).sort());
+		const verified = await cli(env, ['backup', '--verify', '--from', backup.dir]);
+		expect(verified.stdout).toMatch(/verified .*: 4 database\(s\) pass PRAGMA integrity_check/);
+		expect(verified.code).toBe(0);
 
 		// The campaign goes on after the backup, and the slot's database changes too.
 		await c.play(a, 'Harbour');
 		await c.app.sessions.use(slot, (s) => s.client.execute("DELETE FROM meta WHERE key = 'mission'"));
 		expect(await snapshot(c.app, [a, b, slot])).not.toEqual(before);
 
-		// Restored into fresh databases: everything as it was at the backup.
+		// Restored into an empty data directory: every record and every image as it was at the backup.
 		const fresh = tempDir();
 		cleanups.push(() => fresh.remove());
 		const freshEnv = databaseEnv(fresh.dir);
+		expect(readdirSync(fresh.dir)).toEqual([]);
 		const restored = await cli(freshEnv, ['restore', '--from', backup.dir]);
 		expect(restored.stderr).toMatch(/control database restored/);
 		expect(restored.stderr).toContain(`save slot ${slot} of session ${a} restored`);
 		expect(restored.code).toBe(0);
+		// The doctor finds nothing to warn about: no image the records name is missing, no stray file (the provider
+		// check aside: the mock LLM has no GET /models, which the doctor reports as a warning of its own).
+		const doctorEnv = { ...freshEnv, OPENAI_BASE_URL: c.mock.openaiBaseUrl, OPENAI_API_KEY: 'sk-test', KANTERA_LLM_MODEL: 'mock-model' };
+		const findings = (await runDoctor(doctorEnv, { timeoutMs: 10_000, repair: false })).filter((f) => f.area !== 'LLM provider');
+		expect(findings.filter((f) => f.status === 'warn' || f.status === 'fail')).toEqual([]);
+		expect(findings).toContainEqual(
+			expect.objectContaining({ area: 'image store', status: 'ok', message: expect.stringMatching(/the records refer to present/) })
+		);
 		const app2 = await createApp(parseConfig(freshEnv), { background: false });
 		cleanups.push(() => app2.close());
 		expect(await snapshot(app2, [a, b, slot])).toEqual(before);
+		expect(await imagesOf(app2)).toEqual(pictures);
 
 		// Restored in place over the later turn (the server stopped first).
 		await c.app.close();
@@ -208,6 +252,41 @@ describe('kantera backup / restore', { timeout: 180_000 }, () => {
 		const app3 = await createApp(parseConfig(env), { background: false });
 		cleanups.push(() => app3.close());
 		expect(await snapshot(app3, [a, b, slot])).toEqual(before);
+	});
+
+	it('backs up the images of a bucket, links them the next time without reading them, and restores them into another', async () => {
+		const s3 = await startLocalS3();
+		cleanups.push(() => s3.close());
+		const bucket = (prefix: string) => s3.env({ KANTERA_S3_PREFIX: prefix });
+		const m = await mockLlmApp('openai', bucket('live/'));
+		cleanups.push(() => m.cleanup());
+		const user = await createUser(m.app, { name: 'alice', password: 'wonderland' });
+		await startSession(m.app, { ownerId: user.id, title: 'Bucket', worldId: 'sword-and-sorcery', language: 'en' });
+		m.app.covers.resume();
+		await settled(m.app);
+		const pictures = await imagesOf(m.app);
+		expect(Object.keys(pictures.stored).length).toBeGreaterThan(0);
+		expect(readdirSync(m.app.config.dataDir)).not.toContain('images');
+
+		const out = tempDir('kantera-backups-');
+		cleanups.push(() => out.remove());
+		const env = { ...envOf(m.app.config), ...bucket('live/') };
+		expect((await cli(env, ['backup', '--out', out.dir])).code).toBe(0);
+		const again = await cli(env, ['backup', '--out', out.dir, '--verify']);
+		expect(again.code).toBe(0);
+		expect(again.stdout).toMatch(new RegExp(`0 image\\(s\\) copied, ${Object.keys(pictures.stored).length} unchanged`));
+		expect(again.stdout).toMatch(/verified .*every referenced image present/);
+		const [newest] = await listBackups(out.dir);
+		if (!newest) throw new Error('no backup');
+
+		const fresh = tempDir();
+		cleanups.push(() => fresh.remove());
+		const freshEnv = { ...databaseEnv(fresh.dir), ...bucket('restored/') };
+		expect((await cli(freshEnv, ['restore', '--from', newest.dir])).code).toBe(0);
+		const app2 = await createApp(parseConfig(freshEnv), { background: false });
+		cleanups.push(() => app2.close());
+		expect(await imagesOf(app2)).toEqual(pictures);
+		expect((await s3.list('restored/')).length).toBe(Object.keys(pictures.stored).length);
 	});
 
 	it('leaves the server’s turns to the server: a backup taken while a turn waits does not run it', async () => {
@@ -248,6 +327,13 @@ describe('kantera backup / restore', { timeout: 180_000 }, () => {
 		const bFile = manifest.sessions.find((s) => s.id === b)?.file ?? '';
 		// Hard-linked: the unchanged copy is the same file in both backups.
 		expect(statSync(path.join(newest.dir, bFile)).ino).toBe(statSync(path.join(oldest.dir, bFile)).ino);
+		// Images too: those of the first backup are linked, not read from the store again.
+		const first = await readManifest(oldest.dir);
+		expect(first.images.length).toBeGreaterThan(0);
+		for (const image of first.images) {
+			expect(manifest.images).toContainEqual({ ...image, changed: false });
+			expect(statSync(path.join(newest.dir, imageFile(image))).ino).toBe(statSync(path.join(oldest.dir, imageFile(image))).ino);
+		}
 	});
 
 	it('refuses a damaged backup and changes nothing', async () => {
@@ -265,6 +351,17 @@ describe('kantera backup / restore', { timeout: 180_000 }, () => {
 		const bytes = readFileSync(victim);
 		bytes[bytes.length - 10] = (bytes[bytes.length - 10] ?? 0) ^ 0xff;
 		writeFileSync(victim, bytes);
+		// An image damaged, another gone: --verify lists all three problems and fails.
+		const [hurt, lost] = manifest.images;
+		if (!hurt || !lost) throw new Error('two images expected in the backup');
+		writeFileSync(path.join(backup.dir, imageFile(hurt)), 'not the image');
+		rmSync(path.join(backup.dir, imageFile(lost)));
+		const verified = await cli(env, ['backup', '--verify', '--from', backup.dir]);
+		expect(verified.code).toBe(1);
+		expect(verified.stdout).toContain(`FAIL ${manifest.sessions[0]?.file ?? ''} in ${backup.dir} is damaged`);
+		expect(verified.stdout).toContain(`FAIL ${imageFile(hurt)} in ${backup.dir} is damaged`);
+		expect(verified.stdout).toContain(`FAIL ${imageFile(lost)} is missing from the backup`);
+		expect(verified.stderr).toMatch(/3 problem\(s\) in the backup/);
 		const run = await cli(env, ['restore', '--from', backup.dir]);
 		expect(run.code).toBe(1);
 		expect(run.stderr).toMatch(/damaged/);

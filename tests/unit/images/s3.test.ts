@@ -60,6 +60,9 @@ describe('the S3 image store', () => {
 			[`store-test/${OTHER}/${a}`, `store-test/${SESSION}/${a}`, `store-test/${SESSION}/${b}`].sort()
 		);
 
+		expect(await st.keys(SESSION)).toEqual([a, b].sort());
+		expect(await st.keys(OTHER)).toEqual([a]);
+
 		const back = await st.get(SESSION, a);
 		expect(back?.contentType).toBe('image/png');
 		expect(Buffer.from(back?.bytes ?? []).equals(Buffer.from(png))).toBe(true);
@@ -67,6 +70,7 @@ describe('the S3 image store', () => {
 
 		await st.deleteSession(SESSION);
 		expect(await s3.list('store-test/')).toEqual([`store-test/${OTHER}/${a}`]);
+		expect(await st.keys(SESSION)).toEqual([]);
 		expect(await st.get(SESSION, a)).toBeUndefined();
 		// Deleting again (nothing left) is fine.
 		await st.deleteSession(SESSION);

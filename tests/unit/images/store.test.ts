@@ -32,6 +32,9 @@ describe('local image store', () => {
 		expect(await s.get(b, key)).toBeUndefined();
 		expect(await s.get(a, 'ffff.png')).toBeUndefined();
 		expect(readdirSync(path.join(root, a))).toEqual([key]);
+		// What a backup copies: the session's keys, none for a session without images.
+		expect(await s.keys(a)).toEqual([key]);
+		expect(await s.keys(b)).toEqual([]);
 	});
 
 	it('refuses traversal, odd keys and malformed session ids before touching the file system', async () => {

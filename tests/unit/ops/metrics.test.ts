@@ -14,7 +14,7 @@ import { sseReader } from '../api/sse-reader';
 import { tempDir } from '../../helpers/env';
 import { parseExposition, type Samples } from '../../helpers/metrics';
 import { parseConfig, ConfigError } from '../../../src/lib/server/config';
-import { configureLog, logSettings } from '../../../src/lib/server/ops';
+import { configureLog, handleRequestLog, logSettings } from '../../../src/lib/server/ops';
 import { createToken } from '../../../src/lib/server/auth';
 import * as metricsRoute from '../../../src/routes/metrics/+server';
 
@@ -175,6 +175,36 @@ describe('GET /metrics', () => {
 		configureLog({ level: 'info' });
 		const loud = await play('Knock again.', 'metrics-turn-4');
 		expect(lines.filter((l) => l.includes(loud))).toHaveLength(1);
+	});
+
+	it('has the process metrics and each request’s duration by route id, never the path asked for', async () => {
+		await harness();
+		const quiet = logSettings();
+		configureLog({ level: 'warn' });
+		cleanups.push(() => configureLog(quiet));
+		const request = async (path: string, route: string | null, status: number) => {
+			const event = { request: new Request(`http://kantera.test${path}`), route: { id: route }, locals: {} };
+			// @ts-expect-error the hook reads the request, the route id and locals; a full RequestEvent is SvelteKit's to build.
+			await handleRequestLog({ event, resolve: () => Promise.resolve(new Response('x', { status })) });
+		};
+		const key = (route: string, status: number) =>
+			`kantera_http_request_duration_seconds_count{method=GET,route=${route},status=${status}}`;
+		const before = await scrape();
+		await request('/api/v1/sessions/abcdefghijklmnopqrst', '/api/v1/sessions/[id]', 200);
+		await request('/api/v1/sessions/bcdefghijklmnopqrstu', '/api/v1/sessions/[id]', 200);
+		await request('/no/such/page', null, 404);
+		const after = await scrape();
+		expect(moved(before, after, key('/api/v1/sessions/[id]', 200))).toBe(2);
+		expect(moved(before, after, key('unmatched', 404))).toBe(1);
+		expect([...after.keys()].filter((k) => k.includes('abcdefghijklmnopqrst') || k.includes('/no/such'))).toEqual([]);
+		// prom-client's defaults: CPU, memory, heap, event-loop lag.
+		for (const name of [
+			'process_cpu_user_seconds_total{}',
+			'process_resident_memory_bytes{}',
+			'nodejs_heap_size_used_bytes{}',
+			'nodejs_eventloop_lag_seconds{}'
+		])
+			expect(after.has(name), name).toBe(true);
 	});
 
 	it('answers only the operator token: none configured is 404, a missing or wrong one 401', async () => {

@@ -9,7 +9,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { asc } from 'drizzle-orm';
 import { turnHarness, type TurnHarness } from '../../helpers/turns';
 import { dumpSession } from '../../helpers/dump';
-import { sessionSchema } from '../../../src/lib/server/db';
+import { controlSchema, sessionSchema } from '../../../src/lib/server/db';
+import { scrapeMetrics } from '../../../src/lib/server/ops';
+import { sessionSpend } from '../../../src/lib/server/usage';
+import { parseExposition } from '../../helpers/metrics';
+import { eq } from 'drizzle-orm';
 import { story } from '../../../src/lib/server/records';
 import { writeCanonQuery } from '../../../src/lib/server/canon';
 import type { CanonSource } from '../../../src/lib/canon';
@@ -68,14 +72,35 @@ async function eventTypes(h: TurnHarness): Promise<string[]> {
 /** The text of the messages of the i-th request (0-based) the GM received. */
 const requestText = (h: TurnHarness, i: number) => JSON.stringify(h.mock.requests[i]?.body ?? null);
 
+/** The session's counters of what the guard did (control database), and the process's metrics of it. */
+async function guardCounts(h: TurnHarness) {
+	const [row] = await h.app.control.db
+		.select({ rewrites: controlSchema.usageSession.canonRewrites, stopped: controlSchema.usageSession.canonStopped })
+		.from(controlSchema.usageSession)
+		.where(eq(controlSchema.usageSession.sessionId, h.sessionId));
+	const metrics = parseExposition(await scrapeMetrics({ control: h.app.control.db, turns: h.app.runner, images: h.app.images }));
+	return {
+		session: row ?? { rewrites: 0, stopped: 0 },
+		metrics: {
+			rewrites: metrics.get('kantera_canon_rewrites_total{}') ?? 0,
+			stopped: metrics.get('kantera_canon_stopped_turns_total{}') ?? 0
+		}
+	};
+}
+
 describe('the canon guard on the GM’s words', () => {
 	it('withdraws a reply that spells a secret marker across deltas, asks once for a rewrite, and commits only the rewrite', async () => {
 		const h = await harness();
+		const before = await guardCounts(h);
 		const turn = await play(h, 'I ask Haig what he carries.', [
 			{ text: ['Haig pats his coat. "The se', 'aled or', 'der stays with me."'] },
 			{ text: 'Haig pats his coat and says nothing.' }
 		]);
 		expect(turn.status).toBe('committed');
+		// Counted for the session (the owner's spend panel, /admin/usage) and in the metrics.
+		const after = await guardCounts(h);
+		expect(after.session).toEqual({ rewrites: 1, stopped: 0 });
+		expect([after.metrics.rewrites - before.metrics.rewrites, after.metrics.stopped - before.metrics.stopped]).toEqual([1, 0]);
 		expect(turn.reply).toBe('Haig pats his coat and says nothing.');
 		expect(h.mock.requests).toHaveLength(2);
 		// The GM is told which term and why, by the secret's key — never its text.
@@ -95,6 +120,10 @@ describe('the canon guard on the GM’s words', () => {
 		]);
 		expect(turn.status).toBe('failed');
 		expect(turn.failureReason).toBe('withheld');
+		expect((await guardCounts(h)).session).toEqual({ rewrites: 1, stopped: 1 });
+		// The owner reads it in the session's spend panel.
+		const owner = { id: h.userId, name: 'player', isAdmin: false, tier: 'free' as const };
+		expect((await h.use((s) => sessionSpend(h.app, s, owner))).canon).toEqual({ rewrites: 1, stopped: 1 });
 		expect(await recordsText(h)).not.toContain('sealed');
 		const logged = await h.use((s) => s.db.select().from(sessionSchema.logMessages));
 		expect(logged).toEqual([]);

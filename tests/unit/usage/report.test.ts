@@ -1,13 +1,18 @@
 /** The operator's usage report from the call log, its CSV, and the player's spend read through the API. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../../helpers/env';
-import { csvField, parseRange, percentile, usageCsv, usageReport } from '../../../src/lib/server/usage';
-import { callLogInsert, type CallRecord } from '../../../src/lib/server/budget';
+import { canonGuardReport, csvField, parseRange, percentile, usageCsv, usageReport } from '../../../src/lib/server/usage';
+import { callLogInsert, recordCall, recordCanonGuard, type CallRecord } from '../../../src/lib/server/budget';
+import { createPlaySession } from '../../../src/lib/server/sessions';
+import { createApp } from '../../../src/lib/server/app';
+import { parseConfig } from '../../../src/lib/server/config';
+import { databaseEnv } from '../../helpers/databases';
 import { createUser } from '../../../src/lib/server/auth';
 import { apiHarness, waitForTurn, type ApiHarness } from '../api/client';
 import { AcceptedTurn, bodyOf, Session } from '../api/shapes';
 import { SpendSchema } from '../../../src/lib/types/api';
 import * as v from 'valibot';
+import { controlSchema } from '../../../src/lib/server/db';
 
 let env: TestEnv | undefined;
 let h: ApiHarness | undefined;
@@ -30,6 +35,58 @@ const call = (over: Partial<CallRecord> = {}): CallRecord => ({
 	retries: 0,
 	failure: undefined,
 	...over
+});
+
+describe('the call log’s retention (KANTERA_CALL_LOG_DAYS)', () => {
+	it('is validated, and a server with it deletes the rows older than that many days, keeping the rest', async () => {
+		const base = { KANTERA_DATA_DIR: '/tmp/kantera-never-opened' };
+		expect(parseConfig(base).ops.callLogDays).toBeUndefined();
+		expect(parseConfig({ ...base, KANTERA_CALL_LOG_DAYS: '30' }).ops.callLogDays).toBe(30);
+		for (const bad of ['0', '-3', 'a month', '1.5'])
+			expect(() => parseConfig({ ...base, KANTERA_CALL_LOG_DAYS: bad })).toThrow(/KANTERA_CALL_LOG_DAYS/);
+
+		env = await testEnv();
+		const alice = await createUser(env.app, { name: 'alice', password: 'correct horse battery' }, { viaOperator: true });
+		const day = 86_400_000;
+		for (const age of [40, 31, 29, 1])
+			await callLogInsert(env.app.control.db, { userId: alice.id, sessionId: 's1' }, call({ latencyMs: age }), Date.now() - age * day);
+		const ages = async (db = env?.app.control.db) =>
+			(await db?.select().from(controlSchema.llmCalls))?.map((r) => r.latencyMs).sort((a, b) => a - b);
+		expect(await ages()).toEqual([1, 29, 31, 40]);
+		// Without the setting (the first server), nothing went; a server started with it prunes on its start.
+		const kept = await createApp(parseConfig({ ...databaseEnv(env.dir), KANTERA_CALL_LOG_DAYS: '30' }));
+		try {
+			for (let left = await ages(kept.control.db); left?.length !== 2; left = await ages(kept.control.db))
+				await new Promise((r) => setTimeout(r, 50));
+			expect(await ages(kept.control.db)).toEqual([1, 29]);
+		} finally {
+			await kept.close();
+		}
+	});
+});
+
+describe('the canon guard on /admin/usage', () => {
+	it('sums what the guard did over every session and lists the sessions where it acted most, stopped turns first', async () => {
+		env = await testEnv();
+		const db = env.app.control.db;
+		const alice = await createUser(env.app, { name: 'alice', password: 'correct horse battery' }, { viaOperator: true });
+		const calm = await createPlaySession(env.app, { ownerId: alice.id, title: 'Calm', language: 'en' });
+		const leaky = await createPlaySession(env.app, { ownerId: alice.id, title: 'Leaky', language: 'en' });
+		const rewritten = await createPlaySession(env.app, { ownerId: alice.id, title: 'Rewritten', language: 'en' });
+		expect(await canonGuardReport(db)).toEqual({ rewrites: 0, stopped: 0, sessions: [] });
+		// A session that only spent money is no guard's business.
+		await recordCall(db, { userId: alice.id, sessionId: calm.id }, 100, Date.now());
+		for (const _ of [1, 2, 3]) await recordCanonGuard(db, rewritten.id, { rewrites: 1, stopped: false });
+		await recordCanonGuard(db, leaky.id, { rewrites: 1, stopped: true });
+		expect(await canonGuardReport(db)).toEqual({
+			rewrites: 4,
+			stopped: 1,
+			sessions: [
+				{ sessionId: leaky.id, title: 'Leaky', owner: 'alice', rewrites: 1, stopped: 1 },
+				{ sessionId: rewritten.id, title: 'Rewritten', owner: 'alice', rewrites: 3, stopped: 0 }
+			]
+		});
+	});
 });
 
 describe('usage report', () => {

@@ -7,6 +7,7 @@ export {
 	scopesPart,
 	unreadScopes,
 	recordCall,
+	recordCanonGuard,
 	markWarned,
 	warnedPart,
 	takeTurnQuota,
@@ -32,4 +33,4 @@ export {
 	type Payer
 } from './reservations';
 export { runParts, runPart, type BatchPart } from './batch';
-export { callLogInsert, type CallRecord } from './calls';
+export { callLogInsert, pruneCallLog, CALL_LOG_PRUNE_EVERY_MS, type CallRecord } from './calls';

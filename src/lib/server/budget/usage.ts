@@ -216,3 +216,22 @@ export const returnTurnQuota = (db: ControlDrizzle, userId: string, now: number)
 export const takeRegeneration = (db: ControlDrizzle, userId: string, quota: number, now: number) =>
 	takeDaily(db, 'regenerations', userId, quota, now);
 export const returnRegeneration = (db: ControlDrizzle, userId: string, now: number) => returnDaily(db, 'regenerations', userId, now);
+
+/** Counts what a turn's canon guard did against its session (only called when it did something). */
+export async function recordCanonGuard(
+	db: ControlDrizzle,
+	sessionId: string,
+	acted: { rewrites: number; stopped: boolean }
+): Promise<void> {
+	const stopped = acted.stopped ? 1 : 0;
+	await db
+		.insert(usageSession)
+		.values({ sessionId, canonRewrites: acted.rewrites, canonStopped: stopped })
+		.onConflictDoUpdate({
+			target: usageSession.sessionId,
+			set: {
+				canonRewrites: sql`${usageSession.canonRewrites} + ${acted.rewrites}`,
+				canonStopped: sql`${usageSession.canonStopped} + ${stopped}`
+			}
+		});
+}

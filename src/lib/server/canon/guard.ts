@@ -59,6 +59,15 @@ export class TurnCanon {
 		this.matcher = this.build(revealed);
 	}
 
+	/**
+	 * What the guard did this turn, for the session's counters: replies or tool calls it sent back to be
+	 * written again, and whether it stopped the turn (the hit after a rewrite stops it, and asks for none).
+	 */
+	get outcome(): { rewrites: number; stopped: boolean } {
+		const stopped = this.hits > 1;
+		return { rewrites: stopped ? this.hits - 1 : this.hits, stopped };
+	}
+
 	/** The context note for the player's own anachronisms, or none. */
 	get contextNote(): string | undefined {
 		return playerNote(this.named);

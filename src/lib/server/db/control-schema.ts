@@ -3,6 +3,9 @@ import { sqliteTable, text, integer, index, primaryKey } from 'drizzle-orm/sqlit
 import { LANGUAGES, PROVIDER_NAMES } from '../../types/settings';
 import { SIGN_IN_PROVIDERS, TIERS } from '../../types/account';
 
+// The usage counters live beside this file (a schema of their own concern); drizzle-kit reads them through here.
+export * from './control-usage-schema';
+
 export const users = sqliteTable('users', {
 	id: text('id').primaryKey(),
 	name: text('name').notNull().unique(),
@@ -150,32 +153,6 @@ export const playSessions = sqliteTable(
 	},
 	(t) => [index('play_sessions_owner').on(t.ownerId, t.updatedAt)]
 );
-
-/**
- * Spending and turn counts per user per UTC day, updated right after every LLM call (outside any
- * turn transaction) so that even a failed turn's cost is counted. Feeds the per-user daily scope
- * and the free-turn quota.
- */
-export const usageDaily = sqliteTable(
-	'usage_daily',
-	{
-		userId: text('user_id').notNull(),
-		day: text('day').notNull(),
-		turns: integer('turns').notNull().default(0),
-		/** Hand-made image regenerations ordered (the per-day allowance). */
-		regenerations: integer('regenerations').notNull().default(0),
-		calls: integer('calls').notNull().default(0),
-		costMicros: integer('cost_micros').notNull().default(0)
-	},
-	(t) => [primaryKey({ columns: [t.userId, t.day] }), index('usage_daily_day').on(t.day)]
-);
-
-/** Spending per play session (all time), for the per-session scope across processes. */
-export const usageSession = sqliteTable('usage_session', {
-	sessionId: text('session_id').primaryKey(),
-	calls: integer('calls').notNull().default(0),
-	costMicros: integer('cost_micros').notNull().default(0)
-});
 
 /** A budget warning fires once per (scope, key, period); this row is the "once". */
 export const budgetWarnings = sqliteTable(

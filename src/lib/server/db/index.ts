@@ -32,3 +32,4 @@ export { copyDatabase } from './copy';
 export { controlMigrations, sessionMigrations } from './migrations.generated';
 export { TursoPlacement, startSweeper } from './turso';
 export { guardStatement, isConstraintAbort, REVISION_EXPR } from './record-revision';
+export { sessionImageKeys, coverImages } from './image-references';

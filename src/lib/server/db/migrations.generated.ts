@@ -56,6 +56,12 @@ export const controlMigrations: readonly Migration[] = [
 		"tag": "0008_optimal_sabretooth",
 		"hash": "b36e282d541a5bbfa141cbdf8a6fe418a35337d5179fd8fa572066f9cf11d9ca",
 		"sql": "CREATE TABLE `preset_art` (\n\t`preset_id` text NOT NULL,\n\t`kind` text NOT NULL,\n\t`name` text NOT NULL,\n\t`expression` text NOT NULL,\n\t`slot` text NOT NULL,\n\t`image` text NOT NULL,\n\t`width` integer NOT NULL,\n\t`height` integer NOT NULL,\n\t`bytes` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tPRIMARY KEY(`preset_id`, `kind`, `name`, `expression`),\n\tFOREIGN KEY (`preset_id`) REFERENCES `presets`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `preset_art_slot_unique` ON `preset_art` (`slot`);"
+	},
+	{
+		"idx": 9,
+		"tag": "0009_canon_guard_counts",
+		"hash": "903c8153191c65707f356df42ce95fc2b535ec623214819977a2a27ca9e2d458",
+		"sql": "ALTER TABLE `usage_session` ADD `canon_rewrites` integer DEFAULT 0 NOT NULL;--> statement-breakpoint\nALTER TABLE `usage_session` ADD `canon_stopped` integer DEFAULT 0 NOT NULL;"
 	}
 ];
 

@@ -11,7 +11,7 @@ export { type ImageProvider, type ImageRequest, type GeneratedImage } from './pr
 export { OfflineImageProvider, placeBackdropSvg, silhouetteSvg } from './offline';
 export { OpenAIImageProvider, type OpenAIImagesOptions } from './openai';
 export { createImageProvider, createImageStore } from './create';
-export { isImageKey, imageKey, type ImageStore, type StoredImage } from './store';
+export { isImageKey, imageKey, contentTypeOfKey, type ImageStore, type StoredImage } from './store';
 export { S3ImageStore, type S3StoreOptions } from './s3';
 export { storedImageResponse, SVG_CONTENT_SECURITY_POLICY } from './serve';
 export { regenerateImage, RegenerateRequestSchema } from './regenerate';

@@ -1,10 +1,10 @@
 /** Images as local files: `<root>/<sessionId>/<key>`, the default store (see store.ts). */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ImageStoreError } from './errors';
 import type { ImageContentType } from './provider';
-import { checkKey, checkSession, contentTypeOfKey, type ImageStore, type StoredImage } from './store';
+import { checkKey, checkSession, contentTypeOfKey, isImageKey, type ImageStore, type StoredImage } from './store';
 
 export class LocalImageStore implements ImageStore {
 	private readonly root: string;
@@ -42,5 +42,14 @@ export class LocalImageStore implements ImageStore {
 
 	async deleteSession(sessionId: string): Promise<void> {
 		await rm(this.dir(sessionId), { recursive: true, force: true });
+	}
+
+	async keys(sessionId: string): Promise<string[]> {
+		// Temp files of a write under way start with a dot, so they are no key.
+		const names = await readdir(this.dir(sessionId)).catch((err: unknown) => {
+			if (err instanceof Error && 'code' in err && err.code === 'ENOENT') return [];
+			throw err;
+		});
+		return names.filter((n) => isImageKey(n)).sort();
 	}
 }

@@ -110,6 +110,15 @@ export class S3ImageStore implements ImageStore {
 		}
 	}
 
+	async keys(sessionId: string): Promise<string[]> {
+		const folder = `${this.opts.prefix}${checkSession(sessionId)}/`;
+		const keys: string[] = [];
+		for await (const page of this.list({ prefix: folder }))
+			for (const name of page.keys)
+				if (name.startsWith(folder) && IMAGE_KEY_PATTERN.test(name.slice(folder.length))) keys.push(name.slice(folder.length));
+		return keys.sort();
+	}
+
 	/**
 	 * Proves the bucket reachable and writable with these credentials: writes a small object next to the
 	 * session folders and deletes it again (`kantera doctor`). Throws an ImageStoreError naming the call

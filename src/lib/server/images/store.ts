@@ -23,6 +23,8 @@ export interface ImageStore {
 	get(sessionId: string, key: string): Promise<StoredImage | undefined>;
 	/** Removes every image of a session (the session was deleted). */
 	deleteSession(sessionId: string): Promise<void>;
+	/** The keys of a session's (or a cover slot's) images, sorted: what a backup copies. */
+	keys(sessionId: string): Promise<string[]>;
 	/**
 	 * Where browsers may fetch the image themselves (a public bucket URL), if the store has one: the
 	 * image routes then answer with a redirect there, after their access check, instead of the bytes.

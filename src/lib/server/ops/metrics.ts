@@ -8,7 +8,7 @@
  * One registry per process: every app a process builds (tests build several) adds to the same
  * counters, which is what a scrape of the process should show.
  */
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { count } from 'drizzle-orm';
 import { controlSchema, type ControlDrizzle } from '../db';
 import type { ProviderName } from '../../types/settings';
@@ -19,6 +19,39 @@ const registry = new Registry();
 const TURN_BUCKETS_S = [0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300];
 /** LLM calls: first-byte to whole long replies. */
 const LLM_BUCKETS_S = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120];
+
+/** HTTP answers: a cached page up to a slow export (the time to the answer's head, not an event stream's life). */
+const HTTP_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+const httpSeconds = new Histogram({
+	name: 'kantera_http_request_duration_seconds',
+	help: 'Time to the answer’s head of an HTTP request, by method, SvelteKit route id (never the path asked for) and status.',
+	labelNames: ['method', 'route', 'status'] as const,
+	buckets: HTTP_BUCKETS_S,
+	registers: [registry]
+});
+
+/**
+ * prom-client's process metrics (CPU, resident memory, heap, event-loop lag, GC, handles) in a registry of
+ * their own, started on the first scrape: they read Node's process APIs, which an isolate host lacks and
+ * Bun and Deno only partly have, and the event-loop monitor is a timer that a process nobody scrapes has no
+ * use for. Where they cannot be collected, a scrape shows the application's metrics alone.
+ */
+const processRegistry = new Registry();
+let processStarted = false;
+
+async function processMetrics(): Promise<string> {
+	try {
+		if (!processStarted) {
+			processStarted = true;
+			if (typeof process !== 'undefined' && typeof process.cpuUsage === 'function') collectDefaultMetrics({ register: processRegistry });
+		}
+		return await processRegistry.metrics();
+	} catch (err) {
+		console.warn(`[kantera] metrics: the process metrics could not be read (${err instanceof Error ? err.message : String(err)})`);
+		return '';
+	}
+}
 
 const turns = new Counter({
 	name: 'kantera_turns_total',
@@ -50,6 +83,16 @@ const llmCost = new Counter({
 	name: 'kantera_llm_cost_usd_total',
 	help: 'What LLM calls cost, in US dollars, at the configured prices.',
 	labelNames: ['provider', 'model'] as const,
+	registers: [registry]
+});
+const canonRewrites = new Counter({
+	name: 'kantera_canon_rewrites_total',
+	help: 'Replies and tool calls the canon guard withdrew before the player saw them and had the GM write again.',
+	registers: [registry]
+});
+const canonStopped = new Counter({
+	name: 'kantera_canon_stopped_turns_total',
+	help: 'Player turns the canon guard stopped (the GM gave a term away again after its rewrite; nothing recorded).',
 	registers: [registry]
 });
 const sseOpen = new Gauge({
@@ -117,6 +160,17 @@ export function observeLlmCall(c: LlmCallObservation): void {
 	llmCost.inc(labels, c.costMicros / 1_000_000);
 }
 
+/** Called by the turn runner when a turn's canon guard acted. */
+export function observeCanonGuard(acted: { rewrites: number; stopped: boolean }): void {
+	canonRewrites.inc(acted.rewrites);
+	if (acted.stopped) canonStopped.inc();
+}
+
+/** Called by the request log when an answer's head is ready; `route` null is a request no route matched. */
+export function observeHttpRequest(method: string, route: string | null, status: number, durationMs: number): void {
+	httpSeconds.observe({ method, route: route ?? 'unmatched', status: String(status) }, durationMs / 1000);
+}
+
 /** Called by the event stream when it opens; the function it returns when it closes (once). */
 export function observeEventStream(): () => void {
 	sseOpen.inc();
@@ -157,5 +211,6 @@ export async function scrapeMetrics(src: ScrapeSources): Promise<string> {
 	imageQueue.set({ state: 'working' }, images.working);
 	imageQueue.set({ state: 'waiting' }, images.waiting);
 	imagesRunning.set(images.running);
-	return registry.metrics();
+	const [app, proc] = await Promise.all([registry.metrics(), processMetrics()]);
+	return proc === '' ? app : `${app}\n${proc}`;
 }

@@ -64,6 +64,12 @@ export async function executeTurn(
 	let tail = '';
 	/** What the calls cost, in the control database; what it holds unsent goes there before the turn ends. */
 	let metering: TurnMeter | undefined;
+	/** A player turn's canon guard; what it did is reported however the turn ends. */
+	let canon: TurnCanon | undefined;
+	const guarded = () => {
+		const acted = canon?.outcome;
+		return acted && (acted.rewrites > 0 || acted.stopped) ? { canon: acted } : {};
+	};
 
 	try {
 		const start = options.start ? await turnStartOf(s.db, deps.config, options.start) : await loadTurnStart(s.db, deps.config);
@@ -71,7 +77,7 @@ export async function executeTurn(
 		const staging = new Staging(s, start.base);
 		const parts = turn.kind === 'player' ? playerParts(deps, turn, start) : checkpointParts(deps, start, start.history, turn.input);
 		// A player turn's words are checked against the canon before the player sees them (issue 27).
-		const canon = turn.kind === 'player' ? new TurnCanon(start.canon.source, start.canon.revealed, turn.input) : undefined;
+		canon = turn.kind === 'player' ? new TurnCanon(start.canon.source, start.canon.revealed, turn.input) : undefined;
 		// The note rides with this turn's line only, after the prompt-cache prefix.
 		const note = canon?.contextNote;
 		if (note) parts.turn.splice(0, 1, { role: 'user', content: `${turn.input}\n\n${note}` });
@@ -147,6 +153,7 @@ export async function executeTurn(
 			imageOrders,
 			...(stopped ? { stopped } : {}),
 			...(after ? { readAfterCommit: after } : {}),
+			...guarded(),
 			spent: spendOf(ledgerRows, ran)
 		};
 	} catch (err) {
@@ -158,6 +165,7 @@ export async function executeTurn(
 			.catch((e: unknown) =>
 				console.error(`[kantera] could not settle the budget of turn ${turn.id}:`, e instanceof Error ? e.message : e)
 			);
-		return endUncommitted({ deps, s, turn, owner, signal, deadline, deadlineMs, ledgerRows, settings: ran, now }, err);
+		const ended = await endUncommitted({ deps, s, turn, owner, signal, deadline, deadlineMs, ledgerRows, settings: ran, now }, err);
+		return { ...ended, ...guarded() };
 	}
 }

@@ -20,7 +20,8 @@ import { ProcessScheduler, SessionLoop, type Scheduler } from '../jobs';
 import { executeTurn, type EngineDeps, type TurnOutcome } from './engine';
 import { historyReads, type TurnStartReads } from './history';
 import { readSettings } from '../session-setup';
-import { logLine, observeTurn, type RunnerLoad } from '../ops';
+import { recordCanonGuard } from '../budget';
+import { logLine, observeCanonGuard, observeTurn, type RunnerLoad } from '../ops';
 
 /** Embedding batches before and after a turn; the rest waits for the next turn (never blocks play). */
 export const EMBED_BATCHES_PER_TURN = 4;
@@ -223,6 +224,14 @@ id ${outcome.failure.errorId}`
 		return outcome;
 	}
 
+	/** The session's counters of what the canon guard did (the owner's spend panel, /admin/usage) and the metrics. */
+	private async countCanonGuard(sessionId: string, acted: { rewrites: number; stopped: boolean }): Promise<void> {
+		observeCanonGuard(acted);
+		await recordCanonGuard(this.deps.control.db, sessionId, acted).catch((err: unknown) => {
+			console.error(`[kantera] could not count the canon guard of session ${sessionId}:`, err instanceof Error ? err.message : err);
+		});
+	}
+
 	/**
 	 * Runs a claimed turn under its lease. `readAfter`: the next round's reads (nextRoundReads), run in
 	 * the commit's own batch when it goes as one; `after` is what they read then. `start`: what the turn
@@ -250,6 +259,7 @@ id ${outcome.failure.errorId}`
 				start: reads.start
 			});
 			noteTurn(s.id, turn, outcome, performance.now() - started);
+			if (outcome.canon) await this.countCanonGuard(s.id, outcome.canon);
 			// Only a commit that made image orders its own gives the image runner work (no look otherwise).
 			if (outcome.status === 'committed' && (outcome.imageOrders ?? 0) > 0) this.deps.images?.kick(s.id);
 			const read = outcome.readAfterCommit;

@@ -30,6 +30,8 @@ export interface TurnOutcome {
 	failure?: TurnFailure;
 	/** What the turn's LLM calls used and cost, for its log line and the metrics. */
 	spent: TurnSpend;
+	/** A player turn's canon guard, when it acted: rewrites it asked for, and whether it stopped the turn. */
+	canon?: { rewrites: number; stopped: boolean };
 	/** Image orders the commit made this turn's: the image runner has work only when there are some. */
 	imageOrders?: number;
 	/** The results of the caller's `readAfterCommit`, when the commit ran them in its own batch. */

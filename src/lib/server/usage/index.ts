@@ -2,3 +2,4 @@
 export { usageReport, parseRange, percentile } from './report';
 export { usageCsv, csvField, CSV_VIEWS } from './csv';
 export { sessionSpend } from './spend';
+export { canonGuardReport, type CanonGuardReport } from './canon-guard';

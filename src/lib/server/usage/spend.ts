@@ -1,7 +1,7 @@
 /**
  * What a player sees of their own spending in a session: tokens and cost per turn (input split into cached
  * and uncached, output), the prompt-cache hit rate, the budget left in every scope that has a limit, and
- * the turns left today. Read from the session's ledger and the control database's counters.
+ * the turns left today, and what the canon guard did. Read from the session's ledger and the control database's counters.
  */
 import { and, asc, eq, like, sql, sum } from 'drizzle-orm';
 import { controlSchema, sessionSchema, type ControlDb, type SessionDb } from '../db';
@@ -52,11 +52,17 @@ export async function sessionSpend(
 	const cached = all.reduce((n, t) => n + t.cachedInputTokens, 0);
 	const budget = app.config.engine.budget;
 	const budgets: SpendDto['budgets'] = [];
+	const [counted] = await app.control.db
+		.select({ cost: usageSession.costMicros, rewrites: usageSession.canonRewrites, stopped: usageSession.canonStopped })
+		.from(usageSession)
+		.where(eq(usageSession.sessionId, s.id));
 	if (budget.turn.limit !== undefined) budgets.push({ scope: 'turn', limitMicros: budget.turn.limit, leftMicros: budget.turn.limit });
-	if (budget.session.limit !== undefined) {
-		const [row] = await app.control.db.select({ cost: usageSession.costMicros }).from(usageSession).where(eq(usageSession.sessionId, s.id));
-		budgets.push({ scope: 'session', limitMicros: budget.session.limit, leftMicros: Math.max(0, budget.session.limit - (row?.cost ?? 0)) });
-	}
+	if (budget.session.limit !== undefined)
+		budgets.push({
+			scope: 'session',
+			limitMicros: budget.session.limit,
+			leftMicros: Math.max(0, budget.session.limit - (counted?.cost ?? 0))
+		});
 	if (budget.userDay.limit !== undefined) {
 		const [row] = await app.control.db
 			.select({ cost: usageDaily.costMicros })
@@ -89,6 +95,7 @@ export async function sessionSpend(
 			costMicros: all.reduce((n, t) => n + t.costMicros, 0),
 			cacheHitRate: input > 0 ? cached / input : null
 		},
+		canon: { rewrites: counted?.rewrites ?? 0, stopped: counted?.stopped ?? 0 },
 		budgets,
 		plan: await planOf(app.control.db, app.config, user, now)
 	};

@@ -16,6 +16,7 @@ import {
 	controlSchema,
 	sqlText,
 	TemplatePlacement,
+	coverImages,
 	TursoPlacement,
 	controlMigrations,
 	type ControlDb
@@ -25,7 +26,7 @@ import { checkBackups } from './backups';
 import { configSummary } from './configuration';
 import { checkSessions, databaseState, migrationsText } from './databases';
 import type { DoctorOptions, Finding } from './finding';
-import { checkImages } from './image-store';
+import { checkImages, checkMissingImages } from './image-store';
 import { checkOrphans } from './orphans';
 import { reason, redactUrl, withTimeout } from './probe';
 import { checkProviders } from './providers';
@@ -100,7 +101,13 @@ export async function runDoctor(env: Record<string, string | undefined>, given: 
 		const databases = sessions.saves && new Set([...idSet, ...sessions.saves]);
 		if (!cfg.turso || turso) findings.push(...(await checkOrphans(databases, cfg, turso, opts)));
 		const covers = await coverSlots(c, opts.timeoutMs);
-		findings.push(...(await checkImages(cfg, covers && { sessions: idSet, covers }, opts)));
+		const images = await checkImages(cfg, covers && { sessions: idSet, covers }, opts);
+		findings.push(...images);
+		if (!images.some((f) => f.status === 'fail')) {
+			const referenced = new Map(sessions.images);
+			for (const cover of await withTimeout(coverImages(c), opts.timeoutMs)) if (cover.image) referenced.set(cover.slot, [cover.image]);
+			findings.push(...(await checkMissingImages(cfg, referenced, opts)));
+		}
 	} catch (err) {
 		findings.push({ area: 'control database', status: 'fail', message: `${redactUrl(cfg.controlDb.url)} unreachable: ${reason(err)}` });
 	} finally {

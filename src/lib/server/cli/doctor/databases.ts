@@ -6,7 +6,7 @@
 import type { Client } from '@libsql/client';
 import { stat } from 'node:fs/promises';
 import type { Config } from '../../config';
-import { openClient, isFileUrl, sqlText, sessionMigrations, type SessionPlacement, type Migration } from '../../db';
+import { openClient, isFileUrl, sqlText, sessionImageKeys, sessionMigrations, type SessionPlacement, type Migration } from '../../db';
 import { filePathOf } from '../../db/local-files';
 import type { DoctorOptions, Finding, Status } from './finding';
 import { reason, withTimeout } from './probe';
@@ -59,6 +59,8 @@ export interface SessionsChecked {
 	findings: Finding[];
 	/** The save slots' databases of every session, or undefined when a session could not be read (its saves are unknown). */
 	saves: Set<string> | undefined;
+	/** The image keys each reachable session's records refer to (in its own image folder). */
+	images: Map<string, string[]>;
 }
 
 export async function checkSessions(
@@ -69,6 +71,7 @@ export async function checkSessions(
 ): Promise<SessionsChecked> {
 	const unreachable: string[] = [];
 	const saves = new Set<string>();
+	const images = new Map<string, string[]>();
 	const newer: string[] = [];
 	let pending = 0;
 	let reachable = 0;
@@ -85,6 +88,7 @@ export async function checkSessions(
 					const s = await databaseState(client, sessionMigrations, opts.timeoutMs);
 					// No saves table yet: the session is older than save slots, so it has none.
 					for (const database of (await saveDatabases(client, opts.timeoutMs)) ?? []) saves.add(database);
+					images.set(id, await withTimeout(sessionImageKeys(client), opts.timeoutMs));
 					reachable++;
 					version = s.version;
 					if (s.pending) pending++;
@@ -120,5 +124,5 @@ export async function checkSessions(
 			message: `${pending} with pending migrations (applied when each is next opened)`
 		});
 	if (newer.length) out.push({ area: 'session databases', status: 'fail', message: `written by a newer Kantera: ${newer.join(', ')}` });
-	return { findings: out, saves: unreachable.length ? undefined : saves };
+	return { findings: out, saves: unreachable.length ? undefined : saves, images };
 }

@@ -8,7 +8,7 @@ import { readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../../config';
 import { isSessionId } from '../../db';
-import { S3ImageStore } from '../../images';
+import { createImageStore, S3ImageStore } from '../../images';
 import type { DoctorOptions, Finding } from './finding';
 import { reason, redactUrl, withTimeout } from './probe';
 import { reportStrays } from './strays';
@@ -119,5 +119,37 @@ export async function checkImages(cfg: Config, owners: ImageOwners | undefined, 
 	return [
 		{ area, status: 'ok', message: `${root} writable, ${ownedText(folders, owners)}` },
 		...(await strayImages(folders, owners, opts, (folder) => rm(path.join(root, folder), { recursive: true, force: true })))
+	];
+}
+
+/**
+ * The images the sessions and covers refer to (folder → keys) that the store does not hold: each answers
+ * 404 on the stage or the gallery while its record says it is drawn. A restore from a backup brings them back.
+ */
+export async function checkMissingImages(cfg: Config, referenced: Map<string, string[]>, opts: DoctorOptions): Promise<Finding[]> {
+	const store = await createImageStore(cfg.imageStore, cfg.dataDir);
+	const missing: string[] = [];
+	let count = 0;
+	try {
+		for (const [folder, keys] of referenced) {
+			if (keys.length === 0) continue;
+			const held = new Set(await withTimeout(store.keys(folder), opts.timeoutMs));
+			count += keys.length;
+			for (const key of keys) if (!held.has(key)) missing.push(`${folder}/${key}`);
+		}
+	} catch (err) {
+		return [{ area: IMAGE_AREA, status: 'warn', message: `could not list the images the records refer to: ${reason(err)}` }];
+	}
+	if (missing.length === 0)
+		return count ? [{ area: IMAGE_AREA, status: 'ok', message: `all ${count} image(s) the records refer to present` }] : [];
+	const more = missing.length > 10 ? `, and ${missing.length - 10} more` : '';
+	return [
+		{
+			area: IMAGE_AREA,
+			status: 'warn',
+			message:
+				`${missing.length} of ${count} image(s) the records refer to are missing from the store: ${missing.slice(0, 10).join(', ')}${more} ` +
+				'(they answer 404; kantera restore from a backup brings them back)'
+		}
 	];
 }

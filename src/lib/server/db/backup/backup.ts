@@ -1,8 +1,9 @@
 /**
- * `kantera backup`: a consistent copy of the control database and of every session database, while the
- * server runs. Local files are copied page for page (`copyDatabasePages`: one read transaction, a
- * consistent snapshot that writers do not wait for, every index as it is); remote databases (libSQL
- * server, Turso) are exported as JSON lines inside one read transaction. A database whose content is the same as in the previous backup is not
+ * `kantera backup`: a consistent copy of the control database, of every session database with its save
+ * slots, and of their images and the preset covers (images.ts), while the server runs. Local files are
+ * copied page for page (`copyDatabasePages`: one read transaction, a consistent snapshot that writers do
+ * not wait for, every index as it is); remote databases (libSQL server, Turso) are exported as JSON lines
+ * inside one read transaction. A database whose content is the same as in the previous backup is not
  * copied again: the new backup hard-links the previous copy, so every backup folder is complete on
  * its own. The folder appears under its final name only once its manifest is written.
  */
@@ -18,7 +19,9 @@ import { playSessions } from '../control-schema';
 import { isFileUrl, openClient } from '../client';
 import { copyDatabasePages, filePathOf } from '../file-client';
 import type { SessionDbLocation, SessionPlacement } from '../placement';
+import { coverImages } from '../image-references';
 import { dumpDatabase } from './dump';
+import { backupImages, type BackupImageSource } from './images';
 import { fingerprint, latestBackup, linkOrCopy, sha256File } from './files';
 import { BACKUP_FORMAT, MANIFEST_FILE, type Manifest, type ManifestEntry } from './manifest';
 
@@ -26,6 +29,8 @@ export interface BackupDeps {
 	config: Pick<Config, 'controlDb'>;
 	control: ControlDb;
 	sessions: { placement: SessionPlacement };
+	/** The image store (local folder or bucket); without it a backup holds the databases only. */
+	images?: { store: BackupImageSource };
 }
 
 export interface BackupResult {
@@ -36,6 +41,8 @@ export interface BackupResult {
 	copied: number;
 	/** Databases linked from the previous backup. */
 	unchanged: number;
+	/** Images copied from the store, and those linked from the previous backup. */
+	images: { copied: number; unchanged: number };
 }
 
 const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace('.', '');
@@ -192,6 +199,12 @@ export async function runBackup(deps: BackupDeps, root: string, now = new Date()
 				}
 			}
 		}
+		// After the databases: every image their copies refer to was stored before the copy was taken.
+		const folders = [...sessions.map((s) => s.id), ...(await coverImages(deps.control.client)).map((c) => c.slot)];
+		const copiedImages = deps.images
+			? await backupImages(deps.images.store, folders, partial, previous && { dir: previous.dir, images: previous.manifest.images })
+			: { images: [], failed: [] };
+		failed.push(...copiedImages.failed);
 		const manifest: Manifest = {
 			format: BACKUP_FORMAT,
 			version: 1,
@@ -200,12 +213,21 @@ export async function runBackup(deps: BackupDeps, root: string, now = new Date()
 			control,
 			sessions,
 			saves,
+			images: copiedImages.images,
 			failed
 		};
 		await writeFile(path.join(partial, MANIFEST_FILE), `${JSON.stringify(manifest, null, '\t')}\n`);
 		await rename(partial, final);
 		const all = [control, ...sessions, ...saves];
-		return { name, dir: final, manifest, copied: all.filter((e) => e.changed).length, unchanged: all.filter((e) => !e.changed).length };
+		const images = manifest.images;
+		return {
+			name,
+			dir: final,
+			manifest,
+			copied: all.filter((e) => e.changed).length,
+			unchanged: all.filter((e) => !e.changed).length,
+			images: { copied: images.filter((e) => e.changed).length, unchanged: images.filter((e) => !e.changed).length }
+		};
 	} catch (err) {
 		await rm(partial, { recursive: true, force: true });
 		throw err;

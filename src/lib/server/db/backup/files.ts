@@ -16,6 +16,15 @@ export async function sha256File(file: string): Promise<{ sha256: string; bytes:
 	return { sha256: hash.digest('hex'), bytes };
 }
 
+/** Why a backed-up file cannot be trusted (missing, or not the bytes the manifest recorded), or undefined. */
+export async function checkFile(dir: string, e: { file: string; sha256: string; bytes: number }): Promise<string | undefined> {
+	const actual = await sha256File(path.join(dir, e.file)).catch(() => undefined);
+	if (!actual) return `${e.file} is missing from the backup ${dir}`;
+	if (actual.sha256 !== e.sha256 || actual.bytes !== e.bytes)
+		return `${e.file} in ${dir} is damaged: its SHA-256 differs from the manifest`;
+	return undefined;
+}
+
 /** Hard-links `from` to `to` (an unchanged database costs no space), copying where links are impossible. */
 export async function linkOrCopy(from: string, to: string): Promise<void> {
 	try {

@@ -28,6 +28,26 @@ const EntrySchema = v.object({
 });
 export type ManifestEntry = v.InferOutput<typeof EntrySchema>;
 
+/**
+ * The image store's key shape (images/store.ts): content addressed, so an image whose folder and key are in
+ * the previous backup is that backup's file, linked without reading the store again.
+ */
+const IMAGE_KEY = /^[a-z0-9][a-z0-9-]{0,127}\.(png|jpg|webp|svg)$/;
+
+const ImageEntrySchema = v.object({
+	/** The image store's folder: a play session's id or a preset cover's slot. */
+	folder: DatabaseId,
+	key: v.pipe(v.string(), v.regex(IMAGE_KEY, 'unexpected image key')),
+	sha256: Sha256,
+	bytes: v.pipe(v.number(), v.integer(), v.minValue(0)),
+	/** False when the previous backup had it (this backup's file is that one, hard-linked). */
+	changed: v.boolean()
+});
+export type ImageEntry = v.InferOutput<typeof ImageEntrySchema>;
+
+/** Where an image is kept inside a backup folder. */
+export const imageFile = (e: Pick<ImageEntry, 'folder' | 'key'>): string => `images/${e.folder}/${e.key}`;
+
 const ManifestSchema = v.object({
 	format: v.literal(BACKUP_FORMAT),
 	version: v.literal(1),
@@ -41,7 +61,12 @@ const ManifestSchema = v.object({
 	 * `saves` table names them. Absent in backups written before save slots were backed up.
 	 */
 	saves: v.optional(v.array(v.object({ id: DatabaseId, session: DatabaseId, ...EntrySchema.entries })), []),
-	/** Sessions (and save slot databases) that could not be copied, with why. */
+	/**
+	 * Every image of the sessions and preset covers backed up (the whole folder of each, so a save slot's older
+	 * sprites come too). Absent in backups written before images were backed up.
+	 */
+	images: v.optional(v.array(ImageEntrySchema), []),
+	/** Sessions, save slot databases and image folders that could not be copied, with why. */
 	failed: v.array(v.object({ id: v.string(), error: v.string() }))
 });
 export type Manifest = v.InferOutput<typeof ManifestSchema>;

@@ -13,20 +13,18 @@ import { isFileUrl, openClient } from '../client';
 import { filePathOf } from '../file-client';
 import type { SessionDbLocation } from '../placement';
 import { dumpDatabase, loadDatabase } from './dump';
-import { sha256File } from './files';
+import { checkFile } from './files';
 import { BackupError, type ManifestEntry } from './manifest';
 
 /** Refuses a backup whose files are missing or differ from what the manifest recorded. */
-export async function verifyEntries(dir: string, entries: readonly ManifestEntry[]): Promise<void> {
+export async function verifyEntries(dir: string, entries: ReadonlyArray<{ file: string; sha256: string; bytes: number }>): Promise<void> {
 	for (const e of entries) {
-		const actual = await sha256File(path.join(dir, e.file)).catch(() => undefined);
-		if (!actual) throw new BackupError(`${e.file} is missing from the backup ${dir}`);
-		if (actual.sha256 !== e.sha256 || actual.bytes !== e.bytes)
-			throw new BackupError(`${e.file} in ${dir} is damaged: its SHA-256 differs from the manifest`);
+		const bad = await checkFile(dir, e);
+		if (bad) throw new BackupError(bad);
 	}
 }
 
-async function* exportLines(file: string): AsyncGenerator<string> {
+export async function* exportLines(file: string): AsyncGenerator<string> {
 	const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
 	for await (const line of lines) yield line;
 }

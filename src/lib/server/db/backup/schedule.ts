@@ -27,7 +27,8 @@ export function startBackupSchedule(
 			const pruned = await pruneBackups(cfg.dir, cfg.keep);
 			const failed = r.manifest.failed.length ? `; ${r.manifest.failed.length} session(s) FAILED (see its manifest)` : '';
 			console.info(
-				`backup ${r.name}: ${r.copied} database(s) copied, ${r.unchanged} unchanged${failed}; ${pruned.length} old backup(s) removed`
+				`backup ${r.name}: ${r.copied} database(s) copied, ${r.unchanged} unchanged; ${r.images.copied} image(s) copied, ` +
+					`${r.images.unchanged} unchanged${failed}; ${pruned.length} old backup(s) removed`
 			);
 		} catch (err) {
 			console.error(`backup failed: ${err instanceof Error ? err.message : String(err)}`);
