@@ -292,6 +292,7 @@ export class PlayState {
 				this.endTurn(event.turnId, 'interrupted', null);
 				return;
 			case 'turn.undone':
+			case 'turn.swiped':
 				// Every record may differ from what the screen holds (here or in another tab): show it afresh.
 				this.reload();
 				return;
