@@ -48,7 +48,8 @@ export interface PanelClient {
 	/** Puts alternative `altId` on screen, with its records. */
 	chooseAlternative(turnId: string, altId: string): Promise<AlternativesDto>;
 	saves(): Promise<SaveDto[]>;
-	save(request: { name?: string; quick: boolean }): Promise<SaveDto>;
+	/** `at`: the line being read (`PlayState.readingAt`), where a load of the save opens. */
+	save(request: { name?: string; quick: boolean; at?: string }): Promise<SaveDto>;
 	/** Loads a save as a new session; the answer names it. */
 	load(saveId: string): Promise<LoadedSaveDto>;
 	deleteSave(saveId: string): Promise<void>;

@@ -74,5 +74,5 @@ export async function postLoad(
 	saveId: string | undefined
 ): Promise<LoadedSaveDto> {
 	const branch = await withSession(app, user, sessionId, (s, session) => loadSave(app, s, session, saveId));
-	return { sessionId: branch.id, title: branch.title };
+	return { sessionId: branch.id, title: branch.title, at: branch.at };
 }

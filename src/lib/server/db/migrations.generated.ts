@@ -134,8 +134,8 @@ export const sessionMigrations: readonly Migration[] = [
 	},
 	{
 		"idx": 12,
-		"tag": "0012_tricky_changeling",
-		"hash": "72cbfd87fe3285cf454793db9b0807f5f98a08e55dacd4063156b294401a7fe5",
-		"sql": "CREATE TABLE `alternative_rows` (\n\t`turn_key` text NOT NULL,\n\t`turn_id` text NOT NULL,\n\t`tbl` text NOT NULL,\n\t`row_id` integer NOT NULL,\n\t`before` text,\n\t`after` text,\n\tPRIMARY KEY(`turn_key`, `turn_id`, `tbl`, `row_id`)\n);\n--> statement-breakpoint\nCREATE TABLE `turn_alternatives` (\n\t`turn_key` text PRIMARY KEY NOT NULL,\n\t`group_id` text NOT NULL,\n\t`created_at` integer NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `turn_alternatives_group` ON `turn_alternatives` (`group_id`);"
+		"tag": "0012_crazy_power_pack",
+		"hash": "a7a3142b2f703a04af4f421040f41aeb5005dd2dc6b489ed3eae860a2c8510f0",
+		"sql": "CREATE TABLE `alternative_rows` (\n\t`turn_key` text NOT NULL,\n\t`turn_id` text NOT NULL,\n\t`tbl` text NOT NULL,\n\t`row_id` integer NOT NULL,\n\t`before` text,\n\t`after` text,\n\tPRIMARY KEY(`turn_key`, `turn_id`, `tbl`, `row_id`)\n);\n--> statement-breakpoint\nCREATE TABLE `turn_alternatives` (\n\t`turn_key` text PRIMARY KEY NOT NULL,\n\t`group_id` text NOT NULL,\n\t`created_at` integer NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `turn_alternatives_group` ON `turn_alternatives` (`group_id`);--> statement-breakpoint\nALTER TABLE `saves` ADD `at` text;"
 	}
 ];

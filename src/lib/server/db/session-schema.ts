@@ -387,6 +387,8 @@ export const saves = sqliteTable(
 		lastLine: text('last_line').notNull(),
 		/** The stage at that point, for the slot's thumbnail: the place and the characters on it, with their images. */
 		thumbnail: text('thumbnail', { mode: 'json' }).notNull().$type<SaveThumbnail>(),
+		/** The line the player was reading when saving, as the screen keys it (`turn:paragraph`): a load opens there. */
+		at: text('at'),
 		createdAt: integer('created_at').notNull()
 	},
 	(t) => [index('saves_created').on(t.createdAt)]

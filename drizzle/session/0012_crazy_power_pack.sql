@@ -14,4 +14,5 @@ CREATE TABLE `turn_alternatives` (
 	`created_at` integer NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX `turn_alternatives_group` ON `turn_alternatives` (`group_id`);
+CREATE INDEX `turn_alternatives_group` ON `turn_alternatives` (`group_id`);--> statement-breakpoint
+ALTER TABLE `saves` ADD `at` text;
