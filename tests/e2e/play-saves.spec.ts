@@ -5,37 +5,21 @@
  * mock LLM (`#gate`: the North Gate at paragraph 0, Bram enters at 1, Ana at 2).
  */
 import { test, expect, type Page } from '@playwright/test';
-import { uniqueName, signUp, sessionIdOf } from './helpers';
+import { sessionIdOf } from './helpers';
+import { readToEnd, startStory, turnInput } from './play-helpers';
 
 const SHOTS = 'test-results/play/saves';
 
-const input = (page: Page) => page.locator('#turn-input');
+const input = turnInput;
 const line = (page: Page) => page.getByTestId('line-text');
 
-async function readToEnd(page: Page): Promise<void> {
-	await expect(async () => {
-		if (await input(page).isVisible()) return;
-		await page.keyboard.press('Enter');
-		await expect(input(page)).toBeVisible({ timeout: 500 });
-	}).toPass({ timeout: 30_000 });
-}
-
-async function start(page: Page, language: 'en' | 'ja'): Promise<void> {
-	await page.addInitScript(() => localStorage.setItem('kantera.reader', JSON.stringify({ speed: 'instant' })));
-	await signUp(page, uniqueName(`load${language}`));
-	if (language === 'ja') {
-		await page.getByLabel('Display language').selectOption('ja');
-		await page.getByRole('button', { name: 'Change', exact: true }).click();
-		await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
-	}
-	await page.waitForLoadState('networkidle');
-	await page.locator('#new-title').fill(language === 'ja' ? '北門' : 'North gate');
-	await page.locator('#new-language').selectOption(language);
-	await page.locator('input[name="world"][value="sword-and-sorcery"]').check();
-	await page.locator('form[action="?/create"] button[type="submit"]').click();
-	await expect(page.getByTestId('title-card')).toBeVisible();
-	await page.keyboard.press('Enter');
-	await readToEnd(page);
+/** A new story, and `#gate` played (North Gate, Bram, Ana) until its reply has committed. */
+async function atTheGate(page: Page, language: 'en' | 'ja'): Promise<void> {
+	await startStory(page, language, language === 'ja' ? '北門' : 'North gate');
+	await input(page).fill(language === 'ja' ? '門へ向かう。#gate' : 'To the gate. #gate');
+	await input(page).press('Enter');
+	await expect(line(page)).toHaveText('Fog hangs over the north gate.', { timeout: 20_000 });
+	await expect(page.locator('nav.quick button[aria-keyshortcuts="U"]')).not.toHaveAttribute('aria-disabled', 'true', { timeout: 20_000 });
 }
 
 /** The window on Bram's line of `#gate`, with its stage: the North Gate, Bram on the left, Ana not yet there. */
@@ -56,12 +40,7 @@ for (const [language, device] of [
 	}) => {
 		test.slow();
 		await page.setViewportSize({ width: device.width, height: device.height });
-		await start(page, language);
-		await input(page).fill(language === 'ja' ? '門へ向かう。#gate' : 'To the gate. #gate');
-		await input(page).press('Enter');
-		await expect(line(page)).toHaveText('Fog hangs over the north gate.', { timeout: 20_000 });
-		// The reply has committed (Undo is on) before the save.
-		await expect(page.locator('nav.quick button[aria-keyshortcuts="U"]')).not.toHaveAttribute('aria-disabled', 'true', { timeout: 20_000 });
+		await atTheGate(page, language);
 		await page.keyboard.press('Enter');
 		await onBramsLine(page);
 
@@ -87,5 +66,59 @@ for (const [language, device] of [
 		// And it reads on from there.
 		await page.keyboard.press('Enter');
 		await expect(line(page)).toHaveText('Easy, Bram. It is only a traveller.');
+	});
+}
+
+for (const [language, device] of [
+	['en', { name: 'desktop', width: 1280, height: 800 }],
+	['ja', { name: 'phone', width: 390, height: 844 }]
+] as const) {
+	test(`the save / load screen: a grid of thumbnails a page at a time, turned by keyboard (${language}, ${device.name})`, async ({
+		page
+	}) => {
+		test.slow();
+		await page.setViewportSize({ width: device.width, height: device.height });
+		await atTheGate(page, language);
+		await readToEnd(page);
+		// Seven named slots: one more than a page holds.
+		const id = sessionIdOf(page);
+		for (let n = 1; n <= 7; n++)
+			expect((await page.request.post(`/api/v1/sessions/${id}/saves`, { data: { name: `Slot ${n}` } })).status()).toBe(201);
+
+		await page
+			.locator('nav.quick button')
+			.filter({ hasText: language === 'ja' ? /^セーブ$/ : /^Save$/ })
+			.click();
+		const sheet = page.locator('[data-overlay="saves"]');
+		const slots = sheet.getByTestId('save-slot');
+		await expect(slots).toHaveCount(6);
+		// Newest first, each with its thumbnail's place, the date and the turn.
+		await expect(slots.first().locator('strong')).toHaveText('Slot 7');
+		await expect(slots.first().locator('.meta')).toContainText(language === 'ja' ? '1ターン目' : 'Turn 1');
+		await expect(slots.first().locator('.meta')).toContainText('North Gate');
+		const pager = sheet.getByRole('navigation');
+		await expect(pager.getByRole('button', { name: language === 'ja' ? '2ページ中1ページ目' : 'Page 1 of 2' })).toHaveAttribute(
+			'aria-current',
+			'page'
+		);
+		await page.screenshot({ path: `${SHOTS}/${device.name}-${language}-save-screen-1.png` });
+
+		// By keyboard: → turns to the second page (one slot, five free), ← back.
+		await pager.getByRole('button', { name: language === 'ja' ? '2ページ中1ページ目' : 'Page 1 of 2' }).focus();
+		await page.keyboard.press('ArrowRight');
+		await expect(slots).toHaveCount(1);
+		await expect(slots.first().locator('strong')).toHaveText('Slot 1');
+		await expect(sheet.getByTestId('save-slot-free')).toHaveCount(5);
+		await page.screenshot({ path: `${SHOTS}/${device.name}-${language}-save-screen-2.png` });
+		await page.keyboard.press('ArrowLeft');
+		await expect(slots).toHaveCount(6);
+		// Tab reaches a slot's Load, and Enter loads it as a new session.
+		await slots
+			.first()
+			.getByRole('button', { name: language === 'ja' ? 'ロード' : 'Load' })
+			.focus();
+		await page.keyboard.press('Enter');
+		await expect(page).not.toHaveURL(new RegExp(id), { timeout: 20_000 });
+		await expect(page).toHaveTitle(/Slot 7/);
 	});
 }

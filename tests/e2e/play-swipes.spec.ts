@@ -6,41 +6,14 @@
  * finger on a phone. Screenshots for a person to look at.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { uniqueName, signUp } from './helpers';
+import { readToEnd, startStory, turnInput } from './play-helpers';
 import { SWIPE_PLACES, swipeReply } from '../mock-llm/adv-play';
 
 const SHOTS = 'test-results/play/swipes';
 const [FIRST, SECOND] = SWIPE_PLACES;
 
-const input = (page: Page) => page.locator('#turn-input');
+const input = turnInput;
 const position = (page: Page) => page.getByTestId('swipe-position');
-
-async function readToEnd(page: Page): Promise<void> {
-	await expect(async () => {
-		if (await input(page).isVisible()) return;
-		await page.keyboard.press('Enter');
-		await expect(input(page)).toBeVisible({ timeout: 500 });
-	}).toPass({ timeout: 30_000 });
-}
-
-/** A new session of the sword-and-sorcery world, its screen in `language`. */
-async function start(page: Page, language: 'en' | 'ja'): Promise<void> {
-	await page.addInitScript(() => localStorage.setItem('kantera.reader', JSON.stringify({ speed: 'instant' })));
-	await signUp(page, uniqueName(`swipe${language}`));
-	if (language === 'ja') {
-		await page.getByLabel('Display language').selectOption('ja');
-		await page.getByRole('button', { name: 'Change', exact: true }).click();
-		await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
-	}
-	await page.waitForLoadState('networkidle');
-	await page.locator('#new-title').fill(language === 'ja' ? '灯台' : 'Lighthouse');
-	await page.locator('#new-language').selectOption(language);
-	await page.locator('input[name="world"][value="sword-and-sorcery"]').check();
-	await page.locator('form[action="?/create"] button[type="submit"]').click();
-	await expect(page.getByTestId('title-card')).toBeVisible();
-	await page.keyboard.press('Enter');
-	await readToEnd(page);
-}
 
 /** The replies are read and the reply `at` of `of` is on screen, read to its end, nothing running. */
 async function showing(page: Page, at: number, of: number, place: string): Promise<void> {
@@ -67,7 +40,7 @@ for (const language of ['en', 'ja'] as const) {
 	}) => {
 		test.slow();
 		await page.setViewportSize({ width: 1280, height: 800 });
-		await start(page, language);
+		await startStory(page, language, language === 'ja' ? '灯台' : 'Lighthouse');
 		// A line of this test's own: the mock counts the answers to each line.
 		await input(page).fill(language === 'ja' ? '先へ進む。#swipe' : 'I walk on. #swipe');
 		await input(page).press('Enter');
@@ -109,7 +82,7 @@ test.describe('on a phone', () => {
 
 	test('swipe left for another reply, right to go back (ja, phone)', async ({ page }) => {
 		test.slow();
-		await start(page, 'ja');
+		await startStory(page, 'ja', '灯台');
 		await input(page).fill('海沿いを歩く。#swipe');
 		await input(page).press('Enter');
 		await showing(page, 1, 1, FIRST);

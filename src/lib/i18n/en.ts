@@ -603,6 +603,11 @@ export const en = {
 	'saves.noLine': '(before the first line)',
 	'saves.load': 'Load',
 	'saves.delete': 'Delete',
+	'saves.freeSlot': 'Empty slot',
+	'saves.pages': 'Save pages',
+	'saves.page': 'Page {n} of {of}',
+	'saves.previousPage': 'Previous page (←)',
+	'saves.nextPage': 'Next page (→)',
 	'saves.deleteConfirm': 'Delete the save “{name}”?',
 	'saves.quickSaved': 'Quick-saved.',
 	/** The quick slot's name and a slot's last line are stored with the save, in the session's language. */

@@ -1,5 +1,5 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { turnHarness, type TurnHarness } from '../../helpers/turns';
+import { settled, turnHarness, type TurnHarness } from '../../helpers/turns';
 import { changedTables, dumpSession, type Dump } from '../../helpers/dump';
 import { lastTurn, type ScriptedReply } from '../../mock-llm';
 import { newId, sessionSchema } from '../../../src/lib/server/db';
@@ -10,12 +10,6 @@ afterEach(async () => {
 	await h?.cleanup();
 	h = undefined;
 });
-
-async function settled(h: TurnHarness): Promise<void> {
-	await h.app.runner.idle();
-	await h.app.images.idle();
-	await h.app.runner.idle();
-}
 
 const dump = (h: TurnHarness): Promise<Dump> => h.use((s) => dumpSession(s.client));
 
