@@ -29,10 +29,23 @@ describe('reading what the server sends', () => {
 
 	it('names every event type for the stream listeners', () => {
 		expect(SESSION_EVENT_TYPES).toContain('turn.committed');
-		expect(new Set(SESSION_EVENT_TYPES).size).toBe(16);
+		expect(new Set(SESSION_EVENT_TYPES).size).toBe(17);
 		expect(SESSION_EVENT_TYPES).toContain('turn.undone');
+		expect(SESSION_EVENT_TYPES).toContain('turn.swiped');
 		expect(SESSION_EVENT_TYPES).toContain('stage.staged');
 		expect(SESSION_EVENT_TYPES).toContain('text.withdrawn');
+	});
+
+	it('shows the session afresh after an undo or a swipe: every record may differ from what the screen holds', async () => {
+		for (const event of [
+			{ type: 'turn.undone', turnId: 't', undone: ['t'], input: 'x' },
+			{ type: 'turn.swiped', turnId: 't' }
+		] as const) {
+			let reloads = 0;
+			const state = new PlayState({ sessionId: 's', view: view(), llmConfigured: true, t: translator('en'), reload: () => reloads++ });
+			await state.receive(1, event);
+			expect([event.type, reloads]).toEqual([event.type, 1]);
+		}
 	});
 
 	it('reads a log page only when well-formed, and never draws an image from elsewhere', () => {
