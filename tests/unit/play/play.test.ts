@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { parseSessionEvent, SESSION_EVENT_TYPES } from '../../../src/lib/types/events';
+import { parseSessionEvent, SESSION_EVENT_TYPES, type SessionEvent } from '../../../src/lib/types/events';
 import { LogPageSchema } from '../../../src/lib/types/log';
 import { readStoredSettings } from '../../../src/lib/play/settings.svelte';
 import { readTurnFormError } from '../../../src/lib/play/form-errors';
@@ -37,10 +37,11 @@ describe('reading what the server sends', () => {
 	});
 
 	it('shows the session afresh after an undo or a swipe: every record may differ from what the screen holds', async () => {
-		for (const event of [
+		const events: SessionEvent[] = [
 			{ type: 'turn.undone', turnId: 't', undone: ['t'], input: 'x' },
 			{ type: 'turn.swiped', turnId: 't' }
-		] as const) {
+		];
+		for (const event of events) {
 			let reloads = 0;
 			const state = new PlayState({ sessionId: 's', view: view(), llmConfigured: true, t: translator('en'), reload: () => reloads++ });
 			await state.receive(1, event);
