@@ -16,6 +16,8 @@ export const DUMP_EXCLUDED = new Set([
 	'undo_capture',
 	'undone_turns',
 	'time_travel_requests',
+	'turn_alternatives',
+	'alternative_rows',
 	'saves',
 	'sqlite_sequence',
 	'__kantera_migrations',

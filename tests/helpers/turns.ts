@@ -132,3 +132,10 @@ export async function turnHarness(
 		cleanup
 	};
 }
+
+/** Waits until the runner (embedding included) and the image jobs have nothing left to do. */
+export async function settled(h: TurnHarness): Promise<void> {
+	await h.app.runner.idle();
+	await h.app.images.idle();
+	await h.app.runner.idle();
+}

@@ -25,6 +25,8 @@
  * - `#pages`  answers with one paragraph longer than the text window holds (it is read a page at a time);
  * - `#face`   registers Bram with a "stern" expression sprite and has him speak "(stern)" and then
  *             "(angry)", which has no sprite of its own;
+ * - `#swipe`  goes somewhere else each time the same line is answered (SWIPE_PLACES in turn): the state's
+ *             location and the scene differ, so each reply to the line has records of its own;
  * anything else is narrated back. Scenes that bring characters on first clear the stage of whoever
  * the opening left there (read from the context's "[Stage now]" line), as a GM would. OpenAI wire
  * only (the e2e server is configured with OPENAI_BASE_URL).
@@ -59,6 +61,9 @@ export const PAGES_REPLY = Array.from(
 	(_, i) => `Lantern ${i + 1} along the gate flickers in the damp night air as the fog rolls over the wall.`
 ).join(' ');
 export const FACE_REPLY = '@Bram(stern): You again.\n\n@Bram(angry): I said, you again!';
+/** `#swipe`: where each answer to the same line goes, in turn. */
+export const SWIPE_PLACES = ['Lighthouse', 'Fish Market', 'Old Chapel'] as const;
+export const swipeReply = (place: string): string => `You walk on to the ${place}.`;
 /** `#drawn`: a frame a second for about 20 s. */
 export const DRAWN_PARAGRAPHS = [
 	'The rain comes down harder, and the torches hiss.',
@@ -225,12 +230,30 @@ function face(followUp: boolean, request: RecordedRequest): ScriptedReply {
 	};
 }
 
+function swipeTo(followUp: boolean, place: string): ScriptedReply {
+	if (followUp) return { text: swipeReply(place) };
+	return {
+		toolCalls: [
+			{ name: 'update_state', arguments: { patch: { location: place } } },
+			{ name: 'set_scene', arguments: { name: place, description: `The ${place}, seen at dusk.` } },
+			{ name: 'adv_stage', arguments: { cues: [{ paragraph: 0, action: 'background', scene: place }] } }
+		]
+	};
+}
+
 export function advPlay(): MockHandler {
 	const failedOnce = new Set<string>();
+	/** `#swipe`: how many times each line was answered. */
+	const answered = new Map<string, number>();
 	return (request) => {
 		const line = playerLine(request);
 		const followUp = isFollowUp(request);
 		if (line.includes('#gate')) return gate(followUp, request);
+		if (line.includes('#swipe')) {
+			const n = (answered.get(line) ?? 0) + (followUp ? 0 : 1);
+			answered.set(line, n);
+			return swipeTo(followUp, SWIPE_PLACES[(n - 1) % SWIPE_PLACES.length] ?? 'Lighthouse');
+		}
 		if (line.includes('#livefail')) {
 			const first = !failedOnce.has(line);
 			if (followUp) failedOnce.add(line);

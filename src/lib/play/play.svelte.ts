@@ -15,6 +15,7 @@ import { ReaderSettings, type SettingsStorage, type TextSpeed } from './settings
 import { Story, type FrameScheduler } from './story.svelte';
 import { fetchLogPage } from './log';
 import { newIdempotencyKey } from './keys';
+import { carryReading } from './read-marks';
 import type { ChoiceMenu, FinishedStatus, PlayView } from './types';
 
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
@@ -62,6 +63,8 @@ export interface PlayOptions {
 	warn?: (message: string) => void;
 	/** Shows the session afresh (after an undo the records are not what the screen holds); the page reload in the browser. */
 	reload?: () => void;
+	/** Goes to another page (a loaded save's session); `location.assign` in the browser. */
+	goTo?: (url: string) => void;
 }
 
 /** A daily turn quota as the player sees it. */
@@ -108,6 +111,9 @@ export class PlayState {
 	private readonly fetchLog: (afterId: number) => Promise<LogPageDto>;
 	private readonly warn: (message: string) => void;
 	private readonly reloadPage: () => void;
+	private readonly goTo: (url: string) => void;
+	/** This device's storage, once attached (the reader's settings, read lines, the line being read). */
+	private storage: SettingsStorage | null = null;
 	private queue: Promise<void> = Promise.resolve();
 	private lastEventId: number;
 
@@ -123,6 +129,7 @@ export class PlayState {
 		if (options.idempotencyKey !== undefined) this.idempotencyKey = options.idempotencyKey;
 		if (options.retryKey !== undefined) this.retryKey = options.retryKey;
 		this.reloadPage = options.reload ?? (() => location.reload());
+		this.goTo = options.goTo ?? ((url) => location.assign(url));
 		if (!view.activeTurn && view.lastTurn?.status === 'committed') this.undoable = { turnId: view.lastTurn.id, input: view.lastTurn.input };
 		this.settings = new ReaderSettings();
 		this.images = new StageImages(view.log.images);
@@ -150,6 +157,7 @@ export class PlayState {
 
 	/** Connects the browser: stored reader settings and read paragraphs, and the frame clock. */
 	attach(storage: SettingsStorage | null, frames: FrameScheduler | null, reducedMotion: boolean): void {
+		this.storage = storage;
 		this.settings.attach(storage, reducedMotion);
 		this.applySettings();
 		this.story.attach(storage, frames);
@@ -190,6 +198,20 @@ export class PlayState {
 	/** A turn can be sent: an LLM is configured and no turn is in flight. */
 	get canSend(): boolean {
 		return this.llmConfigured && this.turn === null;
+	}
+
+	/** The line on screen, as the screen keys it (`turn:paragraph`): a save records it, and a load opens there. */
+	get readingAt(): string | null {
+		return this.story.current?.key ?? null;
+	}
+
+	/**
+	 * Goes to the new session a save was loaded into, opening on the line the save was made on (with
+	 * what was read here, on this device).
+	 */
+	openLoaded(branch: { sessionId: string; at: string | null }): void {
+		if (this.storage) carryReading(this.storage, this.sessionId, branch.sessionId, branch.at);
+		this.goTo(`/sessions/${branch.sessionId}`);
 	}
 
 	/** Shows the session afresh, once. */
@@ -292,6 +314,7 @@ export class PlayState {
 				this.endTurn(event.turnId, 'interrupted', null);
 				return;
 			case 'turn.undone':
+			case 'turn.swiped':
 				// Every record may differ from what the screen holds (here or in another tab): show it afresh.
 				this.reload();
 				return;

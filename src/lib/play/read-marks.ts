@@ -12,6 +12,24 @@ export interface ReadStorage {
 	setItem(key: string, value: string): void;
 }
 
+const readKey = (sessionId: string) => `kantera.read.${sessionId}`;
+const positionKey = (sessionId: string) => `kantera.at.${sessionId}`;
+
+/**
+ * A save loaded as a new session opens where the save was made (issue 24): on this device, the new
+ * session starts with the line the save was made on (`at`, as the screen keys lines; the ids are the
+ * same in the copy) and with what was read in the session it came from, so Skip goes by it there too.
+ */
+export function carryReading(storage: ReadStorage, from: string, to: string, at: string | null): void {
+	try {
+		const read = storage.getItem(readKey(from));
+		if (read !== null) storage.setItem(readKey(to), read);
+		if (at !== null) storage.setItem(positionKey(to), at);
+	} catch {
+		// Storage full or blocked: the new session opens on its last exchange, as any session without a place.
+	}
+}
+
 export class ReadMarks {
 	private readonly read = new Set<string>();
 	private storage: ReadStorage | null = null;
@@ -60,11 +78,11 @@ export class ReadMarks {
 	}
 
 	private storageKey(): string {
-		return `kantera.read.${this.sessionId}`;
+		return readKey(this.sessionId);
 	}
 
 	private positionKey(): string {
-		return `kantera.at.${this.sessionId}`;
+		return positionKey(this.sessionId);
 	}
 
 	private readStorage(key: string): string | null {

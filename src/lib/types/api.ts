@@ -172,6 +172,12 @@ export type UndoneDto = v.InferOutput<typeof UndoneSchema>;
 export const RerolledSchema = v.object({ turnId: v.string(), status: TurnStatusSchema, undone: v.optional(UndoneSchema) });
 export type RerolledDto = v.InferOutput<typeof RerolledSchema>;
 
+/** One reply to a line (a swipe): the turn that gave it, its text, and whether it is the one on screen. */
+export const AlternativeSchema = v.object({ id: v.string(), text: v.string(), current: v.boolean() });
+/** `GET …/turns/{turnId}/alternatives` and `POST …/alternatives/{altId}/choose`: the line's replies, oldest first. */
+export const AlternativesSchema = v.object({ items: v.array(AlternativeSchema) });
+export type AlternativesDto = v.InferOutput<typeof AlternativesSchema>;
+
 export const TurnSchema = v.object({
 	turnId: v.string(),
 	status: TurnStatusSchema,

@@ -92,6 +92,11 @@ export const SessionEventSchema = v.variant('type', [
 	 */
 	v.object({ type: v.literal('turn.undone'), turnId: v.string(), undone: v.array(v.string()), input: v.string() }),
 	/**
+	 * The player chose another reply to the last line (a swipe): the turn `turnId` gave it, and every
+	 * record is now as that reply left it. Screens reload the session.
+	 */
+	v.object({ type: v.literal('turn.swiped'), turnId: v.string() }),
+	/**
 	 * A spending limit's warning threshold was crossed. `message` is English (logs, API clients); the
 	 * amounts let a screen word it in its reader's language: micro-dollars or LLM calls, by `unit`
 	 * (absent in events stored by older builds).

@@ -23,6 +23,8 @@ export const SaveSchema = v.object({
 	/** The last line of the play log at the save as the player saw it (`Speaker: text`, no tag markup), cut to a preview. */
 	lastLine: v.string(),
 	thumbnail: SaveThumbnailSchema,
+	/** The line the player was reading when saving (the screen's `turn:paragraph`), or null: a load opens there. */
+	at: v.nullable(v.string()),
 	createdAt: v.string()
 });
 export type SaveDto = v.InferOutput<typeof SaveSchema>;
@@ -31,5 +33,10 @@ export const SaveListSchema = v.object({ saves: v.array(SaveSchema) });
 export type SaveListDto = v.InferOutput<typeof SaveListSchema>;
 
 /** `POST …/saves/{saveId}/load`: the new session the save continues in. */
-export const LoadedSaveSchema = v.object({ sessionId: v.string(), title: v.string() });
+export const LoadedSaveSchema = v.object({
+	sessionId: v.string(),
+	title: v.string(),
+	/** The line the save was made on (see SaveSchema's `at`): the new session's screen opens there. */
+	at: v.nullable(v.string())
+});
 export type LoadedSaveDto = v.InferOutput<typeof LoadedSaveSchema>;

@@ -47,6 +47,8 @@ import * as galleryRoute from '../../../src/routes/api/v1/gallery/+server';
 import * as spendRoute from '../../../src/routes/api/v1/sessions/[id]/spend/+server';
 import * as undoRoute from '../../../src/routes/api/v1/sessions/[id]/turns/[turnId]/undo/+server';
 import * as rerollRoute from '../../../src/routes/api/v1/sessions/[id]/turns/[turnId]/reroll/+server';
+import * as alternativesRoute from '../../../src/routes/api/v1/sessions/[id]/turns/[turnId]/alternatives/+server';
+import * as chooseRoute from '../../../src/routes/api/v1/sessions/[id]/turns/[turnId]/alternatives/[altId]/choose/+server';
 import * as savesRoute from '../../../src/routes/api/v1/sessions/[id]/saves/+server';
 import * as saveRoute from '../../../src/routes/api/v1/sessions/[id]/saves/[saveId]/+server';
 import * as loadRoute from '../../../src/routes/api/v1/sessions/[id]/saves/[saveId]/load/+server';
@@ -82,6 +84,16 @@ const ROUTES: Route[] = [
 	route(new RegExp(`^/api/v1/sessions/${SEG}/turns/${SEG}/cancel$`), cancelRoute, ([id = '', turnId = '']) => ({ id, turnId })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/turns/${SEG}/undo$`), undoRoute, ([id = '', turnId = '']) => ({ id, turnId })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/turns/${SEG}/reroll$`), rerollRoute, ([id = '', turnId = '']) => ({ id, turnId })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/turns/${SEG}/alternatives$`), alternativesRoute, ([id = '', turnId = '']) => ({ id, turnId })),
+	route(
+		new RegExp(`^/api/v1/sessions/${SEG}/turns/${SEG}/alternatives/${SEG}/choose$`),
+		chooseRoute,
+		([id = '', turnId = '', altId = '']) => ({
+			id,
+			turnId,
+			altId
+		})
+	),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/saves$`), savesRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/saves/${SEG}$`), saveRoute, ([id = '', saveId = '']) => ({ id, saveId })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/saves/${SEG}/load$`), loadRoute, ([id = '', saveId = '']) => ({ id, saveId })),

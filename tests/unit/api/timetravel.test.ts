@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { apiHarness, waitForTurn, type ApiHarness, type Caller } from './client';
 import { AcceptedTurn, bodyOf, ErrorBody, MessagesPage, Session } from './shapes';
-import { RerolledSchema, UndoneSchema } from '../../../src/lib/types/api';
+import { AlternativesSchema, RerolledSchema, UndoneSchema } from '../../../src/lib/types/api';
 import { LoadedSaveSchema, SaveListSchema, SaveSchema } from '../../../src/lib/types/saves';
 
 let h: ApiHarness | undefined;
@@ -25,6 +25,60 @@ async function played(api: Caller, text: string): Promise<{ id: string; turnId: 
 
 const bodies = async (api: Caller, id: string) =>
 	(await bodyOf(await api.get(`/api/v1/sessions/${id}/messages`), MessagesPage)).messages.map((m) => m.body);
+
+describe('swipes through the API', () => {
+	it('another reply: 202, the same key again 200 and nothing sent; the list, choosing back and forth, the state switched; 404 for another user', async () => {
+		h = await apiHarness();
+		const { alice, bob, as, mock, app } = h;
+		mock?.script([
+			{ toolCalls: [{ name: 'update_state', arguments: { patch: { location: 'Harbour' } } }] },
+			{ text: 'Gulls cry.' },
+			{ toolCalls: [{ name: 'update_state', arguments: { patch: { location: 'Lighthouse' } } }] },
+			{ text: 'The lamp turns.' }
+		]);
+		const api = as(alice);
+		const { id, turnId } = await played(api, 'I look around.');
+		await app.runner.idle();
+		const place = async () => JSON.stringify(await (await api.get(`/api/v1/sessions/${id}/state`)).json());
+		expect(await place()).toContain('Harbour');
+		const path = `/api/v1/sessions/${id}/turns/${turnId}/alternatives`;
+		expect((await as(bob).post(path, { idempotencyKey: key() })).status).toBe(404);
+		expect((await as(bob).get(path)).status).toBe(404);
+		expect((await api.post(path, {})).status).toBe(400);
+
+		const k = key();
+		const res = await api.post(path, { idempotencyKey: k });
+		expect(res.status).toBe(202);
+		const made = await bodyOf(res, RerolledSchema);
+		await waitForTurn(api, id, made.turnId);
+		await app.runner.idle();
+		const sent = mock?.requests.length;
+		const again = await api.post(path, { idempotencyKey: k });
+		expect(again.status).toBe(200);
+		expect((await bodyOf(again, RerolledSchema)).turnId).toBe(made.turnId);
+		await app.runner.idle();
+		expect(mock?.requests.length).toBe(sent);
+		expect(await place()).toContain('Lighthouse');
+		expect(await bodies(api, id)).toEqual(['I look around.', 'The lamp turns.']);
+
+		expect(await bodyOf(await api.get(path), AlternativesSchema)).toEqual({
+			items: [
+				{ id: turnId, text: 'Gulls cry.', current: false },
+				{ id: made.turnId, text: 'The lamp turns.', current: true }
+			]
+		});
+		expect((await as(bob).post(`${path}/${turnId}/choose`, {})).status).toBe(404);
+		const chosen = await api.post(`${path}/${turnId}/choose`, {});
+		expect(chosen.status).toBe(200);
+		expect((await bodyOf(chosen, AlternativesSchema)).items.map((i) => i.current)).toEqual([true, false]);
+		expect(await place()).toContain('Harbour');
+		expect(await bodies(api, id)).toEqual(['I look around.', 'Gulls cry.']);
+		const back = await api.post(`/api/v1/sessions/${id}/turns/${turnId}/alternatives/${made.turnId}/choose`, {});
+		expect(back.status).toBe(200);
+		expect(await place()).toContain('Lighthouse');
+		expect((await api.post(`${path}/nosuchturn/choose`, {})).status).toBe(404);
+	});
+});
 
 describe('undo and reroll through the API', () => {
 	it('undo answers 200 with what it took back, the same for a resend, 409 for a second undo; another user gets 404', async () => {

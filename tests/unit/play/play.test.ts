@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { parseSessionEvent, SESSION_EVENT_TYPES } from '../../../src/lib/types/events';
+import { parseSessionEvent, SESSION_EVENT_TYPES, type SessionEvent } from '../../../src/lib/types/events';
 import { LogPageSchema } from '../../../src/lib/types/log';
 import { readStoredSettings } from '../../../src/lib/play/settings.svelte';
 import { readTurnFormError } from '../../../src/lib/play/form-errors';
@@ -29,10 +29,24 @@ describe('reading what the server sends', () => {
 
 	it('names every event type for the stream listeners', () => {
 		expect(SESSION_EVENT_TYPES).toContain('turn.committed');
-		expect(new Set(SESSION_EVENT_TYPES).size).toBe(16);
+		expect(new Set(SESSION_EVENT_TYPES).size).toBe(17);
 		expect(SESSION_EVENT_TYPES).toContain('turn.undone');
+		expect(SESSION_EVENT_TYPES).toContain('turn.swiped');
 		expect(SESSION_EVENT_TYPES).toContain('stage.staged');
 		expect(SESSION_EVENT_TYPES).toContain('text.withdrawn');
+	});
+
+	it('shows the session afresh after an undo or a swipe: every record may differ from what the screen holds', async () => {
+		const events: SessionEvent[] = [
+			{ type: 'turn.undone', turnId: 't', undone: ['t'], input: 'x' },
+			{ type: 'turn.swiped', turnId: 't' }
+		];
+		for (const event of events) {
+			let reloads = 0;
+			const state = new PlayState({ sessionId: 's', view: view(), llmConfigured: true, t: translator('en'), reload: () => reloads++ });
+			await state.receive(1, event);
+			expect([event.type, reloads]).toEqual([event.type, 1]);
+		}
 	});
 
 	it('reads a log page only when well-formed, and never draws an image from elsewhere', () => {

@@ -156,6 +156,45 @@ describe('save slots', () => {
 		expect(undone.outcome.undone).toEqual([first.id]);
 	});
 
+	it('a save made on a line before the reply ends keeps that line: its preview, the stage on it, and a load that opens there', async () => {
+		const listed = await listedHarness();
+		h = listed.h;
+		const harness = h;
+		h.mock.script([
+			{
+				toolCalls: [
+					{ name: 'register_npc', arguments: { name: 'Bram', appearance: 'A tall guard with a scarred cheek and a green cloak.' } },
+					{ name: 'set_scene', arguments: { name: 'Tavern', description: 'A loud tavern, low beams.' } },
+					{ name: 'set_scene', arguments: { name: 'Rooftops', description: 'Wet rooftops under the moon.' } },
+					{
+						name: 'adv_stage',
+						arguments: {
+							cues: [
+								{ paragraph: 0, action: 'background', scene: 'Tavern' },
+								{ paragraph: 1, action: 'background', scene: 'Rooftops' },
+								{ paragraph: 2, action: 'enter', character: 'Bram', slot: 'right' }
+							]
+						}
+					}
+				]
+			},
+			{ text: 'The tavern is loud.\n\nYou climb out to the rooftops.\n\n@Bram: Up here!' }
+		]);
+		const turn = await h.play('I slip away');
+		await settled(h);
+		const onLine = await h.use((s) => saveGame(harness.app, s, { name: 'Rooftops', quick: false, at: `${turn.id}:1` }, 'en'));
+		expect(onLine).toMatchObject({ lastLine: 'You climb out to the rooftops.', at: `${turn.id}:1` });
+		expect(onLine.thumbnail.background?.name).toBe('Rooftops');
+		expect(onLine.thumbnail.sprites).toEqual([]);
+		const atEnd = await h.use((s) => saveGame(harness.app, s, { name: 'End', quick: false }, 'en'));
+		expect(atEnd).toMatchObject({ lastLine: 'Bram: Up here!', at: null });
+		expect(atEnd.thumbnail.sprites.map((x) => x.name)).toEqual(['Bram']);
+
+		const session = await getPlaySession(h.app, h.userId, listed.sessionId);
+		const branch = await h.use((s) => loadSave(harness.app, s, session, onLine.id));
+		expect(branch.at).toBe(`${turn.id}:1`);
+	});
+
 	it('quick save replaces the previous quick save; named slots are limited; deleting frees the slot and its database', async () => {
 		const listed = await listedHarness();
 		h = listed.h;

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../../helpers/env';
 import { eq } from 'drizzle-orm';
-import { turnHarness, type TurnHarness } from '../../helpers/turns';
+import { settled, turnHarness, type TurnHarness } from '../../helpers/turns';
 import { changedTables, dumpSession, type Dump } from '../../helpers/dump';
 import { lastTurn, type ScriptedReply } from '../../mock-llm';
 import { newId, sessionSchema, undoLog } from '../../../src/lib/server/db';
@@ -18,13 +18,6 @@ afterEach(async () => {
 	await h?.cleanup();
 	h = undefined;
 });
-
-/** Waits until the runner (embedding included) and the image jobs have nothing left to do. */
-async function settled(h: TurnHarness): Promise<void> {
-	await h.app.runner.idle();
-	await h.app.images.idle();
-	await h.app.runner.idle();
-}
 
 const dump = (h: TurnHarness): Promise<Dump> => h.use((s) => dumpSession(s.client));
 

@@ -19,7 +19,7 @@ import {
 	type StateDto
 } from '../../types/api';
 import { StageImagesSchema, type StageImagesDto } from '../../types/log';
-import { RerolledSchema, UndoneSchema, type RerolledDto, type UndoneDto } from '../../types/api';
+import { AlternativesSchema, RerolledSchema, UndoneSchema, type AlternativesDto, type RerolledDto, type UndoneDto } from '../../types/api';
 import { LoadedSaveSchema, SaveListSchema, SaveSchema, type LoadedSaveDto, type SaveDto } from '../../types/saves';
 import type { ImageTarget } from '../../types/events';
 import type { ProviderName } from '../../types/settings';
@@ -41,8 +41,15 @@ export interface PanelClient {
 	undo(turnId: string, idempotencyKey: string): Promise<UndoneDto>;
 	/** Takes the last turn back and sends its line again, or `text` (an edit). */
 	reroll(turnId: string, idempotencyKey: string, text?: string): Promise<RerolledDto>;
+	/** The replies to the line turn `turnId` answered (swipes), oldest first. */
+	alternatives(turnId: string): Promise<AlternativesDto>;
+	/** Another reply to that line; the one on screen is kept as an alternative. */
+	newAlternative(turnId: string, idempotencyKey: string): Promise<RerolledDto>;
+	/** Puts alternative `altId` on screen, with its records. */
+	chooseAlternative(turnId: string, altId: string): Promise<AlternativesDto>;
 	saves(): Promise<SaveDto[]>;
-	save(request: { name?: string; quick: boolean }): Promise<SaveDto>;
+	/** `at`: the line being read (`PlayState.readingAt`), where a load of the save opens. */
+	save(request: { name?: string; quick: boolean; at?: string }): Promise<SaveDto>;
 	/** Loads a save as a new session; the answer names it. */
 	load(saveId: string): Promise<LoadedSaveDto>;
 	deleteSave(saveId: string): Promise<void>;
@@ -86,6 +93,14 @@ export function panelClient(sessionId: string, fetcher: typeof fetch = fetch): P
 				method: 'POST',
 				body: JSON.stringify(text === undefined ? { idempotencyKey } : { idempotencyKey, text })
 			}),
+		alternatives: (turnId) => call(AlternativesSchema, `/turns/${encodeURIComponent(turnId)}/alternatives`),
+		newAlternative: (turnId, idempotencyKey) =>
+			call(RerolledSchema, `/turns/${encodeURIComponent(turnId)}/alternatives`, {
+				method: 'POST',
+				body: JSON.stringify({ idempotencyKey })
+			}),
+		chooseAlternative: (turnId, altId) =>
+			call(AlternativesSchema, `/turns/${encodeURIComponent(turnId)}/alternatives/${encodeURIComponent(altId)}/choose`, { method: 'POST' }),
 		saves: async () => (await call(SaveListSchema, '/saves')).saves,
 		save: (request) => call(SaveSchema, '/saves', { method: 'POST', body: JSON.stringify(request) }),
 		load: (saveId) => call(LoadedSaveSchema, `/saves/${encodeURIComponent(saveId)}/load`, { method: 'POST' }),

@@ -1,8 +1,8 @@
 /**
  * The play screen's keys and clicks, as a table for the `shortcuts` action (README, "Playing → Keys";
  * the help sheet lists them): Enter or Space reads on, Ctrl held races ahead, S Skip (read text goes
- * by), A auto, L log, H hide, F full screen, U undo, R reroll, E edit, ? the keys, Esc the menu or
- * closes what is open. With the window hidden any key brings it back; with a layer open only Esc
+ * by), A auto, L log, H hide, F full screen, U undo, R reroll, E edit, ← → the replies to the last
+ * line (swipes), ? the keys, Esc the menu or closes what is open. With the window hidden any key brings it back; with a layer open only Esc
  * (and the layer's own keys) count; the title card waits for Enter, Space or Esc. Keys typed into a
  * field are the field's.
  */
@@ -80,6 +80,8 @@ export function screenKeys(play: PlayState, ui: ScreenUi, { toggleFullscreen, sc
 		letter('u', () => lastTurn?.undo()),
 		letter('r', () => lastTurn?.reroll()),
 		letter('e', () => lastTurn?.startEdit()),
+		letter('ArrowLeft', () => lastTurn?.swipe(-1)),
+		letter('ArrowRight', () => lastTurn?.swipe(1)),
 		letter('?', () => ui.open('help'))
 	];
 }

@@ -24,7 +24,16 @@ export { sessionSummaryDto, turnDto, journalEntryDto, documentInfoDto, documentD
 export { recordsView } from './records-view';
 export { BacklogQuery, MessagesQuery, JournalRecentQuery, journalRecent, DocumentEditBody, documentIdParam, editDocument } from './panels';
 export { PresetBody, VisibilityBody, ReportBody, readImportFile } from './presets';
-export { UndoBody, RerollBody, postUndo, postReroll, postLoad } from './timetravel';
+export {
+	UndoBody,
+	RerollBody,
+	postUndo,
+	postReroll,
+	postLoad,
+	postAlternative,
+	getAlternatives,
+	postChooseAlternative
+} from './timetravel';
 export {
 	adminSetTier,
 	adminSuspend,

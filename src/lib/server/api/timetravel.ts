@@ -8,9 +8,9 @@ import { IdempotencyKeySchema } from '../turn';
 import { withoutControlCharacters } from '../validation';
 import type { AuthUser } from '../auth';
 import type { App as Kantera } from '../app';
-import { loadSave, rerollTurn, undoTurn, type UndoOutcome } from '../timetravel';
+import { chooseAlternative, listAlternatives, loadSave, newAlternative, rerollTurn, undoTurn, type UndoOutcome } from '../timetravel';
 import type { LoadedSaveDto } from '../../types/saves';
-import type { UndoneDto, RerolledDto } from '../../types/api';
+import type { UndoneDto, RerolledDto, AlternativesDto } from '../../types/api';
 import { withSession } from './sessions';
 
 export const UndoBody = v.strictObject({ idempotencyKey: IdempotencyKeySchema });
@@ -25,10 +25,11 @@ function undoneDto(o: UndoOutcome): UndoneDto {
 	return { turnId: o.turnId, input: o.input, undone: o.undone };
 }
 
-/** The turn route's `[id]` and `[turnId]`. */
+/** The turn route's `[id]` and `[turnId]` (and an alternative's `[altId]`). */
 interface TurnParams {
 	id?: string;
 	turnId?: string;
+	altId?: string;
 }
 
 /** An answer and whether this request made it (false: the same idempotency key again). */
@@ -52,6 +53,20 @@ export async function postReroll(app: Kantera, user: AuthUser, params: TurnParam
 	} satisfies Created<RerolledDto>;
 }
 
+/** Another reply to the turn's line (a swipe): 202 with the new turn, as a reroll; the reply on screen is kept aside. */
+export async function postAlternative(app: Kantera, user: AuthUser, params: TurnParams, body: v.InferOutput<typeof UndoBody>) {
+	const turn = await withSession(app, user, params.id, (s) => newAlternative(app, s, user.id, params.turnId ?? '', body.idempotencyKey));
+	return { body: { turnId: turn.turnId, status: turn.status }, created: turn.created } satisfies Created<RerolledDto>;
+}
+
+export async function getAlternatives(app: Kantera, user: AuthUser, params: TurnParams): Promise<AlternativesDto> {
+	return { items: await withSession(app, user, params.id, (s) => listAlternatives(s, params.turnId ?? '')) };
+}
+
+export async function postChooseAlternative(app: Kantera, user: AuthUser, params: TurnParams): Promise<AlternativesDto> {
+	return { items: await withSession(app, user, params.id, (s) => chooseAlternative(app, s, params.turnId ?? '', params.altId ?? '')) };
+}
+
 export async function postLoad(
 	app: Kantera,
 	user: AuthUser,
@@ -59,5 +74,5 @@ export async function postLoad(
 	saveId: string | undefined
 ): Promise<LoadedSaveDto> {
 	const branch = await withSession(app, user, sessionId, (s, session) => loadSave(app, s, session, saveId));
-	return { sessionId: branch.id, title: branch.title };
+	return { sessionId: branch.id, title: branch.title, at: branch.at };
 }

@@ -137,5 +137,11 @@ export const sessionMigrations: readonly Migration[] = [
 		"tag": "0011_witnesses",
 		"hash": "d7c4a3b64f1f3121f14ed39a92a1228fa0ccb2d47f44f43ebea89e7f32d7ac68",
 		"sql": "CREATE TABLE `witnesses` (\n\t`kind` text NOT NULL,\n\t`record_id` integer NOT NULL,\n\t`name` text NOT NULL,\n\tPRIMARY KEY(`kind`, `record_id`, `name`)\n);\n"
+	},
+	{
+		"idx": 12,
+		"tag": "0012_crazy_power_pack",
+		"hash": "a7a3142b2f703a04af4f421040f41aeb5005dd2dc6b489ed3eae860a2c8510f0",
+		"sql": "CREATE TABLE `alternative_rows` (\n\t`turn_key` text NOT NULL,\n\t`turn_id` text NOT NULL,\n\t`tbl` text NOT NULL,\n\t`row_id` integer NOT NULL,\n\t`before` text,\n\t`after` text,\n\tPRIMARY KEY(`turn_key`, `turn_id`, `tbl`, `row_id`)\n);\n--> statement-breakpoint\nCREATE TABLE `turn_alternatives` (\n\t`turn_key` text PRIMARY KEY NOT NULL,\n\t`group_id` text NOT NULL,\n\t`created_at` integer NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `turn_alternatives_group` ON `turn_alternatives` (`group_id`);--> statement-breakpoint\nALTER TABLE `saves` ADD `at` text;"
 	}
 ];

@@ -322,10 +322,45 @@ export const undoneTurns = sqliteTable('undone_turns', {
 	undoneAt: integer('undone_at').notNull()
 });
 
+/**
+ * Swipes (issue 24): the replies to one line of the player's, as alternatives. A member is a turn,
+ * named by its idempotency key (known before the turn's row is written, in the same transaction).
+ * `group_id` is the turn that answered the line first. The member on screen has its records live and
+ * no rows in `alternative_rows`; the others' records wait there until the player chooses one.
+ */
+export const turnAlternatives = sqliteTable(
+	'turn_alternatives',
+	{
+		turnKey: text('turn_key').primaryKey(),
+		groupId: text('group_id').notNull(),
+		createdAt: integer('created_at').notNull()
+	},
+	(t) => [index('turn_alternatives_group').on(t.groupId)]
+);
+
+/**
+ * The records of an alternative not on screen: per row its turns wrote, the undo log's before-image
+ * (`before`, put back into `undo_log` when it is chosen, so it can be undone again) and the row as
+ * the alternative left it (`after`, null if it deleted it). `tbl = 'turns'` rows hold the alternative's
+ * turn rows themselves.
+ */
+export const alternativeRows = sqliteTable(
+	'alternative_rows',
+	{
+		turnKey: text('turn_key').notNull(),
+		turnId: text('turn_id').notNull(),
+		tbl: text('tbl').notNull(),
+		rowId: integer('row_id').notNull(),
+		before: text('before'),
+		after: text('after')
+	},
+	(t) => [primaryKey({ columns: [t.turnKey, t.turnId, t.tbl, t.rowId] })]
+);
+
 /** Undo and reroll requests by idempotency key: a resend answers what the first one did. */
 export const timeTravelRequests = sqliteTable('time_travel_requests', {
 	key: text('key').primaryKey(),
-	action: text('action', { enum: ['undo', 'reroll'] }).notNull(),
+	action: text('action', { enum: ['undo', 'reroll', 'swipe'] }).notNull(),
 	/** The turn the request took back. */
 	turnId: text('turn_id').notNull(),
 	/** Every turn it took back (the target and the checkpoints and hand-offs after it), as a JSON array. */
@@ -352,6 +387,8 @@ export const saves = sqliteTable(
 		lastLine: text('last_line').notNull(),
 		/** The stage at that point, for the slot's thumbnail: the place and the characters on it, with their images. */
 		thumbnail: text('thumbnail', { mode: 'json' }).notNull().$type<SaveThumbnail>(),
+		/** The line the player was reading when saving, as the screen keys it (`turn:paragraph`): a load opens there. */
+		at: text('at'),
 		createdAt: integer('created_at').notNull()
 	},
 	(t) => [index('saves_created').on(t.createdAt)]

@@ -41,6 +41,8 @@ const UNCAPTURED: Readonly<Record<string, string>> = Object.freeze({
 	undone_turns: 'time-travel bookkeeping',
 	time_travel_requests: 'time-travel bookkeeping',
 	saves: 'save slots outlive the turns around them',
+	turn_alternatives: 'time-travel bookkeeping: the swipes of a line',
+	alternative_rows: 'time-travel bookkeeping: the records of swipes not on screen',
 	embed_queue: 'derived: filled by the sections triggers, drained by the embedder',
 	context_queue: 'derived: filled by the sections triggers, drained after each commit',
 	section_vectors: 'derived: the embedder writes it after the commit; deleted with its section',
@@ -283,6 +285,103 @@ export function rollBackStatements(
 		statements.push({ sql: 'DELETE FROM undo_log WHERE turn_id = ?', args: [turnId] });
 	}
 	return { statements, rows };
+}
+
+/**
+ * The table `name` as the undo log sees one (its columns, its rowid column), captured or not: swipes
+ * keep the `turns` rows of an alternative beside its records. Undefined if there is no such table.
+ */
+export function tableOf(rows: ReadonlyArray<Record<string, unknown>>, name: string): CapturedTable | undefined {
+	const columns = rows
+		.filter((r) => sqlText(r.tbl) === name)
+		.map((r) => ({ name: sqlText(r.col), type: sqlText(r.type ?? '').toUpperCase(), pk: Number(r.pk) }));
+	if (columns.length === 0) return undefined;
+	const keys = columns.filter((c) => c.pk > 0);
+	const only = keys.length === 1 ? keys[0] : undefined;
+	return { name, columns, rowidColumn: only && only.type === 'INTEGER' ? only.name : undefined };
+}
+
+function rowImage(table: CapturedTable, alias: string): string {
+	return `json_object(${table.columns.map((c) => `${literal(c.name)}, ${alias}.${ident(c.name)}`).join(', ')})`;
+}
+
+/**
+ * Swipes (issue 24): the statements that set aside what the commits of `turnIds` wrote under the
+ * alternative `key` before they are rolled back: each undo-log row with the row as it stands now (its
+ * after-image, null if the turns deleted it), and the turns' own rows (`turns`, whose columns are
+ * `turnsTable`). Run them in the rolling-back transaction, before `rollBackStatements`; `redoStatements`
+ * brings it all back.
+ */
+export function stashStatements(
+	key: string,
+	turnIds: readonly string[],
+	touched: ReadonlyArray<Record<string, unknown>>,
+	tables: readonly CapturedTable[],
+	turnsTable: CapturedTable
+): InStatement[] {
+	const known = new Map(tables.map((t) => [t.name, t]));
+	const ids = turnIds.map(literal).join(', ');
+	const statements: InStatement[] = [];
+	for (const tbl of new Set(touched.map((r) => sqlText(r.tbl)))) {
+		const table = known.get(tbl);
+		if (!table) throw new Error(`undo log names table ${tbl}, which is not a captured table any more`);
+		statements.push({
+			sql:
+				'INSERT INTO alternative_rows (turn_key, turn_id, tbl, row_id, before, after) SELECT ?, u.turn_id, u.tbl, u.row_id, u.before, ' +
+				`(SELECT ${rowImage(table, 't')} FROM ${ident(tbl)} t WHERE t.rowid = u.row_id) FROM undo_log u WHERE u.tbl = ? AND u.turn_id IN (${ids})`,
+			args: [key, tbl]
+		});
+	}
+	statements.push({
+		sql:
+			"INSERT INTO alternative_rows (turn_key, turn_id, tbl, row_id, before, after) SELECT ?, t.id, 'turns', t.rowid, NULL, " +
+			`${rowImage(turnsTable, 't')} FROM turns t WHERE t.id IN (${ids})`,
+		args: [key]
+	});
+	return statements;
+}
+
+/** The read `redoStatements` needs: the tables alternative `key` holds rows of. */
+export function stashedTablesQuery(key: string): InStatement {
+	return { sql: 'SELECT DISTINCT tbl FROM alternative_rows WHERE turn_key = ? ORDER BY tbl', args: [key] };
+}
+
+/**
+ * The statements that bring alternative `key` back as `stashStatements` set it aside, over records
+ * that are as they were before it (its turns rolled back, or another alternative's): every row it
+ * wrote as it left it, its turn rows, its undo log; then its stash goes. From the rows of
+ * `stashedTablesQuery`; one batch inside a write transaction.
+ */
+export function redoStatements(
+	key: string,
+	stashed: ReadonlyArray<Record<string, unknown>>,
+	tables: readonly CapturedTable[]
+): InStatement[] {
+	const known = new Map(tables.map((t) => [t.name, t]));
+	const statements: InStatement[] = [];
+	for (const r of stashed) {
+		const tbl = sqlText(r.tbl);
+		const table = known.get(tbl);
+		if (!table) throw new Error(`a swipe holds rows of table ${tbl}, which is not a table any more`);
+		const where = `FROM alternative_rows WHERE turn_key = ${literal(key)} AND tbl = ${literal(tbl)}`;
+		statements.push(`DELETE FROM ${ident(tbl)} WHERE rowid IN (SELECT row_id ${where})`);
+		const columns = table.columns.map((c) => ident(c.name));
+		// A row two of its turns wrote is there twice, with the same after-image: it goes back once.
+		const values = table.columns.map((c) => `json_extract(min(after), ${jsonPath(c.name)})`);
+		const target = table.rowidColumn ? columns : ['rowid', ...columns];
+		const source = table.rowidColumn ? values : ['row_id', ...values];
+		statements.push(
+			`INSERT INTO ${ident(tbl)} (${target.join(', ')}) SELECT ${source.join(', ')} ${where} AND after IS NOT NULL GROUP BY row_id ORDER BY row_id`
+		);
+	}
+	statements.push(
+		{
+			sql: "INSERT INTO undo_log (turn_id, tbl, row_id, before) SELECT turn_id, tbl, row_id, before FROM alternative_rows WHERE turn_key = ? AND tbl <> 'turns'",
+			args: [key]
+		},
+		{ sql: 'DELETE FROM alternative_rows WHERE turn_key = ?', args: [key] }
+	);
+	return statements;
 }
 
 /** Bytes the undo log holds (keys and before-images), for the benchmark and diagnostics. */

@@ -6,3 +6,4 @@ export { undoTurn, rerollTurn } from './turns';
 export { type UndoOutcome } from './undo';
 export { TimeTravelError } from './errors';
 export { saveGame, loadSave, listSaves, deleteSave, SaveBody, MAX_SAVE_SLOTS } from './saves';
+export { newAlternative, listAlternatives, chooseAlternative, type AlternativeItem, type SwipeDeps } from './swipes';

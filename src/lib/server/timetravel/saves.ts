@@ -14,16 +14,16 @@
  * daily quota and the global budget still count every turn it plays.
  */
 import * as v from 'valibot';
-import { count, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import { controlSchema, newId, sessionSchema, type ControlDb, type SessionDb, type SessionDbPool } from '../db';
 import { createPlaySession, TITLE_MAX, type PlaySession } from '../sessions';
-import { imageOrders, stageBefore } from '../stage';
+import { cues, imageOrders, stageBefore } from '../stage';
 import { stageImages } from '../play';
 import type { ImageStore } from '../images';
 import { committedPlayerTurns, lastSeq, unfinishedTurnIds } from '../turn';
 import { withoutControlCharacters } from '../validation';
 import { translate } from '../../i18n';
-import { parseScript, STAGE_SLOTS } from '../../adv';
+import { parseScript, stageAt, STAGE_SLOTS, type StageState } from '../../adv';
 import { SaveThumbnailSchema, type SaveDto, type SaveThumbnail } from '../../types/saves';
 import type { Language } from '../../types/settings';
 import { TimeTravelError } from './errors';
@@ -46,7 +46,11 @@ export const SaveBody = v.strictObject({
 			v.maxLength(MAX_SAVE_NAME_CHARS, `name has at most ${MAX_SAVE_NAME_CHARS} characters`)
 		)
 	),
-	quick: v.optional(v.boolean('quick must be true or false'), false)
+	quick: v.optional(v.boolean('quick must be true or false'), false),
+	/** The line the player is reading, as the screen keys it: the turn, then `in` (the player's line) or the paragraph. */
+	at: v.optional(
+		v.pipe(v.string('at must be a string'), v.regex(/^[A-Za-z0-9_-]{1,64}:(in|\d{1,4})$/, 'at must be a line: turn:paragraph'))
+	)
 });
 export type SaveRequest = v.InferOutput<typeof SaveBody>;
 
@@ -82,6 +86,7 @@ function saveDto(row: SaveRow): SaveDto {
 		turnNumber: row.turnNumber,
 		lastLine: row.lastLine,
 		thumbnail: storedThumbnail(row),
+		at: row.at,
 		createdAt: new Date(row.createdAt).toISOString()
 	};
 }
@@ -91,9 +96,35 @@ export async function listSaves(s: SessionDb): Promise<SaveDto[]> {
 	return rows.map(saveDto);
 }
 
-/** The stage as it stands, for the thumbnail: the place and who stands where, with their images. */
-async function thumbnail(s: SessionDb): Promise<SaveThumbnail> {
-	const [stage, images] = await Promise.all([stageBefore(s.db, undefined), stageImages(s.db, s.id)]);
+/** The GM's reply and paragraph the player is reading (`at`), when `at` names one of the log's replies. */
+async function readingAt(s: SessionDb, at: string | undefined): Promise<{ id: number; body: string; paragraph: number } | undefined> {
+	const [turnId, paragraph] = at?.split(':') ?? [];
+	if (!turnId || paragraph === undefined || !/^\d+$/.test(paragraph)) return undefined;
+	const [message] = await s.db
+		.select({ id: logMessages.id, body: logMessages.body })
+		.from(logMessages)
+		.where(and(eq(logMessages.turnId, turnId), eq(logMessages.role, 'gm')))
+		.orderBy(desc(logMessages.id))
+		.limit(1);
+	return message && { ...message, paragraph: Number(paragraph) };
+}
+
+/** The stage on the line being read (as it stands after every cue when that is not known). */
+async function stageOnLine(s: SessionDb, line: Awaited<ReturnType<typeof readingAt>>): Promise<StageState> {
+	if (!line) return stageBefore(s.db, undefined);
+	const [initial, own] = await Promise.all([stageBefore(s.db, line.id), cues.forMessages(s.db, [line.id])]);
+	const paragraphs = parseScript(line.body, { final: true });
+	return stageAt(
+		initial,
+		own.map((c) => c.cue),
+		line.paragraph,
+		{ paragraphs }
+	);
+}
+
+/** The stage on the line being read, for the thumbnail: the place and who stands where, with their images. */
+async function thumbnail(s: SessionDb, line: Awaited<ReturnType<typeof readingAt>>): Promise<SaveThumbnail> {
+	const [stage, images] = await Promise.all([stageOnLine(s, line), stageImages(s.db, s.id)]);
 	const url = (list: readonly { name: string; url: string | null; expression?: string | undefined }[], name: string, expression?: string) =>
 		list.find((i) => i.name === name && i.expression === expression)?.url ??
 		list.find((i) => i.name === name && i.expression === undefined)?.url ??
@@ -111,20 +142,23 @@ async function thumbnail(s: SessionDb): Promise<SaveThumbnail> {
  * The last line of the log as the player saw it: the last paragraph of the GM's reply, read with the
  * stage's own parser (the speaker by name, no tag markup), or the player's own line.
  */
-function shownLine(last: { role: string; body: string } | undefined, language: Language): string {
+function shownLine(last: { role: string; body: string } | undefined, language: Language, at?: number): string {
 	if (!last) return '';
 	if (last.role !== 'gm') return last.body;
-	const paragraph = parseScript(last.body, { final: true })
-		.filter((p) => p.text !== '')
-		.at(-1);
+	const said = parseScript(last.body, { final: true }).filter((p) => p.text !== '');
+	const paragraph = said.find((p) => p.index === at) ?? said.at(-1);
 	if (!paragraph) return '';
 	return paragraph.kind === 'dialogue'
 		? translate(language, 'saves.spokenLine', { speaker: paragraph.speaker, text: paragraph.text })
 		: paragraph.text;
 }
 
-/** Where the campaign stands: the last commit, the player turns so far, the last line of the log. */
-async function point(s: SessionDb, language: Language): Promise<Pick<SaveRow, 'turnSeq' | 'turnNumber' | 'lastLine'>> {
+/** Where the campaign stands: the last commit, the player turns so far, the line being read (else the last of the log). */
+async function point(
+	s: SessionDb,
+	language: Language,
+	line: Awaited<ReturnType<typeof readingAt>>
+): Promise<Pick<SaveRow, 'turnSeq' | 'turnNumber' | 'lastLine'>> {
 	// Independent reads: sent together, so a remote database costs one round trip of waiting, not three.
 	const [seq, played, [last]] = await Promise.all([
 		lastSeq(s.db),
@@ -136,11 +170,13 @@ async function point(s: SessionDb, language: Language): Promise<Pick<SaveRow, 't
 			.orderBy(desc(logMessages.id))
 			.limit(1)
 	]);
-	const line = shownLine(last, language).replace(/\s+/g, ' ').trim();
+	const shown = (line ? shownLine({ role: 'gm', body: line.body }, language, line.paragraph) : shownLine(last, language))
+		.replace(/\s+/g, ' ')
+		.trim();
 	return {
 		turnSeq: seq,
 		turnNumber: played,
-		lastLine: line.length > LAST_LINE_CHARS ? `${line.slice(0, LAST_LINE_CHARS - 1)}…` : line
+		lastLine: shown.length > LAST_LINE_CHARS ? `${shown.slice(0, LAST_LINE_CHARS - 1)}…` : shown
 	};
 }
 
@@ -158,11 +194,12 @@ async function copyInto(deps: SavesDeps, from: SessionDb): Promise<string> {
  */
 export async function saveGame(deps: SavesDeps, s: SessionDb, req: SaveRequest, language: Language, now = Date.now()): Promise<SaveDto> {
 	// Everything the save reads, sent at once; the refusals are checked in order once they are in.
+	const line = await readingAt(s, req.at);
 	const [[busy], [taken], where, picture] = await Promise.all([
 		unfinishedTurnIds(s.db, 1),
 		req.quick ? [undefined] : s.db.select({ n: count() }).from(saves).where(eq(saves.quick, false)),
-		point(s, language),
-		thumbnail(s)
+		point(s, language, line),
+		thumbnail(s, line)
 	]);
 	if (busy) throw new TimeTravelError('busy', 'The GM is still working on a turn. Save once it has finished.');
 	if ((taken?.n ?? 0) >= MAX_SAVE_SLOTS)
@@ -174,7 +211,9 @@ export async function saveGame(deps: SavesDeps, s: SessionDb, req: SaveRequest, 
 	const replaced = await s.write(async (tx) => {
 		const old = req.quick ? await tx.select({ database: saves.database }).from(saves).where(eq(saves.quick, true)) : [];
 		if (req.quick) await tx.delete(saves).where(eq(saves.quick, true));
-		await tx.insert(saves).values({ id, name, quick: req.quick, database, ...where, thumbnail: picture, createdAt: now });
+		await tx
+			.insert(saves)
+			.values({ id, name, quick: req.quick, database, ...where, thumbnail: picture, at: req.at ?? null, createdAt: now });
 		return old.map((o) => o.database);
 	});
 	for (const db of replaced)
@@ -224,7 +263,7 @@ export async function loadSave(
 	session: PlaySession,
 	saveId: string | undefined,
 	now = Date.now()
-): Promise<PlaySession> {
+): Promise<PlaySession & { at: string | null }> {
 	const row = await saveRow(s, saveId);
 	const suffix = ` — ${row.name}`;
 	const title = `${session.title.slice(0, Math.max(1, TITLE_MAX - suffix.length))}${suffix}`.slice(0, TITLE_MAX);
@@ -247,5 +286,5 @@ export async function loadSave(
 	}
 	// Orders that were still waiting at the save are generated for the branch.
 	deps.images.kick(branch.id);
-	return branch;
+	return { ...branch, at: row.at };
 }

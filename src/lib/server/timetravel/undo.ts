@@ -45,7 +45,7 @@ export interface UndoRequest {
 	turnId: string;
 	/** The request's idempotency key. */
 	key: string;
-	action: 'undo' | 'reroll';
+	action: 'undo' | 'reroll' | 'swipe';
 	now: number;
 }
 

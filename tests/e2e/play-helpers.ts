@@ -1,0 +1,36 @@
+/** Steps the play-screen specs share: a story started in either language, and reading a reply to its end. */
+import { expect, type Page } from '@playwright/test';
+import { uniqueName, signUp } from './helpers';
+
+export const turnInput = (page: Page) => page.locator('#turn-input');
+
+/** Advances the reader (Enter) until the input is back: as many lines as the screen holds, however late they arrive. */
+export async function readToEnd(page: Page): Promise<void> {
+	await expect(async () => {
+		if (await turnInput(page).isVisible()) return;
+		await page.keyboard.press('Enter');
+		await expect(turnInput(page)).toBeVisible({ timeout: 500 });
+	}).toPass({ timeout: 30_000 });
+}
+
+/**
+ * A new account and a new session of the sword-and-sorcery world titled `title`, the screen and the
+ * story in `language`, text shown at once; read past the title card and the prologue.
+ */
+export async function startStory(page: Page, language: 'en' | 'ja', title: string): Promise<void> {
+	await page.addInitScript(() => localStorage.setItem('kantera.reader', JSON.stringify({ speed: 'instant' })));
+	await signUp(page, uniqueName(`play${language}`));
+	if (language === 'ja') {
+		await page.getByLabel('Display language').selectOption('ja');
+		await page.getByRole('button', { name: 'Change', exact: true }).click();
+		await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+	}
+	await page.waitForLoadState('networkidle');
+	await page.locator('#new-title').fill(title);
+	await page.locator('#new-language').selectOption(language);
+	await page.locator('input[name="world"][value="sword-and-sorcery"]').check();
+	await page.locator('form[action="?/create"] button[type="submit"]').click();
+	await expect(page.getByTestId('title-card')).toBeVisible();
+	await page.keyboard.press('Enter');
+	await readToEnd(page);
+}
