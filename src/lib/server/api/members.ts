@@ -132,9 +132,10 @@ export async function acceptInvite(
 	return seat;
 }
 
-/** The owner removes a player, or a player leaves; their streams end now. The owner cannot leave their own session (delete it instead). */
-export async function dropMember(app: Kantera, user: AuthUser, id: string | undefined, memberId: string | undefined): Promise<void> {
+/** The owner removes a player, or a player leaves (`me` names oneself); their streams end now. The owner cannot leave their own session (delete it instead). */
+export async function dropMember(app: Kantera, user: AuthUser, id: string | undefined, member: string | undefined): Promise<void> {
 	const access = await sessionFor(app, user, id, 'member');
+	const memberId = member === 'me' ? user.id : member;
 	const self = memberId === user.id;
 	if (access.role !== 'owner' && !self) throw new ApiError(403, 'OWNER_ONLY', "Only the session's owner can remove another player.");
 	if (access.role === 'owner' && self) {

@@ -27,6 +27,7 @@ export {
 	createInvitation,
 	revokeInvitation,
 	acceptInvitation,
+	previewInvitation,
 	InvitationError,
 	INVITATION_DEFAULT_HOURS,
 	INVITATION_MAX_HOURS,

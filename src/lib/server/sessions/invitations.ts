@@ -10,7 +10,7 @@ import { MAX_PLAYERS } from './members';
 import { PlaySessionError } from './errors';
 import { OWNER_SEAT, type Character, type InvitationAcceptedDto } from '../../types/members';
 
-const { sessionInvitations, sessionMembers, playSessions } = controlSchema;
+const { sessionInvitations, sessionMembers, playSessions, users } = controlSchema;
 
 type Deps = { control: ControlDb };
 
@@ -114,4 +114,25 @@ async function explain(deps: Deps, userId: string, hash: string, now: number): P
 	if (invitation.expiresAt <= now) throw new InvitationError('gone', 'This invitation has expired.');
 	if (invitation.uses >= invitation.maxUses) throw new InvitationError('gone', 'This invitation has been used as many times as it allows.');
 	throw new InvitationError('full', `Every seat at this session is taken (${MAX_PLAYERS} players in all).`);
+}
+
+/** What the invitation page shows before anyone joins: the session's title and host, or why the link is no use. */
+export async function previewInvitation(
+	deps: Deps,
+	token: string,
+	now = Date.now()
+): Promise<{ sessionId: string; title: string; host: string }> {
+	if (!TOKEN_PATTERN.test(token)) throw new InvitationError('not_found', 'No such invitation.');
+	const [row] = await deps.control.db
+		.select({ invitation: sessionInvitations, title: playSessions.title, host: users.name })
+		.from(sessionInvitations)
+		.innerJoin(playSessions, eq(playSessions.id, sessionInvitations.sessionId))
+		.innerJoin(users, eq(users.id, playSessions.ownerId))
+		.where(eq(sessionInvitations.tokenHash, sha256Hex(token)))
+		.limit(1);
+	if (!row) throw new InvitationError('not_found', 'No such invitation.');
+	const i = row.invitation;
+	if (i.revokedAt !== null || i.expiresAt <= now || i.uses >= i.maxUses)
+		throw new InvitationError('gone', 'This invitation can no longer be used.');
+	return { sessionId: i.sessionId, title: row.title, host: row.host };
 }
