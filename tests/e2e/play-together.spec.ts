@@ -1,30 +1,25 @@
 /**
  * Playing together (issue 25), three browsers in one session against the play server (mock LLM): the host
  * (English, desktop) invites from the settings; a player joins from the link in Japanese on a phone with a
- * character of her own, another in English in one click; everyone sees the seats; in round order a line out of
+ * character of her own, another in English on a phone in one click; everyone sees the seats; in round order a line out of
  * turn is refused in the reader's language, a round of lines goes in order, tagged with each character; a player
  * removed while the GM is still writing loses the live stream and the session. Screenshots go to
  * test-results/together/ to be looked at.
  */
 import { test, expect, type Browser, type Page } from '@playwright/test';
 import { sessionIdOf, signUp, uniqueName } from './helpers';
+import { input, openSettings, readToEnd, say } from './play-helpers';
 
 const SHOTS = 'test-results/together';
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
-const input = (page: Page) => page.locator('textarea[name="text"]');
 const seats = (page: Page) => page.locator('aside.seats');
-
-/** Enter until the window asks for the player's line (the title card first, for someone who just joined). */
-async function readToEnd(page: Page): Promise<void> {
-	for (let i = 0; i < 40 && !(await input(page).isVisible()); i++) await page.keyboard.press('Enter');
-	await expect(input(page)).toBeVisible();
-}
 
 /** A signed-up player in their own browser, reading in `language`, text shown at once. */
 async function player(browser: Browser, prefix: string, language: 'en' | 'ja', viewport: { width: number; height: number }) {
-	const context = await browser.newContext({ viewport, locale: language === 'ja' ? 'ja-JP' : 'en-US' });
+	// Signed up in English (the helper reads English headings), then reading in `language` by the nav's cookie.
+	const context = await browser.newContext({ viewport });
 	const page = await context.newPage();
 	await page.addInitScript(() => localStorage.setItem('kantera.reader', JSON.stringify({ speed: 'instant' })));
 	const name = uniqueName(prefix);
@@ -34,27 +29,12 @@ async function player(browser: Browser, prefix: string, language: 'en' | 'ja', v
 	return { page, name, close: () => context.close() };
 }
 
-async function say(page: Page, text: string, reply: string): Promise<void> {
-	await input(page).fill(text);
-	await input(page).press('Enter');
-	await expect(page.getByTestId('text-window')).toContainText(reply, { timeout: 20_000 });
-	await expect(page.locator('.vn form[action="?/cancel"] button')).toHaveAttribute('aria-disabled', 'true', { timeout: 20_000 });
-	await readToEnd(page);
-}
-
-async function openSettings(page: Page, title: string) {
-	await page.getByTestId('text-window').locator('a[href="#settings"]').click();
-	const dialog = page.getByRole('dialog', { name: title });
-	await expect(dialog).toBeVisible();
-	return dialog;
-}
-
 test('three players share a session: invitation, seats, a round of turns, a player removed mid-stream', async ({ browser }) => {
 	test.setTimeout(240_000);
 	const title = 'Three at the gate';
 	const host = await player(browser, 'host', 'en', DESKTOP);
 	const mira = await player(browser, 'mira', 'ja', PHONE);
-	const guest = await player(browser, 'guest', 'en', DESKTOP);
+	const guest = await player(browser, 'guest', 'en', PHONE);
 
 	// The host starts a game and makes an invitation link in the settings.
 	await host.page.goto('/', { waitUntil: 'networkidle' });
@@ -64,7 +44,7 @@ test('three players share a session: invitation, seats, a round of turns, a play
 	await expect(host.page).toHaveURL(/\/sessions\/[a-z2-7]{20}$/);
 	const id = sessionIdOf(host.page);
 	await readToEnd(host.page);
-	let settings = await openSettings(host.page, title);
+	let settings = await openSettings(host.page, 'Settings');
 	await settings.getByRole('button', { name: 'Make an invitation link' }).click();
 	const link = await settings.getByRole('textbox', { name: 'Make an invitation link' }).inputValue();
 	expect(link).toMatch(/\/invite\/ki_[A-Za-z0-9_-]{43}$/);
@@ -94,9 +74,13 @@ test('three players share a session: invitation, seats, a round of turns, a play
 		await expect(seats(p)).toContainText(guest.name);
 	}
 	await mira.page.screenshot({ path: `${SHOTS}/seats.ja.phone.png` });
+	await guest.page.screenshot({ path: `${SHOTS}/seats.en.phone.png` });
+	await mira.page.setViewportSize(DESKTOP);
+	await mira.page.screenshot({ path: `${SHOTS}/seats.ja.desktop.png` });
+	await mira.page.setViewportSize(PHONE);
 
 	// Round order: only the seat whose turn it is may send; the others are told in their language.
-	settings = await openSettings(host.page, title);
+	settings = await openSettings(host.page, 'Settings');
 	await settings.getByLabel('Turn order').selectOption('round');
 	await expect(settings.getByLabel('Turn order')).toHaveValue('round');
 	await host.page.keyboard.press('Escape');
@@ -119,7 +103,7 @@ test('three players share a session: invitation, seats, a round of turns, a play
 	await input(guest.page).fill('I wait in the fog. #drawn');
 	await input(guest.page).press('Enter');
 	await expect(guest.page.locator('.vn form[action="?/cancel"] button')).not.toHaveAttribute('aria-disabled', 'true');
-	settings = await openSettings(host.page, title);
+	settings = await openSettings(host.page, 'Settings');
 	await settings.getByRole('button', { name: 'Remove Mira' }).click();
 	await expect(settings.locator('li[data-seat]')).toHaveCount(2);
 	await expect(mira.page.getByText('ライブ更新が止まりました。ページを再読み込みしてください。')).toBeVisible({ timeout: 20_000 });
