@@ -1,8 +1,12 @@
-/** Steps the play-screen specs share: a story started in either language, and reading a reply to its end. */
+/**
+ * Steps the play-screen specs share: a story started in either language, the input box, reading a reply to its end,
+ * a line and its reply, the settings layer.
+ */
 import { expect, type Page } from '@playwright/test';
 import { uniqueName, signUp } from './helpers';
 
 export const turnInput = (page: Page) => page.locator('#turn-input');
+export const input = (page: Page) => page.locator('textarea[name="text"]');
 
 /** Advances the reader (Enter) until the input is back: as many lines as the screen holds, however late they arrive. */
 export async function readToEnd(page: Page): Promise<void> {
@@ -33,4 +37,21 @@ export async function startStory(page: Page, language: 'en' | 'ja', title: strin
 	await expect(page.getByTestId('title-card')).toBeVisible();
 	await page.keyboard.press('Enter');
 	await readToEnd(page);
+}
+
+/** Sends a line and waits until the GM's reply (its first words) is on the stage, the turn is over and read. */
+export async function say(page: Page, text: string, reply: string): Promise<void> {
+	await input(page).fill(text);
+	await input(page).press('Enter');
+	await expect(page.getByTestId('text-window')).toContainText(reply, { timeout: 20_000 });
+	await expect(page.locator('.vn form[action="?/cancel"] button')).toHaveAttribute('aria-disabled', 'true', { timeout: 20_000 });
+	await readToEnd(page);
+}
+
+/** The settings layer (the quick menu's link), where the session's spend panel lives. */
+export async function openSettings(page: Page, title: string) {
+	await page.getByTestId('text-window').locator('a[href="#settings"]').click();
+	const settings = page.getByRole('dialog', { name: title });
+	await expect(settings).toBeVisible();
+	return settings;
 }

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
 import { PASSWORD, sessionIdOf, setValue, signIn, signUp, uniqueName } from './helpers';
+import { openSettings, readToEnd, say } from './play-helpers';
 import { spawnSync } from 'node:child_process';
 
 const SHOTS = 'test-results/usage';
@@ -22,14 +23,6 @@ async function instantText(page: Page): Promise<void> {
 	await page.addInitScript(() => localStorage.setItem('kantera.reader', JSON.stringify({ speed: 'instant' })));
 }
 
-const input = (page: Page) => page.locator('textarea[name="text"]');
-
-/** Enter until the reply has been read and the window asks for the player's line. */
-async function readToEnd(page: Page): Promise<void> {
-	for (let i = 0; i < 30 && !(await input(page).isVisible()); i++) await page.keyboard.press('Enter');
-	await expect(input(page)).toBeVisible();
-}
-
 /** Creates a session in Vesca (by the form's fields, in either display language), starts it from its title card and reads the prologue to its end. */
 async function startGame(page: Page, title: string): Promise<string> {
 	await page.goto('/', { waitUntil: 'networkidle' });
@@ -42,23 +35,6 @@ async function startGame(page: Page, title: string): Promise<string> {
 	await page.keyboard.press('Enter');
 	await readToEnd(page);
 	return id;
-}
-
-/** Sends a line and waits until the GM's reply (its first words) is on the stage, the turn is over and read. */
-async function say(page: Page, text: string, reply: string): Promise<void> {
-	await input(page).fill(text);
-	await input(page).press('Enter');
-	await expect(page.getByTestId('text-window')).toContainText(reply, { timeout: 20_000 });
-	await expect(page.locator('.vn form[action="?/cancel"] button')).toHaveAttribute('aria-disabled', 'true', { timeout: 20_000 });
-	await readToEnd(page);
-}
-
-/** The settings layer (the quick menu's link), where the session's spend panel lives. */
-async function openSettings(page: Page, title: string) {
-	await page.getByTestId('text-window').locator('a[href="#settings"]').click();
-	const settings = page.getByRole('dialog', { name: title });
-	await expect(settings).toBeVisible();
-	return settings;
 }
 
 /** The spend API's count of metered turns, once the last turn's calls are in the books. */

@@ -21,6 +21,8 @@ export function describeTurnFormError(error: TurnFormError, t: Translate, locale
 			return t('play.error.tooLong', { length: error.length, max: error.max });
 		case 'conflict':
 			return t('play.error.conflict');
+		case 'notYourTurn':
+			return t('play.error.notYourTurn', { seat: error.currentSeat });
 		case 'quota':
 			return t('play.error.quota', { time: new Date(error.resetsAt).toLocaleString(locale) });
 		case 'notConfigured':

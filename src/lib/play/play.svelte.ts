@@ -99,6 +99,8 @@ export class PlayState {
 	liveMessages = $state.raw<MessageDto[]>([]);
 	/** Bumped on every commit: panels showing records reload. */
 	commits = $state(0);
+	/** Play together: counts `table.changed` events; the seat list reads the table again when it moves. */
+	tableVersion = $state(0);
 	/** Turns left today; each player turn accepted while the page is open took one. */
 	turnsLeft = $state<TurnsLeft | null>(null);
 	/** What the GM offered to say next with its newest reply; shown once that reply has been read. */
@@ -327,6 +329,9 @@ export class PlayState {
 			case 'image.failed':
 				this.images.failed(event.target, event.name);
 				this.warn(`image for ${event.target} "${event.name}" failed: ${event.error}`);
+				return;
+			case 'table.changed':
+				this.tableVersion++;
 				return;
 		}
 	}

@@ -67,6 +67,8 @@ export const TurnFormErrorSchema = v.variant('code', [
 	v.object({ code: v.literal('empty') }),
 	v.object({ code: v.literal('tooLong'), length: v.number(), max: v.number() }),
 	v.object({ code: v.literal('conflict') }),
+	/** Play together, `round` mode: another seat's turn. */
+	v.object({ code: v.literal('notYourTurn'), currentSeat: v.number() }),
 	v.object({ code: v.literal('quota'), resetsAt: v.string() }),
 	v.object({ code: v.literal('notConfigured') }),
 	v.object({ code: v.literal('controlCharacter') }),

@@ -8,6 +8,7 @@ import { TURN_STATUSES, TurnFailureSchema } from './events';
 import { LanguageSchema, ProviderNameSchema } from './settings';
 import { ContentIssueSchema } from './content-issues';
 import { TierSchema } from './account';
+import { MEMBER_ROLES } from './members';
 
 const Id = v.pipe(v.number(), v.integer());
 
@@ -55,7 +56,9 @@ export const ApiErrorBodySchema = v.object({
 	/** QUOTA_EXCEEDED: when the daily quota refills; PUBLISH_RATE_LIMITED: when the next publication is allowed. */
 	resetsAt: v.optional(v.string()),
 	/** INVALID_PRESET: every problem of the preset, on its field (see ./presets). */
-	issues: v.optional(v.array(ContentIssueSchema))
+	issues: v.optional(v.array(ContentIssueSchema)),
+	/** NOT_YOUR_TURN: the seat whose turn it is (play together, `round` mode). */
+	currentSeat: v.optional(v.number())
 });
 export type ApiErrorBody = v.InferOutput<typeof ApiErrorBodySchema>;
 
@@ -147,7 +150,9 @@ export const SessionSchema = v.object({
 	 * Set when a PATCH changed the provider/model of a session with history: the current model first
 	 * writes a hand-off summary in this turn, and `provider`/`model` change when it commits.
 	 */
-	handoffTurnId: v.optional(v.string())
+	handoffTurnId: v.optional(v.string()),
+	/** Play together: the requesting user's place, `owner` or `player` (GET of one session). */
+	role: v.optional(v.picklist(MEMBER_ROLES))
 });
 export type SessionDto = v.InferOutput<typeof SessionSchema>;
 

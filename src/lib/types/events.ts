@@ -113,7 +113,9 @@ export const SessionEventSchema = v.variant('type', [
 	/** An image job finished: the stage swaps the placeholder of that character or place for `url`. */
 	v.object({ type: v.literal('image.ready'), orderId: Id, target: ImageTargetSchema, name: v.string(), url: v.string() }),
 	/** An image job gave up after its retries; the placeholder (or the previous image) stays. */
-	v.object({ type: v.literal('image.failed'), orderId: Id, target: ImageTargetSchema, name: v.string(), error: v.string() })
+	v.object({ type: v.literal('image.failed'), orderId: Id, target: ImageTargetSchema, name: v.string(), error: v.string() }),
+	/** Play together: someone joined or left, the turn order changed or a round turn moved on; read `…/members` again. */
+	v.object({ type: v.literal('table.changed') })
 ]);
 
 export type SessionEvent = v.InferOutput<typeof SessionEventSchema>;

@@ -52,6 +52,12 @@ import * as chooseRoute from '../../../src/routes/api/v1/sessions/[id]/turns/[tu
 import * as savesRoute from '../../../src/routes/api/v1/sessions/[id]/saves/+server';
 import * as saveRoute from '../../../src/routes/api/v1/sessions/[id]/saves/[saveId]/+server';
 import * as loadRoute from '../../../src/routes/api/v1/sessions/[id]/saves/[saveId]/load/+server';
+import * as invitationsRoute from '../../../src/routes/api/v1/sessions/[id]/invitations/+server';
+import * as invitationRoute from '../../../src/routes/api/v1/sessions/[id]/invitations/[invitationId]/+server';
+import * as acceptRoute from '../../../src/routes/api/v1/invitations/[token]/accept/+server';
+import * as membersRoute from '../../../src/routes/api/v1/sessions/[id]/members/+server';
+import * as memberRoute from '../../../src/routes/api/v1/sessions/[id]/members/[userId]/+server';
+import * as passRoute from '../../../src/routes/api/v1/sessions/[id]/pass/+server';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 type Handler<P extends Partial<Record<string, string>>> = (event: ApiEvent<P>) => Promise<Response>;
@@ -97,6 +103,15 @@ const ROUTES: Route[] = [
 	route(new RegExp(`^/api/v1/sessions/${SEG}/saves$`), savesRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/saves/${SEG}$`), saveRoute, ([id = '', saveId = '']) => ({ id, saveId })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/saves/${SEG}/load$`), loadRoute, ([id = '', saveId = '']) => ({ id, saveId })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/invitations$`), invitationsRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/invitations/${SEG}$`), invitationRoute, ([id = '', invitationId = '']) => ({
+		id,
+		invitationId
+	})),
+	route(new RegExp(`^/api/v1/invitations/${SEG}/accept$`), acceptRoute, ([token = '']) => ({ token })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/members$`), membersRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/members/${SEG}$`), memberRoute, ([id = '', userId = '']) => ({ id, userId })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/pass$`), passRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/messages$`), messagesRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/state$`), stateRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/journal$`), journalRoute, ([id = '']) => ({ id })),

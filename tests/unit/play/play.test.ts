@@ -29,7 +29,8 @@ describe('reading what the server sends', () => {
 
 	it('names every event type for the stream listeners', () => {
 		expect(SESSION_EVENT_TYPES).toContain('turn.committed');
-		expect(new Set(SESSION_EVENT_TYPES).size).toBe(17);
+		expect(new Set(SESSION_EVENT_TYPES).size).toBe(18);
+		expect(SESSION_EVENT_TYPES).toContain('table.changed');
 		expect(SESSION_EVENT_TYPES).toContain('turn.undone');
 		expect(SESSION_EVENT_TYPES).toContain('turn.swiped');
 		expect(SESSION_EVENT_TYPES).toContain('stage.staged');
@@ -203,6 +204,15 @@ describe('PlayState', () => {
 		const failed = playState(view({ lastTurn: { id: 't8', input: 'run', status: 'interrupted', failure: null, stopped: null } }));
 		expect(failed.outcome).toMatchObject({ status: 'interrupted', input: 'run' });
 		expect(failed.story.lines.map((l) => [l.kind, l.text])).toEqual([['player', 'run']]);
+	});
+
+	it('counts the table’s changes (play together), so the seat list reads the seats again', async () => {
+		const play = playState(view());
+		expect(play.tableVersion).toBe(0);
+		await play.receive(1, { type: 'table.changed' });
+		await play.receive(1, { type: 'table.changed' });
+		await play.receive(2, { type: 'table.changed' });
+		expect(play.tableVersion).toBe(2);
 	});
 
 	it('counts the turns left today down with each accepted turn, once per event, never below zero; none without a quota', async () => {

@@ -53,7 +53,10 @@ const FIXED: Readonly<Record<string, MessageKey>> = {
 	LANGUAGE_PINNED: 'playError.languagePinned',
 	BODY_TOO_LARGE: 'playError.tooLarge',
 	LLM_NOT_CONFIGURED: 'play.error.notConfigured',
-	INTERNAL: 'playError.internal'
+	INTERNAL: 'playError.internal',
+	NOT_YOUR_TURN: 'playError.notYourTurn',
+	NOT_ROUND: 'playError.notRound',
+	OWNER_ONLY: 'playError.ownerOnly'
 };
 
 /** Fields the play page sends, by their path in the request body. */

@@ -1,5 +1,5 @@
 /**
- * The side panels' calls to the API (state, journal, documents, session settings, stage images).
+ * The side panels' calls to the API (state, journal, documents, session settings, stage images, the players at the table).
  * Every answer is checked before use with the API's own schemas (`$lib/types`); a failure is an
  * `ApiRequestError` with the API's error code, which `describeApiError` words for the reader.
  */
@@ -23,6 +23,7 @@ import { AlternativesSchema, RerolledSchema, UndoneSchema, type AlternativesDto,
 import { LoadedSaveSchema, SaveListSchema, SaveSchema, type LoadedSaveDto, type SaveDto } from '../../types/saves';
 import type { ImageTarget } from '../../types/events';
 import type { ProviderName } from '../../types/settings';
+import { InvitationCreatedSchema, MembersSchema, type InvitationCreatedDto, type MembersDto, type TurnMode } from '../../types/members';
 import { apiRequestError, networkError, shapeError } from './api-errors';
 
 export interface PanelClient {
@@ -53,6 +54,15 @@ export interface PanelClient {
 	/** Loads a save as a new session; the answer names it. */
 	load(saveId: string): Promise<LoadedSaveDto>;
 	deleteSave(saveId: string): Promise<void>;
+	/** Play together: who sits at the table, the turn order and whose turn it is. */
+	members(): Promise<MembersDto>;
+	/** The owner's new invitation link. */
+	invite(): Promise<InvitationCreatedDto>;
+	/** The owner removes a player, or a player leaves (their own id). */
+	removeMember(userId: string): Promise<void>;
+	setTurnMode(turnMode: TurnMode): Promise<SessionDto>;
+	/** The seat whose turn it is passes; the owner skips `seat`. */
+	pass(seat?: number): Promise<MembersDto>;
 }
 
 /** Journal entries per "load more". */
@@ -104,6 +114,11 @@ export function panelClient(sessionId: string, fetcher: typeof fetch = fetch): P
 		saves: async () => (await call(SaveListSchema, '/saves')).saves,
 		save: (request) => call(SaveSchema, '/saves', { method: 'POST', body: JSON.stringify(request) }),
 		load: (saveId) => call(LoadedSaveSchema, `/saves/${encodeURIComponent(saveId)}/load`, { method: 'POST' }),
-		deleteSave: (saveId) => call(v.undefined(), `/saves/${encodeURIComponent(saveId)}`, { method: 'DELETE' })
+		deleteSave: (saveId) => call(v.undefined(), `/saves/${encodeURIComponent(saveId)}`, { method: 'DELETE' }),
+		members: () => call(MembersSchema, '/members'),
+		invite: () => call(InvitationCreatedSchema, '/invitations', { method: 'POST', body: '{}' }),
+		removeMember: (userId) => call(v.undefined(), `/members/${encodeURIComponent(userId)}`, { method: 'DELETE' }),
+		setTurnMode: (turnMode) => call(SessionSchema, '', { method: 'PATCH', body: JSON.stringify({ turnMode }) }),
+		pass: (seat) => call(MembersSchema, '/pass', { method: 'POST', body: JSON.stringify(seat === undefined ? {} : { seat }) })
 	};
 }

@@ -3,7 +3,7 @@
  * listed here is unexpected and goes on to SvelteKit's error funnel (500 with an error id).
  */
 import { isHttpError } from '@sveltejs/kit';
-import { PlaySessionNotFoundError, PlaySessionValidationError } from '../sessions';
+import { InvitationError, NotYourTurnError, PlaySessionNotFoundError, PlaySessionValidationError } from '../sessions';
 import { QuotaExceededError, TurnError } from '../turn';
 import { isRecordError } from '../records';
 import { LLM_SETUP_HINT } from '../config';
@@ -47,6 +47,13 @@ const TIME_TRAVEL_ERRORS: Record<TimeTravelError['code'], { status: number; code
 	slots_full: { status: 409, code: 'SAVE_SLOTS_FULL' }
 };
 
+const INVITATION_ERRORS: Record<InvitationError['code'], { status: number; code: string }> = {
+	not_found: { status: 404, code: 'NOT_FOUND' },
+	gone: { status: 410, code: 'INVITATION_GONE' },
+	full: { status: 409, code: 'SESSION_FULL' },
+	removed: { status: 403, code: 'REMOVED' }
+};
+
 /** Whole seconds until `at`, at least 1: Retry-After takes integer seconds. */
 function retryAfterSeconds(at: Date, now = Date.now()): number {
 	return Math.max(1, Math.ceil((at.getTime() - now) / MS_PER_SECOND));
@@ -57,6 +64,12 @@ export function toErrorResponse(err: unknown): Response | undefined {
 		return errorResponse(err.status, { message: err.message, code: err.code, ...err.extra.body }, err.extra.headers);
 	if (err instanceof TierError) return errorResponse(403, { message: err.message, code: err.code });
 	if (err instanceof PlaySessionNotFoundError) return errorResponse(404, { message: err.message, code: 'NOT_FOUND' });
+	if (err instanceof NotYourTurnError)
+		return errorResponse(409, { message: err.message, code: 'NOT_YOUR_TURN', currentSeat: err.currentSeat });
+	if (err instanceof InvitationError) {
+		const { status, code } = INVITATION_ERRORS[err.code];
+		return errorResponse(status, { message: err.message, code });
+	}
 	if (err instanceof PlaySessionValidationError) return errorResponse(400, { message: err.message, code: 'INVALID_BODY' });
 	if (err instanceof QuotaExceededError) {
 		return errorResponse(

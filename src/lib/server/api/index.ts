@@ -19,6 +19,18 @@ export {
 	updateSession,
 	deleteSession
 } from './sessions';
+export {
+	CreateInvitationBody,
+	AcceptInvitationBody,
+	PassBody,
+	membersFor,
+	inviteTo,
+	uninvite,
+	acceptInvite,
+	dropMember,
+	passTurn
+} from './members';
+export { sessionFor, type SessionNeed } from './access';
 export { PostTurnBody, postTurn, readPlayerTurn, cancelTurn } from './turns';
 export { sessionSummaryDto, turnDto, journalEntryDto, documentInfoDto, documentDto } from './dto';
 export { recordsView } from './records-view';

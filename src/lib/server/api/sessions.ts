@@ -4,7 +4,7 @@
  * user's session is a 404, exactly like one that does not exist.
  */
 import * as v from 'valibot';
-import { deletePlaySession, getPlaySession, renamePlaySession, startSession, TitleSchema, type PlaySession } from '../sessions';
+import { deletePlaySession, renamePlaySession, startSession, TitleSchema, type PlaySession, type SessionAccess } from '../sessions';
 import { isWorldId } from '../worlds';
 import { isPresetId, playPreset } from '../presets';
 import { switchModel, unfinishedTurnIds } from '../turn';
@@ -18,6 +18,9 @@ import type { Config } from '../config';
 import type { SessionDto } from '../../types/api';
 import { LanguageSchema, ProviderNameSchema, type Language, type ProviderName } from '../../types/settings';
 import { ApiError, badRequest } from './errors';
+import { sessionFor, type SessionNeed } from './access';
+import { changeTurnMode } from './members';
+import { TurnModeSchema } from '../../types/members';
 import { llmStatus, providerProblem } from './llm-status';
 import { sessionSummaryDto } from './dto';
 import { checkModelChoice, fixedModel, planOf } from '../tiers';
@@ -56,9 +59,10 @@ export const PatchSessionBody = v.pipe(
 		title: v.optional(TitleSchema),
 		language: v.optional(LanguageSchema),
 		provider: v.optional(ProviderNameSchema),
-		model: v.optional(ModelSchema)
+		model: v.optional(ModelSchema),
+		turnMode: v.optional(TurnModeSchema)
 	}),
-	v.check((b) => Object.values<unknown>(b).some((x) => x !== undefined), 'Send at least one of title, language, provider, model.')
+	v.check((b) => Object.values<unknown>(b).some((x) => x !== undefined), 'Send at least one of title, language, provider, model, turnMode.')
 );
 
 /** A new session's title when the client gives none. */
@@ -88,37 +92,47 @@ function chooseLlm(cfg: Pick<Config, 'llm'>, current: LlmChoice, requested: { pr
 	return { provider, model };
 }
 
-/** The owner's session, or a 404 (PlaySessionNotFoundError) for anything else. */
-export function ownedSession(app: Kantera, user: AuthUser, id: string | undefined): Promise<PlaySession> {
-	return getPlaySession(app, user.id, id);
+/** The owner's session, or a 404 (PlaySessionNotFoundError) for anything else; 403 for a member. */
+export async function ownedSession(app: Kantera, user: AuthUser, id: string | undefined): Promise<PlaySession> {
+	return (await sessionFor(app, user, id, 'owner')).session;
 }
 
 /**
- * Runs `fn` on the database of the user's session `id`, after the ownership check. The visit lets an
- * isolate host resume the session's leftover work (the scheduler decides; a server process does nothing).
+ * Runs `fn` on the database of the user's session `id`, after the authorisation (`sessionFor`; the owner's by
+ * default). The visit lets an isolate host resume the session's leftover work (the scheduler decides; a server
+ * process does nothing).
  */
 export async function withSession<T>(
 	app: Kantera,
 	user: AuthUser,
 	id: string | undefined,
-	fn: (s: SessionDb, session: PlaySession) => Promise<T>
+	fn: (s: SessionDb, session: PlaySession, access: SessionAccess) => Promise<T>,
+	need: SessionNeed = 'owner'
 ): Promise<T> {
-	const session = await ownedSession(app, user, id);
-	app.scheduler.visit(session.id);
-	return app.sessions.use(session.id, (s) => fn(s, session));
+	const access = await sessionFor(app, user, id, need);
+	app.scheduler.visit(access.session.id);
+	return app.sessions.use(access.session.id, (s) => fn(s, access.session, access));
 }
 
-export async function sessionDto(app: Kantera, session: PlaySession, s: SessionDb, user: AuthUser): Promise<SessionDto> {
+/** `access`: the user's place at a shared table; the model shown is the one the owner's tier plays. */
+export async function sessionDto(
+	app: Kantera,
+	session: PlaySession,
+	s: SessionDb,
+	user: AuthUser,
+	access?: SessionAccess
+): Promise<SessionDto> {
 	const settings = await readSettings(s.db, app.config);
 	// What the free tier plays is what the screen shows, whatever the session had stored.
-	const fixed = fixedModel(app.config, user.tier);
+	const fixed = fixedModel(app.config, access?.owner.tier ?? user.tier);
 	return {
 		...sessionSummaryDto(session),
 		provider: fixed?.provider ?? settings.provider,
 		model: fixed?.model ?? settings.model,
 		lastEventId: await lastEventId(s.db),
 		llm: llmStatus(app.config),
-		plan: await planOf(app.control.db, app.config, user)
+		plan: await planOf(app.control.db, app.config, user),
+		...(access ? { role: access.role } : {})
 	};
 }
 
@@ -166,6 +180,7 @@ export async function updateSession(
 		// The free tier's model is fixed: asking for it again changes nothing.
 		const choice = fixedModel(app.config, user.tier) ? {} : chooseLlm(app.config, current, body);
 		if (body.title !== undefined) session = await renamePlaySession(app, user.id, session.id, body.title);
+		if (body.turnMode !== undefined) await changeTurnMode(app, session, body.turnMode);
 		let handoffTurnId: string | undefined;
 		if (choice.provider !== undefined && choice.model !== undefined) {
 			const switched = await switchModel(app.config, s, user.id, { provider: choice.provider, model: choice.model });

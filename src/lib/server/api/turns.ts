@@ -3,7 +3,9 @@
  * Only the player's own turns are addressable; checkpoint turns are the harness's business.
  */
 import * as v from 'valibot';
-import { acceptTurn, IdempotencyKeySchema, playerTurnById, readTurn, type TurnRow } from '../turn';
+import { acceptedBefore, acceptTurn, IdempotencyKeySchema, playerTurnById, readTurn, type TurnRow } from '../turn';
+import { giveBackTurn, NotYourTurnError, takeTurn, type SessionAccess } from '../sessions';
+import { tableChanged } from './members';
 import type { SessionDb } from '../db';
 import type { AuthUser } from '../auth';
 import type { App as Kantera } from '../app';
@@ -28,8 +30,44 @@ export interface PostedTurn {
 	created: boolean;
 }
 
-export async function postTurn(app: Kantera, user: AuthUser, s: SessionDb, body: v.InferOutput<typeof PostTurnBody>): Promise<PostedTurn> {
-	const accepted = await acceptTurn(app, s, { userId: user.id, tier: user.tier, text: body.text, idempotencyKey: body.idempotencyKey });
+/**
+ * Plays the user's line. At a shared table (`access` says the user's place) the line goes in tagged with the
+ * sender's character, its LLM cost and model are the owner's (the sender's daily quota counts it), and in
+ * `round` mode the sender must hold the turn, which moves on to the next seat: taken first (one conditional
+ * UPDATE, so of two players sending at once one gets it), given back if the line is then refused.
+ */
+export async function postTurn(
+	app: Kantera,
+	user: AuthUser,
+	s: SessionDb,
+	body: v.InferOutput<typeof PostTurnBody>,
+	access?: SessionAccess
+): Promise<PostedTurn> {
+	const shared = access !== undefined && access.players > 0;
+	let taken: Awaited<ReturnType<typeof takeTurn>>;
+	if (access?.turnMode === 'round') {
+		try {
+			taken = await takeTurn(app, s.id, access.seat);
+		} catch (err) {
+			// A resend of a line that took its turn already gets that line back, not the refusal.
+			const before = err instanceof NotYourTurnError ? await acceptedBefore(s, body.idempotencyKey) : undefined;
+			if (before) return { turn: { turnId: before.turnId, status: before.status }, created: false };
+			throw err;
+		}
+		if (taken) await tableChanged(app, access.session);
+	}
+	const text = shared && body.text.trim() ? `${access.character?.name ?? user.name}: ${body.text.trim()}` : body.text;
+	const payer = access && access.role !== 'owner' ? { userId: access.owner.id, tier: access.owner.tier } : undefined;
+	let accepted;
+	try {
+		accepted = await acceptTurn(app, s, { userId: user.id, tier: user.tier, text, idempotencyKey: body.idempotencyKey, payer });
+	} catch (err) {
+		if (taken && access) {
+			await giveBackTurn(app, s.id, taken);
+			await tableChanged(app, access.session);
+		}
+		throw err;
+	}
 	// Wake event streams for turn.accepted; kick even on a resend, in case the first request's process died before it could.
 	if (accepted.created) app.bus.notify(s.id);
 	app.runner.kick(s.id);

@@ -40,4 +40,5 @@ export { signInWithProvider, linkIdentity, unlinkIdentity, listIdentities, propo
 export { startFlow, finishFlow } from './flow';
 export { SignInProviders, SignInFlowError, checkIdToken, type SignInFlowProblem, type ProviderProfile } from './providers';
 export { TOKEN_NAME_MAX } from './validation';
+export { randomSecret, sha256Hex } from './secrets';
 export { authErrorText } from './messages';

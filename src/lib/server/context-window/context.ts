@@ -29,6 +29,8 @@ export interface RecordsHead {
 	stage?: string | undefined;
 	/** Document sections the author marked always-on (a lorebook's constant entries), given on every turn. */
 	always?: string | undefined;
+	/** Who plays at the table and whose turn it is, when several players share the session (session-setup/table.ts). */
+	table?: string | undefined;
 }
 
 export interface ContextMessage {
@@ -51,6 +53,7 @@ const STATE_LEFT_OUT = "(left out to fit the model's context: get_state reads it
 
 export function renderHead(h: RecordsHead): string {
 	const parts: string[] = [];
+	if (h.table?.trim()) parts.push('## At the table (several players share this story)', h.table.trim());
 	parts.push('## Latest hand-off summary', h.summary?.trim() ? h.summary.trim() : '(none yet: this is the start of the campaign)');
 	parts.push(
 		'## Documents (table of contents; read sections with read_document or recall)',

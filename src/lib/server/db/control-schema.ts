@@ -2,6 +2,7 @@
 import { sqliteTable, text, integer, index, primaryKey } from 'drizzle-orm/sqlite-core';
 import { LANGUAGES, PROVIDER_NAMES } from '../../types/settings';
 import { SIGN_IN_PROVIDERS, TIERS } from '../../types/account';
+import { TURN_MODES } from '../../types/members';
 
 // The usage counters live beside this file (a schema of their own concern); drizzle-kit reads them through here.
 export * from './control-usage-schema';
@@ -148,6 +149,10 @@ export const playSessions = sqliteTable(
 			.references(() => users.id, { onDelete: 'cascade' }),
 		title: text('title').notNull(),
 		language: text('language', { enum: LANGUAGES }).notNull().default('en'),
+		/** Play together: `free` (whoever sends first) or `round` (only `currentSeat` may send; it moves on as seats send or pass). */
+		turnMode: text('turn_mode', { enum: TURN_MODES }).notNull().default('free'),
+		/** The seat whose turn it is in `round` mode (the owner's is 1); a seat nobody holds any more stands for the next one held. */
+		currentSeat: integer('current_seat').notNull().default(1),
 		createdAt: integer('created_at').notNull(),
 		updatedAt: integer('updated_at').notNull()
 	},
@@ -241,3 +246,4 @@ export const sessionDatabases = sqliteTable(
 
 // The world presets' and the gallery's tables, kept in a file of their own; one schema all the same.
 export * from './control-presets-schema';
+export * from './control-sessions-schema';

@@ -20,6 +20,8 @@ export type TextKey =
 	| 'language'
 	| 'llm.provider'
 	| 'llm.model'
+	// session-setup: who plays at the table and whose turn it is (play together), for the GM
+	| 'table'
 	// search: the model and size of the stored vectors
 	| 'embedding.model'
 	| 'embedding.dimensions';

@@ -1,7 +1,10 @@
 /** The in-process wake-up for SSE streams: the log itself is in the session database (`log.ts`). */
 
-/** `grew`: the session's log has new rows; `ended`: the session was deleted (its streams close). */
-export type BusSignal = 'grew' | 'ended';
+/**
+ * `grew`: the session's log has new rows; `ended`: the session was deleted (its streams close); `access`: who
+ * may watch it changed (a member removed): its streams check their viewers now.
+ */
+export type BusSignal = 'grew' | 'ended' | 'access';
 type Listener = (signal: BusSignal) => void;
 
 /** Wakes SSE streams in this process when their session's log grows. A process resource, not request state. */
@@ -28,6 +31,11 @@ export class EventBus {
 	/** The session is gone (deleted in this process): its streams end now, not at their next ownership check. */
 	ended(sessionId: string): void {
 		this.signal(sessionId, 'ended');
+	}
+
+	/** Someone lost the session (a member removed or gone): their streams end now, not at the next access check. */
+	accessChanged(sessionId: string): void {
+		this.signal(sessionId, 'access');
 	}
 
 	listenerCount(sessionId: string): number {

@@ -108,7 +108,11 @@ class SessionFeed {
 	) {
 		this.head = end;
 		this.low = end;
-		this.unsubscribe = deps.bus.subscribe(sessionId, (signal) => (signal === 'ended' ? this.endAll() : this.requestRead()));
+		this.unsubscribe = deps.bus.subscribe(sessionId, (signal) => {
+			if (signal === 'ended') return this.endAll();
+			if (signal === 'access') this.wantCheck = true;
+			this.requestRead();
+		});
 		this.timer = setInterval(() => this.tick(), timing.pollMs);
 		// Rows written between the first stream's look at the log and the subscription above woke nobody.
 		this.requestRead();

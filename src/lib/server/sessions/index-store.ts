@@ -49,7 +49,7 @@ export interface SessionsDeps {
 type IndexDeps = Pick<SessionsDeps, 'control'>;
 
 type Row = typeof playSessions.$inferSelect;
-const toPlaySession = (r: Row): PlaySession => ({
+export const toPlaySession = (r: Row): PlaySession => ({
 	id: r.id,
 	ownerId: r.ownerId,
 	title: r.title,

@@ -1,4 +1,4 @@
-/** The index of play sessions (control DB), each tied to an owner and to its own session database. */
+/** The index of play sessions (control DB), each tied to an owner and to its own session database; its members, invitations and turn order. */
 export {
 	createPlaySession,
 	listPlaySessions,
@@ -14,4 +14,24 @@ export {
 	type SessionsDeps
 } from './index-store';
 export { PlaySessionError, PlaySessionNotFoundError, PlaySessionValidationError } from './errors';
+export {
+	sessionAccess,
+	listMemberSessions,
+	listMembers,
+	removeMember,
+	MAX_PLAYERS,
+	type SessionAccess,
+	type SessionAsMember
+} from './members';
+export {
+	createInvitation,
+	revokeInvitation,
+	acceptInvitation,
+	previewInvitation,
+	InvitationError,
+	INVITATION_DEFAULT_HOURS,
+	INVITATION_MAX_HOURS,
+	type CreatedInvitation
+} from './invitations';
+export { roundState, setTurnMode, takeTurn, giveBackTurn, NotYourTurnError, type RoundState } from './round';
 export { startSession, type StartSessionInput, type StartedSession } from './start';

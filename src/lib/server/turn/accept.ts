@@ -39,6 +39,11 @@ export interface AcceptInput {
 	text: string;
 	idempotencyKey: string;
 	/**
+	 * Who pays the turn's LLM calls, and whose tier picks the model: the session's owner when another member
+	 * sends (the quota above is still the sender's). The sender by default.
+	 */
+	payer?: { userId: string; tier: Tier };
+	/**
 	 * Runs in the transaction that inserts the turn, after the checks, before the insert (a reroll
 	 * takes the previous turn back here): if it throws, nothing is written and the quota goes back.
 	 */
@@ -80,7 +85,8 @@ async function byKey(exec: SessionTx, key: string): Promise<SeenTurn | undefined
 
 /** The player's new turn: waits, accepted, under the player's key. */
 function playerTurn(idempotencyKey: string, input: AcceptInput, text: string, now: number): NewTurn {
-	return { kind: 'player', idempotencyKey, userId: input.userId, tier: input.tier, input: text, now };
+	const payer = input.payer ?? { userId: input.userId, tier: input.tier };
+	return { kind: 'player', idempotencyKey, userId: payer.userId, tier: payer.tier, input: text, now };
 }
 
 const BUSY_MESSAGE = 'The GM is still working on the previous turn. Wait for it to finish, or cancel it.';
@@ -108,6 +114,12 @@ async function insertAccepted(s: SessionDb, key: string, input: AcceptInput, tex
 	throw new TurnError('conflict', BUSY_MESSAGE);
 }
 
+/** The turn an idempotency key already made (live, or taken back by an undo), for a resend refused on other grounds. */
+export async function acceptedBefore(s: SessionDb, key: string): Promise<AcceptedTurn | undefined> {
+	const seen = seenOf(...(await s.db.batch(keyQueries(s.db, key))));
+	return seen && { turnId: seen.id, status: seen.status, created: false };
+}
+
 export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptInput, now = Date.now()): Promise<AcceptedTurn> {
 	const text = input.text.trim();
 	if (!text) throw new TurnError('invalid_input', 'Say something: the text is empty.', { path: 'text', problem: 'empty' });
@@ -125,10 +137,7 @@ export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptIn
 	// The key is not looked up before the quota is taken: the accept batch checks it anyway, and a
 	// resend (rare) gives the quota back below. Only the refusals look first, so that a resend of a
 	// turn already made still gets that turn rather than the refusal.
-	const seenBefore = async (): Promise<AcceptedTurn | undefined> => {
-		const seen = seenOf(...(await s.db.batch(keyQueries(s.db, key.output))));
-		return seen && { turnId: seen.id, status: seen.status, created: false };
-	};
+	const seenBefore = () => acceptedBefore(s, key.output);
 	if (!deps.config.llm.configured) {
 		const seen = await seenBefore();
 		if (seen) return seen;

@@ -11,7 +11,7 @@ import { openingContext, stageNowOf, stageNowQueries, stageStateOf } from '../st
 import type { StageState } from '../../adv';
 import { CARRY_EXCHANGES, type Exchange, type RecordsHead } from '../context-window';
 import type { Config } from '../config';
-import { missionOf, missionQuery, settingsOf, settingsQuery, type SessionSettings } from '../session-setup';
+import { missionOf, missionQuery, settingsOf, settingsQuery, tableOf, tableQuery, type SessionSettings } from '../session-setup';
 import { anyPlayedQuery, exchangeQueries, lastSeq } from './turns';
 import { BASE_QUERY, toBase, type CommitBase } from './staging';
 
@@ -99,7 +99,8 @@ export function turnStartQueries(db: SessionDrizzle) {
 		story.revealedKeysQuery(db),
 		db.all<Record<string, unknown>>(sql.raw(BASE_QUERY)),
 		// The world's always-on lore (a lorebook's constant entries), in every context.
-		alwaysSectionsQuery(db)
+		alwaysSectionsQuery(db),
+		tableQuery(db)
 	] as const;
 }
 
@@ -108,8 +109,25 @@ export type TurnStartReads = BatchResponse<ReturnType<typeof turnStartQueries>>;
 
 /** What a turn starts from, out of `turnStartQueries`' results (before the first exchange, the opening is read too). */
 export async function turnStartOf(db: SessionDrizzle, cfg: Pick<Config, 'llm'>, reads: TurnStartReads): Promise<TurnStart> {
-	const [settings, mission, [latest], docs, tocRows, st, recent, played, opening, cues, carried, since, canon, revealed, [base], always] =
-		reads;
+	const [
+		settings,
+		mission,
+		[latest],
+		docs,
+		tocRows,
+		st,
+		recent,
+		played,
+		opening,
+		cues,
+		carried,
+		since,
+		canon,
+		revealed,
+		[base],
+		always,
+		table
+	] = reads;
 	const toc = documents.tocOf(docs, tocRows);
 	return {
 		settings: settingsOf(settings, cfg),
@@ -121,7 +139,8 @@ export async function turnStartOf(db: SessionDrizzle, cfg: Pick<Config, 'llm'>, 
 			journal: [...recent].reverse().map((j) => j.body),
 			opening: played.length > 0 ? undefined : await openingContext(db),
 			stage: stageNowOf(opening, cues),
-			always: alwaysText(always)
+			always: alwaysText(always),
+			table: tableOf(table)
 		},
 		history: historyOf([...carried], since),
 		base: toBase(base),

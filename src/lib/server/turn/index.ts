@@ -2,7 +2,7 @@
  * Turns as transactions: accepted at once under an idempotency key, run in the background under a
  * lease, streamed through the session's event log (`../events`), committed whole or not at all.
  */
-export { acceptTurn, IdempotencyKeySchema, type AcceptInput, type AcceptedTurn, type AcceptDeps } from './accept';
+export { acceptTurn, acceptedBefore, IdempotencyKeySchema, type AcceptInput, type AcceptedTurn, type AcceptDeps } from './accept';
 export { TurnRunner, EMBED_BATCHES_PER_TURN, LEASE_SWEEP_MARGIN_MS, type RunnerDeps } from './runner';
 export { executeTurn, MAX_OUTPUT_TOKENS, RESERVATION_GRACE_MS, type EngineDeps, type TurnOutcome } from './engine';
 export { Staging } from './staging';

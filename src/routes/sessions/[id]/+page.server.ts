@@ -3,8 +3,18 @@ import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { getApp, type App as Kantera } from '$lib/server/app';
 import { formText, requireUser } from '$lib/server/hooks';
-import { getPlaySession, PlaySessionNotFoundError } from '$lib/server/sessions';
-import { ApiError, cancelTurn, DocumentEditBody, editDocument, IdString, postTurn, recordsView, withSession } from '$lib/server/api';
+import { NotYourTurnError, PlaySessionNotFoundError } from '$lib/server/sessions';
+import {
+	ApiError,
+	cancelTurn,
+	DocumentEditBody,
+	editDocument,
+	IdString,
+	postTurn,
+	recordsView,
+	sessionFor,
+	withSession
+} from '$lib/server/api';
 import { QuotaExceededError, TurnError } from '$lib/server/turn';
 import { loadPlayView } from '$lib/server/play';
 import { hasControlCharacter } from '$lib/server/validation';
@@ -33,7 +43,7 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 	const query = v.safeParse(DocQuery, { doc: url.searchParams.get('doc') ?? undefined });
 	const docId = query.success ? query.output.doc : undefined;
 	try {
-		const s = await getPlaySession(app, user.id, params.id);
+		const { session: s, role, seat } = await sessionFor(app, user, params.id, 'member');
 		app.scheduler.visit(s.id);
 		const [view, records] = await app.sessions.use(
 			s.id,
@@ -43,6 +53,8 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 			// The play page is the whole screen: the site's header and column stay out of it.
 			fullscreen: true,
 			session: { id: s.id, title: s.title, language: s.language, createdAt: s.createdAt.toISOString() },
+			// Play together: the reader's place at the table (the owner's tools stay the owner's).
+			seat: { role, seat, userId: user.id },
 			view,
 			records: { ...records, editing: records.document !== null && url.searchParams.has('edit') },
 			llmConfigured: app.config.llm.configured,
@@ -58,6 +70,7 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 
 function turnFailure(err: unknown, text: string) {
 	const failed = (status: number, e: TurnFormError) => fail(status, { turn: { text, error: e } });
+	if (err instanceof NotYourTurnError) return failed(409, { code: 'notYourTurn', currentSeat: err.currentSeat });
 	if (err instanceof QuotaExceededError) return failed(429, { code: 'quota', resetsAt: err.resetsAt.toISOString() });
 	if (err instanceof TurnError) {
 		if (err.code === 'conflict') return failed(409, { code: 'conflict' });
@@ -78,8 +91,12 @@ async function sendTurn(app: Kantera, locals: App.Locals, url: URL, sessionId: s
 	if (trimmed.length > max)
 		return fail(400, { turn: { text, error: { code: 'tooLong', length: trimmed.length, max } satisfies TurnFormError } });
 	try {
-		await withSession(app, user, sessionId, (s) =>
-			postTurn(app, user, s, { text: trimmed, idempotencyKey: formText(data, 'idempotencyKey') })
+		await withSession(
+			app,
+			user,
+			sessionId,
+			(s, _session, access) => postTurn(app, user, s, { text: trimmed, idempotencyKey: formText(data, 'idempotencyKey') }, access),
+			'member'
 		);
 	} catch (err) {
 		return turnFailure(err, text);

@@ -1,11 +1,11 @@
 import { apiEndpoint, createSession, CreateSessionBody, jsonResponse, readJson, sessionSummaryDto } from '$lib/server/api';
-import { listPlaySessions } from '$lib/server/sessions';
+import { listMemberSessions } from '$lib/server/sessions';
 import type { RequestHandler } from './$types';
 
-/** The signed-in user's sessions, most recently updated first. */
+/** The sessions the signed-in user owns or sits at, with their role, most recently updated first. */
 export const GET = apiEndpoint(async ({ app, user }) => {
-	const sessions = await listPlaySessions(app, user.id);
-	return jsonResponse({ sessions: sessions.map(sessionSummaryDto) });
+	const sessions = await listMemberSessions(app, user.id);
+	return jsonResponse({ sessions: sessions.map((s) => ({ ...sessionSummaryDto(s), role: s.role })) });
 }) satisfies RequestHandler;
 
 /** Starts a session: its database, pinned mission and settings. 201 with the session. */

@@ -11,11 +11,11 @@ import {
 import type { RequestHandler } from './$types';
 
 export const GET = apiEndpoint(async ({ app, user, params }) => {
-	const session = await withSession(app, user, params.id, (s, found) => sessionDto(app, found, s, user));
+	const session = await withSession(app, user, params.id, (s, found, access) => sessionDto(app, found, s, user, access), 'member');
 	return jsonResponse(session);
 }) satisfies RequestHandler;
 
-/** Title, provider, model (the language is pinned; see updateSession). */
+/** Title, provider, model, turn order (the language is pinned; see updateSession). The owner's. */
 export const PATCH = apiEndpoint(async ({ app, user, params, request }) => {
 	const body = await readJson(request, PatchSessionBody);
 	return jsonResponse(await updateSession(app, user, params.id, body));

@@ -7,6 +7,12 @@ import type { RequestHandler } from './$types';
  * are listed by name only (`sealed: true`; their bodies answer 404); other GM-only ones are not listed.
  */
 export const GET = apiEndpoint(async ({ app, user, params }) => {
-	const rows = await withSession(app, user, params.id, (s) => documents.list(s.db, { includeGmOnly: false, includeVisibleTitles: true }));
+	const rows = await withSession(
+		app,
+		user,
+		params.id,
+		(s) => documents.list(s.db, { includeGmOnly: false, includeVisibleTitles: true }),
+		'member'
+	);
 	return jsonResponse({ documents: rows.map(documentInfoDto) });
 }) satisfies RequestHandler;

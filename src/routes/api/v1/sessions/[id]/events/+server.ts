@@ -1,4 +1,4 @@
-import { apiEndpoint, IdString, ownedSession, parseWith } from '$lib/server/api';
+import { apiEndpoint, IdString, parseWith, sessionFor } from '$lib/server/api';
 import { openEventStream } from '$lib/server/events';
 import { bindToRequest } from '$lib/server/jobs';
 import { PlaySessionNotFoundError } from '$lib/server/sessions';
@@ -10,7 +10,7 @@ import type { RequestHandler } from './$types';
  * since it is the newer of the two on a reconnect. Without either, only new events are sent.
  */
 export const GET = apiEndpoint(async ({ app, user, params, request, url }) => {
-	const session = await ownedSession(app, user, params.id);
+	const { session } = await sessionFor(app, user, params.id, 'member');
 	const raw = request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId');
 	const after = raw === null || raw.trim() === '' ? undefined : parseWith(IdString, raw.trim(), 'INVALID_LAST_EVENT_ID');
 	// Someone is watching: work left over from a restart resumes now rather than at the next turn —
@@ -27,12 +27,12 @@ export const GET = apiEndpoint(async ({ app, user, params, request, url }) => {
 		// for all its streams from one timer. A server process's timers need no help.
 		onPoll: bindToRequest(() => app.scheduler.visit(session.id)),
 		// Checked above for this request; the session's feed checks again now and then, once for all of
-		// this user's streams of the session.
+		// this user's streams of the session (a member removed loses them at once: the bus's `accessChanged`).
 		access: {
 			key: user.id,
 			check: async () => {
 				try {
-					await ownedSession(app, user, session.id);
+					await sessionFor(app, user, session.id, 'member');
 					return true;
 				} catch (err) {
 					if (err instanceof PlaySessionNotFoundError) return false;

@@ -4,5 +4,5 @@ import type { RequestHandler } from './$types';
 
 /** Every registered character and place with its image URL (null while a placeholder shows) and status. */
 export const GET = apiEndpoint(async ({ app, user, params }) => {
-	return jsonResponse(await withSession(app, user, params.id, (s) => stageImages(s.db, s.id)));
+	return jsonResponse(await withSession(app, user, params.id, (s) => stageImages(s.db, s.id), 'member'));
 }) satisfies RequestHandler;

@@ -11,6 +11,6 @@ const Query = v.object({ after: v.optional(IdString), limit: limitParam(JOURNAL_
 /** Journal entries oldest first; `?after=<id>` continues from the last entry the client has. */
 export const GET = apiEndpoint(async ({ app, user, params, url }) => {
 	const q = parseWith(Query, queryOf(url), 'INVALID_QUERY');
-	const rows = await withSession(app, user, params.id, (s) => journal.list(s.db, { afterId: q.after, limit: q.limit }));
+	const rows = await withSession(app, user, params.id, (s) => journal.list(s.db, { afterId: q.after, limit: q.limit }), 'member');
 	return jsonResponse({ entries: rows.map(journalEntryDto) });
 }) satisfies RequestHandler;

@@ -5,7 +5,7 @@ import type { RequestHandler } from './$types';
 
 /** The state record (location, time, HP, inventory, flags) and its version. */
 export const GET = apiEndpoint(async ({ app, user, params }) => {
-	const snapshot = await withSession(app, user, params.id, (s) => state.get(s.db));
+	const snapshot = await withSession(app, user, params.id, (s) => state.get(s.db), 'member');
 	const body: StateDto = { state: snapshot.doc, version: snapshot.version };
 	return jsonResponse(body);
 }) satisfies RequestHandler;

@@ -8,6 +8,6 @@ import type { RequestHandler } from './$types';
  */
 export const POST = apiEndpoint(async ({ app, user, params, request }) => {
 	const body = await readJson(request, PostTurnBody);
-	const posted = await withSession(app, user, params.id, (s) => postTurn(app, user, s, body));
+	const posted = await withSession(app, user, params.id, (s, _session, access) => postTurn(app, user, s, body, access), 'member');
 	return jsonResponse(posted.turn, posted.created ? 202 : 200, { location: `/api/v1/sessions/${params.id}/turns/${posted.turn.turnId}` });
 }) satisfies RequestHandler;

@@ -20,14 +20,20 @@ const NO_SUCH_DOCUMENT = 'No such document in this session.';
 export const GET = apiEndpoint(async ({ app, user, params }) => {
 	const id = v.safeParse(IdString, params.docId);
 	if (!id.success) throw notFound(NO_SUCH_DOCUMENT);
-	const doc = await withSession(app, user, params.id, async (s) => {
-		try {
-			return await documents.get(s.db, id.output);
-		} catch (err) {
-			if (isRecordError(err, 'not_found')) throw notFound(NO_SUCH_DOCUMENT);
-			throw err;
-		}
-	});
+	const doc = await withSession(
+		app,
+		user,
+		params.id,
+		async (s) => {
+			try {
+				return await documents.get(s.db, id.output);
+			} catch (err) {
+				if (isRecordError(err, 'not_found')) throw notFound(NO_SUCH_DOCUMENT);
+				throw err;
+			}
+		},
+		'member'
+	);
 	if (doc.gmOnly) throw notFound(NO_SUCH_DOCUMENT);
 	return jsonResponse(documentDto(doc));
 }) satisfies RequestHandler;

@@ -2,6 +2,6 @@ import { apiEndpoint, jsonResponse, readPlayerTurn, turnDto, withSession } from 
 import type { RequestHandler } from './$types';
 
 export const GET = apiEndpoint(async ({ app, user, params }) => {
-	const turn = await withSession(app, user, params.id, (s) => readPlayerTurn(app, s, params.turnId));
+	const turn = await withSession(app, user, params.id, (s) => readPlayerTurn(app, s, params.turnId), 'member');
 	return jsonResponse(turnDto(turn));
 }) satisfies RequestHandler;
