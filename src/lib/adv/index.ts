@@ -9,3 +9,4 @@ export * from './replay';
 export * from './reveal';
 export * from './place';
 export * from './placeholders';
+export * from './moods';
