@@ -10,3 +10,4 @@ export * from './reveal';
 export * from './place';
 export * from './placeholders';
 export * from './moods';
+export * from './sound';
