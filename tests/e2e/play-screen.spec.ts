@@ -210,6 +210,14 @@ for (const language of ['en', 'ja'] as const) {
 			expect(menu.y + menu.height).toBeLessThanOrEqual(window.y);
 			expect(menu.y).toBeGreaterThanOrEqual(frame.y);
 			expect(await windowHeight(page)).toBe(height);
+			// Every quick-menu item is in sight within the window: a phone wraps them, never hides them past its edge.
+			const items = await page.locator('.quick .q').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
+			expect(items.length).toBeGreaterThan(10);
+			for (const item of items) {
+				expect(item.left).toBeGreaterThanOrEqual(window.x);
+				expect(item.right).toBeLessThanOrEqual(window.x + window.width);
+				expect(item.bottom).toBeLessThanOrEqual(window.y + window.height);
+			}
 			// "Write your own…" takes the keyboard to the window's line.
 			await page.getByTestId('write-own').click();
 			await expect(input(page)).toBeFocused();
@@ -235,6 +243,13 @@ for (const language of ['en', 'ja'] as const) {
 			await page.keyboard.press('Escape');
 			await page.locator('.hud a[href="#state"]').click();
 			await shot('07-state');
+			// Each headline's text (a long date on a phone) wraps in its own column, never back under its label.
+			const headline = page.getByTestId('state-sheet').locator('.headline .entry');
+			await expect(headline.first()).toBeVisible();
+			for (const entry of await headline.all()) {
+				const [label, text] = await Promise.all([entry.locator('.k').boundingBox(), entry.locator('.v').boundingBox()]);
+				expect(label && text && text.x >= label.x + label.width).toBe(true);
+			}
 			await page.keyboard.press('Escape');
 			await page.locator('.quick a[href="#settings"]').click();
 			await shot('08-settings');
