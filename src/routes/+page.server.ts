@@ -13,7 +13,7 @@ import {
 import { LanguageSchema } from '$lib/types/settings';
 import { playPreset } from '$lib/server/presets';
 import * as v from 'valibot';
-import { translate } from '$lib/i18n';
+import { translate } from '$lib/i18n/all-languages';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals }) => {

@@ -6,6 +6,8 @@
  * `transport` hook (src/hooks.ts), so the started app's decoders are none: the same here.
  */
 import { vi } from 'vitest';
+// A component under test has no root layout to load its reader's strings (`loadMessages`): both are registered.
+import '../../src/lib/i18n/all-languages';
 
 vi.mock('../../node_modules/@sveltejs/kit/src/runtime/client/client.js', async (importOriginal) => ({
 	...(await importOriginal<Record<string, unknown>>()),

@@ -428,6 +428,26 @@ test('an expression without a sprite of its own is marked on the figure', async 
 	await expect(center.getByTestId('expression-mark')).toHaveCount(0, { timeout: 20_000 });
 	await page.keyboard.press('Enter');
 	await expect(center).toHaveAttribute('data-expression', 'angry');
-	await expect(center.getByTestId('expression-mark')).toHaveText('angry');
+	await expect(center).toHaveAttribute('data-mood', 'angry');
+	const mark = center.getByTestId('expression-mark');
+	await expect(mark).toHaveText('angry');
 	await page.screenshot({ path: `${SHOTS}/09-expression-mark.png` });
+	// The mark sits on the head (the picture's top edge), on a desktop and on a phone, where the figure is a bust-up.
+	const picture = center.locator('img');
+	const onHead = async () => {
+		const [m, p] = await Promise.all([mark.boundingBox(), picture.boundingBox()]);
+		if (!m || !p) throw new Error('mark or picture not drawn');
+		expect(m.y + m.height).toBeGreaterThan(p.y);
+		expect(m.y).toBeLessThan(p.y + p.height * 0.1);
+		return p;
+	};
+	const desktop = await onHead();
+	const desktopHeight = page.viewportSize()?.height ?? 0;
+	await page.setViewportSize({ width: 390, height: 844 });
+	const phone = await onHead();
+	await page.screenshot({ path: `${SHOTS}/09-expression-mark-phone.png` });
+	const window = await page.getByTestId('text-window').boundingBox();
+	// Bust-up: the head is well above the window and the picture runs on under it (cut at the waist).
+	expect(window && phone.y + phone.height > window.y + window.height).toBe(true);
+	expect(phone.height / 844).toBeGreaterThan(desktop.height / desktopHeight);
 });

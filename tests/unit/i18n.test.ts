@@ -1,5 +1,5 @@
-import { describe, it, expect } from 'vitest';
-import { localeOf, pickLanguage, translate } from '../../src/lib/i18n';
+import { describe, it, expect, vi } from 'vitest';
+import { languageName, localeOf, pickLanguage, translate } from '../../src/lib/i18n/all-languages';
 import { en } from '../../src/lib/i18n/en';
 import { ja } from '../../src/lib/i18n/ja';
 
@@ -26,5 +26,21 @@ describe('i18n', () => {
 	it('writes dates and numbers in one locale per language', () => {
 		expect(localeOf('ja')).toBe('ja-JP');
 		expect(localeOf('en')).toBe('en-US');
+	});
+	it('names each language in itself, as its own table does', () => {
+		expect(languageName('en')).toBe(en['language.name']);
+		expect(languageName('ja')).toBe(ja['language.name']);
+	});
+	it('holds no table until one is loaded, and loads only the one asked for', async () => {
+		// A fresh copy of the module, as a browser page starts it: nothing registered yet.
+		vi.resetModules();
+		const core = await import('../../src/lib/i18n/index');
+		expect(() => core.translate('ja', 'common.save')).toThrow(/ja UI strings are not loaded/);
+		await core.loadMessages('ja');
+		expect(core.translate('ja', 'common.save')).toBe('保存');
+		expect(() => core.translate('en', 'common.save')).toThrow(/en UI strings are not loaded/);
+		expect(core.languageName('en')).toBe('English');
+		// This suite's own copy (with every table) is untouched by the fresh one.
+		expect(translate('en', 'common.save')).toBe('Save');
 	});
 });

@@ -8,7 +8,9 @@
  */
 import * as v from 'valibot';
 
-export const STAGE_ACTIONS = ['enter', 'exit', 'move', 'expression', 'background'] as const;
+import { SOUNDS } from './sound';
+
+export const STAGE_ACTIONS = ['enter', 'exit', 'move', 'expression', 'background', 'sound'] as const;
 
 /** The three sprite positions, in screen order. */
 export const STAGE_SLOTS = ['left', 'center', 'right'] as const;
@@ -22,7 +24,9 @@ export const StageCueSchema = v.object({
 	character: v.optional(v.string()),
 	slot: v.optional(v.picklist(STAGE_SLOTS)),
 	expression: v.optional(v.string()),
-	scene: v.optional(v.string())
+	scene: v.optional(v.string()),
+	/** `sound`: an ambience from here on (`none` stops it), or an effect played once at this paragraph. */
+	sound: v.optional(v.picklist(SOUNDS))
 });
 export type StageCue = v.InferOutput<typeof StageCueSchema>;
 

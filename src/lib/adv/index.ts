@@ -9,3 +9,5 @@ export * from './replay';
 export * from './reveal';
 export * from './place';
 export * from './placeholders';
+export * from './moods';
+export * from './sound';

@@ -51,11 +51,24 @@ describe('drawings', () => {
 		expect(cold.replace(/hsl\([^)]*\)/g, '')).toBe(warm.replace(/hsl\([^)]*\)/g, ''));
 	});
 
-	it('write a figure’s expression cut to 15 characters, then escaped; no tag without one', () => {
-		const svg = figureSvg({ idPrefix: 'fig', expression: '<b>&amp; a very long expression' });
-		expect(svg).toContain('&lt;b&gt;&amp;amp; a ver…</text>');
-		expect(svg).not.toContain('<b>');
-		expect(ids(svg).every((id) => id?.startsWith('fig-'))).toBe(true);
-		expect(figureSvg({ idPrefix: 'fig' })).not.toContain('<text');
+	it('draw a figure’s expression as a face, a pose and a tint, never as words', () => {
+		const faces = ['calm', 'smiling', 'in tears', 'furious', 'startled', 'terrified', 'puzzled'].map((e) =>
+			figureSvg({ idPrefix: 'fig', expression: e })
+		);
+		expect(new Set(faces).size).toBe(faces.length);
+		expect(faces.map((svg) => /data-mood="(\w+)"/.exec(svg)?.[1])).toEqual([
+			'neutral',
+			'happy',
+			'sad',
+			'angry',
+			'surprised',
+			'afraid',
+			'thinking'
+		]);
+		const odd = figureSvg({ idPrefix: 'fig', expression: '<b>&amp; a very long expression' });
+		expect(odd).not.toContain('<text');
+		expect(odd).not.toContain('<b>');
+		expect(odd).toBe(figureSvg({ idPrefix: 'fig' }));
+		expect(ids(odd).every((id) => id?.startsWith('fig-'))).toBe(true);
 	});
 });

@@ -6,6 +6,7 @@
  * no script, no style attribute, no external reference, the same output for the same input.
  */
 import type { PlaceKind } from './place';
+import { expressionMood, type Mood } from './moods';
 
 export interface BackdropOptions {
 	/** Prefix of the gradients' ids: unique among the SVGs of one page. */
@@ -151,15 +152,96 @@ preserveAspectRatio="xMidYMid slice">${DRAW[kind](id, shift)}</svg>`;
 
 const FIGURE_WIDTH = 400;
 const FIGURE_HEIGHT = 1000;
-/** Longest expression word written on a silhouette's tag. */
-const FIGURE_TAG_MAX_CHARS = 15;
 
 export interface FigureOptions {
 	readonly idPrefix: string;
 	/** The figure's hue (0..359): a colour of its own per character. */
 	readonly hue?: number | undefined;
-	/** Written on a tag over the head: a silhouette cannot show a face. */
+	/** The face it shows: read for its mood (`expressionMood`); no expression is a calm face. */
 	readonly expression?: string | undefined;
+}
+
+/** A face in lines on the head (centre 200,122): brows, eyes, mouth, for each mood the figure can show. */
+const FACES: Readonly<Record<Mood, readonly string[]>> = {
+	neutral: [
+		'M168 106 H188 M212 106 H232',
+		'M178 118 m-6 0 a6 4 0 1 0 12 0 a6 4 0 1 0 -12 0 M222 118 m-6 0 a6 4 0 1 0 12 0 a6 4 0 1 0 -12 0',
+		'M186 152 H214'
+	],
+	happy: [
+		'M168 102 Q178 96 188 102 M212 102 Q222 96 232 102',
+		'M170 120 Q178 110 186 120 M214 120 Q222 110 230 120',
+		'M180 144 Q200 166 220 144'
+	],
+	sad: [
+		'M168 108 L188 100 M212 100 L232 108',
+		'M172 122 Q178 126 184 122 M216 122 Q222 126 228 122',
+		'M184 158 Q200 146 216 158 M178 132 q-3 8 0 10 q3 -2 0 -10'
+	],
+	angry: ['M166 100 L190 112 M210 112 L234 100', 'M172 120 H186 M214 120 H228', 'M184 156 Q200 146 216 156'],
+	surprised: [
+		'M166 98 Q178 88 190 98 M210 98 Q222 88 234 98',
+		'M178 118 m-8 0 a8 8 0 1 0 16 0 a8 8 0 1 0 -16 0 M222 118 m-8 0 a8 8 0 1 0 16 0 a8 8 0 1 0 -16 0',
+		'M200 146 m-7 0 a7 10 0 1 0 14 0 a7 10 0 1 0 -14 0'
+	],
+	afraid: [
+		'M168 106 L188 98 M212 98 L232 106',
+		'M178 118 m-6 0 a6 6 0 1 0 12 0 a6 6 0 1 0 -12 0 M222 118 m-6 0 a6 6 0 1 0 12 0 a6 6 0 1 0 -12 0',
+		'M182 154 q4.5 -6 9 0 t9 0 t9 0 t9 0'
+	],
+	thinking: ['M168 100 Q178 92 188 100 M212 106 H232', 'M172 118 H184 M216 118 H228', 'M190 154 L214 148']
+};
+
+/** The rim's colour for a mood (a tint the eye reads before the face): none for a calm face. */
+const MOOD_RIMS: Readonly<Record<Mood, string | null>> = {
+	neutral: null,
+	happy: 'hsl(42,85%,66%)',
+	sad: 'hsl(212,70%,66%)',
+	angry: 'hsl(2,80%,60%)',
+	surprised: 'hsl(55,90%,75%)',
+	afraid: 'hsl(270,45%,72%)',
+	thinking: 'hsl(170,45%,60%)'
+};
+
+/** How the head sits (a pose): bowed when sad or afraid, tilted when thinking, lifted when surprised. */
+const HEAD_POSES: Readonly<Record<Mood, string>> = {
+	neutral: '',
+	happy: 'rotate(-4 200 190)',
+	sad: 'translate(0 8) rotate(6 200 190)',
+	angry: 'translate(0 4)',
+	surprised: 'translate(0 -6)',
+	afraid: 'translate(0 10) rotate(-3 200 190)',
+	thinking: 'rotate(-9 200 190)'
+};
+
+/**
+ * A standing figure in a long coat, dark with a rim of its own colour (or its mood's), on a transparent
+ * background (like a generated sprite), 2:5 portrait. Its face shows the expression's mood: the brows,
+ * eyes and mouth, the head's pose and the rim's tint, so two expressions differ at a glance.
+ */
+export function figureSvg(options: FigureOptions): string {
+	const hue = options.hue ?? 220;
+	const mood = expressionMood(options.expression);
+	const id = (name: string) => `${options.idPrefix}-${name}`;
+	const rim = MOOD_RIMS[mood] ?? `hsl(${hue},45%,68%)`;
+	const pose = HEAD_POSES[mood];
+	const face = FACES[mood].map((d) => `<path d="${d}"/>`).join('');
+	return [
+		`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${FIGURE_WIDTH} ${FIGURE_HEIGHT}" width="${FIGURE_WIDTH}" height="${FIGURE_HEIGHT}" \
+data-mood="${mood}">`,
+		`<defs><linearGradient id="${id('fill')}" x1="0" y1="0" x2="0" y2="1"><stop offset="0" \
+stop-color="hsl(${hue},22%,30%)"/><stop \
+offset="0.55" stop-color="hsl(${hue},24%,18%)"/><stop \
+offset="1" stop-color="hsl(${hue},26%,9%)"/></linearGradient></defs>`,
+		`<g fill="url(#${id('fill')})" stroke="${rim}" stroke-opacity="${mood === 'neutral' ? 0.55 : 0.85}" stroke-width="3" stroke-linejoin="round">`,
+		'<path d="M170 188 L230 188 L236 222 C300 232 336 262 344 320 L358 560 C360 592 334 598 328 566 L316 ' +
+			'420 L314 600 L336 992 L64 992 L86 600 L84 420 L72 566 C66 598 40 592 42 560 L56 320 C64 262 100 232 ' +
+			'164 222 Z"/>',
+		`<g${pose ? ` transform="${pose}"` : ''}><ellipse cx="200" cy="122" rx="60" ry="72"/>`,
+		`<g fill="none" stroke="hsl(${hue},30%,86%)" stroke-opacity="0.9" stroke-width="4" stroke-linecap="round">${face}</g></g>`,
+		'</g>',
+		'</svg>'
+	].join('');
 }
 
 /** Control characters are not allowed in XML at all; the rest is escaped. */
@@ -173,35 +255,4 @@ export function escapeXml(text: string): string {
 export function cutLabel(text: string, max: number): string {
 	const chars = [...text];
 	return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
-}
-
-/**
- * A standing figure in a long coat, dark with a rim of its own colour, on a transparent background
- * (like a generated sprite), 2:5 portrait.
- */
-export function figureSvg(options: FigureOptions): string {
-	const hue = options.hue ?? 220;
-	const id = (name: string) => `${options.idPrefix}-${name}`;
-	const tag =
-		options.expression === undefined
-			? ''
-			: `<rect x="60" y="6" width="280" height="60" rx="30" fill="hsl(${hue},30%,10%)" \
-fill-opacity="0.85" stroke="hsl(${hue},55%,72%)" \
-stroke-width="3"/><text x="200" y="48" text-anchor="middle" font-family="sans-serif" font-size="36" \
-fill="#fff">${escapeXml(cutLabel(options.expression, FIGURE_TAG_MAX_CHARS))}</text>`;
-	return [
-		`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${FIGURE_WIDTH} ${FIGURE_HEIGHT}" width="${FIGURE_WIDTH}" height="${FIGURE_HEIGHT}">`,
-		`<defs><linearGradient id="${id('fill')}" x1="0" y1="0" x2="0" y2="1"><stop offset="0" \
-stop-color="hsl(${hue},22%,30%)"/><stop \
-offset="0.55" stop-color="hsl(${hue},24%,18%)"/><stop \
-offset="1" stop-color="hsl(${hue},26%,9%)"/></linearGradient></defs>`,
-		`<g fill="url(#${id('fill')})" stroke="hsl(${hue},45%,68%)" stroke-opacity="0.55" stroke-width="3" stroke-linejoin="round">`,
-		'<path d="M170 188 L230 188 L236 222 C300 232 336 262 344 320 L358 560 C360 592 334 598 328 566 L316 ' +
-			'420 L314 600 L336 992 L64 992 L86 600 L84 420 L72 566 C66 598 40 592 42 560 L56 320 C64 262 100 232 ' +
-			'164 222 Z"/>',
-		'<ellipse cx="200" cy="122" rx="60" ry="72"/>',
-		'</g>',
-		tag,
-		'</svg>'
-	].join('');
 }

@@ -194,6 +194,28 @@ describe('applyCue', () => {
 	});
 });
 
+describe('sound cues', () => {
+	const sound = (paragraph: number, name: NonNullable<StageCue['sound']>): StageCue => ({ paragraph, action: 'sound', sound: name });
+	it('hold an ambience until the next (none is silence), and number each effect after the one before', () => {
+		const first = play([sound(0, 'rain'), sound(1, 'thunder')]);
+		let state = first.state;
+		expect(first.warnings).toEqual([]);
+		expect(state.ambience).toBe('rain');
+		expect(state.sfx).toEqual({ name: 'thunder', seq: 1 });
+		({ state } = play([sound(2, 'thunder'), sound(3, 'none')], state));
+		expect(state.ambience).toBe('none');
+		expect(state.sfx).toEqual({ name: 'thunder', seq: 2 });
+		expect(v.is(StageStateSchema, state)).toBe(true);
+		// A stage stored before sound existed still reads.
+		expect(v.is(StageStateSchema, EMPTY_STAGE)).toBe(true);
+	});
+	it('ignore a sound cue without a sound', () => {
+		const { state, warnings } = play([{ paragraph: 0, action: 'sound' }]);
+		expect(state).toBe(EMPTY_STAGE);
+		expect(codes(warnings)).toEqual(['malformed_cue']);
+	});
+});
+
 describe('stageAt', () => {
 	const cues: StageCue[] = [
 		{ paragraph: 2, action: 'enter', character: 'Ana', slot: 'right' },

@@ -17,6 +17,7 @@
  * - move (character, slot): to a taken slot → the two swap places (`slots_swapped`); not on stage →
  *   it enters at that slot instead (`not_on_stage`, then the enter rules).
  * - expression (character, expression): not on stage → ignored, `not_on_stage`.
+ * - sound (sound): an ambience holds from here on (`none`: silence); an effect sounds once.
  * - background (scene): always plays; a scene not in `knownScenes` (when given) draws a plain
  *   backdrop and warns `unknown_scene`.
  * - a missing or blank field the action needs, or an unknown action → ignored, `malformed_cue`.
@@ -26,6 +27,7 @@
  */
 import * as v from 'valibot';
 import { characterKey, isStageSlot, STAGE_SLOTS, StageCueSchema, type StageCue, type StageSlot } from './cue';
+import { AMBIENCES, isSoundEffect, NO_AMBIENCE, SOUND_EFFECTS } from './sound';
 import type { Paragraph } from './script';
 
 const FigureSchema = v.pipe(
@@ -47,7 +49,14 @@ export const StageStateSchema = v.pipe(
 			v.readonly()
 		),
 		/** Who speaks the paragraph on screen; null for narration or a player line. */
-		speaker: v.nullable(v.string())
+		speaker: v.nullable(v.string()),
+		/** The GM's ambience since its `sound` cue; absent: the place's own (`placeAmbience`). */
+		ambience: v.optional(v.picklist([...AMBIENCES, NO_AMBIENCE])),
+		/**
+		 * The last effect cued, numbered in the story's order (one more than the one before): the screen plays
+		 * it when the number moves on while it listens, so a stage read back (a reload, the log) replays nothing.
+		 */
+		sfx: v.optional(v.pipe(v.object({ name: v.picklist(SOUND_EFFECTS), seq: v.number() }), v.readonly()))
 	}),
 	v.readonly()
 );
@@ -219,6 +228,12 @@ export function applyCue(state: StageState, cue: StageCue, options: CueOptions =
 					: [];
 			if (state.background?.scene === scene) return { state, warnings };
 			return { state: { ...state, background: { scene } }, warnings };
+		}
+		case 'sound': {
+			const sound = cue.sound;
+			if (sound === undefined) return ignored(state, cue, 'sound needs a sound');
+			if (isSoundEffect(sound)) return { state: { ...state, sfx: { name: sound, seq: (state.sfx?.seq ?? 0) + 1 } }, warnings: [] };
+			return { state: state.ambience === sound ? state : { ...state, ambience: sound }, warnings: [] };
 		}
 		default:
 			return ignored(state, cue, 'unknown action');

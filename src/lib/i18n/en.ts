@@ -705,6 +705,12 @@ export const en = {
 	'settings.motion.system': 'As the system asks',
 	'settings.motion.reduced': 'Reduced (no transitions)',
 	'settings.motion.full': 'Full',
+	// Sound (issue 24): made in the browser, started by the first click or key
+	'settings.sound': 'Sound',
+	'settings.sound.mute': 'Mute',
+	'settings.sound.ambience': 'Ambience volume',
+	'settings.sound.effects': 'Effects volume',
+	'settings.sound.note': 'Sound is made in the browser and starts with your first click or key press.',
 	// Operator pages: usage, users
 	'admin.usageHeading': 'LLM usage',
 	'admin.usageIntro':

@@ -690,6 +690,12 @@ export const ja: Messages = {
 	'settings.motion.system': 'システムの設定に従う',
 	'settings.motion.reduced': '減らす（トランジションなし）',
 	'settings.motion.full': 'すべて',
+	// Sound (issue 24): made in the browser, started by the first click or key
+	'settings.sound': 'サウンド',
+	'settings.sound.mute': 'ミュート',
+	'settings.sound.ambience': '環境音の音量',
+	'settings.sound.effects': '効果音の音量',
+	'settings.sound.note': '音はブラウザーで作られ、最初のクリックかキー操作で鳴り始めます。',
 	// 管理ページ：利用状況・ユーザー
 	'admin.usageHeading': 'LLM の利用状況',
 	'admin.usageIntro':

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { getApp } from '$lib/server/app';
 import { galleryPage, GalleryError, GalleryQuerySchema, type GalleryQuery } from '$lib/server/gallery';
 import { queryOf } from '$lib/server/api';
-import { translate } from '$lib/i18n';
+import { translate } from '$lib/i18n/all-languages';
 import type { PageServerLoad } from './$types';
 
 const DEFAULT_QUERY: GalleryQuery = { shelf: 'new', language: '', q: '', cursor: '', limit: 24 };

@@ -1,5 +1,5 @@
 import { redirect } from '@sveltejs/kit';
-import { LANGUAGE_COOKIE } from '$lib/i18n';
+import { LANGUAGE_COOKIE } from '$lib/i18n/all-languages';
 import { isLanguage } from '$lib/types/settings';
 import { formText, safeRedirectTarget } from '$lib/server/hooks';
 import type { RequestHandler } from './$types';

@@ -56,11 +56,14 @@ describe('offline placeholders', () => {
 		expect(svg).not.toMatch(/<script|href=/i);
 	});
 
-	it("cut a very long name to a small title, and an expression sprite wears the expression's word", () => {
+	it("cut a very long name to a small title, and an expression sprite wears the expression's face, not its word", () => {
 		expect(silhouetteSvg('x'.repeat(500))).toContain(`<title>${'x'.repeat(59)}…</title>`);
 		const smile = silhouetteSvg('Mira(smile & <wink> and more)');
-		expect(smile).toContain('>smile &amp; &lt;wink&gt;…</text>');
-		expect(silhouetteSvg('Mira')).not.toContain('<text');
+		expect(smile).toContain('data-mood="happy"');
+		expect(smile).not.toContain('<text');
+		expect(smile.replace(/<title>.*<\/title>/, '')).not.toContain('wink');
+		expect(silhouetteSvg('Mira(angry)')).toContain('data-mood="angry"');
+		expect(silhouetteSvg('Mira')).toContain('data-mood="neutral"');
 	});
 });
 

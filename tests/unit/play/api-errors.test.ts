@@ -14,7 +14,7 @@ import { describeTurnFormError } from '../../../src/lib/play/form-errors';
 import { toErrorResponse } from '../../../src/lib/server/api/error-map';
 import { TimeTravelError } from '../../../src/lib/server/timetravel';
 import { BudgetExceededError } from '../../../src/lib/server/budget';
-import { translator } from '../../../src/lib/i18n';
+import { translator } from '../../../src/lib/i18n/all-languages';
 
 const en = translator('en');
 const ja = translator('ja');

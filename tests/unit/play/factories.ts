@@ -1,7 +1,7 @@
 /** Test-data factories for the play screen's client state. */
 import * as devalue from 'devalue';
 import { PlayState } from '../../../src/lib/play/play.svelte';
-import { translator } from '../../../src/lib/i18n';
+import { translator } from '../../../src/lib/i18n/all-languages';
 import { EMPTY_STAGE, type MessageCue, type StageCue } from '../../../src/lib/adv';
 import type { PlayView } from '../../../src/lib/play/types';
 import type { LogPageDto, MessageDto } from '../../../src/lib/types/log';

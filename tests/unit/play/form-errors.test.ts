@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeTurnFormError, readTurnFormError } from '../../../src/lib/play/form-errors';
-import { translator } from '../../../src/lib/i18n';
+import { translator } from '../../../src/lib/i18n/all-languages';
 
 describe('the turn form refusing a control character', () => {
 	const failure = { turn: { text: 'a\u0000b', error: { code: 'controlCharacter' } } };

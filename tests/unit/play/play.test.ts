@@ -7,7 +7,7 @@ import { readTurnFormError } from '../../../src/lib/play/form-errors';
 import { newIdempotencyKey } from '../../../src/lib/play/keys';
 import { cue, gm, logPage, player, playState, view } from './factories';
 import { PlayState } from '../../../src/lib/play/play.svelte';
-import { translator } from '../../../src/lib/i18n';
+import { translator } from '../../../src/lib/i18n/all-languages';
 
 describe('reading what the server sends', () => {
 	it('accepts well-formed events and drops anything else (the one event schema)', () => {

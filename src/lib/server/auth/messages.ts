@@ -2,7 +2,7 @@
  * Auth errors worded for the reader of a page, in their language. The errors' own messages stay
  * English: the CLI and the API answer in English; the web forms call `authErrorText`.
  */
-import { translate } from '../../i18n';
+import { translate } from '../../i18n/all-languages';
 import type { Language } from '../../types/settings';
 import {
 	AccountSuspendedError,

@@ -9,7 +9,7 @@ import { randomSecret, sha256Hex } from './secrets';
 import { AuthValidationError, InvalidTokenError, TokenNotFoundError } from './errors';
 import { TokenNameSchema, TokenDaysSchema, parseField } from './validation';
 import { activeUserById, type AuthDeps, type AuthUser } from './users';
-import { translate } from '../../i18n';
+import { translate } from '../../i18n/all-languages';
 import type { Language } from '../../types/settings';
 
 const { apiTokens } = controlSchema;

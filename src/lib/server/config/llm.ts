@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { HttpUrl, NonEmpty } from './env-values';
 import { PROVIDER_NAMES, type ProviderName } from '../../types/settings';
-import { translate } from '../../i18n';
+import { translate } from '../../i18n/all-languages';
 
 /** Spread into the environment schema of config/index.ts. */
 export const LLM_ENV_ENTRIES = {

@@ -9,7 +9,7 @@ import { error, type Handle } from '@sveltejs/kit';
 import { config } from '../config';
 import { errorResponse } from '../api';
 import { isApiRequest } from './paths';
-import { LANGUAGE_COOKIE, pickLanguage, translate } from '../../i18n';
+import { LANGUAGE_COOKIE, pickLanguage, translate } from '../../i18n/all-languages';
 import type { Language } from '../../types/settings';
 
 const PAYLOAD_TOO_LARGE = 413;

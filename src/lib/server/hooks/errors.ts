@@ -4,7 +4,7 @@
  */
 import type { HandleServerError } from '@sveltejs/kit';
 import { randomUUID } from 'node:crypto';
-import { translate } from '../../i18n';
+import { translate } from '../../i18n/all-languages';
 
 /** Driver errors (drizzle) append the bound parameters — possibly hashes or user text — after this marker. */
 const PARAMS_MARKER = /\bparams:/;

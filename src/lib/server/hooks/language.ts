@@ -4,7 +4,7 @@
  * `<html lang>` is set here, so screen readers pronounce the page in the right language.
  */
 import type { Handle } from '@sveltejs/kit';
-import { LANGUAGE_COOKIE, pickLanguage } from '../../i18n';
+import { LANGUAGE_COOKIE, pickLanguage } from '../../i18n/all-languages';
 
 /** The placeholder in `src/app.html`. */
 const LANG_PLACEHOLDER = '%kantera.lang%';

@@ -2,8 +2,8 @@
  * The offline default: draws placeholders with no network and no cost, so the stage is complete on a
  * fresh install. Places get the backdrop of their kind of place (a room, a street, open country, the
  * outdoors at night), tinted by their name; characters get a full-body silhouette on a transparent
- * background, tinted by their name, and an expression sprite (`Name(expression)`) wears the
- * expression's word, so the reader still sees which face is meant.
+ * background, tinted by their name, and an expression sprite (`Name(expression)`) wears the face of
+ * the expression's mood (`expressionMood`), so the reader sees which face is meant.
  *
  * Output depends on the kind, the name and (for places) the prompt only, through a hash: the same
  * input gives byte-identical SVG (no dates, no randomness), so a placeholder never flickers between
@@ -51,7 +51,7 @@ export function placeBackdropSvg(name: string, prompt = ''): string {
 
 export function silhouetteSvg(name: string): string {
 	const variant = parseSpriteVariant(name);
-	// The title names the image in a viewer; the drawing itself carries only the expression's word.
+	// The title names the image in a viewer; the drawing shows the expression as a face, never its words.
 	const svg = figureSvg({ idPrefix: 'fig', hue: palette(name).hue, expression: variant?.expression });
 	return `${svg.replace('>', `><title>${escapeXml(cutLabel(name, LABEL_MAX_CHARS))}</title>`)}\n`;
 }

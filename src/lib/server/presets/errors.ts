@@ -2,7 +2,7 @@
  * Errors of the presets capability. `not_found` covers "does not exist", "private and not yours"
  * and "taken down and not yours" alike, so a private preset can't be told apart from no preset.
  */
-import { translate, type MessageKey } from '../../i18n';
+import { translate, type MessageKey } from '../../i18n/all-languages';
 import type { ContentIssueDto } from '../../types/presets';
 import type { Language } from '../../types/settings';
 

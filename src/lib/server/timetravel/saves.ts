@@ -22,7 +22,7 @@ import { stageImages } from '../play';
 import type { ImageStore } from '../images';
 import { committedPlayerTurns, lastSeq, unfinishedTurnIds } from '../turn';
 import { withoutControlCharacters } from '../validation';
-import { translate } from '../../i18n';
+import { translate } from '../../i18n/all-languages';
 import { parseScript, stageAt, STAGE_SLOTS, type StageState } from '../../adv';
 import { SaveThumbnailSchema, type SaveDto, type SaveThumbnail } from '../../types/saves';
 import type { Language } from '../../types/settings';

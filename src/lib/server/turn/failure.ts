@@ -5,7 +5,7 @@
  * operator finds the details in the server log under the same error id, bounded and without bodies.
  */
 import type { FailureClass, TurnFailure } from '../../types/events';
-import { translate } from '../../i18n';
+import { translate } from '../../i18n/all-languages';
 import { newId } from '../db';
 import { LlmError, type LlmErrorKind } from '../llm';
 import { ContextTooSmallError } from '../context-window';

@@ -3,7 +3,7 @@
  * answer in the reader's language (they pass `locals.language`), the CLI and the API in English.
  */
 import type * as v from 'valibot';
-import { translate, type MessageKey } from '../../i18n';
+import { translate, type MessageKey } from '../../i18n/all-languages';
 import { isLanguage } from '../../types/settings';
 
 export function said(key: MessageKey, params?: Record<string, number>) {

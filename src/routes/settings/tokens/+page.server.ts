@@ -2,7 +2,7 @@ import { fail } from '@sveltejs/kit';
 import { getApp } from '$lib/server/app';
 import { createToken, listTokens, revokeToken, expiryFromDays, AuthValidationError, TokenNotFoundError } from '$lib/server/auth';
 import { formText, requireUser } from '$lib/server/hooks';
-import { translate } from '$lib/i18n';
+import { translate } from '$lib/i18n/all-languages';
 import type { Actions, PageServerLoad } from './$types';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -10,8 +10,11 @@ import { GM_TOOLS } from '../../../../src/lib/server/tools';
 import { startMockLlm, type MockLlm } from '../../../mock-llm';
 import { providerFor, request } from '../../llm/helpers';
 
-/** A third of what they cost before issue 26 (3,890 on the OpenAI wire). */
-const TOOLS_TOKEN_BUDGET = 1_300;
+/**
+ * A third of what they cost before issue 26 (3,890 on the OpenAI wire), plus adv_stage's `sound` cue
+ * (issue 24: 42 tokens, the eleven sound words; main stood at 1,299 of 1,300).
+ */
+const TOOLS_TOKEN_BUDGET = 1_345;
 
 let mock: MockLlm;
 beforeAll(async () => {

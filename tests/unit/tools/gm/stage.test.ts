@@ -185,6 +185,25 @@ describe('adv_stage', () => {
 		});
 	});
 
+	it('takes sound cues: an ambience, none, or an effect; an unknown sound or none at all is refused', async () => {
+		await withTurn(async (t) => {
+			const cues = [
+				{ paragraph: 0, action: 'sound', sound: 'rain' },
+				{ paragraph: 1, action: 'sound', sound: 'thunder' },
+				{ paragraph: 2, action: 'sound', sound: 'none' }
+			];
+			expect(json(await t.ok('adv_stage', { cues }))).toEqual({ staged: 3, cues_this_turn: 3 });
+			expect(t.ctx.cues).toEqual(cues);
+			for (const bad of [
+				{ paragraph: 0, action: 'sound', sound: 'trumpet' },
+				{ paragraph: 0, action: 'sound' }
+			]) {
+				expect(await t.call('adv_stage', { cues: [bad] })).toMatchObject({ isError: true });
+			}
+			expect(t.ctx.cues).toHaveLength(3);
+		});
+	});
+
 	it('allows unknown characters and scenes but says so', async () => {
 		await withTurn(async (t) => {
 			const out = json(

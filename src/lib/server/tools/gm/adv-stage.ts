@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import { MAX_CHARACTER_NAME_CHARS, MAX_EXPRESSION_CHARS, MAX_PARAGRAPH, MAX_STAGE_NAME_CHARS, npcs, scenes } from '../../stage';
-import { STAGE_ACTIONS, STAGE_SLOTS } from '../../../adv';
+import { SOUNDS, STAGE_ACTIONS, STAGE_SLOTS } from '../../../adv';
 import { defineTool } from '../define';
 import type { ToolContext } from '../context';
 import { int, quote, text } from './shared';
@@ -25,17 +25,20 @@ const character = () => text(MAX_CHARACTER_NAME_CHARS);
 const slot = () => v.picklist(STAGE_SLOTS);
 const expression = () => text(MAX_EXPRESSION_CHARS);
 const scene = () => text(MAX_STAGE_NAME_CHARS);
+/** rain…sea hold (none stops them), thunder…clash sound once: the enum says it, the GM rules need not. */
+const sound = () => v.picklist(SOUNDS);
 
 const cueFlat = v.object({
 	paragraph: paragraph(),
 	action: v.pipe(
 		v.picklist(STAGE_ACTIONS),
-		v.description('enter/move: character, slot; exit: character; expression: character, expression; background: scene')
+		v.description('enter/move: character, slot; exit: character; expression: character, expression; background: scene; sound: sound')
 	),
 	character: v.optional(character()),
 	slot: v.optional(slot()),
 	expression: v.optional(expression()),
-	scene: v.optional(scene())
+	scene: v.optional(scene()),
+	sound: v.optional(sound())
 });
 
 const cueExact = v.variant('action', [
@@ -52,7 +55,8 @@ const cueExact = v.variant('action', [
 		{ paragraph: paragraph(), action: v.literal('expression'), character: character(), expression: expression() },
 		'expression needs "character" and "expression"'
 	),
-	v.object({ paragraph: paragraph(), action: v.literal('background'), scene: scene() }, 'background needs "scene"')
+	v.object({ paragraph: paragraph(), action: v.literal('background'), scene: scene() }, 'background needs "scene"'),
+	v.object({ paragraph: paragraph(), action: v.literal('sound'), sound: sound() }, 'sound needs "sound"')
 ]);
 
 /** The arguments. The tool's schema pipes them into a custom check, where the JSON Schema converter stops (see shared.ts). */

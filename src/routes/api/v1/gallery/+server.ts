@@ -1,6 +1,6 @@
 import { apiEndpoint, jsonResponse, parseWith, queryOf } from '$lib/server/api';
 import { galleryPage, GalleryQuerySchema } from '$lib/server/gallery';
-import { pickLanguage } from '$lib/i18n';
+import { pickLanguage } from '$lib/i18n/all-languages';
 import type { RequestHandler } from './$types';
 
 /**

@@ -14,7 +14,7 @@ import {
 	runEditor
 } from '$lib/server/presets';
 import { emptyForm, formFromContent } from '$lib/presets/form';
-import { translate } from '$lib/i18n';
+import { translate } from '$lib/i18n/all-languages';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url, params, setHeaders }) => {
