@@ -21,7 +21,8 @@ async function readToEnd(page: Page): Promise<void> {
 		if (await input(page).isVisible()) return;
 		await page.keyboard.press('Enter');
 		await expect(input(page)).toBeVisible({ timeout: 500 });
-	}).toPass({ timeout: 20_000 });
+		// A phone's window holds two lines a page under the wrapped quick menu: the prologue is many pages.
+	}).toPass({ timeout: 60_000 });
 }
 
 async function say(page: Page, text: string): Promise<void> {
