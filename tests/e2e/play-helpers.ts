@@ -14,7 +14,8 @@ export async function readToEnd(page: Page): Promise<void> {
 		if (await turnInput(page).isVisible()) return;
 		await page.keyboard.press('Enter');
 		await expect(turnInput(page)).toBeVisible({ timeout: 500 });
-	}).toPass({ timeout: 30_000 });
+		// A phone's window holds two lines a page under the wrapped quick menu: the prologue is many pages.
+	}).toPass({ timeout: 60_000 });
 }
 
 /**

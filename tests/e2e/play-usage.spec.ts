@@ -66,6 +66,8 @@ test('the player sees this session’s spend; the admin sees usage charts with t
 	await expect(settings.getByText('On the free plan the game master is always openai/mock-model.')).toBeVisible();
 	await expect(settings.getByLabel('Model', { exact: true })).toHaveCount(0);
 	const spend = settings.getByTestId('spend-panel');
+	// The panel reads its numbers when it comes into view: below the players and sound settings, it must be scrolled to.
+	await spend.scrollIntoViewIfNeeded();
 	await expect(spend.getByTestId('spend-turns-left')).toHaveText('47 of 50 turns left today');
 	await expect(spend.getByText(/Prompt-cache hit rate: \d+%/)).toBeVisible();
 	// The GM gave nothing away: the canon guard's counts of this session are there, both at 0.
@@ -121,6 +123,8 @@ test('in Japanese: the settings layer shows the spend panel and the free plan\u2
 	const settings = await openSettings(page, '設定');
 	await expect(settings.getByText('フリープランでは GM は常に openai/mock-model です。')).toBeVisible();
 	const spend = settings.getByTestId('spend-panel');
+	// The panel reads its numbers when it comes into view: below the players and sound settings, it must be scrolled to.
+	await spend.scrollIntoViewIfNeeded();
 	await expect(spend.getByRole('heading', { name: 'このセッションの使用量' })).toBeVisible();
 	await expect(spend.getByTestId('spend-turns-left')).toHaveText('今日の残り 49 / 50 ターン');
 	await expect(spend.getByTestId('spend-canon')).toHaveText('設定ガード: 表示前の書き直し 0 回、止めたターン 0 回');
