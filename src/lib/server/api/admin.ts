@@ -3,10 +3,9 @@
  * under /admin call these, so a form and a future API answer the same way. An admin cannot act on their own account
  * here (suspending or deleting yourself would lock the server's last way in); the CLI can.
  */
-import { eq } from 'drizzle-orm';
-import { controlSchema } from '../db';
 import {
 	createPasswordReset,
+	deleteUserRow,
 	getUserById,
 	listAccounts,
 	revokeSignIns,
@@ -16,7 +15,7 @@ import {
 	type AuthUser
 } from '../auth';
 import { recordAdminAction, type AuditAction } from '../audit';
-import { deletePreset, dismissReports, liftTakedown, takeDown } from '../presets';
+import { deletePreset, dismissReports, getPresetRow, liftTakedown, listMine, takeDown } from '../presets';
 import { listPlaySessions } from '../sessions';
 import type { App as Kantera } from '../app';
 import type { Tier } from '../../types/account';
@@ -89,12 +88,10 @@ export async function adminDeleteAccount(app: Kantera, admin: AuthUser, userId: 
 	// Suspended first, so nothing new (a turn, a preset) starts while the rest goes.
 	await setSuspended(app, user.id, true);
 	for (const session of await listPlaySessions(app, user.id)) await deleteSession(app, user, session.id);
-	const presets = await app.control.db
-		.select({ id: controlSchema.presets.id })
-		.from(controlSchema.presets)
-		.where(eq(controlSchema.presets.authorId, user.id));
-	for (const preset of presets) await deletePreset(app, { id: user.id, isAdmin: false }, preset.id);
-	await app.control.db.delete(controlSchema.users).where(eq(controlSchema.users.id, user.id));
+	const author = { id: user.id, isAdmin: false };
+	const presets = await listMine(app, author);
+	for (const preset of presets) await deletePreset(app, author, preset.id);
+	await deleteUserRow(app, user.id);
 	await audit(app, admin, 'delete_account', user, `${presets.length} presets`);
 	return user;
 }
@@ -113,10 +110,7 @@ export async function adminLiftTakedown(app: Kantera, admin: AuthUser, presetId:
 }
 
 export async function adminDismissReports(app: Kantera, admin: AuthUser, presetId: string): Promise<void> {
-	const [row] = await app.control.db
-		.select({ id: controlSchema.presets.id, title: controlSchema.presets.title })
-		.from(controlSchema.presets)
-		.where(eq(controlSchema.presets.id, presetId));
+	const row = await getPresetRow(app.control.db, presetId);
 	await dismissReports(app.control.db, presetId);
 	if (row) await auditPreset(app, admin, 'dismiss_reports', row);
 }

@@ -1,6 +1,6 @@
 /**
- * The administrators' audit log: who did what to which account or preset, and when. Written in the same batch as the
- * act where the act is one control-database write, read newest first on /admin/audit and exported as CSV.
+ * The administrators' audit log: who did what to which account or preset, and when. Written right after the act
+ * (api/admin.ts), read newest first on /admin/audit and exported as CSV.
  */
 import { desc, lt } from 'drizzle-orm';
 import { controlSchema, type ControlDrizzle } from '../db';
@@ -40,9 +40,8 @@ export interface AuditRow {
 	detail: string;
 }
 
-/** The insert for one entry, to batch with the act it records (so neither lands without the other). */
-export function auditInsert(db: ControlDrizzle, entry: AuditEntry, now = Date.now()) {
-	return db.insert(adminAudit).values({
+export async function recordAdminAction(db: ControlDrizzle, entry: AuditEntry, now = Date.now()): Promise<void> {
+	await db.insert(adminAudit).values({
 		at: now,
 		adminId: entry.admin.id,
 		adminName: entry.admin.name,
@@ -52,10 +51,6 @@ export function auditInsert(db: ControlDrizzle, entry: AuditEntry, now = Date.no
 		targetName: entry.target.name,
 		detail: entry.detail ?? ''
 	});
-}
-
-export async function recordAdminAction(db: ControlDrizzle, entry: AuditEntry, now = Date.now()): Promise<void> {
-	await auditInsert(db, entry, now);
 }
 
 /** Newest first; `before` (an entry id) pages back. */

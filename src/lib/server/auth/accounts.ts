@@ -41,6 +41,11 @@ export async function setSuspended(deps: AuthDeps, userId: string, suspended: bo
 	return toAuthUser(row);
 }
 
+/** Removes the account row; its sign-ins, identities, favourites and reports go with it by foreign key. */
+export async function deleteUserRow(deps: AuthDeps, userId: string): Promise<void> {
+	await deps.control.db.delete(users).where(eq(users.id, userId));
+}
+
 /** A new reset link's token (shown once) for the account; earlier unused links of it stop working. */
 export async function createPasswordReset(deps: AuthDeps, userId: string, now = Date.now()): Promise<{ token: string; expiresAt: Date }> {
 	const token = randomSecret();

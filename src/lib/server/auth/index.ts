@@ -17,7 +17,15 @@ export {
 	type AccountRow,
 	type AuthUser
 } from './users';
-export { setSuspended, revokeSignIns, createPasswordReset, passwordResetUser, resetPassword, PASSWORD_RESET_HOURS } from './accounts';
+export {
+	setSuspended,
+	revokeSignIns,
+	deleteUserRow,
+	createPasswordReset,
+	passwordResetUser,
+	resetPassword,
+	PASSWORD_RESET_HOURS
+} from './accounts';
 export { SESSION_COOKIE, createCookieSession, validateCookieSession, deleteCookieSession, sessionCookieOptions } from './cookie-sessions';
 export { createToken, expiryFromDays, authenticateToken, listTokens, revokeToken } from './tokens';
 export { hashPassword, verifyPassword } from './password';
