@@ -56,6 +56,8 @@ export {
 	adminLiftTakedown,
 	adminDismissReports,
 	AdminActError,
+	OPERATOR,
+	type AdminActor,
 	listAccounts,
 	type AccountRow
 } from './admin';
