@@ -328,6 +328,12 @@ export const en = {
 	'editor.art.remove': 'Remove',
 	'editor.art.chooseFile': 'Choose an image file to upload.',
 	'editor.art.refused': 'The image was not saved: {message}',
+	'upload.image.empty': 'The image is empty.',
+	'upload.image.tooLarge': 'The image is larger than {mb} MB.',
+	'upload.image.notImage': 'This is not a PNG, JPEG or WebP image (told from its contents, not its name).',
+	'upload.image.noPixels': 'The image says it has no pixels.',
+	'upload.image.tooManyPixels': 'The image is {width}×{height} pixels; at most {side}×{side} are taken.',
+	'upload.image.broken': '{detail}',
 	'editor.backToPreset': '← Back to the preset',
 	'editor.imported':
 		'This preset is a draft so far (imported, or never saved complete). Fill in what is missing — the ' +

@@ -324,6 +324,12 @@ export const ja: Messages = {
 	'editor.art.remove': '削除',
 	'editor.art.chooseFile': 'アップロードする画像ファイルを選んでください。',
 	'editor.art.refused': '画像は保存されませんでした：{message}',
+	'upload.image.empty': '画像ファイルが空です。',
+	'upload.image.tooLarge': '画像が {mb} MB を超えています。',
+	'upload.image.notImage': 'PNG・JPEG・WebP の画像ではありません（ファイル名ではなく中身で判定しています）。',
+	'upload.image.noPixels': '画像の大きさが 0 ピクセルになっています。',
+	'upload.image.tooManyPixels': '画像が {width}×{height} ピクセルあります。受け付けるのは {side}×{side} ピクセルまでです。',
+	'upload.image.broken': '画像ファイルが壊れているか、途中で切れています（{detail}）。',
 	'editor.backToPreset': '← プリセットに戻る',
 	'editor.imported':
 		'このプリセットはまだ下書きです（読み込んだもの、または完成させて保存していないもの）。足りないところを埋めて（保存すると指摘されます）、世界観として保存してください。',

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cleanUploadedImage, ImageUploadError, UPLOAD_LIMITS } from '../../../src/lib/server/images';
+import { translate } from '../../../src/lib/i18n/all-languages';
 import { ihdr, jpegImage, PNG_SIGNATURE, pngChunk, pngImage, textChunk, webpImage } from '../../helpers/images';
 
 const has = (bytes: Uint8Array, text: string) => Buffer.from(bytes).includes(Buffer.from(text, 'latin1'));
@@ -83,5 +84,29 @@ describe('cleanUploadedImage', () => {
 	it('refuses a file over the byte limit', () => {
 		const big = Buffer.concat([pngImage(1, 1), Buffer.alloc(UPLOAD_LIMITS.bytes)]);
 		refused(big, /larger than 8 MB/);
+	});
+});
+
+describe('the refusal in the reader’s language', () => {
+	const wordingOf = (bytes: Uint8Array) => {
+		try {
+			cleanUploadedImage(bytes);
+		} catch (err) {
+			if (err instanceof ImageUploadError) return { en: err.message, ja: translate('ja', err.wording.key, err.wording.params) };
+		}
+		throw new Error('not refused');
+	};
+
+	it('words every kind of refusal in Japanese, with the English message unchanged', () => {
+		expect(wordingOf(new Uint8Array())).toEqual({ en: 'The image is empty.', ja: '画像ファイルが空です。' });
+		expect(wordingOf(Buffer.from('<svg/>')).ja).toMatch(/^PNG・JPEG・WebP の画像ではありません/);
+		const big = wordingOf(pngImage(UPLOAD_LIMITS.side + 1, 1));
+		expect(big.en).toMatch(/pixels; at most/);
+		expect(big.ja).toBe(
+			`画像が ${UPLOAD_LIMITS.side + 1}×1 ピクセルあります。受け付けるのは ${UPLOAD_LIMITS.side}×${UPLOAD_LIMITS.side} ピクセルまでです。`
+		);
+		// A broken file's technical detail stays as it is, inside a Japanese sentence.
+		const cut = wordingOf(pngImage(2, 2).subarray(0, 40));
+		expect(cut.ja).toBe(`画像ファイルが壊れているか、途中で切れています（${cut.en}）。`);
 	});
 });

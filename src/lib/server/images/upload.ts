@@ -10,6 +10,7 @@
  * picture larger than the limits is refused with a message saying which.
  */
 import { crc32 } from 'node:zlib';
+import { translate } from '../../i18n/all-languages';
 import { sniffRaster, type ImageContentType } from './provider';
 
 export const UPLOAD_LIMITS = {
@@ -20,12 +21,33 @@ export const UPLOAD_LIMITS = {
 	pixels: 4096 * 4096
 } as const;
 
-/** An upload refused: the message says why, for the person who sent it. */
+/** What the reader's language says for a refusal: an i18n key and its parameters (the `message` is its English). */
+export interface UploadWording {
+	readonly key:
+		| 'upload.image.empty'
+		| 'upload.image.tooLarge'
+		| 'upload.image.notImage'
+		| 'upload.image.noPixels'
+		| 'upload.image.tooManyPixels'
+		| 'upload.image.broken';
+	readonly params: Readonly<Record<string, string | number>>;
+}
+
+/**
+ * An upload refused: the message says why, for the person who sent it, and `wording` says it in their language.
+ * A broken file's detail (which chunk, which marker) stays English inside the sentence: it is for whoever repairs it.
+ */
 export class ImageUploadError extends Error {
-	constructor(message: string) {
+	readonly wording: UploadWording;
+	constructor(message: string, wording?: UploadWording) {
 		super(message);
 		this.name = 'ImageUploadError';
+		this.wording = wording ?? { key: 'upload.image.broken', params: { detail: message } };
 	}
+}
+
+function refused(key: UploadWording['key'], params: UploadWording['params'] = {}): ImageUploadError {
+	return new ImageUploadError(translate('en', key, params), { key, params });
 }
 
 export interface CleanImage {
@@ -37,21 +59,20 @@ export interface CleanImage {
 
 /** The uploaded bytes as a clean image, or ImageUploadError. */
 export function cleanUploadedImage(bytes: Uint8Array): CleanImage {
-	if (bytes.byteLength === 0) throw new ImageUploadError('The image is empty.');
-	if (bytes.byteLength > UPLOAD_LIMITS.bytes)
-		throw new ImageUploadError(`The image is larger than ${UPLOAD_LIMITS.bytes / 1024 / 1024} MB.`);
+	if (bytes.byteLength === 0) throw refused('upload.image.empty');
+	if (bytes.byteLength > UPLOAD_LIMITS.bytes) throw refused('upload.image.tooLarge', { mb: UPLOAD_LIMITS.bytes / 1024 / 1024 });
 	const type = sniffRaster(bytes);
 	if (type === 'image/png') return bounded(cleanPng(bytes));
 	if (type === 'image/jpeg') return bounded(cleanJpeg(bytes));
 	if (type === 'image/webp') return bounded(cleanWebp(bytes));
-	throw new ImageUploadError('This is not a PNG, JPEG or WebP image (told from its contents, not its name).');
+	throw refused('upload.image.notImage');
 }
 
 function bounded(image: CleanImage): CleanImage {
 	const { width, height } = image;
-	if (width < 1 || height < 1) throw new ImageUploadError('The image says it has no pixels.');
+	if (width < 1 || height < 1) throw refused('upload.image.noPixels');
 	if (width > UPLOAD_LIMITS.side || height > UPLOAD_LIMITS.side || width * height > UPLOAD_LIMITS.pixels)
-		throw new ImageUploadError(`The image is ${width}×${height} pixels; at most ${UPLOAD_LIMITS.side}×${UPLOAD_LIMITS.side} are taken.`);
+		throw refused('upload.image.tooManyPixels', { width, height, side: UPLOAD_LIMITS.side });
 	return image;
 }
 

@@ -117,7 +117,7 @@ export async function putArt(app: ArtDeps, viewer: Viewer, id: unknown, targetIn
 	try {
 		image = cleanUploadedImage(bytes);
 	} catch (err) {
-		if (err instanceof ImageUploadError) throw new PresetError('bad_image', err.message);
+		if (err instanceof ImageUploadError) throw new PresetError('bad_image', err.message, { wording: err.wording });
 		throw err;
 	}
 	return dto(row.id, await storeArt(app, row.id, target, image, now));
