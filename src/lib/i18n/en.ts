@@ -322,7 +322,8 @@ export const en = {
 	'editor.art.expression': 'Expression',
 	'editor.art.expressionHint': '“default” is the plain sprite; others are shown when the story calls for that expression.',
 	'editor.art.place': 'Place',
-	'editor.art.placeHint': 'The scene name the story uses for the place; the opening scene is filled in.',
+	'editor.art.placeHint':
+		'The scene name the story uses for the place (it also shows for parts named after it, such as “North Gate — watchtower”); the opening scene is filled in.',
 	'editor.art.file': 'Image',
 	'editor.art.upload': 'Upload',
 	'editor.art.remove': 'Remove',

@@ -318,7 +318,8 @@ export const ja: Messages = {
 	'editor.art.expression': '表情',
 	'editor.art.expressionHint': '「default」は通常の立ち絵です。それ以外は物語がその表情を求めたときに表示します。',
 	'editor.art.place': '場所',
-	'editor.art.placeHint': '物語でその場所に使う場面名。冒頭の場面を入れてあります。',
+	'editor.art.placeHint':
+		'物語でその場所に使う場面名（「北門・見張り台」のように、この名前で始まる場所にも使われます）。冒頭の場面を入れてあります。',
 	'editor.art.file': '画像',
 	'editor.art.upload': 'アップロード',
 	'editor.art.remove': '削除',

@@ -11,6 +11,7 @@ import { bodyOf, ErrorBody } from './shapes';
 import { presetInput } from '../presets/factory';
 import { PresetArtSchema } from '../../../src/lib/types/presets';
 import { controlSchema, sessionSchema } from '../../../src/lib/server/db';
+import * as stage from '../../../src/lib/server/stage';
 import { jpegImage, pngImage, textChunk } from '../../helpers/images';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { formToInput } from '../../../src/lib/presets/form';
@@ -140,10 +141,21 @@ describe('preset art API', () => {
 			expect(file?.contentType).toBe('image/png');
 		};
 		await check(sessionId);
+		// The GM names a part of the place in its own case: the author's background, not a drawing.
+		const part = `${scene.toUpperCase()} — back room`;
+		await h.app.sessions.use(sessionId, (s) =>
+			s.write(async (tx) => {
+				await stage.scenes.register(tx, { name: part, description: 'A narrow room behind the bar.' });
+				await stage.imageOrders.place(tx, { target: 'scene', targetName: part, prompt: 'a narrow room' });
+			})
+		);
+		const backRoom = (await images(sessionId)).scenes.find((s) => s.name === part);
+		expect([backRoom?.status, keyOf(backRoom?.url ?? null)]).toEqual(['ready', background]);
 		// Nothing was ordered for what the art shows: only the other NPCs are drawn.
 		const orders = await h.app.sessions.use(sessionId, (s) => s.db.select().from(sessionSchema.imageOrders));
 		expect(orders.filter((o) => o.status !== 'done').map((o) => o.targetName)).not.toContain(npc);
 		expect(orders.filter((o) => o.status !== 'done').map((o) => o.targetName)).not.toContain(scene);
+		expect(orders.filter((o) => o.status !== 'done').map((o) => o.targetName)).not.toContain(part);
 
 		// A regeneration by hand does not draw over the author's sprite.
 		const again = await api.post(`/api/v1/sessions/${sessionId}/images/regenerate`, { target: 'npc', name: npc });

@@ -15,6 +15,7 @@ import type { SessionDrizzle, SessionExec, SessionTx } from '../db';
 import { parseSpriteVariant, sameCharacter } from '../../adv';
 import { setSprite } from './npcs';
 import { setBackground } from './scenes';
+import { placeArtFor } from './place-art';
 
 const { imageOrders } = sessionSchema;
 
@@ -35,12 +36,7 @@ export interface OrderInput {
 export async function place(tx: SessionTx, input: OrderInput): Promise<ImageOrder> {
 	const now = Date.now();
 	// The author's own image is never drawn over: a new look or a regeneration keeps it.
-	const [art] = await tx
-		.select()
-		.from(imageOrders)
-		.where(
-			and(eq(imageOrders.target, input.target), eq(imageOrders.targetName, input.targetName), eq(imageOrders.prompt, AUTHOR_ART_PROMPT))
-		);
+	const art = await authorArt(tx, input);
 	if (art?.image) {
 		if (input.target === 'scene') await setBackground(tx, input.targetName, art.image);
 		else if (!parseSpriteVariant(input.targetName)) await setSprite(tx, input.targetName, art.image);
@@ -66,6 +62,21 @@ export async function place(tx: SessionTx, input: OrderInput): Promise<ImageOrde
 		.returning();
 	if (!row) throw new Error('image order insert returned no row');
 	return row;
+}
+
+/** The author's image for the target: a character's by its exact name, a place's by `placeArtFor`. */
+async function authorArt(tx: SessionTx, input: OrderInput): Promise<ImageOrder | undefined> {
+	const arts = await tx
+		.select()
+		.from(imageOrders)
+		.where(
+			and(
+				eq(imageOrders.target, input.target),
+				eq(imageOrders.prompt, AUTHOR_ART_PROMPT),
+				input.target === 'scene' ? undefined : eq(imageOrders.targetName, input.targetName)
+			)
+		);
+	return input.target === 'scene' ? placeArtFor(input.targetName, arts) : arts[0];
 }
 
 /**
