@@ -200,6 +200,9 @@ describe('visibility', () => {
 			// A world that differs is another world.
 			const changed = await updateFromInput(app, who, copy.id, presetInput({ title: 'A different story' }));
 			await changeVisibility(app, who, changed.id, 'unlisted');
+			// Shared now: saving the taken-down world into it as a new version is refused, and nothing is saved.
+			expect(await code(updateFromInput(app, who, changed.id, presetInput()))).toBe('forbidden');
+			expect((await getPresetRow(app.control.db, changed.id))?.currentVersion).toBe(changed.currentVersion);
 		}
 		// Lifted: copies may be shared too.
 		await liftTakedown(app.control.db, row.id);

@@ -15,6 +15,7 @@ import { artSlots } from './art-slots';
 import { addFavorite, isFavorite, removeFavorite } from './favorites';
 import { OFFICIAL_VERSION } from './official';
 import { setVisibility, type Visibility } from './visibility';
+import { checkSharedVersion } from './takedowns';
 import {
 	authorNameOf,
 	createPreset,
@@ -131,6 +132,7 @@ export async function createFromInput(app: PresetDeps, viewer: Viewer, input: un
 export async function updateFromInput(app: PresetDeps, viewer: Viewer, id: unknown, input: unknown): Promise<PresetRow> {
 	const row = await ownPreset(app.control.db, id, viewer);
 	const preset = requireContent(input, row.id);
+	await checkSharedVersion(app.control.db, row, preset);
 	const updated = await saveVersion(app.control.db, row, preset);
 	await orderCover(app, preset, updated);
 	return updated;

@@ -12,6 +12,8 @@ import { withoutControlCharacters } from '../validation';
 import { isAuthor, type Viewer } from './access';
 import { PresetError } from './errors';
 import type { PresetRow } from './store';
+import { contentOf } from './content';
+import type { WorldPreset } from '../worlds';
 
 const { presets, presetReports, presetTakedowns, presetVersions, users } = controlSchema;
 
@@ -69,7 +71,18 @@ export async function checkNotTakenDown(db: ControlDrizzle, row: PresetRow): Pro
 			wording: { key: 'preset.moderatedNotice', params: {} }
 		});
 	const fingerprint = await fingerprintOf(db, row);
-	if (fingerprint === null) return;
+	if (fingerprint !== null) await refuseTakenDownText(db, fingerprint);
+}
+
+/**
+ * Refuses a new version of a shared (public or unlisted) preset whose text is a world an administrator took down:
+ * otherwise a world shared with harmless text could be turned into the taken-down one by saving.
+ */
+export async function checkSharedVersion(db: ControlDrizzle, row: PresetRow, preset: WorldPreset): Promise<void> {
+	if (row.visibility !== 'private') await refuseTakenDownText(db, worldFingerprint(contentOf(preset)));
+}
+
+async function refuseTakenDownText(db: ControlDrizzle, fingerprint: string): Promise<void> {
 	const [blocked] = await db
 		.select({ id: presetTakedowns.id })
 		.from(presetTakedowns)
