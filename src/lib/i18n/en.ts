@@ -946,6 +946,8 @@ export const en = {
 	'import.error.presetMalformed': 'The preset in this file is malformed: {detail}.',
 	'import.error.presetMalformedAt': 'The preset in this file is malformed at {path}: {detail}.',
 	'import.error.presetTooLarge': 'The preset is too large to import ({path}: {detail}).',
+	'import.error.sounds': 'The sounds in this preset file are malformed: {detail}.',
+	'import.error.sound': 'The sound "{name}" in this preset file cannot be imported: {detail}',
 	'import.error.notPng': 'This is not a PNG file.',
 	'import.error.pngEnds': 'The PNG file is damaged (it ends in the middle of a chunk); export the card again.',
 	'import.error.pngChunkType': 'The PNG file is damaged (a chunk has no valid type); export the card again.',

@@ -935,6 +935,8 @@ export const ja: Messages = {
 	'import.error.presetMalformed': 'このファイルのプリセットの形が正しくありません: {detail}。',
 	'import.error.presetMalformedAt': 'このファイルのプリセットの {path} の形が正しくありません: {detail}。',
 	'import.error.presetTooLarge': 'プリセットが大きすぎて読み込めません（{path}: {detail}）。',
+	'import.error.sounds': 'このプリセットファイルの音声の形式が正しくありません: {detail}。',
+	'import.error.sound': 'このプリセットファイルの音声「{name}」は読み込めません: {detail}',
 	'import.error.notPng': 'PNG ファイルではありません。',
 	'import.error.pngEnds': 'PNG ファイルが壊れています（チャンクの途中で終わっています）。カードを書き出し直してください。',
 	'import.error.pngChunkType': 'PNG ファイルが壊れています（種類の読めないチャンクがあります）。カードを書き出し直してください。',
