@@ -9,7 +9,8 @@ import { apiHarness, type ApiHarness } from './client';
 import { bodyOf, ErrorBody } from './shapes';
 import { presetInput } from '../presets/factory';
 import { PresetAudioSchema } from '../../../src/lib/types/presets';
-import { controlSchema } from '../../../src/lib/server/db';
+import { controlSchema, meta } from '../../../src/lib/server/db';
+import { loadPlayView } from '../../../src/lib/server/play';
 import { m4aFile, mp3File, oggOpus, oggVorbis } from '../../helpers/audio';
 import { pngImage } from '../../helpers/images';
 
@@ -124,5 +125,40 @@ describe('preset audio API', () => {
 			message: expect.stringMatching(/"Forged".*not an OGG, MP3 or M4A/)
 		});
 		expect((await h.app.control.db.select().from(controlSchema.presets)).length).toBe(before);
+	});
+
+	it('a session started from the preset copies its sound, lists it for the screen and names the music in the GM mission', async () => {
+		h = await apiHarness({ llm: false });
+		const api = h.as(h.alice);
+		const { id } = await bodyOf(await api.post('/api/v1/presets', presetInput()), Created);
+		const base = `/api/v1/presets/${id}/audio`;
+		const theme = mp3File(5);
+		expect((await api.request('PUT', `${base}/music/${encodeURIComponent('Harbour theme')}`, { body: theme, headers: ogg })).status).toBe(
+			200
+		);
+		expect((await api.request('PUT', `${base}/ambience/Gulls`, { body: oggOpus(), headers: ogg })).status).toBe(200);
+
+		const started = await api.post('/api/v1/sessions', { preset: id, title: 'With sound' });
+		expect(started.status).toBe(201);
+		const { id: sessionId } = await bodyOf(started, Created);
+		const { view, mission } = await h.app.sessions.use(sessionId, async (s) => ({
+			view: await loadPlayView(s.db, sessionId),
+			mission: await meta.readText(s.db, 'mission')
+		}));
+		expect(view.sounds?.map((x) => [x.kind, x.name])).toEqual([
+			['ambience', 'Gulls'],
+			['music', 'Harbour theme']
+		]);
+		const track = view.sounds?.find((x) => x.name === 'Harbour theme');
+		expect(track?.url).toMatch(new RegExp(`^/api/v1/sessions/${sessionId}/images/[0-9a-f]{32}\\.mp3$`));
+		// The session's own copy: it plays even once the author removes the track from the preset.
+		expect((await api.delete(`${base}/music/${encodeURIComponent('Harbour theme')}`)).status).toBe(200);
+		const served = await api.get(track?.url ?? '');
+		expect(served.status).toBe(200);
+		expect(served.headers.get('content-type')).toBe('audio/mpeg');
+		expect(Buffer.from(await served.arrayBuffer()).equals(theme)).toBe(true);
+		expect((await h.as(h.bob).get(track?.url ?? '')).status).toBe(404);
+		expect(mission).toContain('Music tracks (adv_stage "music" cue');
+		expect(mission).toContain(': Harbour theme.');
 	});
 });
