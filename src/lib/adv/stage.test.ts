@@ -197,8 +197,9 @@ describe('applyCue', () => {
 describe('music cues', () => {
 	const music = (paragraph: number, name: string): StageCue => ({ paragraph, action: 'music', music: name });
 	it('hold a track until the next (none and keep are words of their own); a blank one is ignored', () => {
-		let { state, warnings } = play([music(0, ' Storm at sea ')]);
-		expect(warnings).toEqual([]);
+		const first = play([music(0, ' Storm at sea ')]);
+		let state = first.state;
+		expect(first.warnings).toEqual([]);
 		expect(state.music).toBe('Storm at sea');
 		({ state } = play([music(1, 'keep')], state));
 		expect(state.music).toBe('keep');
