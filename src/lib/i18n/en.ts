@@ -717,6 +717,12 @@ export const en = {
 	'settings.sound.mute': 'Mute',
 	'settings.sound.ambience': 'Ambience volume',
 	'settings.sound.effects': 'Effects volume',
+	'settings.sound.music': 'Music volume',
+	'settings.sound.voice': 'Voice volume',
+	'settings.sound.voices': 'Read lines aloud',
+	'settings.sound.voiceOf': 'Voice of {name}',
+	'settings.sound.voiceDefault': 'Chosen for them',
+	'settings.sound.noVoices': 'This browser has no voices for the story’s language.',
 	'settings.sound.note': 'Sound is made in the browser and starts with your first click or key press.',
 	// Operator pages: usage, users
 	'admin.usageHeading': 'LLM usage',

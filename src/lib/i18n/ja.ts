@@ -702,6 +702,12 @@ export const ja: Messages = {
 	'settings.sound.mute': 'ミュート',
 	'settings.sound.ambience': '環境音の音量',
 	'settings.sound.effects': '効果音の音量',
+	'settings.sound.music': '音楽の音量',
+	'settings.sound.voice': '読み上げの音量',
+	'settings.sound.voices': 'セリフを読み上げる',
+	'settings.sound.voiceOf': '{name}の声',
+	'settings.sound.voiceDefault': 'おまかせ',
+	'settings.sound.noVoices': 'このブラウザーには物語の言語の音声がありません。',
 	'settings.sound.note': '音はブラウザーで作られ、最初のクリックかキー操作で鳴り始めます。',
 	// 管理ページ：利用状況・ユーザー
 	'admin.usageHeading': 'LLM の利用状況',
