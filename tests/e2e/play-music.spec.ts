@@ -1,7 +1,7 @@
 /**
  * A preset's own sound on the stage (issue 24, item 5): the track named for the opening place plays
  * after the reader's first click, at the music channel's volume; the GM's `music` cue changes it; the
- * Settings slider acts on it at once. Voices: off by default (nothing is read aloud), on after the
+ * Settings slider acts on it at once. Voices: off by default (nothing is read aloud, their code not even loaded), on after the
  * setting, each spoken line read at the voice channel's volume. A test cannot listen: the screen
  * reports what its loops play once their files are decoded and the gains its nodes hold
  * (`data-testid="sound"`), and what speech synthesis was asked to say.
@@ -102,7 +102,7 @@ test('the preset’s track plays after the first click at the music volume, a mu
 	await expect(sound(page)).toHaveAttribute('data-music', 'Storm');
 
 	// Voices are off by default: a spoken line is not read aloud.
-	await expect(voice(page)).toHaveAttribute('data-on', 'false');
+	await expect(voice(page)).toHaveCount(0);
 	await say(page, '#gate', GATE_REPLY.split('\n')[0] ?? '');
 	expect(await page.evaluate(() => (window as unknown as { __spoken: Spoken[] }).__spoken)).toEqual([]);
 
