@@ -118,6 +118,10 @@ test('the preset’s track plays after the first click at the music volume, a mu
 		.annotations.push({ type: 'speech', description: stubbed ? 'speechSynthesis stubbed (no voices in this browser)' : 'real voices' });
 	if (stubbed) await expect(page.getByLabel('Voice of Ilse', { exact: true })).toBeVisible();
 	await page.screenshot({ path: `${SHOTS}/settings-en-desktop.png` });
+	await page.setViewportSize({ width: 390, height: 844 });
+	await page.getByLabel('Read lines aloud', { exact: true }).scrollIntoViewIfNeeded();
+	await page.screenshot({ path: `${SHOTS}/settings-en-phone.png` });
+	await page.setViewportSize({ width: 1280, height: 800 });
 	await page.keyboard.press('Escape');
 
 	await say(page, '#gate', GATE_REPLY.split('\n')[0] ?? '');
