@@ -5,12 +5,6 @@
  * voices on; nothing here runs otherwise. Speaking a new line, or leaving one, cancels what was being said.
  */
 
-export interface VoiceChoice {
-	readonly uri: string;
-	readonly name: string;
-	readonly lang: string;
-}
-
 /** The browser's voices for `language` (its primary subtag: `ja` matches `ja-JP`), sorted by name, default voices first. */
 export function voicesFor(all: readonly SpeechSynthesisVoice[], language: string): SpeechSynthesisVoice[] {
 	const primary = language.toLowerCase().split('-')[0] ?? '';

@@ -27,8 +27,8 @@ const expression = () => text(MAX_EXPRESSION_CHARS);
 const scene = () => text(MAX_STAGE_NAME_CHARS);
 /** rain…sea hold (none stops them), thunder…clash sound once: the enum says it, the GM rules need not. */
 const sound = () => v.picklist(SOUNDS);
-/** One of the preset's tracks (listed in the mission), none or keep. */
-const music = () => v.pipe(text(MAX_STAGE_NAME_CHARS), v.description('a music track named in your mission, none, or keep'));
+/** One of the preset's tracks, none or keep: the mission lists them and says so (only for a world with music), not every call's tools. */
+const music = () => text(MAX_STAGE_NAME_CHARS);
 
 const cueFlat = v.object({
 	paragraph: paragraph(),
