@@ -2,7 +2,8 @@
  * The reader's sound settings: whether this browser plays sound at all ("no sound"), a mute that
  * holds the sound without forgetting the volumes, a volume per channel (the music, the place's
  * ambience, the GM's effects, the voices), and voices: off unless turned on, a voice picked per
- * character. Kept in this browser (localStorage), like the reading settings; read through a valibot schema, so a hand-edited or old value falls back to the default field by field.
+ * character. Kept in this browser (localStorage), like the reading settings; read through a valibot
+ * schema, so a hand-edited or old value falls back to the default field by field.
  */
 import * as v from 'valibot';
 
