@@ -18,6 +18,7 @@
  *             the test has released the line (`POST /mock/release/{the player's line}`): the test sees
  *             his entrance first, however slow the machine;
  * - `#choices` offers two choices with a short reply;
+ * - `#music NAME` cues the music track NAME (or none, keep) and says so in one line;
  * - `#drawn`  streams two paragraphs over about 20 seconds (a reload, and the closed stream's end,
  *             land well before the commit);
  * - `#long`   streams a reply over about 90 seconds, a sentence every 3 s (a turn longer than an
@@ -55,6 +56,7 @@ export const LIVE_PARAGRAPHS = [
 export const LIVE_REPLY = LIVE_PARAGRAPHS.join('\n\n');
 export const CHOICES = ['Ask Bram about the gate', 'Walk away into the fog'];
 export const CHOICES_REPLY = 'Bram leans on his spear and waits for your answer.';
+export const MUSIC_REPLY = 'The musicians change their tune.';
 /** One paragraph, several pages long in the text window on any screen. */
 export const PAGES_REPLY = Array.from(
 	{ length: 12 },
@@ -205,6 +207,12 @@ function live(followUp: boolean, request: RecordedRequest, fail: string | undefi
 	return { text: frames, frameDelayMs: LIVE_FRAME_MS, fault: { kind: 'close-mid-stream', afterFrames: inBramsLine, untilReleased: fail } };
 }
 
+function music(followUp: boolean, line: string): ScriptedReply {
+	if (followUp) return { text: MUSIC_REPLY };
+	const track = /#music (.+)$/.exec(line)?.[1]?.trim() ?? 'none';
+	return { toolCalls: [{ name: 'adv_stage', arguments: { cues: [{ paragraph: 0, action: 'music', music: track }] } }] };
+}
+
 function choices(followUp: boolean): ScriptedReply {
 	if (followUp) return { text: CHOICES_REPLY };
 	return { toolCalls: [{ name: 'adv_stage', arguments: { choices: CHOICES } }] };
@@ -261,6 +269,7 @@ export function advPlay(): MockHandler {
 		}
 		if (line.includes('#live')) return live(followUp, request, undefined);
 		if (line.includes('#choices')) return choices(followUp);
+		if (line.includes('#music')) return music(followUp, line);
 		if (line.includes('#pages')) return { text: PAGES_REPLY };
 		if (line.includes('#face')) return face(followUp, request);
 		if (line.includes('#harbour')) return harbour(followUp);

@@ -10,7 +10,7 @@ import * as v from 'valibot';
 
 import { SOUNDS } from './sound';
 
-export const STAGE_ACTIONS = ['enter', 'exit', 'move', 'expression', 'background', 'sound'] as const;
+export const STAGE_ACTIONS = ['enter', 'exit', 'move', 'expression', 'background', 'sound', 'music'] as const;
 
 /** The three sprite positions, in screen order. */
 export const STAGE_SLOTS = ['left', 'center', 'right'] as const;
@@ -26,7 +26,9 @@ export const StageCueSchema = v.object({
 	expression: v.optional(v.string()),
 	scene: v.optional(v.string()),
 	/** `sound`: an ambience from here on (`none` stops it), or an effect played once at this paragraph. */
-	sound: v.optional(v.picklist(SOUNDS))
+	sound: v.optional(v.picklist(SOUNDS)),
+	/** `music`: one of the preset's tracks from here on, `none` (silence) or `keep` (what plays goes on). */
+	music: v.optional(v.string())
 });
 export type StageCue = v.InferOutput<typeof StageCueSchema>;
 

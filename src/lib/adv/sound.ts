@@ -17,6 +17,10 @@ export type SoundEffect = (typeof SOUND_EFFECTS)[number];
 export const SOUNDS = [...AMBIENCES, NO_AMBIENCE, ...SOUND_EFFECTS] as const;
 export type Sound = (typeof SOUNDS)[number];
 
+/** The `music` cue's words beside a track's name: `none` stops the music, `keep` leaves it playing (a new place's default too). */
+export const NO_MUSIC = 'none';
+export const KEEP_MUSIC = 'keep';
+
 export function isSoundEffect(sound: Sound): sound is SoundEffect {
 	return SOUND_EFFECTS.some((e) => e === sound);
 }

@@ -194,6 +194,26 @@ describe('applyCue', () => {
 	});
 });
 
+describe('music cues', () => {
+	const music = (paragraph: number, name: string): StageCue => ({ paragraph, action: 'music', music: name });
+	it('hold a track until the next (none and keep are words of their own); a blank one is ignored', () => {
+		const first = play([music(0, ' Storm at sea ')]);
+		let state = first.state;
+		expect(first.warnings).toEqual([]);
+		expect(state.music).toBe('Storm at sea');
+		({ state } = play([music(1, 'keep')], state));
+		expect(state.music).toBe('keep');
+		({ state } = play([music(2, 'none')], state));
+		expect(state.music).toBe('none');
+		expect(v.is(StageStateSchema, state)).toBe(true);
+		const same = play([music(3, 'none')], state);
+		expect(same.state).toBe(state);
+		const blank = play([{ paragraph: 0, action: 'music', music: '  ' }]);
+		expect(blank.state).toBe(EMPTY_STAGE);
+		expect(codes(blank.warnings)).toEqual(['malformed_cue']);
+	});
+});
+
 describe('sound cues', () => {
 	const sound = (paragraph: number, name: NonNullable<StageCue['sound']>): StageCue => ({ paragraph, action: 'sound', sound: name });
 	it('hold an ambience until the next (none is silence), and number each effect after the one before', () => {

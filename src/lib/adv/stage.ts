@@ -18,6 +18,8 @@
  *   it enters at that slot instead (`not_on_stage`, then the enter rules).
  * - expression (character, expression): not on stage → ignored, `not_on_stage`.
  * - sound (sound): an ambience holds from here on (`none`: silence); an effect sounds once.
+ * - music (music): a track of the preset's holds from here on (`none`: silence; `keep`: the music playing
+ *   goes on, over a new place's own track too). Which tracks exist is the screen's business: it plays nothing for a name it lacks.
  * - background (scene): always plays; a scene not in `knownScenes` (when given) draws a plain
  *   backdrop and warns `unknown_scene`.
  * - a missing or blank field the action needs, or an unknown action → ignored, `malformed_cue`.
@@ -56,7 +58,9 @@ export const StageStateSchema = v.pipe(
 		 * The last effect cued, numbered in the story's order (one more than the one before): the screen plays
 		 * it when the number moves on while it listens, so a stage read back (a reload, the log) replays nothing.
 		 */
-		sfx: v.optional(v.pipe(v.object({ name: v.picklist(SOUND_EFFECTS), seq: v.number() }), v.readonly()))
+		sfx: v.optional(v.pipe(v.object({ name: v.picklist(SOUND_EFFECTS), seq: v.number() }), v.readonly())),
+		/** The GM's music since its `music` cue (a track's name, `none`, or `keep`); absent: the place's own track. */
+		music: v.optional(v.string())
 	}),
 	v.readonly()
 );
@@ -234,6 +238,11 @@ export function applyCue(state: StageState, cue: StageCue, options: CueOptions =
 			if (sound === undefined) return ignored(state, cue, 'sound needs a sound');
 			if (isSoundEffect(sound)) return { state: { ...state, sfx: { name: sound, seq: (state.sfx?.seq ?? 0) + 1 } }, warnings: [] };
 			return { state: state.ambience === sound ? state : { ...state, ambience: sound }, warnings: [] };
+		}
+		case 'music': {
+			const music = clean(cue.music);
+			if (music === null) return ignored(state, cue, 'music needs a track name, none or keep');
+			return { state: state.music === music ? state : { ...state, music }, warnings: [] };
 		}
 		default:
 			return ignored(state, cue, 'unknown action');

@@ -30,6 +30,8 @@ export class StageImages {
 	/** Expression sprites, by `characterKey("Name(expression)")`. */
 	private readonly variants = new SvelteMap<string, ImageEntry>();
 	private readonly scenes = new SvelteMap<string, ImageEntry>();
+	/** The registered characters' names as written, by `characterKey` (the voice settings list them). */
+	private readonly written = new SvelteMap<string, string>();
 
 	constructor(images: StageImagesDto = { characters: [], scenes: [] }) {
 		this.replace(images);
@@ -39,7 +41,10 @@ export class StageImages {
 	replace(images: StageImagesDto): void {
 		for (const n of images.characters) {
 			if (n.expression !== undefined) this.set(this.variants, spriteVariantName(n.name, n.expression), entry(n));
-			else this.set(this.npcs, n.name, entry(n));
+			else {
+				this.set(this.npcs, n.name, entry(n));
+				this.written.set(characterKey(n.name), n.name);
+			}
 		}
 		for (const s of images.scenes) this.set(this.scenes, s.name, entry(s));
 	}
@@ -56,6 +61,11 @@ export class StageImages {
 	/** Registered names (keys are folded: compare with `characterKey`). */
 	names(target: ImageTarget): string[] {
 		return [...(target === 'npc' ? this.npcs : this.scenes).keys()];
+	}
+
+	/** The registered characters, as their names are written. */
+	characters(): string[] {
+		return [...this.written.values()];
 	}
 
 	/** The sprite of a character showing `expression`: its own, or the default one standing in. */

@@ -16,7 +16,7 @@ import { Story, type FrameScheduler } from './story.svelte';
 import { fetchLogPage } from './log';
 import { newIdempotencyKey } from './keys';
 import { carryReading } from './read-marks';
-import type { ChoiceMenu, FinishedStatus, PlayView } from './types';
+import type { ChoiceMenu, FinishedStatus, PlaySound, PlayView } from './types';
 
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
@@ -80,6 +80,8 @@ export class PlayState {
 	readonly story: Story;
 	readonly images: StageImages;
 	readonly settings: ReaderSettings;
+	/** The author's sound files of this session (its preset's), for the stage's sound. */
+	readonly sounds: readonly PlaySound[];
 
 	turn = $state<TurnInFlight | null>(null);
 	outcome = $state<TurnOutcome | null>(null);
@@ -135,6 +137,7 @@ export class PlayState {
 		if (!view.activeTurn && view.lastTurn?.status === 'committed') this.undoable = { turnId: view.lastTurn.id, input: view.lastTurn.input };
 		this.settings = new ReaderSettings();
 		this.images = new StageImages(view.log.images);
+		this.sounds = view.sounds ?? [];
 		this.choices = view.choices;
 		this.story = new Story({
 			sessionId: options.sessionId,

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import type { LogPageDto } from '../types/log';
 import type { StagedPlace, TurnFailure, TurnStatus } from '../types/events';
 import type { StageCue } from '../adv';
+import type { PresetAudioKind } from '../types/presets';
 
 export interface ActiveTurn {
 	id: string;
@@ -42,6 +43,15 @@ export interface PlayView {
 	choices: ChoiceMenu | null;
 	/** The world's title card (a session started from a world); null for an empty world. */
 	titleCard: TitleCard | null;
+	/** The author's sound the session copied from its preset (none for a world without). */
+	sounds?: PlaySound[];
+}
+
+/** One of the session's sound files: a music track, an ambience loop or an effect, by the name cues and places use. */
+export interface PlaySound {
+	kind: PresetAudioKind;
+	name: string;
+	url: string;
 }
 
 /** What the title card shows: the world's title and tagline over its opening scene. */

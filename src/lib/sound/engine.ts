@@ -1,14 +1,15 @@
 /**
- * The sound of the stage, synthesised with Web Audio: no audio files, no licences, nothing to
- * download but this module (loaded on the reader's first interaction, so it is no part of the play
- * page's first load). Ambiences are filtered noise shaped by slow oscillators (rain, wind, a fire's
- * rumble and crackle, a crowd's murmur, the sea's swell), looping until the next one crossfades in;
- * effects are short envelopes over noise and tones. Two channels (ambience, effects) with a gain
- * each feed a master gain; `snapshot` reports the context's state and the gains as the nodes hold
+ * The sound of the stage, with Web Audio (loaded on the reader's first interaction, so it is no part
+ * of the play page's first load): the preset's own files where it has them (a music track or an
+ * ambience loop, decoded once and looped without a gap, an effect played once), else synthesised —
+ * ambiences are filtered noise shaped by slow oscillators (rain, wind, a fire's rumble and crackle, a
+ * crowd's murmur, the sea's swell), effects short envelopes over noise and tones. A loop plays until
+ * the next one crossfades in. Three channels (music, ambience, effects) with a gain each feed a
+ * master gain; `snapshot` reports the context's state, what loops and the gains as the nodes hold
  * them, which the screen exposes for tests (they cannot listen).
  */
 import type { Ambience, SoundEffect } from '../adv';
-import type { SoundChannel } from './settings.svelte';
+import type { MixedChannel } from './settings.svelte';
 
 /** Seconds of noise per looped buffer: long enough that the loop is not heard. */
 const NOISE_SECONDS = 4;
@@ -19,24 +20,36 @@ type NoiseColour = 'white' | 'pink' | 'brown';
 
 export interface SoundSnapshot {
 	state: AudioContextState;
-	ambience: Ambience | null;
-	gains: Record<SoundChannel, number>;
+	/** What each loop channel plays (a synthesised ambience's name or a file's `id`), once it has started. */
+	ambience: string | null;
+	music: string | null;
+	gains: Record<MixedChannel, number>;
 }
 
+/** What a loop channel should play: a synthesised ambience, or a file at `url` (`id` names it in the snapshot). */
+export type LoopChoice = { readonly id: string; readonly synth: Ambience } | { readonly id: string; readonly url: string };
+type LoopChannel = 'music' | 'ambience';
+
 interface Playing {
-	name: Ambience;
+	id: string;
 	out: GainNode;
 	sources: AudioScheduledSourceNode[];
 }
 
 export class SoundEngine {
 	private readonly ctx = new AudioContext();
-	private readonly channels: Record<SoundChannel, GainNode>;
+	private readonly channels: Record<MixedChannel, GainNode>;
 	private readonly noise = new Map<NoiseColour, AudioBuffer>();
-	private playing: Playing | null = null;
+	private readonly files = new Map<string, Promise<AudioBuffer | null>>();
+	private readonly loops: Record<LoopChannel, Playing | null> = { music: null, ambience: null };
+	/** What each loop channel was last asked for: a file that finishes loading after another was asked for is not played. */
+	private readonly wanted: Record<LoopChannel, string | null> = { music: null, ambience: null };
 
-	/** `onChange`: the context's state moved (running, suspended by the browser, closed). */
-	constructor(gains: Record<SoundChannel, number>, onChange: () => void = () => undefined) {
+	/** `onChange`: the context's state moved (running, suspended by the browser, closed), or a file's loop began. */
+	constructor(
+		gains: Record<MixedChannel, number>,
+		private readonly onChange: () => void = () => undefined
+	) {
 		this.ctx.addEventListener('statechange', onChange);
 		const master = this.ctx.createGain();
 		master.connect(this.ctx.destination);
@@ -46,7 +59,7 @@ export class SoundEngine {
 			node.connect(master);
 			return node;
 		};
-		this.channels = { ambience: channel(gains.ambience), effects: channel(gains.effects) };
+		this.channels = { music: channel(gains.music), ambience: channel(gains.ambience), effects: channel(gains.effects) };
 	}
 
 	/** Called inside the reader's first click or key press, which is what lets a page start audio. */
@@ -55,32 +68,64 @@ export class SoundEngine {
 	}
 
 	/** At once (the setter, not a scheduled change): a slider is heard as it moves, and `snapshot` reads what was set. */
-	setGain(channel: SoundChannel, gain: number): void {
+	setGain(channel: MixedChannel, gain: number): void {
 		const param = this.channels[channel].gain;
 		param.cancelScheduledValues(this.ctx.currentTime);
 		param.value = gain;
 	}
 
-	setAmbience(name: Ambience | null): void {
-		if (this.playing?.name === name || (this.playing === null && name === null)) return;
-		const now = this.ctx.currentTime;
-		const old = this.playing;
+	/** The loop of `channel` crossfades to `choice` (a file once it has loaded); null fades it out. */
+	setLoop(channel: LoopChannel, choice: LoopChoice | null): void {
+		const id = choice?.id ?? null;
+		if (this.wanted[channel] === id) return;
+		this.wanted[channel] = id;
+		const old = this.loops[channel];
 		if (old) {
+			const now = this.ctx.currentTime;
 			old.out.gain.setTargetAtTime(0, now, CROSSFADE_S / 4);
 			for (const s of old.sources) s.stop(now + CROSSFADE_S * 2);
+			this.loops[channel] = null;
 		}
-		this.playing = name === null ? null : this.ambience(name);
+		if (choice === null) return;
+		if ('synth' in choice) {
+			this.loops[channel] = this.startLoop(channel, choice.id, (out) => AMBIENCES[choice.synth](this, out));
+			return;
+		}
+		void this.file(choice.url).then((buffer) => {
+			if (!buffer || this.wanted[channel] !== choice.id) return;
+			this.loops[channel] = this.startLoop(channel, choice.id, (out) => {
+				const source = this.ctx.createBufferSource();
+				source.buffer = buffer;
+				source.loop = true;
+				source.connect(out);
+				return [source];
+			});
+			this.onChange();
+		});
 	}
 
 	play(effect: SoundEffect): void {
 		EFFECTS[effect](this, this.ctx.currentTime);
 	}
 
+	/** A sound file played once on the effects channel (once it has loaded). */
+	playFile(url: string): void {
+		void this.file(url).then((buffer) => {
+			if (!buffer || this.ctx.state === 'closed') return;
+			const source = this.ctx.createBufferSource();
+			source.buffer = buffer;
+			source.connect(this.channels.effects);
+			source.start();
+		});
+	}
+
 	snapshot(): SoundSnapshot {
+		const gain = (c: MixedChannel) => this.channels[c].gain.value;
 		return {
 			state: this.ctx.state,
-			ambience: this.playing?.name ?? null,
-			gains: { ambience: this.channels.ambience.gain.value, effects: this.channels.effects.gain.value }
+			ambience: this.loops.ambience?.id ?? null,
+			music: this.loops.music?.id ?? null,
+			gains: { music: gain('music'), ambience: gain('ambience'), effects: gain('effects') }
 		};
 	}
 
@@ -137,14 +182,30 @@ export class SoundEngine {
 		return node;
 	}
 
-	private ambience(name: Ambience): Playing {
+	private startLoop(channel: LoopChannel, id: string, wire: (out: GainNode) => AudioScheduledSourceNode[]): Playing {
 		const out = this.gainNode(0);
-		out.connect(this.channels.ambience);
-		const sources = AMBIENCES[name](this, out);
+		out.connect(this.channels[channel]);
+		const sources = wire(out);
 		const now = this.ctx.currentTime;
 		for (const s of sources) s.start(now);
 		out.gain.setTargetAtTime(1, now, CROSSFADE_S / 4);
-		return { name, out, sources };
+		return { id, out, sources };
+	}
+
+	/** A sound file decoded once per page (a failed fetch or decode is silence, not an error on screen). */
+	private file(url: string): Promise<AudioBuffer | null> {
+		let loading = this.files.get(url);
+		if (!loading) {
+			loading = fetch(url)
+				.then((res) => (res.ok ? res.arrayBuffer() : null))
+				.then((bytes) => (bytes ? this.ctx.decodeAudioData(bytes) : null))
+				.catch((err: unknown) => {
+					console.warn(`[kantera] the sound ${url} could not be played`, err);
+					return null;
+				});
+			this.files.set(url, loading);
+		}
+		return loading;
 	}
 
 	private noiseBuffer(colour: NoiseColour): AudioBuffer {

@@ -6,8 +6,16 @@
 import { getContext, setContext } from 'svelte';
 import { SoundSettings } from './settings.svelte';
 
-export { SoundSettings, SOUND_CHANNELS, VOLUME_STEP, readStoredSound, type SoundChannel, type StoredSound } from './settings.svelte';
-export type { SoundEngine, SoundSnapshot } from './engine';
+export {
+	SoundSettings,
+	SOUND_CHANNELS,
+	VOLUME_STEP,
+	readStoredSound,
+	type SoundChannel,
+	type MixedChannel,
+	type StoredSound
+} from './settings.svelte';
+export type { SoundEngine, SoundSnapshot, LoopChoice } from './engine';
 
 const SOUND_CONTEXT = Symbol('kantera.sound');
 

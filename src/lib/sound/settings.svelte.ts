@@ -1,25 +1,34 @@
 /**
  * The reader's sound settings: whether this browser plays sound at all ("no sound"), a mute that
- * holds the sound without forgetting the volumes, and a volume per channel (the place's ambience, the
- * GM's effects). Kept in this browser (localStorage), like the reading settings; read through a
- * valibot schema, so a hand-edited or old value falls back to the default field by field.
+ * holds the sound without forgetting the volumes, a volume per channel (the music, the place's
+ * ambience, the GM's effects, the voices), and voices: off unless turned on, a voice picked per
+ * character. Kept in this browser (localStorage), like the reading settings; read through a valibot
+ * schema, so a hand-edited or old value falls back to the default field by field.
  */
 import * as v from 'valibot';
 
-export const SOUND_CHANNELS = ['ambience', 'effects'] as const;
+export const SOUND_CHANNELS = ['music', 'ambience', 'effects', 'voice'] as const;
 export type SoundChannel = (typeof SOUND_CHANNELS)[number];
+/** The channels Web Audio mixes; the voice is the browser's speech synthesis, at its own volume. */
+export type MixedChannel = Exclude<SoundChannel, 'voice'>;
 
 /** Volumes are percents in steps of 5, as the sliders give them. */
 export const VOLUME_STEP = 5;
-const DEFAULT_VOLUMES: Readonly<Record<SoundChannel, number>> = { ambience: 50, effects: 80 };
+const DEFAULT_VOLUMES: Readonly<Record<SoundChannel, number>> = { music: 60, ambience: 50, effects: 80, voice: 80 };
 const STORAGE_KEY = 'kantera.sound';
 
 const Volume = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100));
 const StoredSoundSchema = v.object({
 	enabled: v.fallback(v.boolean(), true),
 	muted: v.fallback(v.boolean(), false),
+	music: v.fallback(Volume, DEFAULT_VOLUMES.music),
 	ambience: v.fallback(Volume, DEFAULT_VOLUMES.ambience),
-	effects: v.fallback(Volume, DEFAULT_VOLUMES.effects)
+	effects: v.fallback(Volume, DEFAULT_VOLUMES.effects),
+	voice: v.fallback(Volume, DEFAULT_VOLUMES.voice),
+	/** Spoken lines read aloud: off unless the reader turns them on. */
+	voices: v.fallback(v.boolean(), false),
+	/** The reader's voice per character (by `characterKey`): a voice's URI. */
+	picks: v.fallback(v.record(v.pipe(v.string(), v.maxLength(200)), v.pipe(v.string(), v.maxLength(500))), {})
 });
 export type StoredSound = v.InferOutput<typeof StoredSoundSchema>;
 
@@ -45,6 +54,8 @@ export class SoundSettings {
 	enabled = $state(true);
 	muted = $state(false);
 	volumes = $state<Record<SoundChannel, number>>({ ...DEFAULT_VOLUMES });
+	voices = $state(false);
+	picks = $state<Record<string, string>>({});
 	private storage: SoundStorage | null = null;
 
 	attach(storage: SoundStorage | null): void {
@@ -52,7 +63,9 @@ export class SoundSettings {
 		const stored = readStoredSound(storage?.getItem(STORAGE_KEY) ?? null);
 		this.enabled = stored.enabled;
 		this.muted = stored.muted;
-		this.volumes = { ambience: stored.ambience, effects: stored.effects };
+		this.volumes = { music: stored.music, ambience: stored.ambience, effects: stored.effects, voice: stored.voice };
+		this.voices = stored.voices;
+		this.picks = stored.picks;
 	}
 
 	/** A channel's gain as the engine sets it: 0..1, nothing while muted. */
@@ -62,6 +75,18 @@ export class SoundSettings {
 
 	setEnabled(enabled: boolean): void {
 		this.enabled = enabled;
+		this.save();
+	}
+
+	setVoices(on: boolean): void {
+		this.voices = on;
+		this.save();
+	}
+
+	/** `uri` '' goes back to the voice chosen for the character by default. */
+	pickVoice(character: string, uri: string): void {
+		const { [character]: _old, ...rest } = this.picks;
+		this.picks = uri === '' ? rest : { ...rest, [character]: uri };
 		this.save();
 	}
 
@@ -78,7 +103,8 @@ export class SoundSettings {
 
 	private save(): void {
 		try {
-			this.storage?.setItem(STORAGE_KEY, JSON.stringify({ enabled: this.enabled, muted: this.muted, ...this.volumes }));
+			const { enabled, muted, voices, picks } = this;
+			this.storage?.setItem(STORAGE_KEY, JSON.stringify({ enabled, muted, voices, picks, ...this.volumes }));
 		} catch {
 			// Storage full or blocked (private mode): the setting still holds for this page.
 		}

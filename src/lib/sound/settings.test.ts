@@ -2,22 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { readStoredSound } from './settings.svelte';
 
 describe('readStoredSound', () => {
-	it('defaults to sound on, unmuted, ambience 50 and effects 80', () => {
-		expect(readStoredSound(null)).toEqual({ enabled: true, muted: false, ambience: 50, effects: 80 });
-		expect(readStoredSound('not json')).toEqual({ enabled: true, muted: false, ambience: 50, effects: 80 });
+	const DEFAULTS = { enabled: true, muted: false, music: 60, ambience: 50, effects: 80, voice: 80, voices: false, picks: {} };
+	it('defaults to sound on, unmuted, music 60, ambience 50, effects 80, voice 80, voices off', () => {
+		expect(readStoredSound(null)).toEqual(DEFAULTS);
+		expect(readStoredSound('not json')).toEqual(DEFAULTS);
 	});
 	it('keeps each readable field and falls back field by field', () => {
-		expect(readStoredSound(JSON.stringify({ enabled: false, muted: true, ambience: 20, effects: 100 }))).toEqual({
+		const mine = {
 			enabled: false,
 			muted: true,
+			music: 10,
 			ambience: 20,
-			effects: 100
-		});
-		expect(readStoredSound(JSON.stringify({ enabled: 'no', ambience: 400, effects: -1, muted: true }))).toEqual({
-			enabled: true,
-			muted: true,
-			ambience: 50,
-			effects: 80
+			effects: 100,
+			voice: 35,
+			voices: true,
+			picks: { mira: 'urn:voice:a' }
+		};
+		expect(readStoredSound(JSON.stringify(mine))).toEqual(mine);
+		expect(readStoredSound(JSON.stringify({ enabled: 'no', ambience: 400, effects: -1, muted: true, voices: 'yes', picks: [1] }))).toEqual({
+			...DEFAULTS,
+			muted: true
 		});
 	});
 });

@@ -97,6 +97,20 @@ export const PresetArtSchema = v.object({
 });
 export type PresetArtDto = v.InferOutput<typeof PresetArtSchema>;
 
+/** The kinds of a preset's sound: music per scene, an ambience loop per place, effects the GM cues. */
+export const PRESET_AUDIO_KINDS = ['music', 'ambience', 'effect'] as const;
+export type PresetAudioKind = (typeof PRESET_AUDIO_KINDS)[number];
+
+export const PresetAudioSchema = v.object({
+	kind: v.picklist(PRESET_AUDIO_KINDS),
+	/** The name the GM's cues and the author's place defaults use. */
+	name: v.string(),
+	url: v.string(),
+	contentType: v.picklist(['audio/ogg', 'audio/mpeg', 'audio/mp4']),
+	bytes: v.number()
+});
+export type PresetAudioDto = v.InferOutput<typeof PresetAudioSchema>;
+
 export const GalleryItemSchema = v.object({
 	id: v.string(),
 	title: v.string(),

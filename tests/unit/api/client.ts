@@ -43,6 +43,8 @@ import * as presetArtRoute from '../../../src/routes/api/v1/presets/[id]/art/+se
 import * as presetArtNpcRoute from '../../../src/routes/api/v1/presets/[id]/art/npcs/[npc]/[expression]/+server';
 import * as presetArtPlaceRoute from '../../../src/routes/api/v1/presets/[id]/art/places/[place]/+server';
 import * as presetArtCoverRoute from '../../../src/routes/api/v1/presets/[id]/art/cover/+server';
+import * as presetAudioRoute from '../../../src/routes/api/v1/presets/[id]/audio/+server';
+import * as presetAudioFileRoute from '../../../src/routes/api/v1/presets/[id]/audio/[kind]/[name]/+server';
 import * as galleryRoute from '../../../src/routes/api/v1/gallery/+server';
 import * as spendRoute from '../../../src/routes/api/v1/sessions/[id]/spend/+server';
 import * as undoRoute from '../../../src/routes/api/v1/sessions/[id]/turns/[turnId]/undo/+server';
@@ -140,7 +142,13 @@ const ROUTES: Route[] = [
 		expression
 	})),
 	route(new RegExp(`^/api/v1/presets/${SEG}/art/places/${SEG}$`), presetArtPlaceRoute, ([id = '', place = '']) => ({ id, place })),
-	route(new RegExp(`^/api/v1/presets/${SEG}/art/cover$`), presetArtCoverRoute, ([id = '']) => ({ id }))
+	route(new RegExp(`^/api/v1/presets/${SEG}/art/cover$`), presetArtCoverRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/presets/${SEG}/audio$`), presetAudioRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/presets/${SEG}/audio/${SEG}/${SEG}$`), presetAudioFileRoute, ([id = '', kind = '', name = '']) => ({
+		id,
+		kind,
+		name
+	}))
 ];
 
 const ORIGIN = 'http://kantera.test';

@@ -35,7 +35,8 @@ const PRESET_ERRORS: Record<PresetError['code'], { status: number; code: string 
 	not_playable: { status: 409, code: 'NOT_PLAYABLE' },
 	rate_limited: { status: 429, code: 'PUBLISH_RATE_LIMITED' },
 	bad_import: { status: 400, code: 'BAD_IMPORT' },
-	bad_image: { status: 400, code: 'BAD_IMAGE' }
+	bad_image: { status: 400, code: 'BAD_IMAGE' },
+	bad_audio: { status: 400, code: 'BAD_AUDIO' }
 };
 
 const TIME_TRAVEL_ERRORS: Record<TimeTravelError['code'], { status: number; code: string }> = {

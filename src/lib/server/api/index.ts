@@ -61,4 +61,4 @@ export {
 	listAccounts,
 	type AccountRow
 } from './admin';
-export { putArtResponse, deleteArtResponse } from './art';
+export { putArtResponse, deleteArtResponse, putAudioResponse, deleteAudioResponse } from './art';

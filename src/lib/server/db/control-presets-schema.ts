@@ -224,6 +224,28 @@ export const presetArt = sqliteTable(
 	(t) => [primaryKey({ columns: [t.presetId, t.kind, t.name, t.expression] })]
 );
 
+/**
+ * An author's sound for a preset: music tracks, ambience loops and sound effects, each by a name the
+ * GM's stage cues and the author's place defaults use. Each file sits in its own folder of the image
+ * store (`slot`), like art, so replacing or removing one deletes its file without touching the others.
+ */
+export const presetAudio = sqliteTable(
+	'preset_audio',
+	{
+		presetId: text('preset_id')
+			.notNull()
+			.references(() => presets.id, { onDelete: 'cascade' }),
+		kind: text('kind', { enum: ['music', 'ambience', 'effect'] }).notNull(),
+		name: text('name').notNull(),
+		slot: text('slot').notNull().unique(),
+		/** The stored file's content-addressed key (its extension names the format). */
+		file: text('file').notNull(),
+		bytes: integer('bytes').notNull(),
+		updatedAt: integer('updated_at').notNull()
+	},
+	(t) => [primaryKey({ columns: [t.presetId, t.kind, t.name] })]
+);
+
 /** Small facts about the gallery (when popularity was last recomputed). */
 export const galleryMeta = sqliteTable('gallery_meta', {
 	key: text('key').primaryKey(),

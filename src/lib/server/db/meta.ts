@@ -38,7 +38,9 @@ export type JsonKey =
 	// stage: the opening, the title card, the latest choices
 	| 'stage.opening'
 	| 'stage.titleCard'
-	| 'stage.choices';
+	| 'stage.choices'
+	// stage: the preset's sound the session copied (music tracks the GM cues, loops, effects)
+	| 'sounds';
 
 /** Every key the table holds: one a module does not list here is a type error. */
 export type MetaKey = TextKey | JsonKey;

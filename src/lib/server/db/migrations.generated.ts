@@ -68,6 +68,12 @@ export const controlMigrations: readonly Migration[] = [
 		"tag": "0010_session_members",
 		"hash": "6f5b0e17b8f20dd3b3529a0728a8bb4faa45f62cef94ea085930110e7553d5ab",
 		"sql": "CREATE TABLE `session_invitations` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`session_id` text NOT NULL,\n\t`token_hash` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`max_uses` integer NOT NULL,\n\t`uses` integer DEFAULT 0 NOT NULL,\n\t`revoked_at` integer,\n\tFOREIGN KEY (`session_id`) REFERENCES `play_sessions`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `session_invitations_token_hash_unique` ON `session_invitations` (`token_hash`);--> statement-breakpoint\nCREATE INDEX `session_invitations_session` ON `session_invitations` (`session_id`);--> statement-breakpoint\nCREATE TABLE `session_members` (\n\t`session_id` text NOT NULL,\n\t`user_id` text NOT NULL,\n\t`seat` integer,\n\t`character_name` text NOT NULL,\n\t`character_look` text,\n\t`character_sheet` text,\n\t`joined_at` integer NOT NULL,\n\t`removed_at` integer,\n\tPRIMARY KEY(`session_id`, `user_id`),\n\tFOREIGN KEY (`session_id`) REFERENCES `play_sessions`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `session_members_seat` ON `session_members` (`session_id`,`seat`);--> statement-breakpoint\nCREATE INDEX `session_members_user` ON `session_members` (`user_id`);--> statement-breakpoint\nALTER TABLE `play_sessions` ADD `turn_mode` text DEFAULT 'free' NOT NULL;--> statement-breakpoint\nALTER TABLE `play_sessions` ADD `current_seat` integer DEFAULT 1 NOT NULL;"
+	},
+	{
+		"idx": 11,
+		"tag": "0011_panoramic_storm",
+		"hash": "c37829251a0d5254ddba65fdb9acf71d1de59957a1fc9c5dc02e7e6436def3bb",
+		"sql": "CREATE TABLE `preset_audio` (\n\t`preset_id` text NOT NULL,\n\t`kind` text NOT NULL,\n\t`name` text NOT NULL,\n\t`slot` text NOT NULL,\n\t`file` text NOT NULL,\n\t`bytes` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tPRIMARY KEY(`preset_id`, `kind`, `name`),\n\tFOREIGN KEY (`preset_id`) REFERENCES `presets`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `preset_audio_slot_unique` ON `preset_audio` (`slot`);"
 	}
 ];
 

@@ -17,3 +17,4 @@ export { storedImageResponse, SVG_CONTENT_SECURITY_POLICY } from './serve';
 export { regenerateImage, RegenerateRequestSchema } from './regenerate';
 export { ImageProviderError, ImageStoreError, ImageJobError, RegenerationLimitError } from './errors';
 export { cleanUploadedImage, ImageUploadError, UPLOAD_LIMITS, type CleanImage } from './upload';
+export { checkUploadedAudio, AudioUploadError, AUDIO_UPLOAD_LIMITS, type AudioContentType } from './audio-upload';

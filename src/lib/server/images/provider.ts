@@ -28,12 +28,18 @@ export interface ImageProvider {
 	generate(request: ImageRequest): Promise<GeneratedImage>;
 }
 
-/** The image formats Kantera stores and serves; the key's extension names the format. */
+/**
+ * The formats Kantera stores and serves; the key's extension names the format. The store also keeps a
+ * preset's sound files (audio-upload.ts): one content-addressed store, one way to copy and back up.
+ */
 export const IMAGE_FORMATS = {
 	png: 'image/png',
 	jpg: 'image/jpeg',
 	webp: 'image/webp',
-	svg: 'image/svg+xml'
+	svg: 'image/svg+xml',
+	ogg: 'audio/ogg',
+	mp3: 'audio/mpeg',
+	m4a: 'audio/mp4'
 } as const;
 export type ImageExtension = keyof typeof IMAGE_FORMATS;
 export type ImageContentType = (typeof IMAGE_FORMATS)[ImageExtension];
@@ -42,7 +48,10 @@ const EXTENSIONS: Readonly<Record<ImageContentType, ImageExtension>> = {
 	'image/png': 'png',
 	'image/jpeg': 'jpg',
 	'image/webp': 'webp',
-	'image/svg+xml': 'svg'
+	'image/svg+xml': 'svg',
+	'audio/ogg': 'ogg',
+	'audio/mpeg': 'mp3',
+	'audio/mp4': 'm4a'
 };
 
 export function extensionOf(contentType: ImageContentType): ImageExtension {

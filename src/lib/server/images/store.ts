@@ -33,7 +33,7 @@ export interface ImageStore {
 }
 
 /** Lowercase letters, digits and dashes, then one known extension: no dots, slashes or traversal. */
-export const IMAGE_KEY_PATTERN = /^[a-z0-9][a-z0-9-]{0,127}\.(png|jpg|webp|svg)$/;
+export const IMAGE_KEY_PATTERN = /^[a-z0-9][a-z0-9-]{0,127}\.(png|jpg|webp|svg|ogg|mp3|m4a)$/;
 /** Hex digits of the SHA-256 kept in a key: 128 bits, ample against collisions within a session. */
 const KEY_HASH_CHARS = 32;
 
@@ -59,6 +59,8 @@ export function checkSession(sessionId: string): string {
 
 export function checkKey(key: string): string {
 	if (!isImageKey(key))
-		throw new ImageStoreError('invalid image key: lowercase letters, digits and dashes with a .png, .jpg, .webp or .svg extension');
+		throw new ImageStoreError(
+			'invalid image key: lowercase letters, digits and dashes with a .png, .jpg, .webp, .svg, .ogg, .mp3 or .m4a extension'
+		);
 	return key;
 }

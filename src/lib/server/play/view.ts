@@ -11,7 +11,8 @@ import type { SessionExec } from '../db';
 import { lastEventId, streamedThrough } from '../events';
 import { activeTurn, lastPlayerTurn } from '../turn';
 import type { ActiveTurn, FinishedTurn, PlayView } from '../../play/types';
-import { choices, titleCard } from '../stage';
+import { choices, listSounds, titleCard } from '../stage';
+import { imageUrl } from '../images';
 import { logPage } from './log';
 
 /** Messages the screen starts with; the backlog pages further back through the API. */
@@ -74,6 +75,7 @@ export async function loadPlayView(exec: SessionExec, sessionId: string, now = D
 		...(await turnsOfInterest(exec, cursor, now)),
 		lastEventId: cursor,
 		choices: offer && newestGm?.id === offer.messageId ? offer : null,
-		titleCard: await titleCard(exec)
+		titleCard: await titleCard(exec),
+		sounds: (await listSounds(exec)).map((s) => ({ kind: s.kind, name: s.name, url: imageUrl(sessionId, s.file) }))
 	};
 }

@@ -1,8 +1,8 @@
-/** The rows of a preset's art (presets/art.ts), read apart from the rest so the service can delete their folders with the preset. */
+/** The rows of a preset's art (presets/art.ts) and its sound's folders, read apart from the rest so the service can delete their folders with the preset. */
 import { eq } from 'drizzle-orm';
 import { controlSchema, type ControlDb } from '../db';
 
-const { presetArt } = controlSchema;
+const { presetArt, presetAudio } = controlSchema;
 
 export type ArtRow = typeof presetArt.$inferSelect;
 
@@ -15,4 +15,11 @@ export async function artRows(control: ControlDb, presetId: string): Promise<Art
 /** The folders of a preset's art in the image store (deleted with the preset). */
 export async function artSlots(control: ControlDb, presetId: string): Promise<string[]> {
 	return (await artRows(control, presetId)).map((r) => r.slot);
+}
+
+/** The folders of a preset's sound files (presets/audio.ts) in the image store (deleted with the preset). */
+export async function audioSlots(control: ControlDb, presetId: string): Promise<string[]> {
+	return (await control.db.select({ slot: presetAudio.slot }).from(presetAudio).where(eq(presetAudio.presetId, presetId))).map(
+		(r) => r.slot
+	);
 }

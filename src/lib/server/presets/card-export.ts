@@ -14,6 +14,7 @@ import { writeCharx } from './cards/charx';
 import { pngWithText } from './cards/png-write';
 import { assetsOfArt, DEFAULT_EXPRESSION } from './cards/assets';
 import type { ArtFile } from './art';
+import type { AudioFile } from './audio';
 
 export const EXPORT_FORMATS = ['kantera', 'ccv3', 'png', 'charx'] as const;
 export const ExportFormatSchema = v.picklist(EXPORT_FORMATS, 'format must be kantera, ccv3, png or charx');
@@ -41,18 +42,24 @@ function v2Card(card: ReturnType<typeof cardOfPreset>): JsonObject {
 /**
  * The preset as a file in `format`. `drawn` is the drawn cover; `art` the author's images, which a card
  * carries as its assets (CHARX files, else data: URIs; see cards/assets.ts). A PNG card shows the
- * author's cover, else the main NPC's portrait, else the drawn cover, when it is a PNG.
+ * author's cover, else the main NPC's portrait, else the drawn cover, when it is a PNG. `sounds` (the
+ * author's music, ambience and effects) travel in the Kantera preset file only: cards have no place for them.
  */
 export function exportAs(
 	preset: WorldPreset,
 	format: ExportFormat,
 	drawn: Uint8Array | undefined,
 	now = Date.now(),
-	art: readonly ArtFile[] = []
+	art: readonly ArtFile[] = [],
+	sounds: readonly AudioFile[] = []
 ): ExportedFile {
 	const text = (value: unknown) => new TextEncoder().encode(JSON.stringify(value, null, 2));
 	if (format === 'kantera') {
-		return { body: text(exportPreset(preset, now)), contentType: 'application/json; charset=utf-8', fileName: exportFileName(preset) };
+		return {
+			body: text(exportPreset(preset, now, sounds)),
+			contentType: 'application/json; charset=utf-8',
+			fileName: exportFileName(preset)
+		};
 	}
 	const main = { npc: preset.npcs[0]?.name ?? '', openingScene: preset.opening.scene.name };
 	const images = art.map((a) => ({

@@ -22,7 +22,9 @@ export type PresetErrorCode =
 	/** An imported file that is not a preset, card or card PNG, or one that is broken. */
 	| 'bad_import'
 	/** An uploaded image that is not a PNG, JPEG or WebP, is broken, or is too large. */
-	| 'bad_image';
+	| 'bad_image'
+	/** An uploaded sound that is not an OGG, MP3 or M4A, is broken, or is too large. */
+	| 'bad_audio';
 
 export interface PresetErrorDetails {
 	/** For `invalid` content: every problem, on its field. */

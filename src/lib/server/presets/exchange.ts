@@ -2,7 +2,8 @@
  * Preset files: the JSON a preset is exported as and imported from. Versioned, so a later Kantera
  * can read what an earlier one wrote (and an earlier one says plainly that a file is too new):
  *
- *   { "format": "kantera.preset", "formatVersion": 1, "exportedAt": "…", "preset": { …the preset's fields without id… } }
+ *   { "format": "kantera.preset", "formatVersion": 1, "exportedAt": "…", "preset": { …the preset's fields without id… },
+ *     "sounds": [ { "kind": "music", "name": "…", "data": "…base64…" } ] }   (optional: audio-exchange.ts)
  *
  * An import becomes a draft: fields are read loosely (a hand-edited file with a mistake still opens
  * in the editor, where the mistake is shown next to its field), but a file that is not this format,
@@ -15,6 +16,8 @@ import { LanguageSchema } from '../../types/settings';
 import { contentOf } from './content';
 import { importError } from './errors';
 import { withoutControlCharacters } from '../validation';
+import { fileSounds, type FileSound } from './audio-exchange';
+import type { AudioFile } from './audio';
 
 const PRESET_FILE_FORMAT = 'kantera.preset';
 const PRESET_FILE_VERSION = 1;
@@ -24,14 +27,16 @@ export interface PresetFile {
 	formatVersion: number;
 	exportedAt: string;
 	preset: Omit<WorldPreset, 'id'>;
+	sounds?: FileSound[];
 }
 
-export function exportPreset(preset: WorldPreset, now = Date.now()): PresetFile {
+export function exportPreset(preset: WorldPreset, now = Date.now(), sounds: readonly AudioFile[] = []): PresetFile {
 	return {
 		format: PRESET_FILE_FORMAT,
 		formatVersion: PRESET_FILE_VERSION,
 		exportedAt: new Date(now).toISOString(),
-		preset: contentOf(preset)
+		preset: contentOf(preset),
+		...(sounds.length > 0 ? { sounds: fileSounds(sounds) } : {})
 	};
 }
 

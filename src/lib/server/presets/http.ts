@@ -10,7 +10,8 @@ const STATUS = {
 	not_playable: 409,
 	rate_limited: 429,
 	bad_import: 400,
-	bad_image: 400
+	bad_image: 400,
+	bad_audio: 400
 } as const;
 
 /** Rethrows a PresetError as SvelteKit's error page; anything else is rethrown as it is. */

@@ -14,6 +14,7 @@ import { isJsonObject, type JsonValue } from '../records';
 import { importError } from './errors';
 import { said } from '../validation';
 import { isPresetFile, presetFileToForm } from './exchange';
+import { soundsOfFile, type ImportedSound } from './audio-exchange';
 import { isPng, pngTextChunks } from './png';
 import { MAX_PRESET_DEPTH, tooDeepAt } from '../../presets/depth';
 import { boundedForm, fromEmbedded } from './cards/embedded';
@@ -42,6 +43,8 @@ export interface ImportedFile {
 	readonly report: ImportReport;
 	/** A card's pictures as the preset's art (stored with the new draft). */
 	readonly art?: readonly ImportedArt[];
+	/** A preset file's sound (stored with the new draft). */
+	readonly sounds?: readonly ImportedSound[];
 }
 
 /** The card's pictures as art, their rows in the report in place of the generic "picture" and "assets" rows. */
@@ -111,7 +114,11 @@ function cardFromPng(bytes: Uint8Array): ImportedFile {
 
 function fromJson(value: JsonValue, name: string, source: Source): ImportedFile {
 	if (isPresetFile(value))
-		return { form: presetFileToForm(value), report: { mapped: [{ from: 'preset', to: 'preset' }], dropped: [], defaults: [] } };
+		return {
+			form: presetFileToForm(value),
+			sounds: soundsOfFile(value),
+			report: { mapped: [{ from: 'preset', to: 'preset' }], dropped: [], defaults: [] }
+		};
 	if (!isJsonObject(value)) throw importError('import.error.unknownFormat');
 	const file = readExchangeFile(value);
 	if (!file) throw importError('import.error.unknownFormat');
@@ -160,7 +167,7 @@ export function importFile(bytes: Uint8Array, fileName?: string): ImportedFile {
 		: isZip(bytes)
 			? fromCharx(bytes)
 			: fromJson(json(utf8(bytes, 'file'), 'file'), titleOfFileName(fileName), 'file');
-	return { form: boundedForm(imported.form), report: imported.report, art: imported.art ?? [] };
+	return { form: boundedForm(imported.form), report: imported.report, art: imported.art ?? [], sounds: imported.sounds ?? [] };
 }
 
 /** A file's bytes as a draft preset's form (the report aside). */

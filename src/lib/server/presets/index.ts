@@ -59,3 +59,14 @@ export {
 	type ArtFile,
 	type ArtTarget
 } from './art';
+export {
+	listAudio,
+	presetSounds,
+	putAudio,
+	deleteAudio,
+	audioFile,
+	audioFiles,
+	AudioTargetSchema,
+	type AudioFile,
+	type AudioTarget
+} from './audio';

@@ -7,6 +7,7 @@ import { getWorld, type SeedArt, type WorldPreset } from '../worlds';
 import type { ImageStore } from '../images';
 import { spriteVariantName } from '../../adv';
 import { artFiles, DEFAULT_EXPRESSION, type ArtFile } from './art';
+import { audioFiles } from './audio';
 import { isLanguage, type Language } from '../../types/settings';
 import { startSession, TITLE_MAX, type SessionsDeps, type StartSessionInput, type StartedSession } from '../sessions';
 import { isSealedFor, visiblePreset, type Viewer } from './access';
@@ -70,6 +71,7 @@ export async function playPreset(
 	}
 	const title = options.title?.trim() || world.title.slice(0, TITLE_MAX);
 	const art = row.official || !app.images ? [] : await artFiles(app.control, app.images.store, row.id);
+	const sounds = row.official || !app.images ? [] : await audioFiles(app.control, app.images.store, row.id);
 	const store = app.images?.store;
 	const started = await startSession(app, {
 		ownerId: viewer.id,
@@ -80,8 +82,10 @@ export async function playPreset(
 			sealed: isSealedFor(row, viewer),
 			origin: { presetId: row.id, version },
 			art: art.flatMap(seedArt),
+			sounds: sounds.map((s) => ({ kind: s.kind, name: s.name, file: s.file })),
 			copyArt: async (sessionId) => {
 				for (const file of art) await store?.put(sessionId, file.image, file.data.bytes, file.data.contentType);
+				for (const file of sounds) await store?.put(sessionId, file.file, file.data.bytes, file.data.contentType);
 			}
 		},
 		...(options.llm ? { llm: options.llm } : {})

@@ -11,7 +11,7 @@ import type { OwnPresetDto, PresetCardDto, PresetDetailDto } from '../../types/p
 import { isAuthor, ownPreset, visiblePreset, type Viewer } from './access';
 import { checkContent, contentOf, invalidContent, requireContent, type ContentCheck } from './content';
 import { coverSlotOf, coverUrl, type CoverRunner } from './covers';
-import { artSlots } from './art-slots';
+import { artSlots, audioSlots } from './art-slots';
 import { addFavorite, isFavorite, removeFavorite } from './favorites';
 import { OFFICIAL_VERSION } from './official';
 import { setVisibility, type Visibility } from './visibility';
@@ -158,7 +158,7 @@ export async function dropDraft(app: PresetDeps, viewer: Viewer, id: unknown): P
 export async function deletePreset(app: PresetDeps, viewer: Viewer, id: unknown): Promise<void> {
 	const row = await ownPreset(app.control.db, id, viewer);
 	const slot = await coverSlotOf(app.control, row);
-	const art = await artSlots(app.control, row.id);
+	const art = [...(await artSlots(app.control, row.id)), ...(await audioSlots(app.control, row.id))];
 	await deletePresetRow(app.control.db, row);
 	if (slot) await app.covers.forget(slot);
 	for (const folder of art) if (folder !== slot) await app.covers.forget(folder);

@@ -15,7 +15,8 @@ import { importFile, readLorebookFile } from './import';
 import { editablePreset, type PresetDeps } from './service';
 import { createDraftPreset, deletePresetRow, saveDraft, type PresetRow } from './store';
 import { artFiles, storeArt, type ArtDeps } from './art';
-import { artSlots } from './art-slots';
+import { artSlots, audioSlots } from './art-slots';
+import { audioFiles, storeAudio } from './audio';
 
 /** A file (preset file, card JSON/PNG/CHARX, lorebook) as a new private draft of the viewer's, with the import's report. */
 export async function importPreset(
@@ -24,13 +25,15 @@ export async function importPreset(
 	bytes: Uint8Array,
 	fileName?: string
 ): Promise<{ row: PresetRow; report: ImportReport }> {
-	const { form, report, art } = importFile(bytes, fileName);
+	const { form, report, art, sounds } = importFile(bytes, fileName);
 	const row = await createDraftPreset(app.control.db, viewer.id, form);
-	// A card's pictures become the draft's art (cleaned already); a failure leaves no half-made draft.
+	// A card's pictures become the draft's art (cleaned already), a preset file's sounds its sound (checked
+	// already); a failure leaves no half-made draft.
 	try {
 		for (const { target, image } of art ?? []) await storeArt(app, row.id, target, image);
+		for (const { target, file } of sounds ?? []) await storeAudio(app, row.id, target, file);
 	} catch (err) {
-		const slots = await artSlots(app.control, row.id);
+		const slots = [...(await artSlots(app.control, row.id)), ...(await audioSlots(app.control, row.id))];
 		await deletePresetRow(app.control.db, row);
 		for (const slot of slots) await app.images.store.deleteSession(slot);
 		throw err;
@@ -69,5 +72,6 @@ export async function exportPresetAs(
 	if (!content) throw new PresetError('not_playable', 'This preset is only a draft: save it before exporting it.');
 	const drawn = format === 'png' || format === 'charx' ? (await app.covers.image(row.id))?.bytes : undefined;
 	const art = format === 'kantera' ? [] : await artFiles(app.control, app.images.store, row.id);
-	return exportAs(content, format, drawn, now, art);
+	const sounds = format === 'kantera' ? await audioFiles(app.control, app.images.store, row.id) : [];
+	return exportAs(content, format, drawn, now, art, sounds);
 }

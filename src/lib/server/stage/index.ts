@@ -18,6 +18,7 @@ export { setOpening, setOpeningQuery, openingStage, stageBefore, type Opening } 
 export { presentNow, presentAfter } from './present';
 export { placeKind } from './place-kind';
 export * as choices from './choices';
+export { listSounds, writeSoundsQuery, musicLine, SessionSoundSchema, type SessionSound } from './sounds';
 
 export {
 	composePrologue,

@@ -191,7 +191,8 @@ function stageLine(stage: StageState): string {
 		return figure ? [`${figure.character} (${slot})`] : [];
 	});
 	const where = stage.background ? `Background: ${stage.background.scene}.` : 'No background.';
-	return `[Stage now] ${where} On stage: ${standing.length > 0 ? standing.join(', ') : 'nobody'}.`;
+	const music = stage.music === undefined ? '' : ` Music: ${stage.music}.`;
+	return `[Stage now] ${where} On stage: ${standing.length > 0 ? standing.join(', ') : 'nobody'}.${music}`;
 }
 
 /** The reads of `stageNow`, unrun, for the turn's start batch (one round trip with the records it reads). */

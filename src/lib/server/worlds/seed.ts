@@ -33,7 +33,10 @@ import {
 	scenes,
 	sceneBackgroundPrompt,
 	setOpeningQuery,
-	type PrologueSource
+	musicLine,
+	writeSoundsQuery,
+	type PrologueSource,
+	type SessionSound
 } from '../stage';
 import { composeMission, MISSION_KEY, writeSettingsQueries } from '../session-setup';
 import { canonOfWorld, writeCanonQuery } from '../canon';
@@ -106,6 +109,8 @@ export interface SeedOptions {
 	 * (and the sprite or background of what it shows), so nothing is drawn for it, now or later.
 	 */
 	readonly art?: readonly SeedArt[];
+	/** The author's sound, already copied into the session's store: listed for the screen, its music named in the mission. */
+	readonly sounds?: readonly SessionSound[];
 }
 
 /** One image of the author's art: an NPC's sprite (`Name` or `Name(expression)`) or a place's background. */
@@ -141,7 +146,11 @@ export function seedQueries(
 	now = Date.now()
 ): SeedPlan {
 	const sealed = options.sealed ?? false;
-	const behaviour = sealed ? `${world.gmBehaviour.trim()}\n\n${SEALED_DOCUMENTS_RULE}` : world.gmBehaviour;
+	const tracks = musicLine(options.sounds ?? []);
+	const behaviour = [
+		sealed ? `${world.gmBehaviour.trim()}\n\n${SEALED_DOCUMENTS_RULE}` : world.gmBehaviour,
+		...(tracks ? [tracks] : [])
+	].join('\n\n');
 	const mission = composeMission(world.language, behaviour, world.anachronisms);
 	const queries: BatchItem<'sqlite'>[] = [...writeSettingsQueries(w, { language: world.language }), pinMissionQuery(w, mission)];
 
@@ -201,6 +210,7 @@ export function seedQueries(
 	// The GM's words are checked against the secrets' markers and what the world does not have (canon/).
 	queries.push(writeCanonQuery(w, canonOfWorld(world)));
 	if (options.origin) queries.push(writeOriginQuery(w, options.origin, world, sealed));
+	if (options.sounds?.length) queries.push(writeSoundsQuery(w, options.sounds));
 	// The seed writes no play-log message: the prologue's is the first.
 	if (prologue) queries.push(...prologueQueries(w, prologue, FIRST_ID, now));
 

@@ -12,9 +12,10 @@ import { providerFor, request } from '../../llm/helpers';
 
 /**
  * A third of what they cost before issue 26 (3,890 on the OpenAI wire), plus adv_stage's `sound` cue
- * (issue 24: 42 tokens, the eleven sound words; main stood at 1,299 of 1,300).
+ * (issue 24: 42 tokens, the eleven sound words; main stood at 1,299 of 1,300), plus its `music` cue
+ * (issue 24: the action and its field, 1,354 with it; what its words mean is in the mission of a world with music only).
  */
-const TOOLS_TOKEN_BUDGET = 1_345;
+const TOOLS_TOKEN_BUDGET = 1_360;
 
 let mock: MockLlm;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { imageOrders, npcs, scenes } from '../../../../src/lib/server/stage';
+import { imageOrders, npcs, scenes, writeSoundsQuery } from '../../../../src/lib/server/stage';
 import { faces, json, useTurns } from './helpers';
 
 const withTurn = useTurns();
@@ -201,6 +201,22 @@ describe('adv_stage', () => {
 				expect(await t.call('adv_stage', { cues: [bad] })).toMatchObject({ isError: true });
 			}
 			expect(t.ctx.cues).toHaveLength(3);
+		});
+	});
+
+	it('takes music cues naming one of the session’s tracks, none or keep; says so for a name it lacks; refuses one without music', async () => {
+		await withTurn(async (t) => {
+			await t.s.writes.batch([writeSoundsQuery(t.s.writes, [{ kind: 'music', name: 'Storm at Sea', file: 'a.mp3' }])]);
+			const cues = [
+				{ paragraph: 0, action: 'music', music: 'storm at sea' },
+				{ paragraph: 1, action: 'music', music: 'keep' },
+				{ paragraph: 2, action: 'music', music: 'none' }
+			];
+			expect(json(await t.ok('adv_stage', { cues }))).toEqual({ staged: 3, cues_this_turn: 3 });
+			const out = json(await t.ok('adv_stage', { cues: [{ paragraph: 3, action: 'music', music: 'Jazz' }] }));
+			expect(out.notes).toEqual(['music "Jazz" is not a track of this world: silence plays; use a listed name']);
+			expect(await t.call('adv_stage', { cues: [{ paragraph: 0, action: 'music' }] })).toMatchObject({ isError: true });
+			expect(t.ctx.cues).toHaveLength(4);
 		});
 	});
 

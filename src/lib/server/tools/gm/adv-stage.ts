@@ -6,8 +6,8 @@
  * offered to say next, as a menu at the end of the reply.
  */
 import * as v from 'valibot';
-import { MAX_CHARACTER_NAME_CHARS, MAX_EXPRESSION_CHARS, MAX_PARAGRAPH, MAX_STAGE_NAME_CHARS, npcs, scenes } from '../../stage';
-import { SOUNDS, STAGE_ACTIONS, STAGE_SLOTS } from '../../../adv';
+import { listSounds, MAX_CHARACTER_NAME_CHARS, MAX_EXPRESSION_CHARS, MAX_PARAGRAPH, MAX_STAGE_NAME_CHARS, npcs, scenes } from '../../stage';
+import { KEEP_MUSIC, NO_MUSIC, SOUNDS, STAGE_ACTIONS, STAGE_SLOTS } from '../../../adv';
 import { defineTool } from '../define';
 import type { ToolContext } from '../context';
 import { int, quote, text } from './shared';
@@ -27,18 +27,23 @@ const expression = () => text(MAX_EXPRESSION_CHARS);
 const scene = () => text(MAX_STAGE_NAME_CHARS);
 /** rain…sea hold (none stops them), thunder…clash sound once: the enum says it, the GM rules need not. */
 const sound = () => v.picklist(SOUNDS);
+/** One of the preset's tracks, none or keep: the mission lists them and says so (only for a world with music), not every call's tools. */
+const music = () => text(MAX_STAGE_NAME_CHARS);
 
 const cueFlat = v.object({
 	paragraph: paragraph(),
 	action: v.pipe(
 		v.picklist(STAGE_ACTIONS),
-		v.description('enter/move: character, slot; exit: character; expression: character, expression; background: scene; sound: sound')
+		v.description(
+			'enter/move: character, slot; exit: character; expression: character, expression; background: scene; sound: sound; music: music'
+		)
 	),
 	character: v.optional(character()),
 	slot: v.optional(slot()),
 	expression: v.optional(expression()),
 	scene: v.optional(scene()),
-	sound: v.optional(sound())
+	sound: v.optional(sound()),
+	music: v.optional(music())
 });
 
 const cueExact = v.variant('action', [
@@ -56,7 +61,8 @@ const cueExact = v.variant('action', [
 		'expression needs "character" and "expression"'
 	),
 	v.object({ paragraph: paragraph(), action: v.literal('background'), scene: scene() }, 'background needs "scene"'),
-	v.object({ paragraph: paragraph(), action: v.literal('sound'), sound: sound() }, 'sound needs "sound"')
+	v.object({ paragraph: paragraph(), action: v.literal('sound'), sound: sound() }, 'sound needs "sound"'),
+	v.object({ paragraph: paragraph(), action: v.literal('music'), music: music() }, 'music needs "music"')
 ]);
 
 /** The arguments. The tool's schema pipes them into a custom check, where the JSON Schema converter stops (see shared.ts). */
@@ -89,7 +95,8 @@ export const advStageTool = defineTool({
 		if (choices.some((c) => c === '')) throw new ToolError('a choice is blank; write each option as a short line.');
 		const known = await ctx.read(async (exec) => ({
 			characters: new Set((await npcs.list(exec)).map((n) => n.name.toLowerCase())),
-			scenes: new Set((await scenes.list(exec)).map((s) => s.name.toLowerCase()))
+			scenes: new Set((await scenes.list(exec)).map((s) => s.name.toLowerCase())),
+			tracks: new Set((await listSounds(exec)).filter((s) => s.kind === 'music').map((s) => s.name.toLowerCase()))
 		}));
 		const notes = new Set<string>();
 		const cues = args.cues ?? [];
@@ -99,6 +106,10 @@ export const advStageTool = defineTool({
 			}
 			if (cue.action === 'background' && !known.scenes.has(cue.scene.toLowerCase())) {
 				notes.add(`scene ${quote(cue.scene)} is not set: shown as a plain backdrop until set_scene describes it`);
+			}
+			const track = cue.action === 'music' ? cue.music.trim().toLowerCase() : undefined;
+			if (track !== undefined && track !== NO_MUSIC && track !== KEEP_MUSIC && !known.tracks.has(track)) {
+				notes.add(`music ${quote(cue.action === 'music' ? cue.music : '')} is not a track of this world: silence plays; use a listed name`);
 			}
 		}
 		ctx.cues.push(...cues);
