@@ -15,7 +15,8 @@ export {
 	changeVisibility,
 	favorite,
 	listMine,
-	saveForm
+	saveForm,
+	previewAsPlayer
 } from './service';
 export { importPreset, mergeLorebookFile, exportPresetAs } from './transfer';
 export { ExportFormatSchema, EXPORT_FORMATS, downloadResponse, type ExportFormat, type ExportedFile } from './card-export';

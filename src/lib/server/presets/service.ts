@@ -17,6 +17,7 @@ import { addFavorite, isFavorite, removeFavorite } from './favorites';
 import { OFFICIAL_VERSION } from './official';
 import { setVisibility, type Visibility } from './visibility';
 import { checkSharedVersion } from './takedowns';
+import { PresetError } from './errors';
 import { checkRating } from './rating';
 import { MAX_VERSION_NOTE_CHARS } from './history';
 import {
@@ -105,6 +106,18 @@ export async function presetView(
 		content: content ? contentOf(content) : null,
 		draft: draft ? { form: draft.form, updatedAt: iso(draft.updatedAt) } : null
 	};
+}
+
+/**
+ * The author's preset exactly as a stranger sees it (what `presetView` gives anyone who is not its
+ * author: the same card, built by the same code): "preview as a player". A draft has no such view yet.
+ */
+export async function previewAsPlayer(app: PresetDeps, viewer: Viewer, id: unknown, language?: string): Promise<PresetCardDto> {
+	app.covers.resume();
+	const row = await ownPreset(app.control.db, id, viewer);
+	const content = await currentContent(app, row, pickLanguage(language));
+	if (content === null) throw new PresetError('not_playable', 'A draft has no player view yet: save it as a complete world first.');
+	return card(app, row, null, content);
 }
 
 /** The viewer's own preset with its current content and draft, for the editor. */

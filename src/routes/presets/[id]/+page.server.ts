@@ -11,6 +11,7 @@ import {
 	playPreset,
 	presetPageError,
 	presetView,
+	previewAsPlayer,
 	reportPreset,
 	appealTakedown,
 	AppealSchema,
@@ -31,14 +32,17 @@ export const load: PageServerLoad = async ({ locals, params, url, setHeaders }) 
 	const viewer = locals.user;
 	const asked = v.safeParse(LanguageChoice, url.searchParams.get('language') ?? undefined);
 	const language = (asked.success ? asked.output : undefined) ?? locals.language ?? 'en';
+	// "Preview as a player": the author is shown the stranger's page, built by the same code as theirs.
+	const preview = url.searchParams.get('preview') === 'player' && viewer !== null;
 	try {
-		const preset = await presetView(app, params.id, viewer, language);
+		const preset = preview ? await previewAsPlayer(app, viewer, params.id, language) : await presetView(app, params.id, viewer, language);
 		const listed = preset.official || (preset.visibility === 'public' && !preset.moderated);
 		// Only what is on the shelves may be indexed: an unlisted link stays out of search engines.
-		if (!listed) setHeaders({ 'x-robots-tag': 'noindex' });
+		if (!listed || preview) setHeaders({ 'x-robots-tag': 'noindex' });
 		// Only the author is sent the whole preset (content and draft).
 		const author = 'content' in preset;
 		return {
+			preview,
 			preset,
 			listed,
 			isAuthor: author,
