@@ -72,6 +72,8 @@ export type GalleryQuery = v.InferOutput<typeof GalleryQuerySchema>;
 export interface GalleryRequest extends GalleryQuery {
 	/** The signed-in user: required for Favourites; shown nothing else differently. */
 	viewerId?: string | undefined;
+	/** Only this author's presets (their creator page); official presets are then left out. */
+	authorId?: string | undefined;
 	/** Whether worlds rated mature may be listed for this viewer (`matureShownTo`); false leaves them out whatever `rating` asks. */
 	mature: boolean;
 	/** The language official presets are shown in when no language filter is set. */
@@ -178,8 +180,9 @@ async function tagged(db: ControlDrizzle, tag: string): Promise<number> {
 }
 
 /** The filters every shelf applies besides language and words: tag, rating, and mature only when allowed. */
-function filters(req: Pick<GalleryRequest, 'tag' | 'rating' | 'mature'>): (SQL | undefined)[] {
+function filters(req: Pick<GalleryRequest, 'tag' | 'rating' | 'mature' | 'authorId'>): (SQL | undefined)[] {
 	return [
+		req.authorId === undefined ? undefined : eq(presets.authorId, req.authorId),
 		req.tag === ''
 			? undefined
 			: sql`${presets.id} IN (SELECT ${presetTags.presetId} FROM ${presetTags} WHERE ${presetTags.tag} = ${req.tag})`,
@@ -203,8 +206,8 @@ function base(db: ControlDrizzle) {
 
 /** The official presets matching the search, in catalogue order (they have every language). */
 async function officials(db: ControlDrizzle, req: GalleryRequest): Promise<Row[]> {
-	// Official worlds have no tags and are rated general.
-	if (req.tag !== '' || req.rating === 'mature') return [];
+	// Official worlds have no tags or author and are rated general.
+	if (req.tag !== '' || req.rating === 'mature' || req.authorId !== undefined) return [];
 	// By id (the unique index): a scan for `official` would read every preset.
 	const rows = await base(db).where(and(inArray(presets.id, [...WORLD_IDS]), eq(presets.official, true), searchCondition(req.q)));
 	return WORLD_IDS.flatMap((id) => rows.filter((r) => r.id === id));
@@ -252,10 +255,10 @@ export async function galleryPage(db: ControlDrizzle, req: GalleryRequest): Prom
 	}
 
 	if (req.shelf === 'popular') await refreshPopularity(db, req.now);
-	const rareTag = req.tag !== '' && (await tagged(db, req.tag)) < RARE_TAG_PRESETS;
+	const few = req.authorId !== undefined || (req.tag !== '' && (await tagged(db, req.tag)) < RARE_TAG_PRESETS);
 	const where: (SQL | undefined)[] = [
-		// `+listed` keeps SQLite off the shelf's index, so it starts from the few presets with the rare tag.
-		rareTag ? sql`+${presets.listed} = 1` : eq(presets.listed, true),
+		// `+listed` keeps SQLite off the shelf's index, so it starts from the few presets with the rare tag, or the author's.
+		few ? sql`+${presets.listed} = 1` : eq(presets.listed, true),
 		req.language === '' ? undefined : eq(presets.language, req.language),
 		search,
 		...filters(req)

@@ -22,6 +22,7 @@ export { importPreset, mergeLorebookFile, exportPresetAs } from './transfer';
 export { ExportFormatSchema, EXPORT_FORMATS, downloadResponse, type ExportFormat, type ExportedFile } from './card-export';
 export { isAuthor, visiblePreset } from './access';
 export { matureShownTo } from './rating';
+export { remixPreset } from './remix';
 export {
 	listVersions,
 	viewVersion,

@@ -12,6 +12,7 @@ import {
 	presetPageError,
 	presetView,
 	previewAsPlayer,
+	remixPreset,
 	reportPreset,
 	appealTakedown,
 	AppealSchema,
@@ -79,6 +80,17 @@ export const actions = {
 			presetPageError(err);
 		}
 		redirect(303, `/sessions/${sessionId}`);
+	},
+	/** Copies the world into a new draft of the user's own (its author allows it), then opens the editor on it. */
+	remix: async ({ locals, url, params }) => {
+		const user = requireUser(locals, url);
+		let id: string;
+		try {
+			id = (await remixPreset(await getApp(), user, params.id)).id;
+		} catch (err) {
+			presetPageError(err);
+		}
+		redirect(303, `/presets/${id}/edit`);
 	},
 	/** Adds to or removes from the user's favourites (`on` = 1 or 0). */
 	favorite: async ({ request, locals, url, params }) => {
