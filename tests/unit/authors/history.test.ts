@@ -14,6 +14,7 @@ import {
 	restoreVersion,
 	setVisibility,
 	storeDraft,
+	takeDown,
 	updateFromInput,
 	viewVersion,
 	type PresetRow
@@ -88,6 +89,16 @@ describe('version history', () => {
 		expect((await presetView(env.app, row.id, stranger)).title).toBe('Salt Roads');
 		const view = await viewVersion(env.app, author, row.id, 3);
 		expect(view.changes.map((c) => `${c.change} ${c.path}`)).toContain('removed npcs[Sela the Quick]');
+	});
+
+	it('refuses to restore, on a shared preset, a version whose text was taken down since', async () => {
+		const first = presetInput({ title: 'Ash Roads' });
+		let shared = await createFromInput(env.app, author, first);
+		shared = await updateFromInput(env.app, author, shared.id, { ...first, title: 'Ash Roads (clean)' });
+		shared = await setVisibility(env.app.control.db, shared, 'unlisted', { publishPerDay: 0 });
+		const copy = await setVisibility(env.app.control.db, await createFromInput(env.app, stranger, first), 'public', { publishPerDay: 0 });
+		await takeDown(env.app.control.db, copy.id, { adminId: admin.id, reason: 'test' });
+		expect(await code(restoreVersion(env.app, author, shared.id, 1))).toBe('forbidden');
 	});
 
 	it('is "not found" to anyone but the author, even on a public preset, and for a version that is not kept', async () => {

@@ -12,6 +12,7 @@ import { isAuthor } from './access';
 import { contentOf } from './content';
 import { PresetError } from './errors';
 import { getPresetRow, loadVersion, saveVersion, type PresetRow } from './store';
+import { checkSharedVersion } from './takedowns';
 import type { PresetDeps } from './service';
 
 const { presetVersions, users } = controlSchema;
@@ -112,6 +113,8 @@ export async function restoreVersion(app: PresetDeps, viewer: Viewer, id: unknow
 	const version = versionNumber(rawVersion);
 	await keptVersion(app.control.db, row, version);
 	const preset = await loadVersion(app.control.db, row.id, version);
+	// A shared preset cannot be brought back to a text an administrator took down since.
+	await checkSharedVersion(app.control.db, row, preset);
 	const updated = await saveVersion(app.control.db, row, preset, Date.now(), { note: restoredNote(version), savedBy: viewer.id });
 	await app.covers.order(updated.id, preset.opening.scene);
 	return updated;
