@@ -8,7 +8,8 @@
  * `galleryPage` the pages and the API call: first pages, deep pages (by cursor), the language filter,
  * searches (common and rare words, Japanese of one, two and four characters), a heavy user's
  * Favourites, and the tag and rating filters (each preset has 1–5 of 200 tags, a few very common,
- * most rare; one in seven is rated mature, hidden unless the viewer may see it). Target: p95 ≤ 30 ms per shelf page. Not a test: figures go to docs/performance.md.
+ * most rare; one in seven is rated mature, hidden unless the viewer may see it).
+ * Target: p95 ≤ 30 ms per shelf page. Not a test: figures go to docs/performance.md.
  * `--keep` leaves the seeded data directory and prints it; `--data DIR` reads from one kept before
  * (seeding takes about a minute).
  */

@@ -76,29 +76,7 @@ export interface PresetForm {
 export const DOCUMENT_NAMES = ['premise', 'setting', 'pc'] as const;
 export type DocumentName = (typeof DOCUMENT_NAMES)[number];
 
-/**
- * The limits the editor counts against. The server fills them from the schema's own constants and
- * passes them to the page, so the counters can never disagree with the validation.
- */
-export interface PresetLimits {
-	name: number;
-	tagline: number;
-	body: number;
-	look: number;
-	npcName: number;
-	sceneName: number;
-	npcs: number;
-	secrets: number;
-	markers: number;
-	anachronisms: number;
-	anachronismTerms: number;
-	term: number;
-	onStage: number;
-	settingHeadings: number;
-	presetBytes: number;
-	tags: number;
-	tagChars: number;
-}
+export type { PresetLimits } from './limits';
 
 /** Generous caps for drafts: unsaved work may be over the preset's limits, but never unbounded. */
 const DRAFT_TEXT_MAX = 400_000;
