@@ -6,8 +6,10 @@
  * word list), F favourites (default 100,000) and P play records (default 50,000, spread over 60 days)
  * from U users (default 5,000), then R timed reads (default 300) of each shelf page through the same
  * `galleryPage` the pages and the API call: first pages, deep pages (by cursor), the language filter,
- * searches (common and rare words, Japanese of one, two and four characters), and a heavy user's
- * Favourites. Target: p95 ≤ 30 ms per shelf page. Not a test: figures go to docs/performance.md.
+ * searches (common and rare words, Japanese of one, two and four characters), a heavy user's
+ * Favourites, and the tag and rating filters (each preset has 1–5 of 200 tags, a few very common,
+ * most rare; one in seven is rated mature, hidden unless the viewer may see it).
+ * Target: p95 ≤ 30 ms per shelf page. Not a test: figures go to docs/performance.md.
  * `--keep` leaves the seeded data directory and prints it; `--data DIR` reads from one kept before
  * (seeding takes about a minute).
  */
@@ -88,6 +90,10 @@ const JA_WORDS = [
 	'図書館'
 ];
 
+/** 200 tags: `tag-0` on about a third of the presets, `tag-199` on a handful (skewed, as tags are). */
+const TAGS = Array.from({ length: 200 }, (_, i) => `tag-${i}`);
+const MATURE_SHARE = 1 / 7;
+
 function pick<T>(rng: Rng, xs: readonly T[]): T {
 	const x = xs[Math.floor(rng() * xs.length)];
 	if (x === undefined) throw new Error('empty list');
@@ -104,7 +110,7 @@ async function insertChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unknow
 }
 
 async function seed(db: ControlDrizzle, rng: Rng): Promise<{ heavyUser: string; users: string[] }> {
-	const { users, presets, presetVersions, presetFavorites, presetPlayers } = controlSchema;
+	const { users, presets, presetVersions, presetFavorites, presetPlayers, presetTags } = controlSchema;
 	const userIds = Array.from({ length: USERS }, () => newId());
 	await insertChunks(
 		userIds.map((id, i) => ({ id, name: `bench-user-${i}`, passwordHash: 'not-a-real-hash', createdAt: NOW })),
@@ -112,6 +118,7 @@ async function seed(db: ControlDrizzle, rng: Rng): Promise<{ heavyUser: string; 
 	);
 	const authors = userIds.slice(0, Math.max(1, Math.floor(USERS / 5)));
 	const presetIds: string[] = [];
+	const tagRows: { presetId: string; tag: string }[] = [];
 	const rows = Array.from({ length: PRESETS }, (_, i) => {
 		const ja = rng() < 0.5;
 		const words = ja ? JA_WORDS : EN_WORDS;
@@ -122,6 +129,8 @@ async function seed(db: ControlDrizzle, rng: Rng): Promise<{ heavyUser: string; 
 		const id = newId();
 		presetIds.push(id);
 		const publishedAt = NOW - Math.floor(rng() * 365 * DAY);
+		const tags = new Set(Array.from({ length: 1 + Math.floor(rng() * 5) }, () => TAGS[skewed(rng, TAGS.length)] ?? 'tag-0'));
+		for (const tag of tags) tagRows.push({ presetId: id, tag });
 		return {
 			id,
 			authorId: pick(rng, authors),
@@ -129,7 +138,8 @@ async function seed(db: ControlDrizzle, rng: Rng): Promise<{ heavyUser: string; 
 			visibility: 'public' as const,
 			title,
 			tagline,
-			searchText: searchTextOf(title, tagline),
+			searchText: searchTextOf(title, tagline, ...tags),
+			rating: rng() < MATURE_SHARE ? ('mature' as const) : ('general' as const),
 			currentVersion: 1,
 			publishedAt,
 			createdAt: publishedAt,
@@ -137,6 +147,7 @@ async function seed(db: ControlDrizzle, rng: Rng): Promise<{ heavyUser: string; 
 		};
 	});
 	await insertChunks(rows, (chunk) => db.insert(presets).values(chunk));
+	await insertChunks(tagRows, (chunk) => db.insert(presetTags).values(chunk));
 	// The shelves never read versions; one small row each keeps the data set honest about its tables.
 	await insertChunks(
 		presetIds.map((presetId) => ({ presetId, version: 1, content: '{}', contentHash: 'bench', createdAt: NOW })),
@@ -204,7 +215,22 @@ records, ${USERS.toLocaleString()} users…`
 		);
 		console.log(`seeded in ${(seeded.ms / 1000).toFixed(1)} s; popularity recomputed in ${ms(refresh.ms)}; ${JSON.stringify(counts)}`);
 
-		const base: GalleryRequest = { shelf: 'new', language: '', q: '', cursor: '', limit: 24, displayLanguage: 'en', now: NOW };
+		const base: GalleryRequest = {
+			shelf: 'new',
+			language: '',
+			q: '',
+			tag: '',
+			rating: '',
+			mature: false,
+			cursor: '',
+			limit: 24,
+			displayLanguage: 'en',
+			now: NOW
+		};
+		const [tagCounts] = await db.all<{ common: number; rare: number }>(
+			sql`SELECT (SELECT count(*) FROM preset_tags WHERE tag = 'tag-0') AS common, (SELECT count(*) FROM preset_tags WHERE tag = 'tag-199') AS rare`
+		);
+		console.log(`presets tagged tag-0: ${tagCounts?.common ?? 0}; tag-199: ${tagCounts?.rare ?? 0}`);
 		/** The cursor N pages into a shelf, found by walking it. */
 		const deepCursor = async (req: Partial<GalleryRequest>, pages: number): Promise<string> => {
 			let cursor = '';
@@ -236,7 +262,20 @@ records, ${USERS.toLocaleString()} users…`
 			['search "魔法" (2 chars)', { ...base, q: '魔法' }],
 			['search "森" (1 char)', { ...base, q: '森' }],
 			['popular + search "harbour"', { ...base, shelf: 'popular', q: 'harbour' }],
-			['search with no match', { ...base, q: 'zzzzqqq' }]
+			['search with no match', { ...base, q: 'zzzzqqq' }],
+			['mature shown (opted-in viewer)', { ...base, mature: true }],
+			['rating=mature, opted in', { ...base, mature: true, rating: 'mature' }],
+			['tag (common, tag-0)', { ...base, tag: 'tag-0' }],
+			['tag (common), page 20', { ...base, tag: 'tag-0', cursor: await deepCursor({ tag: 'tag-0' }, 19) }],
+			['tag (mid, tag-40)', { ...base, tag: 'tag-40' }],
+			['tag (rare, tag-199)', { ...base, tag: 'tag-199' }],
+			['tag (none has it)', { ...base, tag: 'no-such-tag' }],
+			['tag + language=ja', { ...base, tag: 'tag-3', language: 'ja' }],
+			['popular + tag (common)', { ...base, shelf: 'popular', tag: 'tag-0' }],
+			['popular + tag (rare)', { ...base, shelf: 'popular', tag: 'tag-199' }],
+			['tag + search "salt"', { ...base, tag: 'tag-5', q: 'salt' }],
+			['tag + rating=mature, opted in', { ...base, tag: 'tag-0', mature: true, rating: 'mature' }],
+			['favourites (1,000) + tag', { ...base, shelf: 'favorites', viewerId: seeded.value.heavyUser, tag: 'tag-0' }]
 		];
 		const results: [string, Latency, number][] = [];
 		for (const [name, req] of cases) {

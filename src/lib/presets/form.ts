@@ -10,6 +10,7 @@
  */
 import * as v from 'valibot';
 import { isLanguage, LanguageSchema, type Language } from '../types/settings';
+import { PRESET_RATINGS, type PresetRating } from '../types/rating';
 import { MAX_PRESET_DEPTH, tooDeepAt } from './depth';
 import { anachronismsFromText, anachronismsToText, type Anachronism } from './anachronisms';
 import { formatKept, formatLines, formatOpenings, formatTags, parseKept, parseLines, parseOpenings, parseTags } from './authoring-form';
@@ -61,9 +62,13 @@ export interface PresetForm {
 	tags: string;
 	/** `source`: one per line. */
 	attribution: { creator: string; version: string; source: string };
+	/** `general` or `mature` (the gallery hides mature worlds from those who did not opt in). */
+	rating: PresetRating;
 	remixAllowed: boolean;
 	/** What a card import kept for export, as JSON text ('' when none): carried, never edited. */
 	card: string;
+	/** The world this one was remixed from, as JSON text ('' when none): carried, never edited. */
+	remixOf: string;
 	/** What does not exist in this world: one thing per line, terms separated by commas, then `: note` (anachronisms.ts). */
 	anachronisms: string;
 }
@@ -71,27 +76,7 @@ export interface PresetForm {
 export const DOCUMENT_NAMES = ['premise', 'setting', 'pc'] as const;
 export type DocumentName = (typeof DOCUMENT_NAMES)[number];
 
-/**
- * The limits the editor counts against. The server fills them from the schema's own constants and
- * passes them to the page, so the counters can never disagree with the validation.
- */
-export interface PresetLimits {
-	name: number;
-	tagline: number;
-	body: number;
-	look: number;
-	npcName: number;
-	sceneName: number;
-	npcs: number;
-	secrets: number;
-	markers: number;
-	anachronisms: number;
-	anachronismTerms: number;
-	term: number;
-	onStage: number;
-	settingHeadings: number;
-	presetBytes: number;
-}
+export type { PresetLimits } from './limits';
 
 /** Generous caps for drafts: unsaved work may be over the preset's limits, but never unbounded. */
 const DRAFT_TEXT_MAX = 400_000;
@@ -131,8 +116,10 @@ export const PresetFormSchema = v.object({
 	notes: v.optional(block, ''),
 	tags: v.optional(line, ''),
 	attribution: v.optional(v.object({ creator: line, version: line, source: block }), { creator: '', version: '', source: '' }),
+	rating: v.optional(v.picklist(PRESET_RATINGS), 'general'),
 	remixAllowed: v.optional(v.boolean(), false),
 	card: v.optional(block, ''),
+	remixOf: v.optional(line, ''),
 	// Drafts stored before the field existed read as an empty list.
 	anachronisms: v.optional(block, '')
 });
@@ -162,8 +149,10 @@ export function emptyForm(language: Language): PresetForm {
 		notes: '',
 		tags: '',
 		attribution: { creator: '', version: '', source: '' },
+		rating: 'general',
 		remixAllowed: false,
 		card: '',
+		remixOf: '',
 		anachronisms: ''
 	};
 }
@@ -198,8 +187,10 @@ export interface PresetContentLike {
 	notes?: string;
 	tags?: readonly string[];
 	attribution?: { creator: string; version: string; source: readonly string[] };
+	rating?: PresetRating;
 	remixAllowed?: boolean;
 	card?: unknown;
+	remixOf?: { id: string; title: string; author: string };
 	anachronisms?: readonly Anachronism[];
 }
 
@@ -239,8 +230,10 @@ export function formFromContent(content: PresetContentLike): PresetForm {
 			version: content.attribution?.version ?? '',
 			source: formatLines(content.attribution?.source ?? [])
 		},
+		rating: content.rating ?? 'general',
 		remixAllowed: content.remixAllowed ?? false,
 		card: formatKept(content.card),
+		remixOf: content.remixOf ? JSON.stringify(content.remixOf) : '',
 		anachronisms: anachronismsToText(content.anachronisms ?? [], content.language)
 	};
 }
@@ -293,8 +286,10 @@ export function formToInput(form: PresetForm): Record<string, unknown> {
 		notes: form.notes,
 		tags: parseTags(form.tags),
 		attribution: { creator: form.attribution.creator, version: form.attribution.version, source: parseLines(form.attribution.source) },
+		rating: form.rating,
 		remixAllowed: form.remixAllowed,
 		...(form.card.trim() === '' ? {} : { card: parseKept(form.card) }),
+		...(form.remixOf.trim() === '' ? {} : { remixOf: parseKept(form.remixOf) }),
 		anachronisms: anachronismsFromText(form.anachronisms)
 	};
 }
@@ -370,8 +365,10 @@ export function formFromFormData(data: FormData): PresetForm {
 		notes: text('notes'),
 		tags: text('tags'),
 		attribution: { creator: text('attribution.creator'), version: text('attribution.version'), source: text('attribution.source') },
+		rating: text('rating') === 'mature' ? 'mature' : 'general',
 		remixAllowed: data.get('remixAllowed') !== null,
 		card: text('card'),
+		remixOf: text('remixOf'),
 		anachronisms: text('anachronisms')
 	};
 }

@@ -6,6 +6,8 @@ import * as v from 'valibot';
 import { PresetFormSchema } from '../presets/form';
 import { LanguageSchema } from './settings';
 
+import { PresetRatingSchema } from './rating';
+export { PRESET_RATINGS, PresetRatingSchema, type PresetRating } from './rating';
 export const PRESET_VISIBILITIES = ['private', 'unlisted', 'public'] as const;
 export const PresetVisibilitySchema = v.picklist(PRESET_VISIBILITIES, 'visibility must be private, unlisted or public');
 export type PresetVisibility = v.InferOutput<typeof PresetVisibilitySchema>;
@@ -70,7 +72,14 @@ export const PresetCardSchema = v.object({
 	publishedAt: v.nullable(v.string()),
 	updatedAt: v.string(),
 	/** Set when an administrator took it off the shelves (only its author sees it then). */
-	moderated: v.boolean()
+	moderated: v.boolean(),
+	/** The current version's tags (the draft's while there is none), as the author wrote them. */
+	tags: v.array(v.string()),
+	rating: PresetRatingSchema,
+	/** Others who can see it may remix it into a draft of their own. */
+	remixAllowed: v.boolean(),
+	/** The world this one was remixed from (its page may be gone since). */
+	remixOf: v.nullable(v.object({ id: v.string(), title: v.string(), author: v.string() }))
 });
 export type PresetCardDto = v.InferOutput<typeof PresetCardSchema>;
 
@@ -122,7 +131,10 @@ export const GalleryItemSchema = v.object({
 	official: v.boolean(),
 	/** Players in the last 30 days (the Popular shelf's order). */
 	recentPlayers: v.number(),
-	coverUrl: v.nullable(v.string())
+	coverUrl: v.nullable(v.string()),
+	/** Tags as the gallery matches them (normalised, lower-case). */
+	tags: v.array(v.string()),
+	rating: PresetRatingSchema
 });
 export type GalleryItemDto = v.InferOutput<typeof GalleryItemSchema>;
 

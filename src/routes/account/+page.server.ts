@@ -7,6 +7,8 @@ import {
 	LastWayInError,
 	listIdentities,
 	renameUser,
+	setShowMature,
+	showsMature,
 	unlinkIdentity,
 	UsernameTakenError
 } from '$lib/server/auth';
@@ -37,6 +39,8 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 				? `${app.config.tiers.freeModel.provider}/${app.config.tiers.freeModel.model}`
 				: null,
 		regenerations: app.config.images.regenerationsPerDay,
+		// Null when the operator turned mature worlds off: there is nothing to opt into.
+		showMature: app.config.presets.matureContent ? await showsMature(app.control.db, user.id) : null,
 		welcome: url.searchParams.get('welcome') === '1',
 		linked: isSignInProvider(linked) ? linked : null,
 		problem: PROBLEMS.find((p) => p === error) ?? null
@@ -55,6 +59,14 @@ export const actions = {
 			if (err instanceof UsernameTakenError) return fail(400, { rename: { name, error: authErrorText(err, locals.language ?? 'en') } });
 			throw err;
 		}
+	},
+	mature: async ({ request, locals, url }) => {
+		const user = requireUser(locals, url);
+		const app = await getApp();
+		const on = formText(await request.formData(), 'showMature') === 'on';
+		if (!app.config.presets.matureContent) return fail(409, { mature: { off: true } });
+		await setShowMature(app.control.db, user.id, on);
+		return { mature: { saved: on } };
 	},
 	unlink: async ({ request, locals, url }) => {
 		const user = requireUser(locals, url);

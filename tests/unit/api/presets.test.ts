@@ -42,7 +42,9 @@ const Gallery = v.object({
 			favorites: v.number(),
 			official: v.boolean(),
 			recentPlayers: v.number(),
-			coverUrl: v.nullable(v.string())
+			coverUrl: v.nullable(v.string()),
+			tags: v.array(v.string()),
+			rating: v.picklist(['general', 'mature'])
 		})
 	),
 	nextCursor: v.nullable(v.string())

@@ -32,7 +32,19 @@ const WORLDS = [
 const rows = new Map<string, PresetRow>();
 
 function request(over: Partial<GalleryRequest>): GalleryRequest {
-	return { shelf: 'new', language: '', q: '', cursor: '', limit: 24, displayLanguage: 'en', now: NOW, ...over };
+	return {
+		shelf: 'new',
+		language: '',
+		q: '',
+		tag: '',
+		rating: '',
+		mature: false,
+		cursor: '',
+		limit: 24,
+		displayLanguage: 'en',
+		now: NOW,
+		...over
+	};
 }
 async function ids(over: Partial<GalleryRequest>): Promise<string[]> {
 	return (await galleryPage(env.app.control.db, request(over))).items.map((i) => i.id);

@@ -50,3 +50,4 @@ export { SignInProviders, SignInFlowError, checkIdToken, type SignInFlowProblem,
 export { TOKEN_NAME_MAX } from './validation';
 export { randomSecret, sha256Hex } from './secrets';
 export { authErrorText } from './messages';
+export { showsMature, setShowMature } from './preferences';

@@ -3,9 +3,10 @@ import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { LANGUAGES } from '../../types/settings';
 import { PRESET_VISIBILITIES } from '../../types/presets';
+import { PRESET_RATINGS } from '../../types/rating';
 import { users } from './control-schema';
 
-export { PRESET_VISIBILITIES };
+export { PRESET_RATINGS, PRESET_VISIBILITIES };
 
 /*
  * World presets and the gallery. A preset is metadata here plus immutable versions (the validated
@@ -32,6 +33,8 @@ export const presets = sqliteTable(
 		tagline: text('tagline').notNull(),
 		/** What search matches: title and tagline, lower-cased (every language's for an official preset). */
 		searchText: text('search_text').notNull(),
+		/** Of the current version: `mature` presets are shown only to those who opted in, and to no one when the operator turned mature off. */
+		rating: text('rating', { enum: PRESET_RATINGS }).notNull().default('general'),
 		/** Null while the preset is only a draft (an import not yet completed): not playable, not publishable. */
 		currentVersion: integer('current_version'),
 		/** The author's unsaved editor state (raw form JSON), autosaved; null when there is none. */
@@ -74,9 +77,28 @@ export const presetVersions = sqliteTable(
 		/** The preset as WorldPresetSchema takes it, without `id` (JSON). */
 		content: text('content').notNull(),
 		contentHash: text('content_hash').notNull(),
-		createdAt: integer('created_at').notNull()
+		createdAt: integer('created_at').notNull(),
+		/** What the author said of this save ('' for none); a restore says which version it brought back. */
+		note: text('note').notNull().default(''),
+		/** Who saved it (null for versions saved before this was kept, or by an account since deleted). */
+		savedBy: text('saved_by').references(() => users.id, { onDelete: 'set null' })
 	},
 	(t) => [primaryKey({ columns: [t.presetId, t.version] })]
+);
+
+/**
+ * The current version's tags, normalised (NFKC, lower-cased, spaces collapsed), one row each: the
+ * gallery's tag filter reads them by tag. Rewritten with every save.
+ */
+export const presetTags = sqliteTable(
+	'preset_tags',
+	{
+		presetId: text('preset_id')
+			.notNull()
+			.references(() => presets.id, { onDelete: 'cascade' }),
+		tag: text('tag').notNull()
+	},
+	(t) => [primaryKey({ columns: [t.presetId, t.tag] }), index('preset_tags_tag').on(t.tag, t.presetId)]
 );
 
 export const presetFavorites = sqliteTable(

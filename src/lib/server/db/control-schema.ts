@@ -17,7 +17,9 @@ export const users = sqliteTable('users', {
 	tier: text('tier', { enum: TIERS }).notNull().default('free'),
 	createdAt: integer('created_at').notNull(),
 	/** Set while an administrator has suspended the account: no sign-in by any way, its data kept. */
-	suspendedAt: integer('suspended_at')
+	suspendedAt: integer('suspended_at'),
+	/** The person chose to see presets rated mature (the gallery hides them otherwise, and always when the operator turned mature off). */
+	showMature: integer('show_mature', { mode: 'boolean' }).notNull().default(false)
 });
 
 /**

@@ -74,6 +74,12 @@ export const controlMigrations: readonly Migration[] = [
 		"tag": "0011_panoramic_storm",
 		"hash": "c37829251a0d5254ddba65fdb9acf71d1de59957a1fc9c5dc02e7e6436def3bb",
 		"sql": "CREATE TABLE `preset_audio` (\n\t`preset_id` text NOT NULL,\n\t`kind` text NOT NULL,\n\t`name` text NOT NULL,\n\t`slot` text NOT NULL,\n\t`file` text NOT NULL,\n\t`bytes` integer NOT NULL,\n\t`updated_at` integer NOT NULL,\n\tPRIMARY KEY(`preset_id`, `kind`, `name`),\n\tFOREIGN KEY (`preset_id`) REFERENCES `presets`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `preset_audio_slot_unique` ON `preset_audio` (`slot`);"
+	},
+	{
+		"idx": 12,
+		"tag": "0012_authors",
+		"hash": "9f7269e0cd355a2d10c57b947f245bf59ead950e3f7827dbd2a403bcf6cbdf3a",
+		"sql": "CREATE TABLE `preset_tags` (\n\t`preset_id` text NOT NULL,\n\t`tag` text NOT NULL,\n\tPRIMARY KEY(`preset_id`, `tag`),\n\tFOREIGN KEY (`preset_id`) REFERENCES `presets`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE INDEX `preset_tags_tag` ON `preset_tags` (`tag`,`preset_id`);--> statement-breakpoint\nALTER TABLE `users` ADD `show_mature` integer DEFAULT false NOT NULL;--> statement-breakpoint\nALTER TABLE `preset_versions` ADD `note` text DEFAULT '' NOT NULL;--> statement-breakpoint\nALTER TABLE `preset_versions` ADD `saved_by` text REFERENCES users(id) ON DELETE SET NULL;--> statement-breakpoint\nALTER TABLE `presets` ADD `rating` text DEFAULT 'general' NOT NULL;--> statement-breakpoint\n-- Hand-written: the current versions' tags and authors, so the gallery's tag filter and the history know the presets saved before this migration.\nINSERT OR IGNORE INTO `preset_tags` (`preset_id`, `tag`)\n\tSELECT p.`id`, lower(trim(t.`value`)) FROM `presets` p\n\tJOIN `preset_versions` v ON v.`preset_id` = p.`id` AND v.`version` = p.`current_version`,\n\tjson_each(v.`content`, '$.tags') t\n\tWHERE json_valid(v.`content`) AND json_type(v.`content`, '$.tags') = 'array' AND t.`type` = 'text' AND trim(t.`value`) <> '';--> statement-breakpoint\nUPDATE `presets` SET `search_text` = `search_text` || (\n\tSELECT group_concat(char(10) || `tag`, '') FROM `preset_tags` WHERE `preset_tags`.`preset_id` = `presets`.`id`\n) WHERE EXISTS (SELECT 1 FROM `preset_tags` WHERE `preset_tags`.`preset_id` = `presets`.`id`);--> statement-breakpoint\nUPDATE `preset_versions` SET `saved_by` = (SELECT `author_id` FROM `presets` WHERE `presets`.`id` = `preset_versions`.`preset_id`);\n"
 	}
 ];
 

@@ -3,23 +3,33 @@
  * - New: latest published first;
  * - Popular: most distinct players in the last 30 days, then most favourites (then newest);
  * - Favourites: the signed-in user's, latest favourited first (any preset they can still see).
- * The official presets lead New and Popular (first page, with their badge). Paging is by keyset
+ * The official presets lead New and Popular (first page, with their badge) unless a tag is asked for.
+ * Filters: language, words (search.ts), a tag, a rating; worlds rated mature are left out unless the
+ * request says the viewer may see them (presets' rating rule). Paging is by keyset
  * (an opaque cursor holding the last row's sort key), so a deep page costs what the first one does,
  * and each shelf walks an index made for its order (see the presets table's indexes).
  */
-import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import * as v from 'valibot';
 import { controlSchema, type ControlDrizzle } from '../db';
 import { getWorld, WORLD_IDS } from '../worlds';
 import { LanguageSchema, type Language } from '../../types/settings';
 import { coverUrl, refreshPopularity } from '../presets';
-import { GALLERY_SHELVES, type GalleryItemDto, type GalleryPageDto, type GalleryShelf } from '../../types/presets';
+import { GALLERY_SHELVES, PRESET_RATINGS, type GalleryItemDto, type GalleryPageDto, type GalleryShelf } from '../../types/presets';
+import { tagKey } from '../../presets/tags';
+import { MAX_TAG_CHARS } from '../worlds';
 import { searchCondition, SearchQuerySchema } from './search';
 import { said } from '../validation';
 
-const { presets, presetFavorites, presetCovers, users } = controlSchema;
+const { presets, presetFavorites, presetCovers, presetTags, users } = controlSchema;
 
 const GALLERY_PAGE_SIZE = 24;
+/**
+ * A tag on fewer presets than this is read from the tag index, its presets then sorted (a rare tag
+ * would otherwise walk most of the shelf's index to fill a page); a more common one filters the
+ * shelf's own index walk, which fills a page after a few hundred rows. Measured in docs/performance.md.
+ */
+const RARE_TAG_PRESETS = 500;
 const MAX_GALLERY_PAGE_SIZE = 60;
 
 export class GalleryError extends Error {
@@ -34,6 +44,17 @@ export const GalleryQuerySchema = v.object({
 	shelf: v.optional(v.picklist(GALLERY_SHELVES, said('gallery.error.shelf')), 'new'),
 	language: v.optional(v.union([LanguageSchema, v.literal('')], said('gallery.error.language')), ''),
 	q: v.optional(SearchQuerySchema, ''),
+	/** One tag, matched whatever its case or width ('' for any). */
+	tag: v.optional(
+		v.pipe(
+			v.string(said('gallery.error.tag', { max: MAX_TAG_CHARS })),
+			v.transform(tagKey),
+			v.maxLength(MAX_TAG_CHARS, said('gallery.error.tag', { max: MAX_TAG_CHARS })),
+			v.regex(/^[^\p{Cc}]*$/u, said('gallery.error.tag', { max: MAX_TAG_CHARS }))
+		),
+		''
+	),
+	rating: v.optional(v.union([v.picklist(PRESET_RATINGS), v.literal('')], said('gallery.error.rating')), ''),
 	cursor: v.optional(v.pipe(v.string(said('gallery.error.cursor')), v.maxLength(300, said('gallery.error.cursor'))), ''),
 	limit: v.optional(
 		v.pipe(
@@ -51,6 +72,10 @@ export type GalleryQuery = v.InferOutput<typeof GalleryQuerySchema>;
 export interface GalleryRequest extends GalleryQuery {
 	/** The signed-in user: required for Favourites; shown nothing else differently. */
 	viewerId?: string | undefined;
+	/** Only this author's presets (their creator page); official presets are then left out. */
+	authorId?: string | undefined;
+	/** Whether worlds rated mature may be listed for this viewer (`matureShownTo`); false leaves them out whatever `rating` asks. */
+	mature: boolean;
 	/** The language official presets are shown in when no language filter is set. */
 	displayLanguage: Language;
 	now?: number;
@@ -95,7 +120,8 @@ const columns = {
 	recentPlayers: presets.players30d,
 	favorites: presets.favorites,
 	publishedAt: presets.publishedAt,
-	cover: presetCovers.image
+	cover: presetCovers.image,
+	rating: presets.rating
 };
 
 interface Row {
@@ -111,9 +137,10 @@ interface Row {
 	favorites: number;
 	publishedAt: number | null;
 	cover: string | null;
+	rating: 'general' | 'mature';
 }
 
-function item(row: Row, displayLanguage: Language): GalleryItemDto {
+function item(row: Row, displayLanguage: Language, tags: ReadonlyMap<string, string[]>): GalleryItemDto {
 	// Official presets are shown in the reader's (or the filter's) language, from the shipped content.
 	const official = row.official ? getWorld(row.id, displayLanguage) : undefined;
 	return {
@@ -126,8 +153,47 @@ function item(row: Row, displayLanguage: Language): GalleryItemDto {
 		favorites: row.favorites,
 		official: row.official,
 		recentPlayers: row.recentPlayers,
-		coverUrl: coverUrl(row.id, row.cover)
+		coverUrl: coverUrl(row.id, row.cover),
+		tags: tags.get(row.id) ?? [],
+		rating: row.rating
 	};
+}
+
+/** The tags of a page's presets, in one read. */
+async function tagsOf(db: ControlDrizzle, rows: readonly Row[]): Promise<Map<string, string[]>> {
+	const ids = rows.filter((r) => !r.official).map((r) => r.id);
+	const found = new Map<string, string[]>();
+	if (ids.length === 0) return found;
+	const tagged = await db
+		.select({ id: presetTags.presetId, tag: presetTags.tag })
+		.from(presetTags)
+		.where(inArray(presetTags.presetId, ids))
+		.orderBy(presetTags.presetId, presetTags.tag);
+	for (const { id, tag } of tagged) found.set(id, [...(found.get(id) ?? []), tag]);
+	return found;
+}
+
+/** How many presets carry the tag (any visibility): a covering-index count. */
+async function tagged(db: ControlDrizzle, tag: string): Promise<number> {
+	const [row] = await db.select({ n: count() }).from(presetTags).where(eq(presetTags.tag, tag));
+	return row?.n ?? 0;
+}
+
+/** The filters every shelf applies besides language and words: tag, rating, and mature only when allowed. */
+function filters(req: Pick<GalleryRequest, 'tag' | 'rating' | 'mature' | 'authorId'>): (SQL | undefined)[] {
+	return [
+		req.authorId === undefined ? undefined : eq(presets.authorId, req.authorId),
+		req.tag === ''
+			? undefined
+			: sql`${presets.id} IN (SELECT ${presetTags.presetId} FROM ${presetTags} WHERE ${presetTags.tag} = ${req.tag})`,
+		req.rating === '' ? undefined : eq(presets.rating, req.rating),
+		req.mature ? undefined : eq(presets.rating, 'general')
+	];
+}
+
+async function pageOf(db: ControlDrizzle, rows: Row[], display: Language): Promise<GalleryItemDto[]> {
+	const tags = await tagsOf(db, rows);
+	return rows.map((r) => item(r, display, tags));
 }
 
 function base(db: ControlDrizzle) {
@@ -139,9 +205,11 @@ function base(db: ControlDrizzle) {
 }
 
 /** The official presets matching the search, in catalogue order (they have every language). */
-async function officials(db: ControlDrizzle, q: string): Promise<Row[]> {
+async function officials(db: ControlDrizzle, req: GalleryRequest): Promise<Row[]> {
+	// Official worlds have no tags or author and are rated general.
+	if (req.tag !== '' || req.rating === 'mature' || req.authorId !== undefined) return [];
 	// By id (the unique index): a scan for `official` would read every preset.
-	const rows = await base(db).where(and(inArray(presets.id, [...WORLD_IDS]), eq(presets.official, true), searchCondition(q)));
+	const rows = await base(db).where(and(inArray(presets.id, [...WORLD_IDS]), eq(presets.official, true), searchCondition(req.q)));
 	return WORLD_IDS.flatMap((id) => rows.filter((r) => r.id === id));
 }
 
@@ -172,6 +240,7 @@ export async function galleryPage(db: ControlDrizzle, req: GalleryRequest): Prom
 					),
 					req.language === '' ? undefined : or(eq(presets.language, req.language), eq(presets.official, true)),
 					search,
+					...filters(req),
 					k ? sql`(${presetFavorites.createdAt}, ${presetFavorites.presetId}) < (${k[0]}, ${k[1]})` : undefined
 				)
 			)
@@ -180,16 +249,19 @@ export async function galleryPage(db: ControlDrizzle, req: GalleryRequest): Prom
 		const page = rows.slice(0, limit);
 		const last = page[page.length - 1];
 		return {
-			items: page.map((r) => item(r, display)),
+			items: await pageOf(db, page, display),
 			nextCursor: rows.length > limit && last ? encodeCursor({ s: 'favorites', k: [last.favoritedAt, last.id] }) : null
 		};
 	}
 
 	if (req.shelf === 'popular') await refreshPopularity(db, req.now);
+	const few = req.authorId !== undefined || (req.tag !== '' && (await tagged(db, req.tag)) < RARE_TAG_PRESETS);
 	const where: (SQL | undefined)[] = [
-		eq(presets.listed, true),
+		// `+listed` keeps SQLite off the shelf's index, so it starts from the few presets with the rare tag, or the author's.
+		few ? sql`+${presets.listed} = 1` : eq(presets.listed, true),
 		req.language === '' ? undefined : eq(presets.language, req.language),
-		search
+		search,
+		...filters(req)
 	];
 	let order: SQL[];
 	if (req.shelf === 'new') {
@@ -219,6 +291,6 @@ export async function galleryPage(db: ControlDrizzle, req: GalleryRequest): Prom
 				: { s: 'popular', k: [last.recentPlayers, last.favorites, published, last.seq] }
 		);
 	}
-	const lead = cursor === undefined ? await officials(db, req.q) : [];
-	return { items: [...lead, ...page].map((r) => item(r, display)), nextCursor };
+	const lead = cursor === undefined ? await officials(db, req) : [];
+	return { items: await pageOf(db, [...lead, ...page], display), nextCursor };
 }

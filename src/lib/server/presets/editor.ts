@@ -55,7 +55,7 @@ async function edit(app: PresetDeps, viewer: Viewer, presetId: string | undefine
 	}
 	let id: string;
 	try {
-		id = (await saveForm(app, viewer, presetId, form)).id;
+		id = (await saveForm(app, viewer, presetId, form, data.get('versionNote') ?? '')).id;
 	} catch (err) {
 		if (!isPresetError(err, 'invalid')) throw err;
 		// Kept as the draft too, so what was typed survives leaving the page (a new preset has no row to keep it in).

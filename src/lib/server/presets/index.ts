@@ -15,11 +15,23 @@ export {
 	changeVisibility,
 	favorite,
 	listMine,
-	saveForm
+	saveForm,
+	previewAsPlayer
 } from './service';
 export { importPreset, mergeLorebookFile, exportPresetAs } from './transfer';
 export { ExportFormatSchema, EXPORT_FORMATS, downloadResponse, type ExportFormat, type ExportedFile } from './card-export';
 export { isAuthor, visiblePreset } from './access';
+export { matureShownTo } from './rating';
+export { remixPreset } from './remix';
+export {
+	listVersions,
+	viewVersion,
+	restoreVersion,
+	restoredNote,
+	MAX_VERSION_NOTE_CHARS,
+	type VersionInfo,
+	type VersionView
+} from './history';
 export { checkContent, MAX_PRESET_BYTES } from './content';
 export { PresetError, isPresetError, presetErrorText, importError } from './errors';
 export { playPreset } from './play';

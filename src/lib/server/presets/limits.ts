@@ -10,7 +10,9 @@ import {
 	MAX_TAGLINE_CHARS,
 	MAX_WORLD_NPCS,
 	MAX_WORLD_SECRETS,
-	MIN_SETTING_HEADINGS
+	MIN_SETTING_HEADINGS,
+	MAX_TAGS,
+	MAX_TAG_CHARS
 } from '../worlds';
 import type { PresetLimits } from '../../presets/form';
 import { MAX_PRESET_BYTES } from './content';
@@ -31,6 +33,8 @@ export function presetLimits(): PresetLimits {
 		term: MAX_CANON_TERM_CHARS,
 		onStage: STAGE_SLOTS.length,
 		settingHeadings: MIN_SETTING_HEADINGS,
-		presetBytes: MAX_PRESET_BYTES
+		presetBytes: MAX_PRESET_BYTES,
+		tags: MAX_TAGS,
+		tagChars: MAX_TAG_CHARS
 	};
 }

@@ -14,6 +14,8 @@ import { isSealedFor, visiblePreset, type Viewer } from './access';
 import { PresetError } from './errors';
 import { OFFICIAL_VERSION } from './official';
 import { recordPlay } from './plays';
+import { checkRating } from './rating';
+import type { Config } from '../config';
 import { loadVersion, type PresetRow } from './store';
 
 export interface PlayOptions {
@@ -56,12 +58,13 @@ function seedArt(file: ArtFile): SeedArt[] {
  * and the image store its art, which the session copies.
  */
 export async function playPreset(
-	app: SessionsDeps & { images?: { store: Pick<ImageStore, 'get' | 'put'> } },
+	app: SessionsDeps & { images?: { store: Pick<ImageStore, 'get' | 'put'> }; config: Pick<Config, 'presets'> },
 	viewer: Viewer,
 	presetId: unknown,
 	options: PlayOptions = {}
 ): Promise<StartedSession & { preset: PresetRow }> {
 	const row = await visiblePreset(app.control.db, presetId, viewer);
+	await checkRating(app.control.db, app.config, row, viewer);
 	const { world, version } = await playableContent(app, row, options.language);
 	if (options.language !== undefined && options.language !== world.language) {
 		throw new PresetError(

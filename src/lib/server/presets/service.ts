@@ -7,6 +7,7 @@ import { LANGUAGES, type Language } from '../../types/settings';
 import type { ControlDb } from '../db';
 import type { Config } from '../config';
 import { formToInput, type PresetForm } from '../../presets/form';
+import { parseTags } from '../../presets/authoring-form';
 import type { OwnPresetDto, PresetCardDto, PresetDetailDto } from '../../types/presets';
 import { isAuthor, ownPreset, visiblePreset, type Viewer } from './access';
 import { checkContent, contentOf, invalidContent, requireContent, type ContentCheck } from './content';
@@ -16,6 +17,9 @@ import { addFavorite, isFavorite, removeFavorite } from './favorites';
 import { OFFICIAL_VERSION } from './official';
 import { setVisibility, type Visibility } from './visibility';
 import { checkSharedVersion } from './takedowns';
+import { PresetError } from './errors';
+import { checkRating } from './rating';
+import { MAX_VERSION_NOTE_CHARS } from './history';
 import {
 	authorNameOf,
 	createPreset,
@@ -75,7 +79,11 @@ async function card(app: PresetDeps, row: PresetRow, viewer: Viewer | null, cont
 		version: row.official ? OFFICIAL_VERSION : row.currentVersion,
 		publishedAt: row.publishedAt === null ? null : iso(row.publishedAt),
 		updatedAt: iso(row.updatedAt),
-		moderated: row.moderatedAt !== null
+		moderated: row.moderatedAt !== null,
+		tags: content?.tags ?? (draft ? parseTags(draft.tags) : []),
+		rating: content?.rating ?? draft?.rating ?? row.rating,
+		remixAllowed: content?.remixAllowed ?? false,
+		remixOf: content?.remixOf ?? null
 	};
 }
 
@@ -88,6 +96,7 @@ export async function presetView(
 ): Promise<PresetCardDto | PresetDetailDto> {
 	app.covers.resume();
 	const row = await visiblePreset(app.control.db, id, viewer);
+	await checkRating(app.control.db, app.config, row, viewer);
 	const content = await currentContent(app, row, pickLanguage(language));
 	const base = await card(app, row, viewer, content);
 	if (!isAuthor(row, viewer)) return base;
@@ -97,6 +106,18 @@ export async function presetView(
 		content: content ? contentOf(content) : null,
 		draft: draft ? { form: draft.form, updatedAt: iso(draft.updatedAt) } : null
 	};
+}
+
+/**
+ * The author's preset exactly as a stranger sees it (what `presetView` gives anyone who is not its
+ * author: the same card, built by the same code): "preview as a player". A draft has no such view yet.
+ */
+export async function previewAsPlayer(app: PresetDeps, viewer: Viewer, id: unknown, language?: string): Promise<PresetCardDto> {
+	app.covers.resume();
+	const row = await ownPreset(app.control.db, id, viewer);
+	const content = await currentContent(app, row, pickLanguage(language));
+	if (content === null) throw new PresetError('not_playable', 'A draft has no player view yet: save it as a complete world first.');
+	return card(app, row, null, content);
 }
 
 /** The viewer's own preset with its current content and draft, for the editor. */
@@ -128,20 +149,42 @@ export async function createFromInput(app: PresetDeps, viewer: Viewer, input: un
 	return row;
 }
 
-/** Saves valid content as the viewer's preset's new version (sessions already started keep theirs). */
-export async function updateFromInput(app: PresetDeps, viewer: Viewer, id: unknown, input: unknown): Promise<PresetRow> {
+/** A save's note as kept in the history: one line, no control characters, cut to its limit (the input says the limit). */
+export function versionNote(raw: unknown): string {
+	if (typeof raw !== 'string') return '';
+	return raw
+		.replace(/\p{Cc}+/gu, ' ')
+		.replace(/\s+/g, ' ')
+		.trim()
+		.slice(0, MAX_VERSION_NOTE_CHARS);
+}
+
+/** Saves valid content as the viewer's preset's new version (sessions already started keep theirs), with the author's note. */
+export async function updateFromInput(
+	app: PresetDeps,
+	viewer: Viewer,
+	id: unknown,
+	input: unknown,
+	note: unknown = ''
+): Promise<PresetRow> {
 	const row = await ownPreset(app.control.db, id, viewer);
 	const preset = requireContent(input, row.id);
 	await checkSharedVersion(app.control.db, row, preset);
-	const updated = await saveVersion(app.control.db, row, preset);
+	const updated = await saveVersion(app.control.db, row, preset, Date.now(), { note: versionNote(note), savedBy: viewer.id });
 	await orderCover(app, preset, updated);
 	return updated;
 }
 
 /** The editor's form, checked and saved: a new preset when `id` is undefined. */
-export async function saveForm(app: PresetDeps, viewer: Viewer, id: string | undefined, form: PresetForm): Promise<PresetRow> {
+export async function saveForm(
+	app: PresetDeps,
+	viewer: Viewer,
+	id: string | undefined,
+	form: PresetForm,
+	note: unknown = ''
+): Promise<PresetRow> {
 	const input = formToInput(form);
-	return id === undefined ? createFromInput(app, viewer, input) : updateFromInput(app, viewer, id, input);
+	return id === undefined ? createFromInput(app, viewer, input) : updateFromInput(app, viewer, id, input, note);
 }
 
 export async function storeDraft(app: PresetDeps, viewer: Viewer, id: unknown, form: PresetForm): Promise<void> {
@@ -171,6 +214,7 @@ export async function changeVisibility(app: PresetDeps, viewer: Viewer, id: unkn
 
 export async function favorite(app: PresetDeps, viewer: Viewer, id: unknown, on: boolean): Promise<PresetRow> {
 	const row = await visiblePreset(app.control.db, id, viewer);
+	await checkRating(app.control.db, app.config, row, viewer);
 	if (on) await addFavorite(app.control.db, row.id, viewer.id);
 	else await removeFavorite(app.control.db, row.id, viewer.id);
 	return row;

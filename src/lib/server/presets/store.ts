@@ -9,10 +9,11 @@ import * as v from 'valibot';
 import { controlSchema, newId, type ControlDrizzle } from '../db';
 import { WorldPresetSchema, type WorldPreset } from '../worlds';
 import { PresetFormSchema, type PresetForm } from '../../presets/form';
+import { tagKey } from '../../presets/tags';
 import { contentOf } from './content';
 import { PresetError } from './errors';
 
-const { presets, presetVersions, users } = controlSchema;
+const { presets, presetVersions, presetTags, users } = controlSchema;
 
 export type PresetRow = typeof presets.$inferSelect;
 
@@ -42,6 +43,30 @@ export function searchTextOf(...parts: string[]): string {
 	return parts.join('\n').toLowerCase();
 }
 
+/** The row's copy of what the shelves filter and search by: title, tagline, tags and rating. */
+function listingOf(preset: WorldPreset) {
+	return {
+		language: preset.language,
+		title: preset.title,
+		tagline: preset.tagline,
+		searchText: searchTextOf(preset.title, preset.tagline, ...preset.tags),
+		rating: preset.rating
+	};
+}
+
+/** The statements that make the tag rows those of `preset` (its keys, once each). */
+function retag(db: ControlDrizzle, presetId: string, preset: WorldPreset) {
+	const keys = [...new Set(preset.tags.map(tagKey))];
+	const clear = db.delete(presetTags).where(eq(presetTags.presetId, presetId));
+	return keys.length === 0 ? [clear] : ([clear, db.insert(presetTags).values(keys.map((tag) => ({ presetId, tag })))] as const);
+}
+
+/** What a save records beside the content: the author's note and who saved it. */
+export interface VersionNote {
+	note?: string;
+	savedBy?: string | null;
+}
+
 function hashOf(content: string): string {
 	return createHash('sha256').update(content).digest('hex');
 }
@@ -59,24 +84,29 @@ export async function authorNameOf(db: ControlDrizzle, row: Pick<PresetRow, 'aut
 }
 
 /** Creates a private preset whose first version is `preset` (already validated, with its new id). */
-export async function createPreset(db: ControlDrizzle, authorId: string, preset: WorldPreset, now = Date.now()): Promise<PresetRow> {
+export async function createPreset(
+	db: ControlDrizzle,
+	authorId: string,
+	preset: WorldPreset,
+	now = Date.now(),
+	note: VersionNote = {}
+): Promise<PresetRow> {
 	const content = JSON.stringify(contentOf(preset));
 	const [[row]] = await db.batch([
 		db
 			.insert(presets)
-			.values({
-				id: preset.id,
-				authorId,
-				language: preset.language,
-				title: preset.title,
-				tagline: preset.tagline,
-				searchText: searchTextOf(preset.title, preset.tagline),
-				currentVersion: 1,
-				createdAt: now,
-				updatedAt: now
-			})
+			.values({ id: preset.id, authorId, ...listingOf(preset), currentVersion: 1, createdAt: now, updatedAt: now })
 			.returning(),
-		db.insert(presetVersions).values({ presetId: preset.id, version: 1, content, contentHash: hashOf(content), createdAt: now })
+		db.insert(presetVersions).values({
+			presetId: preset.id,
+			version: 1,
+			content,
+			contentHash: hashOf(content),
+			createdAt: now,
+			note: note.note ?? '',
+			savedBy: note.savedBy ?? authorId
+		}),
+		...retag(db, preset.id, preset)
 	]);
 	if (!row) throw new Error('preset insert returned no row');
 	return row;
@@ -110,7 +140,13 @@ export async function createDraftPreset(db: ControlDrizzle, authorId: string, fo
  * and the preset row change together; the version number is taken in SQL, so two saves at once get
  * two numbers. Returns the updated row.
  */
-export async function saveVersion(db: ControlDrizzle, row: PresetRow, preset: WorldPreset, now = Date.now()): Promise<PresetRow> {
+export async function saveVersion(
+	db: ControlDrizzle,
+	row: PresetRow,
+	preset: WorldPreset,
+	now = Date.now(),
+	note: VersionNote = {}
+): Promise<PresetRow> {
 	const content = JSON.stringify(contentOf(preset));
 	const hash = hashOf(content);
 	const [current] = await db
@@ -123,10 +159,7 @@ export async function saveVersion(db: ControlDrizzle, row: PresetRow, preset: Wo
 	const update = db
 		.update(presets)
 		.set({
-			language: preset.language,
-			title: preset.title,
-			tagline: preset.tagline,
-			searchText: searchTextOf(preset.title, preset.tagline),
+			...listingOf(preset),
 			currentVersion: sql`${latest}`,
 			draft: null,
 			draftUpdatedAt: null,
@@ -137,16 +170,18 @@ export async function saveVersion(db: ControlDrizzle, row: PresetRow, preset: Wo
 	let updated: PresetRow | undefined;
 	if (current?.hash === hash) [updated] = await update;
 	else {
+		const savedBy = note.savedBy === undefined ? row.authorId : note.savedBy;
 		const [, , rows] = await db.batch([
 			db.run(
-				sql`INSERT INTO ${presetVersions} (preset_id, version, content, content_hash, created_at)
-					SELECT ${row.id}, coalesce(max(${presetVersions.version}), 0) + 1, ${content}, ${hash}, ${now}
+				sql`INSERT INTO ${presetVersions} (preset_id, version, content, content_hash, created_at, note, saved_by)
+					SELECT ${row.id}, coalesce(max(${presetVersions.version}), 0) + 1, ${content}, ${hash}, ${now}, ${note.note ?? ''}, ${savedBy}
 					FROM ${presetVersions} WHERE ${presetVersions.presetId} = ${row.id}`
 			),
 			db
 				.delete(presetVersions)
 				.where(and(eq(presetVersions.presetId, row.id), sql`${presetVersions.version} <= ${latest} - ${KEPT_VERSIONS}`)),
-			update
+			update,
+			...retag(db, row.id, preset)
 		]);
 		[updated] = rows;
 	}

@@ -8,15 +8,17 @@
  *   `opening.situation`, the GM-only note on how to open the story.
  * - `opening.alternatives`: other openings the player may pick on the title card. Player-visible.
  * - `notes`: the author's own notes (a card's creator notes). Never shown to players, never sent to the GM.
- * - `tags`, `attribution` (creator, version, sources): public facts about the world.
- * - `remixAllowed`: others who may see the preset may also export it.
+ * - `tags`, `attribution` (creator, version, sources), `rating` (general or mature): public facts about the world.
+ * - `remixAllowed`: others who may see the preset may also export it, and remix it into a draft of their own.
+ * - `remixOf`: the world this one was remixed from (title, author, address), kept through every save and export.
  * - `card`: what an import kept for a lossless export (card fields the preset does not reproduce,
  *   unknown fields, lorebook entries' own fields) and the import's report. Never shown, never sent to the GM.
  */
 import * as v from 'valibot';
 import { isJsonObject, isJsonValue, MAX_BODY_CHARS, MAX_NAME_CHARS, type JsonObject, type JsonValue } from '../records';
 import { controlCharacterMessage, jsonHasControlCharacter, withoutControlCharacters } from '../validation';
-import { ImportReportSchema } from '../../types/presets';
+import { ImportReportSchema, PresetRatingSchema } from '../../types/presets';
+import { normaliseTag, tagKey } from '../../presets/tags';
 
 /** Openings a player may choose from on the title card, besides the first. */
 export const MAX_OPENING_CHOICES = 8;
@@ -109,6 +111,14 @@ export const CardKeepSchema = v.pipe(
 );
 export type CardKeep = v.InferOutput<typeof CardKeepSchema>;
 
+/** Where a remix came from: shown on its page and carried by its exports (the original may change or go). */
+export const RemixOfSchema = v.object({
+	id: v.pipe(v.string(), v.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'The remixed preset id is not one.'), v.maxLength(64)),
+	title: optionalLine(MAX_NAME_CHARS, 'The remixed title'),
+	author: optionalLine(MAX_NAME_CHARS, 'The remixed author')
+});
+export type RemixOf = v.InferOutput<typeof RemixOfSchema>;
+
 /** The top-level fields added here (spread into the preset schema). */
 export const AUTHORING_FIELDS = {
 	notes: v.optional(
@@ -121,12 +131,13 @@ export const AUTHORING_FIELDS = {
 	),
 	tags: v.optional(
 		v.pipe(
-			v.array(v.pipe(optionalLine(MAX_TAG_CHARS, 'A tag'), v.nonEmpty('A tag is empty.'))),
+			v.array(v.pipe(optionalLine(MAX_TAG_CHARS, 'A tag'), v.transform(normaliseTag), v.nonEmpty('A tag is empty.'))),
 			v.maxLength(MAX_TAGS, `A preset has at most ${MAX_TAGS} tags.`),
-			v.check((tags) => new Set(tags.map((t) => t.toLowerCase())).size === tags.length, 'Two tags are the same.')
+			v.check((tags) => new Set(tags.map(tagKey)).size === tags.length, 'Two tags are the same.')
 		),
 		[]
 	),
+	rating: v.optional(PresetRatingSchema, 'general'),
 	attribution: v.optional(
 		v.object({
 			creator: v.optional(optionalLine(MAX_NAME_CHARS, 'The creator'), ''),
@@ -139,5 +150,6 @@ export const AUTHORING_FIELDS = {
 		{ creator: '', version: '', source: [] }
 	),
 	remixAllowed: v.optional(v.boolean(), false),
+	remixOf: v.optional(RemixOfSchema),
 	card: v.optional(CardKeepSchema)
 };

@@ -11,6 +11,8 @@ import {
 	playPreset,
 	presetPageError,
 	presetView,
+	previewAsPlayer,
+	remixPreset,
 	reportPreset,
 	appealTakedown,
 	AppealSchema,
@@ -31,14 +33,17 @@ export const load: PageServerLoad = async ({ locals, params, url, setHeaders }) 
 	const viewer = locals.user;
 	const asked = v.safeParse(LanguageChoice, url.searchParams.get('language') ?? undefined);
 	const language = (asked.success ? asked.output : undefined) ?? locals.language ?? 'en';
+	// "Preview as a player": the author is shown the stranger's page, built by the same code as theirs.
+	const preview = url.searchParams.get('preview') === 'player' && viewer !== null;
 	try {
-		const preset = await presetView(app, params.id, viewer, language);
+		const preset = preview ? await previewAsPlayer(app, viewer, params.id, language) : await presetView(app, params.id, viewer, language);
 		const listed = preset.official || (preset.visibility === 'public' && !preset.moderated);
 		// Only what is on the shelves may be indexed: an unlisted link stays out of search engines.
-		if (!listed) setHeaders({ 'x-robots-tag': 'noindex' });
+		if (!listed || preview) setHeaders({ 'x-robots-tag': 'noindex' });
 		// Only the author is sent the whole preset (content and draft).
 		const author = 'content' in preset;
 		return {
+			preview,
 			preset,
 			listed,
 			isAuthor: author,
@@ -75,6 +80,17 @@ export const actions = {
 			presetPageError(err);
 		}
 		redirect(303, `/sessions/${sessionId}`);
+	},
+	/** Copies the world into a new draft of the user's own (its author allows it), then opens the editor on it. */
+	remix: async ({ locals, url, params }) => {
+		const user = requireUser(locals, url);
+		let id: string;
+		try {
+			id = (await remixPreset(await getApp(), user, params.id)).id;
+		} catch (err) {
+			presetPageError(err);
+		}
+		redirect(303, `/presets/${id}/edit`);
 	},
 	/** Adds to or removes from the user's favourites (`on` = 1 or 0). */
 	favorite: async ({ request, locals, url, params }) => {
