@@ -14,7 +14,7 @@ export async function readToEnd(page: Page): Promise<void> {
 		if (await turnInput(page).isVisible()) return;
 		await page.keyboard.press('Enter');
 		await expect(turnInput(page)).toBeVisible({ timeout: 500 });
-		// A phone's window holds two lines a page under the wrapped quick menu: the prologue is many pages.
+		// A phone's window pages the prologue in many pages: give a loaded machine its time.
 	}).toPass({ timeout: 60_000 });
 }
 
