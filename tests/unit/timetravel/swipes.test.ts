@@ -150,7 +150,7 @@ describe('swipes', () => {
 		expect((await records(h)).state).toMatchObject({ location: 'Cellar' });
 	});
 
-	it('after the next line is undone, the swiped line\'s replies are all reachable again, each with its own records', async () => {
+	it("after the next line is undone, the swiped line's replies are all reachable again, each with its own records", async () => {
 		h = await turnHarness('openai');
 		const harness = h;
 		h.mock.script([...reply('Cellar', 'Mira', 'The cellar smells of wine.'), ...reply('Harbour', 'Oskar', 'Gulls cry over the harbour.')]);
