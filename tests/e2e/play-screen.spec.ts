@@ -7,6 +7,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { uniqueName, signUp, createSession } from './helpers';
 import { CHOICES, CHOICES_REPLY, PAGES_REPLY } from '../mock-llm/adv-play';
+import { quickItem } from './play-helpers';
 
 const SHOTS = 'test-results/play/screens';
 
@@ -255,7 +256,7 @@ for (const language of ['en', 'ja'] as const) {
 				expect(label && text && text.x >= label.x + label.width).toBe(true);
 			}
 			await page.keyboard.press('Escape');
-			await page.locator('.quick a[href="#settings"]').click();
+			await (await quickItem(page, language === 'ja' ? '設定' : 'Settings')).click();
 			await shot('08-settings');
 			await page.keyboard.press('Escape');
 			await page.keyboard.press('?');
