@@ -3,6 +3,10 @@ import type { AuthUser } from '$lib/server/auth';
 import type { Language } from '$lib/types/settings';
 
 declare global {
+	interface Window {
+		/** The keys pressed on a play page before its scripts ran, kept by `src/app.html` (taking them stops the keeping). */
+		kanteraEarlyKeys?: { take(): string[] };
+	}
 	namespace App {
 		interface Error {
 			message: string;

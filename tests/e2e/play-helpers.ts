@@ -2,7 +2,7 @@
  * Steps the play-screen specs share: a story started in either language, the input box, reading a reply to its end,
  * a line and its reply, the settings layer.
  */
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { uniqueName, signUp } from './helpers';
 
 export const turnInput = (page: Page) => page.locator('#turn-input');
@@ -14,7 +14,7 @@ export async function readToEnd(page: Page): Promise<void> {
 		if (await turnInput(page).isVisible()) return;
 		await page.keyboard.press('Enter');
 		await expect(turnInput(page)).toBeVisible({ timeout: 500 });
-		// A phone's window holds two lines a page under the wrapped quick menu: the prologue is many pages.
+		// A phone's window pages the prologue in many pages: give a loaded machine its time.
 	}).toPass({ timeout: 60_000 });
 }
 
@@ -49,9 +49,21 @@ export async function say(page: Page, text: string, reply: string): Promise<void
 	await readToEnd(page);
 }
 
+/**
+ * A quick-menu item by its words: in the row, or under "⋯" (opened for it) where the row has no room for it, as on
+ * a phone.
+ */
+export async function quickItem(page: Page, name: string | RegExp): Promise<Locator> {
+	const inRow = page.locator('nav.quick > ul > li:not(.folded) > .q').filter({ hasText: name });
+	if ((await inRow.count()) > 0) return inRow;
+	const more = page.getByTestId('quick-more');
+	if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+	return page.locator('#quick-more .q').filter({ hasText: name });
+}
+
 /** The settings layer (the quick menu's link), where the session's spend panel lives. */
 export async function openSettings(page: Page, title: string) {
-	await page.getByTestId('text-window').locator('a[href="#settings"]').click();
+	await (await quickItem(page, /^(Settings|設定)$/)).click();
 	const settings = page.getByRole('dialog', { name: title });
 	await expect(settings).toBeVisible();
 	return settings;

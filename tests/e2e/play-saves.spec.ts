@@ -6,7 +6,7 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { sessionIdOf } from './helpers';
-import { readToEnd, startStory, turnInput } from './play-helpers';
+import { quickItem, readToEnd, startStory, turnInput } from './play-helpers';
 
 const SHOTS = 'test-results/play/saves';
 
@@ -46,20 +46,14 @@ for (const [language, device] of [
 
 		// Q.Save on Bram's line, then read on to the end (Ana comes on), then Q.Load.
 		const quick = page.locator('nav.quick');
-		await quick
-			.locator('button')
-			.filter({ hasText: language === 'ja' ? 'Qセーブ' : 'Q.Save' })
-			.click();
+		await (await quickItem(page, language === 'ja' ? 'Qセーブ' : 'Q.Save')).click();
 		await expect(quick.getByRole('status')).toBeVisible();
 		// Enter on the Q.Save button would press it again: back to the window to read on.
 		await page.getByTestId('text-window').focus();
 		await readToEnd(page);
 		await expect(page.locator('[data-slot="right"][data-character="Ana"]')).toHaveCount(1);
 		const original = sessionIdOf(page);
-		await quick
-			.locator('button')
-			.filter({ hasText: language === 'ja' ? 'Qロード' : 'Q.Load' })
-			.click();
+		await (await quickItem(page, language === 'ja' ? 'Qロード' : 'Q.Load')).click();
 		await expect(page).not.toHaveURL(new RegExp(original), { timeout: 20_000 });
 		await onBramsLine(page);
 		await page.screenshot({ path: `${SHOTS}/${device.name}-${language}-loaded-on-line.png` });
@@ -85,10 +79,7 @@ for (const [language, device] of [
 		for (let n = 1; n <= 7; n++)
 			expect((await page.request.post(`/api/v1/sessions/${id}/saves`, { data: { name: `Slot ${n}` } })).status()).toBe(201);
 
-		await page
-			.locator('nav.quick button')
-			.filter({ hasText: language === 'ja' ? /^セーブ$/ : /^Save$/ })
-			.click();
+		await (await quickItem(page, language === 'ja' ? /^セーブ$/ : /^Save$/)).click();
 		const sheet = page.locator('[data-overlay="saves"]');
 		const slots = sheet.getByTestId('save-slot');
 		await expect(slots).toHaveCount(6);

@@ -68,10 +68,9 @@ for (const language of ['en', 'ja'] as const) {
 test.describe('on a phone', () => {
 	test.use({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });
 
-	/** A finger's sideways swipe across the stage, through the browser's own touch input. */
-	async function swipe(page: Page, direction: 'left' | 'right'): Promise<void> {
+	/** A finger's sideways swipe across the stage (or at height `y`: the text window's), through the browser's own touch input. */
+	async function swipe(page: Page, direction: 'left' | 'right', y = 300): Promise<void> {
 		const cdp = await page.context().newCDPSession(page);
-		const y = 300;
 		const [from, to] = direction === 'left' ? [320, 80] : [80, 320];
 		await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from, y }] });
 		for (let i = 1; i <= 5; i++)
@@ -93,5 +92,11 @@ test.describe('on a phone', () => {
 		await swipe(page, 'right');
 		await showing(page, 1, 2, FIRST);
 		await stateSays(page, FIRST);
+		// On the text window too, across the words of the reply.
+		const text = await page.getByTestId('line-text').boundingBox();
+		if (!text) throw new Error('no text in the window');
+		await swipe(page, 'left', text.y + text.height / 2);
+		await showing(page, 2, 2, SECOND);
+		await stateSays(page, SECOND);
 	});
 });

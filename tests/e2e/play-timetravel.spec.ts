@@ -6,6 +6,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import * as v from 'valibot';
 import { uniqueName, signUp, createSession, sessionIdOf } from './helpers';
+import { quickItem } from './play-helpers';
 
 const SHOTS = 'test-results/play/timetravel';
 
@@ -184,21 +185,15 @@ for (const language of ['en', 'ja'] as const) {
 			await readToEnd(page);
 			await say(page, language === 'ja' ? '門へ向かう。#gate' : 'To the gate. #gate');
 			await shot('01-last-turn-actions');
-			await turnAction(page, 'E').click();
+			await (await quickItem(page, language === 'ja' ? '書き直す' : 'Edit')).click();
 			await expect(page.locator('#edit-line')).toBeVisible();
 			await shot('02-edit');
 			await page.locator('[data-testid="edit-line"] button[type="button"]').click();
 			await expect(page.locator('#edit-line')).toHaveCount(0);
 			const quick = page.locator('nav.quick');
-			await quick
-				.locator('button')
-				.filter({ hasText: language === 'ja' ? 'Qセーブ' : 'Q.Save' })
-				.click();
+			await (await quickItem(page, language === 'ja' ? 'Qセーブ' : 'Q.Save')).click();
 			await expect(quick.getByRole('status')).toBeVisible();
-			await quick
-				.locator('button')
-				.filter({ hasText: language === 'ja' ? /^セーブ$/ : /^Save$/ })
-				.click();
+			await (await quickItem(page, language === 'ja' ? /^セーブ$/ : /^Save$/)).click();
 			const sheet = page.locator('[data-overlay="saves"]');
 			await sheet.locator('#save-name').fill(language === 'ja' ? '北門にて' : 'At the gate');
 			await sheet.locator('form.new button[type="submit"]').click();

@@ -19,6 +19,8 @@
  *             his entrance first, however slow the machine;
  * - `#choices` offers two choices with a short reply;
  * - `#music NAME` cues the music track NAME (or none, keep) and says so in one line;
+ * - `#crossroads` brings Bram, Mira and Ana on (left, center, right) and offers three long choices (in
+ *             Japanese when the line is Japanese), as a phone's screen finds hardest to fit;
  * - `#drawn`  streams two paragraphs over about 20 seconds (a reload, and the closed stream's end,
  *             land well before the commit);
  * - `#long`   streams a reply over about 90 seconds, a sentence every 3 s (a turn longer than an
@@ -57,6 +59,19 @@ export const LIVE_REPLY = LIVE_PARAGRAPHS.join('\n\n');
 export const CHOICES = ['Ask Bram about the gate', 'Walk away into the fog'];
 export const CHOICES_REPLY = 'Bram leans on his spear and waits for your answer.';
 export const MUSIC_REPLY = 'The musicians change their tune.';
+export const CROSSROADS_REPLY = 'Three roads leave the crossroads, and all three of them are watching you.';
+export const CROSSROADS_CHOICES = {
+	en: [
+		'Take the north road to the gate and ask Bram who passed tonight',
+		'Follow Mira down the harbour steps to the boat leaving at dawn',
+		'Stay at the crossroads with Ana and wait for the rider in grey'
+	],
+	ja: [
+		'霧の北の道を進み、ブラムが守る門へ向かって、今夜そこを通った者のことを尋ねる',
+		'ミラの後について港の石段を下り、夜明けに潮が変わる前に出る船へ急ぐ',
+		'アナと十字路に残り、灰色の騎手が古い道を戻ってくるのをじっと待つ'
+	]
+} as const;
 /** One paragraph, several pages long in the text window on any screen. */
 export const PAGES_REPLY = Array.from(
 	{ length: 12 },
@@ -218,6 +233,30 @@ function choices(followUp: boolean): ScriptedReply {
 	return { toolCalls: [{ name: 'adv_stage', arguments: { choices: CHOICES } }] };
 }
 
+function crossroads(followUp: boolean, request: RecordedRequest, line: string): ScriptedReply {
+	if (followUp) return { text: CROSSROADS_REPLY };
+	const npc = (name: string, appearance: string) => ({ name: 'register_npc', arguments: { name, appearance } });
+	return {
+		toolCalls: [
+			npc('Bram', 'A broad-shouldered gate guard in a dented helmet, grey beard, spear.'),
+			npc('Mira', 'A harbour pilot in an oilskin coat, red scarf, lantern.'),
+			npc('Ana', 'A young courier in a green cloak, short black hair, satchel.'),
+			{
+				name: 'adv_stage',
+				arguments: {
+					cues: [
+						...clearStage(request),
+						{ paragraph: 0, action: 'enter', character: 'Bram', slot: 'left' },
+						{ paragraph: 0, action: 'enter', character: 'Mira', slot: 'center' },
+						{ paragraph: 0, action: 'enter', character: 'Ana', slot: 'right' }
+					],
+					choices: [...CROSSROADS_CHOICES[/[\u3040-\u30ff\u4e00-\u9fff]/.test(line) ? 'ja' : 'en']]
+				}
+			}
+		]
+	};
+}
+
 function face(followUp: boolean, request: RecordedRequest): ScriptedReply {
 	if (followUp) return { text: FACE_REPLY };
 	return {
@@ -270,6 +309,7 @@ export function advPlay(): MockHandler {
 		if (line.includes('#live')) return live(followUp, request, undefined);
 		if (line.includes('#choices')) return choices(followUp);
 		if (line.includes('#music')) return music(followUp, line);
+		if (line.includes('#crossroads')) return crossroads(followUp, request, line);
 		if (line.includes('#pages')) return { text: PAGES_REPLY };
 		if (line.includes('#face')) return face(followUp, request);
 		if (line.includes('#harbour')) return harbour(followUp);

@@ -722,6 +722,8 @@ export const en = {
 	'vn.menu.hide': 'Hide',
 	'vn.menu.fullscreen': 'Full screen',
 	'vn.menu.exitFullscreen': 'Window',
+	'vn.menu.more': 'More',
+	'vn.menu.moreTitle': 'More of the quick menu: what does not fit on this screen',
 	'vn.hud': 'Records and menu',
 	'vn.menu': 'Menu',
 	'vn.menu.resume': 'Return to the story',

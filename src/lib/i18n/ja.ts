@@ -705,6 +705,8 @@ export const ja: Messages = {
 	'vn.menu.hide': '非表示',
 	'vn.menu.fullscreen': '全画面',
 	'vn.menu.exitFullscreen': 'ウィンドウ',
+	'vn.menu.more': 'その他',
+	'vn.menu.moreTitle': 'クイックメニューの続き（この画面に収まらない項目）',
 	'vn.hud': '記録とメニュー',
 	'vn.menu': 'メニュー',
 	'vn.menu.resume': '物語に戻る',

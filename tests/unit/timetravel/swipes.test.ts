@@ -150,6 +150,31 @@ describe('swipes', () => {
 		expect((await records(h)).state).toMatchObject({ location: 'Cellar' });
 	});
 
+	it("after the next line is undone, the swiped line's replies are all reachable again, each with its own records", async () => {
+		h = await turnHarness('openai');
+		const harness = h;
+		h.mock.script([...reply('Cellar', 'Mira', 'The cellar smells of wine.'), ...reply('Harbour', 'Oskar', 'Gulls cry over the harbour.')]);
+		const first = await h.play(LINE);
+		await settled(h);
+		const recordsFirst = await records(h);
+		const made = await h.use((s) => newAlternative(harness.app, s, harness.userId, first.id, newId()));
+		await settled(h);
+		const recordsSecond = await records(h);
+		h.mock.script([{ text: 'You light a candle.' }]);
+		const next = await h.play('I light a candle');
+		await settled(h);
+		await h.use((s) => undoTurn(harness.app, s, next.id, newId()));
+		await settled(h);
+		expect(await records(h)).toEqual(recordsSecond);
+		expect(await h.use((s) => listAlternatives(s, made.turnId))).toEqual([
+			{ id: first.id, text: 'The cellar smells of wine.', current: false },
+			{ id: made.turnId, text: 'Gulls cry over the harbour.', current: true }
+		]);
+		await h.use((s) => chooseAlternative(harness.app, s, made.turnId, first.id));
+		await settled(h);
+		expect(await records(h)).toEqual(recordsFirst);
+	});
+
 	it('a turn never swiped lists itself; an unknown turn or alternative is not found', async () => {
 		h = await turnHarness('openai');
 		const harness = h;
