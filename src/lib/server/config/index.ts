@@ -17,6 +17,7 @@ import { IMAGE_STORE_ENV_ENTRIES, imageStoreConfig, type ImageStoreConfig } from
 
 export { LLM_SETUP_HINT, type LlmConfig } from './llm';
 export { type ImagesConfig } from './images';
+export { type ComfyUiSettings, type ComfyWorkflow, type ComfyInput } from './comfyui';
 
 export { type SignInProvidersConfig, type OAuthClientConfig } from './auth';
 export type { FreeModel } from './tiers';
