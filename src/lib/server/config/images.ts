@@ -19,7 +19,11 @@ const CfgScale = v.pipe(v.string(), v.trim(), v.regex(/^\d+(\.\d+)?$/, 'must be 
 const JsonObject = v.pipe(
 	v.string(),
 	v.parseJson(undefined, 'must be JSON, e.g. {"ABG Remover": {"args": [true]}}'),
-	v.record(v.string(), v.unknown(), 'must be a JSON object, e.g. {"ABG Remover": {"args": [true]}}')
+	v.custom<unknown>(
+		(value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+		'must be a JSON object, e.g. {"ABG Remover": {"args": [true]}}'
+	),
+	v.record(v.string(), v.unknown())
 );
 
 /** Spread into the environment schema of config/index.ts. */
