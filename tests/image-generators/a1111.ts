@@ -2,6 +2,7 @@
  * FAKE of AUTOMATIC1111's web UI API (modules/api/api.py and models.py), as Forge and SD.Next keep it:
  *   POST /sdapi/v1/txt2img {prompt, negative_prompt, width, height, steps, seed, …}
  *     → 200 {images: [base64 PNG], parameters: {the request with defaults}, info: "<JSON: prompt, seed, all_seeds, …>"}
+ *   GET /sdapi/v1/sd-models → [{title, model_name, hash, sha256, filename, config}]
  * With `--api-auth` (the `auth` option): no credentials → 401 {detail: "Not authenticated"}; wrong ones → 401 with the
  * api middleware's body {error: "HTTPException", detail: "Incorrect username or password", body, errors}. A failure
  * while drawing is that middleware's 500 {error, detail, body, errors}. A request body of the wrong types is FastAPI's
@@ -28,7 +29,9 @@ export async function startFakeA1111(opts: { auth?: string } = {}): Promise<Fake
 	const requests: FakeA1111['requests'] = [];
 	const steps: A1111Step[] = [];
 	const server = await listen((req, url, body, res) => {
-		if (req.method !== 'POST' || url.pathname !== '/sdapi/v1/txt2img') return sendJson(res, 404, { detail: 'Not Found' });
+		const known =
+			(req.method === 'POST' && url.pathname === '/sdapi/v1/txt2img') || (req.method === 'GET' && url.pathname === '/sdapi/v1/sd-models');
+		if (!known) return sendJson(res, 404, { detail: 'Not Found' });
 		const authorization = req.headers.authorization;
 		if (opts.auth !== undefined) {
 			if (!authorization?.startsWith('Basic ')) return sendJson(res, 401, { detail: 'Not authenticated' }, { 'www-authenticate': 'Basic' });
@@ -40,6 +43,17 @@ export async function startFakeA1111(opts: { auth?: string } = {}): Promise<Fake
 					{ 'www-authenticate': 'Basic' }
 				);
 		}
+		if (req.method === 'GET')
+			return sendJson(res, 200, [
+				{
+					title: 'sd_xl_base_1.0.safetensors [31e35c80fc]',
+					model_name: 'sd_xl_base_1.0',
+					hash: '31e35c80fc',
+					sha256: null,
+					filename: '/models/sd_xl_base_1.0.safetensors',
+					config: null
+				}
+			]);
 		const request = (body ?? {}) as Record<string, unknown>;
 		requests.push({ body: request, authorization });
 		const bad = ['width', 'height', 'steps', 'seed'].find((k) => k in request && typeof request[k] !== 'number');

@@ -6,6 +6,7 @@
  *                                       [{filename, subfolder, type}]}}, status: {status_str, completed, messages}, meta}}
  *   GET  /view?filename&subfolder&type → the file's bytes (400 on a path that climbs out, 404 when unknown)
  *   POST /queue {delete: [ids]}       → 200
+ *   GET  /system_stats                → {system, devices}
  * "Running" a prompt makes a real PNG of the size the graph's latent node asks for (any node with numeric width and
  * height inputs), with alpha when the graph has a background-removal node, and with the `prompt` and `workflow` text
  * chunks SaveImage writes. SaveImage outputs are `type: "output"`, PreviewImage ones `type: "temp"`.
@@ -179,6 +180,30 @@ export async function startFakeComfyUi(opts: { pollsBeforeDone?: number } = {}):
 			res.writeHead(200, { 'content-type': 'image/png', 'content-disposition': `filename="${filename}"` });
 			return res.end(file.bytes);
 		}
+		if (req.method === 'GET' && url.pathname === '/system_stats')
+			return sendJson(res, 200, {
+				system: {
+					os: 'posix',
+					ram_total: 2 ** 35,
+					ram_free: 2 ** 34,
+					comfyui_version: '0.3.40',
+					python_version: '3.12',
+					pytorch_version: '2.7',
+					embedded_python: false,
+					argv: ['main.py']
+				},
+				devices: [
+					{
+						name: 'cuda:0 NVIDIA GeForce RTX 4090',
+						type: 'cuda',
+						index: 0,
+						vram_total: 2 ** 34,
+						vram_free: 2 ** 33,
+						torch_vram_total: 0,
+						torch_vram_free: 0
+					}
+				]
+			});
 		if (req.method === 'POST' && url.pathname === '/queue') {
 			const ids = (body as { delete?: unknown } | undefined)?.delete;
 			if (Array.isArray(ids)) for (const id of ids) if (typeof id === 'string') deleted.push(id);
