@@ -75,7 +75,9 @@ export async function startFakeA1111(opts: { auth?: string } = {}): Promise<Fake
 			width,
 			height
 		};
-		const parameters = `${String(request['prompt'])}\nNegative prompt: ${String(request['negative_prompt'] ?? '')}\nSteps: ${String(request['steps'] ?? 50)}, Seed: ${seed}, Size: ${width}x${height}`;
+		const negative = typeof request['negative_prompt'] === 'string' ? request['negative_prompt'] : '';
+		const sampleSteps = typeof request['steps'] === 'number' ? request['steps'] : 50;
+		const parameters = `${String(request['prompt'])}\nNegative prompt: ${negative}\nSteps: ${sampleSteps}, Seed: ${seed}, Size: ${width}x${height}`;
 		const scripts = request['alwayson_scripts'];
 		const removes = typeof scripts === 'object' && scripts !== null && Object.keys(scripts).some((k) => BACKGROUND_REMOVERS.has(k));
 		const pictures =
@@ -93,5 +95,5 @@ export async function startFakeA1111(opts: { auth?: string } = {}): Promise<Fake
 			info: JSON.stringify(info)
 		});
 	});
-	return { url: server.url, requests, script: (...more) => steps.push(...more), close: server.close };
+	return { url: server.url, requests, script: (...more) => steps.push(...more), close: () => server.close() };
 }

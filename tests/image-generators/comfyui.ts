@@ -220,7 +220,7 @@ export async function startFakeComfyUi(opts: { pollsBeforeDone?: number } = {}):
 		calls,
 		deleted,
 		script: (...more) => steps.push(...more),
-		close: server.close
+		close: () => server.close()
 	};
 }
 

@@ -43,7 +43,7 @@ async function failureOf(p: Promise<unknown>): Promise<ImageProviderError> {
 		await p;
 	} catch (e) {
 		if (e instanceof ImageProviderError) return e;
-		throw new Error(`expected an ImageProviderError, got ${String(e)}`);
+		throw new Error(`expected an ImageProviderError, got ${String(e)}`, { cause: e });
 	}
 	throw new Error('expected a failure');
 }

@@ -112,10 +112,10 @@ function resolveInput(
 		const found = graph[node];
 		if (!found) return { error: `${variable}: the workflow of ${fileVariable} has no node "${node}"` };
 		input ??= defaults.find((name) => name in found.inputs);
-		if (input === undefined || !(input in found.inputs))
-			return {
-				error: `${variable}: node "${node}" (${found.class_type}) in the workflow of ${fileVariable} has no input ${input ? `"${input}"` : defaults.map((d) => `"${d}"`).join(' or ')}`
-			};
+		if (input === undefined || !(input in found.inputs)) {
+			const wanted = input === undefined ? defaults.map((d) => `"${d}"`).join(' or ') : `"${input}"`;
+			return { error: `${variable}: node "${node}" (${found.class_type}) in the workflow of ${fileVariable} has no input ${wanted}` };
+		}
 		if (isLink(found.inputs[input]))
 			return {
 				error: `${variable}: input "${input}" of node "${node}" in the workflow of ${fileVariable} is wired to another node, not a value`

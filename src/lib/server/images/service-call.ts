@@ -51,7 +51,7 @@ function messageOf(text: string): string {
 				if (typeof value === 'string' && value.trim() !== '') parts.push(value);
 				else if (typeof value === 'object' && value !== null && 'message' in value) pick(value.message);
 				else if (Array.isArray(value))
-					for (const item of value) pick(typeof item === 'object' && item !== null && 'msg' in item ? item.msg : item);
+					for (const item of value as unknown[]) pick(typeof item === 'object' && item !== null && 'msg' in item ? item.msg : item);
 			};
 			if ('error' in body) pick(body.error);
 			if ('detail' in body) pick(body.detail);
