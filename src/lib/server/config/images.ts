@@ -101,25 +101,25 @@ export type ImagesConfig =
 			spriteSize: string;
 			backgroundSize: string;
 	  } & ImageCommon)
-	| ({ provider: 'comfyui'; comfyui: ComfyUiSettings } & LocalCommon & ImageCommon)
-	| ({
-			provider: 'a1111';
-			baseUrl: string;
-			auth: { user: string; password: string } | undefined;
-			/** Sent as `override_settings.sd_model_checkpoint` when set; unset, the server's loaded model draws. */
-			checkpoint: string | undefined;
-			steps: number;
-			sampler: string | undefined;
-			cfgScale: number | undefined;
-			spriteScripts: Record<string, unknown> | undefined;
-	  } & LocalCommon &
-			ImageCommon);
+	| ({ provider: 'comfyui'; comfyui: ComfyUiSettings } & LocalGeneratorSettings & ImageCommon)
+	| ({ provider: 'a1111' } & A1111Settings & LocalGeneratorSettings & ImageCommon);
 
 /** What both local generators take. */
-interface LocalCommon {
+export interface LocalGeneratorSettings {
 	negativePrompt: string | undefined;
 	sizes: { sprite: { width: number; height: number }; background: { width: number; height: number } };
 	timeoutMs: number;
+}
+
+export interface A1111Settings {
+	baseUrl: string;
+	auth: { user: string; password: string } | undefined;
+	/** Sent as `override_settings.sd_model_checkpoint` when set; unset, the server's loaded model draws. */
+	checkpoint: string | undefined;
+	steps: number;
+	sampler: string | undefined;
+	cfgScale: number | undefined;
+	spriteScripts: Record<string, unknown> | undefined;
 }
 
 function dimensions(size: string): { width: number; height: number } {
@@ -127,7 +127,7 @@ function dimensions(size: string): { width: number; height: number } {
 	return { width, height };
 }
 
-function localCommon(e: ImagesEnv): LocalCommon {
+function localCommon(e: ImagesEnv): LocalGeneratorSettings {
 	return {
 		negativePrompt: e.KANTERA_IMAGES_NEGATIVE_PROMPT,
 		sizes: {

@@ -8,6 +8,7 @@
  * their picture to `images`; for a sprite the first picture with an alpha channel is taken, else the first.
  */
 import * as v from 'valibot';
+import type { A1111Settings, LocalGeneratorSettings } from '../config';
 import { ImageProviderError } from './errors';
 import { sniffRaster, type GeneratedImage, type ImageProvider, type ImageRequest } from './provider';
 import { readJson, send, withDeadline } from './service-call';
@@ -32,18 +33,7 @@ const ResponseSchema = v.looseObject({
 	)
 });
 
-export interface A1111Options {
-	baseUrl: string;
-	auth: { user: string; password: string } | undefined;
-	checkpoint: string | undefined;
-	steps: number;
-	sampler: string | undefined;
-	cfgScale: number | undefined;
-	spriteScripts: Record<string, unknown> | undefined;
-	negativePrompt: string | undefined;
-	sizes: { sprite: { width: number; height: number }; background: { width: number; height: number } };
-	timeoutMs: number;
-}
+export type A1111Options = A1111Settings & LocalGeneratorSettings;
 
 /** Whether a PNG has an alpha channel (colour types 4 and 6) or a transparency chunk, read from its chunks before the picture data. */
 function hasAlpha(bytes: Uint8Array): boolean {

@@ -10,7 +10,7 @@
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import type { ComfyInput, ComfyUiSettings, ComfyWorkflow } from '../config';
+import type { ComfyInput, ComfyUiSettings, ComfyWorkflow, LocalGeneratorSettings } from '../config';
 import { sleep } from '../retry';
 import { ImageProviderError } from './errors';
 import { sniffRaster, type GeneratedImage, type ImageProvider, type ImageRequest } from './provider';
@@ -58,10 +58,7 @@ const ExecutionErrorSchema = v.tuple([
 	v.looseObject({ exception_message: v.optional(v.string(), ''), node_id: v.optional(v.unknown()), node_type: v.optional(v.string(), '') })
 ]);
 
-export interface ComfyUiOptions extends ComfyUiSettings {
-	negativePrompt: string | undefined;
-	sizes: { sprite: { width: number; height: number }; background: { width: number; height: number } };
-	timeoutMs: number;
+export interface ComfyUiOptions extends ComfyUiSettings, LocalGeneratorSettings {
 	/** Tests poll faster and pin the seed. */
 	pollMs?: number;
 	seed?: () => number;
