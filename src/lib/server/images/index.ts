@@ -20,3 +20,4 @@ export { regenerateImage, RegenerateRequestSchema } from './regenerate';
 export { ImageProviderError, ImageStoreError, ImageJobError, RegenerationLimitError } from './errors';
 export { cleanUploadedImage, ImageUploadError, UPLOAD_LIMITS, type CleanImage } from './upload';
 export { checkUploadedAudio, AudioUploadError, AUDIO_UPLOAD_LIMITS, type AudioContentType } from './audio-upload';
+export { cleanGeneratedImage } from './generated';
