@@ -13,6 +13,7 @@ import { runDoctor, type Finding } from '../../../src/lib/server/cli/doctor';
 import { parseConfig, type Config } from '../../../src/lib/server/config';
 import { S3ImageStore } from '../../../src/lib/server/images';
 import { startLocalS3 } from '../../s3';
+import { defaultWorkflow, startFakeA1111, startFakeComfyUi } from '../../image-generators';
 
 function imageStoreOf(cfg: Config): Extract<Config['imageStore'], { kind: 's3' }> {
 	if (cfg.imageStore.kind !== 's3') throw new Error('expected the S3 image store');
@@ -99,6 +100,38 @@ describe('kantera doctor', () => {
 			expect.objectContaining({ status: 'warn', message: expect.stringMatching(/\/v1\/models answered HTTP 404/) })
 		]);
 		expect(findings.filter((f) => f.status === 'fail')).toEqual([]);
+	});
+
+	it('asks a local image generator if it is there: ComfyUI for its system stats, AUTOMATIC1111 for its models with the credentials', async () => {
+		const d = tempDir();
+		cleanups.push(() => d.remove());
+		const comfy = await startFakeComfyUi();
+		cleanups.push(() => comfy.close());
+		const a1111 = await startFakeA1111({ auth: 'kantera:right' });
+		cleanups.push(() => a1111.close());
+		writeFileSync(path.join(d.dir, 'flow.json'), JSON.stringify(defaultWorkflow()));
+		const comfyEnv = {
+			KANTERA_DATA_DIR: d.dir,
+			KANTERA_IMAGES: 'comfyui',
+			KANTERA_COMFYUI_URL: comfy.url,
+			KANTERA_COMFYUI_WORKFLOW: path.join(d.dir, 'flow.json'),
+			KANTERA_COMFYUI_PROMPT_NODE: '6'
+		};
+		expect(find(await runDoctor(comfyEnv, { timeoutMs: 2_000, repair: false }), 'image provider')).toEqual([
+			expect.objectContaining({ status: 'ok', message: expect.stringMatching(/\/system_stats reachable/) })
+		]);
+		const a1111Env = {
+			KANTERA_DATA_DIR: d.dir,
+			KANTERA_IMAGES: 'a1111',
+			KANTERA_A1111_URL: a1111.url,
+			KANTERA_A1111_AUTH: 'kantera:right'
+		};
+		expect(find(await runDoctor(a1111Env, { timeoutMs: 2_000, repair: false }), 'image provider')).toEqual([
+			expect.objectContaining({ status: 'ok', message: expect.stringMatching(/\/sdapi\/v1\/sd-models reachable/) })
+		]);
+		expect(
+			find(await runDoctor({ ...a1111Env, KANTERA_A1111_AUTH: 'kantera:wrong' }, { timeoutMs: 2_000, repair: false }), 'image provider')
+		).toEqual([expect.objectContaining({ status: 'fail', message: expect.stringMatching(/refused the key/) })]);
 	});
 
 	it('reports pending migrations without applying them, and a bad configuration', async () => {

@@ -6,6 +6,8 @@ import { createUser, type AuthUser } from '../../../src/lib/server/auth';
 import { createFromInput, updateFromInput } from '../../../src/lib/server/presets';
 import { tempDir } from '../../helpers/env';
 import { ScriptedProvider } from '../images/helpers';
+import type { GeneratedImage, ImageRequest } from '../../../src/lib/server/images';
+import { makePng, readPng } from '../../image-generators';
 import { presetInput } from './factory';
 
 let cleanup: (() => Promise<void>) | undefined;
@@ -95,6 +97,24 @@ describe('preset covers', () => {
 		expect(await settled(app, row.id)).toBe('failed');
 		expect(await app.covers.get(row.id)).toMatchObject({ attempts: 1, status: 'failed', error: expect.stringContaining('400') });
 		expect(provider.requests).toHaveLength(1);
+	});
+
+	it('stores what a generator drew cleaned like an upload: its metadata (the prompt it wrote into the PNG) is dropped', async () => {
+		/** The official covers are placeholders as usual; then it draws what AUTOMATIC1111 would send. */
+		class DrawingProvider extends ScriptedProvider {
+			png: Uint8Array | undefined;
+			override async generate(request: ImageRequest): Promise<GeneratedImage> {
+				const placeholder = await super.generate(request);
+				return this.png ? { bytes: this.png, contentType: 'image/png' } : placeholder;
+			}
+		}
+		const provider = new DrawingProvider();
+		const { app, author } = await appAfterStartUp(provider);
+		provider.png = makePng({ width: 96, height: 64, text: { parameters: 'A gate at dusk, Steps: 25' } });
+		const row = await createFromInput(app, author, presetInput());
+		expect(await settled(app, row.id)).toBe('done');
+		const stored = await app.covers.image(row.id);
+		expect(stored && readPng(stored.bytes)).toMatchObject({ width: 96, height: 64, chunks: ['IHDR', 'IDAT', 'IEND'] });
 	});
 
 	it('redraws only when the opening scene changed', async () => {

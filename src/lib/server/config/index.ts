@@ -16,7 +16,8 @@ import { OPS_ENV_ENTRIES, opsConfig, type OpsConfig } from './ops';
 import { IMAGE_STORE_ENV_ENTRIES, imageStoreConfig, type ImageStoreConfig } from './image-store';
 
 export { LLM_SETUP_HINT, type LlmConfig } from './llm';
-export { type ImagesConfig } from './images';
+export { type ImagesConfig, type A1111Settings, type LocalGeneratorSettings } from './images';
+export { type ComfyUiSettings, type ComfyWorkflow, type ComfyInput } from './comfyui';
 
 export { type SignInProvidersConfig, type OAuthClientConfig } from './auth';
 export type { FreeModel } from './tiers';

@@ -1,13 +1,18 @@
-/** Builds the configured image provider (the offline placeholders unless `KANTERA_IMAGES=openai`) and store. */
+/** Builds the configured image provider (the offline placeholders unless `KANTERA_IMAGES` names another) and store. */
 import type { ImagesConfig, ImageStoreConfig } from '../config';
 import { S3ImageStore } from './s3';
 import type { ImageStore } from './store';
+import { A1111ImageProvider } from './a1111';
+import { ComfyUiImageProvider } from './comfyui';
 import { OfflineImageProvider } from './offline';
 import { OpenAIImageProvider, OPENAI_IMAGES_BASE_URL } from './openai';
 import type { ImageProvider } from './provider';
 
 export function createImageProvider(cfg: ImagesConfig): ImageProvider {
 	if (cfg.provider === 'offline') return new OfflineImageProvider();
+	if (cfg.provider === 'comfyui')
+		return new ComfyUiImageProvider({ ...cfg.comfyui, negativePrompt: cfg.negativePrompt, sizes: cfg.sizes, timeoutMs: cfg.timeoutMs });
+	if (cfg.provider === 'a1111') return new A1111ImageProvider(cfg);
 	return new OpenAIImageProvider({
 		id: cfg.baseUrl === undefined ? 'openai' : 'openai-compatible',
 		baseUrl: cfg.baseUrl ?? OPENAI_IMAGES_BASE_URL,

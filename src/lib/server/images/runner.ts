@@ -13,6 +13,7 @@ import type { RetryableFailure } from '../retry';
 import type { EventBus } from '../events';
 import { turnUserId } from '../turn';
 import { ImageProviderError } from './errors';
+import { cleanGeneratedImage } from './generated';
 import type { ImageProvider } from './provider';
 import { imageKey, type ImageStore } from './store';
 import { IMAGE_REQUEST_TIMEOUT_MS } from './openai';
@@ -214,7 +215,8 @@ export class ImageRunner {
 		let key: string;
 		try {
 			const kind = job.target === 'npc' ? 'sprite' : 'background';
-			const image = await this.deps.provider.generate({ kind, prompt: job.prompt, subject: job.targetName, signal });
+			const generated = await this.deps.provider.generate({ kind, prompt: job.prompt, subject: job.targetName, signal });
+			const image = cleanGeneratedImage(generated, this.deps.provider.id);
 			key = imageKey(image.bytes, image.contentType);
 			await this.deps.store.put(s.id, key, image.bytes, image.contentType);
 		} catch (err) {

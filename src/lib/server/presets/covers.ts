@@ -17,7 +17,7 @@ import { release, reserveWhenFree, settle, type Payer, type Reservation, type Sc
 import { sceneBackgroundPrompt } from '../stage';
 import { decideRetry, type RetryableFailure } from '../retry';
 import type { ImageProvider, ImageStore, StoredImage } from '../images';
-import { IMAGE_RESERVATION_TTL_MS, IMAGE_RETRY_MAX_MS, ImageProviderError, imageKey, jobRetryPolicy } from '../images';
+import { cleanGeneratedImage, IMAGE_RESERVATION_TTL_MS, IMAGE_RETRY_MAX_MS, ImageProviderError, imageKey, jobRetryPolicy } from '../images';
 import type { PresetRow } from './store';
 import { ProcessScheduler, SessionLoop, type Scheduler } from '../jobs';
 
@@ -227,12 +227,14 @@ export class CoverRunner {
 		const { provider, store } = this.deps.images();
 		let key: string;
 		try {
-			const image = await provider.generate({
+			const generated = await provider.generate({
 				kind: 'background',
 				prompt: job.prompt,
 				subject: job.subject,
 				signal: this.controller.signal
 			});
+			// Stored and served like a stage image: cleaned like an upload first.
+			const image = cleanGeneratedImage(generated, provider.id);
 			key = imageKey(image.bytes, image.contentType);
 			if (this.forgotten.has(job.slot)) {
 				// Drawn for a preset deleted meanwhile: nothing is stored, so nothing is charged either.

@@ -1,4 +1,7 @@
-/** The LLM, embeddings and image providers: each configured API asked for its model list, with the configured key. */
+/**
+ * The LLM, embeddings and image providers: each configured API asked for its model list, with the configured key
+ * (ComfyUI, which has no key, for its system stats).
+ */
 import type { Config } from '../../config';
 import type { DoctorOptions, Finding } from './finding';
 import { probeHttp, redactUrl } from './probe';
@@ -50,6 +53,18 @@ export async function checkProviders(cfg: Config, opts: DoctorOptions): Promise<
 				`${redactUrl(base)}/models`
 			)(probeHttp(`${base}/models`, cfg.images.apiKey ? { authorization: `Bearer ${cfg.images.apiKey}` } : {}, opts.timeoutMs))
 		);
+	}
+	if (cfg.images.provider === 'comfyui') {
+		const url = `${cfg.images.comfyui.baseUrl}/system_stats`;
+		probes.push(judge('image provider', redactUrl(url))(probeHttp(url, {}, opts.timeoutMs)));
+	}
+	if (cfg.images.provider === 'a1111') {
+		const url = `${cfg.images.baseUrl}/sdapi/v1/sd-models`;
+		const { auth } = cfg.images;
+		const headers: Record<string, string> = auth
+			? { authorization: `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}` }
+			: {};
+		probes.push(judge('image provider', redactUrl(url))(probeHttp(url, headers, opts.timeoutMs)));
 	}
 	return Promise.all(probes);
 }
