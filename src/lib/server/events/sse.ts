@@ -13,6 +13,7 @@ import { lastEventId, readLogAfter, type LogPage } from './log';
 import { SSE_BATCH, warnStreamStopped, type EventFeeds, type FeedMember, type StreamAccess } from './feed';
 import type { LoggedEvent } from '../../types/events';
 import { observeEventStream } from '../ops';
+import { whisperView, type EventView } from './whispers';
 
 /** The issue caps a quiet stream's silence at 8 s; half a second spare for timer drift and a busy loop. */
 export const SSE_KEEPALIVE_MS = 7_500;
@@ -33,6 +34,11 @@ export interface EventStreamOptions {
 	after: number | undefined;
 	/** Who watches, re-checked by the feed on its slower cadence (checked by the caller at open); none: never re-checked. */
 	access?: StreamAccess;
+	/**
+	 * The member watching (a user id): other members' whispers reach them emptied (`whispers.ts`). Undefined sees
+	 * every event as logged (the harness's own readers).
+	 */
+	viewer?: string;
 	/** The request's signal: aborting it ends the stream. */
 	signal?: AbortSignal;
 	/** Keep-alive comments every this many ms (SSE_KEEPALIVE_MS when unset); 0 sends none. */
@@ -52,6 +58,9 @@ export async function openEventStream(opts: EventStreamOptions): Promise<Respons
 	const end = await sessions.use(sessionId, (s) => lastEventId(s.db));
 	// An id from the future (another database, a restored backup) would skip real events: clamp it.
 	let cursor = opts.after === undefined ? end : Math.min(opts.after, end);
+	const viewer = opts.viewer;
+	// Read after `end`: a whisper accepted since is either in this look-up or among the rows the stream reads.
+	const view: EventView = viewer === undefined ? (e) => e : await sessions.use(sessionId, (s) => whisperView(s.db, viewer, cursor));
 	const encoder = new TextEncoder();
 
 	let closed = false;
@@ -142,7 +151,10 @@ export async function openEventStream(opts: EventStreamOptions): Promise<Respons
 					await new Promise<void>((resolve) => (wake = resolve));
 					continue;
 				}
-				for (const e of page.events) c.enqueue(encoder.encode(formatEvent(e)));
+				for (const e of page.events) {
+					const shown = view(e);
+					if (shown) c.enqueue(encoder.encode(formatEvent(shown)));
+				}
 				cursor = Math.max(cursor, page.last);
 				if (page.events.length > 0) return;
 			}

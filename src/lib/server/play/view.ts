@@ -9,7 +9,7 @@
  */
 import type { SessionExec } from '../db';
 import { lastEventId, streamedThrough } from '../events';
-import { activeTurn, lastPlayerTurn } from '../turn';
+import { activeTurn, hiddenFrom, lastPlayerTurn, type TurnRow } from '../turn';
 import type { ActiveTurn, FinishedTurn, PlayView } from '../../play/types';
 import { choices, listSounds, titleCard } from '../stage';
 import { imageUrl } from '../images';
@@ -37,19 +37,23 @@ async function streamed(exec: SessionExec, turnId: string, through: number): Pro
 async function turnsOfInterest(
 	exec: SessionExec,
 	cursor: number,
+	viewer: string,
 	now: number
 ): Promise<{ activeTurn: ActiveTurn | null; lastTurn: FinishedTurn | null }> {
 	const active = await activeTurn(exec, 'newest');
 	// A running turn whose lease ran out belongs to a runner that died: it is interrupted, whatever the row says yet.
 	const stale = active?.status === 'running' && active.leaseExpiresAt !== null && active.leaseExpiresAt < now;
 	if (active && !stale && (active.status === 'accepted' || active.status === 'running')) {
+		// Someone else's whisper in flight: the screen shows that the GM works, nothing it streamed.
+		const hidden = hiddenFrom(active.whisperBy, viewer);
 		return {
 			activeTurn: {
 				id: active.id,
-				input: active.input,
+				input: hidden ? '' : active.input,
 				status: active.status,
-				...(await streamed(exec, active.id, cursor)),
-				cancelRequested: active.cancelRequested
+				...(hidden ? { text: '', staged: { cues: [], places: [] } } : await streamed(exec, active.id, cursor)),
+				cancelRequested: active.cancelRequested,
+				...whisperOf(active)
 			},
 			lastTurn: null
 		};
@@ -59,20 +63,25 @@ async function turnsOfInterest(
 	const status = last.status === 'accepted' || last.status === 'running' ? 'interrupted' : last.status;
 	// A failed turn is told by its class and error id: the `error` column never reaches the page.
 	const failure = status === 'failed' ? { reason: last.failureReason ?? 'internal', errorId: last.errorId ?? 'unknown' } : null;
-	return { activeTurn: null, lastTurn: { id: last.id, input: last.input, status, failure, stopped: last.stopped } };
+	const input = hiddenFrom(last.whisperBy, viewer) ? '' : last.input;
+	return { activeTurn: null, lastTurn: { id: last.id, input, status, failure, stopped: last.stopped, ...whisperOf(last) } };
 }
 
-/** Everything the play page renders first. */
-export async function loadPlayView(exec: SessionExec, sessionId: string, now = Date.now()): Promise<PlayView> {
+function whisperOf(t: TurnRow): { whisper?: { by: string; as: string } } {
+	return t.whisperBy === null ? {} : { whisper: { by: t.whisperBy, as: t.whisperAs ?? '' } };
+}
+
+/** Everything the play page renders first, as member `viewer` (a user id) may see it. */
+export async function loadPlayView(exec: SessionExec, sessionId: string, viewer: string, now = Date.now()): Promise<PlayView> {
 	// The cursor first: whatever is read after it may include later events, but the client resumes after it.
 	const cursor = await lastEventId(exec);
-	const log = await logPage(exec, sessionId, { limit: PLAY_MESSAGE_WINDOW });
+	const log = await logPage(exec, sessionId, { limit: PLAY_MESSAGE_WINDOW }, viewer);
 	// A menu belongs to the newest GM message: once the player answered it, it is not shown again.
 	const offer = await choices.latest(exec);
 	const newestGm = log.messages.findLast((m) => m.role === 'gm');
 	return {
 		log,
-		...(await turnsOfInterest(exec, cursor, now)),
+		...(await turnsOfInterest(exec, cursor, viewer, now)),
 		lastEventId: cursor,
 		choices: offer && newestGm?.id === offer.messageId ? offer : null,
 		titleCard: await titleCard(exec),

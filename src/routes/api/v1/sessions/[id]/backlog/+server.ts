@@ -10,5 +10,5 @@ import type { RequestHandler } from './$types';
  */
 export const GET = apiEndpoint(async ({ app, user, params, url }) => {
 	const q = parseWith(BacklogQuery, queryOf(url), 'INVALID_QUERY');
-	return jsonResponse(await withSession(app, user, params.id, (s) => logPage(s.db, s.id, q), 'member'));
+	return jsonResponse(await withSession(app, user, params.id, (s) => logPage(s.db, s.id, q, user.id), 'member'));
 }) satisfies RequestHandler;

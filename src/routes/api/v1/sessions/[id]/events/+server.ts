@@ -20,6 +20,8 @@ export const GET = apiEndpoint(async ({ app, user, params, request, url }) => {
 		feeds: app.feeds,
 		sessionId: session.id,
 		after,
+		// Other members' whispers reach this stream emptied, in replays too.
+		viewer: user.id,
 		signal: request.signal,
 		keepAliveMs: app.config.sseKeepAliveMs,
 		// On an isolate host, a watched session's work resumes from its streams' polls (work that an

@@ -8,5 +8,5 @@ import type { RequestHandler } from './$types';
  */
 export const GET = apiEndpoint(async ({ app, user, params, url }) => {
 	const q = parseWith(MessagesQuery, queryOf(url), 'INVALID_QUERY');
-	return jsonResponse(await withSession(app, user, params.id, (s) => messagesPage(s.db, q), 'member'));
+	return jsonResponse(await withSession(app, user, params.id, (s) => messagesPage(s.db, q, user.id), 'member'));
 }) satisfies RequestHandler;

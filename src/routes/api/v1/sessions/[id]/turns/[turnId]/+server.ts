@@ -3,5 +3,5 @@ import type { RequestHandler } from './$types';
 
 export const GET = apiEndpoint(async ({ app, user, params }) => {
 	const turn = await withSession(app, user, params.id, (s) => readPlayerTurn(app, s, params.turnId), 'member');
-	return jsonResponse(turnDto(turn));
+	return jsonResponse(turnDto(turn, user.id));
 }) satisfies RequestHandler;
