@@ -6,7 +6,10 @@
  */
 export function gmLine(input: string, whisperAs: string | null | undefined): string {
 	if (!whisperAs) return input;
-	return `[Whisper from ${whisperAs}, private: only ${whisperAs}'s player reads this line and your answer to it. Answer ${whisperAs} alone; do not reveal it to the others later unless ${whisperAs} does.]\n${input}`;
+	return (
+		`[Whisper from ${whisperAs}, private: only ${whisperAs}'s player reads this line and your answer to it. Answer ${whisperAs} alone, ` +
+		`in words only (the stage is everyone's: cues in this answer are dropped); do not reveal it to the others later unless ${whisperAs} does.]\n${input}`
+	);
 }
 
 /** Whether a turn is someone else's whisper for `viewer` (a user id): they see that it was whispered, nothing of it. */
