@@ -118,7 +118,7 @@ describe('whispers', () => {
 			['alice (the owner)', alice]
 		] as const) {
 			expectNoMarker(`${who}'s API`, await everything(as(user), id, turnId));
-			const view = await app.sessions.use(id, (s) => loadPlayView(s.db, id, user.id));
+			const view = await app.sessions.use(id, (s) => loadPlayView(s.db, id, { id: user.id, language: 'en' }));
 			expectNoMarker(`${who}'s play page`, JSON.stringify(view));
 		}
 		const live = await streamed(carolStream, turnId);
@@ -126,9 +126,14 @@ describe('whispers', () => {
 		expectNoMarker("alice's stream", (await streamed(aliceStream, turnId)).text);
 		// They know Mira whispered, and when the GM is done.
 		const accepted = live.frames.find((f) => f.event === 'turn.accepted');
-		expect(JSON.parse(accepted?.data ?? '{}')).toMatchObject({ input: '', whisper: { by: bob.id, as: 'Mira' } });
+		expect(JSON.parse(accepted?.data ?? '{}')).toMatchObject({ input: 'Mira whispers to the GM', whisper: { by: bob.id, as: 'Mira' } });
 		const page = await bodyOf(await as(carol).get(`/api/v1/sessions/${id}/messages`), WhisperedMessages);
-		expect(page.messages.filter((m) => m.whisper)).toEqual([{ role: 'player', body: '', whisper: { by: bob.id, as: 'Mira' } }]);
+		expect(page.messages.filter((m) => m.whisper)).toEqual([
+			{ role: 'player', body: 'Mira whispers to the GM', whisper: { by: bob.id, as: 'Mira' } }
+		]);
+		// In the reader's language.
+		const inJapanese = await app.sessions.use(id, (s) => loadPlayView(s.db, id, { id: carol.id, language: 'ja' }));
+		expect(inJapanese.log.messages.find((m) => m.whisper)?.body).toBe('Mira が GM にささやいた');
 		expect(page.messages.some((m) => m.role === 'gm' && m.body.includes('Nobody'))).toBe(false);
 
 		// A stream resumed inside the whisper (after its turn.accepted) learns of it from the log.
@@ -189,6 +194,41 @@ describe('whispers', () => {
 		expectNoMarker('the undo resent', await (await as(alice).post(`${base}/undo`, { idempotencyKey: undoKey })).text());
 		const frames = await carolStream.until((f) => f.event === 'turn.undone');
 		expectNoMarker("carol's stream of the undo", frames.map((f) => f.data ?? '').join('\n'));
+		await carolStream.close();
+	});
+});
+
+describe('presence', () => {
+	const Presence = v.object({ here: v.array(v.string()), typing: v.array(v.string()) });
+	const presenceOf = (f: SseFrame) => v.parse(Presence, JSON.parse(f.data ?? '{}'));
+
+	it('tells each stream who has the session open and who is typing, in frames without an id; strangers cannot ping', async () => {
+		const t = await table();
+		const { as, alice, bob, carol, id } = t;
+		const carolStream = sseReader(await as(carol).get(`/api/v1/sessions/${id}/events`));
+		const first = await carolStream.until((f) => f.event === 'presence');
+		expect(presenceOf(first.at(-1) ?? { comments: [] })).toEqual({ here: [carol.id], typing: [] });
+
+		const bobStream = sseReader(await as(bob).get(`/api/v1/sessions/${id}/events`));
+		const joined = await carolStream.until((f) => f.event === 'presence');
+		expect(presenceOf(joined.at(-1) ?? { comments: [] }).here.sort()).toEqual([bob.id, carol.id].sort());
+
+		expect((await as(bob).post(`/api/v1/sessions/${id}/typing`, {})).status).toBe(204);
+		const typing = (await carolStream.until((f) => f.event === 'presence')).at(-1) ?? { comments: [] };
+		expect(typing.id).toBeUndefined();
+		expect(presenceOf(typing).typing).toEqual([bob.id]);
+		// The ping lapses by itself.
+		const lapsed = (await carolStream.until((f) => f.event === 'presence')).at(-1) ?? { comments: [] };
+		expect(presenceOf(lapsed).typing).toEqual([]);
+
+		await bobStream.close();
+		const left = (await carolStream.until((f) => f.event === 'presence')).at(-1) ?? { comments: [] };
+		expect(presenceOf(left).here).toEqual([carol.id]);
+
+		const stranger: AuthUser = { id: newId(), name: 'dave', isAdmin: false, tier: 'free' };
+		await t.app.control.db.insert(controlSchema.users).values({ ...stranger, passwordHash: '', createdAt: Date.now() });
+		expect((await as(stranger).post(`/api/v1/sessions/${id}/typing`, {})).status).toBe(404);
+		expect((await as(alice).post(`/api/v1/sessions/${id}/typing`, {})).status).toBe(204);
 		await carolStream.close();
 	});
 });

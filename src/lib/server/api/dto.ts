@@ -4,6 +4,7 @@
  */
 import type { PlaySession } from '../sessions';
 import { failureMessage, hiddenFrom, type TurnRow } from '../turn';
+import { whisperedLine, type Reader } from '../events';
 import type { journal, documents } from '../records';
 import type { DocumentDto, DocumentInfoDto, JournalEntryDto, SessionSummaryDto, TurnDto } from '../../types/api';
 
@@ -13,9 +14,9 @@ export function sessionSummaryDto(s: PlaySession): SessionSummaryDto {
 	return { id: s.id, title: s.title, language: s.language, createdAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString() };
 }
 
-/** The turn as member `viewer` (a user id) may read it: someone else's whisper without its line or its answer. */
-export function turnDto(t: TurnRow, viewer: string): TurnDto {
-	const hidden = hiddenFrom(t.whisperBy, viewer);
+/** The turn as `reader` may read it: someone else's whisper without its answer, its line worded for the reader. */
+export function turnDto(t: TurnRow, reader: Reader): TurnDto {
+	const hidden = hiddenFrom(t.whisperBy, reader.id);
 	// A failed turn is told by its class and error id, in fixed words; the provider's message stays in the log.
 	const failure = t.status === 'failed' ? { reason: t.failureReason ?? 'internal', errorId: t.errorId ?? 'unknown' } : undefined;
 	const error = failure
@@ -26,7 +27,7 @@ export function turnDto(t: TurnRow, viewer: string): TurnDto {
 	return {
 		turnId: t.id,
 		status: t.status,
-		input: hidden ? '' : t.input,
+		input: hidden ? whisperedLine(t.whisperAs ?? '', reader.language) : t.input,
 		...(t.status === 'committed' ? { reply: { text: hidden ? '' : (t.reply ?? '') } } : {}),
 		...(error !== undefined ? { error } : {}),
 		...(failure ? { failure } : {}),

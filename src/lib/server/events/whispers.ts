@@ -1,6 +1,6 @@
 /**
- * What one member's event stream shows of other members' whispers (issue 25): that the turn was accepted (with
- * the line emptied, so the screen can say who whispered), started and ended; nothing it streamed, staged or
+ * What one member's event stream shows of other members' whispers (issue 25): that the turn was accepted (its line
+ * reads "<character> whispers to the GM" in the reader's language), started and ended; nothing it streamed, staged or
  * replied. The log itself knows which turns are whispers: their `turn.accepted` says who whispered, and every
  * later event of the turn carries its id. A stream learns of whispers as it reads their `turn.accepted`; one
  * that resumes inside a turn first looks up the turns it joins in the middle of (`whisperView`).
@@ -9,6 +9,19 @@ import { and, eq, gt, lte } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { sessionSchema, type SessionExec } from '../db';
 import { parseSessionEvent, type LoggedEvent, type SessionEvent } from '../../types/events';
+import type { Language } from '../../types/settings';
+import { translate } from '../../i18n/all-languages';
+
+/** Who reads: a member (user id) and their UI language, in which someone else's whisper is worded. */
+export interface Reader {
+	id: string;
+	language: Language;
+}
+
+/** What someone else's whispered line reads as: "<character> whispers to the GM", in the reader's language. */
+export function whisperedLine(as: string, language: Language): string {
+	return translate(language, 'whisper.toGm', { name: as });
+}
 
 const { events } = sessionSchema;
 
@@ -18,11 +31,12 @@ const REPLY_EVENTS: ReadonlySet<SessionEvent['type']> = new Set(['text.delta', '
 /** An event as `viewer` may see it: unchanged, emptied of someone else's whisper, or null (not sent at all). */
 export type EventView = (e: LoggedEvent) => LoggedEvent | null;
 
-/** Someone else's whisper's event, as the viewer gets it. */
-function redacted(event: SessionEvent): SessionEvent | null {
+/** Someone else's whisper's event, as the reader gets it. */
+function redacted(event: SessionEvent, reader: Reader): SessionEvent | null {
 	if (REPLY_EVENTS.has(event.type)) return null;
 	switch (event.type) {
 		case 'turn.accepted':
+			return { ...event, input: whisperedLine(event.whisper?.as ?? '', reader.language) };
 		case 'turn.undone':
 			return { ...event, input: '' };
 		case 'turn.committed': {
@@ -44,7 +58,8 @@ function othersWhisper(event: SessionEvent, viewer: string): string | undefined 
  * in the middle of (accepted at or before the cursor, with events after it) are read now, in one query whose
  * cost follows the rows the stream is about to send; later ones it learns from their `turn.accepted`.
  */
-export async function whisperView(exec: SessionExec, viewer: string, cursor: number): Promise<EventView> {
+export async function whisperView(exec: SessionExec, reader: Reader, cursor: number): Promise<EventView> {
+	const viewer = reader.id;
 	const accepted = alias(events, 'accepted');
 	const joined = await exec
 		.selectDistinct({ data: accepted.data })
@@ -61,7 +76,7 @@ export async function whisperView(exec: SessionExec, viewer: string, cursor: num
 		const whisper = othersWhisper(event, viewer);
 		if (whisper) hidden.add(whisper);
 		if (!('turnId' in event) || !hidden.has(event.turnId)) return { id, event };
-		const shown = redacted(event);
+		const shown = redacted(event, reader);
 		return shown && { id, event: shown };
 	};
 }

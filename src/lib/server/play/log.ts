@@ -7,7 +7,7 @@
  *
  * Only player-visible data leaves through here: the play log itself (player-visible by rule), the
  * cues and the names and image URLs of registered characters and places. Every page is read as one member
- * (`viewer`) sees it: other members' whispers and the GM's answers to them stay out (issue 25).
+ * (`reader`) sees it: other members' whispers read "<character> whispers to the GM", their answers stay out (issue 25).
  */
 import type { SessionExec } from '../db';
 import { log } from '../records';
@@ -15,6 +15,7 @@ import { cues, imageOrders, npcs, placeKind, scenes, stageBefore } from '../stag
 import { parseSpriteVariant } from '../../adv';
 import { imageUrl, isImageKey } from '../images';
 import { hiddenFrom, whispersAmong, type Whisper } from '../turn';
+import { whisperedLine, type Reader } from '../events';
 import type { ImageTarget } from '../../types/events';
 import type { ImageStatus, LogPageDto, MessageDto, MessagesPageDto, StageImageDto, StageImagesDto } from '../../types/log';
 
@@ -26,19 +27,26 @@ export interface LogQuery {
 }
 
 function messageDto(m: log.LogMessage, whisper: Whisper | undefined): MessageDto {
-	const dto = { id: m.id, role: m.role, speaker: m.speaker, body: m.body, turnId: m.turnId, createdAt: new Date(m.createdAt).toISOString() };
+	const dto = {
+		id: m.id,
+		role: m.role,
+		speaker: m.speaker,
+		body: m.body,
+		turnId: m.turnId,
+		createdAt: new Date(m.createdAt).toISOString()
+	};
 	return whisper ? { ...dto, whisper } : dto;
 }
 
 /**
- * A page of the log as `viewer` (a user id) may read it: someone else's whisper keeps only its line, emptied
+ * A page of the log as `reader` may read it: someone else's whisper keeps only its line, worded in the reader's language
  * (the screen says who whispered), and loses the GM's answer; the whisperer's own are marked as whispers.
  * `nextBefore` is the unfiltered page's, so paging back skips nothing.
  */
 async function messageRows(
 	exec: SessionExec,
 	q: LogQuery,
-	viewer: string
+	reader: Reader
 ): Promise<{ messages: MessageDto[]; fullIds: number[]; firstId?: number; nextBefore?: number }> {
 	const rows = await log.list(exec, { beforeId: q.before, afterId: q.after, limit: q.limit });
 	const whispers = await whispersAmong(
@@ -49,10 +57,10 @@ async function messageRows(
 	const fullIds: number[] = [];
 	for (const m of rows) {
 		const whisper = m.turnId === null ? undefined : whispers.get(m.turnId);
-		if (!whisper || !hiddenFrom(whisper.by, viewer)) {
+		if (!whisper || !hiddenFrom(whisper.by, reader.id)) {
 			messages.push(messageDto(m, whisper));
 			fullIds.push(m.id);
-		} else if (m.role === 'player') messages.push({ ...messageDto(m, whisper), body: '' });
+		} else if (m.role === 'player') messages.push({ ...messageDto(m, whisper), body: whisperedLine(whisper.as, reader.language) });
 	}
 	const first = rows[0];
 	const page = { messages, fullIds, ...(first ? { firstId: first.id } : {}) };
@@ -60,15 +68,15 @@ async function messageRows(
 	return first && rows.length === q.limit && q.after === undefined ? { ...page, nextBefore: first.id } : page;
 }
 
-/** `GET …/messages`: a page of the play log without its stage, as `viewer` may read it. */
-export async function messagesPage(exec: SessionExec, q: LogQuery, viewer: string): Promise<MessagesPageDto> {
-	const { messages, nextBefore } = await messageRows(exec, q, viewer);
+/** `GET …/messages`: a page of the play log without its stage, as `reader` may read it. */
+export async function messagesPage(exec: SessionExec, q: LogQuery, reader: Reader): Promise<MessagesPageDto> {
+	const { messages, nextBefore } = await messageRows(exec, q, reader);
 	return { messages, ...(nextBefore === undefined ? {} : { nextBefore }) };
 }
 
-/** A page of the play log with its cues, the stage as it begins, and the current images, as `viewer` may read it. */
-export async function logPage(exec: SessionExec, sessionId: string, q: LogQuery, viewer: string): Promise<LogPageDto> {
-	const { messages, fullIds, firstId, nextBefore } = await messageRows(exec, q, viewer);
+/** A page of the play log with its cues, the stage as it begins, and the current images, as `reader` may read it. */
+export async function logPage(exec: SessionExec, sessionId: string, q: LogQuery, reader: Reader): Promise<LogPageDto> {
+	const { messages, fullIds, firstId, nextBefore } = await messageRows(exec, q, reader);
 	const [pageCues, before, images] = await Promise.all([
 		// Only the cues of messages shown in full: a hidden whisper's answer takes its stage directions with it.
 		cues.forMessages(exec, fullIds),

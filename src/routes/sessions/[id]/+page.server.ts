@@ -47,7 +47,8 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 		app.scheduler.visit(s.id);
 		const [view, records] = await app.sessions.use(
 			s.id,
-			async (db) => [await loadPlayView(db.db, s.id, user.id), await recordsView(db.db, docId)] as const
+			async (db) =>
+				[await loadPlayView(db.db, s.id, { id: user.id, language: locals.language ?? 'en' }), await recordsView(db.db, docId)] as const
 		);
 		return {
 			// The play page is the whole screen: the site's header and column stay out of it.
@@ -96,7 +97,13 @@ async function sendTurn(app: Kantera, locals: App.Locals, url: URL, sessionId: s
 			user,
 			sessionId,
 			(s, _session, access) =>
-				postTurn(app, user, s, { text: trimmed, idempotencyKey: formText(data, 'idempotencyKey'), whisper: formText(data, 'whisper') === 'on' }, access),
+				postTurn(
+					app,
+					user,
+					s,
+					{ text: trimmed, idempotencyKey: formText(data, 'idempotencyKey'), whisper: formText(data, 'whisper') === 'on' },
+					access
+				),
 			'member'
 		);
 	} catch (err) {
