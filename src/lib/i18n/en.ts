@@ -115,6 +115,7 @@ export const en = {
 	'table.failed': 'That did not work: {error}',
 	'whisper.toGm': '{name} whispers to the GM',
 	'whisper.toggle': 'Whisper to the GM',
+	'whisper.short': 'Whisper',
 	'whisper.hint': 'Only you and the GM see a whispered line and its answer.',
 	'presence.here': 'here',
 	'presence.away': 'not here',

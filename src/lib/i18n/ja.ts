@@ -114,6 +114,7 @@ export const ja: Messages = {
 	'table.failed': 'うまくいきませんでした：{error}',
 	'whisper.toGm': '{name} が GM にささやいた',
 	'whisper.toggle': 'GM にささやく',
+	'whisper.short': 'ささやく',
 	'whisper.hint': 'ささやいた行とその答えは、あなたと GM にしか見えません。',
 	'presence.here': 'いる',
 	'presence.away': 'いない',

@@ -171,8 +171,9 @@ describe('whispers', () => {
 		const { as, alice, carol, id } = t;
 		const turnId = await whisper(t);
 		const base = `/api/v1/sessions/${id}/turns/${turnId}`;
+		const listed = await as(alice).get(`${base}/alternatives`);
+		expect(await listed.json()).toEqual({ items: [] });
 		for (const res of [
-			await as(alice).get(`${base}/alternatives`),
 			await as(alice).post(`${base}/alternatives`, { idempotencyKey: key() }),
 			await as(alice).post(`${base}/reroll`, { idempotencyKey: key() })
 		]) {

@@ -16,7 +16,7 @@ import { acceptTurn, committedSince, turnsFrom, unfinishedTurnIds, type Accepted
 import { appendEvent } from '../events';
 import { undoInTx, type UndoOutcome } from './undo';
 import { TimeTravelError } from './errors';
-import { refuseWhisper } from './whispers';
+import { isWhisper, refuseWhisper } from './whispers';
 import type { TimeTravelDeps } from './turns';
 
 const { turns, undoneTurns, turnAlternatives, alternativeRows } = sessionSchema;
@@ -109,7 +109,8 @@ function items(list: readonly Member[]): AlternativeItem[] {
 
 /** The replies to the line turn `turnId` answered (it, or any alternative of it), oldest first. */
 export async function listAlternatives(s: SessionDb, turnId: string): Promise<AlternativeItem[]> {
-	await refuseWhisper(s.db, turnId);
+	// A whisper has no others, and its own answer is not listed: the screen's swipe counter simply has nothing to count.
+	if (await isWhisper(s.db, turnId)) return [];
 	return items(await members(s.db, await groupOf(s.db, turnId)));
 }
 
@@ -228,7 +229,14 @@ export async function chooseAlternative(
 			for (const g of gone)
 				await tx
 					.insert(undoneTurns)
-					.values({ id: g.id, idempotencyKey: g.idempotencyKey, kind: g.kind, input: g.whisperBy === null ? g.input : '', undoKey, undoneAt: now });
+					.values({
+						id: g.id,
+						idempotencyKey: g.idempotencyKey,
+						kind: g.kind,
+						input: g.whisperBy === null ? g.input : '',
+						undoKey,
+						undoneAt: now
+					});
 			await tx.delete(turns).where(
 				inArray(
 					turns.id,

@@ -100,16 +100,14 @@ export async function undoInTx(tx: SessionTx, batch: TxBatch, req: UndoRequest):
 		// since) leave `turns`: `turns` is as it was before the turn was sent.
 		...gone.map((t) =>
 			toStatement(
-				tx
-					.insert(undoneTurns)
-					.values({
-						id: t.id,
-						idempotencyKey: t.idempotencyKey,
-						kind: t.kind,
-						input: t.whisperBy === null ? t.input : '',
-						undoKey: req.key,
-						undoneAt: req.now
-					})
+				tx.insert(undoneTurns).values({
+					id: t.id,
+					idempotencyKey: t.idempotencyKey,
+					kind: t.kind,
+					input: t.whisperBy === null ? t.input : '',
+					undoKey: req.key,
+					undoneAt: req.now
+				})
 			)
 		),
 		toStatement(deleteTurnsQuery(tx, goneIds)),
