@@ -227,16 +227,14 @@ export async function chooseAlternative(
 				throw new TimeTravelError('not_last', 'A later line was played after this one; only the last line can be swiped.');
 			const undoKey = `swipe:${newId()}`;
 			for (const g of gone)
-				await tx
-					.insert(undoneTurns)
-					.values({
-						id: g.id,
-						idempotencyKey: g.idempotencyKey,
-						kind: g.kind,
-						input: g.whisperBy === null ? g.input : '',
-						undoKey,
-						undoneAt: now
-					});
+				await tx.insert(undoneTurns).values({
+					id: g.id,
+					idempotencyKey: g.idempotencyKey,
+					kind: g.kind,
+					input: g.whisperBy === null ? g.input : '',
+					undoKey,
+					undoneAt: now
+				});
 			await tx.delete(turns).where(
 				inArray(
 					turns.id,
