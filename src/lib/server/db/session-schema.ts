@@ -163,10 +163,7 @@ export const turns = sqliteTable(
 		 */
 		tier: text('tier', { enum: TIERS }),
 		input: text('input').notNull(),
-		/**
-		 * A whisper (issue 25): the member who whispered the line (a user id) and as which character. Only they and
-		 * the GM see the line and the GM's answer; everyone else sees that the character whispered. Null: a public turn.
-		 */
+		/** A whisper (issue 25): who whispered the line (user id), as which character; only they and the GM read it. Null: public. */
 		whisperBy: text('whisper_by'),
 		whisperAs: text('whisper_as'),
 		status: text('status', { enum: ['accepted', 'running', 'committed', 'failed', 'interrupted', 'cancelled'] }).notNull(),
