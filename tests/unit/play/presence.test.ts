@@ -13,7 +13,9 @@ describe('typing pings', () => {
 			view: view(),
 			llmConfigured: true,
 			t: translator('en'),
-			pingTyping: async () => void pings++
+			pingTyping: async () => {
+				pings++;
+			}
 		});
 		play.typed(1_000);
 		expect(pings).toBe(0);
