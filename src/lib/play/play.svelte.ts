@@ -8,6 +8,7 @@ import type { SessionEvent, TurnFailure } from '../types/events';
 
 type BudgetWarningEvent = Extract<SessionEvent, { type: 'budget.warning' }>;
 import { LOG_MAX_PAGE, type LogPageDto, type MessageDto } from '../types/log';
+import { TYPING_PING_MS, type Presence } from '../types/presence';
 import type { StageState } from '../adv';
 import type { MessageKey } from '../i18n';
 import { StageImages } from './images.svelte';
@@ -65,6 +66,8 @@ export interface PlayOptions {
 	reload?: () => void;
 	/** Goes to another page (a loaded save's session); `location.assign` in the browser. */
 	goTo?: (url: string) => void;
+	/** Tells the table the player is typing (`POST …/typing`); the API in the browser. */
+	pingTyping?: () => Promise<void>;
 }
 
 /** A daily turn quota as the player sees it. */
@@ -103,6 +106,10 @@ export class PlayState {
 	commits = $state(0);
 	/** Play together: counts `table.changed` events; the seat list reads the table again when it moves. */
 	tableVersion = $state(0);
+	/** Play together: others sit at the table (the seat list says so once it has read it); the whisper toggle shows then. */
+	together = $state(false);
+	/** Who has the session open and who is typing (user ids), as the stream last said; ephemeral, never in the log. */
+	presence = $state.raw<Presence>({ here: [], typing: [] });
 	/** Turns left today; each player turn accepted while the page is open took one. */
 	turnsLeft = $state<TurnsLeft | null>(null);
 	/** What the GM offered to say next with its newest reply; shown once that reply has been read. */
@@ -116,6 +123,8 @@ export class PlayState {
 	private readonly warn: (message: string) => void;
 	private readonly reloadPage: () => void;
 	private readonly goTo: (url: string) => void;
+	private readonly pingTyping: () => Promise<void>;
+	private lastTypingPing = 0;
 	/** This device's storage, once attached (the reader's settings, read lines, the line being read). */
 	private storage: SettingsStorage | null = null;
 	private queue: Promise<void> = Promise.resolve();
@@ -134,6 +143,11 @@ export class PlayState {
 		if (options.retryKey !== undefined) this.retryKey = options.retryKey;
 		this.reloadPage = options.reload ?? (() => location.reload());
 		this.goTo = options.goTo ?? ((url) => location.assign(url));
+		this.pingTyping =
+			options.pingTyping ??
+			(async () => {
+				await fetch(`/api/v1/sessions/${encodeURIComponent(this.sessionId)}/typing`, { method: 'POST' });
+			});
 		if (!view.activeTurn && view.lastTurn?.status === 'committed') this.undoable = { turnId: view.lastTurn.id, input: view.lastTurn.input };
 		this.settings = new ReaderSettings();
 		this.images = new StageImages(view.log.images);
@@ -246,6 +260,14 @@ export class PlayState {
 			.then(() => this.handle(event))
 			.catch((err: unknown) => this.warn(`event ${event.type} could not be shown: ${String(err)}`));
 		return this.queue;
+	}
+
+	/** The player typed in the input box: the others see it on the seat list, told at most every TYPING_PING_MS. */
+	typed(now = Date.now()): void {
+		if (!this.together || now - this.lastTypingPing < TYPING_PING_MS) return;
+		this.lastTypingPing = now;
+		// Presence is a courtesy: a lost ping only means the dots are a little late.
+		this.pingTyping().catch(() => undefined);
 	}
 
 	/** The stream's URL, resuming after what the page was rendered with. */

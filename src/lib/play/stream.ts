@@ -4,6 +4,7 @@
  * this page saw; the first connection resumes after the page's own data (`?lastEventId=`).
  */
 import { parseSessionEvent, SESSION_EVENT_TYPES } from '../types/events';
+import { parsePresence, PRESENCE_EVENT } from '../types/presence';
 import type { PlayState } from './play.svelte';
 
 /** Opens the stream for `play`; returns the function that closes it. */
@@ -20,6 +21,11 @@ export function connectEvents(play: PlayState): () => void {
 		void play.receive(id, event);
 	};
 	for (const type of SESSION_EVENT_TYPES) source.addEventListener(type, onEvent);
+	// Presence frames carry no id (they are not in the log): they set who is here and typing, nothing else.
+	source.addEventListener(PRESENCE_EVENT, (e: MessageEvent<unknown>) => {
+		const presence = typeof e.data === 'string' ? parsePresence(e.data) : null;
+		if (presence) play.presence = presence;
+	});
 	source.onopen = () => {
 		play.connection = 'open';
 	};

@@ -18,6 +18,8 @@ export interface ActiveTurn {
 	/** The stage directions staged up to `lastEventId` (provisional until the turn commits). */
 	staged: { cues: StageCue[]; places: StagedPlace[] };
 	cancelRequested: boolean;
+	/** A whisper (issue 25): who whispered, as which character; someone else's comes with no input or text. */
+	whisper?: { by: string; as: string };
 }
 
 export type FinishedStatus = Exclude<TurnStatus, 'accepted' | 'running'>;
@@ -29,6 +31,8 @@ export interface FinishedTurn {
 	/** Set for a failed turn: its class and error id, never the provider's words. */
 	failure: TurnFailure | null;
 	stopped: string | null;
+	/** A whisper: someone else's comes with an empty input. */
+	whisper?: { by: string; as: string };
 }
 
 export interface PlayView {

@@ -198,7 +198,9 @@ export const TurnSchema = v.object({
 	/** A cancel was asked for and the runner has not stopped yet. */
 	cancelRequested: v.boolean(),
 	createdAt: v.string(),
-	finishedAt: v.optional(v.string())
+	finishedAt: v.optional(v.string()),
+	/** A whisper (issue 25): who whispered, as which character. To every other member `input` and the reply are empty. */
+	whisper: v.optional(v.object({ by: v.string(), as: v.string() }))
 });
 export type TurnDto = v.InferOutput<typeof TurnSchema>;
 

@@ -46,7 +46,16 @@ export const StagedPlaceSchema = v.object({ name: v.string(), kind: v.picklist(P
 export type StagedPlace = v.InferOutput<typeof StagedPlaceSchema>;
 
 export const SessionEventSchema = v.variant('type', [
-	v.object({ type: v.literal('turn.accepted'), turnId: v.string(), input: v.string() }),
+	/**
+	 * `whisper`: the line was whispered to the GM by member `by` as character `as` (issue 25). Streams of the other
+	 * members get it with an empty `input`, and nothing else of that turn but its start and end (`whisperView`).
+	 */
+	v.object({
+		type: v.literal('turn.accepted'),
+		turnId: v.string(),
+		input: v.string(),
+		whisper: v.optional(v.object({ by: v.string(), as: v.string() }))
+	}),
 	v.object({ type: v.literal('turn.started'), turnId: v.string() }),
 	/** A piece of the GM's reply as it streams. Discard a turn's deltas if it ends failed or cancelled. */
 	v.object({ type: v.literal('text.delta'), turnId: v.string(), text: v.string() }),

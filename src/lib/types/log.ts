@@ -22,7 +22,12 @@ export const MessageSchema = v.object({
 	speaker: v.nullable(v.string()),
 	body: v.string(),
 	turnId: v.nullable(v.string()),
-	createdAt: v.string()
+	createdAt: v.string(),
+	/**
+	 * A whispered line (issue 25): member `by` whispered it to the GM as character `as`. To everyone but `by` its
+	 * body is empty and the GM's answer is left out.
+	 */
+	whisper: v.optional(v.object({ by: v.string(), as: v.string() }))
 });
 export type MessageDto = v.InferOutput<typeof MessageSchema>;
 

@@ -60,6 +60,7 @@ import * as acceptRoute from '../../../src/routes/api/v1/invitations/[token]/acc
 import * as membersRoute from '../../../src/routes/api/v1/sessions/[id]/members/+server';
 import * as memberRoute from '../../../src/routes/api/v1/sessions/[id]/members/[userId]/+server';
 import * as passRoute from '../../../src/routes/api/v1/sessions/[id]/pass/+server';
+import * as typingRoute from '../../../src/routes/api/v1/sessions/[id]/typing/+server';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 type Handler<P extends Partial<Record<string, string>>> = (event: ApiEvent<P>) => Promise<Response>;
@@ -114,6 +115,7 @@ const ROUTES: Route[] = [
 	route(new RegExp(`^/api/v1/sessions/${SEG}/members$`), membersRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/members/${SEG}$`), memberRoute, ([id = '', userId = '']) => ({ id, userId })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/pass$`), passRoute, ([id = '']) => ({ id })),
+	route(new RegExp(`^/api/v1/sessions/${SEG}/typing$`), typingRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/messages$`), messagesRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/state$`), stateRoute, ([id = '']) => ({ id })),
 	route(new RegExp(`^/api/v1/sessions/${SEG}/journal$`), journalRoute, ([id = '']) => ({ id })),

@@ -142,7 +142,7 @@ describe('GET …/events', () => {
 		);
 		const stream = sseReader(await api.get(`/api/v1/sessions/${id}/events`, { headers: { 'last-event-id': '0' } }));
 		let count = 0;
-		const frames = await stream.until((f) => f.data !== undefined && ++count === total);
+		const frames = await stream.until((f) => f.id !== undefined && f.data !== undefined && ++count === total);
 		await stream.close();
 		const events = eventFrames(frames);
 		expect(events.map((e) => e.data)).toEqual(
@@ -214,9 +214,10 @@ describe('GET …/events', () => {
 		const { id } = await newSession(api);
 		const abort = new AbortController();
 		const aborted = sseReader(await api.get(`/api/v1/sessions/${id}/events`, { signal: abort.signal }));
-		await aborted.next();
+		// Open once their first presence frame (who is here) has come.
+		await aborted.until((f) => f.event === 'presence');
 		const kept = sseReader(await api.get(`/api/v1/sessions/${id}/events`));
-		await kept.next();
+		await kept.until((f) => f.event === 'presence');
 		expect(app.feeds.streams(id)).toBe(2);
 		// One feed for both streams: one listener on the bus.
 		expect(app.bus.listenerCount(id)).toBe(1);
@@ -257,7 +258,7 @@ describe('GET …/events', () => {
 			sseReader(await as(alice).get(`/api/v1/sessions/${id}/events`)),
 			sseReader(await as(alice).get(`/api/v1/sessions/${id}/events`))
 		];
-		for (const stream of streams) await stream.next();
+		for (const stream of streams) await stream.until((f) => f.event === 'presence');
 		expect(app.feeds.streams(id)).toBe(2);
 		// Deleted as another process deletes it: the index row goes, and no signal reaches this process.
 		await app.control.db.delete(controlSchema.playSessions).where(eq(controlSchema.playSessions.id, id));

@@ -41,7 +41,7 @@ async function playerVisible(h: ApiHarness, api: Caller, id: string, turnId: str
 	const stream = sseReader(await api.get(`/api/v1/sessions/${id}/events?lastEventId=0`));
 	const frames = await stream.until((f) => f.event === 'turn.failed');
 	await stream.close();
-	const page = await h.app.sessions.use(id, (s) => loadPlayView(s.db, id));
+	const page = await h.app.sessions.use(id, (s) => loadPlayView(s.db, id, { id: 'viewer', language: 'en' }));
 	const failed = eventFrames(frames).find((e) => e.event === 'turn.failed')?.data;
 	return { text: (await Promise.all(h.seenBodies)).join('\n') + JSON.stringify(frames) + JSON.stringify(page), failed };
 }

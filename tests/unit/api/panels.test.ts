@@ -211,7 +211,7 @@ describe('one read model of the play log', () => {
 
 		// The backlog's read (the API through the browser's parser) and the play page's read agree.
 		const page = await fetchLogPage(fetcherFor(api), id, { limit: 10 });
-		const view = await app.sessions.use(id, (s) => loadPlayView(s.db, id));
+		const view = await app.sessions.use(id, (s) => loadPlayView(s.db, id, { id: 'viewer', language: 'en' }));
 		expect(page.cues).toEqual([{ messageId: gmId, paragraph: 600, ord: 0, cue: stored }]);
 		expect(view.log.cues).toEqual(page.cues);
 

@@ -264,7 +264,7 @@ describe('secrets and ownership', () => {
 		const frames = await stream.until((f) => f.event === 'turn.committed');
 		await stream.close();
 		// What the play page opens on comes from the same read model.
-		const view = await app.sessions.use(id, (s) => loadPlayView(s.db, id));
+		const view = await app.sessions.use(id, (s) => loadPlayView(s.db, id, { id: 'viewer', language: 'en' }));
 		const everything = (await Promise.all(seenBodies)).join('\n') + JSON.stringify(frames) + JSON.stringify(view);
 		expect(everything).toContain('The lighthouse blinks twice.');
 		expect(everything).not.toContain(SECRET);

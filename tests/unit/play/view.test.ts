@@ -50,7 +50,7 @@ describe('loadPlayView', () => {
 				await imageOrders.claimForTurn(tx, WORLD_SEED_TURN_ID);
 				await setOpening(tx, { scene: 'Lantern Inn', present: [] });
 			});
-			const empty = (await loadPlayView(s.db, 'sid')).log;
+			const empty = (await loadPlayView(s.db, 'sid', { id: 'viewer', language: 'en' })).log;
 			expect(empty.stageBefore.background).toEqual({ scene: 'Lantern Inn' });
 			expect(empty.images.scenes).toEqual([{ name: 'Lantern Inn', url: null, status: 'pending', kind: 'interior' }]);
 
@@ -60,7 +60,7 @@ describe('loadPlayView', () => {
 			await exchange(s, 'tz', 'Last.', [{ paragraph: 0, action: 'move', character: 'Bram', slot: 'right' }]);
 			await s.write((tx) => npcs.register(tx, { name: 'Bram', appearance: 'guard' }).then(() => npcs.setSprite(tx, 'Bram', 'k1.png')));
 
-			const view = (await loadPlayView(s.db, 'sid')).log;
+			const view = (await loadPlayView(s.db, 'sid', { id: 'viewer', language: 'en' })).log;
 			expect(view.messages).toHaveLength(PLAY_MESSAGE_WINDOW);
 			expect(view.messages.some((m) => m.turnId === 't0')).toBe(false);
 			expect(view.stageBefore.slots.left).toEqual({ character: 'Bram' });
@@ -68,7 +68,7 @@ describe('loadPlayView', () => {
 			expect(view.cues.map((c) => c.cue.action)).toEqual(['move']);
 			expect(view.images.characters).toEqual([{ name: 'Bram', url: '/api/v1/sessions/sid/images/k1.png', status: 'ready' }]);
 
-			const after = await logPage(s.db, 'sid', { after: view.messages.at(-3)?.id ?? 0, limit: 200 });
+			const after = await logPage(s.db, 'sid', { after: view.messages.at(-3)?.id ?? 0, limit: 200 }, { id: 'viewer', language: 'en' });
 			expect(after.messages.map((m) => m.body)).toEqual(['input of tz', 'Last.']);
 			expect(after.cues).toHaveLength(1);
 		});
@@ -78,7 +78,7 @@ describe('loadPlayView', () => {
 		await withSession(async (s) => {
 			// Whatever text a row holds, a failure reaches the page as its class and error id only.
 			await turn(s, 'old', 'failed', { createdAt: 1, error: 'upstream broke', errorId: 'e123456789' });
-			const lastTurn = (await loadPlayView(s.db, 'sid')).lastTurn;
+			const lastTurn = (await loadPlayView(s.db, 'sid', { id: 'viewer', language: 'en' })).lastTurn;
 			expect(lastTurn).toEqual({
 				id: 'old',
 				input: 'input of old',
@@ -106,7 +106,7 @@ describe('loadPlayView', () => {
 				});
 				await appendEvent(tx, { type: 'text.delta', turnId: 'live', text: 'creaks.' });
 			});
-			const view = await loadPlayView(s.db, 'sid');
+			const view = await loadPlayView(s.db, 'sid', { id: 'viewer', language: 'en' });
 			expect(view.activeTurn).toEqual({
 				id: 'live',
 				input: 'input of live',
@@ -123,7 +123,7 @@ describe('loadPlayView', () => {
 
 			// A running turn whose lease ran out is shown as interrupted, not as running.
 			await s.client.execute("UPDATE turns SET lease_expires_at = 1 WHERE id = 'live'");
-			const stale = await loadPlayView(s.db, 'sid');
+			const stale = await loadPlayView(s.db, 'sid', { id: 'viewer', language: 'en' });
 			expect(stale.activeTurn).toBeNull();
 			expect(stale.lastTurn).toMatchObject({ id: 'live', status: 'interrupted' });
 		});
@@ -133,9 +133,12 @@ describe('loadPlayView', () => {
 		await withSession(async (s) => {
 			const first = await exchange(s, 't1', 'A fork in the road.');
 			await s.write((tx) => choices.save(tx, { messageId: first, options: ['Left', 'Right'] }));
-			expect((await loadPlayView(s.db, 'sid')).choices).toEqual({ messageId: first, options: ['Left', 'Right'] });
+			expect((await loadPlayView(s.db, 'sid', { id: 'viewer', language: 'en' })).choices).toEqual({
+				messageId: first,
+				options: ['Left', 'Right']
+			});
 			await exchange(s, 't2', 'You go left.');
-			expect((await loadPlayView(s.db, 'sid')).choices).toBeNull();
+			expect((await loadPlayView(s.db, 'sid', { id: 'viewer', language: 'en' })).choices).toBeNull();
 		});
 	});
 });

@@ -95,7 +95,7 @@ describe('the prologue a world opens with', () => {
 			const after = await stageBefore(s.db, undefined);
 			expect([after.slots.left?.character, after.slots.center, after.slots.right?.character]).toEqual(['ミレラ', null, 'セファ']);
 			expect(after.background).toEqual({ scene: world.opening.scene.name });
-			const view = await loadPlayView(s.db, session.id);
+			const view = await loadPlayView(s.db, session.id, { id: 'viewer', language: 'en' });
 			expect(view.titleCard?.title).toBe(world.title);
 			expect(lastExchange(view.log.messages)).toMatchObject({ turnId: PROLOGUE_TURN_ID, input: null, final: true });
 			expect(view.log.cues.map((c) => c.cue.action)).toEqual(['background', 'enter', 'enter']);

@@ -3,7 +3,8 @@
  * (a ref, a lease owner, a GM-only flag) stays inside until someone adds it here on purpose.
  */
 import type { PlaySession } from '../sessions';
-import { failureMessage, type TurnRow } from '../turn';
+import { failureMessage, hiddenFrom, type TurnRow } from '../turn';
+import { whisperedLine, type Reader } from '../events';
 import type { journal, documents } from '../records';
 import type { DocumentDto, DocumentInfoDto, JournalEntryDto, SessionSummaryDto, TurnDto } from '../../types/api';
 
@@ -13,7 +14,9 @@ export function sessionSummaryDto(s: PlaySession): SessionSummaryDto {
 	return { id: s.id, title: s.title, language: s.language, createdAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString() };
 }
 
-export function turnDto(t: TurnRow): TurnDto {
+/** The turn as `reader` may read it: someone else's whisper without its answer, its line worded for the reader. */
+export function turnDto(t: TurnRow, reader: Reader): TurnDto {
+	const hidden = hiddenFrom(t.whisperBy, reader.id);
 	// A failed turn is told by its class and error id, in fixed words; the provider's message stays in the log.
 	const failure = t.status === 'failed' ? { reason: t.failureReason ?? 'internal', errorId: t.errorId ?? 'unknown' } : undefined;
 	const error = failure
@@ -24,14 +27,15 @@ export function turnDto(t: TurnRow): TurnDto {
 	return {
 		turnId: t.id,
 		status: t.status,
-		input: t.input,
-		...(t.status === 'committed' ? { reply: { text: t.reply ?? '' } } : {}),
+		input: hidden ? whisperedLine(t.whisperAs ?? '', reader.language) : t.input,
+		...(t.status === 'committed' ? { reply: { text: hidden ? '' : (t.reply ?? '') } } : {}),
 		...(error !== undefined ? { error } : {}),
 		...(failure ? { failure } : {}),
 		...(t.stopped !== null ? { stopped: t.stopped } : {}),
 		cancelRequested: t.cancelRequested,
 		createdAt: iso(t.createdAt),
-		...(t.finishedAt !== null ? { finishedAt: iso(t.finishedAt) } : {})
+		...(t.finishedAt !== null ? { finishedAt: iso(t.finishedAt) } : {}),
+		...(t.whisperBy !== null ? { whisper: { by: t.whisperBy, as: t.whisperAs ?? '' } } : {})
 	};
 }
 

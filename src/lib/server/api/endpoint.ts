@@ -9,6 +9,7 @@ import { error } from '@sveltejs/kit';
 import type { AuthUser } from '../auth';
 import { getApp, type App as Kantera } from '../app';
 import { toErrorResponse } from './error-map';
+import type { Language } from '../../types/settings';
 
 type Params = Partial<Record<string, string>>;
 
@@ -25,6 +26,8 @@ export interface ApiContext<P extends Params> {
 	request: Request;
 	url: URL;
 	params: P;
+	/** The reader's UI language (cookie, else Accept-Language; English without the hooks): for the few words an answer carries. */
+	language: Language;
 }
 
 /**
@@ -44,7 +47,14 @@ export function apiEndpoint<P extends Params>(
 		try {
 			const user = requireApiUser(event.locals);
 			const app = await getApp();
-			return await handler({ app, user, request: event.request, url: event.url, params: event.params });
+			return await handler({
+				app,
+				user,
+				request: event.request,
+				url: event.url,
+				params: event.params,
+				language: event.locals.language ?? 'en'
+			});
 		} catch (err) {
 			const response = toErrorResponse(err);
 			if (response) return response;

@@ -43,6 +43,7 @@ const TIME_TRAVEL_ERRORS: Record<TimeTravelError['code'], { status: number; code
 	busy: { status: 409, code: 'TURN_IN_PROGRESS' },
 	not_last: { status: 409, code: 'NOT_LAST_TURN' },
 	already_undone: { status: 409, code: 'TURN_UNDONE' },
+	whisper: { status: 409, code: 'WHISPER_NOT_REROLLED' },
 	key_reused: { status: 409, code: 'IDEMPOTENCY_KEY_REUSED' },
 	not_found: { status: 404, code: 'NOT_FOUND' },
 	slots_full: { status: 409, code: 'SAVE_SLOTS_FULL' }

@@ -16,7 +16,9 @@ import { withoutControlCharacters } from '../validation';
 export const PostTurnBody = v.strictObject({
 	// Length and blankness are the turn engine's rules (KANTERA_MAX_INPUT_CHARS); it words the 400.
 	text: v.pipe(v.string('text must be a string'), withoutControlCharacters('The text')),
-	idempotencyKey: IdempotencyKeySchema
+	idempotencyKey: IdempotencyKeySchema,
+	/** A line only the GM sees (issue 25): it and the GM's answer are the sender's and the GM's alone. */
+	whisper: v.optional(v.boolean('whisper must be true or false'))
 });
 
 /** Longer than any id we issue; anything longer is not ours and is not looked up. */
@@ -58,9 +60,10 @@ export async function postTurn(
 	}
 	const text = shared && body.text.trim() ? `${access.character?.name ?? user.name}: ${body.text.trim()}` : body.text;
 	const payer = access && access.role !== 'owner' ? { userId: access.owner.id, tier: access.owner.tier } : undefined;
+	const whisper = body.whisper === true ? { by: user.id, as: access?.character?.name ?? user.name } : undefined;
 	let accepted;
 	try {
-		accepted = await acceptTurn(app, s, { userId: user.id, tier: user.tier, text, idempotencyKey: body.idempotencyKey, payer });
+		accepted = await acceptTurn(app, s, { userId: user.id, tier: user.tier, text, idempotencyKey: body.idempotencyKey, payer, whisper });
 	} catch (err) {
 		if (taken && access) {
 			await giveBackTurn(app, s.id, taken);

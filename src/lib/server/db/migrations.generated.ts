@@ -161,5 +161,11 @@ export const sessionMigrations: readonly Migration[] = [
 		"tag": "0012_crazy_power_pack",
 		"hash": "a7a3142b2f703a04af4f421040f41aeb5005dd2dc6b489ed3eae860a2c8510f0",
 		"sql": "CREATE TABLE `alternative_rows` (\n\t`turn_key` text NOT NULL,\n\t`turn_id` text NOT NULL,\n\t`tbl` text NOT NULL,\n\t`row_id` integer NOT NULL,\n\t`before` text,\n\t`after` text,\n\tPRIMARY KEY(`turn_key`, `turn_id`, `tbl`, `row_id`)\n);\n--> statement-breakpoint\nCREATE TABLE `turn_alternatives` (\n\t`turn_key` text PRIMARY KEY NOT NULL,\n\t`group_id` text NOT NULL,\n\t`created_at` integer NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `turn_alternatives_group` ON `turn_alternatives` (`group_id`);--> statement-breakpoint\nALTER TABLE `saves` ADD `at` text;"
+	},
+	{
+		"idx": 13,
+		"tag": "0013_whispers",
+		"hash": "aa00eb725ea767e0839527bbffa95782bf58cae333ccf2d686cfaae1db9033f4",
+		"sql": "ALTER TABLE `turns` ADD `whisper_by` text;--> statement-breakpoint\nALTER TABLE `turns` ADD `whisper_as` text;"
 	}
 ];

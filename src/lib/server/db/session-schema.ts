@@ -163,6 +163,9 @@ export const turns = sqliteTable(
 		 */
 		tier: text('tier', { enum: TIERS }),
 		input: text('input').notNull(),
+		/** A whisper (issue 25): who whispered the line (user id), as which character; only they and the GM read it. Null: public. */
+		whisperBy: text('whisper_by'),
+		whisperAs: text('whisper_as'),
 		status: text('status', { enum: ['accepted', 'running', 'committed', 'failed', 'interrupted', 'cancelled'] }).notNull(),
 		reply: text('reply'),
 		/** Fixed, player-safe words for an interrupted or cancelled turn; never a provider's message. */

@@ -16,6 +16,7 @@ import { readLogAfter, type LogPage } from './log';
 import type { EventBus } from './bus';
 import type { SessionDbPool } from '../db';
 import type { LoggedEvent } from '../../types/events';
+import { TYPING_TTL_MS, type Presence } from '../../types/presence';
 
 /** How often a session's feed looks for rows written by another process (this process's writes wake it at once). */
 export const SSE_POLL_MS = 1_000;
@@ -55,6 +56,8 @@ export interface FeedMember {
 	end(): void;
 	/** Called at each poll while the stream is open, from the feed's timer (not from the stream's request). */
 	poll?: () => void;
+	/** Who is here and who is typing changed: the stream sends it at once, outside the log (`presence.ts` in types). */
+	say?: (presence: Presence) => void;
 }
 
 /** What a stream at `cursor` gets: the next rows, `behind` (read your own backlog), or `wait` (nothing new yet). */
@@ -65,6 +68,8 @@ export interface FeedHandle {
 	next(cursor: number, limit: number): FeedStep;
 	/** The feed holds every row after this id; a stream before it reads its own backlog. */
 	readonly floor: number;
+	/** Who has the session open in this process (the viewers of its streams) and who is typing. */
+	presence(): Presence;
 	leave(): void;
 }
 
@@ -98,6 +103,8 @@ class SessionFeed {
 	private stopped = false;
 	/** Log reads this feed made (the tests and the bench count them). */
 	reads = 0;
+	/** Who is typing: each ping holds TYPING_TTL_MS, then its timer lets go. */
+	private readonly typing = new Map<string, ReturnType<typeof setTimeout>>();
 
 	constructor(
 		private readonly sessionId: string,
@@ -132,16 +139,49 @@ class SessionFeed {
 	}
 
 	join(member: FeedMember): void {
+		const before = this.presence();
 		this.members.add(member);
+		this.announce(before);
 	}
 
 	leave(member: FeedMember): void {
+		const before = this.presence();
 		this.members.delete(member);
-		if (this.members.size > 0 || this.stopped) return;
+		if (this.members.size > 0 || this.stopped) return this.announce(before);
 		this.stopped = true;
 		clearInterval(this.timer);
+		for (const timer of this.typing.values()) clearTimeout(timer);
+		this.typing.clear();
 		this.unsubscribe();
 		this.onStop();
+	}
+
+	presence(): Presence {
+		const here = new Set<string>();
+		for (const m of this.members) if (m.access) here.add(m.access.key);
+		return { here: [...here].sort(), typing: [...this.typing.keys()].sort() };
+	}
+
+	/** `userId` typed: they count as typing for TYPING_TTL_MS more. */
+	typed(userId: string): void {
+		const before = this.presence();
+		clearTimeout(this.typing.get(userId));
+		this.typing.set(
+			userId,
+			setTimeout(() => {
+				const held = this.presence();
+				this.typing.delete(userId);
+				this.announce(held);
+			}, TYPING_TTL_MS)
+		);
+		this.announce(before);
+	}
+
+	/** Tells every stream when who is here or typing differs from `before`. */
+	private announce(before: Presence): void {
+		const now = this.presence();
+		if (JSON.stringify(now) === JSON.stringify(before)) return;
+		for (const m of [...this.members]) m.say?.(now);
 	}
 
 	next(cursor: number, limit: number): FeedStep {
@@ -283,8 +323,16 @@ export class EventFeeds {
 			get floor() {
 				return joined.floor;
 			},
+			presence: () => joined.presence(),
 			leave: () => joined.leave(member)
 		};
+	}
+
+	/** A typing ping of `userId` on the session: told to its streams in this process; false when none is open here. */
+	typed(sessionId: string, userId: string): boolean {
+		const feed = this.feeds.get(sessionId);
+		feed?.typed(userId);
+		return feed !== undefined;
 	}
 
 	/** Open streams of the session in this process. */

@@ -26,3 +26,4 @@ export {
 	PRUNE_EVERY_COMMITS
 } from './prune';
 export { openEventStream, SSE_KEEPALIVE_MS, type EventStreamOptions } from './sse';
+export { whisperedLine, whisperView, type EventView, type Reader } from './whispers';

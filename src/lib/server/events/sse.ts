@@ -13,6 +13,8 @@ import { lastEventId, readLogAfter, type LogPage } from './log';
 import { SSE_BATCH, warnStreamStopped, type EventFeeds, type FeedMember, type StreamAccess } from './feed';
 import type { LoggedEvent } from '../../types/events';
 import { observeEventStream } from '../ops';
+import { whisperView, type EventView, type Reader } from './whispers';
+import { PRESENCE_EVENT, type Presence } from '../../types/presence';
 
 /** The issue caps a quiet stream's silence at 8 s; half a second spare for timer drift and a busy loop. */
 export const SSE_KEEPALIVE_MS = 7_500;
@@ -33,12 +35,22 @@ export interface EventStreamOptions {
 	after: number | undefined;
 	/** Who watches, re-checked by the feed on its slower cadence (checked by the caller at open); none: never re-checked. */
 	access?: StreamAccess;
+	/**
+	 * The member watching: other members' whispers reach them emptied (`whispers.ts`). Undefined sees every event as
+	 * logged (the harness's own readers).
+	 */
+	reader?: Reader;
 	/** The request's signal: aborting it ends the stream. */
 	signal?: AbortSignal;
 	/** Keep-alive comments every this many ms (SSE_KEEPALIVE_MS when unset); 0 sends none. */
 	keepAliveMs?: number;
 	/** Called at each poll of the session's feed while the stream is open, from the feed's timer. */
 	onPoll?: () => void;
+}
+
+/** A presence frame: no `id:`, so it never moves the client's Last-Event-ID and is never replayed. */
+function formatPresence(p: Presence): string {
+	return `event: ${PRESENCE_EVENT}\ndata: ${JSON.stringify(p)}\n\n`;
 }
 
 function formatEvent(e: LoggedEvent): string {
@@ -52,6 +64,9 @@ export async function openEventStream(opts: EventStreamOptions): Promise<Respons
 	const end = await sessions.use(sessionId, (s) => lastEventId(s.db));
 	// An id from the future (another database, a restored backup) would skip real events: clamp it.
 	let cursor = opts.after === undefined ? end : Math.min(opts.after, end);
+	const reader = opts.reader;
+	// Read after `end`: a whisper accepted since is either in this look-up or among the rows the stream reads.
+	const view: EventView = reader === undefined ? (e) => e : await sessions.use(sessionId, (s) => whisperView(s.db, reader, cursor));
 	const encoder = new TextEncoder();
 
 	let closed = false;
@@ -93,7 +108,10 @@ export async function openEventStream(opts: EventStreamOptions): Promise<Respons
 		...(opts.access ? { access: opts.access } : {}),
 		...(opts.onPoll ? { poll: opts.onPoll } : {}),
 		wake: rouse,
-		end: finish
+		end: finish,
+		say: (presence) => {
+			if (!closed) controller?.enqueue(encoder.encode(formatPresence(presence)));
+		}
 	};
 	const feed = feeds.join(sessionId, member, end);
 
@@ -122,6 +140,7 @@ export async function openEventStream(opts: EventStreamOptions): Promise<Respons
 			// The bare `id:` sets the client's Last-Event-ID without dispatching an event, so even a client
 			// that connected without one resumes from here if the connection drops before the first event.
 			send(`retry: ${SSE_RETRY_MS}\nid: ${cursor}\n\n`);
+			send(formatPresence(feed.presence()));
 			const keepAliveMs = opts.keepAliveMs ?? SSE_KEEPALIVE_MS;
 			if (keepAliveMs > 0) keepAlive = setInterval(() => send(': keep-alive\n\n'), keepAliveMs);
 			onAbort = finish;
@@ -142,7 +161,10 @@ export async function openEventStream(opts: EventStreamOptions): Promise<Respons
 					await new Promise<void>((resolve) => (wake = resolve));
 					continue;
 				}
-				for (const e of page.events) c.enqueue(encoder.encode(formatEvent(e)));
+				for (const e of page.events) {
+					const shown = view(e);
+					if (shown) c.enqueue(encoder.encode(formatEvent(shown)));
+				}
 				cursor = Math.max(cursor, page.last);
 				if (page.events.length > 0) return;
 			}

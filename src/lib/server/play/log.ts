@@ -6,13 +6,16 @@
  * here and in `LogPageSchema` (`$lib/types/log.ts`), once.
  *
  * Only player-visible data leaves through here: the play log itself (player-visible by rule), the
- * cues and the names and image URLs of registered characters and places.
+ * cues and the names and image URLs of registered characters and places. Every page is read as one member
+ * (`reader`) sees it: other members' whispers read "<character> whispers to the GM", their answers stay out (issue 25).
  */
 import type { SessionExec } from '../db';
 import { log } from '../records';
 import { cues, imageOrders, npcs, placeKind, scenes, stageBefore } from '../stage';
 import { parseSpriteVariant } from '../../adv';
 import { imageUrl, isImageKey } from '../images';
+import { hiddenFrom, whispersAmong, type Whisper } from '../turn';
+import { whisperedLine, type Reader } from '../events';
 import type { ImageTarget } from '../../types/events';
 import type { ImageStatus, LogPageDto, MessageDto, MessagesPageDto, StageImageDto, StageImagesDto } from '../../types/log';
 
@@ -23,38 +26,66 @@ export interface LogQuery {
 	readonly limit: number;
 }
 
-function messageDto(m: log.LogMessage): MessageDto {
-	return { id: m.id, role: m.role, speaker: m.speaker, body: m.body, turnId: m.turnId, createdAt: new Date(m.createdAt).toISOString() };
+function messageDto(m: log.LogMessage, whisper: Whisper | undefined): MessageDto {
+	const dto = {
+		id: m.id,
+		role: m.role,
+		speaker: m.speaker,
+		body: m.body,
+		turnId: m.turnId,
+		createdAt: new Date(m.createdAt).toISOString()
+	};
+	return whisper ? { ...dto, whisper } : dto;
 }
 
-async function messageRows(exec: SessionExec, q: LogQuery): Promise<{ rows: log.LogMessage[]; nextBefore?: number }> {
+/**
+ * A page of the log as `reader` may read it: someone else's whisper keeps only its line, worded in the reader's language
+ * (the screen says who whispered), and loses the GM's answer; the whisperer's own are marked as whispers.
+ * `nextBefore` is the unfiltered page's, so paging back skips nothing.
+ */
+async function messageRows(
+	exec: SessionExec,
+	q: LogQuery,
+	reader: Reader
+): Promise<{ messages: MessageDto[]; fullIds: number[]; firstId?: number; nextBefore?: number }> {
 	const rows = await log.list(exec, { beforeId: q.before, afterId: q.after, limit: q.limit });
+	const whispers = await whispersAmong(
+		exec,
+		rows.flatMap((m) => (m.turnId === null ? [] : [m.turnId]))
+	);
+	const messages: MessageDto[] = [];
+	const fullIds: number[] = [];
+	for (const m of rows) {
+		const whisper = m.turnId === null ? undefined : whispers.get(m.turnId);
+		if (!whisper || !hiddenFrom(whisper.by, reader.id)) {
+			messages.push(messageDto(m, whisper));
+			fullIds.push(m.id);
+		} else if (m.role === 'player') messages.push({ ...messageDto(m, whisper), body: whisperedLine(whisper.as, reader.language) });
+	}
 	const first = rows[0];
+	const page = { messages, fullIds, ...(first ? { firstId: first.id } : {}) };
 	// A full page going backwards may have more before it.
-	return first && rows.length === q.limit && q.after === undefined ? { rows, nextBefore: first.id } : { rows };
+	return first && rows.length === q.limit && q.after === undefined ? { ...page, nextBefore: first.id } : page;
 }
 
-/** `GET …/messages`: a page of the play log without its stage. */
-export async function messagesPage(exec: SessionExec, q: LogQuery): Promise<MessagesPageDto> {
-	const { rows, nextBefore } = await messageRows(exec, q);
-	return { messages: rows.map(messageDto), ...(nextBefore === undefined ? {} : { nextBefore }) };
+/** `GET …/messages`: a page of the play log without its stage, as `reader` may read it. */
+export async function messagesPage(exec: SessionExec, q: LogQuery, reader: Reader): Promise<MessagesPageDto> {
+	const { messages, nextBefore } = await messageRows(exec, q, reader);
+	return { messages, ...(nextBefore === undefined ? {} : { nextBefore }) };
 }
 
-/** A page of the play log with its cues, the stage as it begins, and the current images. */
-export async function logPage(exec: SessionExec, sessionId: string, q: LogQuery): Promise<LogPageDto> {
-	const { rows, nextBefore } = await messageRows(exec, q);
-	const first = rows[0];
+/** A page of the play log with its cues, the stage as it begins, and the current images, as `reader` may read it. */
+export async function logPage(exec: SessionExec, sessionId: string, q: LogQuery, reader: Reader): Promise<LogPageDto> {
+	const { messages, fullIds, firstId, nextBefore } = await messageRows(exec, q, reader);
 	const [pageCues, before, images] = await Promise.all([
-		cues.forMessages(
-			exec,
-			rows.map((m) => m.id)
-		),
+		// Only the cues of messages shown in full: a hidden whisper's answer takes its stage directions with it.
+		cues.forMessages(exec, fullIds),
 		// An empty page still begins somewhere: before `before`, or after everything so far.
-		stageBefore(exec, first?.id ?? q.before),
+		stageBefore(exec, firstId ?? q.before),
 		stageImages(exec, sessionId)
 	]);
 	return {
-		messages: rows.map(messageDto),
+		messages,
 		cues: pageCues,
 		stageBefore: before,
 		...(nextBefore === undefined ? {} : { nextBefore }),

@@ -8,8 +8,8 @@
  * events — each piece exactly once, however the reload falls.
  */
 import type { SessionExec } from '../db';
-import { lastEventId, streamedThrough } from '../events';
-import { activeTurn, lastPlayerTurn } from '../turn';
+import { lastEventId, streamedThrough, whisperedLine, type Reader } from '../events';
+import { activeTurn, hiddenFrom, lastPlayerTurn, type TurnRow } from '../turn';
 import type { ActiveTurn, FinishedTurn, PlayView } from '../../play/types';
 import { choices, listSounds, titleCard } from '../stage';
 import { imageUrl } from '../images';
@@ -37,19 +37,23 @@ async function streamed(exec: SessionExec, turnId: string, through: number): Pro
 async function turnsOfInterest(
 	exec: SessionExec,
 	cursor: number,
+	reader: Reader,
 	now: number
 ): Promise<{ activeTurn: ActiveTurn | null; lastTurn: FinishedTurn | null }> {
 	const active = await activeTurn(exec, 'newest');
 	// A running turn whose lease ran out belongs to a runner that died: it is interrupted, whatever the row says yet.
 	const stale = active?.status === 'running' && active.leaseExpiresAt !== null && active.leaseExpiresAt < now;
 	if (active && !stale && (active.status === 'accepted' || active.status === 'running')) {
+		// Someone else's whisper in flight: the screen shows that the GM works, nothing it streamed.
+		const hidden = hiddenFrom(active.whisperBy, reader.id);
 		return {
 			activeTurn: {
 				id: active.id,
-				input: active.input,
+				input: hidden ? whisperedLine(active.whisperAs ?? '', reader.language) : active.input,
 				status: active.status,
-				...(await streamed(exec, active.id, cursor)),
-				cancelRequested: active.cancelRequested
+				...(hidden ? { text: '', staged: { cues: [], places: [] } } : await streamed(exec, active.id, cursor)),
+				cancelRequested: active.cancelRequested,
+				...whisperOf(active)
 			},
 			lastTurn: null
 		};
@@ -59,20 +63,25 @@ async function turnsOfInterest(
 	const status = last.status === 'accepted' || last.status === 'running' ? 'interrupted' : last.status;
 	// A failed turn is told by its class and error id: the `error` column never reaches the page.
 	const failure = status === 'failed' ? { reason: last.failureReason ?? 'internal', errorId: last.errorId ?? 'unknown' } : null;
-	return { activeTurn: null, lastTurn: { id: last.id, input: last.input, status, failure, stopped: last.stopped } };
+	const input = hiddenFrom(last.whisperBy, reader.id) ? whisperedLine(last.whisperAs ?? '', reader.language) : last.input;
+	return { activeTurn: null, lastTurn: { id: last.id, input, status, failure, stopped: last.stopped, ...whisperOf(last) } };
 }
 
-/** Everything the play page renders first. */
-export async function loadPlayView(exec: SessionExec, sessionId: string, now = Date.now()): Promise<PlayView> {
+function whisperOf(t: TurnRow): { whisper?: { by: string; as: string } } {
+	return t.whisperBy === null ? {} : { whisper: { by: t.whisperBy, as: t.whisperAs ?? '' } };
+}
+
+/** Everything the play page renders first, as `reader` may see it. */
+export async function loadPlayView(exec: SessionExec, sessionId: string, reader: Reader, now = Date.now()): Promise<PlayView> {
 	// The cursor first: whatever is read after it may include later events, but the client resumes after it.
 	const cursor = await lastEventId(exec);
-	const log = await logPage(exec, sessionId, { limit: PLAY_MESSAGE_WINDOW });
+	const log = await logPage(exec, sessionId, { limit: PLAY_MESSAGE_WINDOW }, reader);
 	// A menu belongs to the newest GM message: once the player answered it, it is not shown again.
 	const offer = await choices.latest(exec);
 	const newestGm = log.messages.findLast((m) => m.role === 'gm');
 	return {
 		log,
-		...(await turnsOfInterest(exec, cursor, now)),
+		...(await turnsOfInterest(exec, cursor, reader, now)),
 		lastEventId: cursor,
 		choices: offer && newestGm?.id === offer.messageId ? offer : null,
 		titleCard: await titleCard(exec),

@@ -14,13 +14,13 @@
  * daily quota and the global budget still count every turn it plays.
  */
 import * as v from 'valibot';
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { controlSchema, newId, sessionSchema, type ControlDb, type SessionDb, type SessionDbPool } from '../db';
 import { createPlaySession, TITLE_MAX, type PlaySession } from '../sessions';
 import { cues, imageOrders, stageBefore } from '../stage';
 import { stageImages } from '../play';
 import type { ImageStore } from '../images';
-import { committedPlayerTurns, lastSeq, unfinishedTurnIds } from '../turn';
+import { committedPlayerTurns, lastSeq, unfinishedTurnIds, WHISPER_TURN_IDS_SQL } from '../turn';
 import { withoutControlCharacters } from '../validation';
 import { translate } from '../../i18n/all-languages';
 import { parseScript, stageAt, STAGE_SLOTS, type StageState } from '../../adv';
@@ -97,13 +97,16 @@ export async function listSaves(s: SessionDb): Promise<SaveDto[]> {
 }
 
 /** The GM's reply and paragraph the player is reading (`at`), when `at` names one of the log's replies. */
+/** A slot's last line is read by whoever lists the saves: never a whisper's line or answer (issue 25). */
+const notWhispered = sql`(${logMessages.turnId} IS NULL OR ${logMessages.turnId} NOT IN ${WHISPER_TURN_IDS_SQL})`;
+
 async function readingAt(s: SessionDb, at: string | undefined): Promise<{ id: number; body: string; paragraph: number } | undefined> {
 	const [turnId, paragraph] = at?.split(':') ?? [];
 	if (!turnId || paragraph === undefined || !/^\d+$/.test(paragraph)) return undefined;
 	const [message] = await s.db
 		.select({ id: logMessages.id, body: logMessages.body })
 		.from(logMessages)
-		.where(and(eq(logMessages.turnId, turnId), eq(logMessages.role, 'gm')))
+		.where(and(eq(logMessages.turnId, turnId), eq(logMessages.role, 'gm'), notWhispered))
 		.orderBy(desc(logMessages.id))
 		.limit(1);
 	return message && { ...message, paragraph: Number(paragraph) };
@@ -166,7 +169,7 @@ async function point(
 		s.db
 			.select({ role: logMessages.role, body: logMessages.body })
 			.from(logMessages)
-			.where(inArray(logMessages.role, ['player', 'gm']))
+			.where(and(inArray(logMessages.role, ['player', 'gm']), notWhispered))
 			.orderBy(desc(logMessages.id))
 			.limit(1)
 	]);

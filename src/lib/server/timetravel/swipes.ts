@@ -16,6 +16,7 @@ import { acceptTurn, committedSince, turnsFrom, unfinishedTurnIds, type Accepted
 import { appendEvent } from '../events';
 import { undoInTx, type UndoOutcome } from './undo';
 import { TimeTravelError } from './errors';
+import { isWhisper, refuseWhisper } from './whispers';
 import type { TimeTravelDeps } from './turns';
 
 const { turns, undoneTurns, turnAlternatives, alternativeRows } = sessionSchema;
@@ -108,6 +109,8 @@ function items(list: readonly Member[]): AlternativeItem[] {
 
 /** The replies to the line turn `turnId` answered (it, or any alternative of it), oldest first. */
 export async function listAlternatives(s: SessionDb, turnId: string): Promise<AlternativeItem[]> {
+	// A whisper has no others, and its own answer is not listed: the screen's swipe counter simply has nothing to count.
+	if (await isWhisper(s.db, turnId)) return [];
 	return items(await members(s.db, await groupOf(s.db, turnId)));
 }
 
@@ -147,6 +150,7 @@ export async function newAlternative(
 	key: string,
 	now = Date.now()
 ): Promise<AcceptedTurn> {
+	await refuseWhisper(s.db, turnId);
 	const [target] = await s.db.select({ input: turns.input, kind: turns.kind }).from(turns).where(eq(turns.id, turnId));
 	let outcome: UndoOutcome | undefined;
 	const turn = await acceptTurn(
@@ -190,6 +194,7 @@ export async function chooseAlternative(
 	altId: string,
 	now = Date.now()
 ): Promise<AlternativeItem[]> {
+	await refuseWhisper(s.db, turnId);
 	const result = await s.write(async (tx) => {
 		const group = await groupOf(tx, turnId);
 		const list = await members(tx, group);
@@ -222,9 +227,14 @@ export async function chooseAlternative(
 				throw new TimeTravelError('not_last', 'A later line was played after this one; only the last line can be swiped.');
 			const undoKey = `swipe:${newId()}`;
 			for (const g of gone)
-				await tx
-					.insert(undoneTurns)
-					.values({ id: g.id, idempotencyKey: g.idempotencyKey, kind: g.kind, input: g.input, undoKey, undoneAt: now });
+				await tx.insert(undoneTurns).values({
+					id: g.id,
+					idempotencyKey: g.idempotencyKey,
+					kind: g.kind,
+					input: g.whisperBy === null ? g.input : '',
+					undoKey,
+					undoneAt: now
+				});
 			await tx.delete(turns).where(
 				inArray(
 					turns.id,

@@ -8,6 +8,7 @@ import { sessionSchema, type SessionDb } from '../db';
 import { acceptTurn, turnInput, type AcceptDeps, type AcceptedTurn } from '../turn';
 import { priorRequest, undoInTx, type UndoOutcome } from './undo';
 import { TimeTravelError } from './errors';
+import { refuseWhisper } from './whispers';
 
 const { undoneTurns } = sessionSchema;
 
@@ -66,6 +67,7 @@ export async function rerollTurn(
 	req: { key: string; text?: string },
 	now = Date.now()
 ): Promise<Rerolled> {
+	await refuseWhisper(s.db, turnId);
 	let line = req.text;
 	if (line === undefined) {
 		const live = await turnInput(s.db, turnId);

@@ -81,6 +81,8 @@ export async function undoInTx(tx: SessionTx, batch: TxBatch, req: UndoRequest):
 		throw new TimeTravelError('not_last', 'Only the last turn can be undone; undo the turns after it first.');
 	}
 
+	// A whisper's line leaves no trace an owner's undo (or its resend, or the stream) could read back.
+	const input = target.whisperBy === null ? target.input : '';
 	const since = await committedSince(tx, target.seq);
 	const ids = since.map((t) => t.id);
 	const gone = await turnsFrom(tx, target.id);
@@ -98,9 +100,14 @@ export async function undoInTx(tx: SessionTx, batch: TxBatch, req: UndoRequest):
 		// since) leave `turns`: `turns` is as it was before the turn was sent.
 		...gone.map((t) =>
 			toStatement(
-				tx
-					.insert(undoneTurns)
-					.values({ id: t.id, idempotencyKey: t.idempotencyKey, kind: t.kind, input: t.input, undoKey: req.key, undoneAt: req.now })
+				tx.insert(undoneTurns).values({
+					id: t.id,
+					idempotencyKey: t.idempotencyKey,
+					kind: t.kind,
+					input: t.whisperBy === null ? t.input : '',
+					undoKey: req.key,
+					undoneAt: req.now
+				})
 			)
 		),
 		toStatement(deleteTurnsQuery(tx, goneIds)),
@@ -111,6 +118,6 @@ export async function undoInTx(tx: SessionTx, batch: TxBatch, req: UndoRequest):
 		)
 	]);
 	const orders = orderRows.rows.map((o) => Number(o.id));
-	await appendEvent(tx, { type: 'turn.undone', turnId: target.id, undone: ids, input: target.input });
-	return { turnId: target.id, input: target.input, undone: ids, orders };
+	await appendEvent(tx, { type: 'turn.undone', turnId: target.id, undone: ids, input });
+	return { turnId: target.id, input, undone: ids, orders };
 }

@@ -18,7 +18,8 @@ import {
 	newTurnRow,
 	turnExistsSql,
 	type NewTurn,
-	type TurnRow
+	type TurnRow,
+	type Whisper
 } from './turns';
 import { QuotaExceededError, TurnError } from './errors';
 import { markWorkIfTaken } from './work';
@@ -43,6 +44,8 @@ export interface AcceptInput {
 	 * sends (the quota above is still the sender's). The sender by default.
 	 */
 	payer?: { userId: string; tier: Tier };
+	/** A whisper to the GM: the line and its answer are the whisperer's and the GM's only. */
+	whisper?: Whisper;
 	/**
 	 * Runs in the transaction that inserts the turn, after the checks, before the insert (a reroll
 	 * takes the previous turn back here): if it throws, nothing is written and the quota goes back.
@@ -86,7 +89,12 @@ async function byKey(exec: SessionTx, key: string): Promise<SeenTurn | undefined
 /** The player's new turn: waits, accepted, under the player's key. */
 function playerTurn(idempotencyKey: string, input: AcceptInput, text: string, now: number): NewTurn {
 	const payer = input.payer ?? { userId: input.userId, tier: input.tier };
-	return { kind: 'player', idempotencyKey, userId: payer.userId, tier: payer.tier, input: text, now };
+	return { kind: 'player', idempotencyKey, userId: payer.userId, tier: payer.tier, input: text, whisper: input.whisper, now };
+}
+
+/** The turn's `turn.accepted` event: a whisper's says who whispered, so each event stream knows whom to hide it from. */
+function acceptedEvent(turnId: string, input: AcceptInput, text: string) {
+	return { type: 'turn.accepted' as const, turnId, input: text, ...(input.whisper ? { whisper: input.whisper } : {}) };
 }
 
 const BUSY_MESSAGE = 'The GM is still working on the previous turn. Wait for it to finish, or cancel it.';
@@ -104,7 +112,7 @@ async function insertAccepted(s: SessionDb, key: string, input: AcceptInput, tex
 		...interruptExpiredQueries(s, now),
 		insertAcceptedIfFreeQuery(w, row),
 		// Its event goes in only if the turn did.
-		appendEventIfQuery(w, { type: 'turn.accepted', turnId: id, input: text }, now, turnExistsSql(id)),
+		appendEventIfQuery(w, acceptedEvent(id, input, text), now, turnExistsSql(id)),
 		...keyQueries(w, key),
 		acceptedQuery(w, id)
 	]);
@@ -167,7 +175,7 @@ export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptIn
 						if (active) throw new TurnError('conflict', BUSY_MESSAGE);
 						await prepare(tx);
 						const { id } = await insertTurn(tx, playerTurn(key.output, input, text, now));
-						await appendEvent(tx, { type: 'turn.accepted', turnId: id, input: text });
+						await appendEvent(tx, acceptedEvent(id, input, text));
 						return { turnId: id, status: 'accepted' as const, created: true };
 					});
 	} catch (err) {

@@ -127,6 +127,8 @@ export async function executeTurn(
 		tail = await deltas.take();
 		if (aborted(stop)) throw halted();
 		if (turn.kind !== 'player' && !reply) throw new LlmError('protocol', 'The GM wrote no hand-off summary.', { retryable: true });
+		// A whisper's answer is its whisperer's alone, but the stage is everyone's (issue 25): it keeps its text and choices, not its cues.
+		if (turn.whisperBy !== null) toolCtx.cues.splice(0);
 
 		const { imageOrders, after } = await commitTurn({
 			deps,

@@ -14,6 +14,7 @@ import type { Config } from '../config';
 import { missionOf, missionQuery, settingsOf, settingsQuery, tableOf, tableQuery, type SessionSettings } from '../session-setup';
 import { anyPlayedQuery, exchangeQueries, lastSeq } from './turns';
 import { BASE_QUERY, toBase, type CommitBase } from './staging';
+import { gmLine } from './whisper';
 
 /** Recent journal entries shown in every context. */
 export const HEAD_JOURNAL_ENTRIES = 10;
@@ -26,7 +27,7 @@ function historyQueries(db: SessionDrizzle) {
 	return exchangeQueries(db, CARRY_EXCHANGES);
 }
 
-type ExchangeRow = { input: string; reply: string | null; tokens: number | null };
+type ExchangeRow = { input: string; reply: string | null; tokens: number | null; whisperAs?: string | null };
 
 function historyOf(carried: ExchangeRow[], since: ExchangeRow[]): Exchange[] {
 	return [...carried.reverse().map((r) => ({ ...exchange(r), carried: true })), ...since.map(exchange)];
@@ -42,7 +43,13 @@ export async function historySinceCheckpoint(db: SessionDrizzle): Promise<Exchan
 	return historyOf(carried, since);
 }
 
-const ExchangeRows = v.array(v.object({ input: v.string(), reply: v.nullable(v.string()), tokens: v.nullable(v.number()) }));
+/** Plain statements' rows carry the column names (`whisper_as`), not drizzle's field names. */
+const ExchangeRows = v.array(
+	v.pipe(
+		v.object({ input: v.string(), reply: v.nullable(v.string()), tokens: v.nullable(v.number()), whisper_as: v.nullable(v.string()) }),
+		v.transform(({ whisper_as, ...r }): ExchangeRow => ({ ...r, whisperAs: whisper_as }))
+	)
+);
 
 /**
  * `historySinceCheckpoint` as plain statements, for a batch that mixes other modules' (the turn runner
@@ -55,8 +62,8 @@ export function historyReads(db: SessionDrizzle): { statements: InStatement[]; o
 	};
 }
 
-function exchange(r: { input: string; reply: string | null; tokens: number | null }): Exchange {
-	return { player: r.input, gm: r.reply ?? '', tokens: r.tokens ?? undefined };
+function exchange(r: ExchangeRow): Exchange {
+	return { player: gmLine(r.input, r.whisperAs), gm: r.reply ?? '', tokens: r.tokens ?? undefined };
 }
 
 export async function nextSeq(exec: SessionExec): Promise<number> {

@@ -24,9 +24,13 @@ export {
 	turnUserId,
 	turnsWaiting,
 	unfinishedTurnIds,
+	whispersAmong,
+	WHISPER_TURN_IDS_SQL,
 	type TurnKind,
-	type TurnRow
+	type TurnRow,
+	type Whisper
 } from './turns';
+export { gmLine, hiddenFrom } from './whisper';
 export { markWork, markWorkIfTaken, clearWork, sessionsWithWork, hasOldNote, ACCEPT_WINDOW_MS } from './work';
 export { classifyFailure, failureMessage, logDetail, TurnDeadlineError, ERROR_ID_LENGTH, MAX_LOGGED_DETAIL_CHARS } from './failure';
 export { TurnError, QuotaExceededError, TurnCancelledError } from './errors';

@@ -22,6 +22,7 @@ import {
 import { contextTokensFor } from '../config';
 import type { LlmMessage, LlmProvider, LlmRequest, LlmToolSpec, ProviderName } from '../llm';
 import type { TurnRow } from './turns';
+import { gmLine } from './whisper';
 import type { TurnStart } from './history';
 import type { EngineDeps } from './types';
 
@@ -38,7 +39,7 @@ export function playerParts(deps: EngineDeps, turn: TurnRow, start: TurnStart): 
 		mission: start.mission ?? '',
 		head: start.head,
 		window: windowOf(start.history, deps.config.engine.memory),
-		turn: [{ role: 'user', content: turn.input }],
+		turn: [{ role: 'user', content: gmLine(turn.input, turn.whisperAs) }],
 		tools: toolSpecs(deps.tools)
 	};
 }

@@ -47,7 +47,8 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 		app.scheduler.visit(s.id);
 		const [view, records] = await app.sessions.use(
 			s.id,
-			async (db) => [await loadPlayView(db.db, s.id), await recordsView(db.db, docId)] as const
+			async (db) =>
+				[await loadPlayView(db.db, s.id, { id: user.id, language: locals.language ?? 'en' }), await recordsView(db.db, docId)] as const
 		);
 		return {
 			// The play page is the whole screen: the site's header and column stay out of it.
@@ -95,7 +96,14 @@ async function sendTurn(app: Kantera, locals: App.Locals, url: URL, sessionId: s
 			app,
 			user,
 			sessionId,
-			(s, _session, access) => postTurn(app, user, s, { text: trimmed, idempotencyKey: formText(data, 'idempotencyKey') }, access),
+			(s, _session, access) =>
+				postTurn(
+					app,
+					user,
+					s,
+					{ text: trimmed, idempotencyKey: formText(data, 'idempotencyKey'), whisper: formText(data, 'whisper') === 'on' },
+					access
+				),
 			'member'
 		);
 	} catch (err) {

@@ -6,7 +6,16 @@
  * one round trip with whatever else it carries); those that end in `Sql` or `EXPR` return SQL for a
  * statement another module builds; the others run their query.
  */
-export { newTurnRow, insertTurn, insertAcceptedIfFreeQuery, turnExistsSql, type NewTurn, type TurnKind, type TurnRow } from './rows';
+export {
+	newTurnRow,
+	insertTurn,
+	insertAcceptedIfFreeQuery,
+	turnExistsSql,
+	type NewTurn,
+	type TurnKind,
+	type TurnRow,
+	type Whisper
+} from './rows';
 export {
 	acceptedQuery,
 	activeTurn,
@@ -31,7 +40,9 @@ export {
 	turnsFrom,
 	turnsWaiting,
 	turnUserId,
-	unfinishedTurnIds
+	unfinishedTurnIds,
+	whispersAmong,
+	WHISPER_TURN_IDS_SQL
 } from './reads';
 export {
 	cancelAccepted,

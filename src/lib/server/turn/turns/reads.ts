@@ -4,7 +4,7 @@
  */
 import { and, asc, desc, eq, gt, gte, inArray, isNotNull, lt, min, notInArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { SessionExec, SessionTx } from '../../db';
-import { QUEUED_KINDS, turns, UNFINISHED, type Reads, type TurnKind, type TurnRow } from './rows';
+import { QUEUED_KINDS, turns, UNFINISHED, type Reads, type TurnKind, type TurnRow, type Whisper } from './rows';
 
 /** Whether turn `id` exists and is still accepted, as a batch read. */
 export function acceptedQuery(exec: Reads, id: string) {
@@ -32,6 +32,19 @@ export async function playerTurnById(exec: SessionExec, id: string): Promise<Tur
 		.where(and(eq(turns.id, id), eq(turns.kind, 'player')));
 	return row;
 }
+
+/** The whispers among turns `ids` (issue 25): turn id → who whispered, as which character. Public turns are absent. */
+export async function whispersAmong(exec: SessionExec, ids: readonly string[]): Promise<Map<string, Whisper>> {
+	if (ids.length === 0) return new Map();
+	const rows = await exec
+		.select({ id: turns.id, by: turns.whisperBy, as: turns.whisperAs })
+		.from(turns)
+		.where(and(inArray(turns.id, [...new Set(ids)]), isNotNull(turns.whisperBy)));
+	return new Map(rows.map((r) => [r.id, { by: r.by ?? '', as: r.as ?? '' }]));
+}
+
+/** The ids of every whispered turn, as a subquery: what the records built for the owner (a save's last line) leave out. */
+export const WHISPER_TURN_IDS_SQL: SQL = sql`(SELECT id FROM turns WHERE whisper_by IS NOT NULL)`;
 
 /** Who played turn `id`. */
 export async function turnUserId(exec: SessionExec, id: string): Promise<string | undefined> {
@@ -112,7 +125,7 @@ const committed = sql`+${turns.status} = 'committed'`;
 const checkpointSeq = sql`(SELECT coalesce(max(${turns.seq}), 0) FROM ${turns}
 	WHERE +${turns.status} = 'committed' AND ${turns.kind} IN ('checkpoint', 'handoff'))`;
 
-const exchangeColumns = { input: turns.input, reply: turns.reply, tokens: turns.tokens };
+const exchangeColumns = { input: turns.input, reply: turns.reply, tokens: turns.tokens, whisperAs: turns.whisperAs };
 
 /**
  * Committed player exchanges around the last checkpoint, as two batch reads: the last `carry` before
@@ -189,9 +202,10 @@ export async function committedSince(exec: SessionExec, seq: number): Promise<{ 
 export async function turnsFrom(
 	tx: SessionTx,
 	id: string
-): Promise<{ id: string; idempotencyKey: string; kind: TurnKind; input: string }[]> {
-	return tx.all<{ id: string; idempotencyKey: string; kind: TurnKind; input: string }>(
-		sql`SELECT id, idempotency_key AS idempotencyKey, kind, input FROM turns WHERE rowid >= (SELECT rowid FROM turns WHERE id = ${id})`
+): Promise<{ id: string; idempotencyKey: string; kind: TurnKind; input: string; whisperBy: string | null }[]> {
+	return tx.all<{ id: string; idempotencyKey: string; kind: TurnKind; input: string; whisperBy: string | null }>(
+		sql`SELECT id, idempotency_key AS idempotencyKey, kind, input, whisper_by AS whisperBy FROM turns
+		WHERE rowid >= (SELECT rowid FROM turns WHERE id = ${id})`
 	);
 }
 

@@ -15,6 +15,12 @@ export const UNFINISHED: TurnRow['status'][] = ['accepted', 'running'];
 /** Kinds that wait their turn one at a time (a checkpoint is the harness's own work and may run beside them). */
 export const QUEUED_KINDS: TurnKind[] = ['player', 'handoff'];
 
+/** Who whispered a line to the GM: a user id, and the character they play. */
+export interface Whisper {
+	by: string;
+	as: string;
+}
+
 /** A new turn: every turn row is created from this one shape. */
 export interface NewTurn {
 	kind: TurnKind;
@@ -22,6 +28,8 @@ export interface NewTurn {
 	/** The player's tier, as the accept counted the quota under it (player turns). */
 	tier?: TurnRow['tier'] | undefined;
 	input: string;
+	/** A whisper: who whispered the line, as which character (only they and the GM see it and its answer). */
+	whisper?: Whisper | undefined;
 	now: number;
 	/** The player's idempotency key; harness turns get `<kind>:<id>`. */
 	idempotencyKey?: string;
@@ -38,6 +46,8 @@ export function newTurnRow(t: NewTurn, id = newId()): typeof turns.$inferInsert 
 		userId: t.userId,
 		tier: t.tier ?? null,
 		input: t.input,
+		whisperBy: t.whisper?.by ?? null,
+		whisperAs: t.whisper?.as ?? null,
 		createdAt: t.now
 	};
 	return t.lease
@@ -58,8 +68,9 @@ export async function insertTurn(exec: SessionExec, t: NewTurn): Promise<TurnRow
  */
 export function insertAcceptedIfFreeQuery(w: Pick<Writes, 'run'>, row: ReturnType<typeof newTurnRow>) {
 	const key = row.idempotencyKey;
-	return w.run(sql`INSERT INTO turns (id, idempotency_key, kind, user_id, tier, input, status, created_at)
-		SELECT ${row.id}, ${key}, ${row.kind}, ${row.userId}, ${row.tier ?? null}, ${row.input}, ${row.status}, ${row.createdAt}
+	return w.run(sql`INSERT INTO turns (id, idempotency_key, kind, user_id, tier, input, whisper_by, whisper_as, status, created_at)
+		SELECT ${row.id}, ${key}, ${row.kind}, ${row.userId}, ${row.tier ?? null}, ${row.input}, ${row.whisperBy ?? null}, ${row.whisperAs ?? null},
+		${row.status}, ${row.createdAt}
 		WHERE NOT EXISTS (SELECT 1 FROM turns WHERE idempotency_key = ${key})
 		AND NOT EXISTS (SELECT 1 FROM undone_turns WHERE idempotency_key = ${key})
 		AND NOT EXISTS (SELECT 1 FROM turns WHERE status IN ('accepted', 'running') AND kind IN ('player', 'handoff'))`);

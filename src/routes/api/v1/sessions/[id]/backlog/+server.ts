@@ -8,7 +8,7 @@ import type { RequestHandler } from './$types';
  * paragraph with the background and sprites it had. Paging as GET …/messages (`?before=`, `?after=`).
  * The backlog pages back through it; the play page reads what a commit added with `?after=`.
  */
-export const GET = apiEndpoint(async ({ app, user, params, url }) => {
+export const GET = apiEndpoint(async ({ app, user, params, url, language }) => {
 	const q = parseWith(BacklogQuery, queryOf(url), 'INVALID_QUERY');
-	return jsonResponse(await withSession(app, user, params.id, (s) => logPage(s.db, s.id, q), 'member'));
+	return jsonResponse(await withSession(app, user, params.id, (s) => logPage(s.db, s.id, q, { id: user.id, language }), 'member'));
 }) satisfies RequestHandler;

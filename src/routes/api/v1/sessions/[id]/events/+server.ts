@@ -9,7 +9,7 @@ import type { RequestHandler } from './$types';
  * sends it by itself on reconnect), or `?lastEventId=` for the first connection; the header wins,
  * since it is the newer of the two on a reconnect. Without either, only new events are sent.
  */
-export const GET = apiEndpoint(async ({ app, user, params, request, url }) => {
+export const GET = apiEndpoint(async ({ app, user, params, request, url, language }) => {
 	const { session } = await sessionFor(app, user, params.id, 'member');
 	const raw = request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId');
 	const after = raw === null || raw.trim() === '' ? undefined : parseWith(IdString, raw.trim(), 'INVALID_LAST_EVENT_ID');
@@ -20,6 +20,8 @@ export const GET = apiEndpoint(async ({ app, user, params, request, url }) => {
 		feeds: app.feeds,
 		sessionId: session.id,
 		after,
+		// Other members' whispers reach this stream emptied, in replays too.
+		reader: { id: user.id, language },
 		signal: request.signal,
 		keepAliveMs: app.config.sseKeepAliveMs,
 		// On an isolate host, a watched session's work resumes from its streams' polls (work that an

@@ -6,7 +6,7 @@ import type { RequestHandler } from './$types';
  * The play log, oldest first. Without a cursor: the latest page. `?before=<id>` pages back;
  * `?after=<id>` catches up from a message the client already has.
  */
-export const GET = apiEndpoint(async ({ app, user, params, url }) => {
+export const GET = apiEndpoint(async ({ app, user, params, url, language }) => {
 	const q = parseWith(MessagesQuery, queryOf(url), 'INVALID_QUERY');
-	return jsonResponse(await withSession(app, user, params.id, (s) => messagesPage(s.db, q), 'member'));
+	return jsonResponse(await withSession(app, user, params.id, (s) => messagesPage(s.db, q, { id: user.id, language }), 'member'));
 }) satisfies RequestHandler;
