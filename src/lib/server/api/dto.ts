@@ -30,6 +30,7 @@ export function turnDto(t: TurnRow): TurnDto {
 		...(failure ? { failure } : {}),
 		...(t.stopped !== null ? { stopped: t.stopped } : {}),
 		cancelRequested: t.cancelRequested,
+		...(t.mergedInto !== null ? { mergedInto: t.mergedInto } : {}),
 		createdAt: iso(t.createdAt),
 		...(t.finishedAt !== null ? { finishedAt: iso(t.finishedAt) } : {})
 	};

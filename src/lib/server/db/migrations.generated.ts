@@ -68,6 +68,12 @@ export const controlMigrations: readonly Migration[] = [
 		"tag": "0010_session_members",
 		"hash": "6f5b0e17b8f20dd3b3529a0728a8bb4faa45f62cef94ea085930110e7553d5ab",
 		"sql": "CREATE TABLE `session_invitations` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`session_id` text NOT NULL,\n\t`token_hash` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\t`max_uses` integer NOT NULL,\n\t`uses` integer DEFAULT 0 NOT NULL,\n\t`revoked_at` integer,\n\tFOREIGN KEY (`session_id`) REFERENCES `play_sessions`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `session_invitations_token_hash_unique` ON `session_invitations` (`token_hash`);--> statement-breakpoint\nCREATE INDEX `session_invitations_session` ON `session_invitations` (`session_id`);--> statement-breakpoint\nCREATE TABLE `session_members` (\n\t`session_id` text NOT NULL,\n\t`user_id` text NOT NULL,\n\t`seat` integer,\n\t`character_name` text NOT NULL,\n\t`character_look` text,\n\t`character_sheet` text,\n\t`joined_at` integer NOT NULL,\n\t`removed_at` integer,\n\tPRIMARY KEY(`session_id`, `user_id`),\n\tFOREIGN KEY (`session_id`) REFERENCES `play_sessions`(`id`) ON UPDATE no action ON DELETE cascade,\n\tFOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `session_members_seat` ON `session_members` (`session_id`,`seat`);--> statement-breakpoint\nCREATE INDEX `session_members_user` ON `session_members` (`user_id`);--> statement-breakpoint\nALTER TABLE `play_sessions` ADD `turn_mode` text DEFAULT 'free' NOT NULL;--> statement-breakpoint\nALTER TABLE `play_sessions` ADD `current_seat` integer DEFAULT 1 NOT NULL;"
+	},
+	{
+		"idx": 11,
+		"tag": "0011_chubby_micromacro",
+		"hash": "94798d0c53c79c91c7d73351f8609b7d979bacd891132277012186638cb091eb",
+		"sql": "ALTER TABLE `play_sessions` ADD `seat_since` integer;--> statement-breakpoint\nALTER TABLE `play_sessions` ADD `skip_after_seconds` integer DEFAULT 300 NOT NULL;"
 	}
 ];
 
@@ -149,5 +155,11 @@ export const sessionMigrations: readonly Migration[] = [
 		"tag": "0012_crazy_power_pack",
 		"hash": "a7a3142b2f703a04af4f421040f41aeb5005dd2dc6b489ed3eae860a2c8510f0",
 		"sql": "CREATE TABLE `alternative_rows` (\n\t`turn_key` text NOT NULL,\n\t`turn_id` text NOT NULL,\n\t`tbl` text NOT NULL,\n\t`row_id` integer NOT NULL,\n\t`before` text,\n\t`after` text,\n\tPRIMARY KEY(`turn_key`, `turn_id`, `tbl`, `row_id`)\n);\n--> statement-breakpoint\nCREATE TABLE `turn_alternatives` (\n\t`turn_key` text PRIMARY KEY NOT NULL,\n\t`group_id` text NOT NULL,\n\t`created_at` integer NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `turn_alternatives_group` ON `turn_alternatives` (`group_id`);--> statement-breakpoint\nALTER TABLE `saves` ADD `at` text;"
+	},
+	{
+		"idx": 13,
+		"tag": "0013_majestic_firestar",
+		"hash": "f31f75d2bdbc5dc2a23809c33150ea28f0d875552d341e962c76e71ca2745bfd",
+		"sql": "ALTER TABLE `turns` ADD `sender_id` text;--> statement-breakpoint\nALTER TABLE `turns` ADD `merged_into` text;"
 	}
 ];

@@ -9,8 +9,8 @@
  */
 import type { SessionExec } from '../db';
 import { lastEventId, streamedThrough } from '../events';
-import { activeTurn, lastPlayerTurn } from '../turn';
-import type { ActiveTurn, FinishedTurn, PlayView } from '../../play/types';
+import { activeTurn, lastPlayerTurn, queuedLines } from '../turn';
+import type { ActiveTurn, FinishedTurn, PlayView, QueuedLine } from '../../play/types';
 import { choices, titleCard } from '../stage';
 import { logPage } from './log';
 
@@ -38,7 +38,8 @@ async function turnsOfInterest(
 	cursor: number,
 	now: number
 ): Promise<{ activeTurn: ActiveTurn | null; lastTurn: FinishedTurn | null }> {
-	const active = await activeTurn(exec, 'newest');
+	// The oldest: at a shared table lines may wait, queued, behind the turn in flight.
+	const active = await activeTurn(exec, 'oldest');
 	// A running turn whose lease ran out belongs to a runner that died: it is interrupted, whatever the row says yet.
 	const stale = active?.status === 'running' && active.leaseExpiresAt !== null && active.leaseExpiresAt < now;
 	if (active && !stale && (active.status === 'accepted' || active.status === 'running')) {
@@ -55,10 +56,18 @@ async function turnsOfInterest(
 	}
 	const last = await lastPlayerTurn(exec);
 	if (!last) return { activeTurn: null, lastTurn: null };
-	const status = last.status === 'accepted' || last.status === 'running' ? 'interrupted' : last.status;
+	// lastPlayerTurn never returns a merged line (it is part of the turn that answered it).
+	const status = last.status === 'accepted' || last.status === 'running' || last.status === 'merged' ? 'interrupted' : last.status;
 	// A failed turn is told by its class and error id: the `error` column never reaches the page.
 	const failure = status === 'failed' ? { reason: last.failureReason ?? 'internal', errorId: last.errorId ?? 'unknown' } : null;
 	return { activeTurn: null, lastTurn: { id: last.id, input: last.input, status, failure, stopped: last.stopped } };
+}
+
+/** The lines waiting behind the turn in flight (the first waiting line is that turn when none runs). */
+async function queued(exec: SessionExec): Promise<QueuedLine[]> {
+	const waiting = await queuedLines(exec);
+	const running = waiting.length > 0 && (await activeTurn(exec, 'oldest'))?.status === 'running';
+	return (running ? waiting : waiting.slice(1)).map((l) => ({ id: l.id, input: l.input, sender: l.sender }));
 }
 
 /** Everything the play page renders first. */
@@ -72,6 +81,7 @@ export async function loadPlayView(exec: SessionExec, sessionId: string, now = D
 	return {
 		log,
 		...(await turnsOfInterest(exec, cursor, now)),
+		queued: await queued(exec),
 		lastEventId: cursor,
 		choices: offer && newestGm?.id === offer.messageId ? offer : null,
 		titleCard: await titleCard(exec)
