@@ -165,12 +165,8 @@ export const turns = sqliteTable(
 		input: text('input').notNull(),
 		/** `merged`: a line queued while the GM wrote, answered by the turn `mergedInto` together with the lines before it. */
 		status: text('status', { enum: ['accepted', 'running', 'committed', 'failed', 'interrupted', 'cancelled', 'merged'] }).notNull(),
-		/**
-		 * Play together: who sent the line, when not the one who pays for it (`userId` is the session's owner,
-		 * whose budget and model the turn uses). Null when the payer sent it.
-		 */
+		/** Play together: who sent the line when not `userId`, who pays (the owner); `mergedInto`: the turn that answered a queued line. */
 		senderId: text('sender_id'),
-		/** The turn that answered this queued line (status `merged`). */
 		mergedInto: text('merged_into'),
 		reply: text('reply'),
 		/** Fixed, player-safe words for an interrupted or cancelled turn; never a provider's message. */
