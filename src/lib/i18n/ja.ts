@@ -114,7 +114,7 @@ export const ja: Messages = {
 	'table.failed': 'うまくいきませんでした：{error}',
 	// みんなで遊ぶ、番のルール（m26）：GM が書いている間の発言の順番待ち、飛ばすまでの待ち時間、費用の負担
 	'table.queued': '順番待ち',
-	'table.takeBack': '取り消す',
+	'table.takeBack': '取り下げる',
 	'table.skipAfter': '番を待たせているプレイヤーを飛ばせるまで',
 	'table.minutes': '{minutes} 分',
 	'spend.shared.owner':
