@@ -120,6 +120,14 @@ export const en = {
 	'presence.here': 'here',
 	'presence.away': 'not here',
 	'presence.typing': 'typing…',
+	// Play together, the turn rules (m26): lines queued while the GM writes, the wait before a skip, who pays
+	'table.queued': 'Queued',
+	'table.takeBack': 'Take back',
+	'table.skipAfter': 'Skip a player who keeps the table waiting after',
+	'table.minutes': '{minutes} min',
+	'spend.shared.owner':
+		'When others play at your table, the LLM cost of their turns is charged to you; each counts their turns against their own daily turns.',
+	'spend.shared.player': 'Your turns here count against your own daily turns; their LLM cost is charged to the host.',
 	'invite.title': 'Join a session',
 	'invite.intro': 'You are invited to play in “{title}”, hosted by {host}. Pick your character and take your seat.',
 	'invite.characterName': 'Your character’s name',

@@ -119,6 +119,14 @@ export const ja: Messages = {
 	'presence.here': 'いる',
 	'presence.away': 'いない',
 	'presence.typing': '入力中…',
+	// みんなで遊ぶ、番のルール（m26）：GM が書いている間の発言の順番待ち、飛ばすまでの待ち時間、費用の負担
+	'table.queued': '順番待ち',
+	'table.takeBack': '取り下げる',
+	'table.skipAfter': '番を待たせているプレイヤーを飛ばせるまで',
+	'table.minutes': '{minutes} 分',
+	'spend.shared.owner':
+		'ほかの人があなたの卓で遊ぶと、その人のターンの LLM 費用はあなたに計上されます。ターン数はそれぞれの 1 日の上限から引かれます。',
+	'spend.shared.player': 'ここでのあなたのターンはあなた自身の 1 日のターン数から引かれます。LLM 費用はホストに計上されます。',
 	'invite.title': 'セッションに参加',
 	'invite.intro': '{host} さんがホストする「{title}」に招待されています。キャラクターを決めて席についてください。',
 	'invite.characterName': 'キャラクターの名前',

@@ -18,6 +18,8 @@ import { fetchLogPage } from './log';
 import { newIdempotencyKey } from './keys';
 import { carryReading } from './read-marks';
 import type { ChoiceMenu, FinishedStatus, PlaySound, PlayView } from './types';
+import { LineQueue } from './queue.svelte';
+import type { MemberRole } from '../types/members';
 
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
@@ -68,6 +70,8 @@ export interface PlayOptions {
 	goTo?: (url: string) => void;
 	/** Tells the table the player is typing (`POST …/typing`); the API in the browser. */
 	pingTyping?: () => Promise<void>;
+	/** Play together: the reader's place (undo, reroll, swipes, saves and stopping the GM are the owner's); the owner by default. */
+	seat?: { role: MemberRole; userId: string };
 }
 
 /** A daily turn quota as the player sees it. */
@@ -87,6 +91,9 @@ export class PlayState {
 	readonly sounds: readonly PlaySound[];
 
 	turn = $state<TurnInFlight | null>(null);
+	/** Play together: lines waiting behind the turn in flight; whether the reader owns the session (the owner's tools are theirs); who they are. */
+	readonly waiting: LineQueue;
+	readonly seat: { owner: boolean; me: string | null };
 	outcome = $state<TurnOutcome | null>(null);
 	/** The tool the GM is using right now (player-visible ones only), 'checkpoint', or 'reconsidering' (a reply withdrawn, issue 27). */
 	activity = $state<string | null>(null);
@@ -139,6 +146,8 @@ export class PlayState {
 		this.warn = options.warn ?? ((m) => console.warn(`[kantera] ${m}`));
 		this.fetchLog = options.fetchLog ?? ((after) => this.defaultFetchLog(after));
 		this.turnsLeft = options.turnsLeft ?? null;
+		this.seat = { owner: (options.seat?.role ?? 'owner') === 'owner', me: options.seat?.userId ?? null };
+		this.waiting = new LineQueue(view.queued);
 		if (options.idempotencyKey !== undefined) this.idempotencyKey = options.idempotencyKey;
 		if (options.retryKey !== undefined) this.retryKey = options.retryKey;
 		this.reloadPage = options.reload ?? (() => location.reload());
@@ -148,7 +157,8 @@ export class PlayState {
 			(async () => {
 				await fetch(`/api/v1/sessions/${encodeURIComponent(this.sessionId)}/typing`, { method: 'POST' });
 			});
-		if (!view.activeTurn && view.lastTurn?.status === 'committed') this.undoable = { turnId: view.lastTurn.id, input: view.lastTurn.input };
+		if (this.seat.owner && !view.activeTurn && view.lastTurn?.status === 'committed')
+			this.undoable = { turnId: view.lastTurn.id, input: view.lastTurn.input };
 		this.settings = new ReaderSettings();
 		this.images = new StageImages(view.log.images);
 		this.sounds = view.sounds ?? [];
@@ -278,16 +288,22 @@ export class PlayState {
 	private async handle(event: SessionEvent): Promise<void> {
 		switch (event.type) {
 			case 'turn.accepted':
-				if (this.turnsLeft) this.turnsLeft = { ...this.turnsLeft, left: Math.max(0, this.turnsLeft.left - 1) };
-				this.undoable = null;
-				this.turn = { id: event.turnId, input: event.input, phase: 'accepted', cancelRequested: false };
-				this.outcome = null;
-				this.activity = null;
-				this.choices = null;
-				this.story.beginTurn(event.turnId, event.input);
+				// Only the reader's own lines take from their quota; one sent while another turn is in flight waits, queued.
+				if (this.turnsLeft && (event.sender ?? this.seat.me) === this.seat.me)
+					this.turnsLeft = { ...this.turnsLeft, left: Math.max(0, this.turnsLeft.left - 1) };
+				if (this.turn && this.turn.id !== event.turnId)
+					this.waiting.add({ id: event.turnId, input: event.input, sender: event.sender ?? '' });
+				else this.beginTurn(event.turnId, event.input);
 				return;
-			case 'turn.started':
+			case 'turn.started': {
+				const queued = this.waiting.take(event.turnId);
+				if (queued) this.beginTurn(queued.id, queued.input);
 				if (this.turn?.id === event.turnId) this.turn.phase = 'running';
+				return;
+			}
+			case 'turn.merged':
+				this.waiting.take(event.turnId);
+				this.story.retell(event.into, event.input);
 				return;
 			case 'text.delta':
 				this.activity = null;
@@ -324,7 +340,7 @@ export class PlayState {
 				this.choices =
 					event.choices && event.choices.length > 0 && offeredBy !== undefined ? { messageId: offeredBy, options: event.choices } : null;
 				this.commits++;
-				if (input) this.undoable = { turnId: event.turnId, input };
+				if (input && this.seat.owner) this.undoable = { turnId: event.turnId, input };
 				this.finish(
 					event.turnId,
 					event.stopped ? { id: event.turnId, input, status: 'committed', failure: null, stopped: event.stopped } : null
@@ -335,7 +351,7 @@ export class PlayState {
 				this.endTurn(event.turnId, 'failed', { reason: event.reason, errorId: event.errorId });
 				return;
 			case 'turn.cancelled':
-				this.endTurn(event.turnId, 'cancelled', null);
+				if (!this.waiting.take(event.turnId)) this.endTurn(event.turnId, 'cancelled', null);
 				return;
 			case 'turn.interrupted':
 				this.endTurn(event.turnId, 'interrupted', null);
@@ -359,6 +375,15 @@ export class PlayState {
 				this.tableVersion++;
 				return;
 		}
+	}
+
+	private beginTurn(turnId: string, input: string): void {
+		this.undoable = null;
+		this.turn = { id: turnId, input, phase: 'accepted', cancelRequested: false };
+		this.outcome = null;
+		this.activity = null;
+		this.choices = null;
+		this.story.beginTurn(turnId, input);
 	}
 
 	private endTurn(turnId: string, status: 'failed' | 'cancelled' | 'interrupted', failure: TurnFailure | null): void {

@@ -193,6 +193,11 @@ export class Story {
 		this.refresh();
 	}
 
+	/** Play together: the turn in flight answers queued lines too; `input` is all of them. */
+	retell(turnId: string, input: string): void {
+		if (this.exchange?.turnId === turnId) this.exchange = { ...this.exchange, input };
+	}
+
 	beginTurn(turnId: string, input: string): void {
 		if (this.exchange?.turnId === turnId) return;
 		this.liveTurn = turnId;

@@ -22,7 +22,16 @@ export interface ActiveTurn {
 	whisper?: { by: string; as: string };
 }
 
-export type FinishedStatus = Exclude<TurnStatus, 'accepted' | 'running'>;
+/** Play together: a line sent while the GM wrote, waiting for the next turn to answer it (its sender may cancel it). */
+export interface QueuedLine {
+	id: string;
+	/** The line, tagged with its sender's character. */
+	input: string;
+	/** The user id of the member who sent it. */
+	sender: string;
+}
+
+export type FinishedStatus = Exclude<TurnStatus, 'accepted' | 'running' | 'merged'>;
 
 export interface FinishedTurn {
 	id: string;
@@ -41,6 +50,8 @@ export interface PlayView {
 	activeTurn: ActiveTurn | null;
 	/** The newest player turn, when it has finished: how it ended decides retry and notices. */
 	lastTurn: FinishedTurn | null;
+	/** Play together, free turn order: lines waiting behind the active turn, in order. */
+	queued: QueuedLine[];
 	/** Open the event stream after this id: everything before it is in this view. */
 	lastEventId: number;
 	/** What the GM offered the player to say next with the newest GM message, if anything. */

@@ -12,6 +12,7 @@ import { gmToolMap, PLAYER_VISIBLE_TOOL_ACTIVITY } from './tools';
 import { countTokensO200k, loadTokenizer, memoizedCounter, type TokenCounter } from './context-window';
 import { sql } from 'drizzle-orm';
 import { TurnRunner, turnsWaiting, hasOldNote, contextProblems, type LeaseTiming } from './turn';
+import { findPlaySession, keepTurnAfterFailure, tableChanged } from './sessions';
 import { EventBus, EventFeeds, type FeedTiming } from './events';
 import { createImageProvider, createImageStore, ImageRunner, type ImageRunnerDeps } from './images';
 import { CoverRunner, orderOfficialCovers, syncOfficialPresets, type CoverPolicy } from './presets';
@@ -172,6 +173,11 @@ export async function createApp(cfg: Config, overrides: AppOverrides = {}): Prom
 		countTokens,
 		images,
 		scheduler,
+		uncommitted: async (sessionId, turn) => {
+			const table = { control, sessions, bus };
+			if (!(await keepTurnAfterFailure(table, sessionId, turn.senderId ?? turn.userId))) return;
+			await tableChanged(table, await findPlaySession(table, sessionId));
+		},
 		...(overrides.turnLease ? { lease: overrides.turnLease } : {})
 	});
 	// A look before the runners: with nothing waiting, resuming costs one read of the session database

@@ -58,7 +58,9 @@ export const ApiErrorBodySchema = v.object({
 	/** INVALID_PRESET: every problem of the preset, on its field (see ./presets). */
 	issues: v.optional(v.array(ContentIssueSchema)),
 	/** NOT_YOUR_TURN: the seat whose turn it is (play together, `round` mode). */
-	currentSeat: v.optional(v.number())
+	currentSeat: v.optional(v.number()),
+	/** TOO_EARLY_TO_SKIP: from when the owner may skip the seat whose turn it is (ISO time). */
+	skippableAt: v.optional(v.string())
 });
 export type ApiErrorBody = v.InferOutput<typeof ApiErrorBodySchema>;
 
@@ -197,6 +199,8 @@ export const TurnSchema = v.object({
 	stopped: v.optional(v.string()),
 	/** A cancel was asked for and the runner has not stopped yet. */
 	cancelRequested: v.boolean(),
+	/** A queued line (status `merged`): the turn that answers it, together with the lines before it. */
+	mergedInto: v.optional(v.string()),
 	createdAt: v.string(),
 	finishedAt: v.optional(v.string()),
 	/** A whisper (issue 25): who whispered, as which character. To every other member `input` and the reply are empty. */

@@ -6,7 +6,8 @@
 import * as v from 'valibot';
 import { PLACE_KINDS, StageCueSchema } from '../adv';
 
-export const TURN_STATUSES = ['accepted', 'running', 'committed', 'failed', 'interrupted', 'cancelled'] as const;
+/** `merged`: a line queued while the GM wrote (free turn order at a shared table), answered by a later turn with the lines before it. */
+export const TURN_STATUSES = ['accepted', 'running', 'committed', 'failed', 'interrupted', 'cancelled', 'merged'] as const;
 export type TurnStatus = (typeof TURN_STATUSES)[number];
 
 export const BUDGET_SCOPES = ['turn', 'session', 'user_day', 'global_month'] as const;
@@ -49,11 +50,14 @@ export const SessionEventSchema = v.variant('type', [
 	/**
 	 * `whisper`: the line was whispered to the GM by member `by` as character `as` (issue 25). Streams of the other
 	 * members get it with an empty `input`, and nothing else of that turn but its start and end (`whisperView`).
+	 * `sender`: at a shared table, the user id of the member who sent the line (a line accepted while another
+	 * turn runs waits, queued, until a turn takes it: `turn.merged`; its sender may cancel it until then).
 	 */
 	v.object({
 		type: v.literal('turn.accepted'),
 		turnId: v.string(),
 		input: v.string(),
+		sender: v.optional(v.string()),
 		whisper: v.optional(v.object({ by: v.string(), as: v.string() }))
 	}),
 	v.object({ type: v.literal('turn.started'), turnId: v.string() }),
@@ -94,6 +98,11 @@ export const SessionEventSchema = v.variant('type', [
 	}),
 	v.object({ type: v.literal('turn.cancelled'), turnId: v.string() }),
 	v.object({ type: v.literal('turn.interrupted'), turnId: v.string() }),
+	/**
+	 * Play together: the queued line `turnId` is answered by the turn `into` (which just started), together with
+	 * the lines before it; `input` is everything that turn answers, in order, each line tagged with its character.
+	 */
+	v.object({ type: v.literal('turn.merged'), turnId: v.string(), into: v.string(), input: v.string() }),
 	/**
 	 * An undo (or a reroll or edit) took the player's turn `turnId` back, with the checkpoints and
 	 * hand-offs after it (`undone`, newest first): every record is as it was before it. Screens reload

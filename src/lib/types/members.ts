@@ -29,7 +29,11 @@ export const MembersSchema = v.object({
 	members: v.array(MemberSchema),
 	turnMode: TurnModeSchema,
 	/** The seat whose turn it is in `round` mode; null in `free` mode. */
-	currentSeat: v.nullable(v.number())
+	currentSeat: v.nullable(v.number()),
+	/** Round order: how long a seat may keep the table waiting before the owner may skip it (`PATCH …/sessions/{id}` sets it). */
+	skipAfterSeconds: v.number(),
+	/** Round order: from when the owner may skip the seat whose turn it is (ISO time); null in `free` mode. */
+	skippableAt: v.nullable(v.string())
 });
 export type MembersDto = v.InferOutput<typeof MembersSchema>;
 

@@ -142,7 +142,7 @@ describe('preset audio API', () => {
 		expect(started.status).toBe(201);
 		const { id: sessionId } = await bodyOf(started, Created);
 		const { view, mission } = await h.app.sessions.use(sessionId, async (s) => ({
-			view: await loadPlayView(s.db, sessionId),
+			view: await loadPlayView(s.db, sessionId, { id: h?.alice.id ?? '', language: 'en' }),
 			mission: await meta.readText(s.db, 'mission')
 		}));
 		expect(view.sounds?.map((x) => [x.kind, x.name])).toEqual([

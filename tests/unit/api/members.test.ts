@@ -6,12 +6,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { and, eq } from 'drizzle-orm';
-import { apiHarness, waitForTurn, type ApiHarness, type Caller, type Method } from './client';
-import { AcceptedTurn, bodyOf, ErrorBody, Session } from './shapes';
+import { waitForTurn, type ApiHarness, type Method } from './client';
+import { AcceptedTurn, bodyOf, ErrorBody } from './shapes';
 import { sseReader } from './sse-reader';
-import { controlSchema, newId } from '../../../src/lib/server/db';
+import { invite, key, newSession, quickUsers, seatBob, tableHarness } from './table';
+import { controlSchema } from '../../../src/lib/server/db';
 import { sha256Hex, type AuthUser } from '../../../src/lib/server/auth';
-import { InvitationAcceptedSchema, InvitationCreatedSchema, MembersSchema } from '../../../src/lib/types/members';
+import { InvitationAcceptedSchema, MembersSchema } from '../../../src/lib/types/members';
 
 let h: ApiHarness | undefined;
 afterEach(async () => {
@@ -19,51 +20,18 @@ afterEach(async () => {
 	h = undefined;
 });
 
-/** `accessCheckMs`: how often the session feed checks its viewers by itself (a long one shows what ends streams sooner). */
-async function harness(accessCheckMs?: number): Promise<ApiHarness> {
-	h = await apiHarness(accessCheckMs ? { app: { overrides: { eventFeeds: { accessCheckMs } } } } : {});
+/** Alice's session with Bob seated as Mira. */
+async function table(accessCheckMs?: number) {
+	h = await tableHarness(accessCheckMs);
+	return seatBob(h);
+}
+
+async function harness(): Promise<ApiHarness> {
+	h = await tableHarness();
 	return h;
 }
 
-let keySeq = 0;
-const key = () => `members-key-${String(++keySeq).padStart(6, '0')}`;
-
 const Error409 = v.object({ ...ErrorBody.entries, currentSeat: v.optional(v.number()) });
-
-async function newSession(api: Caller): Promise<string> {
-	const res = await api.post('/api/v1/sessions', { title: 'The harbour' });
-	expect(res.status).toBe(201);
-	return (await bodyOf(res, Session)).id;
-}
-
-async function invite(api: Caller, id: string, body: Record<string, unknown> = {}) {
-	const res = await api.post(`/api/v1/sessions/${id}/invitations`, body);
-	expect(res.status).toBe(201);
-	return bodyOf(res, InvitationCreatedSchema);
-}
-
-/** Users made straight in the control database: no password to hash (twenty scrypt runs would only slow the test). */
-async function quickUsers(app: ApiHarness['app'], n: number): Promise<AuthUser[]> {
-	const made: AuthUser[] = [];
-	for (let i = 0; i < n; i++) {
-		const user: AuthUser = { id: newId(), name: `guest${i}`, isAdmin: false, tier: 'free' };
-		await app.control.db.insert(controlSchema.users).values({ ...user, passwordHash: '', createdAt: Date.now() });
-		made.push(user);
-	}
-	return made;
-}
-
-/** Alice's session with Bob seated as Mira. */
-async function table(accessCheckMs?: number) {
-	const hh = await harness(accessCheckMs);
-	const { as, alice, bob } = hh;
-	const id = await newSession(as(alice));
-	const link = await invite(as(alice), id);
-	const joined = await as(bob).post(`/api/v1/invitations/${link.token}/accept`, { character: { name: 'Mira', look: 'a grey cloak' } });
-	expect(joined.status).toBe(200);
-	expect(await bodyOf(joined, InvitationAcceptedSchema)).toEqual({ sessionId: id, seat: 2 });
-	return { ...hh, id, link };
-}
 
 describe('invitations', () => {
 	it('makes a link whose token is stored only as its digest; accepting seats the player once, with their character', async () => {
@@ -90,7 +58,9 @@ describe('invitations', () => {
 				{ userId: bob.id, name: 'bob', seat: 2, role: 'player', character: { name: 'Mira', look: 'a grey cloak' } }
 			],
 			turnMode: 'free',
-			currentSeat: null
+			currentSeat: null,
+			skipAfterSeconds: 300,
+			skippableAt: null
 		});
 		const listed = v.parse(
 			v.object({ sessions: v.array(v.object({ id: v.string(), role: v.string() })) }),
@@ -146,7 +116,7 @@ describe('invitations', () => {
 });
 
 /** Every session route, with what each caller should get: 'ok' (not an error), 403 or 404. */
-const ROUTES: readonly { method: Method; path: string; body?: unknown; member: 'ok' | 403 }[] = [
+const ROUTES: readonly { method: Method; path: string; body?: unknown; member: 'ok' | 403 | 404 }[] = [
 	{ method: 'GET', path: '', member: 'ok' },
 	{ method: 'GET', path: '/members', member: 'ok' },
 	{ method: 'GET', path: '/backlog', member: 'ok' },
@@ -165,7 +135,8 @@ const ROUTES: readonly { method: Method; path: string; body?: unknown; member: '
 	{ method: 'POST', path: '/saves', body: { name: 'slot' }, member: 403 },
 	{ method: 'POST', path: '/turns/someturn/undo', body: { idempotencyKey: 'undo-key-0001' }, member: 403 },
 	{ method: 'POST', path: '/turns/someturn/reroll', body: { idempotencyKey: 'reroll-key-0001' }, member: 403 },
-	{ method: 'POST', path: '/turns/someturn/cancel', member: 403 },
+	// A member may cancel their own queued line (tests/unit/api/members-queue.test.ts): no such turn is a 404 to them.
+	{ method: 'POST', path: '/turns/someturn/cancel', member: 404 },
 	{ method: 'POST', path: '/images/regenerate', body: { target: 'scene', name: 'Harbour' }, member: 403 },
 	{ method: 'PUT', path: '/documents/1', body: { body: 'Mine now.' }, member: 403 },
 	{ method: 'DELETE', path: '', member: 403 }
@@ -183,6 +154,7 @@ describe('who may do what', () => {
 		for (const r of ROUTES) {
 			const res = await call(bob, r);
 			if (r.member === 'ok') expect(res.status, `member ${r.method} ${r.path}`).toBeLessThan(300);
+			else if (r.member === 404) expect(res.status, `member ${r.method} ${r.path}`).toBe(404);
 			else {
 				expect(res.status, `member ${r.method} ${r.path}`).toBe(403);
 				expect((await bodyOf(res, ErrorBody)).code).toBe('OWNER_ONLY');
@@ -260,8 +232,54 @@ describe('turns at a shared table', () => {
 		expect(new Set(calls.map((c) => c.userId))).toEqual(new Set([alice.id]));
 	});
 
+	it('lets only one of a seat’s line and the owner skipping it go through when both come at once (the round’s own guard)', async () => {
+		const { as, alice, bob, id, mock } = await table();
+		mock?.setHandler(() => ({ text: 'The GM answers.' }));
+		expect((await as(alice).patch(`/api/v1/sessions/${id}`, { turnMode: 'round', skipAfterSeconds: 0 })).status).toBe(200);
+		for (let round = 0; round < 5; round++) {
+			expect((await as(alice).post(`/api/v1/sessions/${id}/pass`, {})).status).toBe(200);
+			// The GM is idle: only the turn order can refuse one of them.
+			const [line, skip] = await Promise.all([
+				as(bob).post(`/api/v1/sessions/${id}/turns`, { text: 'Wait for me!', idempotencyKey: key() }),
+				as(alice).post(`/api/v1/sessions/${id}/pass`, { seat: 2 })
+			]);
+			expect([line.status, skip.status].filter((s) => s < 300)).toHaveLength(1);
+			const refused = line.status < 300 ? skip : line;
+			expect([refused.status, (await bodyOf(refused, Error409)).code]).toEqual([409, 'NOT_YOUR_TURN']);
+			if (line.status === 202) await waitForTurn(as(alice), id, (await bodyOf(line, AcceptedTurn)).turnId);
+			expect((await bodyOf(await as(alice).get(`/api/v1/sessions/${id}/members`), MembersSchema)).currentSeat).toBe(1);
+		}
+	});
+
+	it('in round mode gives the seat its turn back when the GM’s turn for its line fails', async () => {
+		const { as, alice, bob, id, mock } = await table();
+		expect((await as(alice).patch(`/api/v1/sessions/${id}`, { turnMode: 'round' })).status).toBe(200);
+		expect((await as(alice).post(`/api/v1/sessions/${id}/pass`, {})).status).toBe(200);
+		mock?.script([{ fault: { kind: 'status', status: 400, message: 'Bad request' } }]);
+		const line = await bodyOf(await as(bob).post(`/api/v1/sessions/${id}/turns`, { text: 'I jump.', idempotencyKey: key() }), AcceptedTurn);
+		expect(await waitForTurn(as(bob), id, line.turnId)).toMatchObject({ status: 'failed' });
+		const members = await bodyOf(await as(bob).get(`/api/v1/sessions/${id}/members`), MembersSchema);
+		expect(members.currentSeat).toBe(2);
+		mock?.script([{ text: 'You land softly.' }]);
+		const again = await as(bob).post(`/api/v1/sessions/${id}/turns`, { text: 'I jump again.', idempotencyKey: key() });
+		expect(again.status).toBe(202);
+		expect(await waitForTurn(as(bob), id, (await bodyOf(again, AcceptedTurn)).turnId)).toMatchObject({ status: 'committed' });
+		expect((await bodyOf(await as(bob).get(`/api/v1/sessions/${id}/members`), MembersSchema)).currentSeat).toBe(1);
+	});
+
+	it('does not count the character tag toward the line’s length limit', async () => {
+		const { app, as, bob, id } = await table();
+		const longest = 'a'.repeat(app.config.engine.maxInputChars);
+		const res = await as(bob).post(`/api/v1/sessions/${id}/turns`, { text: longest, idempotencyKey: key() });
+		expect(res.status).toBe(202);
+		expect(await waitForTurn(as(bob), id, (await bodyOf(res, AcceptedTurn)).turnId)).toMatchObject({ input: `Mira: ${longest}` });
+		const over = await as(bob).post(`/api/v1/sessions/${id}/turns`, { text: `${longest}a`, idempotencyKey: key() });
+		expect(over.status).toBe(400);
+	});
+
 	it('in round mode takes lines only from the seat whose turn it is, in order; passing and skipping move the turn on', async () => {
-		const { as, alice, bob, id } = await table();
+		const { as, alice, bob, id, mock } = await table();
+		mock?.setHandler(() => ({ text: 'The GM answers.' }));
 		const post = (u: AuthUser, text: string, idempotencyKey = key()) =>
 			as(u).post(`/api/v1/sessions/${id}/turns`, { text, idempotencyKey });
 		const members = async () => bodyOf(await as(bob).get(`/api/v1/sessions/${id}/members`), MembersSchema);
@@ -290,6 +308,14 @@ describe('turns at a shared table', () => {
 		expect((await as(alice).post(`/api/v1/sessions/${id}/pass`, {})).status).toBe(200);
 		expect((await members()).currentSeat).toBe(2);
 		expect((await as(bob).post(`/api/v1/sessions/${id}/pass`, { seat: 1 })).status).toBe(403);
+		// Bob has had the turn only a moment: five minutes by default before the owner may skip him.
+		const seats = await members();
+		expect(seats.skipAfterSeconds).toBe(300);
+		const tooSoon = await as(alice).post(`/api/v1/sessions/${id}/pass`, { seat: 2 });
+		expect([tooSoon.status, (await bodyOf(tooSoon, Error409)).code]).toEqual([409, 'TOO_EARLY_TO_SKIP']);
+		expect(Date.parse(seats.skippableAt ?? '') - Date.now()).toBeGreaterThan(200_000);
+		expect((await as(bob).patch(`/api/v1/sessions/${id}`, { skipAfterSeconds: 0 })).status).toBe(403);
+		expect((await as(alice).patch(`/api/v1/sessions/${id}`, { skipAfterSeconds: 0 })).status).toBe(200);
 		expect(await bodyOf(await as(alice).post(`/api/v1/sessions/${id}/pass`, { seat: 2 }), MembersSchema)).toMatchObject({ currentSeat: 1 });
 		// Back in free order there is no turn to pass.
 		expect((await as(alice).patch(`/api/v1/sessions/${id}`, { turnMode: 'free' })).status).toBe(200);
@@ -297,12 +323,13 @@ describe('turns at a shared table', () => {
 	});
 
 	it('of two members sending at once in round mode accepts exactly one', async () => {
-		const { app, as, alice, bob, id } = await table();
+		const { app, as, alice, bob, id, mock } = await table();
+		mock?.setHandler(() => ({ text: 'The GM answers.' }));
 		const [carol] = await quickUsers(app, 1);
 		if (!carol) throw new Error('users');
 		const link = await invite(as(alice), id);
 		expect((await as(carol).post(`/api/v1/invitations/${link.token}/accept`, {})).status).toBe(200);
-		expect((await as(alice).patch(`/api/v1/sessions/${id}`, { turnMode: 'round' })).status).toBe(200);
+		expect((await as(alice).patch(`/api/v1/sessions/${id}`, { turnMode: 'round', skipAfterSeconds: 0 })).status).toBe(200);
 		expect((await as(alice).post(`/api/v1/sessions/${id}/pass`, {})).status).toBe(200);
 		for (let round = 0; round < 5; round++) {
 			const answers = await Promise.all(

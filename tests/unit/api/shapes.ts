@@ -43,7 +43,7 @@ export const Session = v.object({
 
 export const SessionList = v.object({ sessions: v.array(SessionSummary) });
 
-const TurnStatus = v.picklist(['accepted', 'running', 'committed', 'failed', 'interrupted', 'cancelled']);
+const TurnStatus = v.picklist(['accepted', 'running', 'committed', 'failed', 'interrupted', 'cancelled', 'merged']);
 
 export const AcceptedTurn = v.strictObject({ turnId: v.string(), status: TurnStatus });
 
@@ -56,6 +56,7 @@ export const Turn = v.object({
 	failure: v.optional(v.strictObject({ reason: v.string(), errorId: v.string() })),
 	stopped: v.optional(v.string()),
 	cancelRequested: v.boolean(),
+	mergedInto: v.optional(v.string()),
 	createdAt: v.string(),
 	finishedAt: v.optional(v.string())
 });

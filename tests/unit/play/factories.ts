@@ -13,7 +13,16 @@ export function logPage(overrides: Partial<LogPageDto> = {}): LogPageDto {
 }
 
 export function view(overrides: Partial<Omit<PlayView, 'log'>> & { log?: Partial<LogPageDto> } = {}): PlayView {
-	return { activeTurn: null, lastTurn: null, lastEventId: 0, choices: null, titleCard: null, ...overrides, log: logPage(overrides.log) };
+	return {
+		activeTurn: null,
+		lastTurn: null,
+		queued: [],
+		lastEventId: 0,
+		choices: null,
+		titleCard: null,
+		...overrides,
+		log: logPage(overrides.log)
+	};
 }
 
 const CREATED_AT = '2026-01-01T00:00:00.000Z';

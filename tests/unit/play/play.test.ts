@@ -29,8 +29,9 @@ describe('reading what the server sends', () => {
 
 	it('names every event type for the stream listeners', () => {
 		expect(SESSION_EVENT_TYPES).toContain('turn.committed');
-		expect(new Set(SESSION_EVENT_TYPES).size).toBe(18);
+		expect(new Set(SESSION_EVENT_TYPES).size).toBe(19);
 		expect(SESSION_EVENT_TYPES).toContain('table.changed');
+		expect(SESSION_EVENT_TYPES).toContain('turn.merged');
 		expect(SESSION_EVENT_TYPES).toContain('turn.undone');
 		expect(SESSION_EVENT_TYPES).toContain('turn.swiped');
 		expect(SESSION_EVENT_TYPES).toContain('stage.staged');

@@ -61,8 +61,12 @@ export interface PanelClient {
 	/** The owner removes a player, or a player leaves (their own id). */
 	removeMember(userId: string): Promise<void>;
 	setTurnMode(turnMode: TurnMode): Promise<SessionDto>;
+	/** Round order: how long a seat may keep the table waiting before the owner may skip it. */
+	setSkipAfter(skipAfterSeconds: number): Promise<SessionDto>;
 	/** The seat whose turn it is passes; the owner skips `seat`. */
 	pass(seat?: number): Promise<MembersDto>;
+	/** Play together: takes back one's own line while it waits, queued. */
+	takeBack(turnId: string): Promise<void>;
 }
 
 /** Journal entries per "load more". */
@@ -119,6 +123,10 @@ export function panelClient(sessionId: string, fetcher: typeof fetch = fetch): P
 		invite: () => call(InvitationCreatedSchema, '/invitations', { method: 'POST', body: '{}' }),
 		removeMember: (userId) => call(v.undefined(), `/members/${encodeURIComponent(userId)}`, { method: 'DELETE' }),
 		setTurnMode: (turnMode) => call(SessionSchema, '', { method: 'PATCH', body: JSON.stringify({ turnMode }) }),
-		pass: (seat) => call(MembersSchema, '/pass', { method: 'POST', body: JSON.stringify(seat === undefined ? {} : { seat }) })
+		setSkipAfter: (skipAfterSeconds) => call(SessionSchema, '', { method: 'PATCH', body: JSON.stringify({ skipAfterSeconds }) }),
+		pass: (seat) => call(MembersSchema, '/pass', { method: 'POST', body: JSON.stringify(seat === undefined ? {} : { seat }) }),
+		takeBack: async (turnId) => {
+			await call(v.unknown(), `/turns/${encodeURIComponent(turnId)}/cancel`, { method: 'POST' });
+		}
 	};
 }

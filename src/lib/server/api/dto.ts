@@ -33,6 +33,7 @@ export function turnDto(t: TurnRow, reader: Reader): TurnDto {
 		...(failure ? { failure } : {}),
 		...(t.stopped !== null ? { stopped: t.stopped } : {}),
 		cancelRequested: t.cancelRequested,
+		...(t.mergedInto !== null ? { mergedInto: t.mergedInto } : {}),
 		createdAt: iso(t.createdAt),
 		...(t.finishedAt !== null ? { finishedAt: iso(t.finishedAt) } : {}),
 		...(t.whisperBy !== null ? { whisper: { by: t.whisperBy, as: t.whisperAs ?? '' } } : {})

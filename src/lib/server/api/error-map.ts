@@ -3,7 +3,7 @@
  * listed here is unexpected and goes on to SvelteKit's error funnel (500 with an error id).
  */
 import { isHttpError } from '@sveltejs/kit';
-import { InvitationError, NotYourTurnError, PlaySessionNotFoundError, PlaySessionValidationError } from '../sessions';
+import { InvitationError, NotYourTurnError, PlaySessionNotFoundError, PlaySessionValidationError, TooEarlyToSkipError } from '../sessions';
 import { QuotaExceededError, TurnError } from '../turn';
 import { isRecordError } from '../records';
 import { LLM_SETUP_HINT } from '../config';
@@ -66,6 +66,8 @@ export function toErrorResponse(err: unknown): Response | undefined {
 		return errorResponse(err.status, { message: err.message, code: err.code, ...err.extra.body }, err.extra.headers);
 	if (err instanceof TierError) return errorResponse(403, { message: err.message, code: err.code });
 	if (err instanceof PlaySessionNotFoundError) return errorResponse(404, { message: err.message, code: 'NOT_FOUND' });
+	if (err instanceof TooEarlyToSkipError)
+		return errorResponse(409, { message: err.message, code: 'TOO_EARLY_TO_SKIP', skippableAt: new Date(err.skippableAt).toISOString() });
 	if (err instanceof NotYourTurnError)
 		return errorResponse(409, { message: err.message, code: 'NOT_YOUR_TURN', currentSeat: err.currentSeat });
 	if (err instanceof InvitationError) {

@@ -8,18 +8,17 @@ import {
 	acceptInvitation,
 	createInvitation,
 	INVITATION_MAX_HOURS,
-	listMembers,
 	MAX_PLAYERS,
+	membersOf,
 	removeMember,
 	revokeInvitation,
-	roundState,
+	setSkipAfter,
 	setTurnMode,
+	skipTurn,
+	tableChanged,
 	takeTurn,
 	type PlaySession
 } from '../sessions';
-import { renderTable, writeTableQuery } from '../session-setup';
-import { appendEventsQuery } from '../events';
-import { writeAll } from '../db';
 import type { AuthUser } from '../auth';
 import type { App as Kantera } from '../app';
 import type { InvitationAcceptedDto, InvitationCreatedDto, MembersDto, TurnMode } from '../../types/members';
@@ -72,23 +71,6 @@ export const PassBody = v.strictObject({
 	/** The owner skips an absent player by naming the seat whose turn it is; a player passes their own turn without it. */
 	seat: v.optional(v.pipe(v.number('seat must be a number'), v.integer('seat must be a whole number')))
 });
-
-/** The members, the turn order and whose turn it is. */
-export async function membersOf(app: Kantera, session: Pick<PlaySession, 'id' | 'ownerId'>): Promise<MembersDto> {
-	const [members, round] = await Promise.all([listMembers(app, session), roundState(app, session.id)]);
-	return { members, turnMode: round.turnMode, currentSeat: round.currentSeat };
-}
-
-/** Rewrites the GM's table note after a change at the table, with a `table.changed` event that tells the screens to read the seats again. */
-export async function tableChanged(app: Kantera, session: Pick<PlaySession, 'id' | 'ownerId'>): Promise<MembersDto> {
-	const table = await membersOf(app, session);
-	const text = renderTable(table.members, table);
-	await app.sessions.use(session.id, (s) =>
-		writeAll(s, [writeTableQuery(s.writes, text), appendEventsQuery(s.writes, { type: 'table.changed' })])
-	);
-	app.bus.notify(session.id);
-	return table;
-}
 
 export async function membersFor(app: Kantera, user: AuthUser, id: string | undefined): Promise<MembersDto> {
 	const { session } = await sessionFor(app, user, id, 'member');
@@ -148,13 +130,22 @@ export async function dropMember(app: Kantera, user: AuthUser, id: string | unde
 	await tableChanged(app, access.session);
 }
 
-/** The owner switches between `free` and `round`. */
-export async function changeTurnMode(app: Kantera, session: PlaySession, turnMode: TurnMode): Promise<void> {
-	await setTurnMode(app, session.id, turnMode);
+/** The owner switches between `free` and `round`, or sets how long a seat may keep the table waiting. */
+export async function changeTurnRules(
+	app: Kantera,
+	session: PlaySession,
+	rules: { turnMode?: TurnMode; skipAfterSeconds?: number }
+): Promise<void> {
+	if (rules.turnMode === undefined && rules.skipAfterSeconds === undefined) return;
+	if (rules.turnMode !== undefined) await setTurnMode(app, session.id, rules.turnMode);
+	if (rules.skipAfterSeconds !== undefined) await setSkipAfter(app, session.id, rules.skipAfterSeconds);
 	await tableChanged(app, session);
 }
 
-/** In `round` mode: the seat whose turn it is passes, or the owner skips it. 409 NOT_YOUR_TURN otherwise. */
+/**
+ * In `round` mode: the seat whose turn it is passes, or the owner skips it once it has kept the table waiting
+ * the session's `skipAfterSeconds` (409 TOO_EARLY_TO_SKIP before). 409 NOT_YOUR_TURN otherwise.
+ */
 export async function passTurn(
 	app: Kantera,
 	user: AuthUser,
@@ -165,7 +156,8 @@ export async function passTurn(
 	if (body.seat !== undefined && body.seat !== access.seat && access.role !== 'owner') {
 		throw new ApiError(403, 'OWNER_ONLY', "Only the session's owner can skip another player's turn.");
 	}
-	const taken = await takeTurn(app, access.session.id, body.seat ?? access.seat);
+	const seat = body.seat ?? access.seat;
+	const taken = seat !== access.seat ? await skipTurn(app, access.session.id, seat) : await takeTurn(app, access.session.id, seat);
 	if (!taken) throw new ApiError(409, 'NOT_ROUND', 'The session plays in free turn order: there is no turn to pass.');
 	return tableChanged(app, access.session);
 }

@@ -4,7 +4,15 @@
  * user's session is a 404, exactly like one that does not exist.
  */
 import * as v from 'valibot';
-import { deletePlaySession, renamePlaySession, startSession, TitleSchema, type PlaySession, type SessionAccess } from '../sessions';
+import {
+	deletePlaySession,
+	MAX_SKIP_AFTER_SECONDS,
+	renamePlaySession,
+	startSession,
+	TitleSchema,
+	type PlaySession,
+	type SessionAccess
+} from '../sessions';
 import { isWorldId } from '../worlds';
 import { isPresetId, playPreset } from '../presets';
 import { switchModel, unfinishedTurnIds } from '../turn';
@@ -19,7 +27,7 @@ import type { SessionDto } from '../../types/api';
 import { LanguageSchema, ProviderNameSchema, type Language, type ProviderName } from '../../types/settings';
 import { ApiError, badRequest } from './errors';
 import { sessionFor, type SessionNeed } from './access';
-import { changeTurnMode } from './members';
+import { changeTurnRules } from './members';
 import { TurnModeSchema } from '../../types/members';
 import { llmStatus, providerProblem } from './llm-status';
 import { sessionSummaryDto } from './dto';
@@ -60,9 +68,20 @@ export const PatchSessionBody = v.pipe(
 		language: v.optional(LanguageSchema),
 		provider: v.optional(ProviderNameSchema),
 		model: v.optional(ModelSchema),
-		turnMode: v.optional(TurnModeSchema)
+		turnMode: v.optional(TurnModeSchema),
+		skipAfterSeconds: v.optional(
+			v.pipe(
+				v.number('skipAfterSeconds must be a number'),
+				v.integer('skipAfterSeconds must be a whole number'),
+				v.minValue(0, 'skipAfterSeconds must be at least 0'),
+				v.maxValue(MAX_SKIP_AFTER_SECONDS, `skipAfterSeconds must be at most ${MAX_SKIP_AFTER_SECONDS}`)
+			)
+		)
 	}),
-	v.check((b) => Object.values<unknown>(b).some((x) => x !== undefined), 'Send at least one of title, language, provider, model, turnMode.')
+	v.check(
+		(b) => Object.values<unknown>(b).some((x) => x !== undefined),
+		'Send at least one of title, language, provider, model, turnMode, skipAfterSeconds.'
+	)
 );
 
 /** A new session's title when the client gives none. */
@@ -180,7 +199,7 @@ export async function updateSession(
 		// The free tier's model is fixed: asking for it again changes nothing.
 		const choice = fixedModel(app.config, user.tier) ? {} : chooseLlm(app.config, current, body);
 		if (body.title !== undefined) session = await renamePlaySession(app, user.id, session.id, body.title);
-		if (body.turnMode !== undefined) await changeTurnMode(app, session, body.turnMode);
+		await changeTurnRules(app, session, body);
 		let handoffTurnId: string | undefined;
 		if (choice.provider !== undefined && choice.model !== undefined) {
 			const switched = await switchModel(app.config, s, user.id, { provider: choice.provider, model: choice.model });

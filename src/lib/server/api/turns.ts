@@ -4,8 +4,7 @@
  */
 import * as v from 'valibot';
 import { acceptedBefore, acceptTurn, IdempotencyKeySchema, playerTurnById, readTurn, type TurnRow } from '../turn';
-import { giveBackTurn, NotYourTurnError, takeTurn, type SessionAccess } from '../sessions';
-import { tableChanged } from './members';
+import { giveBackTurn, NotYourTurnError, tableChanged, takeTurn, type SessionAccess } from '../sessions';
 import type { SessionDb } from '../db';
 import type { AuthUser } from '../auth';
 import type { App as Kantera } from '../app';
@@ -24,7 +23,7 @@ export const PostTurnBody = v.strictObject({
 /** Longer than any id we issue; anything longer is not ours and is not looked up. */
 const MAX_TURN_ID_CHARS = 64;
 
-const FINISHED: ReadonlySet<TurnRow['status']> = new Set(['committed', 'failed', 'interrupted', 'cancelled']);
+const FINISHED: ReadonlySet<TurnRow['status']> = new Set(['committed', 'failed', 'interrupted', 'cancelled', 'merged']);
 
 export interface PostedTurn {
 	turn: AcceptedTurnDto;
@@ -58,12 +57,23 @@ export async function postTurn(
 		}
 		if (taken) await tableChanged(app, access.session);
 	}
-	const text = shared && body.text.trim() ? `${access.character?.name ?? user.name}: ${body.text.trim()}` : body.text;
 	const payer = access && access.role !== 'owner' ? { userId: access.owner.id, tier: access.owner.tier } : undefined;
 	const whisper = body.whisper === true ? { by: user.id, as: access?.character?.name ?? user.name } : undefined;
+	// At a shared table the line is tagged with the sender's character; in `free` order a line sent while the GM writes
+	// waits, queued — but never a whisper: queued lines are answered together, in public (`foldQueued`).
+	const queue = access?.turnMode === 'free' && whisper === undefined;
+	const together = shared ? { speaker: access.character?.name ?? user.name, shared: true, queue } : {};
 	let accepted;
 	try {
-		accepted = await acceptTurn(app, s, { userId: user.id, tier: user.tier, text, idempotencyKey: body.idempotencyKey, payer, whisper });
+		accepted = await acceptTurn(app, s, {
+			userId: user.id,
+			tier: user.tier,
+			text: body.text,
+			idempotencyKey: body.idempotencyKey,
+			payer,
+			whisper,
+			...together
+		});
 	} catch (err) {
 		if (taken && access) {
 			await giveBackTurn(app, s.id, taken);
@@ -104,10 +114,21 @@ export async function readPlayerTurn(
 
 /**
  * Asks the runner to stop the turn: an accepted turn is cancelled at once, a running one as soon as
- * its runner sees the request (the turn then writes nothing). 409 once the turn has finished.
+ * its runner sees the request (the turn then writes nothing). 409 once the turn has finished (or, a queued
+ * line, was taken by a turn that answers it). `access`: a member of a shared table, who may cancel only
+ * their own line still waiting (403 OWNER_ONLY otherwise).
  */
-export async function cancelTurn(app: Kantera, s: SessionDb, turnId: string | undefined): Promise<TurnRow> {
+export async function cancelTurn(
+	app: Kantera,
+	s: SessionDb,
+	turnId: string | undefined,
+	access?: Pick<SessionAccess, 'role'> & { userId: string }
+): Promise<TurnRow> {
 	const turn = await playerTurn(s, turnId);
+	// At a shared table a player may take back their own queued line before a turn takes it; stopping the GM is the owner's.
+	if (access && access.role !== 'owner' && (turn.senderId !== access.userId || turn.status === 'running')) {
+		throw new ApiError(403, 'OWNER_ONLY', "Only the session's owner can stop a turn; you can take back your own line while it waits.");
+	}
 	if (FINISHED.has(turn.status))
 		throw new ApiError(409, 'TURN_FINISHED', `The turn has already finished (${turn.status}); there is nothing to cancel.`);
 	const row = await app.runner.cancel(s, turn.id);

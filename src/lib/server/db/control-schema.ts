@@ -155,6 +155,10 @@ export const playSessions = sqliteTable(
 		turnMode: text('turn_mode', { enum: TURN_MODES }).notNull().default('free'),
 		/** The seat whose turn it is in `round` mode (the owner's is 1); a seat nobody holds any more stands for the next one held. */
 		currentSeat: integer('current_seat').notNull().default(1),
+		/** When the seat whose turn it is got it (round order): the owner may skip it `skipAfterSeconds` later. Null: before this was kept. */
+		seatSince: integer('seat_since'),
+		/** Round order: how long a seat may keep the table waiting before the owner may skip it (issue 25: default five minutes). */
+		skipAfterSeconds: integer('skip_after_seconds').notNull().default(300),
 		createdAt: integer('created_at').notNull(),
 		updatedAt: integer('updated_at').notNull()
 	},

@@ -80,6 +80,12 @@ export const controlMigrations: readonly Migration[] = [
 		"tag": "0012_authors",
 		"hash": "9f7269e0cd355a2d10c57b947f245bf59ead950e3f7827dbd2a403bcf6cbdf3a",
 		"sql": "CREATE TABLE `preset_tags` (\n\t`preset_id` text NOT NULL,\n\t`tag` text NOT NULL,\n\tPRIMARY KEY(`preset_id`, `tag`),\n\tFOREIGN KEY (`preset_id`) REFERENCES `presets`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE INDEX `preset_tags_tag` ON `preset_tags` (`tag`,`preset_id`);--> statement-breakpoint\nALTER TABLE `users` ADD `show_mature` integer DEFAULT false NOT NULL;--> statement-breakpoint\nALTER TABLE `preset_versions` ADD `note` text DEFAULT '' NOT NULL;--> statement-breakpoint\nALTER TABLE `preset_versions` ADD `saved_by` text REFERENCES users(id) ON DELETE SET NULL;--> statement-breakpoint\nALTER TABLE `presets` ADD `rating` text DEFAULT 'general' NOT NULL;--> statement-breakpoint\n-- Hand-written: the current versions' tags and authors, so the gallery's tag filter and the history know the presets saved before this migration.\nINSERT OR IGNORE INTO `preset_tags` (`preset_id`, `tag`)\n\tSELECT p.`id`, lower(trim(t.`value`)) FROM `presets` p\n\tJOIN `preset_versions` v ON v.`preset_id` = p.`id` AND v.`version` = p.`current_version`,\n\tjson_each(v.`content`, '$.tags') t\n\tWHERE json_valid(v.`content`) AND json_type(v.`content`, '$.tags') = 'array' AND t.`type` = 'text' AND trim(t.`value`) <> '';--> statement-breakpoint\nUPDATE `presets` SET `search_text` = `search_text` || (\n\tSELECT group_concat(char(10) || `tag`, '') FROM `preset_tags` WHERE `preset_tags`.`preset_id` = `presets`.`id`\n) WHERE EXISTS (SELECT 1 FROM `preset_tags` WHERE `preset_tags`.`preset_id` = `presets`.`id`);--> statement-breakpoint\nUPDATE `preset_versions` SET `saved_by` = (SELECT `author_id` FROM `presets` WHERE `presets`.`id` = `preset_versions`.`preset_id`);\n"
+	},
+	{
+		"idx": 13,
+		"tag": "0013_turn_rules",
+		"hash": "94798d0c53c79c91c7d73351f8609b7d979bacd891132277012186638cb091eb",
+		"sql": "ALTER TABLE `play_sessions` ADD `seat_since` integer;--> statement-breakpoint\nALTER TABLE `play_sessions` ADD `skip_after_seconds` integer DEFAULT 300 NOT NULL;"
 	}
 ];
 
@@ -167,5 +173,11 @@ export const sessionMigrations: readonly Migration[] = [
 		"tag": "0013_whispers",
 		"hash": "aa00eb725ea767e0839527bbffa95782bf58cae333ccf2d686cfaae1db9033f4",
 		"sql": "ALTER TABLE `turns` ADD `whisper_by` text;--> statement-breakpoint\nALTER TABLE `turns` ADD `whisper_as` text;"
+	},
+	{
+		"idx": 14,
+		"tag": "0014_turn_queue",
+		"hash": "f31f75d2bdbc5dc2a23809c33150ea28f0d875552d341e962c76e71ca2745bfd",
+		"sql": "ALTER TABLE `turns` ADD `sender_id` text;--> statement-breakpoint\nALTER TABLE `turns` ADD `merged_into` text;"
 	}
 ];

@@ -166,7 +166,11 @@ export const turns = sqliteTable(
 		/** A whisper (issue 25): who whispered the line (user id), as which character; only they and the GM read it. Null: public. */
 		whisperBy: text('whisper_by'),
 		whisperAs: text('whisper_as'),
-		status: text('status', { enum: ['accepted', 'running', 'committed', 'failed', 'interrupted', 'cancelled'] }).notNull(),
+		/** `merged`: a line queued while the GM wrote, answered by the turn `mergedInto` together with the lines before it. */
+		status: text('status', { enum: ['accepted', 'running', 'committed', 'failed', 'interrupted', 'cancelled', 'merged'] }).notNull(),
+		/** Play together: who sent the line when not `userId`, who pays (the owner); `mergedInto`: the turn that answered a queued line. */
+		senderId: text('sender_id'),
+		mergedInto: text('merged_into'),
 		reply: text('reply'),
 		/** Fixed, player-safe words for an interrupted or cancelled turn; never a provider's message. */
 		error: text('error'),

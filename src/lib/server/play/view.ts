@@ -9,8 +9,8 @@
  */
 import type { SessionExec } from '../db';
 import { lastEventId, streamedThrough, whisperedLine, type Reader } from '../events';
-import { activeTurn, hiddenFrom, lastPlayerTurn, type TurnRow } from '../turn';
-import type { ActiveTurn, FinishedTurn, PlayView } from '../../play/types';
+import { activeTurn, hiddenFrom, lastPlayerTurn, queuedLines, type TurnRow } from '../turn';
+import type { ActiveTurn, FinishedTurn, PlayView, QueuedLine } from '../../play/types';
 import { choices, listSounds, titleCard } from '../stage';
 import { imageUrl } from '../images';
 import { logPage } from './log';
@@ -40,7 +40,8 @@ async function turnsOfInterest(
 	reader: Reader,
 	now: number
 ): Promise<{ activeTurn: ActiveTurn | null; lastTurn: FinishedTurn | null }> {
-	const active = await activeTurn(exec, 'newest');
+	// The oldest: at a shared table lines may wait, queued, behind the turn in flight.
+	const active = await activeTurn(exec, 'oldest');
 	// A running turn whose lease ran out belongs to a runner that died: it is interrupted, whatever the row says yet.
 	const stale = active?.status === 'running' && active.leaseExpiresAt !== null && active.leaseExpiresAt < now;
 	if (active && !stale && (active.status === 'accepted' || active.status === 'running')) {
@@ -60,7 +61,8 @@ async function turnsOfInterest(
 	}
 	const last = await lastPlayerTurn(exec);
 	if (!last) return { activeTurn: null, lastTurn: null };
-	const status = last.status === 'accepted' || last.status === 'running' ? 'interrupted' : last.status;
+	// lastPlayerTurn never returns a merged line (it is part of the turn that answered it).
+	const status = last.status === 'accepted' || last.status === 'running' || last.status === 'merged' ? 'interrupted' : last.status;
 	// A failed turn is told by its class and error id: the `error` column never reaches the page.
 	const failure = status === 'failed' ? { reason: last.failureReason ?? 'internal', errorId: last.errorId ?? 'unknown' } : null;
 	const input = hiddenFrom(last.whisperBy, reader.id) ? whisperedLine(last.whisperAs ?? '', reader.language) : last.input;
@@ -69,6 +71,13 @@ async function turnsOfInterest(
 
 function whisperOf(t: TurnRow): { whisper?: { by: string; as: string } } {
 	return t.whisperBy === null ? {} : { whisper: { by: t.whisperBy, as: t.whisperAs ?? '' } };
+}
+
+/** The lines waiting behind the turn in flight (the first waiting line is that turn when it has not started). */
+async function queued(exec: SessionExec): Promise<QueuedLine[]> {
+	const waiting = await queuedLines(exec);
+	const active = waiting.length > 0 ? await activeTurn(exec, 'oldest') : undefined;
+	return (active?.id === waiting[0]?.id ? waiting.slice(1) : waiting).map((l) => ({ id: l.id, input: l.input, sender: l.sender }));
 }
 
 /** Everything the play page renders first, as `reader` may see it. */
@@ -82,6 +91,7 @@ export async function loadPlayView(exec: SessionExec, sessionId: string, reader:
 	return {
 		log,
 		...(await turnsOfInterest(exec, cursor, reader, now)),
+		queued: await queued(exec),
 		lastEventId: cursor,
 		choices: offer && newestGm?.id === offer.messageId ? offer : null,
 		titleCard: await titleCard(exec),

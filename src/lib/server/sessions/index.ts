@@ -33,5 +33,18 @@ export {
 	INVITATION_MAX_HOURS,
 	type CreatedInvitation
 } from './invitations';
-export { roundState, setTurnMode, takeTurn, giveBackTurn, NotYourTurnError, type RoundState } from './round';
+export {
+	roundState,
+	setTurnMode,
+	setSkipAfter,
+	takeTurn,
+	skipTurn,
+	giveBackTurn,
+	keepTurnAfterFailure,
+	NotYourTurnError,
+	TooEarlyToSkipError,
+	MAX_SKIP_AFTER_SECONDS,
+	type RoundState
+} from './round';
+export { membersOf, tableChanged, type TableDeps } from './table';
 export { startSession, type StartSessionInput, type StartedSession } from './start';

@@ -39,7 +39,7 @@ export interface AlternativeItem {
 interface Member {
 	key: string;
 	id: string;
-	status: 'accepted' | 'running' | 'committed' | 'failed' | 'interrupted' | 'cancelled' | 'stashed' | 'gone';
+	status: 'accepted' | 'running' | 'committed' | 'failed' | 'interrupted' | 'cancelled' | 'merged' | 'stashed' | 'gone';
 	text: string;
 }
 

@@ -47,6 +47,18 @@ export interface AcceptInput {
 	/** A whisper to the GM: the line and its answer are the whisperer's and the GM's only. */
 	whisper?: Whisper;
 	/**
+	 * Play together, free turn order: a line sent while another turn waits or runs is queued behind it (and
+	 * answered with the lines before it by the next turn) instead of refused as busy.
+	 */
+	queue?: boolean;
+	/**
+	 * Play together: the sender's character, whose name the line is tagged with (`Name: line`) so the GM and
+	 * the log know who spoke; the tag does not count toward the input length limit. `shared`: told to every
+	 * screen with the line, as its `sender`.
+	 */
+	speaker?: string;
+	shared?: boolean;
+	/**
 	 * Runs in the transaction that inserts the turn, after the checks, before the insert (a reroll
 	 * takes the previous turn back here): if it throws, nothing is written and the quota goes back.
 	 */
@@ -89,12 +101,22 @@ async function byKey(exec: SessionTx, key: string): Promise<SeenTurn | undefined
 /** The player's new turn: waits, accepted, under the player's key. */
 function playerTurn(idempotencyKey: string, input: AcceptInput, text: string, now: number): NewTurn {
 	const payer = input.payer ?? { userId: input.userId, tier: input.tier };
-	return { kind: 'player', idempotencyKey, userId: payer.userId, tier: payer.tier, input: text, whisper: input.whisper, now };
+	const senderId = payer.userId === input.userId ? undefined : input.userId;
+	return { kind: 'player', idempotencyKey, userId: payer.userId, senderId, tier: payer.tier, input: text, whisper: input.whisper, now };
 }
 
-/** The turn's `turn.accepted` event: a whisper's says who whispered, so each event stream knows whom to hide it from. */
+/**
+ * The turn's `turn.accepted` event: a whisper's says who whispered, so each event stream knows whom to hide it from;
+ * at a shared table it names the sender (whose queued line it is).
+ */
 function acceptedEvent(turnId: string, input: AcceptInput, text: string) {
-	return { type: 'turn.accepted' as const, turnId, input: text, ...(input.whisper ? { whisper: input.whisper } : {}) };
+	return {
+		type: 'turn.accepted' as const,
+		turnId,
+		input: text,
+		...(input.shared ? { sender: input.userId } : {}),
+		...(input.whisper ? { whisper: input.whisper } : {})
+	};
 }
 
 const BUSY_MESSAGE = 'The GM is still working on the previous turn. Wait for it to finish, or cancel it.';
@@ -110,7 +132,7 @@ async function insertAccepted(s: SessionDb, key: string, input: AcceptInput, tex
 	const id = row.id;
 	const [, , , , live, undone, inserted] = await w.batch([
 		...interruptExpiredQueries(s, now),
-		insertAcceptedIfFreeQuery(w, row),
+		insertAcceptedIfFreeQuery(w, row, input.queue),
 		// Its event goes in only if the turn did.
 		appendEventIfQuery(w, acceptedEvent(id, input, text), now, turnExistsSql(id)),
 		...keyQueries(w, key),
@@ -129,11 +151,12 @@ export async function acceptedBefore(s: SessionDb, key: string): Promise<Accepte
 }
 
 export async function acceptTurn(deps: AcceptDeps, s: SessionDb, input: AcceptInput, now = Date.now()): Promise<AcceptedTurn> {
-	const text = input.text.trim();
-	if (!text) throw new TurnError('invalid_input', 'Say something: the text is empty.', { path: 'text', problem: 'empty' });
+	const said = input.text.trim();
+	const text = input.speaker && said ? `${input.speaker}: ${said}` : said;
+	if (!said) throw new TurnError('invalid_input', 'Say something: the text is empty.', { path: 'text', problem: 'empty' });
 	const max = deps.config.engine.maxInputChars;
-	if (text.length > max) {
-		throw new TurnError('invalid_input', `The text is ${text.length} characters; the limit is ${max}.`, {
+	if (said.length > max) {
+		throw new TurnError('invalid_input', `The text is ${said.length} characters; the limit is ${max}.`, {
 			path: 'text',
 			problem: 'tooLong',
 			limit: max

@@ -17,6 +17,7 @@ export {
 	lastPlayerTurn,
 	lastSeq,
 	playerTurnById,
+	queuedLinesQuery as queuedLines,
 	turnById,
 	turnInput,
 	turnKindOf,

@@ -11,6 +11,7 @@ import {
 	claimOldestQuery,
 	expiredLeaseTurnsSql,
 	flagCancel,
+	foldQueued,
 	justClaimedTurnSql,
 	markInterrupted,
 	markInterruptedQuery,
@@ -90,7 +91,25 @@ export async function claimNext(s: SessionDb, owner: string, now: number, leaseM
 		// Built on the session's drizzle (they read only); sent in this write batch like the rest.
 		...turnStartQueries(s.db)
 	]);
-	return { turn: claimed[0], nextExpiry: expiry?.at ?? undefined, unfinished: unfinished.length > 0, start };
+	const turn = claimed[0];
+	if (turn?.kind !== 'player' || !unfinished.some((u) => u.id !== turn.id)) {
+		return { turn, nextExpiry: expiry?.at ?? undefined, unfinished: unfinished.length > 0, start };
+	}
+	return { turn: await answerQueued(s, turn, owner, now), nextExpiry: expiry?.at ?? undefined, unfinished: true, start };
+}
+
+/**
+ * Play together, free turn order: lines that came while the GM wrote waited, queued; the player turn just
+ * claimed answers them too, in order (`foldQueued`), with a `turn.merged` event for each so every screen
+ * moves them from "queued" into the turn. Costs a write only when something else is unfinished.
+ */
+async function answerQueued(s: SessionDb, turn: TurnRow, owner: string, now: number): Promise<TurnRow> {
+	const input = await s.write(async (tx) => {
+		const folded = await foldQueued(tx, turn, owner, now);
+		for (const turnId of folded.merged) await appendEvent(tx, { type: 'turn.merged', turnId, into: turn.id, input: folded.input });
+		return folded.input;
+	});
+	return { ...turn, input };
 }
 
 /** Marks a cancel request; an accepted (not yet started) turn is cancelled at once. */

@@ -36,6 +36,11 @@ export interface RunnerDeps extends EngineDeps {
 	lease?: Partial<LeaseTiming>;
 	/** What keeps the work alive past the request and runs it later; a server process's by default. */
 	scheduler?: Scheduler;
+	/**
+	 * A player's turn ended without a commit (failed or cancelled): at a shared table in round order the seat
+	 * that sent it keeps its turn (wired in app.ts to sessions' `keepTurnAfterFailure`). Best effort.
+	 */
+	uncommitted?: (sessionId: string, turn: TurnRow) => Promise<void>;
 }
 
 export class TurnRunner {
@@ -177,6 +182,15 @@ export class TurnRunner {
 		if (again !== undefined) this.loop.wakeAt(s.id, again + LEASE_SWEEP_MARGIN_MS);
 	}
 
+	private async uncommitted(sessionId: string, turn: TurnRow): Promise<void> {
+		try {
+			await this.deps.uncommitted?.(sessionId, turn);
+		} catch (err) {
+			// The turn has ended as it should; only the round order did not hear of it.
+			console.warn(`[kantera] after turn ${turn.id} in session ${sessionId}: ${err instanceof Error ? err.message : String(err)}`);
+		}
+	}
+
 	/** Embeds what is queued, starting from the first round's reads (`first`, already run). */
 	private async embed(s: SessionDb, first: ResultSet[]): Promise<void> {
 		try {
@@ -262,6 +276,7 @@ id ${outcome.failure.errorId}`
 			if (outcome.canon) await this.countCanonGuard(s.id, outcome.canon);
 			// Only a commit that made image orders its own gives the image runner work (no look otherwise).
 			if (outcome.status === 'committed' && (outcome.imageOrders ?? 0) > 0) this.deps.images?.kick(s.id);
+			if (outcome.status !== 'committed' && turn.kind === 'player') await this.uncommitted(s.id, turn);
 			const read = outcome.readAfterCommit;
 			return { outcome, ...(read ? { after: readNextRound(s, read) } : {}) };
 		} finally {

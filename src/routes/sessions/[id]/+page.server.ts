@@ -143,6 +143,8 @@ export const actions = {
 			await withSession(app, user, params.id, (s) => cancelTurn(app, s, turnId));
 		} catch (err) {
 			if (err instanceof ApiError && err.status === 409) return fail(409, { cancel: { code: 'finished' as const } });
+			// Play together: a player's stop (the button is the owner's; an old page may still show it).
+			if (err instanceof ApiError && err.status === 403) return fail(403, { cancel: { code: 'ownerOnly' as const } });
 			if (err instanceof PlaySessionNotFoundError || (err instanceof ApiError && err.status === 404)) notFound();
 			throw err;
 		}

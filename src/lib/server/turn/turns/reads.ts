@@ -2,7 +2,7 @@
  * Reads of turn rows: a turn by id, the queue (what is active, waiting or running), what has committed,
  * the exchanges the context window is built from, and what an undo takes back.
  */
-import { and, asc, desc, eq, gt, gte, inArray, isNotNull, lt, min, notInArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, lt, min, ne, notInArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { SessionExec, SessionTx } from '../../db';
 import { QUEUED_KINDS, turns, UNFINISHED, type Reads, type TurnKind, type TurnRow, type Whisper } from './rows';
 
@@ -73,9 +73,14 @@ export async function activeTurn(exec: SessionExec, order: 'oldest' | 'newest' =
 	return row;
 }
 
-/** The player's latest turn, whatever its status. */
+/** The player's latest turn, whatever its status (a queued line a turn answered is part of that turn, not one of its own). */
 export async function lastPlayerTurn(exec: SessionExec): Promise<TurnRow | undefined> {
-	const [row] = await exec.select().from(turns).where(eq(turns.kind, 'player')).orderBy(desc(turns.createdAt)).limit(1);
+	const [row] = await exec
+		.select()
+		.from(turns)
+		.where(and(eq(turns.kind, 'player'), ne(turns.status, 'merged')))
+		.orderBy(desc(turns.createdAt))
+		.limit(1);
 	return row;
 }
 
@@ -175,7 +180,8 @@ export function nextExpiryQuery(w: Reads) {
 
 /** Whether any turn is still accepted or running, as a batch read. */
 export function anyUnfinishedQuery(w: Reads) {
-	return w.select({ id: turns.id }).from(turns).where(inArray(turns.status, UNFINISHED)).limit(1);
+	// Two: after a claim, whether anything besides the claimed turn waits (lines queued behind it).
+	return w.select({ id: turns.id }).from(turns).where(inArray(turns.status, UNFINISHED)).limit(2);
 }
 
 /** The committed player turn with the highest seq. */

@@ -31,6 +31,8 @@ export interface NewTurn {
 	/** A whisper: who whispered the line, as which character (only they and the GM see it and its answer). */
 	whisper?: Whisper | undefined;
 	now: number;
+	/** Play together: the member who sent the line, when not `userId` (who pays for it). */
+	senderId?: string | undefined;
 	/** The player's idempotency key; harness turns get `<kind>:<id>`. */
 	idempotencyKey?: string;
 	/** A turn the harness runs at once is created running under this lease; others wait, accepted. */
@@ -44,6 +46,7 @@ export function newTurnRow(t: NewTurn, id = newId()): typeof turns.$inferInsert 
 		idempotencyKey: t.idempotencyKey ?? `${t.kind}:${id}`,
 		kind: t.kind,
 		userId: t.userId,
+		senderId: t.senderId ?? null,
 		tier: t.tier ?? null,
 		input: t.input,
 		whisperBy: t.whisper?.by ?? null,
@@ -63,17 +66,21 @@ export async function insertTurn(exec: SessionExec, t: NewTurn): Promise<TurnRow
 
 /**
  * Inserts an accepted player turn, as a write batch statement, only if its key is new (among live and
- * undone turns) and no player or hand-off turn is waiting or running. Whether it went in is read
- * after it in the same batch (`acceptedQuery`).
+ * undone turns) and no player or hand-off turn is waiting or running — unless `queue`: then it waits
+ * behind them, and the next turn the runner starts answers it with the lines before it (`foldQueued`).
+ * Whether it went in is read after it in the same batch (`acceptedQuery`).
  */
-export function insertAcceptedIfFreeQuery(w: Pick<Writes, 'run'>, row: ReturnType<typeof newTurnRow>) {
+export function insertAcceptedIfFreeQuery(w: Pick<Writes, 'run'>, row: ReturnType<typeof newTurnRow>, queue = false) {
 	const key = row.idempotencyKey;
-	return w.run(sql`INSERT INTO turns (id, idempotency_key, kind, user_id, tier, input, whisper_by, whisper_as, status, created_at)
-		SELECT ${row.id}, ${key}, ${row.kind}, ${row.userId}, ${row.tier ?? null}, ${row.input}, ${row.whisperBy ?? null}, ${row.whisperAs ?? null},
-		${row.status}, ${row.createdAt}
+	const free = queue
+		? sql``
+		: sql`AND NOT EXISTS (SELECT 1 FROM turns WHERE status IN ('accepted', 'running') AND kind IN ('player', 'handoff'))`;
+	return w.run(sql`INSERT INTO turns (id, idempotency_key, kind, user_id, sender_id, tier, input, whisper_by, whisper_as, status, created_at)
+		SELECT ${row.id}, ${key}, ${row.kind}, ${row.userId}, ${row.senderId ?? null}, ${row.tier ?? null}, ${row.input}, ${row.whisperBy ?? null},
+		${row.whisperAs ?? null}, ${row.status}, ${row.createdAt}
 		WHERE NOT EXISTS (SELECT 1 FROM turns WHERE idempotency_key = ${key})
 		AND NOT EXISTS (SELECT 1 FROM undone_turns WHERE idempotency_key = ${key})
-		AND NOT EXISTS (SELECT 1 FROM turns WHERE status IN ('accepted', 'running') AND kind IN ('player', 'handoff'))`);
+		${free}`);
 }
 
 /** Whether turn `id` exists, in plain SQL: what the event of `insertAcceptedIfFreeQuery`'s turn is written under. */

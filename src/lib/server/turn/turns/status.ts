@@ -3,7 +3,7 @@
  * commit, the end of a turn that did not commit, cancelling, and an undo taking rows out. Each is one
  * conditional UPDATE on the row, so only the lease holder (or the one state it applies to) can make it.
  */
-import { and, asc, eq, inArray, lt, notExists, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, notExists, sql, type SQL } from 'drizzle-orm';
 import type { SessionDrizzle, SessionExec, SessionTx } from '../../db';
 import type { TurnFailure } from '../../../types/events';
 import { turns, type TurnRow, type Writes } from './rows';
@@ -132,6 +132,37 @@ export async function cancelAccepted(tx: SessionTx, turnId: string, now: number)
 		.where(and(eq(turns.id, turnId), eq(turns.status, 'accepted')))
 		.returning();
 	return row;
+}
+
+/** Player lines still waiting, in the order they were accepted (insertion order: rowid), as a read for a batch. */
+export function queuedLinesQuery(exec: Pick<SessionDrizzle, 'select'>) {
+	return exec
+		.select({ id: turns.id, input: turns.input, sender: sql<string>`coalesce(${turns.senderId}, ${turns.userId})` })
+		.from(turns)
+		.where(and(eq(turns.status, 'accepted'), eq(turns.kind, 'player'), isNull(turns.whisperBy)))
+		.orderBy(sql`rowid`);
+}
+
+/**
+ * Play together, free turn order: the player lines queued while the GM wrote are answered by the turn `into`
+ * that has just started, after its own line and in the order they came; each queued row is marked `merged`
+ * into it. The running turn's input becomes every line it answers. Returns the merged rows, none if nothing
+ * waited (or the turn is no longer `owner`'s).
+ */
+export async function foldQueued(tx: SessionTx, into: TurnRow, owner: string, now: number): Promise<{ input: string; merged: string[] }> {
+	// A whisper's turn is private as a whole: public lines wait for the next turn rather than be answered in it.
+	if (into.whisperBy !== null) return { input: into.input, merged: [] };
+	const queued = await queuedLinesQuery(tx);
+	if (queued.length === 0) return { input: into.input, merged: [] };
+	const input = [into.input, ...queued.map((q) => q.input)].join('\n');
+	const [held] = await tx.update(turns).set({ input }).where(heldBy(into.id, owner)).returning({ id: turns.id });
+	if (!held) return { input: into.input, merged: [] };
+	const ids = queued.map((q) => q.id);
+	await tx
+		.update(turns)
+		.set({ status: 'merged', mergedInto: into.id, finishedAt: now })
+		.where(and(inArray(turns.id, ids), eq(turns.status, 'accepted')));
+	return { input, merged: ids };
 }
 
 /** Asks the runner of turn `id` to stop, if it is running; returns the row if it was. */
