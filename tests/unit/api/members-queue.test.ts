@@ -122,6 +122,24 @@ describe('free turn order at a shared table', () => {
 		expect((await cancel(carol, kept.turnId)).status).toBe(409);
 	});
 
+	it('never queues a whisper, and the lines queued while a whisper is answered get a turn of their own', async () => {
+		const { as, alice, bob, carol, dave, id, gm } = await fullTable();
+		const whisper = (u: AuthUser, text: string) =>
+			as(u).post(`/api/v1/sessions/${id}/turns`, { text, idempotencyKey: key(), whisper: true });
+		const secret = await bodyOf(await whisper(bob, 'I pocket the key.'), AcceptedTurn);
+		await untilRunning(as(alice), id, secret.turnId);
+		// A queued line is answered in public: a whisper sent while the GM writes is refused instead.
+		const busy = await whisper(dave, 'I follow Mira.');
+		expect([busy.status, (await bodyOf(busy, ErrorBody)).code]).toEqual([409, 'TURN_IN_PROGRESS']);
+		const open = await bodyOf(await post(as(carol), id, 'I wait.'), AcceptedTurn);
+
+		gm.release();
+		const answered = v.parse(Turn, await waitForTurn(as(bob), id, secret.turnId));
+		expect(answered).toMatchObject({ status: 'committed', input: 'Mira: I pocket the key.' });
+		// Carol's line was not folded into the whisper (she would never read its answer): it has its own turn.
+		expect(v.parse(Turn, await waitForTurn(as(carol), id, open.turnId))).toMatchObject({ status: 'committed', input: 'guest0: I wait.' });
+	});
+
 	it('still refuses a second line while the GM writes when nobody else sits at the table', async () => {
 		h = await tableHarness();
 		const { as, alice, id } = {
