@@ -43,7 +43,7 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 	const query = v.safeParse(DocQuery, { doc: url.searchParams.get('doc') ?? undefined });
 	const docId = query.success ? query.output.doc : undefined;
 	try {
-		const { session: s, role, seat } = await sessionFor(app, user, params.id, 'member');
+		const { session: s, role, seat, players } = await sessionFor(app, user, params.id, 'member');
 		app.scheduler.visit(s.id);
 		const [view, records] = await app.sessions.use(
 			s.id,
@@ -55,7 +55,7 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 			fullscreen: true,
 			session: { id: s.id, title: s.title, language: s.language, createdAt: s.createdAt.toISOString() },
 			// Play together: the reader's place at the table (the owner's tools stay the owner's).
-			seat: { role, seat, userId: user.id },
+			seat: { role, seat, userId: user.id, together: players > 0 },
 			view,
 			records: { ...records, editing: records.document !== null && url.searchParams.has('edit') },
 			llmConfigured: app.config.llm.configured,
