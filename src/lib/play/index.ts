@@ -3,7 +3,8 @@
  * event stream, the browser's one reader of the play log (`fetchLogPage`, also the backlog's), and
  * the shapes the server hands the page.
  */
-export { PlayState, setPlayContext, getPlayContext, playContext, type TurnsLeft } from './play.svelte';
+export { PlayState } from './play.svelte';
+export { setPlayContext, getPlayContext, playContext } from './context';
 
 export { type ImageEntry, type SpriteImage } from './images.svelte';
 export {

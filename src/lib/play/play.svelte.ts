@@ -3,7 +3,6 @@
  * on screen, the stage's images, the reader's settings, and the turn in flight. Session events
  * (over SSE) come in through `handle`, one at a time in log order.
  */
-import { getContext, setContext } from 'svelte';
 import type { SessionEvent, TurnFailure } from '../types/events';
 
 type BudgetWarningEvent = Extract<SessionEvent, { type: 'budget.warning' }>;
@@ -17,7 +16,7 @@ import { Story, type FrameScheduler } from './story.svelte';
 import { fetchLogPage } from './log';
 import { newIdempotencyKey } from './keys';
 import { carryReading } from './read-marks';
-import type { ChoiceMenu, FinishedStatus, PlaySound, PlayView } from './types';
+import type { ChoiceMenu, FinishedStatus, PlaySound, PlayView, TurnsLeft } from './types';
 import { LineQueue } from './queue.svelte';
 import type { MemberRole } from '../types/members';
 
@@ -74,11 +73,10 @@ export interface PlayOptions {
 	seat?: { role: MemberRole; userId: string };
 }
 
-/** A daily turn quota as the player sees it. */
-export interface TurnsLeft {
-	left: number;
-	limit: number;
-}
+/** Tells the table the reader is typing (`POST …/typing`). */
+const postTyping = async (sessionId: string) => {
+	await fetch(`/api/v1/sessions/${encodeURIComponent(sessionId)}/typing`, { method: 'POST' });
+};
 
 export class PlayState {
 	readonly sessionId: string;
@@ -152,11 +150,7 @@ export class PlayState {
 		if (options.retryKey !== undefined) this.retryKey = options.retryKey;
 		this.reloadPage = options.reload ?? (() => location.reload());
 		this.goTo = options.goTo ?? ((url) => location.assign(url));
-		this.pingTyping =
-			options.pingTyping ??
-			(async () => {
-				await fetch(`/api/v1/sessions/${encodeURIComponent(this.sessionId)}/typing`, { method: 'POST' });
-			});
+		this.pingTyping = options.pingTyping ?? (() => postTyping(this.sessionId));
 		if (this.seat.owner && !view.activeTurn && view.lastTurn?.status === 'committed')
 			this.undoable = { turnId: view.lastTurn.id, input: view.lastTurn.input };
 		this.settings = new ReaderSettings();
@@ -276,8 +270,7 @@ export class PlayState {
 	typed(now = Date.now()): void {
 		if (!this.together || now - this.lastTypingPing < TYPING_PING_MS) return;
 		this.lastTypingPing = now;
-		// Presence is a courtesy: a lost ping only means the dots are a little late.
-		this.pingTyping().catch(() => undefined);
+		this.pingTyping().catch(() => undefined); // a courtesy: a lost ping only makes the dots a little late
 	}
 
 	/** The stream's URL, resuming after what the page was rendered with. */
@@ -404,22 +397,4 @@ export class PlayState {
 	private defaultFetchLog(afterId: number): Promise<LogPageDto> {
 		return fetchLogPage(fetch, this.sessionId, { after: afterId, limit: LOG_MAX_PAGE });
 	}
-}
-
-const PLAY_CONTEXT = Symbol('kantera.play');
-
-export function setPlayContext(play: PlayState): PlayState {
-	return setContext(PLAY_CONTEXT, play);
-}
-
-/** The context `setPlayContext` gives, for mounting one component on its own (component tests). */
-export function playContext(play: PlayState): Map<symbol, unknown> {
-	// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a mount option read once, not state
-	return new Map([[PLAY_CONTEXT, play]]);
-}
-
-export function getPlayContext(): PlayState {
-	const play = getContext<PlayState | undefined>(PLAY_CONTEXT);
-	if (!play) throw new Error('The play screen components must be inside the play page (no PlayState in context).');
-	return play;
 }

@@ -102,3 +102,9 @@ export const TurnFormErrorSchema = v.variant('code', [
 	v.object({ code: v.literal('invalid'), message: v.string() })
 ]);
 export type TurnFormError = v.InferOutput<typeof TurnFormErrorSchema>;
+
+/** A daily turn quota as the player sees it. */
+export interface TurnsLeft {
+	left: number;
+	limit: number;
+}

@@ -157,18 +157,14 @@ export const turns = sqliteTable(
 		idempotencyKey: text('idempotency_key').notNull().unique(),
 		kind: text('kind', { enum: ['player', 'checkpoint', 'handoff'] }).notNull(),
 		userId: text('user_id').notNull(),
-		/**
-		 * The player's tier when the turn was accepted (its quota was counted under it): the turn plays the
-		 * tier's model without reading the tier again. Null for harness turns and rows from before it was kept.
-		 */
+		/** The player's tier when accepted (its quota counted under it): the turn plays its model. Null: harness turns, older rows. */
 		tier: text('tier', { enum: TIERS }),
 		input: text('input').notNull(),
-		/** A whisper (issue 25): who whispered the line (user id), as which character; only they and the GM read it. Null: public. */
+		/** Play together. A whisper: who whispered the line, as which character (only they and the GM read it); null: public. */
 		whisperBy: text('whisper_by'),
 		whisperAs: text('whisper_as'),
-		/** `merged`: a line queued while the GM wrote, answered by the turn `mergedInto` together with the lines before it. */
+		/** `merged`: a line queued while the GM wrote, answered by turn `mergedInto`; `senderId`: who sent it when not `userId` (who pays). */
 		status: text('status', { enum: ['accepted', 'running', 'committed', 'failed', 'interrupted', 'cancelled', 'merged'] }).notNull(),
-		/** Play together: who sent the line when not `userId`, who pays (the owner); `mergedInto`: the turn that answered a queued line. */
 		senderId: text('sender_id'),
 		mergedInto: text('merged_into'),
 		reply: text('reply'),
