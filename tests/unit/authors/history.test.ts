@@ -10,7 +10,6 @@ import {
 	createFromInput,
 	listVersions,
 	presetView,
-	PresetError,
 	restoreVersion,
 	setVisibility,
 	storeDraft,
@@ -20,16 +19,9 @@ import {
 	type PresetRow
 } from '../../../src/lib/server/presets';
 import { emptyForm } from '../../../src/lib/presets/form';
-import { presetInput } from '../presets/factory';
+import { outcomeCode, presetInput } from '../presets/factory';
 
-async function code(p: Promise<unknown>): Promise<string> {
-	try {
-		await p;
-		return 'ok';
-	} catch (err) {
-		return err instanceof PresetError ? err.code : String(err);
-	}
-}
+const code = outcomeCode;
 
 describe('version history', () => {
 	let env: TestEnv;

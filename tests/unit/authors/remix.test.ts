@@ -10,23 +10,15 @@ import {
 	createFromInput,
 	editablePreset,
 	exportPresetAs,
-	PresetError,
 	presetView,
 	remixPreset,
 	setVisibility,
 	takeDown,
 	type PresetRow
 } from '../../../src/lib/server/presets';
-import { presetInput } from '../presets/factory';
+import { outcomeCode, presetInput } from '../presets/factory';
 
-async function code(p: Promise<unknown>): Promise<string> {
-	try {
-		await p;
-		return 'ok';
-	} catch (err) {
-		return err instanceof PresetError ? err.code : String(err);
-	}
-}
+const code = outcomeCode;
 
 describe('remix', () => {
 	let env: TestEnv;

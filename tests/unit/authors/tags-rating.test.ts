@@ -18,7 +18,7 @@ import {
 	type PresetRow
 } from '../../../src/lib/server/presets';
 import * as v from 'valibot';
-import { presetInput } from '../presets/factory';
+import { outcomeCode, presetInput } from '../presets/factory';
 
 const NOW = Date.UTC(2031, 5, 1);
 
@@ -38,14 +38,7 @@ function request(over: Partial<GalleryRequest>): GalleryRequest {
 	};
 }
 
-async function code(p: Promise<unknown>): Promise<string> {
-	try {
-		await p;
-		return 'ok';
-	} catch (err) {
-		return err instanceof Error && 'code' in err ? String(err.code) : String(err);
-	}
-}
+const code = outcomeCode;
 
 describe('tags and rating', () => {
 	let env: TestEnv;

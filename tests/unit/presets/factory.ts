@@ -26,3 +26,13 @@ export function presetInput(overrides: PresetOverrides = {}): PresetContent {
 		documents: { ...world.documents, setting: { ...world.documents.setting, body: setting } }
 	};
 }
+
+/** What a call ended with: 'ok', or the code of the error it threw (a PresetError's, or any coded error's). */
+export async function outcomeCode(p: Promise<unknown>): Promise<string> {
+	try {
+		await p;
+		return 'ok';
+	} catch (err) {
+		return err instanceof Error && 'code' in err ? String(err.code) : String(err);
+	}
+}
