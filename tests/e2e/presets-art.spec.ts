@@ -12,8 +12,22 @@ import { pngImage, textChunk } from '../helpers/images';
 
 const SHOTS = 'test-results/presets/art';
 const WORDS = {
-	en: { title: 'Art', upload: 'Upload', remove: 'Remove', refused: 'The image was not saved', none: 'None yet.' },
-	ja: { title: 'アート', upload: 'アップロード', remove: '削除', refused: '画像は保存されませんでした', none: 'まだありません。' }
+	en: {
+		title: 'Art',
+		upload: 'Upload',
+		remove: 'Remove',
+		refused: 'The image was not saved',
+		why: 'not a PNG, JPEG or WebP',
+		none: 'None yet.'
+	},
+	ja: {
+		title: 'アート',
+		upload: 'アップロード',
+		remove: '削除',
+		refused: '画像は保存されませんでした',
+		why: 'PNG・JPEG・WebP の画像ではありません',
+		none: 'まだありません。'
+	}
 } as const;
 
 /** A picture the browser encodes as `type`, with an EXIF-like APP1 segment (JPEG) or chunk (WebP) added after the header. */
@@ -98,7 +112,8 @@ test('an author uploads, previews, replaces and removes art in both languages; a
 		// Named like an image, but it is not one.
 		await upload('art-cover', { name: 'evil.png', mimeType: 'image/png', buffer: Buffer.from('<svg onload="alert(1)"></svg>') });
 		await expect(section.getByRole('alert')).toContainText(words.refused);
-		await expect(section.getByRole('alert')).toContainText('not a PNG, JPEG or WebP');
+		// Why, in the reader's language too (a Japanese page said it in English).
+		await expect(section.getByRole('alert')).toContainText(words.why);
 		await expect(section.getByTestId('art-tile')).toHaveCount(4);
 
 		await section.scrollIntoViewIfNeeded();
