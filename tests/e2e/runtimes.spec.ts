@@ -67,7 +67,7 @@ async function openQuietStream(playwright: PlaywrightWorkerArgs['playwright'], r
 	const reader = sseReader(res);
 	const first = await reader.next();
 	expect(first?.retry).toBeDefined();
-	const stream: QuietStream = { runtime, api, sessionId: id, reader, next: reader.next(), openedAt: Date.now() };
+	const stream: QuietStream = { runtime, api, sessionId: id, reader, next: nextLogged(reader), openedAt: Date.now() };
 	// Notes when the stream ends on its own (it must not, until the test sends a turn).
 	void stream.next.then(
 		(frame) => {
@@ -76,6 +76,14 @@ async function openQuietStream(playwright: PlaywrightWorkerArgs['playwright'], r
 		() => (stream.endedAfterMs = Date.now() - stream.openedAt)
 	);
 	return stream;
+}
+
+/** The stream's next frame that is not presence (who is here: sent as a stream opens and on changes, never logged). */
+async function nextLogged(reader: SseReader): Promise<SseFrame | undefined> {
+	for (;;) {
+		const frame = await reader.next();
+		if (frame?.event !== 'presence') return frame;
+	}
 }
 
 test.beforeAll(async ({ playwright }) => {
