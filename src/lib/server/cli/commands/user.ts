@@ -4,7 +4,7 @@ import { OPERATOR, adminDeleteAccount, adminPasswordReset, adminRevokeSignIns, a
 import { TierSchema } from '../../../types/account';
 import { readSecretFromStdin } from '../stdin';
 import { UsageError } from '../errors';
-import type { Command } from '../command';
+import type { Command, CommandArgs, CommandContext } from '../command';
 
 const create: Command = {
 	name: ['user', 'create'],
@@ -54,6 +54,15 @@ const setTierCommand: Command = {
 	}
 };
 
+/** The one account a command names (`user <command> NAME`), and the app it was found in. */
+async function namedAccount(ctx: CommandContext, args: CommandArgs, command: string) {
+	const [userName, ...extra] = args.positionals;
+	if (userName === undefined || extra.length > 0)
+		throw new UsageError(`give one account name, e.g. user ${command} alice`, `user ${command}`);
+	const app = await ctx.app();
+	return { app, user: await getUserByName(app, userName) };
+}
+
 /**
  * Account acts an admin has on /admin/users, for the operator: the page refuses acting on your own account, so a
  * server's only admin is suspended, reset or deleted from here. Each is written to the audit log as the operator.
@@ -67,11 +76,8 @@ function accountAct(name: 'suspend' | 'unsuspend' | 'sign-out', summary: string,
 		options: {},
 		positionals: ['name'],
 		async run(ctx, args) {
-			const [userName, ...extra] = args.positionals;
-			if (userName === undefined || extra.length > 0)
-				throw new UsageError(`give one account name, e.g. user ${name} alice`, `user ${name}`);
-			const app = await ctx.app();
-			const user = await act(app, OPERATOR, (await getUserByName(app, userName)).id);
+			const { app, user: named } = await namedAccount(ctx, args, name);
+			const user = await act(app, OPERATOR, named.id);
 			ctx.out(`${user.name} ${done}`);
 		}
 	};
@@ -102,11 +108,8 @@ const resetPassword: Command = {
 	options: {},
 	positionals: ['name'],
 	async run(ctx, args) {
-		const [userName, ...extra] = args.positionals;
-		if (userName === undefined || extra.length > 0)
-			throw new UsageError('give one account name, e.g. user reset-password alice', 'user reset-password');
-		const app = await ctx.app();
-		const { user, path, expiresAt } = await adminPasswordReset(app, OPERATOR, (await getUserByName(app, userName)).id);
+		const { app, user: named } = await namedAccount(ctx, args, 'reset-password');
+		const { user, path, expiresAt } = await adminPasswordReset(app, OPERATOR, named.id);
 		ctx.out(`Password-reset link for ${user.name}, valid until ${expiresAt.toISOString()}: ${path}`);
 	}
 };
